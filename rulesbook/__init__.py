@@ -1,0 +1,1 @@
+"""Rulesbook core: pure Python, never imports Qt."""

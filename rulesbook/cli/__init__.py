@@ -1,0 +1,56 @@
+"""The `rulesbook` command line.
+
+Each group of commands lives in its own module exposing
+``register(subparsers)``; this module wires them together.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules that contribute sub-commands, in help order.
+COMMAND_MODULES = (
+    "rulesbook.cli.library_cmds",
+    "rulesbook.cli.draughts_cmds",
+    "rulesbook.cli.pdn_cmds",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rulesbook",
+        description="Rules knowledge and dispute resolution for American pool checkers.",
+    )
+    parser.add_argument(
+        "--data", metavar="DIR", default=None,
+        help="data folder to use instead of the bundled rules_data",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # a command group not built yet
+            if exc.name == name:
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Draughts rules engine."""

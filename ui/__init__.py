@@ -1,0 +1,1 @@
+"""Rulesbook desktop app (PySide6)."""
