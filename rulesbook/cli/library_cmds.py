@@ -1,0 +1,256 @@
+"""Library commands: validate, export, show, compare, search, edition."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..compare import compare_rule, compare_topic
+from ..datapath import resolve_data_dir
+from ..editions import consolidate, redline
+from ..errors import LibraryError, RulesbookError
+from ..library import Library, load_library, validate_folder
+from ..model import Proposal, Rule
+from ..search import search
+
+
+def _print_json(data) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"rulesbook: {message}", file=sys.stderr)
+    return code
+
+
+def _library(args) -> Library:
+    return load_library(args.data)
+
+
+def _with_library(handler):
+    """Run ``handler(args, library)``, turning data and lookup errors into messages."""
+    def run(args) -> int:
+        try:
+            library = _library(args)
+        except LibraryError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+        try:
+            return handler(args, library)
+        except RulesbookError as exc:
+            return _fail(str(exc))
+    return run
+
+
+# -- serialisation (the `export --json` contract) ---------------------------
+
+def proposal_json(library: Library, prop: Proposal) -> dict:
+    member = library.member(prop.member)
+    return {
+        "ref": prop.ref, "id": prop.id, "member": prop.member, "member_name": member.name,
+        "kind": prop.kind, "text": prop.text, "topics": list(prop.topics),
+        "notes": [{"kind": n.kind, "text": n.text} for n in prop.notes],
+        "rule": prop.rule, "concerns": list(prop.concerns),
+    }
+
+
+def rule_json(library: Library, rule: Rule) -> dict:
+    return {
+        "ref": rule.ref, "id": rule.id, "number": rule.number, "title": rule.title,
+        "text": rule.text, "topics": list(rule.topics),
+        "notes": [{"kind": n.kind, "text": n.text} for n in rule.notes],
+        "see_also": list(rule.see_also),
+        "proposals": [proposal_json(library, p) for p in rule.proposals],
+    }
+
+
+def edition_json(edition) -> dict:
+    return {
+        "id": edition.id, "title": edition.title, "date": edition.date,
+        "rulebook": edition.rulebook, "base": edition.base, "description": edition.description,
+        "adopted": [{"proposal": a.proposal, "rule": a.rule, "ballot": a.ballot,
+                     "question": a.question} for a in edition.adopted],
+        "repealed": list(edition.repealed),
+    }
+
+
+def library_json(library: Library) -> dict:
+    return {
+        "rulebooks": [{
+            "id": book.id, "title": book.title, "short_title": book.short_title,
+            "source": book.source, "description": book.description,
+            "preamble": [proposal_json(library, p) for p in book.preamble],
+            "rules": [rule_json(library, r) for r in book.rules],
+        } for book in library.rulebooks],
+        "members": [{"id": m.id, "name": m.name, "full_name": m.full_name,
+                     "aliases": list(m.aliases)} for m in library.members],
+        "topics": [{"id": t.id, "title": t.title, "keywords": list(t.keywords)}
+                   for t in library.topics],
+        "editions": [edition_json(e) for e in library.editions],
+        "in_force": library.in_force,
+    }
+
+
+# -- handlers ---------------------------------------------------------------
+
+def cmd_validate(args) -> int:
+    folder = args.dir or args.data
+    problems = validate_folder(folder)
+    where = resolve_data_dir(folder)
+    if args.json:
+        _print_json({"folder": str(where), "ok": not problems,
+                     "problems": [p.to_dict() for p in problems]})
+    elif problems:
+        for problem in problems:
+            print(problem)
+        print(f"{len(problems)} problem(s) in {where}")
+    else:
+        print(f"{where}: OK")
+    return 1 if problems else 0
+
+
+def cmd_export(args, library: Library) -> int:
+    data = library_json(library)
+    if args.json:
+        _print_json(data)
+    else:
+        for book in library.rulebooks:
+            print(f"{book.id}: {book.title} ({len(book.rules)} rules, "
+                  f"{len(book.proposals)} proposals)")
+    return 0
+
+
+def cmd_show(args, library: Library) -> int:
+    entry = library.resolve(args.ref)
+    if isinstance(entry, Rule):
+        data = rule_json(library, entry)
+        data["rulebook"] = entry.rulebook
+    else:
+        data = proposal_json(library, entry)
+        data["rulebook"] = entry.rulebook
+    if args.json:
+        _print_json(data)
+        return 0
+    if isinstance(entry, Rule):
+        print(f"{entry.ref}  {entry.title}")
+        print(entry.text)
+        for note in entry.notes:
+            print(f"  note ({note.kind}): {note.text}")
+        for prop in entry.proposals:
+            member = library.member(prop.member)
+            print(f"\n  {prop.ref} — {member.label}, {prop.kind}")
+            print("  " + prop.text.replace("\n", "\n  "))
+    else:
+        member = library.member(entry.member)
+        print(f"{entry.ref}  {member.label}, {entry.kind}"
+              + (f", filed under {entry.rule}" if entry.rule else ""))
+        print(entry.text)
+        for note in entry.notes:
+            print(f"  note ({note.kind}): {note.text}")
+    print(f"topics: {', '.join(entry.topics)}")
+    return 0
+
+
+def cmd_compare(args, library: Library) -> int:
+    if args.topic:
+        comparison = compare_topic(library, args.topic)
+    elif args.ref:
+        comparison = compare_rule(library, args.ref)
+    else:
+        return _fail("give a rule reference or --topic TOPIC")
+    if args.json:
+        _print_json(comparison.to_dict())
+        return 0
+    print(f"{comparison.subject}: {comparison.title}")
+    for v in comparison.variants:
+        who = f" — {v.member_name} ({v.member})" if v.member else ""
+        print(f"\n== {v.ref} [{v.kind}]{who}  similarity {v.diff.similarity:.0%}")
+        print(v.diff.plain() if v.kind != "original" else v.text)
+    return 0
+
+
+def cmd_search(args, library: Library) -> int:
+    hits = search(library, args.query, limit=args.limit)
+    if args.json:
+        _print_json([h.to_dict() for h in hits])
+        return 0
+    if not hits:
+        print("no results")
+        return 0
+    for hit in hits:
+        print(f"{hit.ref:22} {hit.title}\n    {hit.snippet}")
+    return 0
+
+
+def cmd_edition(args, library: Library) -> int:
+    if args.action == "list":
+        if args.json:
+            _print_json([dict(edition_json(e), in_force=e.id == library.edition().id)
+                         for e in library.editions])
+        else:
+            current = library.edition().id
+            for e in library.editions:
+                mark = "*" if e.id == current else " "
+                print(f"{mark} {e.id:20} {e.date}  {e.title}")
+        return 0
+    if args.action == "show":
+        if len(args.ids) != 1:
+            return _fail("edition show takes one edition id")
+        book = consolidate(library, args.ids[0])
+        if args.json:
+            _print_json({"edition": edition_json(book.edition), "rules": [
+                {"ref": r.ref, "number": r.number, "title": r.title, "text": r.text,
+                 "source": r.source, "adopted_in": r.adopted_in, "ballot": r.ballot}
+                for r in book.rules]})
+        else:
+            print(book.as_text())
+        return 0
+    if len(args.ids) != 2:
+        return _fail("edition diff takes two edition ids: OLD NEW")
+    diff = redline(library, *args.ids)
+    if args.json:
+        _print_json({"old": diff.old.id, "new": diff.new.id, "changes": [
+            {"ref": e.ref, "title": e.title, "status": e.status, "old_text": e.old_text,
+             "new_text": e.new_text, "diff": e.diff.plain(), "old_source": e.old_source,
+             "new_source": e.new_source} for e in diff.changes]})
+    elif args.html:
+        print(diff.as_html())
+    else:
+        print(diff.as_text())
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("validate", help="check a data folder; exit 1 with the problems")
+    p.add_argument("dir", nargs="?", default=None, help="data folder (default: bundled data)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("export", help="the whole library")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_with_library(cmd_export))
+
+    p = sub.add_parser("show", help="one rule or proposal, e.g. apca:28 or 10B")
+    p.add_argument("ref")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_with_library(cmd_show))
+
+    p = sub.add_parser("compare", help="every variant of a rule or a topic side by side")
+    p.add_argument("ref", nargs="?")
+    p.add_argument("--topic", metavar="T")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_with_library(cmd_compare))
+
+    p = sub.add_parser("search", help="full-text search over every rulebook")
+    p.add_argument("query")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_with_library(cmd_search))
+
+    p = sub.add_parser("edition", help="list, show or diff editions")
+    p.add_argument("action", choices=["list", "show", "diff"])
+    p.add_argument("ids", nargs="*")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--html", action="store_true", help="diff as HTML")
+    p.set_defaults(func=_with_library(cmd_edition))

@@ -1,0 +1,398 @@
+"""Loading and validating a data folder into a :class:`Library`.
+
+Validation happens in one place, in three stages: safe YAML reading, JSON
+Schema, cross-references. Every problem of every file is collected and
+reported together; nothing here raises anything but :class:`LibraryError`.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import schema
+from .datapath import resolve_data_dir
+from .errors import DataFileError, LibraryError, Problem, UnknownReferenceError
+from .model import (
+    Adoption,
+    Edition,
+    Entry,
+    Member,
+    Note,
+    Proposal,
+    Rule,
+    Rulebook,
+    Topic,
+    make_ref,
+)
+from .yamlio import LoadedYaml, load_file
+
+
+@dataclass(frozen=True)
+class Library:
+    """Everything in a data folder: rulebooks, members, topics and editions."""
+
+    root: Path
+    rulebooks: tuple[Rulebook, ...]
+    members: tuple[Member, ...]
+    topics: tuple[Topic, ...]
+    editions: tuple[Edition, ...]
+    in_force: str | None = None
+    extra: dict = field(default_factory=dict, compare=False, hash=False)  # other loaded kinds
+
+    # -- lookups -----------------------------------------------------------
+    def __post_init__(self):
+        index: dict[str, Entry] = {}
+        for book in self.rulebooks:
+            for rule in book.rules:
+                index[rule.ref] = rule
+                for prop in rule.proposals:
+                    index[prop.ref] = prop
+            for prop in book.preamble:
+                index[prop.ref] = prop
+        object.__setattr__(self, "_index", index)
+
+    @property
+    def index(self) -> dict[str, Entry]:
+        return self._index  # type: ignore[attr-defined]
+
+    def rulebook(self, book_id: str) -> Rulebook:
+        for book in self.rulebooks:
+            if book.id == book_id:
+                return book
+        raise UnknownReferenceError(
+            f"no rulebook {book_id!r}{_did_you_mean(book_id, [b.id for b in self.rulebooks])}")
+
+    def member(self, member_id: str) -> Member:
+        for member in self.members:
+            if member.id == member_id:
+                return member
+        raise UnknownReferenceError(f"no member {member_id!r}")
+
+    def topic(self, topic_id: str) -> Topic:
+        for topic in self.topics:
+            if topic.id == topic_id:
+                return topic
+        raise UnknownReferenceError(
+            f"no topic {topic_id!r}{_did_you_mean(topic_id, [t.id for t in self.topics])}")
+
+    def edition(self, edition_id: str | None = None) -> Edition:
+        """The edition ``edition_id``, or the one in force."""
+        wanted = edition_id or self.in_force or (self.editions[-1].id if self.editions else None)
+        for edition in self.editions:
+            if edition.id == wanted:
+                return edition
+        raise UnknownReferenceError(
+            f"no edition {wanted!r}{_did_you_mean(str(wanted), [e.id for e in self.editions])}")
+
+    def resolve(self, text: str) -> Entry:
+        """The rule or proposal a person means: ``apca:28``, ``28``, ``rule 28``, ``10B``,
+        ``Rule 10B``, ``standard-laws:10``. Bare ids are looked up in the APCA book first."""
+        ref = self.normalise_ref(text)
+        if ref is None:
+            raise UnknownReferenceError(
+                f"{text!r} is not a rule reference{_did_you_mean(text.strip(), list(self.index))}")
+        return self.index[ref]
+
+    def normalise_ref(self, text: str) -> str | None:
+        """The canonical reference for ``text``, or None."""
+        cleaned = text.strip()
+        if cleaned in self.index:
+            return cleaned
+        lowered = {ref.lower(): ref for ref in self.index}
+        if cleaned.lower() in lowered:
+            return lowered[cleaned.lower()]
+        match = re.fullmatch(r"(?:(?P<book>[a-z0-9-]+):)?\s*(?:(?:rule|law|section|sec\.?|§)\s*[-.]?\s*)?"
+                             r"(?P<id>[A-Za-z0-9?]+)\.?", cleaned, flags=re.IGNORECASE)
+        if not match:
+            return None
+        if match["book"]:
+            books = [match["book"].lower()]
+        else:  # a bare id means the rulebook the editions are about (the APCA rules) first
+            home = self.editions[0].rulebook if self.editions else None
+            books = sorted((b.id for b in self.rulebooks), key=lambda b: b != home)
+        for book in books:
+            candidate = lowered.get(f"{book}:{match['id']}".lower())
+            if candidate:
+                return candidate
+        return None
+
+    def entries(self) -> list[Entry]:
+        return list(self.index.values())
+
+    def entries_for_topic(self, topic_id: str) -> list[Entry]:
+        self.topic(topic_id)
+        return [e for e in self.index.values() if topic_id in e.topics]
+
+    def proposals_by_member(self, member_id: str) -> list[Proposal]:
+        return [p for b in self.rulebooks for p in b.proposals if p.member == member_id]
+
+
+def _did_you_mean(word: str, options: list[str]) -> str:
+    guess = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return f" (did you mean {guess[0]!r}?)" if guess else ""
+
+
+# -- loading ---------------------------------------------------------------
+
+KNOWN_FILES = {"members.yaml": "members", "topics.yaml": "topics", "editions.yaml": "editions"}
+
+
+def _discover(root: Path) -> list[tuple[Path, str | None]]:
+    """(path, expected kind) for every YAML file of the folder, in a stable order."""
+    found = []
+    for path in sorted(root.rglob("*.yaml")) + sorted(root.rglob("*.yml")):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") for part in rel.parts):
+            continue
+        kind = KNOWN_FILES.get(rel.as_posix())
+        if rel.name == "rulebook.yaml":
+            kind = "rulebook"
+        found.append((path, kind))
+    return found
+
+
+def _display(root: Path, path: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class _Loader:
+    root: Path
+    problems: list[Problem] = field(default_factory=list)
+    docs: dict[str, list[LoadedYaml]] = field(default_factory=dict)
+
+    def read_all(self) -> None:
+        if not self.root.is_dir():
+            self.problems.append(Problem(str(self.root), 0, 0, "the data folder does not exist"))
+            return
+        for path, expected in _discover(self.root):
+            name = _display(self.root, path)
+            try:
+                doc = load_file(path, name)
+            except DataFileError as exc:
+                self.problems.append(exc.problem)
+                continue
+            kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
+            if not isinstance(doc.data, dict):
+                self.problems.append(doc.problem((), "the file must be a mapping with "
+                                                 "schema_version and kind"))
+                continue
+            if expected and kind != expected:
+                self.problems.append(doc.problem(("kind",), f"kind must be {expected!r} for {name}"
+                                                 f", not {kind!r}"))
+                continue
+            if kind not in schema.available_kinds():
+                options = schema.available_kinds()
+                self.problems.append(doc.problem(
+                    ("kind",), f"unknown kind {kind!r}{_did_you_mean(str(kind), options)}; "
+                    f"known kinds: {', '.join(options)}"))
+                continue
+            schema_problems = schema.validate(doc, kind)
+            if schema_problems:
+                self.problems.extend(schema_problems)
+                continue
+            self.docs.setdefault(kind, []).append(doc)
+        for kind in ("members", "topics", "editions"):
+            if kind not in self.docs and not any(
+                    p.file == f"{kind}.yaml" for p in self.problems):
+                self.problems.append(Problem(f"{kind}.yaml", 0, 0, "the file is missing"))
+        if "rulebook" not in self.docs and not any(p.file.endswith("rulebook.yaml")
+                                                   for p in self.problems):
+            self.problems.append(Problem(str(self.root), 0, 0, "no rulebook.yaml found"))
+
+    # -- building ------------------------------------------------------------
+    def build(self) -> Library:
+        members = [Member(m["id"], m["name"], m.get("full_name"), tuple(m.get("aliases", ())))
+                   for d in self.docs.get("members", []) for m in d.data["members"]]
+        topics = [Topic(t["id"], t["title"], t.get("description", ""), tuple(t.get("keywords", ())))
+                  for d in self.docs.get("topics", []) for t in d.data["topics"]]
+        # When members.yaml or topics.yaml failed, that is reported once; the
+        # references to them are then not checked (one problem, not hundreds).
+        member_ids = [m.id for m in members]
+        topic_ids = [t.id for t in topics]
+        self._unique(self.docs.get("members", []), "members", "member")
+        self._unique(self.docs.get("topics", []), "topics", "topic")
+        books = []
+        seen_books: dict[str, str] = {}
+        for doc in self.docs.get("rulebook", []):
+            book_id = doc.data["id"]
+            if book_id in seen_books:
+                self.problems.append(doc.problem(("id",), f"rulebook id {book_id!r} is already "
+                                                 f"used by {seen_books[book_id]}"))
+                continue
+            seen_books[book_id] = doc.file
+            books.append(self._rulebook(doc, member_ids, topic_ids))
+        editions_docs = self.docs.get("editions", [])
+        editions = []
+        in_force = None
+        for doc in editions_docs:
+            in_force = doc.data.get("in_force", in_force)
+            for i, e in enumerate(doc.data["editions"]):
+                editions.append(Edition(
+                    id=e["id"], title=e["title"], date=str(e["date"]), rulebook=e["rulebook"],
+                    base=e.get("base"), description=e.get("description", ""),
+                    adopted=tuple(Adoption(a["proposal"], a.get("rule"), a.get("ballot"),
+                                           a.get("question"), a.get("note"))
+                                  for a in e.get("adopted", ())),
+                    repealed=tuple(r["rule"] for r in e.get("repealed", ()))))
+        library = Library(self.root, tuple(books), tuple(members), tuple(topics),
+                          tuple(editions), in_force,
+                          extra={k: v for k, v in self.docs.items()
+                                 if k not in ("members", "topics", "editions", "rulebook")})
+        self._check_cross_refs(library)
+        return library
+
+    def _unique(self, docs: list[LoadedYaml], key: str, what: str) -> None:
+        for doc in docs:
+            seen: set[str] = set()
+            for i, item in enumerate(doc.data[key]):
+                if item["id"] in seen:
+                    self.problems.append(doc.problem((key, i, "id"),
+                                                     f"{what} id {item['id']!r} is used twice"))
+                seen.add(item["id"])
+
+    def _notes(self, raw) -> tuple[Note, ...]:
+        return tuple(Note(n["kind"], n["text"]) for n in raw or ())
+
+    def _proposal(self, doc, path, raw, book_id, rule_ref, member_ids, topic_ids) -> Proposal:
+        if member_ids and raw["member"] not in member_ids:
+            self.problems.append(doc.problem(path + ("member",), f"unknown member "
+                                 f"{raw['member']!r}{_did_you_mean(raw['member'], member_ids)}"))
+        self._check_topics(doc, path, raw["topics"], topic_ids)
+        return Proposal(
+            ref=make_ref(book_id, raw["id"]), id=raw["id"], rulebook=book_id,
+            member=raw["member"], kind=raw["kind"], text=raw["text"],
+            topics=tuple(raw["topics"]), rule=rule_ref, title=raw.get("title"),
+            concerns=tuple(raw.get("concerns", ())), notes=self._notes(raw.get("notes")),
+            rulings=tuple(raw.get("rulings", ())))
+
+    def _check_topics(self, doc, path, topics, topic_ids) -> None:
+        for j, topic in enumerate(topics):
+            if topic_ids and topic not in topic_ids:
+                self.problems.append(doc.problem(path + ("topics", j), f"unknown topic "
+                                     f"{topic!r}{_did_you_mean(topic, topic_ids)}"))
+
+    def _rulebook(self, doc: LoadedYaml, member_ids, topic_ids) -> Rulebook:
+        data = doc.data
+        book_id = data["id"]
+        seen: dict[str, tuple] = {}
+
+        def claim(item_id: str, path: tuple) -> None:
+            if item_id in seen:
+                line, _ = doc.where(seen[item_id])
+                self.problems.append(doc.problem(path + ("id",), f"id {item_id!r} is already "
+                                                 f"used at line {line}"))
+            seen[item_id] = path + ("id",)
+
+        preamble = []
+        for i, raw in enumerate(data.get("preamble", ())):
+            claim(raw["id"], ("preamble", i))
+            preamble.append(self._proposal(doc, ("preamble", i), raw, book_id, None,
+                                           member_ids, topic_ids))
+        rules = []
+        for i, raw in enumerate(data["rules"]):
+            path = ("rules", i)
+            claim(raw["id"], path)
+            self._check_topics(doc, path, raw["topics"], topic_ids)
+            ref = make_ref(book_id, raw["id"])
+            proposals = []
+            for j, praw in enumerate(raw.get("proposals", ())):
+                claim(praw["id"], path + ("proposals", j))
+                proposals.append(self._proposal(doc, path + ("proposals", j), praw, book_id, ref,
+                                                member_ids, topic_ids))
+            rules.append(Rule(
+                ref=ref, id=raw["id"], rulebook=book_id, number=raw.get("number"),
+                title=raw["title"], text=raw["text"], topics=tuple(raw["topics"]),
+                notes=self._notes(raw.get("notes")), see_also=tuple(raw.get("see_also", ())),
+                proposals=tuple(proposals), rulings=tuple(raw.get("rulings", ()))))
+        return Rulebook(id=book_id, title=data["title"], rules=tuple(rules),
+                        short_title=data.get("short_title", data["title"]),
+                        source=data.get("source", ""), description=data.get("description", ""),
+                        preamble=tuple(preamble))
+
+    def _check_cross_refs(self, library: Library) -> None:
+        refs = list(library.index)
+        by_file = {d.data["id"]: d for d in self.docs.get("rulebook", [])}
+        for book in library.rulebooks:
+            doc = by_file.get(book.id)
+            for i, rule in enumerate(book.rules):
+                for j, target in enumerate(rule.see_also):
+                    if target not in library.index:
+                        self.problems.append(doc.problem(("rules", i, "see_also", j),
+                                             f"see_also names {target!r}, which does not exist"
+                                             f"{_did_you_mean(target, refs)}"))
+                for j, prop in enumerate(rule.proposals):
+                    for k, target in enumerate(prop.concerns):
+                        if target not in library.index:
+                            self.problems.append(doc.problem(
+                                ("rules", i, "proposals", j, "concerns", k),
+                                f"concerns names {target!r}, which does not exist"
+                                f"{_did_you_mean(target, refs)}"))
+        edition_ids: set[str] = set()
+        for doc in self.docs.get("editions", []):
+            if doc.data.get("in_force") and doc.data["in_force"] not in [
+                    e["id"] for e in doc.data["editions"]]:
+                self.problems.append(doc.problem(("in_force",), f"in_force names edition "
+                                                 f"{doc.data['in_force']!r}, which does not exist"))
+            for i, e in enumerate(doc.data["editions"]):
+                path = ("editions", i)
+                if e["id"] in edition_ids:
+                    self.problems.append(doc.problem(path + ("id",),
+                                                     f"edition id {e['id']!r} is used twice"))
+                if e["rulebook"] not in [b.id for b in library.rulebooks]:
+                    self.problems.append(doc.problem(path + ("rulebook",), f"unknown rulebook "
+                                         f"{e['rulebook']!r}"))
+                if e.get("base") and e["base"] not in edition_ids:
+                    self.problems.append(doc.problem(path + ("base",), f"base edition "
+                                         f"{e['base']!r} must be listed before this one"))
+                edition_ids.add(e["id"])
+                for j, adoption in enumerate(e.get("adopted", ())):
+                    target = library.index.get(adoption["proposal"])
+                    if not isinstance(target, Proposal):
+                        self.problems.append(doc.problem(
+                            path + ("adopted", j, "proposal"),
+                            f"adopted names {adoption['proposal']!r}, which is not a proposal"
+                            f"{_did_you_mean(adoption['proposal'], refs)}"))
+                    elif not target.offers_text:
+                        self.problems.append(doc.problem(
+                            path + ("adopted", j, "proposal"),
+                            f"{target.ref} is a {target.kind}, which has no rule text to adopt"))
+                    rule = adoption.get("rule")
+                    if rule and not isinstance(library.index.get(rule), Rule):
+                        self.problems.append(doc.problem(
+                            path + ("adopted", j, "rule"),
+                            f"adopted for rule {rule!r}, which does not exist"
+                            f"{_did_you_mean(rule, refs)}"))
+                for j, rep in enumerate(e.get("repealed", ())):
+                    if not isinstance(library.index.get(rep["rule"]), Rule):
+                        self.problems.append(doc.problem(path + ("repealed", j, "rule"),
+                                             f"repealed rule {rep['rule']!r} does not exist"))
+
+
+def validate_folder(path: str | os.PathLike | None = None) -> list[Problem]:
+    """Every problem in a data folder (empty when it is clean)."""
+    try:
+        load_library(path)
+    except LibraryError as exc:
+        return exc.problems
+    return []
+
+
+def load_library(path: str | os.PathLike | None = None) -> Library:
+    """Load and validate a data folder (the bundled one by default).
+
+    Raises :class:`LibraryError` listing every problem when the folder is not clean.
+    """
+    root = resolve_data_dir(path)
+    loader = _Loader(root)
+    loader.read_all()
+    library = loader.build()
+    if loader.problems:
+        raise LibraryError(loader.problems)
+    return library

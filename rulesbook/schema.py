@@ -1,0 +1,81 @@
+"""JSON Schema validation of data files, with problems placed at file:line:col."""
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from .datapath import schema_dir
+from .errors import Problem
+from .yamlio import LoadedYaml
+
+KINDS = ("members", "topics", "editions", "rulebook", "incidents", "ballot", "member-ballot", "case")
+
+
+@lru_cache(maxsize=1)
+def _registry() -> Registry:
+    resources = []
+    for path in sorted(schema_dir().glob("*.schema.json")):
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((path.name, Resource.from_contents(contents)))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
+def validator_for(kind: str) -> Draft202012Validator:
+    name = f"{kind}.schema.json"
+    contents = _registry().get_or_retrieve(name).value.contents
+    return Draft202012Validator(contents, registry=_registry())
+
+
+def available_kinds() -> list[str]:
+    return sorted(p.name.removesuffix(".schema.json") for p in schema_dir().glob("*.schema.json")
+                  if p.name != "common.schema.json")
+
+
+def _describe(error) -> str:
+    """A readable message for one jsonschema error, with a "did you mean" where it helps."""
+    where = ".".join(str(p) for p in error.absolute_path)
+    prefix = f"{where}: " if where else ""
+    if error.validator == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed]
+        parts = []
+        for key in extra:
+            guess = difflib.get_close_matches(str(key), allowed, n=1)
+            hint = f" (did you mean {guess[0]!r}?)" if guess else ""
+            parts.append(f"unknown key {key!r}{hint}")
+        return prefix + "; ".join(parts) + f"; allowed keys: {', '.join(allowed)}"
+    if error.validator == "enum":
+        options = [str(o) for o in error.validator_value]
+        guess = difflib.get_close_matches(str(error.instance), options, n=1)
+        hint = f" (did you mean {guess[0]!r}?)" if guess else ""
+        return f"{prefix}{error.instance!r} is not one of {', '.join(options)}{hint}"
+    if error.validator == "required":
+        return prefix + error.message.replace("is a required property", "is missing (required)")
+    if error.validator == "const":
+        return f"{prefix}must be {error.validator_value!r}, not {error.instance!r}"
+    if error.validator == "type":
+        return f"{prefix}{error.instance!r} should be of type {error.validator_value}"
+    if error.validator == "pattern":
+        return f"{prefix}{error.instance!r} is not well formed (expected pattern {error.validator_value})"
+    if error.validator == "minItems" and error.validator_value == 1:
+        return f"{prefix}must not be empty"
+    return prefix + error.message
+
+
+def validate(doc: LoadedYaml, kind: str) -> list[Problem]:
+    """Every schema problem of ``doc`` as ``kind``, each at its line."""
+    problems = []
+    for error in validator_for(kind).iter_errors(doc.data):
+        path = tuple(error.absolute_path)
+        if error.validator == "additionalProperties":
+            allowed = error.schema.get("properties", {})
+            extra = [k for k in error.instance if k not in allowed]
+            if extra:
+                path = path + (extra[0],)
+        problems.append(doc.problem(path, _describe(error)))
+    return problems
