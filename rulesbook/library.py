@@ -137,6 +137,28 @@ def _did_you_mean(word: str, options: list[str]) -> str:
 
 # -- loading ---------------------------------------------------------------
 
+# Modules that cross-check the kinds of file they own (ballots, incidents,
+# cases...). Each exposes ``check_library(library, docs) -> list[Problem]``,
+# where ``docs`` maps a kind to its schema-valid LoadedYaml documents.
+CROSS_CHECK_MODULES = (
+    "rulesbook.rulings.checks",
+    "rulesbook.ballots.checks",
+)
+
+
+def _extra_checks():
+    import importlib
+
+    for name in CROSS_CHECK_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # that part of the core is not built yet
+            if name.startswith(str(exc.name)):
+                continue
+            raise
+        yield module.check_library
+
+
 KNOWN_FILES = {"members.yaml": "members", "topics.yaml": "topics", "editions.yaml": "editions"}
 
 
@@ -246,6 +268,8 @@ class _Loader:
                           extra={k: v for k, v in self.docs.items()
                                  if k not in ("members", "topics", "editions", "rulebook")})
         self._check_cross_refs(library)
+        for check in _extra_checks():
+            self.problems.extend(check(library, self.docs))
         return library
 
     def _unique(self, docs: list[LoadedYaml], key: str, what: str) -> None:

@@ -1,1 +1,41 @@
-"""Draughts rules engine."""
+"""Draughts rules engine: positions, moves, variants, FEN (pure Python).
+
+>>> from rulesbook.draughts import Position
+>>> Position.start("pool").parse_move("11-15")
+Move(path=(11, 15), captures=(), crowns=False)
+"""
+from rulesbook.draughts.counts import CountRules, CountState
+from rulesbook.draughts.errors import (
+    AmbiguousMoveError,
+    DraughtsError,
+    FenError,
+    IllegalMoveError,
+    PositionError,
+)
+from rulesbook.draughts.game import Game
+from rulesbook.draughts.move import Move
+from rulesbook.draughts.perft import perft
+from rulesbook.draughts.position import Position
+from rulesbook.draughts.squares import algebraic_to_square, parse_square, square_to_algebraic
+from rulesbook.draughts.variant import VARIANTS, Color, Piece, Variant
+
+__all__ = [
+    "Color",
+    "Piece",
+    "Variant",
+    "VARIANTS",
+    "Move",
+    "Position",
+    "Game",
+    "CountRules",
+    "CountState",
+    "DraughtsError",
+    "FenError",
+    "PositionError",
+    "IllegalMoveError",
+    "AmbiguousMoveError",
+    "square_to_algebraic",
+    "algebraic_to_square",
+    "parse_square",
+    "perft",
+]
