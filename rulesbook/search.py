@@ -28,6 +28,8 @@ _SYNONYMS = {
     "clock": ["time"], "flag": ["time"], "cheating": ["illegal"], "forty": ["40"],
     "thirty": ["30"], "noise": ["sound", "distract"], "phone": ["distract", "noise"],
 }
+# Ranking multipliers: the rules in force first, then other rulebooks, then proposals.
+_KIND_WEIGHT = {"rule": 1.5, "section": 1.1, "proposal": 1.0}
 # Column weights for bm25: ref, rulebook, title, text, topics, member.
 _WEIGHTS = (4.0, 0.5, 6.0, 1.0, 3.0, 1.0)
 
@@ -143,12 +145,14 @@ class SearchIndex:
                     f"SELECT ref, rulebook, title, kind, bm25(entries, {weights}) AS rank, "
                     f"snippet(entries, 3, ?, ?, '…', 16) FROM entries WHERE entries MATCH ? "
                     f"ORDER BY rank LIMIT ?",
-                    (_HL_OPEN, _HL_CLOSE, match, limit)).fetchall()
+                    (_HL_OPEN, _HL_CLOSE, match, limit * 4 + 20)).fetchall()
                 for ref, book, title, kind, rank, snip in rows:
                     if ref in seen:
                         continue
                     seen.add(ref)
                     bonus = 0.0 if match is queries[0] else -100.0
+                    # The rules a referee applies come before the proposals to change them.
+                    rank *= _KIND_WEIGHT.get(kind, 1.0)
                     results.append(SearchHit(
                         ref, book, title, snip.replace(_HL_OPEN, "[").replace(_HL_CLOSE, "]"),
                         html.escape(snip).replace(_HL_OPEN, "<b>").replace(_HL_CLOSE, "</b>"),

@@ -1,0 +1,45 @@
+"""Shared fixtures: the bundled library (loaded once) and paths to shared/ data."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rulesbook import load_library
+from rulesbook.datapath import bundled_data_dir
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SEEDS = SHARED / "seeds"
+CORPUS = SHARED / "corpus"
+
+
+@pytest.fixture(scope="session")
+def library():
+    return load_library()
+
+
+@pytest.fixture
+def data_copy(tmp_path) -> Path:
+    """A writable copy of the bundled data folder."""
+    target = tmp_path / "data"
+    shutil.copytree(bundled_data_dir(), target,
+                    ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+    return target
+
+
+@pytest.fixture(scope="session")
+def seeds_dir() -> Path:
+    """shared/seeds beside the checkout (skips where it is absent)."""
+    if not SEEDS.is_dir():
+        pytest.skip(f"source documents not found at {SEEDS}")
+    return SEEDS
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    """shared/corpus beside the checkout (skips where it is absent)."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"game corpus not found at {CORPUS}")
+    return CORPUS

@@ -1,0 +1,64 @@
+import pytest
+
+from rulesbook import load_library
+from rulesbook.editions import consolidate, redline
+from rulesbook.textdiff import word_diff
+
+SECOND = (
+    "  - id: second\n    title: Second edition\n    date: '2027-01-01'\n    rulebook: apca\n"
+    "    base: original\n    adopted:\n      - proposal: apca:28A\n        ballot: b1\n"
+    "      - proposal: apca:Purpose\n        ballot: b1\n"
+    "    repealed:\n      - rule: apca:34\n")
+
+
+@pytest.fixture
+def two_editions(data_copy):
+    path = data_copy / "editions.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + SECOND, encoding="utf-8")
+    return load_library(data_copy)
+
+
+def test_original_edition_is_the_original_text(library):
+    book = consolidate(library, "original")
+    assert len(book.rules) == 34
+    assert book.rule("apca:28").text == library.index["apca:28"].text
+    assert all(r.source == r.ref for r in book.rules)
+
+
+def test_adopted_text_is_in_force(two_editions):
+    book = consolidate(two_editions, "second")
+    rule = book.rule("apca:28")
+    assert rule.text == two_editions.index["apca:28A"].text
+    assert rule.source == "apca:28A" and rule.adopted_in == "second" and rule.ballot == "b1"
+    assert book.rule("apca:Purpose").number is None  # added text
+    with pytest.raises(KeyError):
+        book.rule("apca:34")
+
+
+def test_redline_between_editions(two_editions):
+    diff = redline(two_editions, "original", "second")
+    status = {e.ref: e.status for e in diff.changes}
+    assert status == {"apca:28": "changed", "apca:34": "deleted", "apca:Purpose": "added"}
+    changed = next(e for e in diff.changes if e.ref == "apca:28")
+    assert "[-" in changed.diff.plain() and "{+" in changed.diff.plain()
+    html = diff.as_html()
+    assert "<del" in html and "<ins" in html
+    assert "apca:27" not in diff.as_text()  # unchanged rules are not listed
+    assert redline(two_editions, "second", "second").changes == ()
+
+
+def test_word_diff_marks_words_and_ignores_whitespace():
+    d = word_diff("the man moves  forward", "the man moves\nbackward")
+    assert d.plain() == "the man moves\n[-forward-]{+backward+}"
+    assert not word_diff("a  b\nc", "a b c").changed
+    assert word_diff("A B C", "a b c", ignore_case=True).changed is False
+
+
+def test_word_diff_html_is_escaped():
+    d = word_diff("<b>x</b>", "<script>alert(1)</script>")
+    assert "<script>" not in d.html() and "&lt;script&gt;" in d.html()
+
+
+def test_diff_of_unrelated_texts_is_one_deletion_and_one_insertion():
+    d = word_diff("the cat sat on the mat", "a dog ran to the park")
+    assert [op.op for op in d.ops] == ["delete", "insert"]
