@@ -35,3 +35,11 @@ lint: install-test
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+.PHONY: screenshots
+screenshots: install-test
+	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screenshots docs/screenshots
+
+fuzz: install-test
+	$(PY) tools/fuzz.py 100000
+	$(PY) tools/crash_test.py 200

@@ -133,7 +133,15 @@ def load_file(path: Path, display: str | None = None) -> LoadedYaml:
     if size > MAX_FILE_BYTES:
         raise DataFileError(Problem(
             name, 0, 0, f"the file is {size:,} bytes; data files may be at most {MAX_FILE_BYTES:,}"))
-    raw = path.read_bytes()
+    return loads_bytes(path.read_bytes(), name)
+
+
+def loads_bytes(raw: bytes, name: str = "<bytes>") -> LoadedYaml:
+    """Decode strict UTF-8 (a BOM is allowed) and parse; errors name the line."""
+    if len(raw) > MAX_FILE_BYTES:
+        raise DataFileError(Problem(
+            name, 0, 0, f"the file is {len(raw):,} bytes; data files may be at most "
+            f"{MAX_FILE_BYTES:,}"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -1,4 +1,5 @@
 import importlib.util
+import sys
 import os
 from pathlib import Path
 
@@ -12,6 +13,7 @@ REPO = Path(__file__).resolve().parents[1]
 def load_crash_test():
     spec = importlib.util.spec_from_file_location("crash_test", REPO / "tools" / "crash_test.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 

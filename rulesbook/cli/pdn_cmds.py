@@ -1,0 +1,81 @@
+"""``rulesbook pdn ...``: commands on PDN game files.
+
+``rulesbook pdn check FILE [--variant V] [--json]`` reads every game, replays
+its main line and reports each game's problems with line and column.
+Exit status: 0 no game has errors, 1 some game has, 2 the file can't be read.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+__all__ = ["register", "cmd_check"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    pdn = subparsers.add_parser("pdn", help="read and check PDN game files",
+                                description="Commands on PDN (Portable Draughts Notation) files.")
+    pdn_sub = pdn.add_subparsers(dest="pdn_command", metavar="SUBCOMMAND")
+    pdn.set_defaults(func=lambda args: (pdn.print_help(), 2)[1])
+
+    check = pdn_sub.add_parser(
+        "check", help="replay every game of a PDN file and report errors",
+        description="Read every game, replay its main line and report each problem "
+                    "with its line and column. Exit 0 when no game has errors, 1 when "
+                    "some game has, 2 when the file can't be read.")
+    check.add_argument("file", metavar="FILE", help="the PDN file")
+    check.add_argument("--variant", metavar="V", default=None,
+                       help="variant for games without a GameType tag: pool (default), "
+                            "english, russian, brazilian")
+    check.add_argument("--json", action="store_true", help="machine-readable output")
+    check.set_defaults(func=cmd_check)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from rulesbook.draughts import DraughtsError, Variant
+    from rulesbook.draughts.pdn import PdnReader
+
+    variant = None
+    if args.variant is not None:
+        try:
+            variant = Variant.named(args.variant)
+        except DraughtsError as exc:
+            print(f"rulesbook pdn check: {exc}", file=sys.stderr)
+            return 2
+    try:
+        handle = open(args.file, encoding="utf-8", errors="replace", newline=None)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        print(f"rulesbook pdn check: cannot read {args.file}: {reason}", file=sys.stderr)
+        return 2
+    report = []
+    bad = total = 0
+    try:
+        with handle:
+            for number, game in enumerate(PdnReader(handle, variant), 1):
+                if game.errors:
+                    bad += 1
+                if args.json:
+                    report.append({
+                        "game": number,
+                        "tags": dict(game.tags),
+                        "plies": len(game.mainline_moves()),
+                        "result": game.result,
+                        "errors": [{"line": e.line, "col": e.col, "message": e.message}
+                                   for e in game.errors],
+                    })
+                elif game.errors:
+                    problems = "; ".join(f"line {e.line} col {e.col}: {e.message}"
+                                         for e in game.errors)
+                    print(f"game {number} ({game.title()}): {problems}")
+                total = number
+    except (OSError, UnicodeError) as exc:
+        print(f"rulesbook pdn check: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        print(f"{total} games, {bad} with errors")
+    return 1 if bad else 0

@@ -1,0 +1,324 @@
+"""Move generation on 32-bit integer bitboards.
+
+Internal squares are bit indices 0-31 (square number - 1).  Row 0 is the top
+row (squares 1-4), row 7 the bottom row (29-32).  Black moves down (towards
+29-32), White up.
+
+A generated move is a tuple ``(path, captures, crowns, capture_mask)`` with
+``path`` and ``captures`` in bit indices.
+"""
+from __future__ import annotations
+
+from rulesbook.draughts.variant import Variant
+
+FULL = (1 << 32) - 1
+BIT = tuple(1 << i for i in range(32))
+DIRS = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # up-left, up-right, down-left, down-right
+BLACK_FORWARD = (2, 3)
+WHITE_FORWARD = (0, 1)
+
+
+def _coords(i: int) -> tuple[int, int]:
+    row = i // 4
+    return row, 2 * (i % 4) + (1 if row % 2 == 0 else 0)
+
+
+def _index(row: int, file: int) -> int:
+    if 0 <= row < 8 and 0 <= file < 8 and (row + file) % 2 == 1:
+        return row * 4 + file // 2
+    return -1
+
+
+def _build():
+    nb = []
+    rays = []
+    for i in range(32):
+        r, f = _coords(i)
+        nb.append(tuple(_index(r + dr, f + df) for dr, df in DIRS))
+        rs = []
+        for dr, df in DIRS:
+            ray = []
+            k = 1
+            while _index(r + k * dr, f + k * df) >= 0:
+                ray.append(_index(r + k * dr, f + k * df))
+                k += 1
+            rs.append(tuple(ray))
+        rays.append(tuple(rs))
+    return tuple(nb), tuple(rays)
+
+
+NB, RAYS_BY_DIR = _build()
+RAYS = tuple(tuple(r for r in rs if len(r) >= 2) for rs in RAYS_BY_DIR)  # rays long enough to capture on
+
+
+def _jumps(dirs):
+    out = []
+    for i in range(32):
+        js = []
+        for d in dirs:
+            o = NB[i][d]
+            if o >= 0 and NB[o][d] >= 0:
+                land = NB[o][d]
+                js.append((BIT[o], BIT[land], o, land))
+        out.append(tuple(js))
+    return tuple(out)
+
+
+def _steps(dirs):
+    return tuple(tuple(NB[i][d] for d in dirs if NB[i][d] >= 0) for i in range(32))
+
+
+JUMPS_ALL = _jumps(range(4))
+JUMPS_BLACK = _jumps(BLACK_FORWARD)
+JUMPS_WHITE = _jumps(WHITE_FORWARD)
+STEPS_ALL = _steps(range(4))
+STEPS_BLACK = _steps(BLACK_FORWARD)
+STEPS_WHITE = _steps(WHITE_FORWARD)
+
+CROWN_BLACK = sum(BIT[i] for i in range(28, 32))  # squares 29-32
+CROWN_WHITE = sum(BIT[i] for i in range(0, 4))  # squares 1-4
+LONG_LINE = sum(BIT[s - 1] for s in (4, 8, 11, 15, 18, 22, 25, 29))
+
+
+def _shift_masks(dirs):
+    """{delta: mask of origins whose neighbour in one of ``dirs`` is origin + delta}."""
+    masks: dict[int, int] = {}
+    for i in range(32):
+        for d in dirs:
+            j = NB[i][d]
+            if j >= 0:
+                masks[j - i] = masks.get(j - i, 0) | BIT[i]
+    return tuple(sorted(masks.items()))
+
+
+SHIFT_BLACK = _shift_masks(BLACK_FORWARD)
+SHIFT_WHITE = _shift_masks(WHITE_FORWARD)
+SHIFT_ALL = _shift_masks(range(4))
+
+MODE_NO, MODE_ENDS, MODE_CONTINUES = 0, 1, 2
+_MODES = {"no": MODE_NO, "ends": MODE_ENDS, "continues": MODE_CONTINUES}
+
+
+def compile_rules(variant: Variant) -> tuple[bool, bool, bool, int]:
+    """The variant flags as a tuple the generator reads fast."""
+    return (
+        variant.men_capture_backward,
+        variant.flying_kings,
+        variant.capture_precedence == "most",
+        _MODES[variant.mid_capture_crowning],
+    )
+
+
+# --------------------------------------------------------------------------- captures
+
+def _king_dfs(i, capmask, path, caps, opp, empty, crowns, out):
+    """Short (non-flying) king: jump adjacent pieces in all four directions."""
+    found = False
+    for ob, lb, o, land in JUMPS_ALL[i]:
+        if opp & ob and not capmask & ob and empty & lb:
+            found = True
+            np = path + (land,)
+            nc = caps + (o,)
+            nm = capmask | ob
+            if not _king_dfs(land, nm, np, nc, opp, empty, crowns, out):
+                out.append((np, nc, crowns, nm))
+    return found
+
+
+def _fking_dfs(i, capmask, path, caps, opp, empty, crowns, out):
+    """Flying king: captures at a distance, landing anywhere beyond; a landing
+    square from which the capture can go on must be chosen when one exists."""
+    found = False
+    for ray in RAYS[i]:
+        target = 0
+        lands = None
+        for j in ray:
+            b = BIT[j]
+            if target:
+                if empty & b:
+                    lands.append(j)
+                else:
+                    break
+            elif empty & b:
+                continue
+            elif opp & b and not capmask & b:
+                target = b
+                to = j
+                lands = []
+            else:
+                break
+        if lands:
+            found = True
+            nm = capmask | target
+            nc = caps + (to,)
+            going_on = False
+            ends = []
+            for land in lands:
+                if _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out):
+                    going_on = True
+                elif not going_on:
+                    ends.append(land)
+            if not going_on:
+                for land in ends:
+                    out.append((path + (land,), nc, crowns, nm))
+    return found
+
+
+def _man_dfs(i, capmask, path, caps, opp, empty, jumps, crown, mode, flying, out):
+    found = False
+    for ob, lb, o, land in jumps[i]:
+        if opp & ob and not capmask & ob and empty & lb:
+            found = True
+            np = path + (land,)
+            nc = caps + (o,)
+            nm = capmask | ob
+            if crown & lb:
+                if mode == MODE_ENDS:
+                    out.append((np, nc, True, nm))
+                elif mode == MODE_CONTINUES:
+                    if flying:
+                        going_on = _fking_dfs(land, nm, np, nc, opp, empty, True, out)
+                    else:
+                        going_on = _king_dfs(land, nm, np, nc, opp, empty, True, out)
+                    if not going_on:
+                        out.append((np, nc, True, nm))
+                elif not _man_dfs(land, nm, np, nc, opp, empty, jumps, crown, mode, flying, out):
+                    out.append((np, nc, True, nm))
+            elif not _man_dfs(land, nm, np, nc, opp, empty, jumps, crown, mode, flying, out):
+                out.append((np, nc, False, nm))
+    return found
+
+
+def captures(men, kings, opp, occ, black, rules):
+    """All capture moves of the side owning ``men``/``kings`` (after precedence)."""
+    back, flying, most, mode = rules
+    out: list = []
+    free = FULL ^ occ
+    if men:
+        crown = CROWN_BLACK if black else CROWN_WHITE
+        jumps = JUMPS_ALL if back else (JUMPS_BLACK if black else JUMPS_WHITE)
+        bb = men
+        while bb:
+            b = bb & -bb
+            bb ^= b
+            i = b.bit_length() - 1
+            _man_dfs(i, 0, (i,), (), opp, free | b, jumps, crown, mode, flying, out)
+    bb = kings
+    while bb:
+        b = bb & -bb
+        bb ^= b
+        i = b.bit_length() - 1
+        if flying:
+            _fking_dfs(i, 0, (i,), (), opp, free | b, False, out)
+        else:
+            _king_dfs(i, 0, (i,), (), opp, free | b, False, out)
+    if most and out:
+        best = max(len(m[1]) for m in out)
+        out = [m for m in out if len(m[1]) == best]
+    return out
+
+
+# --------------------------------------------------------------------------- quiet moves
+
+def quiet_moves(men, kings, occ, black, rules):
+    flying = rules[1]
+    free = FULL ^ occ
+    out = []
+    if men:
+        crown = CROWN_BLACK if black else CROWN_WHITE
+        steps = STEPS_BLACK if black else STEPS_WHITE
+        bb = men
+        while bb:
+            b = bb & -bb
+            bb ^= b
+            i = b.bit_length() - 1
+            for j in steps[i]:
+                if free & BIT[j]:
+                    out.append(((i, j), (), bool(crown & BIT[j]), 0))
+    bb = kings
+    while bb:
+        b = bb & -bb
+        bb ^= b
+        i = b.bit_length() - 1
+        if flying:
+            for ray in RAYS_BY_DIR[i]:
+                for j in ray:
+                    if free & BIT[j]:
+                        out.append(((i, j), (), False, 0))
+                    else:
+                        break
+        else:
+            for j in STEPS_ALL[i]:
+                if free & BIT[j]:
+                    out.append(((i, j), (), False, 0))
+    return out
+
+
+def count_quiet(men, kings, occ, black, rules):
+    """Number of quiet moves, counted with shifts (no move objects built)."""
+    free = FULL ^ occ
+    n = 0
+    for delta, mask in (SHIFT_BLACK if black else SHIFT_WHITE):
+        m = men & mask
+        if m:
+            n += ((m << delta if delta > 0 else m >> -delta) & free).bit_count()
+    if kings:
+        if rules[1]:
+            bb = kings
+            while bb:
+                b = bb & -bb
+                bb ^= b
+                for ray in RAYS_BY_DIR[b.bit_length() - 1]:
+                    for j in ray:
+                        if free & BIT[j]:
+                            n += 1
+                        else:
+                            break
+        else:
+            for delta, mask in SHIFT_ALL:
+                m = kings & mask
+                if m:
+                    n += ((m << delta if delta > 0 else m >> -delta) & free).bit_count()
+    return n
+
+
+def generate(men, kings, opp, occ, black, rules):
+    """All legal moves (captures are compulsory)."""
+    caps = captures(men, kings, opp, occ, black, rules)
+    if caps:
+        return caps
+    return quiet_moves(men, kings, occ, black, rules)
+
+
+def apply(bm, bk, wm, wk, black, move):
+    """The bitboards after ``move`` (a generated tuple) by the side to move."""
+    path, _caps, crowns, capmask = move
+    s = BIT[path[0]]
+    d = BIT[path[-1]]
+    if black:
+        if bk & s:
+            bk = (bk ^ s) | d
+        else:
+            bm ^= s
+            if crowns:
+                bk |= d
+            else:
+                bm |= d
+        if capmask:
+            keep = FULL ^ capmask
+            wm &= keep
+            wk &= keep
+    else:
+        if wk & s:
+            wk = (wk ^ s) | d
+        else:
+            wm ^= s
+            if crowns:
+                wk |= d
+            else:
+                wm |= d
+        if capmask:
+            keep = FULL ^ capmask
+            bm &= keep
+            bk &= keep
+    return bm, bk, wm, wk

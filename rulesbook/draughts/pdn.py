@@ -1,0 +1,564 @@
+"""Reading and writing PDN (Portable Draughts Notation) game records.
+
+In the spirit of python-chess's ``chess.pgn``::
+
+    with open("games.pdn") as handle:
+        while (game := read_game(handle)) is not None:
+            print(game.headers.get("White"), game.result, game.errors)
+
+    for game in iter_games(text, variant="english"):
+        ...
+
+The reader is lenient by default: every problem (unreadable text, an illegal
+or ambiguous move, an unterminated comment or variation, a bad FEN) is
+collected on the game as a :class:`PdnError` with its line and column, and the
+rest of the file is still read.  Once the main line hits a move that cannot
+be played, the rest of that game's moves are kept as text but not resolved.
+With ``strict=True`` the first problem raises :class:`PdnParseError`.
+
+:func:`write_game` / :meth:`PdnGame.to_pdn` write PDN 3.0 that this reader
+and pydraughts read back to the same moves.
+"""
+from __future__ import annotations
+
+import io
+import re
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from rulesbook.draughts import (
+    AmbiguousMoveError,
+    Color,
+    DraughtsError,
+    IllegalMoveError,
+    Move,
+    Position,
+    Variant,
+    parse_square,
+    square_to_algebraic,
+)
+from rulesbook.draughts.pdn_syntax import (
+    MAX_VARIATION_DEPTH,
+    NAG_SYMBOLS,
+    RESULTS,
+    PdnError,
+    PdnNode,
+    RawGame,
+    SyntaxReader,
+    normalize_result,
+)
+
+__all__ = [
+    "MAX_VARIATION_DEPTH",
+    "RESULTS",
+    "PdnError",
+    "PdnGame",
+    "PdnNode",
+    "PdnParseError",
+    "PdnReader",
+    "iter_games",
+    "read_game",
+    "read_games",
+    "write_game",
+]
+
+#: The long ``GameType`` form written for each variant.
+LONG_GAMETYPES: dict[int, str] = {
+    20: "20,W,10,10,N2,0",
+    21: "21,B,8,8,N1,0",
+    23: "23,B,8,8,N1,0",
+    25: "25,W,8,8,A0,0",
+    26: "26,W,8,8,A0,0",
+}
+#: Tags written first, in this order, when present.
+TAG_ORDER = ("Event", "Site", "Date", "Round", "Black", "White", "Result",
+             "GameType", "SetUp", "FEN")
+LINE_WIDTH = 80
+_FILES = "abcdefgh"
+_SEP = re.compile(r"[-x:]")
+
+
+class PdnParseError(DraughtsError):
+    """Raised in strict mode on the first problem of a PDN file."""
+
+    def __init__(self, line: int, col: int, message: str) -> None:
+        super().__init__(f"line {line} col {col}: {message}")
+        self.line = line
+        self.col = col
+        self.message = message
+
+    @classmethod
+    def from_error(cls, error: PdnError) -> PdnParseError:
+        return cls(error.line, error.col, error.message)
+
+
+@dataclass(eq=False)
+class PdnGame:
+    """One game of a PDN file.
+
+    ``mainline`` is the list of :class:`PdnNode` of the main line; each node
+    keeps the move text as written, the resolved :class:`Move` (or None),
+    its comment, NAGs and variations (lists of nodes), and where it was read.
+    """
+
+    tags: dict[str, str] = field(default_factory=dict)
+    variant: Variant = field(default_factory=lambda: Variant.named("pool"))
+    start: Position | None = None
+    mainline: list[PdnNode] = field(default_factory=list)
+    result: str = "*"
+    comment: str = ""
+    errors: list[PdnError] = field(default_factory=list)
+    line: int = 0
+
+    def __post_init__(self) -> None:
+        if self.start is None:
+            self.start = Position.start(self.variant)
+
+    # -- convenience -------------------------------------------------------
+    @property
+    def headers(self) -> dict[str, str]:
+        """The tags (same object as :attr:`tags`)."""
+        return self.tags
+
+    @property
+    def ok(self) -> bool:
+        """True when the record has no problem."""
+        return not self.errors
+
+    def mainline_moves(self) -> list[Move]:
+        """The resolved moves of the main line (up to the first unresolved one)."""
+        moves = []
+        for node in self.mainline:
+            if node.move is None:
+                break
+            moves.append(node.move)
+        return moves
+
+    def positions(self) -> list[Position]:
+        """The start position and the position after each resolved main-line move."""
+        position = self.start
+        assert position is not None
+        out = [position]
+        for move in self.mainline_moves():
+            position = position.play(move)
+            out.append(position)
+        return out
+
+    def end(self) -> Position:
+        """The position after the last resolved main-line move."""
+        return self.positions()[-1]
+
+    def winner(self) -> Color | None:
+        """The winner by the result: ``1-0`` (or ``2-0``) is the first player's win
+        (Black in English and pool checkers, GameType 21 and 23; White in Russian
+        and Brazilian), ``0-1`` (``0-2``) the second player's; None otherwise."""
+        first = self.variant.first_player
+        if self.result in ("1-0", "2-0"):
+            return first
+        if self.result in ("0-1", "0-2"):
+            return first.opponent
+        return None
+
+    def to_pdn(self) -> str:
+        """This game as PDN 3.0 text (see :func:`write_game`)."""
+        return write_game(self)
+
+    @classmethod
+    def from_moves(cls, moves: Iterable[Move | str], variant: str | Variant = "pool",
+                   start: Position | str | None = None, tags: dict[str, str] | None = None,
+                   result: str = "*") -> PdnGame:
+        """A game from moves (engine moves or move texts) played from ``start``.
+
+        Raises :class:`~rulesbook.draughts.IllegalMoveError` for a move that
+        cannot be played.
+        """
+        variant = Variant.named(variant)
+        if isinstance(start, str):
+            start = Position.from_fen(start, variant)
+        position = start if start is not None else Position.start(variant)
+        game = cls(tags=dict(tags or {}), variant=variant, start=position,
+                   result=normalize_result(result))
+        for item in moves:
+            move = position.parse_move(item) if isinstance(item, str) else item
+            if move not in position.legal_moves():
+                raise IllegalMoveError(f"{move.full_text()} is not legal in {position.fen()}")
+            game.mainline.append(PdnNode(position.move_text(move), move=move))
+            position = position.play(move)
+        return game
+
+    def __repr__(self) -> str:
+        who = " - ".join(self.tags.get(k, "?") for k in self._player_tags())
+        return (f"<PdnGame {who!r} {self.variant.name} plies={len(self.mainline)} "
+                f"result={self.result!r} errors={len(self.errors)}>")
+
+    def _player_tags(self) -> tuple[str, str]:
+        if self.variant.first_player is Color.BLACK:
+            return ("Black", "White")
+        return ("White", "Black")
+
+    def title(self) -> str:
+        """``"Tinsley - Chinook"``: the players, first player first."""
+        return " - ".join(self.tags.get(k, "?") for k in self._player_tags())
+
+
+# ---------------------------------------------------------------------------
+# move resolution
+
+LOOKAHEAD = 24  # plies tried after an ambiguous move to tell its readings apart
+
+
+class _Ambiguous(AmbiguousMoveError):
+    """An ambiguous move text, with the legal moves it could be."""
+
+    def __init__(self, message: str, candidates: list[Move]) -> None:
+        super().__init__(message)
+        self.candidates = candidates
+
+
+def _is_short(text: str) -> bool:
+    return len(text) >= 3 and text[0] in _FILES and text[1] in _FILES
+
+
+def _algebraic(move: Move) -> str:
+    return move.separator.join(square_to_algebraic(s) for s in move.path)
+
+
+def _in_order(needle: list[int], hay: tuple[int, ...]) -> bool:
+    it = iter(hay)
+    return all(any(s == h for h in it) for s in needle)
+
+
+def _candidates(position: Position, text: str) -> list[Move]:
+    """The legal moves ``text`` can stand for (several when it is ambiguous)."""
+    if _is_short(text):
+        from_file = text[0]
+        squares = [parse_square(t) for t in _SEP.split(text[1:])]
+        return [m for m in position.legal_moves()
+                if square_to_algebraic(m.start)[0] == from_file and m.end == squares[-1]
+                and _in_order(squares[:-1], m.path[1:-1])]
+    squares = [parse_square(t) for t in _SEP.split(text)]
+    return [m for m in position.legal_moves()
+            if m.start == squares[0] and m.end == squares[-1]
+            and _in_order(squares[1:-1], m.path[1:-1])]
+
+
+def resolve_move(position: Position, text: str) -> Move:
+    """The legal move of ``position`` written ``text``: numeric (``9-14``,
+    ``9x18x27``), algebraic (``c3-d4``, ``c3:e5``) or short algebraic (``ed4``:
+    from-file + destination, ``ed4:f6`` with stops).  Readings that lead to the
+    same position are one move.  Raises IllegalMoveError / AmbiguousMoveError."""
+    if text in ("-", "--"):
+        raise IllegalMoveError("the move was not recorded (placeholder)")
+    if _is_short(text):
+        found = _candidates(position, text)
+        if not found:
+            raise IllegalMoveError(
+                f"no legal move goes from the {text[0]}-file to {text[1:].split(':')[-1]}")
+    else:
+        try:
+            return position.parse_move(text)
+        except AmbiguousMoveError:
+            found = _candidates(position, text)
+            if not found:  # pragma: no cover - the engine said there were some
+                raise
+    if len(found) == 1:
+        return found[0]
+    after = {position.play(m) for m in found}
+    if len(after) == 1:
+        return found[0]  # e.g. a flying king's landing squares: same captures, same end
+    options = ", ".join(_algebraic(m) if _is_short(text) or text[0] in _FILES
+                        else m.full_text() for m in found)
+    raise _Ambiguous(f"it matches {len(found)} legal moves: {options}", found)
+
+
+def _survival(position: Position, nodes: list[PdnNode], start: int) -> int:
+    """How many of ``nodes[start:]`` (at most LOOKAHEAD) can be played from ``position``."""
+    count = 0
+    for node in nodes[start:start + LOOKAHEAD]:
+        try:
+            move = resolve_move(position, node.text)
+        except DraughtsError:
+            break
+        position = position.play(move)
+        count += 1
+    return count
+
+
+def _disambiguate(position: Position, nodes: list[PdnNode], index: int,
+                  exc: _Ambiguous) -> Move | None:
+    """The one reading of an ambiguous move that lets the line go on furthest."""
+    scores = [(_survival(position.play(m), nodes, index + 1), m) for m in exc.candidates]
+    best = max(score for score, _ in scores)
+    winners = [m for score, m in scores if score == best]
+    return winners[0] if len(winners) == 1 else None
+
+
+def _move_error(text: str, exc: Exception, where: str) -> str:
+    if text in ("-", "--"):
+        return f"move missing{where}: placeholder {text!r} instead of a move"
+    kind = "ambiguous" if isinstance(exc, AmbiguousMoveError) else "illegal"
+    message = str(exc)
+    for prefix in (f"move {text} is ambiguous: ", f"move {text} is illegal: ",
+                   f"move {text}: "):
+        if message.startswith(prefix):
+            message = message[len(prefix):]
+            break
+    return f"move {text} is {kind}{where}: {message}"
+
+
+def _resolve_tree(game: PdnGame, errors: list[PdnError]) -> None:
+    """Resolve every node against its position: an explicit stack, no recursion."""
+    assert game.start is not None
+    todo: list[tuple[list[PdnNode], Position, int]] = [(game.mainline, game.start, 0)]
+    while todo:
+        nodes, position, depth = todo.pop()
+        where = "" if depth == 0 else " (in a variation)"
+        for index, node in enumerate(nodes):
+            for line in node.variations:
+                todo.append((line, position, depth + 1))
+            try:
+                move = resolve_move(position, node.text)
+            except _Ambiguous as exc:
+                move = _disambiguate(position, nodes, index, exc)
+                if move is None:
+                    errors.append(PdnError(node.line, node.col,
+                                           _move_error(node.text, exc, where)))
+                    break
+            except DraughtsError as exc:
+                errors.append(PdnError(node.line, node.col, _move_error(node.text, exc, where)))
+                break  # the rest of the line (and its variations) stays text
+            node.move = move
+            position = position.play(move)
+
+
+def _select_variant(raw: RawGame, default: Variant, errors: list[PdnError]) -> Variant:
+    gametype = raw.tags.get("GameType")
+    if gametype is None or not gametype.strip():
+        return default
+    try:
+        return Variant.from_gametype(gametype)
+    except DraughtsError as exc:
+        line, col = raw.tag_pos.get("GameType", (raw.line, 1))
+        errors.append(PdnError(line, col, f"{exc}; read as {default.name}"))
+        return default
+
+
+def build_game(raw: RawGame, variant: str | Variant | None = None) -> PdnGame:
+    """Turn a raw game of the syntax layer into a :class:`PdnGame`, resolving moves."""
+    errors = list(raw.errors)
+    default = Variant.named(variant) if variant is not None else Variant.named("pool")
+    chosen = _select_variant(raw, default, errors)
+    start = Position.start(chosen)
+    fen = raw.tags.get("FEN")
+    fen_ok = True
+    if fen is not None and fen.strip():
+        try:
+            start = Position.from_fen(fen.strip(), chosen)
+        except DraughtsError as exc:
+            line, col = raw.tag_pos.get("FEN", (raw.line, 1))
+            errors.append(PdnError(line, col, f"bad FEN {fen!r}: {exc}"))
+            fen_ok = False
+    game = PdnGame(tags=raw.tags, variant=chosen, start=start, mainline=raw.mainline,
+                   result=raw.result, comment=raw.comment, errors=errors, line=raw.line)
+    if fen_ok:
+        move_errors: list[PdnError] = []
+        _resolve_tree(game, move_errors)
+        if move_errors:
+            errors.extend(move_errors)
+            errors.sort(key=lambda e: (e.line, e.col))
+    return game
+
+
+# ---------------------------------------------------------------------------
+# reading
+
+class PdnReader:
+    """Reads the games of one text stream, one after the other.
+
+    ``variant`` is used for games without a ``GameType`` tag (default pool).
+    """
+
+    def __init__(self, handle: TextIO, variant: str | Variant | None = None,
+                 strict: bool = False) -> None:
+        self.variant = Variant.named(variant) if variant is not None else None
+        self.strict = strict
+        self._syntax = SyntaxReader(handle)
+        self.count = 0
+
+    def read_game(self) -> PdnGame | None:
+        raw = self._syntax.read()
+        if raw is None:
+            return None
+        self.count += 1
+        game = build_game(raw, self.variant)
+        if self.strict and game.errors:
+            raise PdnParseError.from_error(game.errors[0])
+        return game
+
+    def __iter__(self) -> Iterator[PdnGame]:
+        while (game := self.read_game()) is not None:
+            yield game
+
+
+_READERS: weakref.WeakKeyDictionary[object, PdnReader] = weakref.WeakKeyDictionary()
+
+
+def read_game(handle: TextIO, variant: str | Variant | None = None,
+              strict: bool = False) -> PdnGame | None:
+    """The next game of ``handle``, or None at the end.
+
+    Successive calls on the same handle keep counting lines, so errors carry
+    the line numbers of the file.
+    """
+    try:
+        reader = _READERS.get(handle)
+        remember = True
+    except TypeError:  # not weak-referenceable: no state kept between calls
+        reader, remember = None, False
+    if reader is None:
+        reader = PdnReader(handle, variant, strict)
+        if remember:
+            _READERS[handle] = reader
+    else:
+        reader.variant = Variant.named(variant) if variant is not None else None
+        reader.strict = strict
+    return reader.read_game()
+
+
+def iter_games(source: TextIO | str, variant: str | Variant | None = None,
+               strict: bool = False) -> Iterator[PdnGame]:
+    """Every game of ``source`` (an open text stream or the PDN text itself)."""
+    handle = io.StringIO(source) if isinstance(source, str) else source
+    return iter(PdnReader(handle, variant, strict))
+
+
+def read_games(source: TextIO | str, variant: str | Variant | None = None,
+               strict: bool = False) -> list[PdnGame]:
+    """All games of ``source`` as a list."""
+    return list(iter_games(source, variant, strict))
+
+
+# ---------------------------------------------------------------------------
+# writing
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment_tokens(text: str) -> list[str]:
+    words = text.replace("}", ")").replace("{", "(").split()
+    if not words:
+        return []
+    words[0] = "{ " + words[0]
+    words[-1] = words[-1] + " }"
+    return words
+
+
+def _move_text(position: Position, move: Move, algebraic: bool) -> str:
+    return position.move_text(move, algebraic=algebraic)
+
+
+def write_game(game: PdnGame) -> str:
+    """PDN 3.0 text of ``game``: tags (GameType always, FEN when not the
+    standard start), numbered moves with ``x`` for captures (algebraic squares
+    for GameType 25 and 26, numbers for 21 and 23), comments, NAGs,
+    variations, the result; no line longer than 80 characters."""
+    variant = game.variant
+    tags = dict(game.tags)
+    for key in ("GameType", "FEN", "SetUp", "Setup", "Result"):
+        tags.pop(key, None)
+    if variant.gametype is not None:
+        tags["GameType"] = LONG_GAMETYPES.get(variant.gametype, str(variant.gametype))
+    tags["Result"] = game.result
+    assert game.start is not None
+    if game.start.fen() != Position.start(variant).fen():
+        tags["SetUp"] = "1"
+        tags["FEN"] = game.start.fen()
+    ordered = [k for k in TAG_ORDER if k in tags] + [k for k in tags if k not in TAG_ORDER]
+    lines = [f'[{k} "{_quote(str(tags[k]))}"]' for k in ordered]
+    lines.append("")
+    tokens = _join_parens(_write_tokens(game))
+    tokens.append(game.result)
+    current = ""
+    for token in tokens:
+        if not current:
+            current = token
+        elif len(current) + 1 + len(token) <= LINE_WIDTH:
+            current += " " + token
+        else:
+            lines.append(current)
+            current = token
+    if current:
+        lines.append(current)
+    return "\n".join(lines) + "\n"
+
+
+def _write_tokens(game: PdnGame) -> list[str]:
+    """Movetext tokens; variations are written with an explicit stack."""
+    algebraic = game.variant.gametype in (25, 26)
+    out: list[str] = []
+    if game.comment:
+        out += _comment_tokens(game.comment)
+    assert game.start is not None
+    start_offset = 0 if game.start.turn is game.variant.first_player else 1
+    # work items: ("text", token) or ("line", nodes, index, position, ply)
+    work: list[tuple] = [("line", game.mainline, 0, game.start, 0)]
+    while work:
+        item = work.pop()
+        if item[0] == "text":
+            out.append(item[1])
+            continue
+        _, nodes, index, position, ply = item
+        need_number = True
+        for i in range(index, len(nodes)):
+            node = nodes[i]
+            if node.pre_comment:
+                out += _comment_tokens(node.pre_comment)
+                need_number = True
+            half = ply + start_offset
+            number = ""
+            if half % 2 == 0:
+                number = f"{half // 2 + 1}. "
+            elif need_number:
+                number = f"{half // 2 + 1}... "
+            if position is not None and node.move is not None:
+                text = _move_text(position, node.move, algebraic)
+                after = position.play(node.move)
+            else:
+                text, after = node.text, None
+            marks = "".join(NAG_SYMBOLS[n] for n in node.nags if n in NAG_SYMBOLS)
+            out.append(number + text + marks)
+            out += [f"${n}" for n in node.nags if n not in NAG_SYMBOLS]
+            need_number = False
+            if node.comment:
+                out += _comment_tokens(node.comment)
+                need_number = True
+            variations = [line for line in node.variations if line]
+            if variations:
+                work.append(("line", nodes, i + 1, after, ply + 1))
+                for line in reversed(variations):
+                    work.append(("text", ")"))
+                    work.append(("line", line, 0, position, ply))
+                    work.append(("text", "("))
+                break
+            position, ply = after, ply + 1
+    return out
+
+
+def _join_parens(tokens: list[str]) -> list[str]:
+    """Glue ``(`` to the next token and ``)`` to the previous one."""
+    words: list[str] = []
+    opening = ""
+    for token in tokens:
+        if token == "(":
+            opening += "("
+        elif token == ")" and words and not opening:
+            words[-1] += ")"
+        else:
+            words.append(opening + token)
+            opening = ""
+    if opening:
+        words.append(opening)
+    return words

@@ -1,0 +1,411 @@
+"""The syntax layer of the PDN reader: tokens, tags, comments, variations.
+
+This module knows nothing about the rules: it turns a text stream into raw
+games (tags, a tree of move texts with their line and column, comments,
+NAGs, the result) and collects every syntax problem as a :class:`PdnError`.
+Move resolution against positions is done by :mod:`rulesbook.draughts.pdn`.
+
+One streaming pass, one compiled regular expression per token, an explicit
+stack for variations (never recursion), nesting capped at
+:data:`MAX_VARIATION_DEPTH`: the cost is linear in the size of the input.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+__all__ = [
+    "MAX_VARIATION_DEPTH",
+    "NAG_SYMBOLS",
+    "RESULTS",
+    "PdnError",
+    "PdnNode",
+    "RawGame",
+    "SyntaxReader",
+    "normalize_result",
+]
+
+#: Deepest nesting of ``( )`` variations that is read; deeper ones are an error.
+MAX_VARIATION_DEPTH = 64
+
+#: Results as written in real files -> the PDN 3.0 form.
+RESULTS: dict[str, str] = {
+    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "2-0": "2-0", "0-2": "0-2",
+    "1-1": "1-1", "0-0": "0-0", "*": "*",
+    "1:0": "1-0", "0:1": "0-1", "1/2:1/2": "1/2-1/2", "2:0": "2-0", "0:2": "0-2",
+    "1:1": "1-1", "0:0": "0-0",
+}
+
+#: Move-strength marks and their NAG numbers (as in PGN).
+MARK_NAGS: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
+NAG_SYMBOLS: dict[int, str] = {v: k for k, v in MARK_NAGS.items()}
+
+
+def normalize_result(text: str) -> str:
+    """The PDN 3.0 spelling of a result token (``0:1`` -> ``0-1``)."""
+    return RESULTS.get(text, text)
+
+
+@dataclass(frozen=True)
+class PdnError:
+    """A problem in a PDN file, at a 1-based line and column."""
+
+    line: int
+    col: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line} col {self.col}: {self.message}"
+
+
+@dataclass(eq=False)
+class PdnNode:
+    """One move as written, in the main line or in a variation.
+
+    ``move`` is the resolved engine move, or None when the text could not be
+    resolved (illegal, ambiguous, unreadable, or after an earlier error).
+    ``pre_comment`` is a comment written before the move at the start of a
+    line (a variation's opening comment); ``comment`` is the one after it.
+    """
+
+    text: str
+    line: int = 0
+    col: int = 0
+    move: Any = None
+    comment: str = ""
+    pre_comment: str = ""
+    nags: list[int] = field(default_factory=list)
+    variations: list[list[PdnNode]] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        extra = f", move={self.move!r}" if self.move is not None else ""
+        return f"PdnNode({self.text!r}, line={self.line}, col={self.col}{extra})"
+
+
+@dataclass(eq=False)
+class RawGame:
+    """One game as read by the syntax layer (moves not yet resolved)."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    tag_pos: dict[str, tuple[int, int]] = field(default_factory=dict)
+    comment: str = ""
+    mainline: list[PdnNode] = field(default_factory=list)
+    result: str = "*"
+    result_text: str = ""
+    result_pos: tuple[int, int] | None = None
+    errors: list[PdnError] = field(default_factory=list)
+    line: int = 0
+
+
+_STOP = r"(?=[\s\[\]{}();]|$)"
+_SQ = r"(?:\d{1,2}|[a-h][1-8])"
+_TOKEN = re.compile(
+    r"(?P<ws>\s+)"
+    r"|(?P<lbrace>\{)"
+    r"|(?P<semi>;)"
+    r'|(?P<tag>\[\s*(?P<tname>[A-Za-z0-9_]+)\s*"(?P<tval>(?:[^"\\]|\\.)*)"\s*\])'
+    r'|(?P<badtag>\[\s*(?P<bname>[A-Za-z0-9_]+)\s*(?P<bval>[^\]]*)\])'
+    r"|(?P<lparen>\()"
+    r"|(?P<rparen>\))"
+    r"|(?P<result>(?:1/2-1/2|1/2:1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|2:0|0:2|1:1|0:0|\*)"
+    + _STOP + ")"
+    r"|(?P<num>\d+\s*\.(?:\s*\.\.)?)"
+    r"|(?P<ellipsis>\.\.\.?)"
+    r"|(?P<move>" + _SQ + r"(?:[-x:]" + _SQ + r")+|[a-h][a-h][1-8](?:[-x:][a-h][1-8])*)"
+    r"|(?P<nag>\$\d+)"
+    r"|(?P<mark>!!|\?\?|!\?|\?!|!|\?)"
+    r"|(?P<placeholder>--?" + _STOP + ")"
+    r"|(?P<junk>[^\s\[\]{}();]+|[\]}\[])"
+)
+_TAG_LINE = re.compile(r"\s*\[\s*[A-Za-z0-9_]+\s*[^\]]*\]\s*$")
+_WS = re.compile(r"\s+")
+
+
+def _clean_comment(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def _unescape(value: str) -> str:
+    return value.replace('\\"', '"').replace("\\\\", "\\") if "\\" in value else value
+
+
+class _Frame:
+    """One open line on the variation stack."""
+
+    __slots__ = ("nodes", "pending", "line", "col")
+
+    def __init__(self, nodes: list[PdnNode], line: int, col: int) -> None:
+        self.nodes = nodes
+        self.pending = ""  # comment waiting for the first move of this line
+        self.line = line
+        self.col = col
+
+
+class SyntaxReader:
+    """Reads raw games one after the other from a text stream.
+
+    Keeps the line count and the unread rest of a line between games, so the
+    line numbers in errors are those of the file.
+    """
+
+    def __init__(self, handle: TextIO, *, max_depth: int = MAX_VARIATION_DEPTH) -> None:
+        self._handle = handle
+        self._lineno = 0
+        self._pending: tuple[int, str, int] | None = None  # (lineno, line, pos)
+        self._max_depth = max_depth
+        self._eof = False
+
+    # -- input -------------------------------------------------------------
+    def _next_line(self) -> tuple[int, str, int] | None:
+        if self._pending is not None:
+            item, self._pending = self._pending, None
+            return item
+        if self._eof:
+            return None
+        line = self._handle.readline()
+        if not line:
+            self._eof = True
+            return None
+        self._lineno += 1
+        return self._lineno, line.rstrip("\r\n"), 0
+
+    def __iter__(self) -> Iterator[RawGame]:
+        while True:
+            game = self.read()
+            if game is None:
+                return
+            yield game
+
+    # -- the game reader ---------------------------------------------------
+    def read(self) -> RawGame | None:  # noqa: C901 - one state machine, kept in one place
+        game = RawGame()
+        errors = game.errors
+        tags = game.tags
+        in_moves = False  # past the tag section
+        seen_anything = False
+        blank_after_tags = False
+        preamble_reported = False
+        stack: list[_Frame] = [_Frame(game.mainline, 0, 0)]
+        depth_error = False
+        sink_depth = 0  # '(' opened beyond the depth cap, not attached
+        comment_parts: list[str] | None = None  # inside a multi-line comment
+        comment_at = (0, 0)
+        last_junk: tuple[int, int, int] | None = None  # (error index, lineno, end)
+        last_end = (0, 0)
+        unterminated = False
+        finished = False
+        max_depth = self._max_depth
+
+        def add_comment(text: str, lineno: int, col: int) -> None:
+            nonlocal preamble_reported
+            text = _clean_comment(text)
+            if not in_moves:
+                if not tags and not preamble_reported:
+                    errors.append(PdnError(lineno, col, "comment before the tags "
+                                                        "(kept as the game's opening comment)"))
+                    preamble_reported = True
+                game.comment = f"{game.comment} {text}".strip() if game.comment else text
+                return
+            if sink_depth:
+                return
+            frame = stack[-1]
+            if frame.nodes:
+                node = frame.nodes[-1]
+                node.comment = f"{node.comment} {text}" if node.comment else text
+            else:
+                frame.pending = f"{frame.pending} {text}" if frame.pending else text
+
+        def close_open_variations(lineno: int, col: int) -> None:
+            if len(stack) > 1 or sink_depth:
+                opened = stack[1] if len(stack) > 1 else None
+                where = (f" (opened at line {opened.line} col {opened.col})"
+                         if opened is not None else "")
+                errors.append(PdnError(lineno, col, f"unterminated variation{where}"))
+                del stack[1:]
+
+        while not finished:
+            item = self._next_line()
+            if item is None:
+                break
+            lineno, text, pos = item
+            n = len(text)
+            if comment_parts is not None:
+                end = text.find("}", pos)
+                if end < 0:
+                    if _TAG_LINE.match(text):
+                        errors.append(PdnError(*comment_at, "unterminated comment"))
+                        unterminated = True
+                        add_comment(" ".join(comment_parts), *comment_at)
+                        comment_parts = None
+                    else:
+                        comment_parts.append(text[pos:])
+                        continue
+                else:
+                    comment_parts.append(text[pos:end])
+                    add_comment(" ".join(comment_parts), *comment_at)
+                    comment_parts = None
+                    pos = end + 1
+                    last_end = (lineno, end + 2)
+            if pos == 0 and text.startswith("%"):
+                continue  # PDN escape line
+            if pos == 0 and not text.strip():
+                if tags and not in_moves:
+                    blank_after_tags = True
+                continue
+            while pos < n:
+                m = _TOKEN.match(text, pos)
+                assert m is not None  # the junk alternative matches any other character
+                kind = m.lastgroup
+                col = pos + 1
+                end = m.end()
+                if kind == "ws":
+                    pos = end
+                    continue
+                if kind == "tag" or kind == "badtag":
+                    if in_moves or (blank_after_tags and tags):
+                        # the next game starts here
+                        self._pending = (lineno, text, pos)
+                        finished = True
+                        break
+                    if kind == "tag":
+                        name = m.group("tname")
+                        value = _unescape(m.group("tval"))
+                    else:
+                        name = m.group("bname")
+                        value = m.group("bval").strip().strip('"')
+                        errors.append(PdnError(lineno, col,
+                                               f"malformed tag {m.group()!r}: the value must "
+                                               "be in double quotes (read as "
+                                               f"{value!r})"))
+                    if name in tags:
+                        errors.append(PdnError(lineno, col, f"duplicate tag {name!r}"))
+                    tags[name] = value
+                    game.tag_pos[name] = (lineno, col)
+                    if not game.line:
+                        game.line = lineno
+                    seen_anything = True
+                    pos = end
+                    last_end = (lineno, end + 1)
+                    continue
+                if not game.line:
+                    game.line = lineno
+                seen_anything = True
+                if kind == "lbrace":
+                    close = text.find("}", pos + 1)
+                    if close < 0:
+                        comment_parts = [text[pos + 1:]]
+                        comment_at = (lineno, col)
+                        pos = n
+                        break
+                    add_comment(text[pos + 1:close], lineno, col)
+                    pos = close + 1
+                    last_end = (lineno, pos + 1)
+                    continue
+                if kind == "semi":
+                    add_comment(text[pos + 1:], lineno, col)
+                    last_end = (lineno, n + 1)
+                    pos = n
+                    break
+                in_moves = True
+                last_end = (lineno, end + 1)
+                if kind == "junk":
+                    token = m.group()
+                    if last_junk is not None and last_junk[1] == lineno and \
+                            not text[last_junk[2]:pos].strip():
+                        index = last_junk[0]
+                        old = errors[index]
+                        start = old.col - 1
+                        errors[index] = PdnError(old.line, old.col,
+                                                 f"unreadable text {text[start:end]!r}")
+                    else:
+                        errors.append(PdnError(lineno, col, f"unreadable text {token!r}"))
+                        index = len(errors) - 1
+                    last_junk = (index, lineno, end)
+                    pos = end
+                    continue
+                last_junk = None
+                if kind == "move" or kind == "placeholder":
+                    if not sink_depth:
+                        frame = stack[-1]
+                        node = PdnNode(m.group(), lineno, col)
+                        if frame.pending:
+                            node.pre_comment, frame.pending = frame.pending, ""
+                        frame.nodes.append(node)
+                elif kind == "num" or kind == "ellipsis":
+                    pass  # move numbers are optional and not checked
+                elif kind == "nag" or kind == "mark":
+                    if not sink_depth:
+                        nodes = stack[-1].nodes
+                        if not nodes:
+                            errors.append(PdnError(lineno, col,
+                                                   f"{m.group()!r} does not follow a move"))
+                        else:
+                            value = (int(m.group()[1:]) if kind == "nag"
+                                     else MARK_NAGS[m.group()])
+                            nodes[-1].nags.append(value)
+                elif kind == "lparen":
+                    if sink_depth:
+                        sink_depth += 1
+                    elif len(stack) > max_depth:
+                        if not depth_error:
+                            errors.append(PdnError(
+                                lineno, col,
+                                f"variations nested deeper than {max_depth}; "
+                                "the deeper ones are skipped"))
+                            depth_error = True
+                        sink_depth = 1
+                    else:
+                        nodes = stack[-1].nodes
+                        line_nodes: list[PdnNode] = []
+                        if nodes:
+                            nodes[-1].variations.append(line_nodes)
+                        else:
+                            errors.append(PdnError(lineno, col,
+                                                   "variation does not follow a move "
+                                                   "(skipped)"))
+                        stack.append(_Frame(line_nodes, lineno, col))
+                elif kind == "rparen":
+                    if sink_depth:
+                        sink_depth -= 1
+                    elif len(stack) == 1:
+                        errors.append(PdnError(lineno, col, "')' without a '('"))
+                    else:
+                        stack.pop()
+                elif kind == "result":
+                    close_open_variations(lineno, col)
+                    sink_depth = 0
+                    token = m.group()
+                    game.result_text = token
+                    game.result = normalize_result(token)
+                    game.result_pos = (lineno, col)
+                    if end < n and text[end:].strip():
+                        self._pending = (lineno, text, end)
+                    finished = True
+                    break
+                pos = end
+
+        if comment_parts is not None:
+            errors.append(PdnError(*comment_at, "unterminated comment"))
+            add_comment(" ".join(comment_parts), *comment_at)
+            unterminated = True
+        if not seen_anything:
+            return None
+        if game.result_pos is None:
+            close_open_variations(*last_end)
+            if (in_moves or tags) and not unterminated:
+                errors.append(PdnError(*last_end, "the game has no result "
+                                                  "(expected 1-0, 0-1, 1/2-1/2, ... or *)"))
+        if stack[0].pending:
+            # a comment after the tags but before the first move
+            game.comment = f"{game.comment} {stack[0].pending}".strip()
+        tag_result = tags.get("Result")
+        if (game.result_pos is not None and tag_result is not None
+                and normalize_result(tag_result.strip()) != game.result
+                and tag_result.strip() not in ("", "?")):
+            errors.append(PdnError(*game.result_pos,
+                                   f"result {game.result_text} differs from the Result tag "
+                                   f"{tag_result!r}"))
+        errors.sort(key=lambda e: (e.line, e.col))
+        return game

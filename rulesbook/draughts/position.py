@@ -1,0 +1,328 @@
+"""The immutable :class:`Position` value object."""
+from __future__ import annotations
+
+import re
+from itertools import combinations
+
+from rulesbook.draughts.errors import (
+    AmbiguousMoveError,
+    DraughtsError,
+    IllegalMoveError,
+    PositionError,
+)
+from rulesbook.draughts.fen import format_fen, parse_fen
+from rulesbook.draughts.move import Move
+from rulesbook.draughts.movegen import BIT, apply, compile_rules, generate
+from rulesbook.draughts.squares import parse_square, square_to_algebraic
+from rulesbook.draughts.variant import VARIANTS, Color, Piece, Variant
+
+__all__ = ["Position"]
+
+_START_BLACK = (1 << 12) - 1
+_START_WHITE = ((1 << 32) - 1) ^ ((1 << 20) - 1)
+_SEPARATORS = re.compile(r"\s*[-x:X×]\s*")
+_PIECE_CACHE = {
+    (c, k): Piece(c, k) for c in (Color.BLACK, Color.WHITE) for k in (False, True)
+}
+
+
+def _or_list(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " or " + items[-1]
+
+
+def _is_subsequence(needle: tuple[int, ...], hay: tuple[int, ...]) -> bool:
+    it = iter(hay)
+    return all(any(x == y for y in it) for x in needle)
+
+
+class Position:
+    """A board position: the pieces, the side to move and the variant.
+
+    Immutable and hashable; moves return new positions.
+    """
+
+    __slots__ = ("_boards", "_black_to_move", "variant", "_legal", "_hash")
+
+    def __init__(self, pieces: dict[int, Piece] | None = None, turn: Color | None = None,
+                 variant: str | Variant = "pool") -> None:
+        v = Variant.named(variant)
+        bm = bk = wm = wk = 0
+        for square, piece in (pieces or {}).items():
+            if not isinstance(square, int) or not 1 <= square <= 32:
+                raise PositionError(f"square {square!r} is off the board: squares are 1-32")
+            b = BIT[square - 1]
+            if piece.color is Color.BLACK:
+                if piece.king:
+                    bk |= b
+                else:
+                    bm |= b
+            elif piece.king:
+                wk |= b
+            else:
+                wm |= b
+        self._init(bm, bk, wm, wk, (turn or v.first_player) is Color.BLACK, v)
+
+    def _init(self, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant) -> None:
+        object.__setattr__(self, "_boards", (bm, bk, wm, wk))
+        object.__setattr__(self, "_black_to_move", black)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "_legal", None)
+        object.__setattr__(self, "_hash", None)
+
+    @classmethod
+    def _raw(cls, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant) -> Position:
+        pos = cls.__new__(cls)
+        pos._init(bm, bk, wm, wk, black, variant)
+        return pos
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Position is immutable")
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def start(cls, variant: str | Variant = "pool") -> Position:
+        """The initial position: Black on 1-12, White on 21-32, first player to move."""
+        v = Variant.named(variant)
+        return cls._raw(_START_BLACK, 0, _START_WHITE, 0, v.first_player is Color.BLACK, v)
+
+    @classmethod
+    def from_fen(cls, fen: str, variant: str | Variant = "pool", check: bool = True) -> Position:
+        """Read a PDN FEN; raises FenError, or PositionError when ``check`` finds
+        an impossible position (see :meth:`check_sane`)."""
+        turn, pieces = parse_fen(fen)
+        pos = cls(pieces, turn, variant)
+        if check:
+            pos.check_sane()
+        return pos
+
+    def with_turn(self, turn: Color) -> Position:
+        """The same pieces with ``turn`` to move."""
+        return Position._raw(*self._boards, turn is Color.BLACK, self.variant)
+
+    # ------------------------------------------------------------------ value object
+    def _key(self) -> tuple:
+        return (self._boards, self._black_to_move, self.variant)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        h = self._hash
+        if h is None:
+            h = hash(self._key())
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __repr__(self) -> str:
+        v = self.variant
+        vtext = repr(v.name) if VARIANTS.get(v.name) == v else repr(v)
+        return f"Position.from_fen({self.fen()!r}, variant={vtext})"
+
+    def __str__(self) -> str:
+        rows = []
+        for row in range(8):
+            cells = []
+            for file in range(8):
+                if (row + file) % 2 == 0:
+                    cells.append(" ")
+                    continue
+                piece = self.piece_at(row * 4 + file // 2 + 1)
+                cells.append(piece.symbol if piece else ".")
+            rows.append(f"{8 - row} " + " ".join(cells))
+        rows.append("  a b c d e f g h")
+        rows.append(f"{self.turn.title} to move")
+        return "\n".join(rows)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def turn(self) -> Color:
+        return Color.BLACK if self._black_to_move else Color.WHITE
+
+    def fen(self) -> str:
+        """PDN FEN with plain comma lists: ``B:W21,22,...:B1,2,...``."""
+        return format_fen(self.turn, self.pieces())
+
+    def piece_at(self, square: int) -> Piece | None:
+        if not isinstance(square, int) or not 1 <= square <= 32:
+            raise DraughtsError(f"unknown square {square!r}: squares are 1-32")
+        b = BIT[square - 1]
+        bm, bk, wm, wk = self._boards
+        if bm & b:
+            return _PIECE_CACHE[Color.BLACK, False]
+        if bk & b:
+            return _PIECE_CACHE[Color.BLACK, True]
+        if wm & b:
+            return _PIECE_CACHE[Color.WHITE, False]
+        if wk & b:
+            return _PIECE_CACHE[Color.WHITE, True]
+        return None
+
+    def pieces(self) -> dict[int, Piece]:
+        """``{square: piece}`` in square order."""
+        out = {}
+        for s in range(1, 33):
+            p = self.piece_at(s)
+            if p is not None:
+                out[s] = p
+        return out
+
+    def count(self, color: Color, king: bool | None = None) -> int:
+        """Number of pieces of ``color`` (only kings / only men if ``king`` is given)."""
+        bm, bk, wm, wk = self._boards
+        men, kings = (bm, bk) if color is Color.BLACK else (wm, wk)
+        if king is None:
+            return (men | kings).bit_count()
+        return (kings if king else men).bit_count()
+
+    def check_sane(self) -> None:
+        """Raise PositionError for a position that cannot arise in a game."""
+        for color in (Color.BLACK, Color.WHITE):
+            n = self.count(color)
+            if n > 12:
+                kind = "men" if self.count(color, king=True) == 0 else "pieces"
+                raise PositionError(
+                    f"{n} {color.name.lower()} {kind} on the board: at most 12")
+        bm, _bk, wm, _wk = self._boards
+        for s in range(29, 33):
+            if bm & BIT[s - 1]:
+                raise PositionError(
+                    f"black man on {s}: a black man on the king row (29-32) is always crowned")
+        for s in range(1, 5):
+            if wm & BIT[s - 1]:
+                raise PositionError(
+                    f"white man on {s}: a white man on the king row (1-4) is always crowned")
+
+    # ------------------------------------------------------------------ moves
+    def _generate(self) -> tuple[dict[Move, tuple], list[Move]]:
+        cached = self._legal
+        if cached is None:
+            bm, bk, wm, wk = self._boards
+            black = self._black_to_move
+            if black:
+                men, kings, opp = bm, bk, wm | wk
+            else:
+                men, kings, opp = wm, wk, bm | bk
+            raw = generate(men, kings, opp, bm | bk | wm | wk, black,
+                           compile_rules(self.variant))
+            table: dict[Move, tuple] = {}
+            for r in raw:
+                mv = Move(tuple(i + 1 for i in r[0]), tuple(i + 1 for i in r[1]), r[2])
+                table[mv] = r
+            moves = sorted(table, key=lambda m: (m.path, m.captures))
+            cached = (table, moves)
+            object.__setattr__(self, "_legal", cached)
+        return cached
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (captures compulsory; duplicates by path are distinct)."""
+        return list(self._generate()[1])
+
+    def is_legal(self, move: Move) -> bool:
+        return move in self._generate()[0]
+
+    def play(self, move: Move | str) -> Position:
+        """The position after ``move`` (a Move or a move text); turn switched."""
+        if isinstance(move, str):
+            move = self.parse_move(move)
+        raw = self._generate()[0].get(move)
+        if raw is None:
+            raise IllegalMoveError(self._explain(move.full_text(), move.path))
+        nb = apply(*self._boards, self._black_to_move, raw)
+        return Position._raw(*nb, not self._black_to_move, self.variant)
+
+    def is_game_over(self) -> bool:
+        """True when the side to move has no legal move (and so has lost)."""
+        return not self._generate()[1]
+
+    def winner(self) -> Color | None:
+        return self.turn.opponent if self.is_game_over() else None
+
+    # ------------------------------------------------------------------ notation
+    def _matches(self, squares: tuple[int, ...]) -> list[Move]:
+        moves = self._generate()[1]
+        exact = [m for m in moves if m.path == squares]
+        if len(exact) == 1:
+            return exact
+        inner = squares[1:-1]
+        return [m for m in moves
+                if m.start == squares[0] and m.end == squares[-1]
+                and _is_subsequence(inner, m.path[1:-1])]
+
+    def move_text(self, move: Move, algebraic: bool = False) -> str:
+        """Shortest unambiguous PDN text: ``11-15``, ``9x25``; intermediate
+        stops are added only when another legal move would read the same."""
+        if move not in self._generate()[0]:
+            raise IllegalMoveError(self._explain(move.full_text(), move.path))
+        inner = move.path[1:-1]
+        chosen = move.path
+        for k in range(len(inner) + 1):
+            found = None
+            for combo in combinations(inner, k):
+                squares = (move.start, *combo, move.end)
+                if self._matches(squares) == [move]:
+                    found = squares
+                    break
+            if found is not None:
+                chosen = found
+                break
+        fmt = square_to_algebraic if algebraic else str
+        return move.separator.join(fmt(s) for s in chosen)
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move written ``text`` (``11-15``, ``9x25``, ``9x18x25``,
+        ``c3-d4``, ``c3:e5:c7``); raises IllegalMoveError / AmbiguousMoveError."""
+        if isinstance(text, Move):
+            if text in self._generate()[0]:
+                return text
+            raise IllegalMoveError(self._explain(text.full_text(), text.path))
+        raw = str(text).strip().rstrip("!?+#*").strip()
+        if not raw:
+            raise IllegalMoveError("empty move: write a move as from-to, e.g. 11-15")
+        tokens = _SEPARATORS.split(raw)
+        if len(tokens) < 2 or any(not t for t in tokens):
+            raise IllegalMoveError(
+                f"move {text!r}: write a move as from-to or fromxto, e.g. 11-15 or 15x24")
+        squares = []
+        for t in tokens:
+            try:
+                squares.append(parse_square(t))
+            except DraughtsError as exc:
+                raise IllegalMoveError(f"move {raw}: {exc}") from None
+        found = self._matches(tuple(squares))
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            texts = _or_list([m.full_text() for m in found])
+            raise AmbiguousMoveError(
+                f"move {raw} is ambiguous: it could be {texts}; give the squares it stops on")
+        raise IllegalMoveError(self._explain(raw, tuple(squares)))
+
+    def _explain(self, text: str, squares: tuple[int, ...]) -> str:
+        """Why the move ``squares`` (written ``text``) is not legal here."""
+        start, end = squares[0], squares[-1]
+        moves = self._generate()[1]
+        piece = self.piece_at(start)
+        if piece is None:
+            return f"move {text}: {start} is empty"
+        if piece.color is not self.turn:
+            return (f"move {text}: {start} holds a {piece.description}; "
+                    f"it is {self.turn.title}'s turn")
+        if not moves:
+            return f"move {text}: {self.turn.title} has no legal move; the game is over"
+        own = [m for m in moves if m.start == start]
+        if moves[0].is_capture and not any(m.end == end for m in own):
+            return f"move {text}: you must capture: " + _or_list(
+                [self.move_text(m) for m in moves])
+        if not own:
+            return f"move {text}: the {piece.description} on {start} cannot move"
+        if len(squares) == 2 and self.piece_at(end) is not None and not own[0].is_capture:
+            return f"move {text}: {end} is occupied"
+        if any(m.end == end for m in own):
+            options = _or_list([m.full_text() for m in own if m.end == end])
+            return f"move {text}: no capture from {start} to {end} goes that way; legal: {options}"
+        return (f"move {text}: the {piece.description} on {start} cannot go to {end}; "
+                f"it can play " + _or_list([self.move_text(m) for m in own]))
