@@ -255,7 +255,7 @@ class _Loader:
         in_force = None
         for doc in editions_docs:
             in_force = doc.data.get("in_force", in_force)
-            for i, e in enumerate(doc.data["editions"]):
+            for e in doc.data["editions"]:
                 editions.append(Edition(
                     id=e["id"], title=e["title"], date=str(e["date"]), rulebook=e["rulebook"],
                     base=e.get("base"), description=e.get("description", ""),

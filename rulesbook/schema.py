@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
@@ -24,7 +24,7 @@ def _registry() -> Registry:
     return Registry().with_resources(resources)
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator_for(kind: str) -> Draft202012Validator:
     name = f"{kind}.schema.json"
     contents = _registry().get_or_retrieve(name).value.contents
