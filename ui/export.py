@@ -1,0 +1,52 @@
+"""Exporting a view to HTML or PDF. Every file is written atomically."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF
+from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+
+from rulesbook.storage import atomic_write_bytes, atomic_write_text
+
+from .render import standalone_html
+from .theme import document_css
+
+# Printed output is always dark text on white paper, whatever the screen theme.
+_PRINT_CSS = (
+    "del.del { text-decoration: line-through; background-color: #f8c8c8; }\n"
+    "ins.ins { text-decoration: none; background-color: #c8f0c8; }\n"
+    ".muted, p.note, span.tag { color: #555555; }\n"
+)
+
+
+def export_html(path: str | Path, title: str, body: str) -> Path:
+    """Write a standalone HTML file (escaped body as rendered by ui.render)."""
+    return atomic_write_text(path, standalone_html(title, body, _PRINT_CSS))
+
+
+def pdf_bytes(title: str, body: str) -> bytes:
+    """Render HTML to PDF with QPdfWriter, in memory."""
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setTitle(title)
+    writer.setCreator("Rulesbook")
+    writer.setResolution(300)
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.Letter))
+    writer.setPageMargins(QMarginsF(18, 18, 18, 18), QPageLayout.Unit.Millimeter)
+    doc = QTextDocument()
+    doc.setDefaultStyleSheet(_PRINT_CSS)
+    doc.setHtml(body)
+    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, title)
+    doc.print_(writer)
+    del writer  # finishes the PDF
+    buffer.close()
+    return bytes(data.data())
+
+
+def export_pdf(path: str | Path, title: str, body: str) -> Path:
+    return atomic_write_bytes(path, pdf_bytes(title, body))
+
+
+__all__ = ["export_html", "export_pdf", "pdf_bytes", "document_css"]

@@ -1,0 +1,391 @@
+"""The main window: navigation of the workspaces, global search, the edition
+in force, menus, status bar; layout and choices persist in QSettings."""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QSize, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMainWindow,
+    QMessageBox,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QToolBar,
+    QWidget,
+)
+
+from rulesbook import __version__
+from rulesbook.storage import SaveError
+
+from .controller import AppController
+from .export import export_html, export_pdf
+from .search import SearchController, SearchResults
+from .workspaces import Workspace
+from .workspaces.compare import CompareWorkspace
+from .workspaces.editions import EditionsWorkspace
+from .workspaces.rules import RulesWorkspace
+
+#: The workspaces, in navigation order. Add new ones here (Board, Rulings, Ballots...).
+WORKSPACES: list[type[Workspace]] = [RulesWorkspace, CompareWorkspace, EditionsWorkspace]
+MAX_RECENT = 8
+
+
+def shortcut_text(action: QAction) -> str:
+    return action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, controller: AppController, settings: QSettings | None = None,
+                 workspaces: list[type[Workspace]] | None = None):
+        super().__init__()
+        self.controller = controller
+        self.settings = settings if settings is not None else QSettings()
+        self.setWindowTitle("Rulesbook")
+        self.setObjectName("MainWindow")
+        self.resize(1200, 780)
+
+        # -- workspaces and navigation ------------------------------------
+        self.stack = QStackedWidget()
+        self.nav = QListWidget()
+        self.nav.setAccessibleName("Workspaces")
+        self.nav.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.workspaces: dict[str, Workspace] = {}
+        for cls in workspaces or WORKSPACES:
+            self.add_workspace(cls(controller))
+        self.nav.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.nav.currentRowChanged.connect(self._workspace_changed)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(self.nav)
+        self.splitter.addWidget(self.stack)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(1, False)
+        width = self.nav.fontMetrics().horizontalAdvance("Editions (Ctrl+9)") + 40
+        self.splitter.setSizes([width, 1200 - width])
+        self.setCentralWidget(self.splitter)
+
+        # -- toolbar: edition in force and search ---------------------------
+        self.toolbar = QToolBar("Main toolbar")
+        self.toolbar.setObjectName("main-toolbar")
+        self.toolbar.setMovable(False)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        self.edition_combo = QComboBox()
+        self.edition_combo.setAccessibleName("Edition in force")
+        self.edition_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.edition_combo.activated.connect(self._edition_chosen)
+        edition_label = QLabel(" Edition in &force: ")
+        edition_label.setBuddy(self.edition_combo)
+        self.toolbar.addWidget(edition_label)
+        self.toolbar.addWidget(self.edition_combo)
+        spacer = QWidget()
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.toolbar.addWidget(spacer)
+        self.search_field = QLineEdit()
+        self.search_field.setPlaceholderText("Search the rules or type a rule number (Ctrl+K)")
+        self.search_field.setClearButtonEnabled(True)
+        self.search_field.setAccessibleName("Search")
+        self.search_field.setMinimumWidth(self.search_field.fontMetrics().horizontalAdvance(
+            self.search_field.placeholderText()) + 40)
+        self.toolbar.addWidget(self.search_field)
+        self.search_results = SearchResults(self)
+        self.search = SearchController(self.search_field, self.search_results, controller, self)
+
+        # -- status bar ---------------------------------------------------
+        self.edition_status = QLabel()
+        self.edition_status.setTextFormat(Qt.TextFormat.PlainText)
+        self.statusBar().addPermanentWidget(self.edition_status)
+        controller.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 5000))
+
+        self._build_menus()
+
+        controller.libraryLoaded.connect(self._on_library)
+        controller.editionChanged.connect(self._on_edition)
+        controller.refRequested.connect(lambda _ref: self.show_workspace("rules"))
+        controller.topicRequested.connect(lambda _t: self.show_workspace("rules"))
+        controller.compareRequested.connect(lambda _s: self.show_workspace("compare"))
+        controller.workspaceRequested.connect(self.show_workspace)
+        editions = self.workspaces.get("editions")
+        if isinstance(editions, EditionsWorkspace):
+            editions.exporter = self.export_as
+        self.nav.setCurrentRow(0)
+        if controller.library is not None:  # built after the library was loaded
+            self._on_library(controller.library)
+            for ws in self.workspaces.values():
+                ws.on_library(controller.library)
+            if controller.edition_id:
+                self._on_edition(controller.edition_id)
+                for ws in self.workspaces.values():
+                    ws.on_edition(controller.edition_id)
+
+    # -- building ------------------------------------------------------------
+    def add_workspace(self, workspace: Workspace) -> None:
+        self.workspaces[workspace.id] = workspace
+        self.stack.addWidget(workspace)
+        item = QListWidgetItem(workspace.title)
+        item.setToolTip(workspace.description)
+        item.setSizeHint(QSize(0, self.nav.fontMetrics().height() * 2 + 8))
+        self.nav.addItem(item)
+
+    def _action(self, menu, text, slot, shortcut=None, tip=None) -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, list):
+                action.setShortcuts(shortcut)
+            else:
+                action.setShortcut(QKeySequence(shortcut))
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(slot)
+        if tip:
+            action.setStatusTip(tip)
+        menu.addAction(action)
+        self.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        self.open_action = self._action(file_menu, "&Open Data Folder…", self.choose_folder,
+                                        QKeySequence.StandardKey.Open)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        file_menu.addSeparator()
+        self.export_html_action = self._action(
+            file_menu, "Export View as &HTML…", lambda: self.export_current("html"),
+            "Ctrl+Shift+E")
+        self.export_pdf_action = self._action(
+            file_menu, "Export View as &PDF…", lambda: self.export_current("pdf"),
+            "Ctrl+Shift+P")
+        file_menu.addSeparator()
+        self._action(file_menu, "&Quit", self.close, QKeySequence.StandardKey.Quit)
+
+        edit_menu = bar.addMenu("&Edit")
+        self._action(edit_menu, "&Copy", self._copy, QKeySequence.StandardKey.Copy)
+        self._action(edit_menu, "Select &All", self._select_all, QKeySequence.StandardKey.SelectAll)
+        edit_menu.addSeparator()
+        self.find_action = self._action(edit_menu, "&Find…", self.focus_search,
+                                        [QKeySequence("Ctrl+F"), QKeySequence("Ctrl+K")])
+
+        view_menu = bar.addMenu("&View")
+        group = QActionGroup(self)
+        self.workspace_actions: dict[str, QAction] = {}
+        for i, ws in enumerate(self.workspaces.values()):
+            action = self._action(view_menu, f"&{i + 1} {ws.title}",
+                                  lambda _c=False, w=ws.id: self.show_workspace(w, focus=True),
+                                  f"Ctrl+{i + 1}" if i < 9 else None, ws.description)
+            action.setCheckable(True)
+            group.addAction(action)
+            self.workspace_actions[ws.id] = action
+            item = self.nav.item(i)
+            if i < 9:
+                item.setText(f"{ws.title}   {shortcut_text(action)}")
+                item.setToolTip(f"{ws.description} ({shortcut_text(action)})")
+        view_menu.addSeparator()
+        self._action(view_menu, "Choose &Edition in Force", self._focus_edition, "Ctrl+E")
+        self._action(view_menu, "Toggle &Navigation", self._toggle_nav, "Ctrl+Shift+N")
+        self._action(view_menu, "&Full Screen", self._toggle_full_screen,
+                     QKeySequence.StandardKey.FullScreen)
+
+        help_menu = bar.addMenu("&Help")
+        self._action(help_menu, "&About Rulesbook", self.about, "F1")
+        self._action(help_menu, "About &Qt", self._about_qt)
+        self._refresh_recent()
+
+    # -- library and edition ----------------------------------------------
+    def _on_library(self, library) -> None:
+        self.edition_combo.blockSignals(True)
+        self.edition_combo.clear()
+        for ed in library.editions:
+            self.edition_combo.addItem(f"{ed.title} ({ed.date})", ed.id)
+        self.edition_combo.blockSignals(False)
+        self.setWindowTitle(f"Rulesbook — {self.controller.data_dir}")
+        self.add_recent(str(self.controller.data_dir))
+        n = sum(len(b.rules) for b in library.rulebooks)
+        self.statusBar().showMessage(
+            f"Loaded {len(library.rulebooks)} rulebooks, {n} rules and sections from "
+            f"{self.controller.data_dir} in {self.controller.load_seconds:.2f} s", 8000)
+
+    def _on_edition(self, edition_id: str) -> None:
+        row = self.edition_combo.findData(edition_id)
+        if row >= 0:
+            self.edition_combo.setCurrentIndex(row)
+        library = self.controller.library
+        if library is not None:
+            edition = library.edition(edition_id)
+            self.edition_status.setText(f"In force: {edition.title} ({edition.id})")
+
+    def _edition_chosen(self, row: int) -> None:
+        edition_id = self.edition_combo.itemData(row)
+        if edition_id:
+            self.controller.set_edition(edition_id)
+
+    # -- navigation --------------------------------------------------------
+    def current_workspace(self) -> Workspace:
+        return self.stack.currentWidget()
+
+    def show_workspace(self, workspace_id: str, focus: bool = False) -> None:
+        ws = self.workspaces.get(workspace_id)
+        if ws is None:
+            return
+        self.nav.setCurrentRow(self.stack.indexOf(ws))
+        if focus:
+            ws.focus_main()
+
+    def _workspace_changed(self, row: int) -> None:
+        ws = self.stack.widget(row)
+        if ws is not None and ws.id in getattr(self, "workspace_actions", {}):
+            self.workspace_actions[ws.id].setChecked(True)
+
+    def focus_search(self) -> None:
+        self.search_field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_field.selectAll()
+
+    def _focus_edition(self) -> None:
+        self.edition_combo.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edition_combo.showPopup()
+
+    def _toggle_nav(self) -> None:
+        self.nav.setVisible(not self.nav.isVisible())
+
+    def _toggle_full_screen(self) -> None:
+        self.setWindowState(self.windowState() ^ Qt.WindowState.WindowFullScreen)
+
+    def _copy(self) -> None:
+        widget = self.focusWidget()
+        if widget is not None and hasattr(widget, "copy"):
+            widget.copy()
+
+    def _select_all(self) -> None:
+        widget = self.focusWidget()
+        if widget is not None and hasattr(widget, "selectAll"):
+            widget.selectAll()
+
+    # -- files -------------------------------------------------------------------
+    def choose_folder(self) -> None:
+        start = str(self.controller.data_dir or Path.home())
+        path = QFileDialog.getExistingDirectory(self, "Open a rules data folder", start)
+        if path:
+            self.open_folder(path)
+
+    def open_folder(self, path: str) -> bool:
+        result = self.controller.load(path)
+        if not result.ok:
+            from .problems import ProblemsDialog
+            dialog = ProblemsDialog(result.root, result.problems, self)
+            dialog.openFolder.connect(lambda p: (dialog.accept(), self.open_folder(p)))
+            dialog.open()
+            self.problems_dialog = dialog
+        return result.ok
+
+    def recent_folders(self) -> list[str]:
+        value = self.settings.value("recent/folders", [])
+        if isinstance(value, str):
+            value = [value]
+        return [v for v in value or [] if isinstance(v, str)]
+
+    def add_recent(self, path: str) -> None:
+        recent = [path] + [p for p in self.recent_folders() if p != path]
+        self.settings.setValue("recent/folders", recent[:MAX_RECENT])
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_folders()
+        for i, path in enumerate(recent):
+            action = self.recent_menu.addAction(f"&{i + 1} {path}")
+            action.triggered.connect(lambda _c=False, p=path: self.open_folder(p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    def export_current(self, kind: str) -> None:
+        doc = self.current_workspace().export_document()
+        if doc is None:
+            self.statusBar().showMessage("Nothing to export in this view", 4000)
+            return
+        self.export_as(kind, *doc)
+
+    def export_as(self, kind: str, title: str, body: str, path: str | None = None) -> Path | None:
+        if path is None:
+            suffix = ".pdf" if kind == "pdf" else ".html"
+            default = str(Path(self.settings.value("export/folder", str(Path.home())))
+                          / (title.replace(":", "-").replace(" ", "_") + suffix))
+            filters = "PDF files (*.pdf)" if kind == "pdf" else "HTML files (*.html *.htm)"
+            path, _ = QFileDialog.getSaveFileName(self, f"Export {title}", default, filters)
+            if not path:
+                return None
+        try:
+            written = export_pdf(path, title, body) if kind == "pdf" else \
+                export_html(path, title, body)
+        except SaveError as exc:
+            QMessageBox.warning(self, "Export failed", str(exc))
+            return None
+        self.settings.setValue("export/folder", str(Path(path).parent))
+        self.statusBar().showMessage(f"Exported {written}", 6000)
+        return written
+
+    # -- about ---------------------------------------------------------------------
+    def about_text(self) -> str:
+        library = self.controller.library
+        edition = ""
+        if library is not None and self.controller.edition_id:
+            ed = library.edition(self.controller.edition_id)
+            edition = f"{ed.title} ({ed.id}, {ed.date})"
+        return (f"<h3>Rulesbook {html.escape(__version__)}</h3>"
+                "<p>Rules knowledge and dispute resolution for the American Pool "
+                "Checkers Association.</p>"
+                f"<p><b>Data folder:</b> {html.escape(str(self.controller.data_dir))}<br/>"
+                f"<b>Edition in force:</b> {html.escape(edition or 'none')}</p>")
+
+    def about(self) -> None:
+        QMessageBox.about(self, "About Rulesbook", self.about_text())
+
+    def _about_qt(self) -> None:
+        QMessageBox.aboutQt(self, "About Qt")
+
+    # -- persistence --------------------------------------------------------------
+    def restore(self) -> None:
+        """Window layout, last workspace, edition in force, workspace states."""
+        s = self.settings
+        geometry = s.value("window/geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        state = s.value("window/state")
+        if state is not None:
+            self.restoreState(state)
+        splitter = s.value("window/splitter")
+        if splitter is not None:
+            self.splitter.restoreState(splitter)
+        edition = s.value("edition/in_force", "")
+        if isinstance(edition, str) and edition:
+            self.controller.set_edition(edition)
+        for ws in self.workspaces.values():
+            ws.restore_state(s)
+        last = s.value("window/workspace", "")
+        if isinstance(last, str) and last in self.workspaces:
+            self.show_workspace(last)
+
+    def save(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/splitter", self.splitter.saveState())
+        s.setValue("window/workspace", self.current_workspace().id)
+        if self.controller.edition_id:
+            s.setValue("edition/in_force", self.controller.edition_id)
+        for ws in self.workspaces.values():
+            ws.save_state(s)
+        s.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
+        self.save()
+        super().closeEvent(event)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if self.search_results.isVisible():
+            self.search.show_popup()

@@ -1,0 +1,105 @@
+"""Save PNG screenshots of each workspace into docs/screenshots/ (offscreen).
+
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python -m ui.screenshots [OUT_DIR]
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+DEMO = """
+  - id: demo-2026
+    title: Demo edition (adopts 28A and 27A)
+    date: "2026-06-01"
+    rulebook: apca
+    base: original
+    adopted:
+      - {proposal: "apca:28A", rule: "apca:28", ballot: "demo"}
+      - {proposal: "apca:27A", rule: "apca:27", ballot: "demo"}
+"""
+OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    out = Path(argv[0]) if argv else OUT
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication(["rulesbook-screenshots"])
+    from .controller import AppController
+    from .mainwindow import MainWindow
+
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
+        # A copy of the bundled data with a second (demo) edition, for the redline.
+        import shutil
+
+        from rulesbook.datapath import bundled_data_dir
+        data = Path(tmp) / "data"
+        shutil.copytree(bundled_data_dir(), data,
+                        ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
+        editions = data / "editions.yaml"
+        editions.write_text(editions.read_text(encoding="utf-8").rstrip("\n") + "\n" + DEMO,
+                            encoding="utf-8")
+        controller = AppController()
+        result = controller.load(data)
+        if not result.ok:
+            print("\n".join(str(p) for p in result.problems))
+            return 1
+        window = MainWindow(controller, settings)
+        window.resize(1280, 800)
+        window.show()
+        QTest.qWaitForWindowExposed(window)
+
+        def shot(name: str) -> None:
+            for _ in range(3):
+                app.processEvents()
+                QTest.qWait(30)
+            path = out / f"{name}.png"
+            window.grab().save(str(path))
+            print(path)
+
+        controller.open_ref("28")
+        shot("rules")
+        controller.open_topic("thirteen-count")
+        shot("rules-topic")
+        window.show_workspace("rules")
+        window.search_field.setText("touched a piece")
+        window.search.run()
+        shot("search")
+        window.search_results.hide()
+        window.search_field.clear()
+        controller.compare("28")
+        shot("compare")
+        window.show_workspace("editions")
+        shot("editions")
+        editions = window.workspaces["editions"]
+        editions.tabs.setCurrentIndex(1)
+        shot("editions-redline")
+        from rulesbook import Problem
+
+        from .problems import ProblemsDialog
+        dialog = ProblemsDialog("/path/to/rules_data", [
+            Problem("apca/rulebook.yaml", 42, 17, "unknown member 'Z' (did you mean 'A'?)"),
+            Problem("topics.yaml", 3, 9, "expected ',' or ']', but got '<stream end>'"),
+            Problem("editions.yaml", 12, 5, "in_force names edition 'secnd', which does "
+                    "not exist"),
+        ])
+        dialog.show()
+        QTest.qWaitForWindowExposed(dialog)
+        app.processEvents()
+        dialog.grab().save(str(out / "problems.png"))
+        print(out / "problems.png")
+        window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""Small shared widgets: a safe document browser and an HTML item delegate."""
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import QAbstractTextDocumentLayout, QDesktopServices, QPalette, QTextDocument
+from PySide6.QtWidgets import (
+    QMessageBox,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTextBrowser,
+    QWidget,
+)
+
+from .theme import document_css
+
+EXTERNAL_SCHEMES = ("http", "https", "mailto")
+
+
+class DocBrowser(QTextBrowser):
+    """A QTextBrowser that never follows links by itself.
+
+    Internal links (``rule:``, ``topic:``, ``compare:``) are emitted as
+    ``internalLink(str)``; web links leave the app only after asking; anything
+    else (``file:``, ``javascript:``) is refused.
+    """
+
+    internalLink = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setOpenLinks(False)
+        self.setOpenExternalLinks(False)
+        self.anchorClicked.connect(self._on_anchor)
+        self._html = ""
+        self.document().setDefaultStyleSheet(document_css(self.palette()))
+        self.ask_before_leaving = True  # tests switch the question off
+
+    def set_page(self, html: str) -> None:
+        self._html = html
+        self.document().setDefaultStyleSheet(document_css(self.palette()))
+        self.setHtml(html)
+
+    def page_html(self) -> str:
+        return self._html
+
+    def loadResource(self, type_: int, name: QUrl):  # noqa: N802 - Qt API
+        # Never load images or style sheets from disk or network for data text.
+        return None
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt API
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self._html:
+            pos = self.verticalScrollBar().value()
+            self.set_page(self._html)
+            self.verticalScrollBar().setValue(pos)
+
+    def _on_anchor(self, url: QUrl) -> None:
+        text = url.toString()
+        scheme = url.scheme().lower()
+        if scheme in ("rule", "topic", "compare"):
+            self.internalLink.emit(text)
+        elif scheme in EXTERNAL_SCHEMES:
+            if not self.ask_before_leaving or QMessageBox.question(
+                    self, "Open external link",
+                    f"Open this link in your web browser?\n\n{text}",
+                    QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
+                    QMessageBox.StandardButton.Cancel) == QMessageBox.StandardButton.Open:
+                QDesktopServices.openUrl(url)
+        else:
+            QMessageBox.information(self, "Link not opened",
+                                    f"Rulesbook does not open links of this kind:\n\n{text}")
+
+
+def route_link(controller, link: str) -> None:
+    """Send an internal link to the controller."""
+    scheme, _, rest = link.partition(":")
+    if scheme == "rule":
+        controller.open_ref(rest)
+    elif scheme == "topic":
+        controller.open_topic(rest)
+    elif scheme == "compare":
+        controller.compare(rest)
+
+
+class HtmlDelegate(QStyledItemDelegate):
+    """Paints an item's HTML (from ``role``) with palette colours."""
+
+    def __init__(self, role: int, parent=None):
+        super().__init__(parent)
+        self._role = role
+
+    def _doc(self, option: QStyleOptionViewItem, index) -> QTextDocument:
+        doc = QTextDocument()
+        doc.setDefaultFont(option.font)
+        doc.setDocumentMargin(4)
+        doc.setHtml(index.data(self._role) or "")
+        width = option.rect.width()
+        if width <= 0 and option.widget is not None:
+            width = option.widget.viewport().width() - 4
+        width = width if width > 0 else 400
+        doc.setTextWidth(width)
+        return doc
+
+    def paint(self, painter, option, index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        doc = self._doc(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget else None
+        if style is not None:
+            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        ctx = QAbstractTextDocumentLayout.PaintContext()
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = (QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text)
+        ctx.palette.setColor(QPalette.ColorRole.Text, opt.palette.color(role))
+        painter.save()
+        painter.translate(opt.rect.topLeft())
+        painter.setClipRect(opt.rect.translated(-opt.rect.topLeft()))
+        doc.documentLayout().draw(painter, ctx)
+        painter.restore()
+
+    def sizeHint(self, option, index) -> QSize:  # noqa: N802 - Qt API
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        doc = self._doc(opt, index)
+        return QSize(int(doc.idealWidth()), int(doc.size().height()))
+
+
+def is_dark(widget: QWidget) -> bool:
+    return widget.palette().color(QPalette.ColorRole.Window).lightnessF() < 0.5
+
+
+__all__ = ["DocBrowser", "HtmlDelegate", "route_link", "is_dark", "Qt"]

@@ -1,0 +1,56 @@
+"""Workspaces: the app's main views (Rules, Compare, Editions; later Board,
+Rulings, Ballots...).
+
+To add one, subclass :class:`Workspace` in a module of this package and add
+the class to ``WORKSPACES`` in ``ui/mainwindow.py``. The main window gives
+each workspace the :class:`~ui.controller.AppController`, a navigation entry
+with a ``Ctrl+<n>`` shortcut, and saves/restores its state.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QWidget
+
+from ..controller import AppController
+
+
+class Workspace(QWidget):
+    """Base class of a workspace. Display and forward; state lives in the controller."""
+
+    #: stable id, used in QSettings and ``controller.workspaceRequested``
+    id: str = ""
+    #: the navigation label
+    title: str = ""
+    #: a one-line description (navigation tooltip)
+    description: str = ""
+
+    def __init__(self, controller: AppController, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.setObjectName(f"workspace-{self.id}")
+        controller.libraryLoaded.connect(self.on_library)
+        controller.editionChanged.connect(self.on_edition)
+
+    # -- hooks -------------------------------------------------------------
+    def on_library(self, library) -> None:
+        """A library was loaded (also called again after "Open data folder")."""
+
+    def on_edition(self, edition_id: str) -> None:
+        """The edition in force changed."""
+
+    def save_state(self, settings: QSettings) -> None:
+        """Store splitter sizes, column choices... under ``workspace/<id>/``."""
+
+    def restore_state(self, settings: QSettings) -> None:
+        """Read back what :meth:`save_state` stored."""
+
+    def export_document(self) -> tuple[str, str] | None:
+        """(title, HTML body) of what is shown, for File ▸ Export; None when nothing."""
+        return None
+
+    def focus_main(self) -> None:
+        """Give the keyboard focus to the workspace's main widget."""
+        self.setFocus()
+
+    def key(self, name: str) -> str:
+        return f"workspace/{self.id}/{name}"

@@ -1,0 +1,270 @@
+"""The Compare workspace: every variant of a rule or topic in columns side by
+side, each with word-level insertions and deletions against the original."""
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rulesbook.compare import Comparison, compare_rule, compare_topic
+
+from ..render import comparison_columns, variant_header, variant_html
+from ..widgets import DocBrowser, route_link
+from . import Workspace
+
+COLUMN_WIDTH = 340
+
+
+class VariantColumn(QFrame):
+    """One column: a heading and the diffed text."""
+
+    def __init__(self, ref: str, header: str, html: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.ref = ref
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.header = QLabel(header)
+        self.header.setWordWrap(True)
+        self.header.setTextFormat(Qt.TextFormat.PlainText)
+        font = self.header.font()
+        font.setBold(True)
+        self.header.setFont(font)
+        self.header.setMinimumHeight(self.header.fontMetrics().height() * 2 + 4)
+        self.header.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.browser = DocBrowser()
+        self.browser.setAccessibleName(header)
+        self.browser.set_page(html)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addWidget(self.header)
+        lay.addWidget(self.browser, 1)
+        self.setMinimumWidth(COLUMN_WIDTH)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+
+
+class CompareWorkspace(Workspace):
+    id = "compare"
+    title = "Compare"
+    description = "Compare the original, each proposal and the other rulebooks side by side"
+
+    def __init__(self, controller, parent: QWidget | None = None):
+        super().__init__(controller, parent)
+        self.subject = QComboBox()
+        self.subject.setEditable(False)
+        self.subject.setMinimumContentsLength(36)
+        self.subject.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.subject.setAccessibleName("Compare subject")
+        self.subject.activated.connect(self._subject_chosen)
+        label = QLabel("&Subject:")
+        label.setBuddy(self.subject)
+        self.columns_button = QToolButton()
+        self.columns_button.setText("Columns")
+        self.columns_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.columns_menu = QMenu(self.columns_button)
+        self.columns_button.setMenu(self.columns_menu)
+        self.columns_action = QAction("Choose Columns…", self)
+        self.columns_action.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        self.columns_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.columns_action.triggered.connect(self.columns_button.showMenu)
+        self.addAction(self.columns_action)
+        self.columns_button.setToolTip("Choose which columns to show (Ctrl+Shift+L)")
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        top = QHBoxLayout()
+        top.addWidget(label)
+        top.addWidget(self.subject)
+        top.addWidget(self.columns_button)
+        top.addWidget(self.summary, 1)
+
+        self.strip = QWidget()
+        self.strip_layout = QHBoxLayout(self.strip)
+        self.strip_layout.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(self.strip)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(self.scroll, 1)
+
+        self.comparison: Comparison | None = None
+        self.columns: list[VariantColumn] = []
+        self.hidden: set[str] = set()  # hidden groups/refs: "Proposals", "acf-guide", "apca:28B"
+        self._syncing = False
+        controller.compareRequested.connect(self.show_subject)
+
+    # -- subject ---------------------------------------------------------------
+    def on_library(self, library) -> None:
+        self.subject.clear()
+        home = library.editions[0].rulebook if library.editions else None
+        for book in library.rulebooks:
+            if book.id != home:
+                continue
+            for rule in book.rules:
+                self.subject.addItem(f"Rule {rule.id}. {rule.title}", rule.ref)
+        for topic in library.topics:
+            self.subject.addItem(f"Topic: {topic.title}", f"topic:{topic.id}")
+        self.comparison = None
+        if self.subject.count():
+            self.show_subject(self.subject.itemData(0))
+
+    def _subject_chosen(self, row: int) -> None:
+        subject = self.subject.itemData(row)
+        if subject:
+            self.controller.compare(subject)
+
+    def show_subject(self, subject: str) -> None:
+        library = self.controller.library
+        if library is None:
+            return
+        if subject.startswith("topic:"):
+            self.comparison = compare_topic(library, subject.removeprefix("topic:"))
+        else:
+            self.comparison = compare_rule(library, subject)
+        row = self.subject.findData(self.comparison.subject)
+        if row >= 0:
+            self.subject.setCurrentIndex(row)
+        self._rebuild_menu()
+        self._rebuild_columns()
+
+    # -- columns ----------------------------------------------------------------
+    def _rebuild_menu(self) -> None:
+        self.columns_menu.clear()
+        if self.comparison is None:
+            return
+        groups: dict[str, list[str]] = {}
+        for group, ref in comparison_columns(self.comparison):
+            groups.setdefault(group, []).append(ref)
+        library = self.controller.library
+        for group, refs in groups.items():
+            name = group
+            if library is not None and group not in ("Original", "Proposals"):
+                try:
+                    name = library.rulebook(group).short_title or group
+                except LookupError:
+                    pass
+            action = self.columns_menu.addAction(f"{name} ({len(refs)})")
+            action.setCheckable(True)
+            action.setChecked(group not in self.hidden)
+            action.toggled.connect(lambda on, g=group: self.set_group_visible(g, on))
+        self.columns_menu.addSeparator()
+        for group, ref in comparison_columns(self.comparison):
+            action = self.columns_menu.addAction(f"    {ref}")
+            action.setCheckable(True)
+            action.setChecked(ref not in self.hidden and group not in self.hidden)
+            action.toggled.connect(lambda on, r=ref: self.set_column_visible(r, on))
+
+    def set_group_visible(self, group: str, visible: bool) -> None:
+        if visible:
+            self.hidden.discard(group)
+        else:
+            self.hidden.add(group)
+        self._rebuild_menu()
+        self._rebuild_columns()
+
+    def set_column_visible(self, ref: str, visible: bool) -> None:
+        if visible:
+            self.hidden.discard(ref)
+        else:
+            self.hidden.add(ref)
+        self._rebuild_columns()
+
+    def visible_refs(self) -> list[str]:
+        if self.comparison is None:
+            return []
+        return [ref for group, ref in comparison_columns(self.comparison)
+                if group not in self.hidden and ref not in self.hidden]
+
+    def _rebuild_columns(self) -> None:
+        for column in self.columns:
+            self.strip_layout.removeWidget(column)
+            column.deleteLater()
+        self.columns = []
+        if self.comparison is None:
+            return
+        library = self.controller.library
+        original = self.comparison.original.ref if self.comparison.original else None
+        wanted = set(self.visible_refs())
+        for variant in self.comparison.variants:
+            if variant.ref not in wanted:
+                continue
+            column = VariantColumn(variant.ref, variant_header(variant, library),
+                                   variant_html(variant, original))
+            column.browser.internalLink.connect(lambda link: route_link(self.controller, link))
+            column.browser.verticalScrollBar().valueChanged.connect(
+                lambda value, c=column: self._sync_scroll(c, value))
+            self.strip_layout.addWidget(column)
+            self.columns.append(column)
+        shown, total = len(self.columns), len(self.comparison.variants)
+        self.summary.setText(f"  {self.comparison.subject} — {self.comparison.title}: "
+                             f"{shown} of {total} columns")
+        QTimer.singleShot(0, self._fit_height)
+
+    def _fit_height(self) -> None:
+        self.strip.setMinimumHeight(max(0, self.scroll.viewport().height()))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._fit_height()
+
+    def _sync_scroll(self, source: VariantColumn, value: int) -> None:
+        """Synchronized scrolling: the other columns follow proportionally."""
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            bar = source.browser.verticalScrollBar()
+            fraction = value / bar.maximum() if bar.maximum() else 0.0
+            for column in self.columns:
+                if column is source:
+                    continue
+                other = column.browser.verticalScrollBar()
+                other.setValue(round(fraction * other.maximum()))
+        finally:
+            self._syncing = False
+
+    def column_texts(self) -> dict[str, str]:
+        return {c.ref: c.browser.toPlainText() for c in self.columns}
+
+    # -- state -----------------------------------------------------------------
+    def save_state(self, settings: QSettings) -> None:
+        settings.setValue(self.key("hidden"), sorted(self.hidden))
+        if self.comparison is not None:
+            settings.setValue(self.key("subject"), self.comparison.subject)
+
+    def restore_state(self, settings: QSettings) -> None:
+        hidden = settings.value(self.key("hidden"), [])
+        if isinstance(hidden, str):
+            hidden = [hidden]
+        self.hidden = {h for h in hidden or [] if isinstance(h, str)}
+        subject = settings.value(self.key("subject"), "")
+        library = self.controller.library
+        if library is not None and isinstance(subject, str) and self.subject.findData(subject) >= 0:
+            self.show_subject(subject)
+        elif self.comparison is not None:
+            self._rebuild_menu()
+            self._rebuild_columns()
+
+    def export_document(self):
+        if self.comparison is None:
+            return None
+        parts = [f"<h1>{self.comparison.subject} — {self.comparison.title}</h1>"]
+        import html as _html
+        for column in self.columns:
+            parts.append(f"<h2>{_html.escape(column.header.text())}</h2>")
+            parts.append(column.browser.page_html())
+        return f"Compare {self.comparison.subject}", "\n".join(parts)
+
+    def focus_main(self) -> None:
+        self.subject.setFocus()
