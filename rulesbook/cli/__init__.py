@@ -14,6 +14,9 @@ COMMAND_MODULES = (
     "rulesbook.cli.library_cmds",
     "rulesbook.cli.draughts_cmds",
     "rulesbook.cli.pdn_cmds",
+    "rulesbook.cli.rulings_cmds",
+    "rulesbook.cli.ballot_cmds",
+    "rulesbook.cli.reconstruct_cmds",
 )
 
 

@@ -1,0 +1,56 @@
+"""Benchmark: tally 1,000 members x 60 ranked questions with Schulze (goal <= 0.5 s).
+
+Run: .venv/bin/python bench/bench_ballots.py
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from rulesbook.ballots import Ballot, Question, Vote, close_ballot, tally
+
+MEMBERS = 1000
+QUESTIONS = 60
+GOAL = 0.5
+
+
+def make_ballot(seed: int = 2026) -> Ballot:
+    rng = random.Random(seed)
+    questions = []
+    for i in range(QUESTIONS):
+        n = rng.randint(2, 5)  # the original and 1-4 proposals, like the APCA ballot
+        options = (f"apca:{i}",) + tuple(f"apca:{i}{chr(65 + k)}" for k in range(n - 1))
+        questions.append(Question(str(i), f"apca:{i}", options))
+    roll = tuple(f"M{m}" for m in range(MEMBERS))
+    votes = []
+    for q in questions:
+        weight = {o: rng.random() for o in q.options}
+        for member in roll:
+            noisy = {o: weight[o] + rng.random() for o in q.options}
+            order = sorted(q.options, key=lambda o, w=noisy: -w[o])
+            votes.append(Vote(member, q.id, tuple(order[:rng.randint(0, len(order))])))
+    return Ballot("bench", "bench", "apca", roll=roll, questions=tuple(questions),
+                  votes=tuple(votes), method="schulze", threshold="simple-majority",
+                  quorum=MEMBERS // 2)
+
+
+def main() -> float:
+    ballot = make_ballot()
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        results = tally(ballot, method="schulze")
+        best = min(best, time.perf_counter() - start)
+    adopted = sum(r.stands == "adopted" for r in results)
+    start = time.perf_counter()
+    close_ballot(ballot, at="2026-01-01T00:00:00Z")
+    sealing = time.perf_counter() - start
+    print(f"schulze tally: {MEMBERS} members x {QUESTIONS} questions "
+          f"({len(ballot.votes):,} votes): {best:.3f} s (goal <= {GOAL} s, "
+          f"{best / GOAL:.2f}x of the goal); {adopted} adopted")
+    print(f"close + seal (tally, canonical JSON, SHA-256): {sealing:.3f} s")
+    return best
+
+
+if __name__ == "__main__":
+    main()

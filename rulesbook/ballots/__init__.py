@@ -1,0 +1,63 @@
+"""Committee ballots: build, vote, count, seal, verify, adopt.
+
+>>> from rulesbook.ballots import Ballot, Question, cast_vote, tally
+>>> q = Question("10", "apca:10", ("apca:10", "apca:10A"))
+>>> b = Ballot("demo", "Demo", "apca", roll=("A", "B", "C"), questions=(q,), quorum=2)
+>>> b = cast_vote(b, "A", "10", "10A", at="t")
+>>> b = cast_vote(b, "B", "10", ["apca:10A", "apca:10"], at="t")
+>>> tally(b)[0].stands
+'adopted'
+
+Encoding: a question about a rule has ``rule: apca:N`` and options
+``[apca:N, proposals...]`` (the original first); a question about new text
+has ``rule: null`` and options ``[status-quo, apca:PROPOSAL]``. A vote is
+``{member, question, ranking}``; an empty ranking abstains. See
+:mod:`rulesbook.ballots.tally` for the counting rules and thresholds and
+:mod:`rulesbook.ballots.seal` for what the seal covers.
+"""
+from .adopt import AdoptionPlan, adopt_ballot, plan_adoption
+from .builder import build_ballot, build_questions
+from .checks import check_ballot, check_library
+from .io import (
+    dump_ballot,
+    load_ballot,
+    load_member_ballot,
+    member_copy,
+    parse_ballot,
+    save_ballot,
+)
+from .model import (
+    METHODS,
+    STATUS_QUO,
+    THRESHOLD_BASES,
+    THRESHOLDS,
+    Ballot,
+    BallotError,
+    Question,
+    Replaced,
+    Seal,
+    Vote,
+    match_option,
+)
+from .ops import (
+    cast_vote,
+    close_ballot,
+    close_file,
+    import_file,
+    import_member_votes,
+    verify_file,
+    vote_file,
+)
+from .seal import Verification, canonical_form, canonical_json, compute_seal, verify_ballot
+from .tally import IrvRound, QuestionResult, passes_threshold, tally, tally_question
+
+__all__ = [
+    "AdoptionPlan", "adopt_ballot", "plan_adoption", "build_ballot", "build_questions",
+    "check_ballot", "check_library", "dump_ballot", "load_ballot", "load_member_ballot",
+    "member_copy", "parse_ballot", "save_ballot", "METHODS", "STATUS_QUO", "THRESHOLD_BASES",
+    "THRESHOLDS", "Ballot", "BallotError", "Question", "Replaced", "Seal", "Vote",
+    "match_option", "cast_vote", "close_ballot", "close_file", "import_file",
+    "import_member_votes", "verify_file", "vote_file", "Verification", "canonical_form",
+    "canonical_json", "compute_seal", "verify_ballot", "IrvRound", "QuestionResult",
+    "passes_threshold", "tally", "tally_question",
+]

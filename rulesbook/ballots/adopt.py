@@ -1,0 +1,141 @@
+"""Turning a closed, verified ballot into the next edition of the rules.
+
+For each question whose winning text was adopted: an ``adopted`` entry
+``{proposal, rule, ballot, question, note}`` (no ``rule`` for new text). The
+edition's base is the edition in force; its date is the day the ballot was
+closed (unless given); the ballot id is in every entry and the seal's digest
+in the description and the notes. ``editions.yaml`` is rewritten atomically
+with the new edition appended (comments kept) and ``in_force`` set to it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import yaml
+
+from .. import schema
+from ..library import Library
+from ..model import Proposal, Rule
+from ..storage import atomic_write_text
+from ..yamlio import loads
+from .model import Ballot, BallotError
+from .seal import verify_ballot
+from .tally import tally
+
+
+@dataclass(frozen=True)
+class AdoptionPlan:
+    edition: dict  # the new edition, as written to editions.yaml
+    base: str
+    text: str  # the new editions.yaml
+
+
+def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
+                  title: str | None = None, date: str | None = None) -> AdoptionPlan:
+    if ballot.status != "closed" or ballot.seal is None:
+        raise BallotError(f"ballot {ballot.id!r} is not closed: close it before adopting")
+    check = verify_ballot(ballot)
+    if not check.ok:
+        raise BallotError(f"ballot {ballot.id!r} fails verification: "
+                          + "; ".join(check.changes))
+    base = library.edition()
+    if base.rulebook != ballot.rulebook:
+        raise BallotError(f"the edition in force ({base.id}) is of {base.rulebook!r}, "
+                          f"the ballot is about {ballot.rulebook!r}")
+    for edition in library.editions:
+        if any(a.ballot == ballot.id for a in edition.adopted) or \
+                ballot.seal.digest in edition.description:
+            raise BallotError(f"ballot {ballot.id!r} was already adopted in edition "
+                              f"{edition.id!r}")
+    if ballot.edition and ballot.edition != base.id:
+        raise BallotError(f"ballot {ballot.id!r} amends edition {ballot.edition!r}, but "
+                          f"{base.id!r} is in force")
+    if any(e.id == edition_id for e in library.editions):
+        raise BallotError(f"edition {edition_id!r} already exists")
+    date = date or ballot.seal.closed_at[:10]
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        raise BallotError(f"date {date!r} must be YYYY-MM-DD")
+    short = ballot.seal.digest[:16]
+    adopted = []
+    for result in tally(ballot):
+        if result.adopted is None:
+            continue
+        proposal = library.index.get(result.adopted)
+        if not isinstance(proposal, Proposal) or not proposal.offers_text:
+            raise BallotError(f"question {result.question!r}: {result.adopted!r} is not a "
+                              f"proposal with text in the library")
+        entry: dict = {"proposal": proposal.ref}
+        if result.rule:
+            if not isinstance(library.index.get(result.rule), Rule):
+                raise BallotError(f"question {result.question!r}: rule {result.rule!r} "
+                                  f"is not in the library")
+            entry["rule"] = result.rule
+        entry.update({"ballot": ballot.id, "question": result.question,
+                      "note": f"{result.reason} [seal sha256:{short}]"})
+        adopted.append(entry)
+    edition = {
+        "id": edition_id,
+        "title": title or f"{base.title.split(' (')[0]} — edition {edition_id}",
+        "date": date, "rulebook": ballot.rulebook, "base": base.id,
+        "description": (f"Adopted by ballot {ballot.id} ({ballot.title}), closed "
+                        f"{ballot.seal.closed_at}, seal sha256:{ballot.seal.digest}. "
+                        f"{len(adopted)} proposal(s) adopted."),
+        "adopted": adopted,
+    }
+    path = library.root / "editions.yaml"
+    text = path.read_text(encoding="utf-8")
+    return AdoptionPlan(edition, base.id, _append_edition(text, edition, str(path)))
+
+
+def _append_edition(text: str, edition: dict, file: str) -> str:
+    """The editions file with ``edition`` appended and in force; comments kept when
+    the layout allows (else the file is rewritten from its data)."""
+    doc = loads(text, file)
+    expected = dict(doc.data)
+    expected["editions"] = list(doc.data["editions"]) + [edition]
+    expected["in_force"] = edition["id"]
+    new_text = _textual_append(text, doc, edition)
+    if new_text is None or loads(new_text, file).data != expected:
+        ordered = {k: expected[k] for k in ("schema_version", "kind", "in_force") if k in expected}
+        ordered.update(expected)
+        new_text = ("# Published editions of the APCA playing rules (rewritten by "
+                    "`rulesbook ballot adopt`).\n"
+                    + yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, width=100))
+    problems = schema.validate(loads(new_text, file), "editions")
+    if problems:
+        raise BallotError("the new edition would not be valid", problems)
+    return new_text
+
+
+def _textual_append(text: str, doc, edition: dict) -> str | None:
+    lines = text.splitlines(keepends=True)
+    editions_line = next((i for i, ln in enumerate(lines) if re.match(r"editions:\s*$", ln)),
+                         None)
+    if editions_line is None or not doc.data["editions"]:
+        return None
+    if any(re.match(r"[A-Za-z_]", ln) for ln in lines[editions_line + 1:]):
+        return None  # another top-level key follows the list
+    _, col = doc.where(("editions", 0))
+    indent = " " * max(col - 3, 0)
+    block = yaml.safe_dump([edition], sort_keys=False, allow_unicode=True, width=100)
+    block = "".join(indent + ln if ln.strip() else ln for ln in block.splitlines(keepends=True))
+    if not text.endswith("\n"):
+        text += "\n"
+    new_text = text + block
+    in_force = yaml.safe_dump({"in_force": edition["id"]}, width=1000)
+    if re.search(r"^in_force:.*$", new_text, flags=re.MULTILINE):
+        new_text = re.sub(r"^in_force:.*\n", lambda _m: in_force, new_text, count=1,
+                          flags=re.MULTILINE)
+    else:
+        new_text = re.sub(r"^(kind:.*\n)", lambda m: m.group(1) + in_force, new_text,
+                          count=1, flags=re.MULTILINE)
+    return new_text
+
+
+def adopt_ballot(library: Library, ballot: Ballot, edition_id: str, *,
+                 title: str | None = None, date: str | None = None) -> AdoptionPlan:
+    """Write the next edition into the data folder's editions.yaml (atomically)."""
+    plan = plan_adoption(library, ballot, edition_id, title=title, date=date)
+    atomic_write_text(library.root / "editions.yaml", plan.text)
+    return plan

@@ -1,0 +1,76 @@
+"""Cross-checks of ballot files against the library (called by the loader).
+
+``rulesbook.library`` calls :func:`check_library` (see CROSS_CHECK_MODULES)
+for every data folder it loads; :func:`check_ballot` checks one document.
+"""
+from __future__ import annotations
+
+from ..errors import Problem
+from ..model import Proposal, Rule
+from ..yamlio import LoadedYaml
+from .io import ballot_from_doc
+from .model import STATUS_QUO
+
+
+def check_ballot(library, doc: LoadedYaml) -> list[Problem]:
+    """Every problem of a schema-valid ballot document: its own consistency (roll,
+    options, one vote per member per question...), its references into the library,
+    and, once closed, its seal."""
+    ballot, problems = ballot_from_doc(doc)
+    data = doc.data
+    member_ids = {m.id for m in library.members}
+    declared = set(data.get("members", {}))
+    books = {b.id for b in library.rulebooks}
+    if "rulebook" in data and data["rulebook"] not in books:
+        problems.append(doc.problem(("rulebook",), f"unknown rulebook {data['rulebook']!r}"))
+    if data.get("edition") and data["edition"] not in {e.id for e in library.editions}:
+        problems.append(doc.problem(("edition",), f"unknown edition {data['edition']!r}"))
+    for i, member in enumerate(data["roll"]):
+        if member not in member_ids and member not in declared:
+            problems.append(doc.problem(("roll", i), f"member {member!r} is neither in "
+                                        f"members.yaml nor declared in the ballot's members"))
+    for i, q in enumerate(data["questions"]):
+        path = ("questions", i)
+        if q["rule"] is not None and not isinstance(library.index.get(q["rule"]), Rule):
+            problems.append(doc.problem(path + ("rule",), f"rule {q['rule']!r} does not exist"))
+        for k, option in enumerate(q["options"][1:], start=1):
+            if option == STATUS_QUO:
+                continue
+            target = library.index.get(option)
+            if not isinstance(target, Proposal):
+                problems.append(doc.problem(path + ("options", k),
+                                            f"option {option!r} is not a proposal"))
+            elif not target.offers_text:
+                problems.append(doc.problem(path + ("options", k), f"option {option} is a "
+                                            f"{target.kind}, which offers no text to adopt"))
+        for k, ref in enumerate(q.get("endorsements", ())):
+            target = library.index.get(ref)
+            if not isinstance(target, Proposal) or target.kind != "endorsement":
+                problems.append(doc.problem(path + ("endorsements", k),
+                                            f"{ref!r} is not an endorsement"))
+    if not problems and ballot.seal is not None:
+        from .seal import verify_ballot
+
+        check = verify_ballot(ballot)
+        if not check.ok:
+            problems.extend(doc.problem(("seal",), f"the seal does not match: {change}")
+                            for change in check.changes)
+    return problems
+
+
+def check_member_ballot(library, doc: LoadedYaml, declared=()) -> list[Problem]:
+    member_ids = {m.id for m in library.members} | set(declared)
+    if doc.data["member"] not in member_ids:
+        return [doc.problem(("member",), f"unknown member {doc.data['member']!r}")]
+    return []
+
+
+def check_library(library, docs: dict) -> list[Problem]:
+    """The loader hook: check every ballot and member-ballot document of the folder."""
+    problems: list[Problem] = []
+    for doc in docs.get("ballot", []):
+        problems.extend(check_ballot(library, doc))
+    declared = {m for doc in docs.get("ballot", []) for m in doc.data.get("members", {})}
+    for doc in docs.get("member-ballot", []):
+        problems.extend(check_member_ballot(library, doc, declared))
+    return problems

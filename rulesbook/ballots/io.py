@@ -1,0 +1,174 @@
+"""Reading and writing ballot files (kind ``ballot``) and members' copies
+(kind ``member-ballot``).
+
+Reading goes through the safe line-aware YAML loader and the JSON Schema,
+then the ballot's own consistency checks; every problem is reported with
+file:line:col. Writing is always atomic (:mod:`rulesbook.storage`).
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import yaml
+
+from .. import schema
+from ..errors import DataFileError, Problem
+from ..storage import atomic_write_text
+from ..yamlio import LoadedYaml, load_file, loads
+from .model import STATUS_QUO, Ballot, BallotError, Question, Replaced, Seal, Vote
+
+HEADER = ("# A committee ballot of the American Pool Checkers Association.\n"
+          "# Written by `rulesbook ballot`; once closed it is sealed: edit nothing by hand.\n")
+
+
+def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
+    """A :class:`Ballot` from a schema-valid document, and its consistency problems
+    (roll, questions, options, votes, history; each at its line)."""
+    data = doc.data
+    problems: list[Problem] = []
+    questions = []
+    seen_q: dict[str, int] = {}
+    for i, raw in enumerate(data["questions"]):
+        if raw["id"] in seen_q:
+            problems.append(doc.problem(("questions", i, "id"),
+                                        f"question id {raw['id']!r} is used twice"))
+        seen_q[raw["id"]] = i
+        options = tuple(raw["options"])
+        if raw["rule"] is None:
+            if options[0] != STATUS_QUO or len(options) != 2:
+                problems.append(doc.problem(
+                    ("questions", i, "options"),
+                    f"question {raw['id']!r} adds new text (rule: null): its options must be "
+                    f"[{STATUS_QUO}, PROPOSAL]"))
+        elif options[0] != raw["rule"]:
+            problems.append(doc.problem(
+                ("questions", i, "options", 0),
+                f"the first option of question {raw['id']!r} must be the original text "
+                f"{raw['rule']!r}, not {options[0]!r}"))
+        elif STATUS_QUO in options:
+            problems.append(doc.problem(("questions", i, "options"),
+                                        f"{STATUS_QUO!r} is only an option of new-text questions"))
+        questions.append(Question(raw["id"], raw["rule"], options, raw.get("title", ""),
+                                  tuple(raw.get("endorsements", ()))))
+    by_id = {q.id: q for q in questions}
+    roll = tuple(data["roll"])
+
+    def check_vote(path: tuple, raw: dict, what: str) -> None:
+        if raw["member"] not in roll:
+            problems.append(doc.problem(path + ("member",), f"{what} by {raw['member']!r}, "
+                                        f"who is not on the roll ({', '.join(roll)})"))
+        question = by_id.get(raw["question"])
+        if question is None:
+            problems.append(doc.problem(path + ("question",),
+                                        f"{what} on unknown question {raw['question']!r}"))
+            return
+        for k, option in enumerate(raw["ranking"]):
+            if option not in question.options:
+                problems.append(doc.problem(
+                    path + ("ranking", k), f"{option!r} is not an option of question "
+                    f"{question.id!r} (options: {', '.join(question.options)})"))
+
+    votes = []
+    seen_v: dict[tuple[str, str], int] = {}
+    for i, raw in enumerate(data["votes"]):
+        check_vote(("votes", i), raw, "a vote")
+        key = (raw["member"], raw["question"])
+        if key in seen_v:
+            line, _ = doc.where(("votes", seen_v[key]))
+            problems.append(doc.problem(("votes", i), f"member {key[0]!r} already voted on "
+                                        f"question {key[1]!r} at line {line} (one vote per "
+                                        f"member per question)"))
+        seen_v[key] = i
+        votes.append(Vote(raw["member"], raw["question"], tuple(raw["ranking"])))
+    history = []
+    for i, raw in enumerate(data.get("history", ())):
+        check_vote(("history", i), raw, "a replaced vote")
+        history.append(Replaced(raw["member"], raw["question"], tuple(raw["ranking"]),
+                                raw["replaced_at"], raw.get("source", "")))
+    seal = None
+    if "seal" in data:
+        s = data["seal"]
+        seal = Seal(s["digest"], s["closed_at"], dict(s.get("parts", {})), s["algorithm"])
+    ballot = Ballot(
+        id=data["id"], title=data["title"], rulebook=data.get("rulebook", "apca"), roll=roll,
+        questions=tuple(questions), votes=tuple(votes), status=data["status"],
+        method=data["method"], threshold=data["threshold"],
+        threshold_base=data.get("threshold_base", "cast"), quorum=data["quorum"],
+        edition=data.get("edition"), members=tuple(data.get("members", {}).items()),
+        description=data.get("description", ""), history=tuple(history), seal=seal,
+        results=tuple(data.get("results", ())))
+    return ballot, problems
+
+
+def parse_ballot(text: str, file: str = "<ballot>") -> Ballot:
+    """Parse ballot YAML text; raise :class:`BallotError` listing every problem."""
+    try:
+        doc = loads(text, file)
+    except DataFileError as exc:
+        raise BallotError(f"cannot read the ballot {file}", [exc.problem]) from None
+    return _ballot_or_raise(doc)
+
+
+def load_ballot(path: str | os.PathLike) -> Ballot:
+    """Read and check a ballot file; raise :class:`BallotError` listing every problem."""
+    path = Path(path)
+    try:
+        doc = load_file(path, str(path))
+    except DataFileError as exc:
+        raise BallotError(f"cannot read the ballot {path}", [exc.problem]) from None
+    return _ballot_or_raise(doc)
+
+
+def _ballot_or_raise(doc: LoadedYaml) -> Ballot:
+    if not isinstance(doc.data, dict) or doc.data.get("kind") != "ballot":
+        raise BallotError(f"{doc.file} is not a ballot",
+                          [doc.problem(("kind",), "kind must be 'ballot'")])
+    problems = schema.validate(doc, "ballot")
+    if problems:
+        raise BallotError(f"{doc.file} is not a valid ballot", problems)
+    ballot, problems = ballot_from_doc(doc)
+    if problems:
+        raise BallotError(f"{doc.file} is not a valid ballot", problems)
+    return ballot
+
+
+def dump_ballot(ballot: Ballot) -> str:
+    """The ballot as YAML text (deterministic; a round trip gives the same ballot)."""
+    body = yaml.safe_dump(ballot.to_dict(), sort_keys=False, allow_unicode=True,
+                          default_flow_style=None, width=100)
+    return HEADER + body
+
+
+def save_ballot(path: str | os.PathLike, ballot: Ballot) -> Path:
+    """Write ``ballot`` atomically (the old file or the new one, never half)."""
+    return atomic_write_text(path, dump_ballot(ballot))
+
+
+# -- a member's own copy -----------------------------------------------------
+
+def load_member_ballot(path: str | os.PathLike) -> LoadedYaml:
+    """Read a member-ballot file and check it against its schema (file:line:col problems)."""
+    path = Path(path)
+    try:
+        doc = load_file(path, str(path))
+    except DataFileError as exc:
+        raise BallotError(f"cannot read the member ballot {path}", [exc.problem]) from None
+    if not isinstance(doc.data, dict) or doc.data.get("kind") != "member-ballot":
+        raise BallotError(f"{path} is not a member ballot",
+                          [doc.problem(("kind",), "kind must be 'member-ballot'")])
+    problems = schema.validate(doc, "member-ballot")
+    if problems:
+        raise BallotError(f"{path} is not a valid member ballot", problems)
+    return doc
+
+
+def member_copy(ballot: Ballot, member: str) -> dict:
+    """A blank member-ballot for ``member`` (their current votes filled in)."""
+    if member not in ballot.roll:
+        raise BallotError(f"member {member!r} is not on the roll of {ballot.id!r}")
+    current = {v.question: v for v in ballot.votes if v.member == member}
+    return {"schema_version": 1, "kind": "member-ballot", "ballot": ballot.id, "member": member,
+            "votes": [{"question": q.id,
+                       "ranking": list(current[q.id].ranking) if q.id in current else []}
+                      for q in ballot.questions]}

@@ -1,0 +1,217 @@
+"""Ballot value objects.
+
+A ballot is a frozen :class:`Ballot`; every change (a vote, an import,
+closing) returns a new one, so a failed operation cannot leave half a change.
+
+Encoding decisions (documented in ``rulesbook/ballots/__init__.py`` too):
+
+* A question about a rule has ``rule`` = the rule's ref and ``options`` = the
+  rule's ref (the original text) first, then the proposals that offer text.
+* A question about new text (an ``addition``) has ``rule`` = None and
+  ``options`` = ``[STATUS_QUO, <proposal ref>]``: ``status-quo`` ("no", keep
+  the rulebook as it is) stands first, in the place of the original text.
+* A vote's ``ranking`` lists options, best first; one option is a single
+  choice; an empty ranking is an abstention.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Problem, RulesbookError
+
+STATUS_QUO = "status-quo"
+# Words a person may type for the first option of a question (the original / "no").
+ORIGINAL_ALIASES = ("original", "status-quo", "no", "none", "keep")
+
+# ... and for the proposal of a yes/no (new text) question.
+YES_ALIASES = ("yes", "adopt", "add")
+
+METHODS = ("plurality", "irv", "schulze", "approval")
+THRESHOLDS = ("plurality", "simple-majority", "two-thirds", "three-quarters")
+THRESHOLD_BASES = ("cast", "roll")
+STATUSES = ("open", "closed")
+
+
+class BallotError(RulesbookError):
+    """A ballot operation is refused; ``problems`` lists file:line:col problems if any."""
+
+    def __init__(self, message: str, problems: list[Problem] | None = None):
+        self.problems = list(problems or [])
+        if self.problems:
+            message = message + ":\n" + "\n".join(str(p) for p in self.problems)
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    rule: str | None  # the rule decided, or None for new text
+    options: tuple[str, ...]  # the original (or STATUS_QUO) first
+    title: str = ""
+    endorsements: tuple[str, ...] = ()  # "OK" proposals: support for the original
+
+    @property
+    def original(self) -> str:
+        return self.options[0]
+
+    @property
+    def is_addition(self) -> bool:
+        return self.rule is None
+
+    def to_dict(self) -> dict:
+        data: dict = {"id": self.id, "rule": self.rule}
+        if self.title:
+            data["title"] = self.title
+        data["options"] = list(self.options)
+        if self.endorsements:
+            data["endorsements"] = list(self.endorsements)
+        return data
+
+
+@dataclass(frozen=True)
+class Vote:
+    member: str
+    question: str
+    ranking: tuple[str, ...]  # best first; empty = abstention
+
+    @property
+    def abstains(self) -> bool:
+        return not self.ranking
+
+    def to_dict(self) -> dict:
+        return {"member": self.member, "question": self.question, "ranking": list(self.ranking)}
+
+
+@dataclass(frozen=True)
+class Replaced:
+    """A vote that a later vote of the same member on the same question replaced."""
+
+    member: str
+    question: str
+    ranking: tuple[str, ...]
+    replaced_at: str
+    source: str = ""
+
+    def to_dict(self) -> dict:
+        data = {"member": self.member, "question": self.question,
+                "ranking": list(self.ranking), "replaced_at": self.replaced_at}
+        if self.source:
+            data["source"] = self.source
+        return data
+
+
+@dataclass(frozen=True)
+class Seal:
+    """SHA-256 of the canonical form of a closed ballot, with per-part digests
+    that say *what* changed when the seal no longer matches."""
+
+    digest: str
+    closed_at: str
+    parts: dict = field(default_factory=dict, compare=False, hash=False)
+    algorithm: str = "sha256"
+
+    def to_dict(self) -> dict:
+        return {"algorithm": self.algorithm, "digest": self.digest,
+                "closed_at": self.closed_at, "parts": self.parts}
+
+
+@dataclass(frozen=True)
+class Ballot:
+    id: str
+    title: str
+    rulebook: str
+    roll: tuple[str, ...]
+    questions: tuple[Question, ...]
+    votes: tuple[Vote, ...] = ()
+    status: str = "open"
+    method: str = "irv"
+    threshold: str = "simple-majority"
+    threshold_base: str = "cast"
+    quorum: int = 0
+    edition: str | None = None  # the edition in force when the ballot was built
+    members: tuple[tuple[str, str], ...] = ()  # (id, name) of members not in members.yaml
+    description: str = ""
+    history: tuple[Replaced, ...] = ()
+    seal: Seal | None = None
+    results: tuple = field(default=(), compare=False, hash=False)  # stored result dicts
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == "open"
+
+    def question(self, question_id: str) -> Question:
+        for q in self.questions:
+            if q.id == question_id:
+                return q
+        raise BallotError(f"ballot {self.id!r} has no question {question_id!r}"
+                          f"{_did_you_mean(question_id, [q.id for q in self.questions])}")
+
+    def votes_on(self, question_id: str) -> list[Vote]:
+        return [v for v in self.votes if v.question == question_id]
+
+    def find_question(self, text: str) -> Question:
+        """The question a person means: its id, its rule (``apca:10``, ``10``) or its proposal."""
+        wanted = text.strip()
+        for q in self.questions:
+            if q.id == wanted:
+                return q
+        low = wanted.lower()
+        for q in self.questions:
+            if q.id.lower() == low or (q.rule or "").lower() == low:
+                return q
+        for q in self.questions:
+            if q.is_addition and any(o.lower() == low or o.split(":", 1)[-1].lower() == low
+                                     for o in q.options[1:]):
+                return q
+        return self.question(wanted)
+
+    def to_dict(self) -> dict:
+        data: dict = {
+            "schema_version": 1, "kind": "ballot", "id": self.id, "title": self.title,
+        }
+        if self.description:
+            data["description"] = self.description
+        data.update({"rulebook": self.rulebook})
+        if self.edition:
+            data["edition"] = self.edition
+        data.update({
+            "status": self.status, "method": self.method, "threshold": self.threshold,
+            "threshold_base": self.threshold_base, "quorum": self.quorum,
+            "roll": list(self.roll),
+        })
+        if self.members:
+            data["members"] = dict(self.members)
+        data["questions"] = [q.to_dict() for q in self.questions]
+        data["votes"] = [v.to_dict() for v in self.votes]
+        if self.history:
+            data["history"] = [h.to_dict() for h in self.history]
+        if self.seal is not None:
+            data["seal"] = self.seal.to_dict()
+        if self.results:
+            data["results"] = list(self.results)
+        return data
+
+
+def match_option(question: Question, text: str) -> str:
+    """The option of ``question`` that ``text`` names (``apca:10A``, ``10A``, ``original``)."""
+    wanted = text.strip()
+    if wanted in question.options:
+        return wanted
+    low = wanted.lower()
+    for option in question.options:
+        if option.lower() == low or option.split(":", 1)[-1].lower() == low:
+            return option
+    if low in ORIGINAL_ALIASES:
+        return question.original
+    if question.is_addition and low in YES_ALIASES:
+        return question.options[1]
+    raise BallotError(f"{text!r} is not an option of question {question.id!r} "
+                      f"(options: {', '.join(question.options)})"
+                      f"{_did_you_mean(wanted, list(question.options))}")
+
+
+def _did_you_mean(word: str, options: list[str]) -> str:
+    import difflib
+
+    guess = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    return f" (did you mean {guess[0]!r}?)" if guess else ""

@@ -1,0 +1,252 @@
+"""Rulings commands: incidents, rulings, cases, report."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import LibraryError, RulesbookError
+from ..library import load_library
+
+
+def _print_json(data) -> None:
+    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+
+
+def _fail(message: str, code: int = 2) -> int:
+    print(f"rulesbook: {message}", file=sys.stderr)
+    return code
+
+
+def _run(handler):
+    def run(args) -> int:
+        try:
+            library = load_library(args.data)
+        except LibraryError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+        try:
+            return handler(args, library)
+        except (RulesbookError, ValueError, OSError) as exc:
+            return _fail(str(exc))
+    return run
+
+
+def register(sub) -> None:
+    p = sub.add_parser("incidents", help="the catalogue of dispute types and their facts")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_run(cmd_incidents))
+
+    p = sub.add_parser("rulings", help="the rulings for a dispute (or --compare every variant)")
+    p.add_argument("incident", nargs="?", help="incident id (see `rulesbook incidents`)")
+    p.add_argument("--fact", action="append", default=[], metavar="KEY=VALUE",
+                   help="a fact the referee established (repeatable)")
+    p.add_argument("--edition", default=None, help="edition id (default: the one in force)")
+    p.add_argument("--compare", action="store_true",
+                   help="how every variant decides it, disagreements marked")
+    p.add_argument("--from-game", metavar="FILE", default=None,
+                   help="a PDN record: its first illegal move, or a draw claim at --ply")
+    p.add_argument("--ply", type=int, default=None, help="with --from-game: the ply of a draw claim")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_run(cmd_rulings))
+
+    p = sub.add_parser("cases", help="the case library (--proposal: cases it decides differently)")
+    p.add_argument("--proposal", metavar="REF", default=None)
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=_run(cmd_cases))
+
+    p = sub.add_parser("report", help="a dispute report (standalone HTML) for a case file")
+    p.add_argument("case", metavar="CASE.yaml", help="a case file (or a case id)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.html")
+    p.add_argument("--edition", default=None, help="edition id (default: the one in force)")
+    p.set_defaults(func=_run(cmd_report))
+
+
+# -- incidents -------------------------------------------------------------------
+
+def cmd_incidents(args, library) -> int:
+    from ..rulings import incidents
+
+    items = incidents(library)
+    if args.json:
+        _print_json([{"id": i.id, "title": i.title, "description": i.description,
+                      "topics": list(i.topics),
+                      "facts": [{"id": f.id, "type": f.type, "question": f.question,
+                                 "choices": list(f.choices)} for f in i.facts]}
+                     for i in items])
+        return 0
+    for inc in items:
+        print(f"{inc.id}: {inc.title}")
+        for f in inc.facts:
+            print(f"    {f.id} ({f.accepted}): {f.question}")
+    return 0
+
+
+# -- rulings ---------------------------------------------------------------------
+
+def _parse_facts(pairs: list[str]) -> dict:
+    facts = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise RulesbookError(f"--fact {pair!r} must be written KEY=VALUE (e.g. repeated=no)")
+        facts[key.strip()] = value.strip()
+    return facts
+
+
+def cmd_rulings(args, library) -> int:
+    from ..rulings import compare, get_incident, suggest
+
+    if args.from_game:
+        if args.incident:
+            return _fail("give either an INCIDENT or --from-game FILE, not both")
+        return _from_game(args, library)
+    if args.ply is not None:
+        return _fail("--ply goes with --from-game FILE")
+    if not args.incident:
+        return _fail("name an incident (see `rulesbook incidents`) or give --from-game FILE")
+    facts = _parse_facts(args.fact)
+    if args.compare:
+        get_incident(library, args.incident)
+        if args.edition:
+            library.edition(args.edition)
+        comp = compare(library, args.incident, facts)
+        if args.json:
+            _print_json(comp.as_json())
+            return 0
+        _print_comparison(comp)
+        return 0
+    result = suggest(library, args.incident, facts, args.edition)
+    if args.json:
+        _print_json(result.as_json())
+        return 0
+    _print_suggestions(result)
+    return 0
+
+
+def _print_suggestions(result) -> None:
+    inc = result.incident
+    print(f"{inc.title} ({inc.id}) - edition {result.edition}")
+    if not result.binding:
+        print("No rule in force addresses this; guidance from other rulebooks:")
+    if not result.rulings:
+        print("No ruling applies to these facts.")
+    for r in result.rulings:
+        mark = "" if r.applies else "  [if " + ", ".join(r.unknown_facts) + "]"
+        opts = f" ({' / '.join(r.options)})" if r.options else ""
+        print(f"\n{r.ref}: {r.outcome}{opts}{mark}")
+        print(f"  {r.summary}")
+        if r.matched_facts:
+            print("  because: " + ", ".join(f"{k}={_show(v)}" for k, v in r.matched_facts.items()))
+        print(f"  text: {r.text}")
+    if result.questions:
+        print("\nStill to establish:")
+        for f in result.questions:
+            print(f"  {f.id}: {f.question}")
+
+
+def _print_comparison(comp) -> None:
+    print(f"{comp.incident.title} ({comp.incident.id}) under every variant")
+    if comp.baseline:
+        print(f"original rules ({comp.baseline}): {comp.baseline_outcome}")
+    for v in comp.verdicts:
+        mark = " <- DIFFERS" if v.differs else ""
+        opts = f" ({' / '.join(v.options)})" if v.options else ""
+        outcome = v.outcome or "undecided" + (f" [needs {', '.join(v.unknown_facts)}]"
+                                              if v.unknown_facts else "")
+        print(f"  {v.label}: {outcome}{opts}{mark}")
+    print("All variants agree." if comp.agree else "The variants disagree.")
+
+
+def _show(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _from_game(args, library) -> int:
+    from ..rulings import draw_claims_from_pdn, first_illegal_move, suggest
+    from ..rulings.fromgame import ensure_game_text
+
+    text = ensure_game_text(args.from_game)
+    if args.ply is not None:
+        claims = draw_claims_from_pdn(library, text, args.ply, args.edition)
+        if args.json:
+            _print_json([c.as_json() for c in claims])
+            return 0
+        for c in claims:
+            state = "HOLDS" if c.holds else ("does not hold" if c.applicable else "not applicable")
+            left = f", {c.remaining} move(s) remain" if c.remaining is not None and not c.holds else ""
+            print(f"{c.name} ({c.incident}): {state}{left}" + (f" [{c.ref}]" if c.ref else ""))
+            print(f"  {c.explanation}")
+            best = c.suggestions.best if c.suggestions else None
+            if best is not None:
+                print(f"  ruling {best.ref}: {best.outcome} - {best.summary}")
+        return 0
+    found = first_illegal_move(library, text)
+    if found is None:
+        if args.json:
+            _print_json([])
+        else:
+            print("Every move of the record is legal; give --ply N to test a draw claim.")
+        return 0
+    result = suggest(library, found.incident, found.facts, args.edition)
+    if args.json:
+        _print_json(result.as_json())
+        return 0
+    print(f"Move {found.ply} ({found.move}): {found.explanation}")
+    _print_suggestions(result)
+    return 0
+
+
+# -- cases -----------------------------------------------------------------------
+
+def cmd_cases(args, library) -> int:
+    from ..rulings import cases_for_proposal, load_cases, run_case
+
+    if args.proposal:
+        diffs = cases_for_proposal(library, args.proposal)
+        if args.json:
+            _print_json([{"case": d.case.id, "title": d.case.title, "incident": d.case.incident,
+                          "proposal": d.proposal, "proposed": d.proposed,
+                          "original": d.original, "original_ref": d.original_ref}
+                         for d in diffs])
+            return 0
+        if not diffs:
+            print(f"{args.proposal}: decides every case like the original rules.")
+        for d in diffs:
+            print(f"{d.case.id}: {d.case.title}\n    {d.original_ref}: {d.original}  ->  "
+                  f"{d.proposal}: {d.proposed}")
+        return 0
+    results = [run_case(library, c) for c in load_cases(library)]
+    if args.json:
+        _print_json([{"id": r.case.id, "title": r.case.title, "incident": r.case.incident,
+                      "facts": r.case.facts, "expected": r.case.expected,
+                      "outcomes": {k: r.comparison.outcomes.get(k) for k in r.case.expected},
+                      "passed": r.passed, "file": r.case.file} for r in results])
+        return 0
+    for r in results:
+        print(f"{'ok  ' if r.passed else 'FAIL'} {r.case.id}: {r.case.title}")
+        for ref, want, got in r.mismatches:
+            print(f"       {ref}: expected {want}, engine gives {got}")
+    return 0
+
+
+# -- report ----------------------------------------------------------------------
+
+def cmd_report(args, library) -> int:
+    from pathlib import Path
+
+    from ..report import write_report
+    from ..rulings import get_case, load_case_file
+
+    src = Path(args.case)
+    case = load_case_file(library, src) if src.suffix in (".yaml", ".yml") or src.exists() \
+        else get_case(library, args.case)
+    out = write_report(library, case, args.output, args.edition)
+    print(f"wrote {out}")
+    return 0
+
+
+__all__ = ["register", "argparse"]

@@ -1,0 +1,58 @@
+"""An SVG diagram of a position: 8x8 board, green and buff squares, red (Black)
+and white men, kings marked with a crown ring and "K", squares numbered optionally."""
+from __future__ import annotations
+
+from html import escape
+
+from .draughts.squares import square_to_algebraic
+
+GREEN, BUFF = "#2e7d32", "#f0dc9c"
+RED, WHITE = "#c62828", "#fafafa"
+
+
+def _xy(square: int) -> tuple[int, int]:
+    name = square_to_algebraic(square)
+    return "abcdefgh".index(name[0]), 8 - int(name[1])
+
+
+def board_svg(position=None, size: int = 320, numbers: bool = True,
+              highlight: tuple[int, ...] = (), title: str = "") -> str:
+    """The SVG text of ``position`` (a rulesbook.draughts Position, or None for an empty
+    board). ``highlight`` outlines squares (the disputed move's squares)."""
+    cell = size / 8
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+           f'viewBox="0 0 {size} {size}" role="img" aria-label="{escape(title or "board")}">']
+    if title:
+        out.append(f"<title>{escape(title)}</title>")
+    for row in range(8):
+        for col in range(8):
+            colour = GREEN if (row + col) % 2 else BUFF
+            out.append(f'<rect x="{col * cell:.1f}" y="{row * cell:.1f}" width="{cell:.1f}" '
+                       f'height="{cell:.1f}" fill="{colour}"/>')
+    for square in range(1, 33):
+        x, y = _xy(square)
+        if numbers:
+            out.append(f'<text x="{x * cell + 3:.1f}" y="{y * cell + 11:.1f}" font-size="9" '
+                       f'fill="#e8f5e9" font-family="sans-serif">{square}</text>')
+        if square in highlight:
+            out.append(f'<rect x="{x * cell + 1.5:.1f}" y="{y * cell + 1.5:.1f}" '
+                       f'width="{cell - 3:.1f}" height="{cell - 3:.1f}" fill="none" '
+                       f'stroke="#ffd600" stroke-width="3"/>')
+    pieces = position.pieces() if position is not None else {}
+    if callable(pieces):  # pragma: no cover - property or method
+        pieces = pieces()
+    for square, piece in sorted(pieces.items()):
+        x, y = _xy(square)
+        cx, cy, r = (x + 0.5) * cell, (y + 0.5) * cell, cell * 0.38
+        fill = RED if piece.color.name == "BLACK" else WHITE
+        out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{fill}" '
+                   f'stroke="#212121" stroke-width="1.5"/>')
+        if piece.king:
+            ink = WHITE if fill == RED else RED
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r * 0.62:.1f}" fill="none" '
+                       f'stroke="{ink}" stroke-width="2"/>')
+            out.append(f'<text x="{cx:.1f}" y="{cy + r * 0.3:.1f}" font-size="{r * 0.8:.1f}" '
+                       f'text-anchor="middle" font-weight="bold" fill="{ink}" '
+                       f'font-family="serif">K</text>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -1,0 +1,43 @@
+"""The rulings engine: incidents (dispute types and their facts), the rulings
+recorded on rule and proposal records, suggestions under an edition, comparison
+across every variant, draw claims from a game, and the case library.
+
+>>> from rulesbook.library import load_library
+>>> from rulesbook.rulings import suggest
+>>> suggest(load_library(), "touch_move", {"piece_playable": True,
+...         "refuses_to_move": False}).best.outcome
+'must_move_piece'
+"""
+from .cases import (
+    Case,
+    CaseDifference,
+    CaseResult,
+    cases_for_proposal,
+    get_case,
+    load_case_file,
+    load_cases,
+    run_case,
+)
+from .catalogue import Fact, Incident, RulingSpec, get_incident, incidents
+from .claims import DrawClaim, count_rules_for, draw_claims, draw_claims_from_pdn
+from .engine import Comparison, Ruling, Suggestions, Verdict, compare, suggest
+from .errors import (
+    FactTypeError,
+    GameRecordError,
+    RulingsError,
+    UnknownCaseError,
+    UnknownFactError,
+    UnknownIncidentError,
+)
+from .fromgame import GameIncident, first_illegal_move, incident_from_reconstruction
+from .vocabulary import OUTCOMES
+
+__all__ = [
+    "Case", "CaseDifference", "CaseResult", "Comparison", "DrawClaim", "Fact",
+    "FactTypeError", "GameIncident", "GameRecordError", "Incident", "OUTCOMES", "Ruling",
+    "RulingSpec", "RulingsError", "Suggestions", "UnknownCaseError", "UnknownFactError",
+    "UnknownIncidentError", "Verdict", "cases_for_proposal", "compare", "count_rules_for",
+    "draw_claims", "draw_claims_from_pdn", "first_illegal_move", "get_case", "get_incident",
+    "incident_from_reconstruction", "incidents", "load_case_file", "load_cases", "run_case",
+    "suggest",
+]

@@ -1,0 +1,178 @@
+"""The case library (``rules_data/cases/*.yaml``): disputes with their facts,
+position or record, and the expected outcome under each variant. They are
+tests, and the case law the committee browses."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .catalogue import did_you_mean
+from .engine import Comparison, compare
+from .errors import GameRecordError, UnknownCaseError
+
+_MOVE_NUMBER = re.compile(r"^\d+\.+$")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    title: str
+    incident: str
+    facts: dict = field(hash=False, compare=False)
+    expected: dict = field(hash=False, compare=False)  # ref -> outcome code (or None)
+    description: str = ""
+    sources: tuple[str, ...] = ()
+    fen: str | None = None
+    moves: str = ""
+    disputed_ply: int | None = None
+    claim_ply: int | None = None
+    event: str = ""
+    date: str = ""
+    players: dict = field(default_factory=dict, hash=False, compare=False)
+    decision: str = ""
+    notes: str = ""
+    file: str = ""
+
+    @classmethod
+    def from_data(cls, data: dict, file: str = "") -> Case:
+        return cls(id=data["id"], title=data["title"], incident=data["incident"],
+                   facts=dict(data["facts"]), expected=dict(data["expected"]),
+                   description=data.get("description", "").strip(),
+                   sources=tuple(data.get("sources", ())), fen=data.get("fen"),
+                   moves=data.get("moves", ""), disputed_ply=data.get("disputed_ply"),
+                   claim_ply=data.get("claim_ply"), event=data.get("event", ""),
+                   date=str(data.get("date", "")), players=dict(data.get("players", {})),
+                   decision=data.get("decision", "").strip(), notes=data.get("notes", "").strip(),
+                   file=file)
+
+
+def move_tokens(moves: str) -> list[str]:
+    """The move texts of a record ("1. 11-15 23-19 2. 8-11" -> ["11-15", "23-19", "8-11"])."""
+    tokens = []
+    for token in moves.replace("\n", " ").split():
+        if _MOVE_NUMBER.match(token) or token in ("*", "1-0", "0-1", "1/2-1/2"):
+            continue
+        token = re.sub(r"^\d+\.+", "", token)
+        if token:
+            tokens.append(token)
+    return tokens
+
+
+@dataclass(frozen=True)
+class CaseRecord:
+    """A case's game: the engine game as far as it is legal, and every move text."""
+
+    game: object
+    texts: tuple[str, ...]
+    illegal_at: int | None  # 1-based ply of the first move that cannot be played
+
+
+def case_game(data: dict) -> CaseRecord:
+    """Replay a case's ``fen`` and ``moves``. A move that cannot be played is only
+    allowed as the disputed move (``disputed_ply``); raises GameRecordError otherwise."""
+    from ..draughts import DraughtsError, Game, Position
+
+    try:
+        start = Position.from_fen(data["fen"]) if data.get("fen") else Position.start("pool")
+    except DraughtsError as exc:
+        raise GameRecordError(f"the position cannot be read: {exc}") from None
+    game = Game(start)
+    texts = tuple(move_tokens(data.get("moves", "") or ""))
+    illegal_at = None
+    for i, text in enumerate(texts, start=1):
+        try:
+            game.push(text)
+        except DraughtsError as exc:
+            if data.get("disputed_ply") != i:
+                raise GameRecordError(f"move {i} ({text}) cannot be played: {exc}") from None
+            illegal_at = i
+            break
+    ply = data.get("claim_ply")
+    if ply is not None and ply > game.ply:
+        raise GameRecordError(f"claim_ply {ply} is beyond the {game.ply} moves of the record")
+    return CaseRecord(game, texts, illegal_at)
+
+
+def load_cases(library) -> tuple[Case, ...]:
+    """Every case of the data folder, sorted by id."""
+    docs = library.extra.get("case", ())
+    return tuple(sorted((Case.from_data(d.data, d.file) for d in docs), key=lambda c: c.id))
+
+
+def get_case(library, case_id: str) -> Case:
+    cases = load_cases(library)
+    for case in cases:
+        if case.id == case_id or Path(case.file).stem == case_id:
+            return case
+    raise UnknownCaseError(f"no case {case_id!r}{did_you_mean(case_id, [c.id for c in cases])}")
+
+
+def load_case_file(library, path) -> Case:
+    """A case from a file (validated like the library's own cases)."""
+    from ..schema import validate
+    from ..yamlio import load_file
+    from .catalogue import _cache
+    from .checks import _check_case
+
+    p = Path(path)
+    doc = load_file(p, str(p))
+    if not isinstance(doc.data, dict) or doc.data.get("kind") != "case":
+        raise UnknownCaseError(f"{p} is not a case file (kind: case)")
+    problems = validate(doc, "case")
+    if not problems:
+        _check_case(library, doc, _cache(library).incidents, {}, problems)
+    if problems:
+        raise UnknownCaseError("\n".join(str(pr) for pr in problems))
+    return Case.from_data(doc.data, str(p))
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    case: Case
+    comparison: Comparison
+    mismatches: tuple[tuple[str, str | None, str | None], ...]  # (ref, expected, got)
+
+    @property
+    def passed(self) -> bool:
+        return not self.mismatches
+
+
+def run_case(library, case: Case) -> CaseResult:
+    """Decide the case under every variant and compare with its expected outcomes."""
+    comparison = compare(library, case.incident, case.facts)
+    got = comparison.outcomes
+    mismatches = tuple((ref, want, got.get(ref)) for ref, want in case.expected.items()
+                       if got.get(ref) != want)
+    return CaseResult(case, comparison, mismatches)
+
+
+@dataclass(frozen=True)
+class CaseDifference:
+    """A case a proposal decides differently from the original rules."""
+
+    case: Case
+    proposal: str
+    original: str | None
+    original_ref: str | None
+    proposed: str | None
+
+
+def cases_for_proposal(library, proposal: str) -> tuple[CaseDifference, ...]:
+    """The cases ``proposal`` would decide differently from the original APCA rules."""
+    from ..model import Proposal
+
+    entry = library.resolve(proposal)
+    if not isinstance(entry, Proposal):
+        raise UnknownCaseError(f"{entry.ref} is a rule, not a proposal")
+    out = []
+    for case in load_cases(library):
+        comp = compare(library, case.incident, case.facts)
+        try:
+            verdict = comp.verdict(entry.ref)
+        except KeyError:
+            continue
+        if verdict.differs:
+            out.append(CaseDifference(case, entry.ref, comp.baseline_outcome, comp.baseline,
+                                      verdict.outcome))
+    return tuple(out)

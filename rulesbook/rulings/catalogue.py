@@ -1,0 +1,221 @@
+"""The incident catalogue (``incidents.yaml``), fact values, and the rulings
+specs read from rule and proposal records."""
+from __future__ import annotations
+
+import difflib
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import FactTypeError, UnknownFactError, UnknownIncidentError
+
+FACT_TYPES = ("yes/no", "number", "choice")
+_YES = ("yes", "y", "true", "t", "1", "on")
+_NO = ("no", "n", "false", "f", "0", "off")
+
+
+def did_you_mean(word: str, options) -> str:
+    guess = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
+    return f" (did you mean {guess[0]!r}?)" if guess else ""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A fact the referee establishes: ``yes/no``, ``number`` or ``choice``."""
+
+    id: str
+    type: str
+    question: str
+    choices: tuple[str, ...] = ()
+
+    @property
+    def accepted(self) -> str:
+        """What values are accepted, in words."""
+        if self.type == "yes/no":
+            return "yes or no"
+        if self.type == "number":
+            return "a number"
+        return "one of " + ", ".join(self.choices)
+
+    def coerce(self, value: Any, incident: str = "") -> bool | int | float | str:
+        """``value`` as this fact's type; raises :class:`FactTypeError`."""
+        where = f"fact {self.id!r}" + (f" of {incident}" if incident else "")
+        if self.type == "yes/no":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.strip().lower() in _YES + _NO:
+                return value.strip().lower() in _YES
+            raise FactTypeError(f"{where} must be yes or no, not {value!r}")
+        if self.type == "number":
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return value
+            if isinstance(value, str):
+                text = value.strip()
+                try:
+                    return int(text)
+                except ValueError:
+                    try:
+                        number = float(text)
+                    except ValueError:
+                        pass
+                    else:
+                        if number == number and abs(number) != float("inf"):
+                            return number
+            raise FactTypeError(f"{where} must be a number, not {value!r}")
+        if isinstance(value, str):
+            key = value.strip().lower().replace("-", "_").replace(" ", "_")
+            if key in self.choices:
+                return key
+            raise FactTypeError(f"{where} must be one of {', '.join(self.choices)}, not "
+                                f"{value!r}{did_you_mean(key, self.choices)}")
+        raise FactTypeError(f"{where} must be one of {', '.join(self.choices)}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class Incident:
+    """A type of dispute, with the facts that decide it."""
+
+    id: str
+    title: str
+    description: str
+    facts: tuple[Fact, ...]
+    topics: tuple[str, ...] = ()
+
+    def fact(self, fact_id: str) -> Fact:
+        for fact in self.facts:
+            if fact.id == fact_id:
+                return fact
+        raise UnknownFactError(
+            f"incident {self.id!r} has no fact {fact_id!r}{did_you_mean(fact_id, self.fact_ids)}; "
+            f"its facts are: " + ", ".join(f"{f.id} ({f.accepted})" for f in self.facts))
+
+    @property
+    def fact_ids(self) -> tuple[str, ...]:
+        return tuple(f.id for f in self.facts)
+
+    def check_facts(self, facts: dict | None) -> dict:
+        """The facts with values coerced to their types; raises on unknown facts or bad values."""
+        out = {}
+        for key, value in (facts or {}).items():
+            fact = self.fact(str(key))
+            out[fact.id] = fact.coerce(value, self.id)
+        return out
+
+
+@dataclass(frozen=True)
+class RulingSpec:
+    """One ``rulings:`` entry of a record: when it applies and what it decides."""
+
+    incidents: tuple[str, ...]
+    when: dict = field(hash=False, compare=False)
+    outcome: str = ""
+    options: tuple[str, ...] = ()
+    summary: str = ""
+    count: dict = field(default_factory=dict, hash=False, compare=False)
+    index: int = 0
+
+    @classmethod
+    def from_raw(cls, raw: dict, index: int = 0) -> RulingSpec:
+        inc = raw["incident"]
+        return cls(incidents=tuple(inc) if isinstance(inc, list) else (inc,),
+                   when=dict(raw.get("when") or {}), outcome=raw["outcome"],
+                   options=tuple(raw.get("options", ())), summary=raw["summary"],
+                   count=dict(raw.get("count") or {}), index=index)
+
+
+def condition_holds(condition: Any, value: Any) -> bool:
+    """Does a known fact ``value`` satisfy ``condition`` (value, list of values, or range)?"""
+    if isinstance(condition, dict):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        return (("min" not in condition or value >= condition["min"])
+                and ("max" not in condition or value <= condition["max"])
+                and ("over" not in condition or value > condition["over"])
+                and ("under" not in condition or value < condition["under"]))
+    if isinstance(condition, list):
+        return any(condition_holds(c, value) for c in condition)
+    if isinstance(condition, bool) or isinstance(value, bool):
+        return isinstance(condition, bool) and isinstance(value, bool) and condition == value
+    return condition == value
+
+
+def condition_problem(fact: Fact, condition: Any) -> str | None:
+    """Why ``condition`` cannot be a condition on ``fact`` (None when it can)."""
+    if fact.type == "yes/no":
+        return None if isinstance(condition, bool) else (
+            f"fact {fact.id!r} is yes/no: the condition must be true or false, not {condition!r}")
+    if fact.type == "number":
+        items = condition if isinstance(condition, list) else [condition]
+        for item in items:
+            if isinstance(item, dict):
+                continue
+            if isinstance(item, bool) or not isinstance(item, (int, float)):
+                return (f"fact {fact.id!r} is a number: the condition must be a number or "
+                        f"{{min/max/over/under: N}}, not {item!r}")
+        return None
+    items = condition if isinstance(condition, list) else [condition]
+    for item in items:
+        if not isinstance(item, str) or item not in fact.choices:
+            return (f"fact {fact.id!r} is one of {', '.join(fact.choices)}, not {item!r}"
+                    f"{did_you_mean(item, fact.choices)}")
+    return None
+
+
+def parse_incidents(data_list) -> tuple[Incident, ...]:
+    """Incidents from the plain data of ``incidents`` documents."""
+    out = []
+    for data in data_list:
+        for raw in data.get("incidents", ()):
+            facts = tuple(Fact(f["id"], f["type"], f["question"], tuple(f.get("choices", ())))
+                          for f in raw.get("facts", ()))
+            out.append(Incident(raw["id"], raw["title"], raw["description"].strip(), facts,
+                                tuple(raw.get("topics", ()))))
+    return tuple(out)
+
+
+# -- per-library cache -------------------------------------------------------
+
+@dataclass
+class _Cache:
+    incidents: dict
+    specs: dict  # ref -> tuple[RulingSpec]
+
+
+_CACHES: dict[int, tuple[weakref.ref, _Cache]] = {}
+
+
+def _cache(library) -> _Cache:
+    key = id(library)
+    hit = _CACHES.get(key)
+    if hit is not None and hit[0]() is library:
+        return hit[1]
+    docs = library.extra.get("incidents", ())
+    incidents = {i.id: i for i in parse_incidents(d.data for d in docs)}
+    specs = {}
+    for ref, entry in library.index.items():
+        if entry.rulings:
+            specs[ref] = tuple(RulingSpec.from_raw(r, k) for k, r in enumerate(entry.rulings))
+    cache = _Cache(incidents, specs)
+    _CACHES[key] = (weakref.ref(library, lambda _r, k=key: _CACHES.pop(k, None)), cache)
+    return cache
+
+
+def incidents(library) -> tuple[Incident, ...]:
+    """Every incident of the catalogue, in file order."""
+    return tuple(_cache(library).incidents.values())
+
+
+def get_incident(library, incident_id: str) -> Incident:
+    """The incident ``incident_id``; raises :class:`UnknownIncidentError` listing the known ids."""
+    found = _cache(library).incidents.get(str(incident_id).strip())
+    if found is None:
+        known = list(_cache(library).incidents)
+        raise UnknownIncidentError(
+            f"unknown incident {incident_id!r}{did_you_mean(incident_id, known)}; known incidents: "
+            + ", ".join(known))
+    return found
+
+
+def specs_for(library, ref: str) -> tuple[RulingSpec, ...]:
+    """The rulings specs recorded on the rule or proposal ``ref``."""
+    return _cache(library).specs.get(ref, ())

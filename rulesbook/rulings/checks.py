@@ -1,0 +1,134 @@
+"""Cross-checks of the rulings data, run by the loader (``check_library``):
+incidents, the ``rulings:`` of rule and proposal records, and the case files.
+Every problem is placed at file:line:col, with a "did you mean" where it helps."""
+from __future__ import annotations
+
+from ..errors import Problem
+from .catalogue import Incident, condition_problem, did_you_mean, parse_incidents
+from .vocabulary import COUNT_KEYS, OUTCOMES, WITH_OPTIONS
+
+
+def check_library(library, docs) -> list[Problem]:
+    problems: list[Problem] = []
+    inc_docs = docs.get("incidents", [])
+    incidents: dict[str, Incident] = {}
+    for doc in inc_docs:
+        for i, raw in enumerate(doc.data["incidents"]):
+            if raw["id"] in incidents:
+                problems.append(doc.problem(("incidents", i, "id"),
+                                            f"incident id {raw['id']!r} is used twice"))
+            seen = set()
+            for j, fact in enumerate(raw.get("facts", ())):
+                if fact["id"] in seen:
+                    problems.append(doc.problem(("incidents", i, "facts", j, "id"),
+                                                f"fact id {fact['id']!r} is used twice in "
+                                                f"{raw['id']}"))
+                seen.add(fact["id"])
+            topic_ids = [t.id for t in library.topics]
+            for j, topic in enumerate(raw.get("topics", ())):
+                if topic_ids and topic not in topic_ids:
+                    problems.append(doc.problem(("incidents", i, "topics", j),
+                                                f"unknown topic {topic!r}"
+                                                f"{did_you_mean(topic, topic_ids)}"))
+        for inc in parse_incidents([doc.data]):
+            incidents.setdefault(inc.id, inc)
+    for doc in docs.get("rulebook", []):
+        data = doc.data
+        for j, prop in enumerate(data.get("preamble", ())):
+            _check_rulings(doc, ("preamble", j), prop, incidents, bool(inc_docs), problems)
+        for i, rule in enumerate(data["rules"]):
+            _check_rulings(doc, ("rules", i), rule, incidents, bool(inc_docs), problems)
+            for j, prop in enumerate(rule.get("proposals", ())):
+                _check_rulings(doc, ("rules", i, "proposals", j), prop, incidents,
+                               bool(inc_docs), problems)
+    seen_cases: dict[str, str] = {}
+    for doc in docs.get("case", []):
+        _check_case(library, doc, incidents, seen_cases, problems)
+    return problems
+
+
+def _check_rulings(doc, path, record, incidents, have_catalogue, problems) -> None:
+    for k, ruling in enumerate(record.get("rulings", ())):
+        here = path + ("rulings", k)
+        names = ruling["incident"] if isinstance(ruling["incident"], list) else [ruling["incident"]]
+        known = []
+        for n, name in enumerate(names):
+            at = here + (("incident", n) if isinstance(ruling["incident"], list) else ("incident",))
+            if name in incidents:
+                known.append(incidents[name])
+            elif have_catalogue:
+                problems.append(doc.problem(at, f"unknown incident {name!r}"
+                                            f"{did_you_mean(name, incidents)}"))
+            else:
+                problems.append(doc.problem(at, "rulings name incidents, but there is no "
+                                            "incidents.yaml in the data folder"))
+        for fact_id, condition in (ruling.get("when") or {}).items():
+            lacking = [inc for inc in known if fact_id not in inc.fact_ids]
+            if lacking:
+                inc = lacking[0]
+                problems.append(doc.problem(
+                    here + ("when", fact_id),
+                    f"unknown fact {fact_id!r} for incident {', '.join(i.id for i in lacking)}"
+                    f"{did_you_mean(fact_id, inc.fact_ids)}; its facts are: "
+                    + ", ".join(inc.fact_ids)))
+                continue
+            for inc in known[:1]:
+                why = condition_problem(next(f for f in inc.facts if f.id == fact_id), condition)
+                if why:
+                    problems.append(doc.problem(here + ("when", fact_id), why))
+        outcome = ruling["outcome"]
+        if outcome not in OUTCOMES:
+            problems.append(doc.problem(here + ("outcome",), f"unknown outcome {outcome!r}"
+                                        f"{did_you_mean(outcome, OUTCOMES)}; known outcomes: "
+                                        + ", ".join(OUTCOMES)))
+        elif outcome in WITH_OPTIONS and not ruling.get("options"):
+            problems.append(doc.problem(here + ("outcome",),
+                                        f"outcome {outcome} needs options: (the choices open)"))
+        elif outcome not in WITH_OPTIONS and ruling.get("options"):
+            problems.append(doc.problem(here + ("options",), f"options are only given with "
+                                        f"{' or '.join(WITH_OPTIONS)}, not {outcome}"))
+        for key in ruling.get("count") or {}:
+            if key not in COUNT_KEYS:  # the schema refuses these too; kept for old schemas
+                problems.append(doc.problem(here + ("count", key), f"unknown count key {key!r}"))
+
+
+def _check_case(library, doc, incidents, seen, problems) -> None:
+    data = doc.data
+    if data["id"] in seen:
+        problems.append(doc.problem(("id",), f"case id {data['id']!r} is already used by "
+                                    f"{seen[data['id']]}"))
+    seen[data["id"]] = doc.file
+    inc = incidents.get(data["incident"])
+    if inc is None:
+        problems.append(doc.problem(("incident",), f"unknown incident {data['incident']!r}"
+                                    f"{did_you_mean(data['incident'], incidents)}"))
+    else:
+        for key, value in data["facts"].items():
+            fact = next((f for f in inc.facts if f.id == key), None)
+            if fact is None:
+                problems.append(doc.problem(("facts", key), f"unknown fact {key!r} for incident "
+                                            f"{inc.id}{did_you_mean(key, inc.fact_ids)}; its "
+                                            f"facts are: " + ", ".join(inc.fact_ids)))
+                continue
+            try:
+                fact.coerce(value, inc.id)
+            except ValueError as exc:
+                problems.append(doc.problem(("facts", key), str(exc)))
+    refs = list(library.index)
+    for ref, outcome in data["expected"].items():
+        if ref not in library.index:
+            problems.append(doc.problem(("expected", ref), f"expected names {ref!r}, which "
+                                        f"does not exist{did_you_mean(ref, refs)}"))
+        if outcome is not None and outcome not in OUTCOMES:
+            problems.append(doc.problem(("expected", ref), f"unknown outcome {outcome!r}"
+                                        f"{did_you_mean(outcome, OUTCOMES)}"))
+    for j, ref in enumerate(data.get("sources", ())):
+        if ref not in library.index:
+            problems.append(doc.problem(("sources", j), f"source {ref!r} does not exist"
+                                        f"{did_you_mean(ref, refs)}"))
+    if data.get("fen") or data.get("moves"):
+        try:
+            from .cases import case_game
+            case_game(data)
+        except ValueError as exc:
+            problems.append(doc.problem(("moves",) if data.get("moves") else ("fen",), str(exc)))

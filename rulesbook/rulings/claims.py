@@ -1,0 +1,148 @@
+"""Draw claims decided from the game itself: the 13-count, the long line, the
+stronger side's count and repetition, computed from the draughts engine's count
+state with the limits of the edition in force."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .engine import Suggestions, in_force_sources, suggest
+from .errors import GameRecordError
+
+_OFF = dict(three_vs_one_limit=None, long_line_limit=None, strong_side_limit=None,
+            strong_side_extension=0, king_weight=1, man_weight=1, repetition_limit=None)
+
+
+def count_rules_for(library, edition: str | None = None):
+    """The CountRules of an edition, built from the ``count:`` of the rulings in force,
+    and which record set each parameter. Counts no rule in force sets are off."""
+    from ..draughts import CountRules
+
+    params, sources = dict(_OFF), {}
+    for ref, _book, _rule, _text, _title, specs, _ in in_force_sources(library, edition):
+        for spec in specs:
+            for key, value in spec.count.items():
+                params[key] = value
+                sources[key] = ref
+    return CountRules(**params), sources
+
+
+@dataclass(frozen=True)
+class DrawClaim:
+    """Whether a draw claim holds at a ply, and the rulings that decide it."""
+
+    incident: str           # thirteen_count | strong_side_count | repetition
+    name: str               # "13-count", "long line", "stronger side", "repetition"
+    applicable: bool        # the count is running (e.g. three kings against one)
+    holds: bool
+    moves: int
+    limit: int | None
+    remaining: int | None   # moves left before the limit (None: no limit in force)
+    ref: str | None         # the rule in force that sets the limit
+    explanation: str
+    facts: dict = field(hash=False, compare=False)
+    suggestions: Suggestions | None = field(default=None, hash=False, compare=False)
+
+    def as_json(self) -> dict:
+        return {"incident": self.incident, "claim": self.name, "applicable": self.applicable,
+                "holds": self.holds, "moves": self.moves, "limit": self.limit,
+                "remaining": self.remaining, "ref": self.ref, "explanation": self.explanation,
+                "facts": dict(self.facts),
+                "rulings": self.suggestions.as_json() if self.suggestions else []}
+
+
+def replay(start, moves, counts, upto: int | None = None):
+    """A Game from ``start`` with ``moves`` (Move or text) up to ply ``upto``."""
+    from ..draughts import DraughtsError, Game
+
+    game = Game(start, counts=counts)
+    moves = list(moves)
+    if upto is not None and not 0 <= upto <= len(moves):
+        raise GameRecordError(f"ply {upto} is outside the game (0-{len(moves)})")
+    for i, move in enumerate(moves[:upto] if upto is not None else moves, start=1):
+        try:
+            game.push(move)
+        except DraughtsError as exc:
+            raise GameRecordError(f"move {i} cannot be played: {exc}") from None
+    return game
+
+
+def draw_claims(library, start, moves, ply: int | None = None,
+                edition: str | None = None) -> tuple[DrawClaim, ...]:
+    """Every draw claim at ``ply`` (default: the end) of the game ``start`` + ``moves``,
+    under ``edition``: whether it holds, how many moves remain, and the rulings."""
+    rules, sources = count_rules_for(library, edition)
+    game = replay(start, moves, rules, ply)
+    state = game.count_state()
+    claims = []
+    # 13-count / long line
+    active = state.three_vs_one_active
+    limit = state.three_vs_one_limit
+    name = "long line" if state.long_line and rules.long_line_limit is not None else "13-count"
+    ref = sources.get("long_line_limit" if name == "long line" else "three_vs_one_limit")
+    n = state.three_vs_one_moves
+    facts = {"three_kings_vs_one": active, "lone_king_moves": n, "long_line": state.long_line}
+    if not active:
+        why = "The 13-count does not apply: the position is not three kings against one king."
+    elif limit is None:
+        why = "No rule in force sets a count for three kings against one."
+    else:
+        why = (f"The lone king has made {n} move(s) of {limit}"
+               + (" on the long line" if name == "long line" else "") + ".")
+    claims.append(_claim(library, edition, "thirteen_count", name, active and limit is not None,
+                         bool(active and state.three_vs_one_reached), n, limit, ref, why, facts))
+    # stronger side
+    n = state.strong_side_moves
+    limit = state.strong_side_limit
+    strong = state.strong_side
+    facts = {"strong_side_moves": n}
+    if strong is None:
+        why = "Neither side is stronger (material is even)."
+    elif limit is None:
+        why = "No rule in force sets a count for the stronger side."
+    else:
+        why = (f"{strong} is stronger and has made {n} move(s) of {limit} without a capture "
+               f"or a man moved (the engine counts from the last capture or man move; a rule "
+               f"that counts from the notice counts from the referee's call).")
+        if rules.strong_side_extension and state.strong_side_reached:
+            why += (f" Rule extension: {rules.strong_side_extension} more moves if the win "
+                    f"can be completed in them.")
+    claims.append(_claim(library, edition, "strong_side_count", "stronger side",
+                         strong is not None and limit is not None, state.strong_side_reached,
+                         n, limit, sources.get("strong_side_limit"), why, facts))
+    # repetition
+    n = state.repetitions
+    limit = state.repetition_limit
+    why = (f"The position has occurred {n} time(s)" + (f" of {limit}." if limit else
+           "; no rule in force makes repetition a draw."))
+    claims.append(_claim(library, edition, "repetition", "repetition", limit is not None,
+                         state.repetition_reached, n, limit, sources.get("repetition_limit"),
+                         why, {"repetitions": n}))
+    return tuple(claims)
+
+
+def _claim(library, edition, incident, name, applicable, holds, moves, limit, ref, why, facts):
+    remaining = max(0, limit - moves) if (limit is not None and applicable) else None
+    return DrawClaim(incident, name, applicable, bool(holds), moves, limit, remaining, ref, why,
+                     facts, suggest(library, incident, facts, edition))
+
+
+def draw_claims_from_pdn(library, text: str, ply: int | None = None,
+                         edition: str | None = None) -> tuple[DrawClaim, ...]:
+    """Draw claims from the first game of a PDN text (up to its first unplayable move)."""
+    game = first_pdn_game(text)
+    moves = game.mainline_moves()
+    if ply is None:
+        ply = len(moves)
+    return draw_claims(library, game.start, moves, ply, edition)
+
+
+def first_pdn_game(text: str):
+    from ..draughts.pdn import read_games
+
+    try:
+        games = read_games(text)
+    except ValueError as exc:
+        raise GameRecordError(f"the record cannot be read: {exc}") from None
+    if not games:
+        raise GameRecordError("the file holds no game")
+    return games[0]

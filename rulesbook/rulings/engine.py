@@ -1,0 +1,282 @@
+"""Suggest and compare: which rulings apply to an incident, under an edition
+or under every variant (original rule, proposals, other rulebooks)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..editions import consolidate
+from ..model import Proposal, Rule
+from .catalogue import Fact, Incident, RulingSpec, condition_holds, get_incident, specs_for
+from .vocabulary import OUTCOMES
+
+JSON_KEYS = ("ref", "rulebook", "outcome", "options", "summary", "matched_facts",
+             "unknown_facts", "text")
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """One ruling that applies (or may apply) to an incident."""
+
+    ref: str                 # the record whose ruling it is (``apca:10``, ``apca:10B``)
+    rulebook: str
+    incident: str
+    outcome: str
+    options: tuple[str, ...]
+    summary: str
+    matched_facts: dict = field(hash=False, compare=False)
+    unknown_facts: tuple[str, ...] = ()
+    text: str = ""
+    title: str = ""
+    rule: str = ""           # the rule it stands for (differs from ref for an adopted proposal)
+    applies: bool = True     # every condition is met by a known fact
+    in_force: bool = True    # False for guidance from another rulebook
+    conditions: dict = field(default_factory=dict, hash=False, compare=False)
+    count: dict = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def meaning(self) -> str:
+        return OUTCOMES.get(self.outcome, self.outcome)
+
+    def as_json(self) -> dict:
+        return {"ref": self.ref, "rulebook": self.rulebook, "outcome": self.outcome,
+                "options": list(self.options), "summary": self.summary,
+                "matched_facts": dict(self.matched_facts),
+                "unknown_facts": list(self.unknown_facts), "text": self.text}
+
+
+@dataclass(frozen=True)
+class Suggestions:
+    """The answer to :func:`suggest`."""
+
+    incident: Incident
+    facts: dict = field(hash=False, compare=False)
+    edition: str = ""
+    rulings: tuple[Ruling, ...] = ()
+    questions: tuple[Fact, ...] = ()   # unknown facts that would change the answer
+    binding: bool = True               # False when only other rulebooks address it
+
+    @property
+    def best(self) -> Ruling | None:
+        return self.rulings[0] if self.rulings and self.rulings[0].applies else None
+
+    def as_json(self) -> list[dict]:
+        return [r.as_json() for r in self.rulings]
+
+
+def _evaluate(spec: RulingSpec, facts: dict) -> tuple[str, dict, tuple[str, ...]]:
+    matched, unknown = {}, []
+    for fact_id, condition in spec.when.items():
+        if fact_id not in facts:
+            unknown.append(fact_id)
+        elif condition_holds(condition, facts[fact_id]):
+            matched[fact_id] = facts[fact_id]
+        else:
+            return "excluded", matched, ()
+    return ("applies" if not unknown else "possible"), matched, tuple(unknown)
+
+
+def _candidates(incident: Incident, facts: dict, sources) -> list[Ruling]:
+    """Rulings of ``sources`` [(ref, rulebook, rule, text, title, specs, in_force)] for the
+    incident, most specific first (applying before possible, more matched conditions first)."""
+    found = []
+    order = 0
+    for ref, rulebook, rule, text, title, specs, in_force in sources:
+        for spec in specs:
+            if incident.id not in spec.incidents:
+                continue
+            status, matched, unknown = _evaluate(spec, facts)
+            order += 1
+            if status == "excluded":
+                continue
+            ruling = Ruling(ref, rulebook, incident.id, spec.outcome, spec.options, spec.summary,
+                            matched, unknown, text, title, rule, status == "applies", in_force,
+                            dict(spec.when), dict(spec.count))
+            found.append(((not ruling.applies, -len(matched), len(unknown), order), ruling))
+    found.sort(key=lambda pair: pair[0])
+    return [r for _, r in found]
+
+
+def _questions(incident: Incident, rulings: list[Ruling]) -> tuple[Fact, ...]:
+    if len({(r.outcome, r.options) for r in rulings}) <= 1:
+        return ()
+    wanted = {f for r in rulings for f in r.unknown_facts}
+    return tuple(f for f in incident.facts if f.id in wanted)
+
+
+def _addresses(specs, incident_id: str) -> bool:
+    return any(incident_id in s.incidents for s in specs)
+
+
+def in_force_sources(library, edition: str | None = None):
+    """(ref, rulebook, rule, text, title, specs, True) for each rule in force in ``edition``:
+    an adopted proposal's rulings replace the original rule's."""
+    book = consolidate(library, edition)
+    for rif in book.rules:
+        specs = specs_for(library, rif.source)
+        if specs:
+            yield (rif.source, rif.source.partition(":")[0], rif.ref, rif.text, rif.title,
+                   specs, True)
+
+
+def _other_sources(library, home: str):
+    for book in ordered_books(library):
+        if book.id == home:
+            continue
+        for rule in book.rules:
+            specs = specs_for(library, rule.ref)
+            if specs:
+                yield (rule.ref, book.id, rule.ref, rule.text, rule.title, specs, False)
+
+
+def suggest(library, incident: str, facts: dict | None = None,
+            edition: str | None = None) -> Suggestions:
+    """The rulings that apply to ``incident`` with ``facts`` under ``edition`` (the
+    edition in force by default), most specific first, with the facts still unknown
+    that would change the answer. When no rule in force addresses the case, the other
+    rulebooks' rulings are given as guidance (``binding`` is False)."""
+    inc = get_incident(library, incident)
+    known = inc.check_facts(facts)
+    ed = library.edition(edition)
+    rulings = _candidates(inc, known, list(in_force_sources(library, ed.id)))
+    binding = True
+    if not rulings:
+        others = _candidates(inc, known, list(_other_sources(library, ed.rulebook)))
+        if others:
+            rulings, binding = others, False
+    return Suggestions(inc, known, ed.id, tuple(rulings), _questions(inc, rulings), binding)
+
+
+# -- compare -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Verdict:
+    """How one variant (a rule, a proposal, another rulebook's section) decides a case."""
+
+    ref: str
+    rulebook: str
+    label: str
+    kind: str                      # rule | replacement | addition | comment | endorsement
+    outcome: str | None            # None: undecided on these facts
+    options: tuple[str, ...] = ()
+    summary: str = ""
+    matched_facts: dict = field(default_factory=dict, hash=False, compare=False)
+    unknown_facts: tuple[str, ...] = ()
+    text: str = ""
+    endorses: str | None = None
+    differs: bool | None = None    # decides differently from the original APCA rules
+
+    def as_json(self) -> dict:
+        return {"ref": self.ref, "rulebook": self.rulebook, "outcome": self.outcome,
+                "options": list(self.options), "summary": self.summary,
+                "matched_facts": dict(self.matched_facts),
+                "unknown_facts": list(self.unknown_facts), "text": self.text,
+                "label": self.label, "kind": self.kind, "endorses": self.endorses,
+                "differs": self.differs}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    incident: Incident
+    facts: dict = field(hash=False, compare=False)
+    verdicts: tuple[Verdict, ...] = ()
+    baseline: str | None = None          # ref of the original rule that sets the baseline
+    baseline_outcome: str | None = None
+
+    def verdict(self, ref: str) -> Verdict:
+        for v in self.verdicts:
+            if v.ref == ref:
+                return v
+        raise KeyError(ref)
+
+    @property
+    def outcomes(self) -> dict[str, str | None]:
+        return {v.ref: v.outcome for v in self.verdicts}
+
+    @property
+    def disagreements(self) -> tuple[Verdict, ...]:
+        return tuple(v for v in self.verdicts if v.differs)
+
+    @property
+    def agree(self) -> bool:
+        return len({v.outcome for v in self.verdicts if v.outcome is not None}) <= 1
+
+    def as_json(self) -> list[dict]:
+        return [v.as_json() for v in self.verdicts]
+
+
+BOOK_ORDER = ("apca", "standard-laws", "spanish-pool", "acf-guide")
+
+
+def ordered_books(library):
+    """The rulebooks in the order variants are shown: the edited book first, then the
+    Standard Laws, the Spanish pool rules, the ACF guide, then any others."""
+    home = library.editions[0].rulebook if library.editions else "apca"
+    order = (home,) + tuple(b for b in BOOK_ORDER if b != home)
+    return sorted(library.rulebooks,
+                  key=lambda b: (order.index(b.id) if b.id in order else len(order), b.id))
+
+
+def _variants(library, incident_id: str):
+    """(entry, kind, specs, text, endorses) for every record that addresses the incident."""
+    for book in ordered_books(library):
+        for prop in book.preamble:
+            specs = specs_for(library, prop.ref)
+            if _addresses(specs, incident_id):
+                yield prop, prop.kind, specs, prop.text, None
+        for rule in book.rules:
+            rule_specs = specs_for(library, rule.ref)
+            rule_addresses = _addresses(rule_specs, incident_id)
+            if rule_addresses:
+                yield rule, "rule", rule_specs, rule.text, None
+            for prop in rule.proposals:
+                specs = specs_for(library, prop.ref)
+                if _addresses(specs, incident_id):
+                    yield prop, prop.kind, specs, prop.text, None
+                elif prop.kind == "endorsement" and rule_addresses:
+                    yield prop, prop.kind, rule_specs, rule.text, rule.ref
+
+
+def _label(library, entry) -> str:
+    if isinstance(entry, Proposal):
+        try:
+            who = library.member(entry.member).label
+        except LookupError:
+            who = entry.member
+        return f"{entry.ref} ({who})"
+    book = library.rulebook(entry.rulebook)
+    return f"{entry.ref} {book.short_title}: {entry.title}"
+
+
+def compare(library, incident: str, facts: dict | None = None) -> Comparison:
+    """How every variant decides ``incident`` with ``facts``: the original APCA rules,
+    each proposal, the Standard Laws, the Spanish pool rules and the ACF guide. A variant
+    that differs from the original APCA rules' decision is marked ``differs``."""
+    inc = get_incident(library, incident)
+    known = inc.check_facts(facts)
+    home = library.editions[0].rulebook if library.editions else "apca"
+    raw = []
+    for entry, kind, specs, text, endorses in _variants(library, inc.id):
+        title = entry.title if isinstance(entry, Rule) else (entry.title or "")
+        source = (entry.ref, entry.rulebook, entry.ref, text, title, specs, True)
+        rulings = _candidates(inc, known, [source])
+        best = rulings[0] if rulings and rulings[0].applies else None
+        if best is not None:
+            v = Verdict(entry.ref, entry.rulebook, _label(library, entry), kind, best.outcome,
+                        best.options, best.summary, best.matched_facts, (), text, endorses)
+        else:
+            unknown = tuple(dict.fromkeys(f for r in rulings for f in r.unknown_facts))
+            v = Verdict(entry.ref, entry.rulebook, _label(library, entry), kind, None, (),
+                        "Undecided on these facts." if rulings else
+                        "Does not decide this case on these facts.", {}, unknown, text, endorses)
+        raw.append(v)
+    baseline = next((v for v in raw if v.kind == "rule" and v.rulebook == home
+                     and v.outcome is not None), None)
+    base_outcome = baseline.outcome if baseline else None
+    verdicts = []
+    for v in raw:
+        differs = None
+        if base_outcome is not None and v.outcome is not None:
+            differs = (v.outcome, v.options) != (base_outcome, baseline.options)
+        verdicts.append(Verdict(**{**v.__dict__, "differs": differs}))
+    return Comparison(inc, known, tuple(verdicts), baseline.ref if baseline else None,
+                      base_outcome)

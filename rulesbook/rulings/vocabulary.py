@@ -1,0 +1,42 @@
+"""The outcome codes a ruling may give, each with its meaning in plain words."""
+from __future__ import annotations
+
+OUTCOMES: dict[str, str] = {
+    "retract_and_replay": "the move is taken back and a legal move is made instead",
+    "restart_from_move": "the game is reconstructed to the disputed move and played on from there",
+    "move_stands": "the move stands as played",
+    "caution": "the player is cautioned (warned)",
+    "caution_then_forfeit": "a caution for the first offense, forfeit of the game for the next",
+    "forfeit": "the offending player forfeits the game",
+    "draw": "the game (or match) is drawn",
+    "referee_options": "the referee chooses among the listed options",
+    "opponent_options": "the opponent chooses among the listed options",
+    "void_and_replay": "the game is declared void and started over",
+    "adjudicate": "the game is adjudicated",
+    "no_penalty": "no penalty",
+    "play_on": "no claim holds: play goes on",
+    "by_agreement": "the players settle it by agreement",
+    "referee_decides": "the referee (or official) decides",
+    "must_move_piece": "the touched piece must be moved",
+    "must_complete_move": "the move must be completed in the direction begun",
+    "crown_and_replay": "the opponent's move is put back, the man is crowned, and the same move is made",
+    "crown_piece": "the man is crowned now",
+    "replace_piece": "the piece is put back on the board",
+    "remove_spectator": "the spectator is ordered from the room; play stops until he has left",
+    "result_stands": "the result already reached stands",
+    "extra_games": "the match continues with further games",
+    "tiebreak": "the tie is broken by the tie-break method",
+    "decision_final": "the decision is final",
+    "appeal_allowed": "the decision can be appealed",
+    "arbiter_decides": "a written statement of facts goes to a disinterested arbiter, whose decision is final",
+}
+
+#: Outcomes that list options (``options:`` is required with them, refused otherwise).
+WITH_OPTIONS = ("referee_options", "opponent_options")
+
+#: Keys of a ruling's ``count:`` (parameters of the draughts engine's CountRules).
+COUNT_KEYS = ("three_vs_one_limit", "long_line_limit", "strong_side_limit",
+              "strong_side_extension", "king_weight", "man_weight", "repetition_limit")
+
+#: Incidents decided by a count that the engine can compute from a game.
+DRAW_CLAIM_INCIDENTS = ("thirteen_count", "strong_side_count", "repetition")
