@@ -262,7 +262,8 @@ class _Loader:
                     adopted=tuple(Adoption(a["proposal"], a.get("rule"), a.get("ballot"),
                                            a.get("question"), a.get("note"))
                                   for a in e.get("adopted", ())),
-                    repealed=tuple(r["rule"] for r in e.get("repealed", ()))))
+                    repealed=tuple(r["rule"] for r in e.get("repealed", ())),
+                    ballot=e.get("ballot"), seal=e.get("seal")))
         library = Library(self.root, tuple(books), tuple(members), tuple(topics),
                           tuple(editions), in_force,
                           extra={k: v for k, v in self.docs.items()

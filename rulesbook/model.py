@@ -141,6 +141,8 @@ class Edition:
     description: str = ""
     adopted: tuple[Adoption, ...] = ()
     repealed: tuple[str, ...] = ()
+    ballot: str | None = None  # the ballot that adopted this edition
+    seal: str | None = None  # "sha256:<hex>": that ballot's seal
 
 
 Entry = Rule | Proposal

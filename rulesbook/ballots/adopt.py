@@ -44,8 +44,8 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
         raise BallotError(f"the edition in force ({base.id}) is of {base.rulebook!r}, "
                           f"the ballot is about {ballot.rulebook!r}")
     for edition in library.editions:
-        if any(a.ballot == ballot.id for a in edition.adopted) or \
-                ballot.seal.digest in edition.description:
+        if edition.ballot == ballot.id or edition.seal == f"sha256:{ballot.seal.digest}" or \
+                any(a.ballot == ballot.id for a in edition.adopted):
             raise BallotError(f"ballot {ballot.id!r} was already adopted in edition "
                               f"{edition.id!r}")
     if ballot.edition and ballot.edition != base.id:
@@ -78,6 +78,7 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
         "id": edition_id,
         "title": title or f"{base.title.split(' (')[0]} — edition {edition_id}",
         "date": date, "rulebook": ballot.rulebook, "base": base.id,
+        "ballot": ballot.id, "seal": f"sha256:{ballot.seal.digest}",
         "description": (f"Adopted by ballot {ballot.id} ({ballot.title}), closed "
                         f"{ballot.seal.closed_at}, seal sha256:{ballot.seal.digest}. "
                         f"{len(adopted)} proposal(s) adopted."),

@@ -72,6 +72,7 @@ def edition_json(edition) -> dict:
         "adopted": [{"proposal": a.proposal, "rule": a.rule, "ballot": a.ballot,
                      "question": a.question} for a in edition.adopted],
         "repealed": list(edition.repealed),
+        "ballot": edition.ballot, "seal": edition.seal,
     }
 
 

@@ -155,6 +155,7 @@ def test_adopt_makes_the_next_edition(data_copy, sealed_file, capsys):
     assert new.id == "2026a" and new.base == "original" and new.date == "2026-03-02"
     seal = load_ballot(ballot_file).seal.digest
     assert seal in new.description
+    assert new.seal == f"sha256:{seal}" and new.ballot == "test-ballot"
     assert {(a.proposal, a.rule, a.ballot, a.question) for a in new.adopted} == {
         ("apca:10B", "apca:10", "test-ballot", "10"),
         ("apca:Purpose", None, "test-ballot", "Purpose")}
