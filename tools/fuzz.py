@@ -172,24 +172,47 @@ def build_readers() -> list[Reader]:
     for kind, seeds in sorted(by_kind.items()):
         if kind in schema.available_kinds():
             readers.append(Reader(f"yaml-{kind}", yaml_reader(kind), seeds))
-    readers.extend(extra_readers())
+    readers.extend(file_readers(by_kind))
     return readers
 
 
-def extra_readers() -> list[Reader]:
-    """Readers of the parts of the core that own their own file kinds."""
-    import importlib
+def file_readers(by_kind: dict[str, list[bytes]]) -> list[Reader]:
+    """The readers of whole files the app opens: ballots, members' ballots, cases,
+    dispute case files. Each goes through the same function the app calls."""
+    import tempfile
 
-    found = []
-    for module_name in ("rulesbook.ballots.fuzzing", "rulesbook.reconstruct.fuzzing",
-                        "rulesbook.rulings.fuzzing"):
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            continue
-        for name, run, seeds in module.fuzz_targets():
-            found.append(Reader(name, run, seeds))
-    return found
+    from rulesbook import load_library
+    from rulesbook.ballots import load_ballot, load_member_ballot
+    from rulesbook.datapath import bundled_data_dir
+    from rulesbook.rulings.cases import load_case_file
+
+    library = load_library()
+    folder = Path(tempfile.mkdtemp(prefix="rulesbook-fuzz-"))
+
+    def via_file(loader, suffix=".yaml"):
+        def run(raw: bytes):
+            path = folder / f"input{suffix}"
+            path.write_bytes(raw)
+            loader(path)
+        return run
+
+    ballots = [p.read_bytes() for p in sorted(bundled_data_dir().rglob("ballots/*.yaml"))]
+    readers = [Reader("ballot-file", via_file(load_ballot), ballots),
+               Reader("case-file", via_file(lambda p: load_case_file(library, p)),
+                      [p.read_bytes() for p in sorted((bundled_data_dir() / "cases")
+                                                      .glob("*.yaml"))][:10])]
+    member = (b"schema_version: 1\nkind: member-ballot\nballot: 2026-committee\nmember: A\n"
+              b"votes:\n  - {question: '10', ranking: [apca:10B, apca:10]}\n")
+    readers.append(Reader("member-ballot-file", via_file(load_member_ballot), [member]))
+    try:
+        from rulesbook.reconstruct.case import load_case
+    except ImportError:
+        return readers
+    dispute = (REPO / "tests" / "reconstruct" / "data")
+    seeds = [p.read_bytes() for p in sorted(dispute.glob("*.yaml"))] if dispute.is_dir() else []
+    if seeds:
+        readers.append(Reader("dispute-file", via_file(load_case), seeds))
+    return readers
 
 
 def fuzz(total: int, seed: int = 0, only: list[str] | None = None,
