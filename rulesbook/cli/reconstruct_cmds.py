@@ -1,0 +1,181 @@
+"""``rulesbook replay`` and ``rulesbook reconstruct``: game reconstruction for referees.
+
+Contracts (stable, scripts rely on them):
+
+* ``replay FILE [--variant V] [--game N] [--let-stand] [--json]``: FILE is a
+  PDN file or a text file of moves.  With ``--json`` a list with one object
+  per game: ``{"game", "tags", "plies", "first_illegal", "illegal",
+  "final_fen", "result"}``; ``first_illegal`` is null or ``{"ply",
+  "move_number", "side", "move", "reason", "incident", "message",
+  "legal_moves", "fen_before"}`` (``ply`` counts from 1 for the first move
+  of the game); ``illegal`` lists every illegal move found (one at most
+  without ``--let-stand``).  Record errors (syntax, a bad FEN) go to stderr
+  as ``FILE:line:col: message``.  Exit 0 when every move was legal, 1 when
+  an illegal move or a record error was found, 2 when the input could not
+  be used.
+* ``reconstruct --from FEN|start --to FEN [--variant V] (--plies N |
+  --max-plies N) [--known PLY:MOVE ...] [--json]``: ``{"status":
+  "impossible"|"unique"|"several", "sequences": [[move, ...], ...],
+  "diverge_at": [...], "explanation"}``.  Exit 0 when reconstructed or
+  several, 1 when impossible, 2 on bad input.
+
+Errors: a message on stderr, exit 2, no traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+__all__ = ["register", "cmd_replay", "cmd_reconstruct"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    r = subparsers.add_parser(
+        "replay", help="replay a game record and find the first illegal move",
+        description="Replay a PDN file or a text file of moves and report the first illegal "
+                    "move with its reason. Exit 0 when every move was legal, 1 when an "
+                    "illegal move or a record error was found, 2 when the input could not "
+                    "be used.")
+    r.add_argument("file", metavar="FILE", help="a PDN file or a text file of moves")
+    r.add_argument("--variant", metavar="V", default=None,
+                   help="pool (default), english, russian, brazilian (PDN GameType wins)")
+    r.add_argument("--game", metavar="N", type=int, default=None,
+                   help="only the N-th game of the file (from 1)")
+    r.add_argument("--let-stand", action="store_true",
+                   help="let illegal moves stand as played and list every later one")
+    r.add_argument("--json", action="store_true", help="machine-readable output")
+    r.set_defaults(func=cmd_replay)
+
+    g = subparsers.add_parser(
+        "reconstruct", help="find the missing moves between two positions",
+        description="Find every legal sequence of moves from a known position to the "
+                    "position on the board.")
+    g.add_argument("--from", dest="from_", metavar="FEN|start", required=True,
+                   help="the known earlier position (a FEN, or 'start')")
+    g.add_argument("--to", metavar="FEN", required=True, help="the position on the board now")
+    g.add_argument("--variant", metavar="V", default="pool", help="pool (default), english, ...")
+    n = g.add_mutually_exclusive_group(required=True)
+    n.add_argument("--plies", metavar="N", type=int, help="exactly N plies are missing")
+    n.add_argument("--max-plies", metavar="N", type=int, help="at most N plies are missing")
+    g.add_argument("--known", metavar="PLY:MOVE", nargs="+", action="extend", default=[],
+                   help="a move the players agree on: 14:22x15, 3:11-? (started on 11), "
+                        "3:?-15 (ended on 15), 12B:11-? (Black's 12th move); plies count "
+                        "from 1 = the first missing ply")
+    g.add_argument("--limit", metavar="N", type=int, default=200,
+                   help="keep at most N sequences (default 200)")
+    g.add_argument("--json", action="store_true", help="machine-readable output")
+    g.set_defaults(func=cmd_reconstruct)
+
+
+def _error(command: str, message: str) -> int:
+    print(f"rulesbook {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _game_report(number: int, record, let_stand: bool) -> tuple[dict, bool]:
+    from rulesbook.reconstruct import replay
+
+    result = {"game": number, "tags": dict(record.tags), "plies": len(record.moves),
+              "first_illegal": None, "illegal": [], "final_fen": None,
+              "result": record.result}
+    if record.start is None:
+        return result, False
+    outcome = replay(record, let_stand=let_stand)
+    result["first_illegal"] = (outcome.first_illegal.to_dict()
+                               if outcome.first_illegal is not None else None)
+    result["illegal"] = [m.to_dict() for m in outcome.illegal]
+    result["final_fen"] = outcome.final.fen()
+    return result, outcome.ok
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from rulesbook.draughts import DraughtsError, Variant
+    from rulesbook.reconstruct import read_records
+
+    variant = None
+    if args.variant is not None:
+        try:
+            variant = Variant.named(args.variant)
+        except DraughtsError as exc:
+            return _error("replay", str(exc))
+    try:
+        with open(args.file, encoding="utf-8", errors="strict") as handle:
+            text = handle.read()
+    except UnicodeDecodeError:
+        return _error("replay", f"cannot read {args.file}: it is not UTF-8 text")
+    except OSError as exc:
+        return _error("replay", f"cannot read {args.file}: {exc.strerror or exc}")
+    try:
+        records = read_records(text, variant)
+    except DraughtsError as exc:
+        return _error("replay", f"{args.file}: {exc}")
+    numbered = list(enumerate(records, 1))
+    if args.game is not None:
+        if not 1 <= args.game <= len(records):
+            return _error("replay", f"--game {args.game}: {args.file} has {len(records)} "
+                                    f"game(s)")
+        numbered = [numbered[args.game - 1]]
+    reports = []
+    bad = False
+    for number, record in numbered:
+        for problem in record.problems:
+            print(f"{args.file}: game {number}: {problem}", file=sys.stderr)
+        report, ok = _game_report(number, record, args.let_stand)
+        bad = bad or not ok or bool(record.problems)
+        reports.append((report, record))
+    if args.json:
+        json.dump([r for r, _ in reports], sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        for report, record in reports:
+            _print_report(report, record)
+    return 1 if bad else 0
+
+
+def _print_report(report: dict, record) -> None:
+    tags = report["tags"]
+    who = " - ".join(tags.get(k, "?") for k in ("Black", "White")) if tags else "moves"
+    print(f"game {report['game']} ({who}), {report['plies']} plies:")
+    if record.start is None:
+        print("  the start position could not be read")
+        return
+    if not report["illegal"]:
+        print("  every move is legal")
+    for item in report["illegal"]:
+        print(f"  ply {item['ply']}: {item['message']}")
+        print(f"    reason: {item['reason']} (incident {item['incident']})")
+        print(f"    legal moves were: {', '.join(item['legal_moves']) or 'none'}")
+        print(f"    position before: {item['fen_before']}")
+    print(f"  final position: {report['final_fen']}")
+
+
+def cmd_reconstruct(args: argparse.Namespace) -> int:
+    from rulesbook.draughts import DraughtsError, Position, Variant
+    from rulesbook.reconstruct.board import check_board
+    from rulesbook.reconstruct.gap import fill_gap, parse_known
+
+    try:
+        variant = Variant.named(args.variant)
+        if args.from_.strip().lower() == "start":
+            start = Position.start(variant)
+        else:
+            start = check_board(Position.from_fen(args.from_, variant, check=False), "--from")
+        target = check_board(Position.from_fen(args.to, variant, check=False), "--to",
+                             game_over_ok=True)
+        known = [parse_known(k, start) for k in args.known]
+        if args.limit < 1:
+            return _error("reconstruct", "--limit must be 1 or more")
+        result = fill_gap(start, target, plies=args.plies, max_plies=args.max_plies,
+                          known=known, limit=args.limit)
+    except (DraughtsError, ValueError) as exc:
+        return _error("reconstruct", str(exc))
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+    else:
+        print(result.explanation)
+        for number, seq in enumerate(result.texts, 1):
+            print(f"{number}. {' '.join(seq)}")
+        if result.diverge_at:
+            print(f"sequences diverge at ply {', '.join(map(str, result.diverge_at))}")
+    return 1 if result.status == "impossible" else 0

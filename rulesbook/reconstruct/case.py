@@ -1,0 +1,156 @@
+"""The referee's case file: YAML of kind ``dispute`` (schema
+``rules_data/schema/dispute.schema.json``).
+
+It keeps the event, round, players, variant, the edition in force, the start
+(``start`` or a FEN), the record as written, the board at discovery, the
+referee's notes and what the reconstruction found.  :func:`save_case` writes
+atomically (temp file, fsync, rename) and checks the document *before*
+writing, so a save that fails never touches the file on disk;
+:func:`load_case` reads with the line-aware safe loader and reports every
+problem as ``file:line:col``.
+
+>>> case = DisputeCase(record="11-15 23-19", event="Ohio Open")
+>>> DisputeCase.from_dict(case.to_dict()) == case
+True
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from rulesbook.draughts import DraughtsError, Position
+from rulesbook.errors import DataFileError, Problem
+from rulesbook.schema import validate
+from rulesbook.storage import atomic_write_text
+from rulesbook.yamlio import LoadedYaml, load_file, loads
+
+__all__ = ["DisputeCase", "CaseFileError", "load_case", "save_case", "case_to_yaml"]
+
+KIND = "dispute"
+
+
+class CaseFileError(DataFileError):
+    """A case file that cannot be used; ``problems`` lists every problem."""
+
+    def __init__(self, problems: list[Problem]):
+        super().__init__(problems[0])
+        self.problems = sorted(problems)
+        self.args = ("\n".join(str(p) for p in self.problems),)
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+@dataclass(frozen=True)
+class DisputeCase:
+    """One dispute at the board (see the module docstring)."""
+
+    record: str = ""
+    variant: str = "pool"
+    start: str = "start"
+    event: str = ""
+    round: str = ""
+    date: str = ""
+    black: str = ""
+    white: str = ""
+    edition: str = ""
+    board: str | None = None
+    notes: str = ""
+    findings: dict = field(default_factory=dict)
+
+    def start_position(self) -> Position:
+        if self.start.strip().lower() == "start":
+            return Position.start(self.variant)
+        return Position.from_fen(self.start, self.variant)
+
+    def board_position(self) -> Position | None:
+        return None if self.board is None else Position.from_fen(self.board, self.variant)
+
+    def to_dict(self) -> dict:
+        out: dict = {"schema_version": 1, "kind": KIND}
+        for key in ("event", "round", "date"):
+            value = getattr(self, key)
+            if value:
+                out[key] = value
+        if self.black or self.white:
+            out["players"] = {"black": self.black, "white": self.white}
+        out["variant"] = self.variant
+        if self.edition:
+            out["edition"] = self.edition
+        out["start"] = self.start
+        out["record"] = self.record
+        out["board"] = self.board
+        if self.notes:
+            out["notes"] = self.notes
+        if self.findings:
+            out["findings"] = self.findings
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> DisputeCase:
+        players = data.get("players") or {}
+        return cls(record=data.get("record", ""), variant=data.get("variant", "pool"),
+                   start=data.get("start", "start"), event=data.get("event", ""),
+                   round=str(data.get("round", "")), date=str(data.get("date", "")),
+                   black=players.get("black", ""), white=players.get("white", ""),
+                   edition=data.get("edition", ""), board=data.get("board"),
+                   notes=data.get("notes", ""), findings=dict(data.get("findings") or {}))
+
+    def replace(self, **changes: object) -> DisputeCase:
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+def case_to_yaml(case: DisputeCase) -> str:
+    """The YAML text of a case file."""
+    header = "# Rulesbook referee case file (kind: dispute)\n"
+    return header + yaml.safe_dump(case.to_dict(), sort_keys=False, allow_unicode=True,
+                                   default_flow_style=False, width=88)
+
+
+def _check(doc: LoadedYaml) -> list[Problem]:
+    if not isinstance(doc.data, dict):
+        return [doc.problem((), "a case file must be a mapping of keys to values")]
+    problems = validate(doc, KIND)
+    if problems:
+        return problems
+    data = doc.data
+    variant = data["variant"]
+    start = data["start"]
+    if start.strip().lower() != "start":
+        try:
+            Position.from_fen(start, variant)
+        except DraughtsError as exc:
+            problems.append(doc.problem(("start",), f"start: {exc}"))
+    if data.get("board") is not None:
+        try:
+            Position.from_fen(data["board"], variant)
+        except DraughtsError as exc:
+            problems.append(doc.problem(("board",), f"board: {exc}"))
+    return problems
+
+
+def load_case(path: str | Path) -> DisputeCase:
+    """Read a case file; raises :class:`CaseFileError` (``file:line:col``)."""
+    path = Path(path)
+    try:
+        doc = load_file(path)
+    except DataFileError as exc:
+        raise CaseFileError([exc.problem]) from None
+    problems = _check(doc)
+    if problems:
+        raise CaseFileError(problems)
+    return DisputeCase.from_dict(doc.data)
+
+
+def save_case(case: DisputeCase, path: str | Path, backup: bool = False) -> Path:
+    """Write ``case`` atomically.  The text is checked first: a case that
+    would not load back raises :class:`CaseFileError` and the file on disk
+    (even a damaged one) is left as it is."""
+    text = case_to_yaml(case)
+    problems = _check(loads(text, str(path)))
+    if problems:
+        raise CaseFileError(problems)
+    return atomic_write_text(path, text, backup=backup)

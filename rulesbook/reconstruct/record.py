@@ -1,0 +1,162 @@
+"""Reading a game record as written: a PDN file or a plain list of moves.
+
+A referee's record is often a scoresheet typed in by hand (``11-15 23-19 8-11
+22-17``, with or without move numbers) or a PDN file.  Either way the result
+is a list of :class:`Record` whose moves are kept *as written* (with their
+line and column), so that :func:`rulesbook.reconstruct.replay` can say which
+one is wrong and why; nothing is resolved against the rules here.
+
+>>> [m.text for m in parse_moves_text("1. 11-15 23-19 2. 8-11 22-17 *")]
+['11-15', '23-19', '8-11', '22-17']
+"""
+from __future__ import annotations
+
+import ast
+import io
+import re
+from dataclasses import dataclass, field
+
+from rulesbook.draughts import DraughtsError, Position, Variant
+from rulesbook.draughts.pdn import build_game
+from rulesbook.draughts.pdn_syntax import RESULTS, SyntaxReader, normalize_result
+
+__all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
+           "looks_like_pdn"]
+
+
+class RecordError(DraughtsError):
+    """A record that cannot be used at all (no moves, no games)."""
+
+
+@dataclass(frozen=True)
+class WrittenMove:
+    """One move as written on the scoresheet, and where (1-based; 0 = unknown)."""
+
+    text: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game as written: its tags, variant, start position and moves.
+
+    ``problems`` are the record's own errors (syntax, a bad FEN or game type)
+    as ``"line L col C: message"``; illegal moves are not problems of the
+    record, :func:`~rulesbook.reconstruct.replay` finds them.  ``start`` is
+    None when the start position could not be read (see ``problems``).
+    """
+
+    moves: tuple[WrittenMove, ...]
+    variant: Variant = field(default_factory=lambda: Variant.named("pool"))
+    start: Position | None = None
+    tags: dict = field(default_factory=dict, compare=False)
+    result: str = "*"
+    problems: tuple[str, ...] = ()
+
+    @property
+    def texts(self) -> list[str]:
+        return [m.text for m in self.moves]
+
+
+_MOVE_NUMBER = re.compile(r"^\d+\s*\.+")
+_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
+_TOKEN = re.compile(r"[^\s,]+")
+
+
+def parse_moves_text(text: str) -> list[WrittenMove]:
+    """The moves of a plain text record, as written: move numbers (``12.``,
+    ``12...``), results, ``{comments}`` and commas are skipped; every other
+    word is a move text (possibly unreadable, which replay reports)."""
+    # blank out comments but keep the columns of what follows
+    cleaned = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+    out = []
+    for lineno, line in enumerate(cleaned.splitlines(), 1):
+        for m in _TOKEN.finditer(line):
+            token = m.group()
+            col = m.start() + 1
+            number = _MOVE_NUMBER.match(token)
+            if number:
+                col += number.end()
+                token = token[number.end():]
+            if not token or token in ("...", "..") or token in RESULTS:
+                continue
+            out.append(WrittenMove(token, lineno, col))
+    return out
+
+
+def looks_like_pdn(text: str) -> bool:
+    """True when ``text`` has PDN tags (``[Event "..."]``)."""
+    return re.search(r'^\s*\[\s*[A-Za-z0-9_]+\s*"', text, re.MULTILINE) is not None
+
+
+def _span(nodes, acc: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+    for node in nodes:
+        for line in node.variations:
+            if line:
+                positions = []
+                stack = list(line)
+                while stack:
+                    n = stack.pop()
+                    positions.append((n.line, n.col))
+                    for sub in n.variations:
+                        stack.extend(sub)
+                acc.append((min(positions), max(positions)))
+
+
+def read_records(text: str, variant: str | Variant | None = None) -> list[Record]:
+    """Every game of ``text``: PDN when it has tags, otherwise one plain list of moves.
+
+    ``variant`` is used for games without a ``GameType`` tag (default pool).
+    Raises :class:`RecordError` when there is no game at all.
+    """
+    default = Variant.named(variant) if variant is not None else Variant.named("pool")
+    if not looks_like_pdn(text):
+        moves = parse_moves_text(text)
+        results = [t for t in re.findall(r"\S+", _COMMENT.sub(" ", text)) if t in RESULTS]
+        if not moves:
+            raise RecordError("the record has no moves")
+        return [Record(tuple(moves), default, Position.start(default), {},
+                       normalize_result(results[-1]) if results else "*", ())]
+    records = []
+    for raw in SyntaxReader(io.StringIO(text)):
+        syntax_errors = list(raw.errors)
+        game = build_game(raw, default)
+        tag_places = set(raw.tag_pos.values())
+        problems = []
+        junk = []
+        for error in syntax_errors:
+            if error.message.startswith("unreadable text "):
+                try:
+                    token = ast.literal_eval(error.message[len("unreadable text "):])
+                except (ValueError, SyntaxError):
+                    token = error.message[len("unreadable text "):]
+                junk.append(WrittenMove(str(token), error.line, error.col))
+            else:
+                problems.append(f"line {error.line} col {error.col}: {error.message}")
+        for error in game.errors:
+            if error in syntax_errors:
+                continue
+            if (error.line, error.col) in tag_places:  # bad FEN or GameType
+                problems.append(f"line {error.line} col {error.col}: {error.message}")
+        spans: list = []
+        _span(raw.mainline, spans)
+        moves = [WrittenMove(n.text, n.line, n.col) for n in raw.mainline]
+        for item in junk:
+            where = (item.line, item.col)
+            if any(lo <= where <= hi for lo, hi in spans):
+                continue  # inside a variation: not part of the game
+            moves.append(item)
+        moves.sort(key=lambda m: (m.line, m.col))
+        start = game.start
+        fen_at = raw.tag_pos.get("FEN")
+        if fen_at is not None and any((e.line, e.col) == fen_at for e in game.errors):
+            start = None
+        records.append(Record(tuple(moves), game.variant, start, dict(raw.tags),
+                              game.result, tuple(problems)))
+    if not records:
+        raise RecordError("the file has no game")
+    return records

@@ -1,0 +1,103 @@
+"""``rulesbook replay`` and ``rulesbook reconstruct``: the stable contracts."""
+from __future__ import annotations
+
+import json
+
+from rulesbook.cli import main
+
+PDN = """[Event "Club"]
+[Black "A"]
+[White "B"]
+[Result "*"]
+
+1. 11-15 23-19 2. 8-11 22-17 3. 11-8 *
+
+[Event "Club"]
+[Black "C"]
+[White "D"]
+[Result "*"]
+
+1. 11-15 23-19 *
+"""
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_replay_json_contract(tmp_path, capsys):
+    path = tmp_path / "games.pdn"
+    path.write_text(PDN, encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(path), "--json")
+    assert code == 1, err
+    games = json.loads(out)
+    assert [set(g) for g in games] == [{"game", "tags", "plies", "first_illegal", "illegal",
+                                         "final_fen", "result"}] * 2
+    first = games[0]["first_illegal"]
+    assert set(first) == {"ply", "move_number", "side", "move", "reason", "incident",
+                          "message", "legal_moves", "fen_before"}
+    assert (first["ply"], first["side"], first["move"], first["reason"], first["incident"]) == \
+        (5, "black", "11-8", "man_moved_backward", "illegal_move")
+    assert games[0]["plies"] == 5 and games[0]["tags"]["Black"] == "A"
+    assert games[1]["first_illegal"] is None and games[1]["illegal"] == []
+    code, out, _ = run(capsys, "replay", str(path), "--json", "--game", "2")
+    assert code == 0 and json.loads(out)[0]["game"] == 2
+
+
+def test_replay_text_file_and_let_stand(tmp_path, capsys):
+    path = tmp_path / "moves.txt"
+    path.write_text("11-15 22-18 8-11 23-19 11-16\n", encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(path), "--let-stand", "--json")
+    (game,) = json.loads(out)
+    assert code == 1 and [i["ply"] for i in game["illegal"]] == [3, 5]
+    assert game["first_illegal"]["legal_moves"] == ["15x22"]
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 1 and "Black had to capture: 15x22" in out
+    path.write_text("11-15 23-19\n", encoding="utf-8")
+    assert run(capsys, "replay", str(path))[0] == 0
+
+
+def test_replay_errors(tmp_path, capsys):
+    code, out, err = run(capsys, "replay", str(tmp_path / "nope.pdn"))
+    assert code == 2 and "cannot read" in err and "Traceback" not in err
+    path = tmp_path / "empty.txt"
+    path.write_text("\n", encoding="utf-8")
+    assert run(capsys, "replay", str(path))[0] == 2
+    path.write_text("11-15\n", encoding="utf-8")
+    assert run(capsys, "replay", str(path), "--variant", "chess")[0] == 2
+    assert run(capsys, "replay", str(path), "--game", "3")[0] == 2
+    bad = tmp_path / "bad.pdn"
+    bad.write_text('[FEN "B:W99:B1"]\n\n1. 1-5 *\n', encoding="utf-8")
+    code, out, err = run(capsys, "replay", str(bad), "--json")
+    assert code == 1 and "FEN" in err
+
+
+def test_reconstruct_contract(capsys):
+    code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to",
+                       "W:W21-32:B1-10,12,15", "--max-plies", "3", "--json")
+    assert code == 0
+    assert json.loads(out) == {"status": "unique", "sequences": [["11-15"]], "diverge_at": [],
+                               "explanation": json.loads(out)["explanation"]}
+    code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to",
+                       "B:W17,20,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,13,16", "--plies", "4",
+                       "--known", "1:9-?", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["status"] == "several"
+    assert all(seq[0] == "9-13" for seq in data["sequences"]) and data["diverge_at"] == [2]
+    code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to",
+                       "B:W21-32:B1-12", "--plies", "2", "--json")
+    assert code == 1 and json.loads(out)["status"] == "impossible"
+
+
+def test_reconstruct_errors(capsys):
+    code, _, err = run(capsys, "reconstruct", "--from", "bad", "--to", "B:W21:B1",
+                       "--plies", "2")
+    assert code == 2 and "FEN" in err and "Traceback" not in err
+    code, _, err = run(capsys, "reconstruct", "--from", "start", "--to", "B:W21-32:B1-13",
+                       "--plies", "2")
+    assert code == 2 and "13 black" in err
+    code, _, err = run(capsys, "reconstruct", "--from", "start", "--to", "B:W21:B1",
+                       "--plies", "2", "--known", "zz")
+    assert code == 2 and "PLY:MOVE" in err
