@@ -29,6 +29,11 @@ __all__ = [
 
 #: Deepest nesting of ``( )`` variations that is read; deeper ones are an error.
 MAX_VARIATION_DEPTH = 64
+#: Longest line read whole; the rest of a longer line is skipped (bounded memory
+#: on binary junk or a file without line breaks).
+MAX_LINE_CHARS = 16_000_000
+#: Longest error message kept (messages quote the text they are about).
+MAX_MESSAGE_CHARS = 300
 
 #: Results as written in real files -> the PDN 3.0 form.
 RESULTS: dict[str, str] = {
@@ -55,6 +60,10 @@ class PdnError:
     line: int
     col: int
     message: str
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE_CHARS:
+            object.__setattr__(self, "message", self.message[:MAX_MESSAGE_CHARS - 1] + "…")
 
     def __str__(self) -> str:
         return f"line {self.line} col {self.col}: {self.message}"
@@ -156,6 +165,7 @@ class SyntaxReader:
         self._pending: tuple[int, str, int] | None = None  # (lineno, line, pos)
         self._max_depth = max_depth
         self._eof = False
+        self._line_errors: list[PdnError] = []  # the current game's error list
 
     # -- input -------------------------------------------------------------
     def _next_line(self) -> tuple[int, str, int] | None:
@@ -164,11 +174,22 @@ class SyntaxReader:
             return item
         if self._eof:
             return None
-        line = self._handle.readline()
+        line = self._handle.readline(MAX_LINE_CHARS)
         if not line:
             self._eof = True
             return None
         self._lineno += 1
+        if len(line) >= MAX_LINE_CHARS and not line.endswith("\n"):
+            skipped = 0
+            while True:  # skip the rest of the line without holding it
+                rest = self._handle.readline(MAX_LINE_CHARS)
+                skipped += len(rest)
+                if not rest or rest.endswith("\n"):
+                    break
+            self._line_errors.append(PdnError(
+                self._lineno, MAX_LINE_CHARS + 1,
+                f"line longer than {MAX_LINE_CHARS:,} characters: the last {skipped:,} "
+                f"characters were skipped"))
         return self._lineno, line.rstrip("\r\n"), 0
 
     def __iter__(self) -> Iterator[RawGame]:
@@ -182,6 +203,7 @@ class SyntaxReader:
     def read(self) -> RawGame | None:  # noqa: C901 - one state machine, kept in one place
         game = RawGame()
         errors = game.errors
+        self._line_errors = errors
         tags = game.tags
         in_moves = False  # past the tag section
         seen_anything = False
