@@ -204,10 +204,15 @@ def file_readers(by_kind: dict[str, list[bytes]]) -> list[Reader]:
     member = (b"schema_version: 1\nkind: member-ballot\nballot: 2026-committee\nmember: A\n"
               b"votes:\n  - {question: '10', ranking: [apca:10B, apca:10]}\n")
     readers.append(Reader("member-ballot-file", via_file(load_member_ballot), [member]))
-    try:
-        from rulesbook.reconstruct.case import load_case
-    except ImportError:
-        return readers
+    from rulesbook.reconstruct.case import DisputeCase, case_to_yaml, load_case
+
+    dispute = DisputeCase(record="11-15 23-19 8-11 22-17 15-18", event="Club night",
+                          round="3", black="A. Player", white="B. Player", edition="original",
+                          board="W:W17,19,21,24-32:B1-7,9-12,18", notes="Called at move 3.",
+                          findings={"first_illegal": None})
+    readers.append(Reader("dispute-file", via_file(load_case),
+                          [case_to_yaml(dispute).encode("utf-8")]))
+    return readers
     dispute = (REPO / "tests" / "reconstruct" / "data")
     seeds = [p.read_bytes() for p in sorted(dispute.glob("*.yaml"))] if dispute.is_dir() else []
     if seeds:
