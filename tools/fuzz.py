@@ -224,7 +224,7 @@ def fuzz(total: int, seed: int = 0, only: list[str] | None = None,
          out=sys.stdout) -> list[Reader]:
     readers = [r for r in build_readers() if not only or r.name in only]
     rng = random.Random(seed)
-    per_reader = max(1, total // len(readers))
+    per_reader = max(1, -(-total // len(readers)))  # round up: at least ``total`` in all
     old = signal.signal(signal.SIGALRM, _alarm)
     try:
         for reader in readers:
