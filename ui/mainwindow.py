@@ -30,12 +30,18 @@ from .controller import AppController
 from .export import export_html, export_pdf
 from .search import SearchController, SearchResults
 from .workspaces import Workspace
+from .workspaces.ballots import BallotsWorkspace
+from .workspaces.board import BoardWorkspace
 from .workspaces.compare import CompareWorkspace
 from .workspaces.editions import EditionsWorkspace
 from .workspaces.rules import RulesWorkspace
+from .workspaces.rulings import RulingsWorkspace
 
 #: The workspaces, in navigation order. Add new ones here (Board, Rulings, Ballots...).
-WORKSPACES: list[type[Workspace]] = [RulesWorkspace, CompareWorkspace, EditionsWorkspace]
+WORKSPACES: list[type[Workspace]] = [
+    RulesWorkspace, CompareWorkspace, EditionsWorkspace, BoardWorkspace, RulingsWorkspace,
+    BallotsWorkspace,
+]
 MAX_RECENT = 8
 
 

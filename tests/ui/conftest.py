@@ -31,6 +31,7 @@ def private_settings(tmp_path, monkeypatch):
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
                       str(tmp_path / "qsettings"))
     monkeypatch.setenv("RULESBOOK_LOG_DIR", str(tmp_path / "logs"))
+    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(tmp_path / "autosave"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     yield
 

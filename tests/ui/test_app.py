@@ -19,7 +19,7 @@ def test_starts_on_bundled_data_in_background(qtbot, settings):
     launcher.controller.wait()
     win = launcher.window
     assert launcher.problems_dialog is None
-    assert list(win.workspaces) == ["rules", "compare", "editions"]
+    assert list(win.workspaces) == ["rules", "compare", "editions", "board", "rulings", "ballots"]
     assert win.edition_combo.currentData() == "original"
     assert "original" in win.edition_status.text()
     about = win.about_text()

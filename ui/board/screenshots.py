@@ -1,0 +1,88 @@
+"""Screenshots of the Board workspace in play, set-up and check modes (offscreen).
+
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python -m ui.board.screenshots [OUT_DIR]
+(``ui/screenshots.py`` has no registration hook, so the board has its own.)
+"""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtTest import QTest  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: a record with a failure to capture at ply 7 (Black had to take 10x19)
+RECORD = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
+PLAY = "11-15 23-19 8-11 22-17 9-14 17-13 4-8 25-22 15-18 22x15 11x18 19-15"
+
+
+def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
+    """Save board-play.png, board-setup.png and board-check.png into ``out``."""
+    app = QApplication.instance() or QApplication(["rulesbook-board-screenshots"])
+    from ..controller import AppController
+    from ..workspaces.board import BoardWorkspace
+    from .controller import BoardController
+
+    out.mkdir(parents=True, exist_ok=True)
+    saved = []
+    with tempfile.TemporaryDirectory() as tmp:
+        controller = AppController()
+        controller.load()
+        bc = BoardController(autosave_path=Path(tmp) / "autosave.json")
+        ws = BoardWorkspace(controller, board_controller=bc)
+        bc.setParent(ws)
+        ws.confirm_close = lambda: "discard"
+        ws.resize(*size)
+        ws.show()
+        QTest.qWaitForWindowExposed(ws)
+
+        def shot(name: str) -> None:
+            for _ in range(3):
+                app.processEvents()
+                QTest.qWait(20)
+            path = out / f"{name}.png"
+            ws.grab().save(str(path))
+            saved.append(path)
+
+        bc.type_moves(PLAY)
+        bc.go(len(bc.moves))
+        bc.click_square(10)  # select a piece: its moves are hinted (10x19)
+        shot("board-play")
+        bc.set_mode("setup")
+        bc.setup_clear()
+        for square, tool in ((30, "black-king"), (22, "black-king"), (2, "black-king"),
+                             (21, "white-king"), (15, "black-man"), (27, "white-man")):
+            bc.set_tool(tool)
+            bc.click_square(square)
+        bc.set_tool("white-king")
+        bc.set_setup_turn(bc.setup_turn.opponent)
+        ws.numbers_action.setChecked(True)
+        ws.board.set_show_numbers(True)
+        shot("board-setup")
+        ws.numbers_action.setChecked(False)
+        ws.board.set_show_numbers(False)
+        bc.new_game()
+        bc.type_moves(RECORD)
+        bc.check_record()
+        shot("board-check")
+        bc.autosave_enabled = False
+        ws.close()
+        ws.deleteLater()
+        app.processEvents()
+    return saved
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    for path in shoot(Path(argv[0]) if argv else OUT):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,279 @@
+"""The rulings controller: the dispute being ruled on (incident, facts, the
+report's fields) and the answers computed from it.
+
+Signals:
+  incidentChanged(str)        another incident was chosen
+  factsChanged(dict)          the facts changed (coerced values, known facts only)
+  resultsChanged(object, object)  (Suggestions | None, Comparison | None)
+  fieldsChanged()             a report field changed (autosaved in this state)
+  statusMessage(str)          a short message for the status bar
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from rulesbook.rulings import (
+    Case,
+    Comparison,
+    RulingsError,
+    Suggestions,
+    cases_for_proposal,
+    compare,
+    get_incident,
+    incidents,
+    load_cases,
+    suggest,
+)
+
+#: The referee's editable report fields, in form order.
+REPORT_FIELDS = ("title", "event", "date", "black", "white", "description", "fen", "moves",
+                 "disputed_ply", "decision", "notes")
+
+#: Keys the board may add to the facts that are not incident facts (kept as context).
+CONTEXT_KEYS = ("move", "reason", "fen", "moves", "ply", "disputed_ply", "explanation")
+
+
+def outcome_words(ruling) -> str:
+    """The outcome in plain words, capitalised, with the options when there are some."""
+    text = ruling.meaning if hasattr(ruling, "meaning") else str(ruling)
+    text = text[:1].upper() + text[1:]
+    options = getattr(ruling, "options", ())
+    if options:
+        text += ": " + ", ".join(o.replace("_", " ") for o in options)
+    return text
+
+
+class RulingsController(QObject):
+    incidentChanged = Signal(str)
+    factsChanged = Signal(dict)
+    resultsChanged = Signal(object, object)
+    fieldsChanged = Signal()
+    statusMessage = Signal(str)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.library = None
+        self.edition: str | None = None
+        self.incident_id: str | None = None
+        self.facts: dict = {}
+        self.context: dict = {}
+        self.fields: dict[str, str] = {k: "" for k in REPORT_FIELDS}
+        self.suggestions: Suggestions | None = None
+        self.comparison: Comparison | None = None
+        self.case_id: str | None = None
+
+    # -- library and edition ---------------------------------------------
+    def set_library(self, library) -> None:
+        self.library = library
+        self.edition = library.edition().id if library is not None and library.editions else None
+        if self.incident_id is not None:
+            try:
+                get_incident(library, self.incident_id)
+            except RulingsError:
+                self.incident_id, self.facts = None, {}
+        self._recompute()
+
+    def set_edition(self, edition_id: str | None) -> None:
+        if edition_id != self.edition:
+            self.edition = edition_id
+            self._recompute()
+
+    def incidents(self):
+        return incidents(self.library) if self.library is not None else ()
+
+    @property
+    def incident(self):
+        if self.library is None or self.incident_id is None:
+            return None
+        return get_incident(self.library, self.incident_id)
+
+    # -- the dispute -----------------------------------------------------------
+    def select_incident(self, incident_id: str, facts: dict | None = None,
+                        keep_facts: bool = False) -> bool:
+        """Choose ``incident_id``; ``facts`` (from the board: may hold context keys such as
+        ``move``) replace the current facts. Unknown or ill-typed facts are dropped with a
+        status message, never raised."""
+        if self.library is None:
+            return False
+        try:
+            incident = get_incident(self.library, incident_id)
+        except RulingsError as exc:
+            self.statusMessage.emit(str(exc))
+            return False
+        changed = incident.id != self.incident_id
+        self.incident_id = incident.id
+        if facts is not None or (changed and not keep_facts):
+            self.facts, self.context = self._split(incident, facts or {})
+        else:
+            self.facts = {k: v for k, v in self.facts.items() if k in incident.fact_ids}
+        if changed:
+            self.incidentChanged.emit(incident.id)
+        self.factsChanged.emit(dict(self.facts))
+        self._recompute()
+        return True
+
+    def _split(self, incident, facts: dict) -> tuple[dict, dict]:
+        known, context, dropped = {}, {}, []
+        for key, value in dict(facts).items():
+            if key in incident.fact_ids:
+                try:
+                    known[key] = incident.fact(key).coerce(value, incident.id)
+                except RulingsError:
+                    dropped.append(key)
+            elif value is not None:
+                context[key] = value
+                if key not in CONTEXT_KEYS:
+                    dropped.append(key)
+        if dropped:
+            self.statusMessage.emit("Not used as facts: " + ", ".join(dropped))
+        return known, context
+
+    def set_fact(self, fact_id: str, value) -> None:
+        """Set one fact (None: unknown again)."""
+        incident = self.incident
+        if incident is None:
+            return
+        if value is None or value == "":
+            if fact_id not in self.facts:
+                return
+            del self.facts[fact_id]
+        else:
+            try:
+                value = incident.fact(fact_id).coerce(value, incident.id)
+            except RulingsError as exc:
+                self.statusMessage.emit(str(exc))
+                return
+            if self.facts.get(fact_id, object()) == value and \
+                    type(self.facts.get(fact_id)) is type(value):
+                return
+            self.facts[fact_id] = value
+        self.factsChanged.emit(dict(self.facts))
+        self._recompute()
+
+    def clear_facts(self) -> None:
+        self.facts = {}
+        self.factsChanged.emit({})
+        self._recompute()
+
+    def _recompute(self) -> None:
+        if self.library is None or self.incident_id is None:
+            self.suggestions = self.comparison = None
+        else:
+            self.suggestions = suggest(self.library, self.incident_id, self.facts, self.edition)
+            self.comparison = compare(self.library, self.incident_id, self.facts)
+        self.resultsChanged.emit(self.suggestions, self.comparison)
+
+    # -- the case library --------------------------------------------------------
+    def cases(self, proposal: str | None = None) -> list:
+        """Every case, or (for a proposal) the CaseDifferences it decides differently."""
+        if self.library is None:
+            return []
+        if proposal:
+            return list(cases_for_proposal(self.library, proposal))
+        return list(load_cases(self.library))
+
+    def proposals_with_rulings(self) -> list[tuple[str, str]]:
+        """(ref, label) of the proposals that decide some incident (for the case browser)."""
+        from rulesbook.rulings.catalogue import specs_for
+
+        out = []
+        if self.library is None:
+            return out
+        for book in self.library.rulebooks:
+            for prop in book.proposals:
+                if specs_for(self.library, prop.ref):
+                    try:
+                        who = self.library.member(prop.member).label
+                    except LookupError:
+                        who = prop.member
+                    out.append((prop.ref, f"{prop.ref} ({who})"))
+        return out
+
+    def load_case(self, case: Case) -> None:
+        """Take a case of the library as the dispute: its incident, facts and report fields."""
+        self.case_id = case.id
+        self.fields.update({
+            "title": case.title, "event": case.event, "date": case.date,
+            "black": case.players.get("black", ""), "white": case.players.get("white", ""),
+            "description": case.description, "fen": case.fen or "", "moves": case.moves or "",
+            "disputed_ply": str(case.disputed_ply or ""), "decision": case.decision,
+            "notes": case.notes})
+        self.select_incident(case.incident, dict(case.facts))
+        self.fieldsChanged.emit()
+
+    # -- report fields (autosaved here as they are typed) ---------------------------
+    def set_field(self, name: str, value: str) -> None:
+        if name not in self.fields:
+            raise KeyError(name)
+        value = str(value)
+        if self.fields[name] != value:
+            self.fields[name] = value
+            self.fieldsChanged.emit()
+
+    def set_context(self, context: dict) -> None:
+        """Record/position sent along by the board: fills the empty report fields."""
+        self.context.update(context)
+        mapping = {"moves": "moves", "fen": "fen", "ply": "disputed_ply",
+                   "disputed_ply": "disputed_ply"}
+        for key, field_name in mapping.items():
+            if context.get(key) not in (None, "") and not self.fields.get(field_name):
+                self.fields[field_name] = str(context[key])
+        self.fieldsChanged.emit()
+
+    def report_case(self) -> Case:
+        """The dispute as a core :class:`Case`, for :mod:`rulesbook.report`."""
+        incident = self.incident
+        if incident is None:
+            raise RulingsError("choose an incident first")
+        f = self.fields
+        try:
+            ply = int(f["disputed_ply"]) if f["disputed_ply"].strip() else None
+        except ValueError:
+            ply = None
+        description = f["description"]
+        move = self.context.get("move")
+        reason = self.context.get("explanation") or self.context.get("reason")
+        if not description and move:
+            description = f"Disputed move: {move}" + (f" ({reason})" if reason else "")
+        return Case(id=self.case_id or "dispute", title=f["title"] or incident.title,
+                    incident=incident.id, facts=dict(self.facts), expected={},
+                    description=description, fen=f["fen"].strip() or None,
+                    moves=f["moves"].strip(), disputed_ply=ply, event=f["event"],
+                    date=f["date"], players={"black": f["black"], "white": f["white"]},
+                    decision=f["decision"], notes=f["notes"])
+
+    def report_html(self) -> str:
+        """The standalone report (rulesbook.report); a record that cannot be replayed is
+        left out of the diagram rather than failing the report."""
+        from rulesbook.report import report_html
+
+        case = self.report_case()
+        try:
+            return report_html(self.library, case, self.edition)
+        except RulingsError as exc:
+            import dataclasses
+
+            self.statusMessage.emit(f"The record is left out of the report: {exc}")
+            bare = dataclasses.replace(case, fen=None, moves="", disputed_ply=None)
+            return report_html(self.library, bare, self.edition)
+
+    # -- persistence of the draft ----------------------------------------------------
+    def draft(self) -> dict:
+        return {"incident": self.incident_id, "facts": dict(self.facts),
+                "context": dict(self.context), "fields": dict(self.fields),
+                "case": self.case_id}
+
+    def restore_draft(self, draft: dict) -> None:
+        if not isinstance(draft, dict):
+            return
+        fields = draft.get("fields") or {}
+        for key in REPORT_FIELDS:
+            if isinstance(fields.get(key), str):
+                self.fields[key] = fields[key]
+        self.context = dict(draft.get("context") or {})
+        self.case_id = draft.get("case") or None
+        if draft.get("incident") and self.library is not None:
+            facts = dict(draft.get("facts") or {})
+            self.select_incident(draft["incident"], facts)
+            self.context.update(draft.get("context") or {})
+        self.fieldsChanged.emit()

@@ -1,0 +1,567 @@
+"""The widgets of the rulings panel. They display what the RulingsController
+emits and forward the user's input to it; none of them holds dispute state."""
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QImage
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rulesbook.rulings import OUTCOMES
+
+from ..widgets import DocBrowser
+from .controller import RulingsController, outcome_words
+from .report import DIAGRAM_URL, qt_html
+
+UNKNOWN = "—"
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+def choice_label(choice: str) -> str:
+    return choice.replace("_", " ")
+
+
+def answer_text(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return choice_label(str(value))
+
+
+# -- the incident chooser --------------------------------------------------------
+
+class IncidentChooser(QWidget):
+    """A search field over the incidents' plain-language titles and a list."""
+
+    chosen = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Find an incident (e.g. capture, touch, clock)")
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName("Find an incident")
+        self.list = QListWidget()
+        self.list.setAccessibleName("Incidents")
+        self.list.setWordWrap(True)
+        label = QLabel("&Incident:")
+        label.setBuddy(self.search)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(label)
+        lay.addWidget(self.search)
+        lay.addWidget(self.list, 1)
+        self.search.textChanged.connect(self._filter)
+        self.search.returnPressed.connect(self._first_visible)
+        self.list.currentItemChanged.connect(self._current)
+
+    def set_incidents(self, items) -> None:
+        blocker = QSignalBlocker(self.list)
+        self.list.clear()
+        for incident in items:
+            item = QListWidgetItem(incident.title)
+            item.setData(ID_ROLE, incident.id)
+            item.setToolTip(f"{incident.description}\n({incident.id})")
+            self.list.addItem(item)
+        del blocker
+        self._filter(self.search.text())
+
+    def _filter(self, text: str) -> None:
+        words = text.lower().split()
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            hay = (item.text() + " " + item.toolTip()).lower()
+            item.setHidden(not all(w in hay for w in words))
+
+    def _first_visible(self) -> None:
+        for i in range(self.list.count()):
+            if not self.list.item(i).isHidden():
+                self.list.setCurrentRow(i)
+                self.list.setFocus()
+                return
+
+    def _current(self, item, _previous) -> None:
+        if item is not None:
+            self.chosen.emit(item.data(ID_ROLE))
+
+    def select(self, incident_id: str) -> None:
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            if item.data(ID_ROLE) == incident_id:
+                if self.list.currentRow() != i:
+                    blocker = QSignalBlocker(self.list)
+                    self.list.setCurrentRow(i)
+                    del blocker
+                item.setHidden(False)
+                self.list.scrollToItem(item)
+                return
+
+    def current_id(self) -> str | None:
+        item = self.list.currentItem()
+        return item.data(ID_ROLE) if item is not None else None
+
+
+# -- the facts form ----------------------------------------------------------------
+
+class FactsForm(QWidget):
+    """One typed field per fact of the incident: yes/no and choices are combo boxes
+    with "—" for "not known", numbers a spin box whose lowest value means "not known"."""
+
+    factEdited = Signal(str, object)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        font = self.title.font()
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.15)
+        self.title.setFont(font)
+        self.description = QLabel()
+        self.description.setWordWrap(True)
+        self.form = QVBoxLayout()
+        self.form.setSpacing(4)
+        self.clear_button = QPushButton("Clear the &answers")
+        holder = QWidget()
+        inner = QVBoxLayout(holder)
+        inner.addWidget(self.title)
+        inner.addWidget(self.description)
+        inner.addLayout(self.form)
+        inner.addWidget(self.clear_button, 0, Qt.AlignmentFlag.AlignLeft)
+        inner.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(holder)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(scroll)
+        self.fields: dict[str, QWidget] = {}
+        self.facts = {}
+
+    def set_incident(self, incident) -> None:
+        while self.form.count():
+            item = self.form.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
+        self.fields = {}
+        if incident is None:
+            self.title.setText("Choose an incident")
+            self.description.setText("")
+            return
+        self.title.setText(incident.title)
+        self.description.setText(incident.description)
+        for fact in incident.facts:
+            if fact.type == "number":
+                field = QSpinBox()
+                field.setRange(-1, 9999)
+                field.setSpecialValueText(UNKNOWN)
+                field.setValue(-1)
+                field.valueChanged.connect(
+                    lambda v, f=fact.id: self.factEdited.emit(f, None if v < 0 else v))
+            else:
+                field = QComboBox()
+                field.addItem(UNKNOWN, None)
+                if fact.type == "yes/no":
+                    field.addItem("yes", True)
+                    field.addItem("no", False)
+                else:
+                    for choice in fact.choices:
+                        field.addItem(choice_label(choice), choice)
+                field.currentIndexChanged.connect(
+                    lambda _i, f=fact.id, w=field: self.factEdited.emit(f, w.currentData()))
+            field.setObjectName(f"fact-{fact.id}")
+            field.setAccessibleName(fact.question)
+            label = QLabel(fact.question)
+            label.setWordWrap(True)
+            label.setBuddy(field)
+            self.form.addWidget(label)
+            self.form.addWidget(field)
+            self.form.addSpacing(6)
+            self.fields[fact.id] = field
+
+    def set_facts(self, facts: dict) -> None:
+        self.facts = dict(facts)
+        for fact_id, field in self.fields.items():
+            value = facts.get(fact_id)
+            blocker = QSignalBlocker(field)
+            if isinstance(field, QSpinBox):
+                field.setValue(-1 if value is None else int(value))
+            else:
+                row = 0
+                for i in range(1, field.count()):
+                    data = field.itemData(i)
+                    if value is not None and data == value and type(data) is type(value):
+                        row = i
+                field.setCurrentIndex(row)
+            del blocker
+
+    def value(self, fact_id: str):
+        field = self.fields[fact_id]
+        if isinstance(field, QSpinBox):
+            return None if field.value() < 0 else field.value()
+        return field.currentData()
+
+
+# -- the rulings -------------------------------------------------------------------
+
+def rulings_html(suggestions, library, incident=None) -> str:
+    """The rulings under the edition in force, most specific first, each with its
+    outcome in large plain words, the rule to show the players, the facts that
+    matched, then the questions still open. Every data text is escaped."""
+    esc = html.escape
+    if suggestions is None:
+        return "<p>Choose an incident on the left, or check a record on the board.</p>"
+    edition = library.edition(suggestions.edition)
+    parts = [f"<p class='muted'>Under <b>{esc(edition.title)}</b> ({esc(edition.id)})</p>"]
+    if not suggestions.binding:
+        parts.append("<p><b>No rule in force addresses this dispute.</b> Guidance from "
+                     "other rulebooks:</p>")
+    if not suggestions.rulings:
+        parts.append("<h2>No ruling applies to these facts.</h2>")
+    if suggestions.rulings and suggestions.best is None:
+        parts.append("<p><b>Not decided yet:</b> answer the open questions below.</p>")
+    for i, r in enumerate(suggestions.rulings):
+        size = "xx-large" if i == 0 and r.applies else "x-large"
+        head = outcome_words(r)
+        if not r.applies:
+            conds = "; ".join(_open_condition(r, incident, f) for f in r.unknown_facts)
+            parts.append(f"<p style='margin-top:14px; margin-bottom:0'><b>Only if</b> "
+                         f"{esc(conds)}</p>")
+        parts.append(f"<p style='font-size:{size}; font-weight:bold; margin-top:14px'>"
+                     f"{esc(head)}</p>")
+        where = "in force" if r.in_force else "guidance from another rulebook"
+        rule = r.rule if r.rule and r.rule != r.ref else ""
+        ref_link = f"<a href='rule:{esc(r.ref, quote=True)}'>{esc(r.ref)}</a>"
+        parts.append(f"<p><b>{ref_link} {esc(r.title)}</b> "
+                     f"<span class='muted'>({esc(where)}"
+                     f"{', stands for ' + esc(rule) if rule else ''})</span></p>")
+        if r.summary:
+            parts.append(f"<p>{esc(r.summary)}</p>")
+        text = esc(r.text).replace("\n", "<br/>")
+        parts.append(f"<blockquote style='margin-left:18px'><i>{text}</i></blockquote>")
+        if r.matched_facts:
+            matched = "; ".join(f"{esc(_question(incident, k))} <b>{esc(answer_text(v))}</b>"
+                                for k, v in r.matched_facts.items())
+            parts.append(f"<p class='muted'>Facts that matched: {matched}</p>")
+    if suggestions.questions:
+        parts.append("<h3>Questions still open that would change the answer</h3><ul>")
+        for fact in suggestions.questions:
+            parts.append(f"<li>{esc(fact.question)} <span class='muted'>"
+                         f"({esc(fact.accepted)})</span></li>")
+        parts.append("</ul>")
+    return "\n".join(parts)
+
+
+def _question(incident, fact_id: str) -> str:
+    if incident is None:
+        return fact_id
+    try:
+        return incident.fact(fact_id).question
+    except Exception:  # noqa: BLE001 - unknown fact: show its id
+        return fact_id
+
+
+def _open_condition(ruling, incident, fact_id: str) -> str:
+    cond = ruling.conditions.get(fact_id)
+    question = _question(incident, fact_id)
+    if isinstance(cond, list):
+        answer = " or ".join(answer_text(c) for c in cond)
+    elif isinstance(cond, dict):
+        words = {"min": "at least", "max": "at most", "over": "over", "under": "under"}
+        answer = " and ".join(f"{words.get(k, k)} {v}" for k, v in cond.items())
+    else:
+        answer = answer_text(cond)
+    return f"{question} {answer}"
+
+
+# -- compare ---------------------------------------------------------------------------
+
+DIFFERS_BG = QColor("#ffe0b2")
+DIFFERS_FG = QColor("#212121")
+
+
+class CompareTable(QTableWidget):
+    """Every variant's decision side by side; rows that differ from the original
+    rules are highlighted and marked "differs"."""
+
+    COLUMNS = ("Variant", "Decision", "Compared with the original")
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(0, len(self.COLUMNS), parent)
+        self.setHorizontalHeaderLabels(self.COLUMNS)
+        self.setAccessibleName("How every variant decides this case")
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setWordWrap(True)
+        self.verticalHeader().setVisible(False)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        self.setColumnWidth(0, 300)
+        self.comparison = None
+
+    def set_comparison(self, comparison) -> None:
+        self.comparison = comparison
+        verdicts = comparison.verdicts if comparison is not None else ()
+        self.setRowCount(len(verdicts))
+        bold = QFont(self.font())
+        bold.setBold(True)
+        for row, v in enumerate(verdicts):
+            if v.outcome is None:
+                decision = v.summary or "Does not decide this case"
+                if v.unknown_facts:
+                    decision += " (needs: " + ", ".join(f.replace("_", " ")
+                                                        for f in v.unknown_facts) + ")"
+            else:
+                decision = (OUTCOMES.get(v.outcome, v.outcome)[:1].upper()
+                            + OUTCOMES.get(v.outcome, v.outcome)[1:])
+                if v.options:
+                    decision += ": " + ", ".join(o.replace("_", " ") for o in v.options)
+            if v.endorses:
+                decision += f" (endorses {v.endorses})"
+            mark = {True: "DIFFERS", False: "same", None: ""}[v.differs]
+            if v.ref == (comparison.baseline or ""):
+                mark = "the original"
+            cells = (v.label, decision, mark)
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(ID_ROLE, v.ref)
+                item.setToolTip(v.summary or text)
+                if v.differs:
+                    item.setBackground(QBrush(DIFFERS_BG))
+                    item.setForeground(QBrush(DIFFERS_FG))
+                    item.setFont(bold)
+                self.setItem(row, col, item)
+        self.resizeRowsToContents()
+
+    def row_of(self, ref: str) -> int:
+        for row in range(self.rowCount()):
+            if self.item(row, 0).data(ID_ROLE) == ref:
+                return row
+        return -1
+
+
+# -- the case library ---------------------------------------------------------------------
+
+class CaseBrowser(QWidget):
+    """The case library: every case, or for a proposal the cases it decides
+    differently from the original; activating one takes it as the dispute."""
+
+    caseActivated = Signal(object)
+
+    def __init__(self, controller: RulingsController, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.filter = QComboBox()
+        self.filter.setAccessibleName("Cases to show")
+        self.filter.currentIndexChanged.connect(self.refresh)
+        label = QLabel("&Show:")
+        label.setBuddy(self.filter)
+        self.list = QListWidget()
+        self.list.setAccessibleName("Cases")
+        self.list.setWordWrap(True)
+        self.list.itemActivated.connect(self._activated)
+        self.open_button = QPushButton("&Use this case")
+        self.open_button.clicked.connect(
+            lambda: self._activated(self.list.currentItem()))
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(label)
+        top.addWidget(self.filter, 1)
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.list, 1)
+        lay.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignRight)
+
+    def reload(self) -> None:
+        blocker = QSignalBlocker(self.filter)
+        current = self.filter.currentData()
+        self.filter.clear()
+        self.filter.addItem("Every case", "")
+        for ref, label in self.controller.proposals_with_rulings():
+            self.filter.addItem(f"Cases {label} decides differently", ref)
+        row = self.filter.findData(current) if current else 0
+        self.filter.setCurrentIndex(max(row, 0))
+        del blocker
+        self.refresh()
+
+    def show_proposal(self, ref: str) -> None:
+        row = self.filter.findData(ref)
+        if row >= 0:
+            self.filter.setCurrentIndex(row)
+
+    def refresh(self, *_args) -> None:
+        proposal = self.filter.currentData() or None
+        self.list.clear()
+        items = self.controller.cases(proposal)
+        for entry in items:
+            case = getattr(entry, "case", entry)
+            text = case.title
+            if proposal:
+                text += (f"\n    original ({entry.original_ref}): "
+                         f"{OUTCOMES.get(entry.original, entry.original or 'undecided')}"
+                         f"\n    {entry.proposal}: "
+                         f"{OUTCOMES.get(entry.proposed, entry.proposed or 'undecided')}")
+            item = QListWidgetItem(text)
+            item.setData(ID_ROLE, case)
+            item.setToolTip(case.description or case.title)
+            self.list.addItem(item)
+        if proposal:
+            self.summary.setText(f"{len(items)} case(s) that {proposal} decides differently "
+                                 "from the original rules.")
+        else:
+            self.summary.setText(f"{len(items)} cases in the library. Choose a proposal to see "
+                                 "the cases it would decide differently.")
+
+    def _activated(self, item) -> None:
+        if item is not None:
+            self.caseActivated.emit(item.data(ID_ROLE))
+
+
+# -- the report ---------------------------------------------------------------------------
+
+class ReportPreview(DocBrowser):
+    """The report as it will print; the diagram comes from a rendered image."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.image: QImage | None = None
+
+    def show_report(self, report: str) -> None:
+        body, self.image = qt_html(report)
+        self.set_page(body)
+
+    def loadResource(self, type_: int, name: QUrl):  # noqa: N802 - Qt API
+        if self.image is not None and name.toString() == DIAGRAM_URL:
+            return self.image
+        return None
+
+
+FIELD_LABELS = {
+    "title": "&Title", "event": "&Event", "date": "&Date", "black": "&Black (red men)",
+    "white": "&White", "description": "&What happened", "fen": "Start position (&FEN)",
+    "moves": "&Moves", "disputed_ply": "Disputed move (&ply)",
+    "decision": "Referee's &decision", "notes": "&Notes",
+}
+MULTILINE = ("description", "moves", "decision", "notes")
+
+
+class ReportPane(QWidget):
+    """The referee's fields (saved into the controller as they are typed), a preview
+    refreshed shortly after each change, and Save HTML / Save PDF."""
+
+    saveRequested = Signal(str)  # "html" | "pdf"
+
+    def __init__(self, controller: RulingsController, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.editors: dict[str, QWidget] = {}
+        form = QFormLayout()
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
+        for name, label_text in FIELD_LABELS.items():
+            if name in MULTILINE:
+                editor = QPlainTextEdit()
+                editor.setTabChangesFocus(True)
+                editor.setFixedHeight(editor.fontMetrics().lineSpacing() * 3 + 14)
+                editor.textChanged.connect(
+                    lambda n=name, e=editor: self.controller.set_field(n, e.toPlainText()))
+            else:
+                editor = QLineEdit()
+                editor.textEdited.connect(lambda text, n=name: self.controller.set_field(n, text))
+            editor.setObjectName(f"report-{name}")
+            editor.setAccessibleName(label_text.replace("&", ""))
+            label = QLabel(label_text)
+            label.setBuddy(editor)
+            form.addRow(label, editor)
+            self.editors[name] = editor
+        fields = QWidget()
+        outer = QVBoxLayout(fields)
+        outer.addLayout(form)
+        outer.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(fields)
+        self.preview = ReportPreview()
+        self.preview.setAccessibleName("Report preview")
+        self.preview.internalLink.connect(lambda _l: None)
+        self.save_html_button = QPushButton("Save as &HTML…")
+        self.save_pdf_button = QPushButton("Save as P&DF…")
+        self.save_html_button.clicked.connect(lambda: self.saveRequested.emit("html"))
+        self.save_pdf_button.clicked.connect(lambda: self.saveRequested.emit("pdf"))
+        buttons = QHBoxLayout()
+        buttons.addWidget(QLabel("Preview:"))
+        buttons.addStretch(1)
+        buttons.addWidget(self.save_html_button)
+        buttons.addWidget(self.save_pdf_button)
+        right = QWidget()
+        rlay = QVBoxLayout(right)
+        rlay.setContentsMargins(0, 0, 0, 0)
+        rlay.addLayout(buttons)
+        rlay.addWidget(self.preview, 1)
+        self.splitter = QSplitter()
+        self.splitter.addWidget(scroll)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([340, 560])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.splitter)
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(300)
+        self.timer.timeout.connect(self.refresh_preview)
+        controller.fieldsChanged.connect(self._fields_changed)
+        controller.resultsChanged.connect(lambda *_a: self.schedule())
+        self.report = ""
+
+    def _fields_changed(self) -> None:
+        for name, editor in self.editors.items():
+            value = self.controller.fields[name]
+            if isinstance(editor, QPlainTextEdit):
+                if editor.toPlainText() != value:
+                    blocker = QSignalBlocker(editor)
+                    editor.setPlainText(value)
+                    del blocker
+            elif editor.text() != value:
+                editor.setText(value)
+        self.schedule()
+
+    def schedule(self) -> None:
+        if self.isVisible():
+            self.timer.start()
+
+    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        self.refresh_preview()
+
+    def refresh_preview(self) -> None:
+        self.timer.stop()
+        if self.controller.incident is None:
+            self.report = ""
+            self.preview.set_page("<p>Choose an incident first.</p>")
+            return
+        self.report = self.controller.report_html()
+        self.preview.show_report(self.report)

@@ -1,0 +1,113 @@
+"""The dispute report on paper: HTML as written by :mod:`rulesbook.report`, and a
+PDF made with Qt's own writer (QTextDocument + QPdfWriter).
+
+QTextDocument cannot draw inline SVG, so for the preview and the PDF the
+diagram's SVG is rendered to a QImage with QSvgRenderer and given to the
+document as an image resource. Every file is written atomically.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QUrl
+from PySide6.QtGui import (
+    QColor,
+    QImage,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QTextDocument,
+)
+from PySide6.QtSvg import QSvgRenderer
+
+from rulesbook.storage import atomic_write_bytes, atomic_write_text
+
+DIAGRAM_URL = "rulesbook-diagram://board.png"
+_SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
+_SIZE = re.compile(r'<svg[^>]*\bwidth="(\d+)"')
+_QT_CSS = ("body { font-family: serif; color: #212121; }\n"
+           "blockquote { color: #37474f; margin-left: 16px; }\n"
+           "table { border-collapse: collapse; } td, th { border: 1px solid #bbbbbb; "
+           "padding: 3px; }\n")
+
+
+def diagram_svg(report: str) -> str | None:
+    found = _SVG.search(report)
+    return found.group(0) if found else None
+
+
+def diagram_image(svg: str, scale: float = 3.0) -> QImage:
+    """The SVG rendered on white at ``scale`` times its size."""
+    renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
+    size = renderer.defaultSize()
+    image = QImage(max(1, int(size.width() * scale)), max(1, int(size.height() * scale)),
+                   QImage.Format.Format_ARGB32)
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    renderer.render(painter)
+    painter.end()
+    return image
+
+
+def qt_html(report: str) -> tuple[str, QImage | None]:
+    """The report HTML for a QTextDocument: the inline SVG replaced by an <img> of it,
+    and the image to register under :data:`DIAGRAM_URL`."""
+    svg = diagram_svg(report)
+    if svg is None:
+        return report, None
+    match = _SIZE.search(svg)
+    width = int(match.group(1)) if match else 320
+    image = diagram_image(svg)
+    tag = (f'<p align="center"><img src="{DIAGRAM_URL}" width="{width}" height="{width}" '
+           f'alt="board diagram"/></p>')
+    if f"<figure>{svg}</figure>" in report:
+        return report.replace(f"<figure>{svg}</figure>", tag, 1), image
+    return report.replace(svg, tag, 1), image
+
+
+class ReportDocument(QTextDocument):
+    """A QTextDocument that knows the diagram image and loads nothing else."""
+
+    def __init__(self, image: QImage | None = None, parent=None):
+        super().__init__(parent)
+        self.image = image
+
+    def loadResource(self, type_: int, name: QUrl):  # noqa: N802 - Qt API
+        if self.image is not None and name.toString() == DIAGRAM_URL:
+            return self.image
+        return None
+
+
+def report_pdf_bytes(report: str, title: str = "Dispute report") -> bytes:
+    """The report as PDF bytes, in memory (Letter, 18 mm margins)."""
+    body, image = qt_html(report)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setTitle(title)
+    writer.setCreator("Rulesbook")
+    writer.setResolution(300)
+    writer.setPageSize(QPageSize(QPageSize.PageSizeId.Letter))
+    writer.setPageMargins(QMarginsF(18, 18, 18, 18), QPageLayout.Unit.Millimeter)
+    doc = ReportDocument(image)
+    doc.setDefaultStyleSheet(_QT_CSS)
+    if image is not None:
+        doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(DIAGRAM_URL), image)
+    doc.setHtml(body)
+    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, title)
+    doc.print_(writer)
+    del writer  # finishes the PDF
+    buffer.close()
+    return bytes(data.data())
+
+
+def save_report_html(path: str | Path, report: str) -> Path:
+    return atomic_write_text(path, report)
+
+
+def save_report_pdf(path: str | Path, report: str, title: str = "Dispute report") -> Path:
+    return atomic_write_bytes(path, report_pdf_bytes(report, title))

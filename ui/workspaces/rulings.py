@@ -1,0 +1,226 @@
+"""The Rulings workspace: a dispute (incident + facts, typed in or sent by the
+board's record check), the rulings under the edition in force, how every
+variant decides it, the case library, and the dispute report."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from rulesbook.rulings import RulingsError
+from rulesbook.storage import SaveError
+
+from ..rulings.controller import RulingsController
+from ..rulings.panel import (
+    CaseBrowser,
+    CompareTable,
+    FactsForm,
+    IncidentChooser,
+    ReportPane,
+    rulings_html,
+)
+from ..rulings.report import save_report_html, save_report_pdf
+from ..widgets import DocBrowser, route_link
+from . import Workspace
+
+
+def board_context(widget: QWidget) -> dict:
+    """The record of the board workspace, when there is one (read only): the moves as
+    written, the start position and the ply of the first illegal move."""
+    window = widget.window()
+    board = getattr(window, "workspaces", {}).get("board")
+    bc = getattr(board, "board_controller", None)
+    if bc is None:
+        return {}
+    out: dict = {}
+    try:
+        moves = [m.text for m in getattr(bc, "moves", ())]
+        if moves:
+            out["moves"] = " ".join(moves)
+        start = getattr(bc, "start", None)
+        if start is not None and hasattr(start, "fen"):
+            fen = start.fen()
+            from rulesbook.draughts import Position
+
+            if fen != Position.start("pool").fen():
+                out["fen"] = fen
+        first = getattr(bc, "first_illegal", None)
+        if first is not None and getattr(first, "ply", None):
+            out["ply"] = first.ply
+    except Exception:  # noqa: BLE001 - the board is optional context, never fatal
+        return {}
+    return out
+
+
+class RulingsWorkspace(Workspace):
+    id = "rulings"
+    title = "Rulings"
+    description = "Rulings for a dispute under the edition in force, compared, and reported"
+
+    TAB_RULINGS, TAB_COMPARE, TAB_CASES, TAB_REPORT = range(4)
+
+    def __init__(self, controller, parent: QWidget | None = None):
+        super().__init__(controller, parent)
+        self.rulings = RulingsController(self)
+        self.rulings.statusMessage.connect(controller.statusMessage)
+
+        self.chooser = IncidentChooser()
+        self.facts_form = FactsForm()
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.chooser)
+        left.addWidget(self.facts_form)
+        left.setSizes([260, 440])
+        self.left = left
+
+        self.rulings_view = DocBrowser()
+        self.rulings_view.setAccessibleName("Rulings under the edition in force")
+        self.rulings_view.internalLink.connect(lambda link: route_link(controller, link))
+        self.compare_table = CompareTable()
+        self.cases = CaseBrowser(self.rulings)
+        self.report = ReportPane(self.rulings)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.rulings_view, "&Rulings")
+        self.tabs.addTab(self.compare_table, "C&ompare")
+        self.tabs.addTab(self.cases, "&Case library")
+        self.tabs.addTab(self.report, "Re&port")
+
+        self.splitter = QSplitter()
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([360, 740])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        # forward the user's input to the rulings controller
+        self.chooser.chosen.connect(lambda inc: self.rulings.select_incident(inc))
+        self.facts_form.factEdited.connect(self.rulings.set_fact)
+        self.facts_form.clear_button.clicked.connect(self.rulings.clear_facts)
+        self.cases.caseActivated.connect(self._case_chosen)
+        self.report.saveRequested.connect(self.save_report)
+        # display what it emits
+        self.rulings.incidentChanged.connect(self._incident_changed)
+        self.rulings.factsChanged.connect(self.facts_form.set_facts)
+        self.rulings.resultsChanged.connect(self._results)
+        controller.rulingsRequested.connect(self.on_rulings_requested)
+        self.save_dialog = QFileDialog.getSaveFileName  # tests replace it
+        self._draft: dict | None = None
+
+    # -- app hooks -------------------------------------------------------------
+    def on_library(self, library) -> None:
+        self.rulings.set_library(library)
+        if self.controller.edition_id:
+            self.rulings.set_edition(self.controller.edition_id)
+        self.chooser.set_incidents(self.rulings.incidents())
+        self.cases.reload()
+        if self._draft is not None:
+            draft, self._draft = self._draft, None
+            self.rulings.restore_draft(draft)
+        if self.rulings.incident_id is None and self.chooser.list.count():
+            self.chooser.list.setCurrentRow(0)
+        elif self.rulings.incident_id:
+            self._incident_changed(self.rulings.incident_id)
+            self.facts_form.set_facts(self.rulings.facts)
+
+    def on_edition(self, edition_id: str) -> None:
+        self.rulings.set_edition(edition_id)
+
+    def on_rulings_requested(self, incident: str, facts) -> None:
+        """The board (or anyone) asks for the rulings on a dispute: show them."""
+        self.controller.workspaceRequested.emit(self.id)
+        if self.rulings.select_incident(str(incident), dict(facts or {})):
+            context = board_context(self)
+            context.update({k: v for k, v in self.rulings.context.items()
+                            if k in ("moves", "fen", "ply", "disputed_ply")})
+            if context:
+                self.rulings.set_context(context)
+            self.tabs.setCurrentIndex(self.TAB_RULINGS)
+
+    # -- display -----------------------------------------------------------------
+    def _incident_changed(self, incident_id: str) -> None:
+        self.chooser.select(incident_id)
+        self.facts_form.set_incident(self.rulings.incident)
+        self.facts_form.set_facts(self.rulings.facts)
+
+    def _results(self, suggestions, comparison) -> None:
+        library = self.rulings.library
+        if library is None:
+            return
+        self.rulings_view.set_page(rulings_html(suggestions, library, self.rulings.incident))
+        self.compare_table.set_comparison(comparison)
+
+    def _case_chosen(self, case) -> None:
+        self.rulings.load_case(case)
+        self.tabs.setCurrentIndex(self.TAB_RULINGS)
+
+    # -- the report -----------------------------------------------------------------
+    def save_report(self, kind: str, path: str | None = None) -> Path | None:
+        if self.rulings.incident is None:
+            return None
+        if path is None:
+            suffix = ".pdf" if kind == "pdf" else ".html"
+            name = (self.rulings.fields["title"] or self.rulings.incident.title)
+            name = "".join(c if c.isalnum() or c in "-_ " else "-" for c in name).strip()
+            folder = self._settings_folder()
+            filters = "PDF files (*.pdf)" if kind == "pdf" else "HTML files (*.html *.htm)"
+            path, _ = self.save_dialog(self, "Save the dispute report",
+                                       str(Path(folder) / (name.replace(" ", "_") + suffix)),
+                                       filters)
+            if not path:
+                return None
+        try:
+            report = self.rulings.report_html()
+            title = f"Dispute report: {self.rulings.fields['title'] or self.rulings.incident.title}"
+            written = save_report_pdf(path, report, title) if kind == "pdf" else \
+                save_report_html(path, report)
+        except (SaveError, RulingsError, OSError) as exc:
+            QMessageBox.warning(self, "The report was not saved", str(exc))
+            return None
+        self._last_folder = str(Path(path).parent)
+        self.controller.statusMessage.emit(f"Report saved: {written}")
+        return written
+
+    def _settings_folder(self) -> str:
+        return getattr(self, "_last_folder", "") or str(Path.home())
+
+    def export_document(self):
+        if self.rulings.suggestions is None or self.rulings.library is None:
+            return None
+        inc = self.rulings.incident
+        return (f"Rulings: {inc.title}",
+                rulings_html(self.rulings.suggestions, self.rulings.library, inc))
+
+    # -- state -------------------------------------------------------------------------
+    def save_state(self, settings: QSettings) -> None:
+        settings.setValue(self.key("splitter"), self.splitter.saveState())
+        settings.setValue(self.key("tab"), self.tabs.currentIndex())
+        settings.setValue(self.key("draft"), json.dumps(self.rulings.draft()))
+        settings.setValue(self.key("folder"), self._settings_folder())
+
+    def restore_state(self, settings: QSettings) -> None:
+        state = settings.value(self.key("splitter"))
+        if state is not None:
+            self.splitter.restoreState(state)
+        try:
+            self.tabs.setCurrentIndex(int(settings.value(self.key("tab"), 0)))
+        except (TypeError, ValueError):
+            pass
+        folder = settings.value(self.key("folder"), "")
+        if isinstance(folder, str) and folder:
+            self._last_folder = folder
+        raw = settings.value(self.key("draft"), "")
+        try:
+            draft = json.loads(raw) if isinstance(raw, str) and raw else None
+        except ValueError:
+            draft = None
+        if isinstance(draft, dict):
+            if self.rulings.library is not None:
+                self.rulings.restore_draft(draft)
+            else:
+                self._draft = draft
+
+    def focus_main(self) -> None:
+        self.chooser.search.setFocus()
