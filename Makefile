@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: run test bench lint fuzz install install-test clean
+.PHONY: run test bench lint fuzz screenshots install install-test clean
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,8 @@ clean:
 .PHONY: screenshots
 screenshots: install-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screenshots docs/screenshots
+	QT_QPA_PLATFORM=offscreen $(PY) -m ui.board.screenshots docs/screenshots
+	QT_QPA_PLATFORM=offscreen $(PY) -m ui.rulings.screenshots docs/screenshots
 
 fuzz: install-test
 	$(PY) tools/fuzz.py 100000
