@@ -1,7 +1,9 @@
 """Shared fixtures: the bundled library (loaded once) and paths to shared/ data."""
 from __future__ import annotations
 
+import importlib.util
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -43,3 +45,15 @@ def corpus_dir() -> Path:
     if not CORPUS.is_dir():
         pytest.skip(f"game corpus not found at {CORPUS}")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def load_tool():
+    """Import a script of tools/ (``load_tool("fuzz")``) as a module."""
+    def load(name: str):
+        spec = importlib.util.spec_from_file_location(f"tools_{name}", REPO / "tools" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up
+        spec.loader.exec_module(module)
+        return module
+    return load

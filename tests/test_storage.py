@@ -1,6 +1,4 @@
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -8,14 +6,6 @@ import pytest
 from rulesbook.storage import SaveError, atomic_write_bytes, atomic_write_text
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def load_crash_test():
-    spec = importlib.util.spec_from_file_location("crash_test", REPO / "tools" / "crash_test.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_write_replace_and_backup(tmp_path):
@@ -54,13 +44,13 @@ def test_failed_save_leaves_the_old_file_and_no_temp(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["case.yaml"]
 
 
-def test_crash_during_saves_never_corrupts():
-    trials, corrupted, messages = load_crash_test().run(trials=25, seed=7)
+def test_crash_during_saves_never_corrupts(load_tool):
+    trials, corrupted, messages = load_tool("crash_test").run(trials=25, seed=7)
     assert trials == 25
     assert corrupted == 0, messages
 
 
-def test_crash_test_catches_a_naive_writer():
+def test_crash_test_catches_a_naive_writer(load_tool):
     """The crash test must be able to fail: a plain open/write loses data."""
-    _, corrupted, _ = load_crash_test().run(trials=25, seed=7, writer="direct")
+    _, corrupted, _ = load_tool("crash_test").run(trials=25, seed=7, writer="direct")
     assert corrupted > 0

@@ -26,6 +26,14 @@ def export_html(path: str | Path, title: str, body: str) -> Path:
 
 def pdf_bytes(title: str, body: str) -> bytes:
     """Render HTML to PDF with QPdfWriter, in memory."""
+    doc = QTextDocument()
+    doc.setDefaultStyleSheet(_PRINT_CSS)
+    doc.setHtml(body)
+    return document_pdf_bytes(doc, title)
+
+
+def document_pdf_bytes(doc: QTextDocument, title: str) -> bytes:
+    """Print a prepared QTextDocument to PDF bytes (Letter, 18 mm margins, 300 dpi)."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -35,9 +43,6 @@ def pdf_bytes(title: str, body: str) -> bytes:
     writer.setResolution(300)
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.Letter))
     writer.setPageMargins(QMarginsF(18, 18, 18, 18), QPageLayout.Unit.Millimeter)
-    doc = QTextDocument()
-    doc.setDefaultStyleSheet(_PRINT_CSS)
-    doc.setHtml(body)
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, title)
     doc.print_(writer)
     del writer  # finishes the PDF

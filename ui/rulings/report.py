@@ -10,19 +10,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QUrl
+from PySide6.QtCore import QByteArray, QUrl
 from PySide6.QtGui import (
     QColor,
     QImage,
-    QPageLayout,
-    QPageSize,
     QPainter,
-    QPdfWriter,
     QTextDocument,
 )
 from PySide6.QtSvg import QSvgRenderer
 
 from rulesbook.storage import atomic_write_bytes, atomic_write_text
+
+from ..export import document_pdf_bytes
 
 DIAGRAM_URL = "rulesbook-diagram://board.png"
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
@@ -84,25 +83,12 @@ class ReportDocument(QTextDocument):
 def report_pdf_bytes(report: str, title: str = "Dispute report") -> bytes:
     """The report as PDF bytes, in memory (Letter, 18 mm margins)."""
     body, image = qt_html(report)
-    data = QByteArray()
-    buffer = QBuffer(data)
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    writer = QPdfWriter(buffer)
-    writer.setTitle(title)
-    writer.setCreator("Rulesbook")
-    writer.setResolution(300)
-    writer.setPageSize(QPageSize(QPageSize.PageSizeId.Letter))
-    writer.setPageMargins(QMarginsF(18, 18, 18, 18), QPageLayout.Unit.Millimeter)
     doc = ReportDocument(image)
     doc.setDefaultStyleSheet(_QT_CSS)
     if image is not None:
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(DIAGRAM_URL), image)
     doc.setHtml(body)
-    doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, title)
-    doc.print_(writer)
-    del writer  # finishes the PDF
-    buffer.close()
-    return bytes(data.data())
+    return document_pdf_bytes(doc, title)
 
 
 def save_report_html(path: str | Path, report: str) -> Path:
