@@ -2,46 +2,14 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
 from ..compare import compare_rule, compare_topic
 from ..datapath import resolve_data_dir
 from ..editions import consolidate, redline
-from ..errors import LibraryError, RulesbookError
-from ..library import Library, load_library, validate_folder
+from ..library import Library, validate_folder
 from ..model import Proposal, Rule
 from ..search import search
-
-
-def _print_json(data) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
-
-
-def _fail(message: str, code: int = 2) -> int:
-    print(f"rulesbook: {message}", file=sys.stderr)
-    return code
-
-
-def _library(args) -> Library:
-    return load_library(args.data)
-
-
-def _with_library(handler):
-    """Run ``handler(args, library)``, turning data and lookup errors into messages."""
-    def run(args) -> int:
-        try:
-            library = _library(args)
-        except LibraryError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        try:
-            return handler(args, library)
-        except RulesbookError as exc:
-            return _fail(str(exc))
-    return run
-
+from .common import fail, print_json, with_library
 
 # -- serialisation (the `export --json` contract) ---------------------------
 
@@ -100,7 +68,7 @@ def cmd_validate(args) -> int:
     problems = validate_folder(folder)
     where = resolve_data_dir(folder)
     if args.json:
-        _print_json({"folder": str(where), "ok": not problems,
+        print_json({"folder": str(where), "ok": not problems,
                      "problems": [p.to_dict() for p in problems]})
     elif problems:
         for problem in problems:
@@ -114,7 +82,7 @@ def cmd_validate(args) -> int:
 def cmd_export(args, library: Library) -> int:
     data = library_json(library)
     if args.json:
-        _print_json(data)
+        print_json(data)
     else:
         for book in library.rulebooks:
             print(f"{book.id}: {book.title} ({len(book.rules)} rules, "
@@ -131,7 +99,7 @@ def cmd_show(args, library: Library) -> int:
         data = proposal_json(library, entry)
         data["rulebook"] = entry.rulebook
     if args.json:
-        _print_json(data)
+        print_json(data)
         return 0
     if isinstance(entry, Rule):
         print(f"{entry.ref}  {entry.title}")
@@ -159,9 +127,9 @@ def cmd_compare(args, library: Library) -> int:
     elif args.ref:
         comparison = compare_rule(library, args.ref)
     else:
-        return _fail("give a rule reference or --topic TOPIC")
+        return fail("give a rule reference or --topic TOPIC")
     if args.json:
-        _print_json(comparison.to_dict())
+        print_json(comparison.to_dict())
         return 0
     print(f"{comparison.subject}: {comparison.title}")
     for v in comparison.variants:
@@ -174,7 +142,7 @@ def cmd_compare(args, library: Library) -> int:
 def cmd_search(args, library: Library) -> int:
     hits = search(library, args.query, limit=args.limit)
     if args.json:
-        _print_json([h.to_dict() for h in hits])
+        print_json([h.to_dict() for h in hits])
         return 0
     if not hits:
         print("no results")
@@ -187,7 +155,7 @@ def cmd_search(args, library: Library) -> int:
 def cmd_edition(args, library: Library) -> int:
     if args.action == "list":
         if args.json:
-            _print_json([dict(edition_json(e), in_force=e.id == library.edition().id)
+            print_json([dict(edition_json(e), in_force=e.id == library.edition().id)
                          for e in library.editions])
         else:
             current = library.edition().id
@@ -197,10 +165,10 @@ def cmd_edition(args, library: Library) -> int:
         return 0
     if args.action == "show":
         if len(args.ids) != 1:
-            return _fail("edition show takes one edition id")
+            return fail("edition show takes one edition id")
         book = consolidate(library, args.ids[0])
         if args.json:
-            _print_json({"edition": edition_json(book.edition), "rules": [
+            print_json({"edition": edition_json(book.edition), "rules": [
                 {"ref": r.ref, "number": r.number, "title": r.title, "text": r.text,
                  "source": r.source, "adopted_in": r.adopted_in, "ballot": r.ballot}
                 for r in book.rules]})
@@ -208,10 +176,10 @@ def cmd_edition(args, library: Library) -> int:
             print(book.as_text())
         return 0
     if len(args.ids) != 2:
-        return _fail("edition diff takes two edition ids: OLD NEW")
+        return fail("edition diff takes two edition ids: OLD NEW")
     diff = redline(library, *args.ids)
     if args.json:
-        _print_json({"old": diff.old.id, "new": diff.new.id, "changes": [
+        print_json({"old": diff.old.id, "new": diff.new.id, "changes": [
             {"ref": e.ref, "title": e.title, "status": e.status, "old_text": e.old_text,
              "new_text": e.new_text, "diff": e.diff.plain(), "old_source": e.old_source,
              "new_source": e.new_source} for e in diff.changes]})
@@ -230,28 +198,28 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("export", help="the whole library")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_with_library(cmd_export))
+    p.set_defaults(func=with_library(cmd_export))
 
     p = sub.add_parser("show", help="one rule or proposal, e.g. apca:28 or 10B")
     p.add_argument("ref")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_with_library(cmd_show))
+    p.set_defaults(func=with_library(cmd_show))
 
     p = sub.add_parser("compare", help="every variant of a rule or a topic side by side")
     p.add_argument("ref", nargs="?")
     p.add_argument("--topic", metavar="T")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_with_library(cmd_compare))
+    p.set_defaults(func=with_library(cmd_compare))
 
     p = sub.add_parser("search", help="full-text search over every rulebook")
     p.add_argument("query")
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_with_library(cmd_search))
+    p.set_defaults(func=with_library(cmd_search))
 
     p = sub.add_parser("edition", help="list, show or diff editions")
     p.add_argument("action", choices=["list", "show", "diff"])
     p.add_argument("ids", nargs="*")
     p.add_argument("--json", action="store_true")
     p.add_argument("--html", action="store_true", help="diff as HTML")
-    p.set_defaults(func=_with_library(cmd_edition))
+    p.set_defaults(func=with_library(cmd_edition))

@@ -2,41 +2,15 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 
-from ..errors import LibraryError, RulesbookError
-from ..library import load_library
-
-
-def _print_json(data) -> None:
-    json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
-
-
-def _fail(message: str, code: int = 2) -> int:
-    print(f"rulesbook: {message}", file=sys.stderr)
-    return code
-
-
-def _run(handler):
-    def run(args) -> int:
-        try:
-            library = load_library(args.data)
-        except LibraryError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        try:
-            return handler(args, library)
-        except (RulesbookError, ValueError, OSError) as exc:
-            return _fail(str(exc))
-    return run
+from ..errors import RulesbookError
+from .common import fail, print_json, with_library
 
 
 def register(sub) -> None:
     p = sub.add_parser("incidents", help="the catalogue of dispute types and their facts")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(func=_run(cmd_incidents))
+    p.set_defaults(func=with_library(cmd_incidents))
 
     p = sub.add_parser("rulings", help="the rulings for a dispute (or --compare every variant)")
     p.add_argument("incident", nargs="?", help="incident id (see `rulesbook incidents`)")
@@ -49,18 +23,18 @@ def register(sub) -> None:
                    help="a PDN record: its first illegal move, or a draw claim at --ply")
     p.add_argument("--ply", type=int, default=None, help="with --from-game: the ply of a draw claim")
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(func=_run(cmd_rulings))
+    p.set_defaults(func=with_library(cmd_rulings))
 
     p = sub.add_parser("cases", help="the case library (--proposal: cases it decides differently)")
     p.add_argument("--proposal", metavar="REF", default=None)
     p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.set_defaults(func=_run(cmd_cases))
+    p.set_defaults(func=with_library(cmd_cases))
 
     p = sub.add_parser("report", help="a dispute report (standalone HTML) for a case file")
     p.add_argument("case", metavar="CASE.yaml", help="a case file (or a case id)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.html")
     p.add_argument("--edition", default=None, help="edition id (default: the one in force)")
-    p.set_defaults(func=_run(cmd_report))
+    p.set_defaults(func=with_library(cmd_report))
 
 
 # -- incidents -------------------------------------------------------------------
@@ -70,7 +44,7 @@ def cmd_incidents(args, library) -> int:
 
     items = incidents(library)
     if args.json:
-        _print_json([{"id": i.id, "title": i.title, "description": i.description,
+        print_json([{"id": i.id, "title": i.title, "description": i.description,
                       "topics": list(i.topics),
                       "facts": [{"id": f.id, "type": f.type, "question": f.question,
                                  "choices": list(f.choices)} for f in i.facts]}
@@ -100,12 +74,12 @@ def cmd_rulings(args, library) -> int:
 
     if args.from_game:
         if args.incident:
-            return _fail("give either an INCIDENT or --from-game FILE, not both")
+            return fail("give either an INCIDENT or --from-game FILE, not both")
         return _from_game(args, library)
     if args.ply is not None:
-        return _fail("--ply goes with --from-game FILE")
+        return fail("--ply goes with --from-game FILE")
     if not args.incident:
-        return _fail("name an incident (see `rulesbook incidents`) or give --from-game FILE")
+        return fail("name an incident (see `rulesbook incidents`) or give --from-game FILE")
     facts = _parse_facts(args.fact)
     if args.compare:
         get_incident(library, args.incident)
@@ -113,13 +87,13 @@ def cmd_rulings(args, library) -> int:
             library.edition(args.edition)
         comp = compare(library, args.incident, facts)
         if args.json:
-            _print_json(comp.as_json())
+            print_json(comp.as_json())
             return 0
         _print_comparison(comp)
         return 0
     result = suggest(library, args.incident, facts, args.edition)
     if args.json:
-        _print_json(result.as_json())
+        print_json(result.as_json())
         return 0
     _print_suggestions(result)
     return 0
@@ -173,7 +147,7 @@ def _from_game(args, library) -> int:
     if args.ply is not None:
         claims = draw_claims_from_pdn(library, text, args.ply, args.edition)
         if args.json:
-            _print_json([c.as_json() for c in claims])
+            print_json([c.as_json() for c in claims])
             return 0
         for c in claims:
             state = "HOLDS" if c.holds else ("does not hold" if c.applicable else "not applicable")
@@ -187,13 +161,13 @@ def _from_game(args, library) -> int:
     found = first_illegal_move(library, text)
     if found is None:
         if args.json:
-            _print_json([])
+            print_json([])
         else:
             print("Every move of the record is legal; give --ply N to test a draw claim.")
         return 0
     result = suggest(library, found.incident, found.facts, args.edition)
     if args.json:
-        _print_json(result.as_json())
+        print_json(result.as_json())
         return 0
     print(f"Move {found.ply} ({found.move}): {found.explanation}")
     _print_suggestions(result)
@@ -208,7 +182,7 @@ def cmd_cases(args, library) -> int:
     if args.proposal:
         diffs = cases_for_proposal(library, args.proposal)
         if args.json:
-            _print_json([{"case": d.case.id, "title": d.case.title, "incident": d.case.incident,
+            print_json([{"case": d.case.id, "title": d.case.title, "incident": d.case.incident,
                           "proposal": d.proposal, "proposed": d.proposed,
                           "original": d.original, "original_ref": d.original_ref}
                          for d in diffs])
@@ -221,7 +195,7 @@ def cmd_cases(args, library) -> int:
         return 0
     results = [run_case(library, c) for c in load_cases(library)]
     if args.json:
-        _print_json([{"id": r.case.id, "title": r.case.title, "incident": r.case.incident,
+        print_json([{"id": r.case.id, "title": r.case.title, "incident": r.case.incident,
                       "facts": r.case.facts, "expected": r.case.expected,
                       "outcomes": {k: r.comparison.outcomes.get(k) for k in r.case.expected},
                       "passed": r.passed, "file": r.case.file} for r in results])
