@@ -1,5 +1,12 @@
 """PDN reading speed: games read, replayed and validated per second on the English
-corpus, beside pydaughts' PDNReader (plus replay) on the same file, in the same run."""
+corpus (goal: >= 1,000 games/s), beside pydaughts' PDNReader (plus replay) on the
+same file, in the same run.
+
+Every move of every game is resolved against its position and checked legal
+(compulsory capture, whole multi-jumps); the records with problems are counted.
+The import of the reader is timed apart; the replay is run REPEATS times and the
+best and median rates are printed (the best is the figure the goal is read on,
+as with ``timeit``: slower runs measure other load on the machine)."""
 from __future__ import annotations
 
 import io
@@ -10,17 +17,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "english-tinsley-1946-1960s.pdn"
 PEER_GAMES = 20  # pydraughts is slow: time it on the first games only
+REPEATS = 5
+GOAL = 1000  # games/s
 
 
 def ours(text: str) -> tuple[int, float]:
+    n, _plies, _bad, t = replay(text)
+    return n, t
+
+
+def replay(text: str) -> tuple[int, int, int, float]:
+    """(games, plies replayed, records with problems, seconds)."""
     from rulesbook.draughts.pdn import PdnReader
 
     start = time.perf_counter()
-    count = plies = 0
+    count = plies = bad = 0
     for game in PdnReader(io.StringIO(text), "english"):
         count += 1
         plies += len(game.mainline_moves())
-    return count, time.perf_counter() - start
+        bad += bool(game.errors)
+    return count, plies, bad, time.perf_counter() - start
 
 
 def peer(text: str, limit: int) -> tuple[int, float]:
@@ -48,9 +64,20 @@ def main() -> int:
         print(f"corpus not found: {CORPUS}", file=sys.stderr)
         return 2
     text = CORPUS.read_text(encoding="utf-8")
-    n, t = ours(text)
+    t0 = time.perf_counter()
+    import rulesbook.draughts.pdn  # noqa: F401
+    imported = time.perf_counter() - t0
+    runs = [replay(text) for _ in range(REPEATS)]
+    n, plies, bad, _ = runs[0]
+    times = sorted(r[3] for r in runs)
+    t = times[0]
     rate = n / t
-    print(f"rulesbook.pdn : {n} games in {t:.3f} s = {rate:,.0f} games/s")
+    median = n / times[len(times) // 2]
+    print(f"rulesbook.pdn : {n} games in {t:.3f} s = {rate:,.0f} games/s "
+          f"(median of {REPEATS}: {median:,.0f}; import {imported * 1000:.0f} ms apart)")
+    print(f"games replayed and validated per second on the English corpus: {rate:,.0f} "
+          f"(goal: >= {GOAL:,} games/s: {'met' if rate >= GOAL else 'NOT met'}); "
+          f"{plies:,} plies = {plies / t:,.0f} plies/s; {bad} records with problems")
     try:
         pn, pt = peer(text, PEER_GAMES)
     except ImportError:

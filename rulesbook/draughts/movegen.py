@@ -322,3 +322,172 @@ def apply(bm, bk, wm, wk, black, move):
             bm &= keep
             bk &= keep
     return bm, bk, wm, wk
+
+
+# --------------------------------------------------------------------------- fast checks
+# Used to validate a written move without generating every legal move.
+
+def _jump_shifts(dirs):
+    """((delta to the jumped square, delta to the landing square, mask of origins), ...)
+    for single jumps in ``dirs``; the masks keep only origins whose jump stays on the board."""
+    masks: dict[tuple[int, int], int] = {}
+    for i in range(32):
+        for d in dirs:
+            o = NB[i][d]
+            if o >= 0 and NB[o][d] >= 0:
+                key = (o - i, NB[o][d] - i)
+                masks[key] = masks.get(key, 0) | BIT[i]
+    return tuple((do, dl - do, mask) for (do, dl), mask in sorted(masks.items()))
+
+
+JSHIFT_BLACK = _jump_shifts(BLACK_FORWARD)
+JSHIFT_WHITE = _jump_shifts(WHITE_FORWARD)
+JSHIFT_ALL = _jump_shifts(range(4))
+
+
+def _any_jump(pieces, opp, free, shifts):
+    for do, dl, mask in shifts:
+        x = pieces & mask
+        if x:
+            x = (x << do if do > 0 else x >> -do) & opp
+            if x and (x << dl if dl > 0 else x >> -dl) & free:
+                return True
+    return False
+
+
+def has_capture(men, kings, opp, occ, black, rules):
+    """True when the side owning ``men``/``kings`` has a capture (and so must
+    capture): a single jump exists.  Same answer as ``bool(captures(...))``."""
+    free = FULL ^ occ
+    if men and _any_jump(men, opp, free, JSHIFT_ALL if rules[0] else
+                         (JSHIFT_BLACK if black else JSHIFT_WHITE)):
+        return True
+    if kings:
+        if not rules[1]:
+            return _any_jump(kings, opp, free, JSHIFT_ALL)
+        bb = kings
+        while bb:
+            b = bb & -bb
+            bb ^= b
+            for ray in RAYS[b.bit_length() - 1]:
+                for k, j in enumerate(ray):
+                    bj = BIT[j]
+                    if free & bj:
+                        continue
+                    if opp & bj and k + 1 < len(ray) and free & BIT[ray[k + 1]]:
+                        return True
+                    break
+    return False
+
+
+def _step_masks(steps):
+    return tuple(sum(BIT[j] for j in s) for s in steps)
+
+
+STEPMASK_BLACK = _step_masks(STEPS_BLACK)
+STEPMASK_WHITE = _step_masks(STEPS_WHITE)
+STEPMASK_ALL = _step_masks(STEPS_ALL)
+
+
+def _between():
+    """{(i, j): mask of the squares strictly between} for i, j on one diagonal."""
+    out = {}
+    for i in range(32):
+        for ray in RAYS_BY_DIR[i]:
+            mask = 0
+            for j in ray:
+                out[i, j] = mask
+                mask |= BIT[j]
+    return out
+
+
+BETWEEN = _between()
+
+
+def quiet_step(men, kings, occ, black, rules, i, j):
+    """The generated tuple of the quiet move ``i``-``j`` (bit indices) of the side
+    owning ``men``/``kings`` if it is a legal step ignoring captures, else None."""
+    bj = BIT[j]
+    if occ & bj:
+        return None
+    bi = BIT[i]
+    if men & bi:
+        if (STEPMASK_BLACK if black else STEPMASK_WHITE)[i] & bj:
+            return ((i, j), (), bool((CROWN_BLACK if black else CROWN_WHITE) & bj), 0)
+        return None
+    if kings & bi:
+        if rules[1]:
+            between = BETWEEN.get((i, j))
+            if between is not None and not occ & between:
+                return ((i, j), (), False, 0)
+        elif STEPMASK_ALL[i] & bj:
+            return ((i, j), (), False, 0)
+    return None
+
+
+def _jump_to(jumps):
+    """Per origin: {landing square: jumped square} of the single jumps in ``jumps``."""
+    return tuple({land: o for _ob, _lb, o, land in js} for js in jumps)
+
+
+JUMP_TO_ALL = _jump_to(JUMPS_ALL)
+JUMP_TO_BLACK = _jump_to(JUMPS_BLACK)
+JUMP_TO_WHITE = _jump_to(JUMPS_WHITE)
+
+
+def capture_path(men, kings, opp, occ, black, rules, path):
+    """The generated tuple of the capture that stops on ``path`` (bit indices)
+    if it is one of ``captures(...)`` with exactly that path, else None.
+
+    Only short-range pieces under "free" precedence are checked here; for a
+    flying king or "most" precedence the answer is None (generate instead)."""
+    back, flying, most, mode = rules
+    if most:
+        return None
+    i = path[0]
+    bi = BIT[i]
+    if men & bi:
+        king = False
+        table = JUMPS_ALL if back else (JUMPS_BLACK if black else JUMPS_WHITE)
+        jump_to = JUMP_TO_ALL if back else (JUMP_TO_BLACK if black else JUMP_TO_WHITE)
+    elif kings & bi and not flying:
+        king = True
+        table = JUMPS_ALL
+        jump_to = JUMP_TO_ALL
+    else:
+        return None
+    empty = (FULL ^ occ) | bi
+    crown = CROWN_BLACK if black else CROWN_WHITE
+    capmask = 0
+    caps = []
+    crowned = False
+    last = len(path) - 1
+    for k in range(1, last + 1):
+        land = path[k]
+        o = jump_to[i].get(land)
+        if o is None:
+            return None
+        ob = BIT[o]
+        lb = BIT[land]
+        if not opp & ob or capmask & ob or not empty & lb:
+            return None
+        capmask |= ob
+        caps.append(o)
+        i = land
+        if not king and crown & lb:
+            if mode == MODE_ENDS:
+                if k != last:
+                    return None
+                return (tuple(path), tuple(caps), True, capmask)
+            if mode == MODE_CONTINUES:
+                if flying:
+                    return None
+                king = crowned = True
+                table = JUMPS_ALL
+                jump_to = JUMP_TO_ALL
+    for ob, lb, _o, _land in table[i]:
+        if opp & ob and not capmask & ob and empty & lb:
+            return None  # the capture goes on: this path is not a whole move
+    if not king:
+        crowned = bool(crown & BIT[i])
+    return (tuple(path), tuple(caps), crowned, capmask)

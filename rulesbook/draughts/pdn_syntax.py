@@ -110,9 +110,11 @@ class RawGame:
 
 _STOP = r"(?=[\s\[\]{}();]|$)"
 _SQ = r"(?:\d{1,2}|[a-h][1-8])"
+# Whitespace before a token is skipped by the same match (the token starts at
+# ``m.start(m.lastgroup)``); a match fails only on trailing whitespace.
 _TOKEN = re.compile(
-    r"(?P<ws>\s+)"
-    r"|(?P<lbrace>\{)"
+    r"\s*(?:"
+    r"(?P<lbrace>\{)"
     r"|(?P<semi>;)"
     r'|(?P<tag>\[\s*(?P<tname>[A-Za-z0-9_]+)\s*"(?P<tval>(?:[^"\\]|\\.)*)"\s*\])'
     r'|(?P<badtag>\[\s*(?P<bname>[A-Za-z0-9_]+)\s*(?P<bval>[^\]]*)\])'
@@ -127,6 +129,7 @@ _TOKEN = re.compile(
     r"|(?P<mark>!!|\?\?|!\?|\?!|!|\?)"
     r"|(?P<placeholder>--?" + _STOP + ")"
     r"|(?P<junk>[^\s\[\]{}();]+|[\]}\[])"
+    r")"
 )
 _TAG_LINE = re.compile(r"\s*\[\s*[A-Za-z0-9_]+\s*[^\]]*\]\s*$")
 _WS = re.compile(r"\s+")
@@ -278,13 +281,12 @@ class SyntaxReader:
                 continue
             while pos < n:
                 m = _TOKEN.match(text, pos)
-                assert m is not None  # the junk alternative matches any other character
+                if m is None:
+                    break  # only whitespace is left (junk matches any other character)
                 kind = m.lastgroup
+                pos = m.start(kind)
                 col = pos + 1
                 end = m.end()
-                if kind == "ws":
-                    pos = end
-                    continue
                 if kind == "tag" or kind == "badtag":
                     if in_moves or (blank_after_tags and tags):
                         # the next game starts here
@@ -298,7 +300,7 @@ class SyntaxReader:
                         name = m.group("bname")
                         value = m.group("bval").strip().strip('"')
                         errors.append(PdnError(lineno, col,
-                                               f"malformed tag {m.group()!r}: the value must "
+                                               f"malformed tag {m.group(kind)!r}: the value must "
                                                "be in double quotes (read as "
                                                f"{value!r})"))
                     if name in tags:
@@ -333,7 +335,7 @@ class SyntaxReader:
                 in_moves = True
                 last_end = (lineno, end + 1)
                 if kind == "junk":
-                    token = m.group()
+                    token = m.group(kind)
                     if last_junk is not None and last_junk[1] == lineno and \
                             not text[last_junk[2]:pos].strip():
                         index = last_junk[0]
@@ -351,7 +353,7 @@ class SyntaxReader:
                 if kind == "move" or kind == "placeholder":
                     if not sink_depth:
                         frame = stack[-1]
-                        node = PdnNode(m.group(), lineno, col)
+                        node = PdnNode(m.group(kind), lineno, col)
                         if frame.pending:
                             node.pre_comment, frame.pending = frame.pending, ""
                         frame.nodes.append(node)
@@ -362,10 +364,10 @@ class SyntaxReader:
                         nodes = stack[-1].nodes
                         if not nodes:
                             errors.append(PdnError(lineno, col,
-                                                   f"{m.group()!r} does not follow a move"))
+                                                   f"{m.group(kind)!r} does not follow a move"))
                         else:
-                            value = (int(m.group()[1:]) if kind == "nag"
-                                     else MARK_NAGS[m.group()])
+                            value = (int(m.group(kind)[1:]) if kind == "nag"
+                                     else MARK_NAGS[m.group(kind)])
                             nodes[-1].nags.append(value)
                 elif kind == "lparen":
                     if sink_depth:
@@ -398,7 +400,7 @@ class SyntaxReader:
                 elif kind == "result":
                     close_open_variations(lineno, col)
                     sink_depth = 0
-                    token = m.group()
+                    token = m.group(kind)
                     game.result_text = token
                     game.result = normalize_result(token)
                     game.result_pos = (lineno, col)

@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rulesbook.draughts.errors import DraughtsError
-from rulesbook.draughts.movegen import apply, captures, compile_rules, count_quiet, generate
+from rulesbook.draughts.movegen import (
+    apply,
+    captures,
+    compile_rules,
+    count_quiet,
+    has_capture,
+    quiet_moves,
+)
 
 if TYPE_CHECKING:
     from rulesbook.draughts.position import Position
@@ -25,15 +32,18 @@ def perft_raw(bm: int, bk: int, wm: int, wk: int, black: bool, rules: tuple, dep
     else:
         men, kings, opp = wm, wk, bm | bk
     occ = bm | bk | wm | wk
+    # The cheap capture-existence test first: most positions have no capture.
+    must = has_capture(men, kings, opp, occ, black, rules)
     if depth == 1:
-        caps = captures(men, kings, opp, occ, black, rules)
-        if caps:
-            return len(caps)
+        if must:
+            return len(captures(men, kings, opp, occ, black, rules))
         return count_quiet(men, kings, occ, black, rules)
     total = 0
     nxt = not black
     d1 = depth - 1
-    for move in generate(men, kings, opp, occ, black, rules):
+    moves = (captures(men, kings, opp, occ, black, rules) if must
+             else quiet_moves(men, kings, occ, black, rules))
+    for move in moves:
         nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, move)
         total += perft_raw(nbm, nbk, nwm, nwk, nxt, rules, d1)
     return total

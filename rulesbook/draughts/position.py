@@ -12,7 +12,16 @@ from rulesbook.draughts.errors import (
 )
 from rulesbook.draughts.fen import format_fen, parse_fen
 from rulesbook.draughts.move import Move
-from rulesbook.draughts.movegen import BIT, apply, compile_rules, generate
+from rulesbook.draughts.movegen import (
+    BETWEEN,
+    BIT,
+    apply,
+    capture_path,
+    compile_rules,
+    generate,
+    has_capture,
+    quiet_step,
+)
 from rulesbook.draughts.squares import parse_square, square_to_algebraic
 from rulesbook.draughts.variant import VARIANTS, Color, Piece, Variant
 
@@ -24,6 +33,41 @@ _SEPARATORS = re.compile(r"\s*[-x:X×]\s*")
 _PIECE_CACHE = {
     (c, k): Piece(c, k) for c in (Color.BLACK, Color.WHITE) for k in (False, True)
 }
+
+
+_NEW_MOVE = Move.__new__
+_NEW_POSITION = object.__new__
+_SET = object.__setattr__
+
+
+def _make_move(path: tuple[int, ...], captures: tuple[int, ...], crowns: bool) -> Move:
+    """``Move(path, captures, crowns)`` without the frozen-dataclass ``__init__``."""
+    move = _NEW_MOVE(Move)
+    _SET(move, "__dict__", {"path": path, "captures": captures, "crowns": crowns})
+    return move
+
+
+# The quiet moves (one per pair of squares on a diagonal, crowned or not), shared.
+_QUIET_MOVES = {
+    (i, j, c): Move((i + 1, j + 1), (), c) for (i, j) in BETWEEN for c in (False, True)
+}
+# "11-15" / "11x15" -> (10, 14): the common two-square texts, read without a regex.
+_TWO_SQUARE_TEXTS = {
+    f"{a}{sep}{b}": (a - 1, b - 1)
+    for a in range(1, 33) for b in range(1, 33) for sep in "-x" if a != b
+}
+_SQUARE_INDEX = {str(n): n - 1 for n in range(1, 33)}
+_RULES: dict[int, tuple] = {}  # id(variant) -> (variant, compiled rules)
+
+
+def _rules(variant: Variant) -> tuple:
+    entry = _RULES.get(id(variant))
+    if entry is None or entry[0] is not variant:
+        entry = (variant, compile_rules(variant))
+        if len(_RULES) > 256:
+            _RULES.clear()
+        _RULES[id(variant)] = entry
+    return entry[1]
 
 
 def _or_list(items: list[str]) -> str:
@@ -43,7 +87,11 @@ class Position:
     Immutable and hashable; moves return new positions.
     """
 
-    __slots__ = ("_boards", "_black_to_move", "variant", "_legal", "_hash")
+    # _legal: (table, moves) once generated; _capture: whether the side to move must
+    # capture (None: not yet known); _rules: the compiled variant flags; _step: the
+    # last step parse_move found legal, (Move, generated tuple), so play needn't recheck.
+    __slots__ = ("_boards", "_black_to_move", "variant", "_legal", "_hash", "_capture",
+                 "_rules", "_step")
 
     def __init__(self, pieces: dict[int, Piece] | None = None, turn: Color | None = None,
                  variant: str | Variant = "pool") -> None:
@@ -64,17 +112,22 @@ class Position:
                 wm |= b
         self._init(bm, bk, wm, wk, (turn or v.first_player) is Color.BLACK, v)
 
-    def _init(self, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant) -> None:
-        object.__setattr__(self, "_boards", (bm, bk, wm, wk))
-        object.__setattr__(self, "_black_to_move", black)
-        object.__setattr__(self, "variant", variant)
-        object.__setattr__(self, "_legal", None)
-        object.__setattr__(self, "_hash", None)
+    def _init(self, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
+              rules: tuple | None = None) -> None:
+        _SET(self, "_boards", (bm, bk, wm, wk))
+        _SET(self, "_black_to_move", black)
+        _SET(self, "variant", variant)
+        _SET(self, "_legal", None)
+        _SET(self, "_hash", None)
+        _SET(self, "_capture", None)
+        _SET(self, "_rules", rules if rules is not None else _rules(variant))
+        _SET(self, "_step", None)
 
     @classmethod
-    def _raw(cls, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant) -> Position:
-        pos = cls.__new__(cls)
-        pos._init(bm, bk, wm, wk, black, variant)
+    def _raw(cls, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
+             rules: tuple | None = None) -> Position:
+        pos = _NEW_POSITION(cls)
+        pos._init(bm, bk, wm, wk, black, variant, rules)
         return pos
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -99,7 +152,7 @@ class Position:
 
     def with_turn(self, turn: Color) -> Position:
         """The same pieces with ``turn`` to move."""
-        return Position._raw(*self._boards, turn is Color.BLACK, self.variant)
+        return Position._raw(*self._boards, turn is Color.BLACK, self.variant, self._rules)
 
     # ------------------------------------------------------------------ value object
     def _key(self) -> tuple:
@@ -206,16 +259,43 @@ class Position:
                 men, kings, opp = bm, bk, wm | wk
             else:
                 men, kings, opp = wm, wk, bm | bk
-            raw = generate(men, kings, opp, bm | bk | wm | wk, black,
-                           compile_rules(self.variant))
-            table: dict[Move, tuple] = {}
-            for r in raw:
-                mv = Move(tuple(i + 1 for i in r[0]), tuple(i + 1 for i in r[1]), r[2])
-                table[mv] = r
-            moves = sorted(table, key=lambda m: (m.path, m.captures))
-            cached = (table, moves)
+            raw = generate(men, kings, opp, bm | bk | wm | wk, black, self._rules)
+            # One tuple per move; sorting the tuples sorts by (path, captures) since
+            # the path of a move decides its captures and crowning.
+            raw = sorted(set(raw)) if len(raw) > 1 else raw
+            if raw and not raw[0][1]:
+                qm = _QUIET_MOVES
+                moves = [qm[r[0][0], r[0][1], r[2]] for r in raw]
+            else:
+                moves = [_make_move(tuple(i + 1 for i in r[0]), tuple(i + 1 for i in r[1]), r[2])
+                         for r in raw]
+            cached = (dict(zip(moves, raw, strict=True)), moves)
             object.__setattr__(self, "_legal", cached)
+            object.__setattr__(self, "_capture", bool(raw) and bool(raw[0][1]))
         return cached
+
+    def _must_capture(self) -> bool:
+        """True when the side to move has a capture (found without generating moves)."""
+        c = self._capture
+        if c is None:
+            bm, bk, wm, wk = self._boards
+            if self._black_to_move:
+                c = has_capture(bm, bk, wm | wk, bm | bk | wm | wk, True, self._rules)
+            else:
+                c = has_capture(wm, wk, bm | bk, bm | bk | wm | wk, False, self._rules)
+            object.__setattr__(self, "_capture", c)
+        return c
+
+    def _quiet(self, i: int, j: int) -> tuple | None:
+        """The generated tuple of the quiet move from bit ``i`` to bit ``j`` if it is
+        legal here (a step of the side to move and no capture on the board)."""
+        bm, bk, wm, wk = self._boards
+        black = self._black_to_move
+        step = quiet_step(bm if black else wm, bk if black else wk, bm | bk | wm | wk,
+                          black, self._rules, i, j)
+        if step is None or self._must_capture():
+            return None
+        return step
 
     def legal_moves(self) -> list[Move]:
         """Every legal move (captures compulsory; duplicates by path are distinct)."""
@@ -228,11 +308,27 @@ class Position:
         """The position after ``move`` (a Move or a move text); turn switched."""
         if isinstance(move, str):
             move = self.parse_move(move)
-        raw = self._generate()[0].get(move)
+        legal = self._legal
+        raw = None
+        step = self._step
+        if step is not None and step[0] is move:
+            raw = step[1]  # parse_move has just checked it
+        elif legal is None and not move.captures:
+            path = move.path
+            if len(path) == 2:
+                s, e = path
+                if type(s) is int and type(e) is int and 1 <= s <= 32 and 1 <= e <= 32:
+                    raw = self._quiet(s - 1, e - 1)
+                    if raw is not None and raw[2] != move.crowns:
+                        raw = None
         if raw is None:
-            raise IllegalMoveError(self._explain(move.full_text(), move.path))
-        nb = apply(*self._boards, self._black_to_move, raw)
-        return Position._raw(*nb, not self._black_to_move, self.variant)
+            raw = (legal or self._generate())[0].get(move)
+            if raw is None:
+                raise IllegalMoveError(self._explain(move.full_text(), move.path))
+        bm, bk, wm, wk = apply(*self._boards, self._black_to_move, raw)
+        pos = _NEW_POSITION(Position)
+        pos._init(bm, bk, wm, wk, not self._black_to_move, self.variant, self._rules)
+        return pos
 
     def is_game_over(self) -> bool:
         """True when the side to move has no legal move (and so has lost)."""
@@ -274,7 +370,55 @@ class Position:
 
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text`` (``11-15``, ``9x25``, ``9x18x25``,
-        ``c3-d4``, ``c3:e5:c7``); raises IllegalMoveError / AmbiguousMoveError."""
+        ``c3-d4``, ``c3:e5:c7``); raises IllegalMoveError / AmbiguousMoveError.
+
+        When several legal moves match ``text`` but all of them lead to the same
+        position (a flying king's landing squares: ``29x4`` for ``29x15x4`` and
+        ``29x18x4``), the first of them (in ``legal_moves()`` order) is returned."""
+        if type(text) is str:
+            squares = _TWO_SQUARE_TEXTS.get(text)
+            if squares is None and "x" in text:
+                index = _SQUARE_INDEX
+                squares = tuple(index.get(t, -1) for t in text.split("x"))
+                if -1 in squares:
+                    squares = None
+            if squares is not None and self._legal is None:
+                move = self._fast_parse(squares)
+                if move is not None:
+                    return move
+        return self._parse_move_slow(text)
+
+    def _fast_parse(self, squares: tuple[int, ...]) -> Move | None:
+        """The legal move that stops exactly on ``squares`` (bit indices), found on
+        the bitboards without generating every legal move; None when not found
+        this way (illegal, or a case left to the full generator).
+
+        A step is legal when the side to move has no capture and the piece can
+        step there; a capture when it jumps pieces of the opponent at each stop and
+        cannot jump on from its last one.  With one such move, a text that lists
+        every stop reads as that move, as in :meth:`_matches`."""
+        if len(squares) == 2:
+            raw = self._quiet(*squares)
+            if raw is not None:
+                move = _QUIET_MOVES[squares[0], squares[1], raw[2]]
+                _SET(self, "_step", (move, raw))
+                return move
+        if not self._must_capture():
+            return None
+        bm, bk, wm, wk = self._boards
+        black = self._black_to_move
+        if black:
+            raw = capture_path(bm, bk, wm | wk, bm | bk | wm | wk, True, self._rules, squares)
+        else:
+            raw = capture_path(wm, wk, bm | bk, bm | bk | wm | wk, False, self._rules, squares)
+        if raw is None:
+            return None
+        move = _make_move(tuple(i + 1 for i in raw[0]), tuple(i + 1 for i in raw[1]), raw[2])
+        _SET(self, "_step", (move, raw))
+        return move
+
+    def _parse_move_slow(self, text: str) -> Move:
+        """:meth:`parse_move` by matching ``text`` against every legal move."""
         if isinstance(text, Move):
             if text in self._generate()[0]:
                 return text
@@ -296,6 +440,10 @@ class Position:
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
+            table = self._generate()[0]
+            boards, black = self._boards, self._black_to_move
+            if len({apply(*boards, black, table[m]) for m in found}) == 1:
+                return found[0]  # every reading plays the same: one move
             texts = _or_list([m.full_text() for m in found])
             raise AmbiguousMoveError(
                 f"move {raw} is ambiguous: it could be {texts}; give the squares it stops on")
