@@ -18,14 +18,14 @@ GOAL = 1.5
 
 def one_run(settings_dir: str) -> tuple[float, float]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=settings_dir,
-               RULESBOOK_LOG_DIR=settings_dir)
+               RULESBOOK_LOG_DIR=settings_dir, RULESBOOK_AUTOSAVE_DIR=settings_dir)
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "ui.app", "--startup-probe"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-                            text=True)
-    line = proc.stdout.readline().strip()
-    wall = time.perf_counter() - start
-    proc.wait(timeout=30)
+    with subprocess.Popen([sys.executable, "-m", "ui.app", "--startup-probe"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                          text=True) as proc:
+        line = proc.stdout.readline().strip()
+        wall = time.perf_counter() - start
+        proc.wait(timeout=30)
     if not line.startswith("ready"):
         raise SystemExit(f"the app did not start: {line!r}")
     return wall, float(line.split()[1])
