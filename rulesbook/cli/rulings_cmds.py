@@ -169,7 +169,7 @@ def _from_game(args, library) -> int:
     if args.json:
         print_json(result.as_json())
         return 0
-    print(f"Move {found.ply} ({found.move}): {found.explanation}")
+    print(f"Ply {found.ply} ({found.move}): {found.explanation}")
     _print_suggestions(result)
     return 0
 

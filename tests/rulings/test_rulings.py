@@ -367,3 +367,14 @@ def test_cli_data_option(capsys, tmp_path):
                                          encoding="utf-8")
     code, _, err = run(capsys, "--data", str(data), "incidents")
     assert code == 2 and "incidents.yaml" in err
+
+
+def test_from_game_uses_the_reconstruction(capsys, tmp_path):
+    record = tmp_path / "planted.txt"
+    record.write_text("11-15 23-19 8-11 22-17 15-18 19-15 9-13\n", encoding="utf-8")
+    code, out, _ = run(capsys, "rulings", "--from-game", str(record), "--json")
+    data = json.loads(out)
+    assert code == 0 and data[0]["ref"] == "apca:10"
+    assert data[0]["outcome"] == "retract_and_replay"
+    code, out, _ = run(capsys, "rulings", "--from-game", str(record))
+    assert "Ply 7 (9-13)" in out and "10x19" in out and "failure_to_capture" in out
