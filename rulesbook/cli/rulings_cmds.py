@@ -22,6 +22,9 @@ def register(sub) -> None:
     p.add_argument("--from-game", metavar="FILE", default=None,
                    help="a PDN record: its first illegal move, or a draw claim at --ply")
     p.add_argument("--ply", type=int, default=None, help="with --from-game: the ply of a draw claim")
+    p.add_argument("--notice", type=int, default=None, metavar="PLY",
+                   help="with --ply: the ply after which notice was given (the stronger "
+                        "side's moves count from there)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=with_library(cmd_rulings))
 
@@ -145,7 +148,7 @@ def _from_game(args, library) -> int:
 
     text = ensure_game_text(args.from_game)
     if args.ply is not None:
-        claims = draw_claims_from_pdn(library, text, args.ply, args.edition)
+        claims = draw_claims_from_pdn(library, text, args.ply, args.edition, args.notice)
         if args.json:
             print_json([c.as_json() for c in claims])
             return 0

@@ -67,11 +67,19 @@ def replay(start, moves, counts, upto: int | None = None):
 
 
 def draw_claims(library, start, moves, ply: int | None = None,
-                edition: str | None = None) -> tuple[DrawClaim, ...]:
+                edition: str | None = None,
+                notice_ply: int | None = None) -> tuple[DrawClaim, ...]:
     """Every draw claim at ``ply`` (default: the end) of the game ``start`` + ``moves``,
-    under ``edition``: whether it holds, how many moves remain, and the rulings."""
+    under ``edition``: whether it holds, how many moves remain, and the rulings.
+
+    ``notice_ply``: the ply after which notice was given (the Standard Laws count
+    the stronger side's moves "from the point at which notice was given"); without
+    it the stronger side's moves count from the last capture or man move."""
     rules, sources = count_rules_for(library, edition)
     game = replay(start, moves, rules, ply)
+    if notice_ply is not None and not 0 <= notice_ply <= game.ply:
+        raise GameRecordError(f"the notice at ply {notice_ply} is outside the game "
+                              f"(0-{game.ply})")
     state = game.count_state()
     claims = []
     # 13-count / long line
@@ -91,23 +99,31 @@ def draw_claims(library, start, moves, ply: int | None = None,
     claims.append(_claim(library, edition, "thirteen_count", name, active and limit is not None,
                          bool(active and state.three_vs_one_reached), n, limit, ref, why, facts))
     # stronger side
-    n = state.strong_side_moves
     limit = state.strong_side_limit
     strong = state.strong_side
+    if notice_ply is None:
+        n = state.strong_side_moves
+        reached = state.strong_side_reached
+        since = ("without a capture or a man moved (counted from the last capture or man "
+                 "move; give the ply of the notice to count from the referee's call)")
+    else:
+        # Each position before a move says who made it: count the stronger side's.
+        n = sum(1 for p in game.positions[notice_ply:-1] if strong is not None
+                and p.turn is strong)
+        reached = limit is not None and n >= limit
+        since = f"since the notice given after ply {notice_ply}"
     facts = {"strong_side_moves": n}
     if strong is None:
         why = "Neither side is stronger (material is even)."
     elif limit is None:
         why = "No rule in force sets a count for the stronger side."
     else:
-        why = (f"{strong} is stronger and has made {n} move(s) of {limit} without a capture "
-               f"or a man moved (the engine counts from the last capture or man move; a rule "
-               f"that counts from the notice counts from the referee's call).")
-        if rules.strong_side_extension and state.strong_side_reached:
+        why = f"{strong} is stronger and has made {n} move(s) of {limit} {since}."
+        if rules.strong_side_extension and reached:
             why += (f" Rule extension: {rules.strong_side_extension} more moves if the win "
                     f"can be completed in them.")
     claims.append(_claim(library, edition, "strong_side_count", "stronger side",
-                         strong is not None and limit is not None, state.strong_side_reached,
+                         strong is not None and limit is not None, reached,
                          n, limit, sources.get("strong_side_limit"), why, facts))
     # repetition
     n = state.repetitions
@@ -127,13 +143,14 @@ def _claim(library, edition, incident, name, applicable, holds, moves, limit, re
 
 
 def draw_claims_from_pdn(library, text: str, ply: int | None = None,
-                         edition: str | None = None) -> tuple[DrawClaim, ...]:
+                         edition: str | None = None,
+                         notice_ply: int | None = None) -> tuple[DrawClaim, ...]:
     """Draw claims from the first game of a PDN text (up to its first unplayable move)."""
     game = first_pdn_game(text)
     moves = game.mainline_moves()
     if ply is None:
         ply = len(moves)
-    return draw_claims(library, game.start, moves, ply, edition)
+    return draw_claims(library, game.start, moves, ply, edition, notice_ply)
 
 
 def first_pdn_game(text: str):

@@ -12,6 +12,7 @@ import pytest
 
 from rulesbook.cli import main
 from rulesbook.datapath import bundled_data_dir
+from rulesbook.draughts import Position
 from rulesbook.library import load_library, validate_folder
 from rulesbook.model import Adoption, Edition
 from rulesbook.rulings import (
@@ -32,6 +33,7 @@ from rulesbook.rulings import (
     suggest,
 )
 from rulesbook.rulings.cases import case_game
+from rulesbook.rulings.errors import GameRecordError
 from rulesbook.rulings.vocabulary import OUTCOMES
 
 CASE_FILES = sorted((bundled_data_dir() / "cases").glob("*.yaml"))
@@ -252,6 +254,20 @@ def test_draw_claim_on_the_long_line(library):
                                                   "test-ed")}
     assert amended["thirteen_count"].holds and amended["thirteen_count"].name == "long line"
     assert amended["thirteen_count"].suggestions.best.outcome == "draw"
+
+
+def test_stronger_side_counts_from_the_notice(library):
+    start = Position.from_fen("B:WK32:BK1,K3", "pool")
+    moves = ["1-5", "32-28", "5-1", "28-32"] * 10  # 40 plies: Black (stronger) made 20 moves
+    claims = {c.incident: c for c in draw_claims(library, start, moves, 40)}
+    assert claims["strong_side_count"].moves == 20  # from the start of the kings' shuffle
+    after_notice = {c.incident: c for c in draw_claims(library, start, moves, 40,
+                                                       notice_ply=30)}
+    claim = after_notice["strong_side_count"]
+    assert claim.moves == 5 and claim.remaining == 25 and not claim.holds
+    assert "since the notice given after ply 30" in claim.explanation
+    with pytest.raises(GameRecordError):
+        draw_claims(library, start, moves, 40, notice_ply=41)
 
 
 PDN_FAILURE_TO_CAPTURE = """[Event "Club night"]
