@@ -31,9 +31,6 @@ def board_svg(position=None, size: int = 320, numbers: bool = True,
                        f'height="{cell:.1f}" fill="{colour}"/>')
     for square in range(1, 33):
         x, y = _xy(square)
-        if numbers:
-            out.append(f'<text x="{x * cell + 3:.1f}" y="{y * cell + 11:.1f}" font-size="9" '
-                       f'fill="#e8f5e9" font-family="sans-serif">{square}</text>')
         if square in highlight:
             out.append(f'<rect x="{x * cell + 1.5:.1f}" y="{y * cell + 1.5:.1f}" '
                        f'width="{cell - 3:.1f}" height="{cell - 3:.1f}" fill="none" '
@@ -54,5 +51,13 @@ def board_svg(position=None, size: int = 320, numbers: bool = True,
             out.append(f'<text x="{cx:.1f}" y="{cy + r * 0.3:.1f}" font-size="{r * 0.8:.1f}" '
                        f'text-anchor="middle" font-weight="bold" fill="{ink}" '
                        f'font-family="serif">K</text>')
+    if numbers:  # last, on a dark tab in the square's corner, so no piece hides them
+        for square in range(1, 33):
+            x, y = _xy(square)
+            width = 6 + 5.5 * len(str(square))
+            out.append(f'<rect x="{x * cell + 1:.1f}" y="{y * cell + 1:.1f}" width="{width:.1f}" '
+                       f'height="11" rx="2" fill="#1b3d1f" fill-opacity="0.85"/>')
+            out.append(f'<text x="{x * cell + 4:.1f}" y="{y * cell + 10:.1f}" font-size="9" '
+                       f'fill="#ffffff" font-family="sans-serif">{square}</text>')
     out.append("</svg>")
     return "\n".join(out)
