@@ -44,7 +44,8 @@ def test_data_text_is_escaped(qtbot, tmp_path, settings):
     folder = copy_data(tmp_path / "hostile")
     book = folder / "apca" / "rulebook.yaml"
     text = book.read_text(encoding="utf-8")
-    evil = "<script>alert(1)</script> <img src=file:///etc/passwd> <a href='https://x'>x</a>"
+    evil = ("<script>alert(1)</script> <img src=file:///etc/passwd> <a href='https://x'>x</a>"
+            " [click](javascript:alert(2)) ![pic](file:///etc/hosts)")
     text = text.replace('title: "The standard board"\n    text: "',
                         f'title: "The standard board"\n    text: "{evil} ', 1)
     book.write_text(text, encoding="utf-8")
@@ -58,6 +59,9 @@ def test_data_text_is_escaped(qtbot, tmp_path, settings):
     assert "<img src=file:///etc/passwd>" in page.toPlainText()
     html = page.page_html()
     assert "<script" not in html and "<img" not in html and "<a href='https://x'" not in html
+    assert "[click](javascript:alert(2))" in page.toPlainText()
+    assert "javascript:" not in html.replace("(javascript:alert(2))", "")
+    assert 'href="javascript' not in html and "file:///etc/hosts\"" not in html
 
 
 def test_search_as_you_type_and_open_first_hit(window, qtbot):
