@@ -243,6 +243,10 @@ def test_check_record_marks_the_failure_to_capture(qtbot, ws):
         qtbot.mouseClick(ws.rulings_button, Qt.MouseButton.LeftButton)
     incident, facts = blocker.args
     assert incident == "failure_to_capture" and facts["ply"] == 7 and facts["side"] == "black"
+    # the record context the rulings panel needs travels with the request
+    assert facts["moves"] == PLANTED
+    assert facts["fen"] == Position.start("pool").fen() == bc.start.fen()
+    assert facts["move"] == "9-13" and facts["variant"] == "pool"
     # let illegal moves stand: every one is listed
     bc.moves.append(bc.moves[-1].__class__("20-11"))
     bc._record_changed(bc.ply)
@@ -446,7 +450,8 @@ def test_screenshots_script(tmp_path):
     from ui.board.screenshots import shoot
 
     paths = shoot(tmp_path / "shots", size=(900, 600))
-    assert [p.name for p in paths] == ["board-play.png", "board-setup.png", "board-check.png"]
+    assert [p.name for p in paths] == ["board-play.png", "board-setup.png", "board-check.png",
+                                       "board-gap.png"]
     from PySide6.QtGui import QImage
 
     for path in paths:
@@ -466,3 +471,145 @@ def test_ambiguous_capture_asks_for_the_square_it_stops_on(qtbot, ws):
     assert len(bc.moves) == 1 and bc.played_move(1).path == (6, 13, 22, 15, 24)
     assert bc.moves[0].text == Position.from_fen("W:W6:B8,9,10,17,18,19,21").move_text(
         bc.played_move(1))
+
+
+def test_rulings_request_carries_a_set_up_start(qtbot, ws):
+    bc = ws.board_controller
+    bc.new_game(start=Position.from_fen("W:W6:B8,9,10,17,18,19,21"))
+    bc.type_moves("6-2")  # White must capture
+    bc.check_record()
+    facts = bc.rulings_facts()
+    assert facts["fen"] == "W:W6:B8,9,10,17,18,19,21"
+    assert facts["moves"] == "6-2" and facts["ply"] == 1
+
+
+GAP_START = "11-15 23-19"
+#: the six missing plies of the board now; three sequences reach it, parting at plies 3 and 4
+GAP_MISSING = "8-11 22-17 4-8 17-13 15-18 24-20"
+
+
+def gap_ready(qtbot, ws):
+    bc = ws.board_controller
+    bc.type_moves(GAP_START)
+    target = bc.position()
+    for text in GAP_MISSING.split():
+        target = target.play(text)
+    assert bc.mark_board_now(target)
+    ws.gap_kind.setCurrentIndex(0)
+    ws.gap_plies.setValue(6)
+    with qtbot.waitSignal(bc.gapFinished, timeout=20000) as blocker:
+        qtbot.mouseClick(ws.gap_search_button, Qt.MouseButton.LeftButton)
+    return blocker.args[0], target
+
+
+def test_gap_sequences_are_previewed_on_the_board(qtbot, ws):
+    bc = ws.board_controller
+    result, target = gap_ready(qtbot, ws)
+    assert len(result.sequences) == 3 and result.diverge_at == (3, 4)
+    record_end = bc.positions[2]
+    # the first sequence is shown at once, from the end of the record
+    assert bc.previewing and bc.preview_index == 0 and bc.preview_ply == 0
+    assert ws.board.position() == record_end
+    assert ws.preview_box.isEnabled()
+
+    # choose the second sequence; step with the arrow keys in the list
+    seq = result.sequences[1]
+    ws.gap_list.setFocus()
+    ws.gap_list.setCurrentRow(1)
+    assert bc.preview_index == 1
+    qtbot.keyClick(ws.gap_list, Qt.Key.Key_Right)
+    qtbot.keyClick(ws.gap_list, Qt.Key.Key_Right)
+    assert bc.preview_ply == 2 and ws.gap_list.currentRow() == 1
+    assert ws.board.position() == record_end.play(seq[0]).play(seq[1])
+    assert ws.board.highlights()["last"] == seq[1].path
+    assert ws.preview_slider.value() == 2
+    # where the sequences part: marked on the slider and in the moves, and on the board
+    # the other sequences' moves (dashed) beside this one's next move
+    assert ws.preview_slider.marks() == (3, 4) == bc.branch_plies(1)
+    assert bc.branch_plies(0) == (3,)
+    arrows = ws.board.highlights()["arrows"]
+    assert any(a.path == seq[2].path and not a.dashed for a in arrows)
+    assert any(a.path == result.sequences[0][2].path and a.dashed for a in arrows)
+    assert "the sequences part here" in ws.board._caption
+    strip = ws.preview_moves_text()
+    assert "Sequence 2:" in strip and "▼15-18" in strip and "▼17-13" in strip
+    assert "▼8-11" not in strip
+    # the slider steps too; the board's arrow keys and End follow the preview
+    ws.preview_slider.setValue(4)
+    assert bc.preview_ply == 4
+    assert ws.board.position() == bc.preview_position(4)
+    ws.board.setFocus()
+    qtbot.keyClick(ws.board, Qt.Key.Key_Left)
+    assert bc.preview_ply == 3 and ws.preview_slider.value() == 3
+    qtbot.keyClick(ws.board, Qt.Key.Key_End)
+    assert bc.preview_ply == 6 and ws.board.position() == target
+    assert "ply 6/6" in ws.preview_ply_label.text()
+    # switching sequences keeps the ply, so they can be compared
+    ws.gap_list.setCurrentRow(2)
+    assert bc.preview_index == 2 and bc.preview_ply == 6
+    ws.gap_list.setCurrentRow(1)
+    ws.preview_slider.setValue(3)
+    # a click on the board does not change the record while previewing
+    click_square(qtbot, ws, 9)
+    assert [m.text for m in bc.moves] == GAP_START.split() and "Previewing" in ws.status_text()
+    # Esc goes back to the record; the record was never changed by the preview
+    qtbot.keyClick(ws.board, Qt.Key.Key_Escape)
+    assert not bc.previewing and ws.board.position() == record_end
+    assert not ws.preview_box.isEnabled()
+    # clicking the sequence again shows it again; then it is adopted
+    rect = ws.gap_list.visualItemRect(ws.gap_list.item(1))
+    qtbot.mouseClick(ws.gap_list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert bc.previewing and bc.preview_index == 1
+    qtbot.mouseClick(ws.gap_adopt_button, Qt.MouseButton.LeftButton)
+    assert not bc.previewing
+    assert [m.text for m in bc.moves[2:]] == list(result.texts[1])
+    assert bc.position() == target
+
+
+def test_clock_pro_rating_after_the_first_illegal_move(qtbot, ws):
+    from rulesbook.reconstruct import prorate_clocks
+    from ui.board.clocks import FORMULA
+
+    bc = ws.board_controller
+    bc.type_moves("11-15 23-19")
+    bc.check_record()
+    assert not ws.clock_toggle.isVisibleTo(ws)  # every move legal: nothing to pro-rate
+    bc.new_game()
+    bc.type_moves(PLANTED)
+    ws.mode_actions["check"].trigger()
+    ws.panels.setCurrentIndex(0)
+    assert ws.clock_toggle.isVisible() and not ws.clock_form.isVisible()
+    qtbot.mouseClick(ws.clock_toggle, Qt.MouseButton.LeftButton)
+    assert ws.clock_form.isVisible()
+    assert ws.clock_formula.text() == FORMULA
+    # 8 plies, the illegal move is ply 7: each side played 4 moves, 1 is taken back
+    assert bc.clock_moves() == {"black_total": 4, "white_total": 4, "black_since": 1,
+                                "white_since": 1}
+    qtbot.keyClicks(ws.clock_black, "18:40")
+    assert "Type both clock readings" in ws.clock_text()
+    qtbot.keyClicks(ws.clock_white, "21:05")
+    assert "no time control" in ws.clock_text()
+    assert "Black 18:40" in ws.clock_text() and "White 21:05" in ws.clock_text()
+    ws.clock_control.setValue(30)
+    expected = prorate_clocks(18 * 60 + 40, 21 * 60 + 5, 4, 4, 1, 1, 30 * 60)
+    assert ws.last_clock_advice == expected
+    text = ws.clock_text()
+    assert "Set Black 21:30, White 23:19" in text
+    assert "given back: Black 2:50, White 2:14" in text
+    assert "Taken back: Black 1 of 4 moves, White 1 of 4" in text
+    # readings that cannot be right are refused in words
+    ws.clock_white.setText("31:00")
+    assert "White's clock reads more than the time control" in ws.clock_text()
+    ws.clock_white.setText("21:75")
+    assert "seconds go up to 59" in ws.clock_text()
+
+
+def test_clock_readings_are_read_as_written():
+    from ui.board.clocks import format_clock, parse_clock
+
+    assert parse_clock("12:30") == 750 and parse_clock("1:02:03") == 3723
+    assert parse_clock("25") == 1500 and parse_clock(" ") is None
+    assert format_clock(750) == "12:30" and format_clock(3723) == "1:02:03"
+    for bad in ("12:3x", "1.5:20", "abc"):
+        with pytest.raises(ValueError):
+            parse_clock(bad)

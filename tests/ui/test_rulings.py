@@ -164,4 +164,37 @@ def test_from_the_board(window, rulings, qtbot):
     assert window.current_workspace() is rulings
     assert rulings.rulings.incident_id == "failure_to_capture"
     assert rulings.rulings.facts.get("discovered") is not None
-    assert "10-14" in rulings.rulings.fields["moves"]
+    assert rulings.rulings.fields["moves"] == "11-15 22-18 10-14"
+    assert rulings.rulings.fields["fen"] == bc.start.fen()
+    assert rulings.rulings.fields["disputed_ply"] == "3"
+    assert rulings.report.editors["moves"].toPlainText() == "11-15 22-18 10-14"
+    assert rulings.report.editors["disputed_ply"].text() == "3"
+
+
+def test_record_context_comes_from_the_request_not_the_board(window, rulings, qtbot):
+    """The panel fills the report from the request's moves/fen/ply; it never reads the
+    board (whose record here is another one)."""
+    bc = window.workspaces["board"].board_controller
+    bc.type_moves("9-14 22-18")
+    messages = []
+    window.controller.statusMessage.connect(messages.append)
+    window.controller.rulingsRequested.emit(
+        "failure_to_capture", {"discovered": "at_once", "move": "9-13", "reason":
+                               "missed_capture", "ply": 7, "side": "black", "plies_ago": 1,
+                               "variant": "pool", "fen": "B:W21-32:B1-12",
+                               "moves": "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"})
+    fields = rulings.rulings.fields
+    assert fields["moves"] == "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
+    assert fields["fen"] == "B:W21-32:B1-12" and fields["disputed_ply"] == "7"
+    assert not any(m.startswith("Not used as facts") for m in messages)
+    assert rulings.rulings.facts == {"discovered": "at_once"}
+    # a new request from the board is the dispute now: its record replaces the old one
+    window.controller.rulingsRequested.emit(
+        "failure_to_capture", {"discovered": "at_once", "ply": 3, "fen": "B:W21-32:B1-12",
+                               "moves": ["11-15", "22-18", "10-14"]})
+    assert fields["moves"] == "11-15 22-18 10-14" and fields["disputed_ply"] == "3"
+    # a request without a record (typed in elsewhere) leaves the report fields alone
+    window.controller.rulingsRequested.emit("failure_to_capture", {"discovered": "at_once"})
+    assert fields["moves"] == "11-15 22-18 10-14"
+    rulings.report.refresh_preview()
+    assert "(disputed)" in rulings.rulings.report_html()

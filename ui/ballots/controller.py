@@ -6,7 +6,14 @@ Signals:
   tallyChanged(object)         tuple[QuestionResult] under the method being previewed
   verified(object)             a core Verification of the file on disk
   adopted(str)                 a new edition was written to editions.yaml
+  recoveryFound(object)        a Recovery (unsaved votes of an earlier session) may be restored
+  recoveryNotice(str)          a recovery was refused or kept aside (a plain sentence), or ""
   statusMessage(str)
+
+Unsaved changes are kept in a recovery file (``recovery.py``) on every change;
+the ballot file itself is only written on the user's action. The SHA-256 of the
+bytes the ballot was read from (``base_digest``) tells whether the file changed
+on disk since: a save over a changed file raises :class:`BallotConflict`.
 """
 from __future__ import annotations
 
@@ -25,14 +32,25 @@ from rulesbook.ballots import (
     build_ballot,
     cast_vote,
     close_ballot,
+    dump_ballot,
     import_member_votes,
     load_ballot,
     load_member_ballot,
-    save_ballot,
     tally,
     verify_file,
 )
-from rulesbook.storage import SaveError
+from rulesbook.storage import SaveError, atomic_write_text
+
+from ..autosave import bytes_digest, file_digest
+from .recovery import (
+    Recovery,
+    all_recoveries,
+    describe_changes,
+    find_recovery,
+    recovery_path,
+    set_recovery_aside,
+    write_recovery,
+)
 
 METHOD_LABELS = {"plurality": "Plurality (first choices)", "irv": "Instant runoff (IRV)",
                  "schulze": "Schulze (pairwise)", "approval": "Approval"}
@@ -62,12 +80,36 @@ def parse_ranking_numbers(question: Question, text: str) -> list[str]:
     return out
 
 
+class BallotConflict(BallotError):
+    """The ballot file changed on disk since it was read: saving would overwrite
+    someone else's work. Resolve with ``reload_and_reapply()`` or ``overwrite``."""
+
+    def __init__(self, path: Path, changes: list[dict]):
+        self.path = path
+        super().__init__(
+            f"{path.name} changed on disk since it was opened (another secretary saved it, "
+            f"or a member's ballot was imported); your unsaved changes: "
+            f"{describe_changes(changes)}")
+
+
+def _read_ballot(path: Path) -> tuple[Ballot, str | None]:
+    """The ballot in ``path`` and the SHA-256 of exactly the bytes it was read from."""
+    for _ in range(5):
+        before = file_digest(path)
+        ballot = load_ballot(path)
+        if file_digest(path) == before:
+            return ballot, before
+    raise BallotError(f"{path} keeps changing while it is read; try again")
+
+
 class BallotController(QObject):
     ballotChanged = Signal(object)
     dirtyChanged = Signal(bool)
     tallyChanged = Signal(object)
     verified = Signal(object)
     adopted = Signal(str)
+    recoveryFound = Signal(object)
+    recoveryNotice = Signal(str)
     statusMessage = Signal(str)
 
     def __init__(self, app=None, parent: QObject | None = None):
@@ -79,6 +121,17 @@ class BallotController(QObject):
         self.preview_method: str | None = None  # None: the ballot's own method
         self.results: tuple = ()
         self.verification = None
+        #: sha256 of the bytes of ``path`` the ballot was read from or last saved as
+        #: (None: no file yet)
+        self.base_digest: str | None = None
+        #: the unsaved changes, in order: {"op": "vote", member, question, ranking,
+        #: source} or {"op": "method", method}
+        self.changes: list[dict] = []
+        self.autosave_enabled = True
+        self.last_autosave_error = ""
+        #: the recovery of an earlier session offered for the user's decision
+        self.pending: Recovery | None = None
+        self._owns_recovery = False  # only this session's recovery file is ever deleted
 
     # -- opening ------------------------------------------------------------------
     @property
@@ -93,11 +146,16 @@ class BallotController(QObject):
         return [Path(library.root) / d.file for d in library.extra.get("ballot", ())]
 
     def open(self, path: str | Path) -> Ballot:
-        """Read a ballot file (raises BallotError listing every problem)."""
-        ballot = load_ballot(path)
-        self._set(ballot, Path(path), dirty=False)
+        """Read a ballot file (raises BallotError listing every problem), then look
+        for unsaved changes an earlier session left for it (:meth:`check_recovery`)."""
+        path = Path(path)
+        ballot, digest = _read_ballot(path)
+        self._forget_session()
+        self.base_digest = digest
+        self._set(ballot, path, dirty=False)
         self.verification = None
         self.statusMessage.emit(f"Opened ballot {ballot.id} ({ballot.status})")
+        self.check_recovery()
         return ballot
 
     def new_from_library(self, ballot_id: str, path: str | Path, **options) -> Ballot:
@@ -105,9 +163,17 @@ class BallotController(QObject):
         if self.library is None:
             raise BallotError("no library is loaded")
         ballot = build_ballot(self.library, ballot_id, **options)
+        self._forget_session()
+        self.base_digest = file_digest(path)
         self._set(ballot, Path(path), dirty=True)
         self.verification = None
         return ballot
+
+    def _forget_session(self) -> None:
+        """Another ballot replaces this one (its unsaved changes were saved or discarded)."""
+        self.changes = []
+        self._owns_recovery = False
+        self._set_pending(None)
 
     def _set(self, ballot: Ballot, path: Path | None = None, dirty: bool = True) -> None:
         self.ballot = ballot
@@ -116,8 +182,129 @@ class BallotController(QObject):
         if dirty != self.dirty:
             self.dirty = dirty
             self.dirtyChanged.emit(dirty)
+        if dirty:
+            self.autosave()
         self.ballotChanged.emit(ballot)
         self.recount()
+
+    # -- recovery of unsaved changes -------------------------------------------------
+    @property
+    def recovery_file(self) -> Path | None:
+        return recovery_path(self.path) if self.path is not None else None
+
+    def autosave(self) -> bool:
+        """Write the unsaved ballot and its changes to the recovery file (atomic); never
+        raises. A recovery of an earlier session still waiting for the user's decision
+        is kept aside first, never overwritten."""
+        if not self.autosave_enabled or self.ballot is None or self.path is None:
+            return False
+        pending = self.pending
+        if pending is not None and pending.file == self.recovery_file:
+            aside = set_recovery_aside(pending)
+            if aside is None:  # never overwrite it: this change stays in memory only
+                self.statusMessage.emit(f"Autosave of the unsaved votes failed: the earlier "
+                                        f"unsaved changes in {pending.file} could not be "
+                                        f"moved aside")
+                return False
+            self._set_pending(None)
+            self.recoveryNotice.emit(
+                f"The unsaved changes of {pending.saved_at or 'an earlier session'} "
+                f"({pending.summary}) were not restored; they are kept at {aside}.")
+        try:
+            write_recovery(self.path, dump_ballot(self.ballot), self.ballot.id,
+                           self.base_digest, self.changes)
+        except (OSError, SaveError) as exc:
+            if str(exc) != self.last_autosave_error:
+                self.last_autosave_error = str(exc)
+                self.statusMessage.emit(f"Autosave of the unsaved votes failed: {exc}")
+            return False
+        self.last_autosave_error = ""
+        self._owns_recovery = True
+        return True
+
+    def discard_recovery_file(self) -> None:
+        """Delete the recovery file this session wrote or restored (never another's)."""
+        if self._owns_recovery and self.recovery_file is not None:
+            try:
+                self.recovery_file.unlink()
+            except OSError:
+                pass
+        self._owns_recovery = False
+
+    def discard_changes(self) -> None:
+        """The user discards the unsaved changes: their recovery file goes too."""
+        self.discard_recovery_file()
+        self.changes = []
+
+    def _set_pending(self, recovery: Recovery | None) -> None:
+        if recovery is None and self.pending is None:
+            return
+        self.pending = recovery
+        self.recoveryFound.emit(recovery)  # None: nothing is offered any more
+
+    def check_recovery(self) -> Recovery | None:
+        """Offer the unsaved changes an earlier session left: this ballot's, or else the
+        newest other one (a new ballot never saved, another file). A recovery made on
+        a version of the file that is no longer on disk is refused and kept aside."""
+        if self.dirty:
+            return None
+        own = find_recovery(self.path) if self.path is not None else None
+        candidates = [own] if own is not None else all_recoveries()
+        for recovery in candidates:
+            if recovery.is_stale():
+                self._refuse(recovery)
+                continue
+            self._set_pending(recovery)
+            return recovery
+        return None
+
+    def _refuse(self, recovery: Recovery) -> None:
+        aside = set_recovery_aside(recovery)
+        now = "no longer exists" if not recovery.path.exists() else "has changed"
+        self.recoveryNotice.emit(
+            f"Unsaved changes to ballot {recovery.ballot_id} from "
+            f"{recovery.saved_at or 'an earlier session'} ({recovery.summary}) were NOT "
+            f"restored: the ballot file {recovery.path} {now} since they were made (another "
+            f"secretary saved it, or a member's ballot was imported), and restoring them "
+            f"would undo that. They are kept at {aside or recovery.file}.")
+        if self.pending is recovery:
+            self.pending = None
+
+    def restore_recovery(self) -> bool:
+        """Restore the offered recovery (unsaved again, as it was); False when refused."""
+        recovery = self.pending
+        if recovery is None:
+            return False
+        self.pending = None
+        if recovery.is_stale():
+            self._refuse(recovery)
+            return False
+        try:
+            ballot = recovery.ballot()
+        except BallotError as exc:
+            aside = set_recovery_aside(recovery)
+            self.recoveryNotice.emit(f"The unsaved changes could not be restored ({exc}); "
+                                     f"the recovery file is kept at {aside or recovery.file}.")
+            return False
+        self.verification = None
+        self.base_digest = recovery.base_digest
+        self.changes = list(recovery.changes)
+        self._owns_recovery = True
+        self._set(ballot, recovery.path, dirty=True)
+        self.statusMessage.emit(f"Restored the unsaved changes of {recovery.saved_at}: "
+                                f"{recovery.summary} (not saved yet)")
+        return True
+
+    def discard_recovery(self) -> None:
+        """The user does not want the offered recovery: delete it."""
+        recovery = self.pending
+        self.pending = None
+        if recovery is not None:
+            try:
+                recovery.file.unlink()
+            except OSError:
+                pass
+            self.statusMessage.emit("Discarded the unsaved changes of the earlier session")
 
     # -- voting ------------------------------------------------------------------------
     def cast(self, member: str, question: str, ranking) -> Ballot:
@@ -127,6 +314,10 @@ class BallotController(QObject):
         if isinstance(ranking, str):
             ranking = parse_ranking_numbers(self.ballot.find_question(question), ranking)
         ballot = cast_vote(self.ballot, member, question, ranking, source="app")
+        q = ballot.find_question(question)
+        self.changes.append({"op": "vote", "member": member, "question": q.id,
+                             "ranking": list(self.ranking_in(ballot, member, q.id) or ()),
+                             "source": "app"})
         self._set(ballot)
         return ballot
 
@@ -136,6 +327,12 @@ class BallotController(QObject):
             raise BallotError("no ballot is open")
         doc = load_member_ballot(path)
         ballot = import_member_votes(self.ballot, doc)
+        member = doc.data["member"]
+        for raw in doc.data.get("votes", ()):
+            qid = ballot.find_question(raw["question"]).id
+            self.changes.append({"op": "vote", "member": member, "question": qid,
+                                 "ranking": list(self.ranking_in(ballot, member, qid) or ()),
+                                 "source": f"import {Path(path).name}"})
         self._set(ballot)
         n = len(doc.data.get("votes", ()))
         self.statusMessage.emit(f"Imported {n} vote(s) of member {doc.data['member']} "
@@ -145,7 +342,11 @@ class BallotController(QObject):
     def ranking_of(self, member: str, question: str) -> tuple[str, ...] | None:
         if self.ballot is None:
             return None
-        for vote in self.ballot.votes:
+        return self.ranking_in(self.ballot, member, question)
+
+    @staticmethod
+    def ranking_in(ballot: Ballot, member: str, question: str) -> tuple[str, ...] | None:
+        for vote in ballot.votes:
             if vote.member == member and vote.question == question:
                 return vote.ranking
         return None
@@ -167,6 +368,7 @@ class BallotController(QObject):
         if method not in METHODS:
             raise BallotError(f"unknown method {method!r}")
         self.preview_method = None
+        self.changes.append({"op": "method", "method": method})
         self._set(dataclasses.replace(self.ballot, method=method))
 
     @property
@@ -181,26 +383,98 @@ class BallotController(QObject):
         return self.results
 
     # -- writing (only on the user's action) -------------------------------------------
-    def save(self, path: str | Path | None = None) -> Path:
+    def changed_on_disk(self) -> bool:
+        """The ballot file is not the one the ballot was read from (or last saved as)."""
+        return self.path is not None and file_digest(self.path) != self.base_digest
+
+    def _write(self, target: Path, ballot: Ballot, overwrite: bool) -> Path:
+        """Write ``ballot`` to its own file, refusing (BallotConflict) to overwrite a file
+        that changed on disk unless ``overwrite``; the version overwritten then stays
+        as ``NAME~``."""
+        same = self.path is not None and target.resolve() == self.path.resolve()
+        changed = same and self.changed_on_disk()
+        if changed and not overwrite:
+            raise BallotConflict(target, self.changes)
+        text = dump_ballot(ballot)
+        backup = changed and target.exists()
+        written = atomic_write_text(target, text, backup=backup)
+        self.discard_recovery_file()
+        self.path = written
+        self.base_digest = bytes_digest(text.encode("utf-8"))
+        self.changes = []
+        if backup:
+            self.statusMessage.emit(f"Overwrote the changed file; the version on disk was "
+                                    f"kept as {written.name}~")
+        return written
+
+    def save(self, path: str | Path | None = None, overwrite: bool = False) -> Path:
+        """Write the ballot (atomic). Raises BallotConflict when its file changed on
+        disk since it was read, unless ``overwrite``."""
         if self.ballot is None:
             raise BallotError("no ballot is open")
         target = Path(path) if path is not None else self.path
         if target is None:
             raise BallotError("choose where to save the ballot")
-        written = save_ballot(target, self.ballot)
-        self.path = written
+        written = self._write(target, self.ballot, overwrite)
         if self.dirty:
             self.dirty = False
             self.dirtyChanged.emit(False)
         self.statusMessage.emit(f"Saved ballot {self.ballot.id} to {written}")
         return written
 
-    def close_and_seal(self) -> Ballot:
-        """Close the ballot (votes counted with its method), seal it and save it."""
+    def reload_and_reapply(self) -> list[str]:
+        """Read the ballot file again and re-apply the unsaved changes on it, each vote
+        with ``cast_vote`` (so a vote recorded meanwhile goes to the history). All or
+        nothing: BallotError and nothing changes when one cannot be applied. Returns
+        notes on the votes recorded meanwhile that a re-applied vote replaced. The
+        result is unsaved."""
+        if self.path is None or self.ballot is None:
+            raise BallotError("no ballot file")
+        disk, digest = _read_ballot(self.path)
+        if not disk.is_open:
+            raise BallotError(f"the ballot {disk.id} was closed and sealed on disk since you "
+                              f"opened it: your unsaved changes ({describe_changes(self.changes)})"
+                              f" cannot be applied to it; they stay in this window and in the "
+                              f"recovery file {self.recovery_file}")
+        ballot = disk
+        notes = []
+        mine: set[tuple[str, str]] = set()
+        for change in self.changes:
+            if change["op"] == "method":
+                ballot = dataclasses.replace(ballot, method=change["method"])
+                continue
+            key = (change["member"], change["question"])
+            theirs = self.ranking_in(ballot, *key)
+            if key not in mine and theirs is not None and list(theirs) == change["ranking"]:
+                mine.add(key)  # the file already has this very vote: nothing to replace
+                continue
+            if key not in mine and theirs is not None:
+                notes.append(f"{key[0]} on {key[1]}: the vote recorded in the file "
+                             f"({' > '.join(theirs) or 'abstains'}) was replaced by yours "
+                             f"and kept in the history")
+            mine.add(key)
+            try:
+                ballot = cast_vote(ballot, change["member"], change["question"],
+                                   change["ranking"], source=change.get("source") or "app")
+            except BallotError as exc:
+                raise BallotError(f"your unsaved changes cannot be applied to the ballot as "
+                                  f"it is now on disk: {exc}; nothing was changed") from None
+        self.base_digest = digest
+        self.verification = None
+        self._set(ballot, dirty=True)
+        self.statusMessage.emit(f"Re-applied your unsaved changes ({describe_changes(self.changes)})"
+                                f" to the ballot as it is on disk now (not saved yet)")
+        return notes
+
+    def close_and_seal(self, overwrite: bool = False) -> Ballot:
+        """Close the ballot (votes counted with its method), seal it and save it
+        (BallotConflict when the file changed on disk, unless ``overwrite``)."""
         if self.ballot is None:
             raise BallotError("no ballot is open")
+        if self.path is None:
+            raise BallotError("choose where to save the ballot")
         closed = close_ballot(self.ballot)
-        save_ballot(self.path, closed)
+        self._write(self.path, closed, overwrite)
         self.preview_method = None
         self._set(closed, dirty=False)
         self.statusMessage.emit(f"Ballot {closed.id} closed and sealed: "

@@ -7,11 +7,10 @@ Everything the user changes is autosaved at once (atomically) to
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, Signal
+from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import (
     Color,
@@ -26,6 +25,7 @@ from rulesbook.draughts import (
 )
 from rulesbook.storage import SaveError, atomic_write_text
 
+from ..autosave import autosave_dir
 from .records import GameChunk, RecordMove, node_line_text, split_games
 
 __all__ = ["BoardController", "autosave_dir", "AUTOSAVE_NAME", "TOOLS", "MODES"]
@@ -42,18 +42,6 @@ TOOLS: dict[str, Piece | None] = {
     "eraser": None,
 }
 VARIANT_NAMES = ("pool", "english", "russian", "brazilian")
-
-
-def autosave_dir() -> Path:
-    """Where the board autosaves: ``$RULESBOOK_AUTOSAVE_DIR`` (tests) or the
-    user's app data folder."""
-    env = os.environ.get("RULESBOOK_AUTOSAVE_DIR")
-    if env:
-        return Path(env)
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    if not base:
-        base = str(Path.home() / ".rulesbook")
-    return Path(base) / "autosave"
 
 
 def _sentence(text: str) -> str:
@@ -78,6 +66,8 @@ class BoardController(QObject):
       gapStarted() / gapProgress(float, int) / gapFinished(object GapResult) / gapFailed(str)
       dirtyChanged(bool)          unsaved changes (not yet in a case file)
       rulingsRequested(str incident, dict facts)   for the rulings panel
+      previewChanged(int index, int ply)   the gap sequence previewed on the board
+                                  (index -1: no preview, the board shows the record)
     """
 
     changed = Signal()
@@ -92,6 +82,7 @@ class BoardController(QObject):
     gapFailed = Signal(str)
     dirtyChanged = Signal(bool)
     rulingsRequested = Signal(str, dict)
+    previewChanged = Signal(int, int)
 
     def __init__(self, parent: QObject | None = None, autosave_path: str | Path | None = None):
         super().__init__(parent)
@@ -128,6 +119,9 @@ class BoardController(QObject):
         self.gap_from_ply: int | None = None
         self.gap_result = None
         self._worker = None
+        # the gap sequence previewed on the board (None: the board shows the record)
+        self.preview_index: int | None = None
+        self.preview_ply = 0
         # files
         self.case_path: Path | None = None
         self._dirty = False
@@ -175,6 +169,8 @@ class BoardController(QObject):
         """What the board shows now (the set-up position in set-up mode)."""
         if self._mode == "setup":
             return self.setup_position()
+        if self.previewing:
+            return self.preview_position()
         return self._replay.positions[self._ply]
 
     def played_move(self, ply: int) -> Move | None:
@@ -208,7 +204,12 @@ class BoardController(QObject):
         return "legal"
 
     def last_move_squares(self) -> tuple[int, ...]:
-        if self._mode == "setup" or self._ply == 0:
+        if self._mode == "setup":
+            return ()
+        if self.previewing:
+            moves = self.preview_moves()
+            return moves[self.preview_ply - 1].path if self.preview_ply else ()
+        if self._ply == 0:
             return ()
         move = self.played_move(self._ply)
         if move is not None:
@@ -272,6 +273,7 @@ class BoardController(QObject):
         self.pending_end = None
         self.checked = None
         self.gap_result = None
+        self._end_preview()
         self._recompute()
         if ply is not None:
             self._ply = max(0, min(ply, self.available_plies))
@@ -295,6 +297,7 @@ class BoardController(QObject):
             pos = self.position()
             self.setup_pieces = dict(pos.pieces())
             self.setup_turn = pos.turn
+        self.stop_preview()
         if mode == "check" and self.checked is None:
             self.check_record()
             return
@@ -312,6 +315,8 @@ class BoardController(QObject):
 
     # ------------------------------------------------------------------ navigation
     def go(self, ply: int) -> None:
+        """Show the record at ``ply`` (ends a gap preview)."""
+        self.stop_preview()
         ply = max(0, min(int(ply), self.available_plies))
         self.partial = ()
         self.pending_end = None
@@ -324,12 +329,22 @@ class BoardController(QObject):
         self.changed.emit()
 
     def first(self) -> None:
+        """The first ply (of the previewed gap sequence while previewing)."""
+        if self.previewing:
+            self.preview_go(0)
+            return
         self.go(0)
 
     def last(self) -> None:
+        if self.previewing:
+            self.preview_go(len(self.preview_moves()))
+            return
         self.go(self.available_plies)
 
     def next(self) -> None:
+        if self.previewing:
+            self.preview_go(self.preview_ply + 1)
+            return
         if self._ply >= self.available_plies and self.moves and self._ply < len(self.moves):
             self.statusMessage.emit(
                 f"The record cannot be replayed past ply {self._ply}: "
@@ -337,6 +352,9 @@ class BoardController(QObject):
         self.go(self._ply + 1)
 
     def previous(self) -> None:
+        if self.previewing:
+            self.preview_go(self.preview_ply - 1)
+            return
         self.go(self._ply - 1)
 
     # ------------------------------------------------------------------ records
@@ -525,6 +543,11 @@ class BoardController(QObject):
         if self._mode == "setup":
             self.setup_click(square, erase=erase)
             return
+        if self.previewing:
+            self.statusMessage.emit(
+                f"Previewing sequence {self.preview_index + 1}: adopt it, or press Esc "
+                f"to go back to the record")
+            return
         if self._mode != "play":
             self.statusMessage.emit("Checking the record: choose Play to make moves")
             return
@@ -563,7 +586,10 @@ class BoardController(QObject):
         self._extend(pos, self.partial + (square,))
 
     def cancel_input(self) -> None:
-        """Forget the squares clicked so far (Escape)."""
+        """Forget the squares clicked so far (Escape); ends a gap preview."""
+        if self.previewing:
+            self.stop_preview()
+            return
         self.partial = ()
         self.pending_end = None
         self.changed.emit()
@@ -576,7 +602,7 @@ class BoardController(QObject):
                 self.setup_pieces[end] = piece
                 self._setup_changed()
             return
-        if self._mode != "play":
+        if self._mode != "play" or self.previewing:
             return
         pos = self.position()
         piece = pos.piece_at(start)
@@ -786,6 +812,7 @@ class BoardController(QObject):
             return False
         self.gap_target = Position(pos.pieces(), pos.turn, self.variant)
         self.gap_result = None
+        self._end_preview()
         if self._mode == "setup":
             self._mode = "play"
             self.modeChanged.emit("play")
@@ -828,6 +855,45 @@ class BoardController(QObject):
         self.changed.emit()
         return self.checked
 
+    def clock_moves(self) -> dict[str, int] | None:
+        """The move counts clock pro-rating needs, for the first illegal move: how many
+        moves each side played in the record (up to discovery: the end of the record)
+        and how many of them are taken back (the illegal move and every move after it).
+        Keys ``black_total``, ``white_total``, ``black_since``, ``white_since``."""
+        first = self.first_illegal
+        if first is None:
+            return None
+        out = {"black_total": 0, "white_total": 0, "black_since": 0, "white_since": 0}
+        turn = self.start.turn
+        for ply in range(1, len(self.moves) + 1):
+            side = "black" if turn is Color.BLACK else "white"
+            out[f"{side}_total"] += 1
+            if ply >= first.ply:
+                out[f"{side}_since"] += 1
+            turn = turn.opponent
+        return out
+
+    def clock_advice(self, black_reading: float, white_reading: float,
+                     time_control: float | None):
+        """The clock times (seconds) to set at the restored position (the one before the
+        first illegal move), by :func:`rulesbook.reconstruct.prorate_clocks`. Raises
+        ValueError with a readable message for readings that cannot be right."""
+        from rulesbook.reconstruct import prorate_clocks
+
+        counts = self.clock_moves()
+        if counts is None:
+            raise ValueError("no illegal move: check the record first")
+        if time_control is not None:
+            if time_control <= 0:
+                raise ValueError("the time control must be more than 0")
+            for side, reading in (("Black", black_reading), ("White", white_reading)):
+                if reading > time_control:
+                    raise ValueError(f"{side}'s clock reads more than the time control: "
+                                     f"check the reading")
+        return prorate_clocks(black_reading, white_reading, counts["black_total"],
+                              counts["white_total"], counts["black_since"],
+                              counts["white_since"], time_control)
+
     def check_illegal_here(self):
         """In check mode: the illegal move played from the current ply, if any."""
         if self._mode != "check" or self.checked is None:
@@ -837,16 +903,32 @@ class BoardController(QObject):
                 return item
         return None
 
-    def request_rulings(self) -> bool:
-        """Emit rulingsRequested(incident, facts) for the first illegal move."""
+    def rulings_facts(self) -> dict | None:
+        """What "Rulings for This Incident" sends for the first illegal move: the core's
+        facts (``discovered``, ``repeated``…) and the record context the rulings panel
+        needs, so that it never has to read the board: ``moves`` (the move texts as
+        written, space-separated), ``fen`` (the start position), ``ply`` (the disputed
+        ply), ``move``, ``reason`` and ``variant``. None before a check finds one."""
         first = self.first_illegal
         if first is None:
-            self.statusMessage.emit("No illegal move: check the record first")
-            return False
+            return None
         facts = dict(first.facts)
         facts.setdefault("reason", first.reason.value)
         facts.setdefault("move", first.move)
-        self.rulingsRequested.emit(first.incident, facts)
+        facts["ply"] = first.ply
+        facts["moves"] = " ".join(m.text for m in self.moves)
+        facts["fen"] = self.start.fen()
+        facts["variant"] = self.variant.name
+        return facts
+
+    def request_rulings(self) -> bool:
+        """Emit rulingsRequested(incident, facts) for the first illegal move (facts with
+        the record context: see :meth:`rulings_facts`)."""
+        facts = self.rulings_facts()
+        if facts is None:
+            self.statusMessage.emit("No illegal move: check the record first")
+            return False
+        self.rulingsRequested.emit(self.first_illegal.incident, facts)
         return True
 
     # ------------------------------------------------------------------ counts
@@ -907,6 +989,7 @@ class BoardController(QObject):
         worker.finished.connect(self._gap_thread_done)
         self._worker = worker
         self.gap_result = None
+        self._end_preview()
         worker.start()
         self.gapStarted.emit()
         what = f"{plies} plies" if plies is not None else f"up to {max_plies} plies"
@@ -923,12 +1006,14 @@ class BoardController(QObject):
 
     def _gap_found(self, result) -> None:
         self.gap_result = result
+        self._end_preview()
         self.statusMessage.emit(result.explanation)
         self.gapFinished.emit(result)
         self.changed.emit()
 
     def _gap_failed(self, message: str) -> None:
         self.gap_result = None
+        self._end_preview()
         self.statusMessage.emit(f"Cannot search: {message}")
         self.gapFailed.emit(message)
 
@@ -939,13 +1024,120 @@ class BoardController(QObject):
             self._worker = None
             worker.deleteLater()
 
+    # ------------------------------------------------------------------ gap preview
+    @property
+    def previewing(self) -> bool:
+        """True while a sequence found by the gap search is shown on the board."""
+        result = self.gap_result
+        return (self.preview_index is not None and result is not None
+                and 0 <= self.preview_index < len(result.sequences)
+                and self._mode != "setup")
+
+    def preview_moves(self, index: int | None = None) -> tuple[Move, ...]:
+        """The moves of gap sequence ``index`` (default: the one previewed)."""
+        index = self.preview_index if index is None else index
+        result = self.gap_result
+        if result is None or index is None or not 0 <= index < len(result.sequences):
+            return ()
+        return tuple(result.sequences[index])
+
+    def preview_texts(self, index: int | None = None) -> tuple[str, ...]:
+        index = self.preview_index if index is None else index
+        result = self.gap_result
+        if result is None or index is None or not 0 <= index < len(result.texts):
+            return ()
+        return tuple(result.texts[index])
+
+    def gap_base_ply(self) -> int:
+        """The ply of the record the gap sequences start from."""
+        at = self.gap_from_ply if self.gap_from_ply is not None else self.available_plies
+        return max(0, min(at, self.available_plies))
+
+    def preview_position(self, ply: int | None = None) -> Position:
+        """The board after ``ply`` plies (default: the preview's) of the previewed sequence."""
+        ply = self.preview_ply if ply is None else ply
+        position = self._replay.positions[self.gap_base_ply()]
+        for move in self.preview_moves()[:ply]:
+            position = position.play(move)
+        return position
+
+    def branch_plies(self, index: int | None = None) -> tuple[int, ...]:
+        """The plies (1 = the first missing ply) where sequence ``index`` parts from
+        another sequence found: the same moves before, another move there."""
+        moves = self.preview_moves(index)
+        result = self.gap_result
+        if not moves or result is None:
+            return ()
+        out = []
+        for k in range(len(moves)):
+            if any(len(seq) > k and tuple(seq[:k]) == moves[:k] and seq[k] != moves[k]
+                   for seq in result.sequences):
+                out.append(k + 1)
+        return tuple(out)
+
+    def preview_alternatives(self) -> tuple[Move, ...]:
+        """While previewing at ply k: the other sequences' moves at ply k + 1 (those that
+        agree with the previewed one up to k); empty where the sequences do not part."""
+        moves = self.preview_moves()
+        k = self.preview_ply
+        if not moves or k >= len(moves) or self.gap_result is None:
+            return ()
+        out: list[Move] = []
+        for seq in self.gap_result.sequences:
+            if len(seq) > k and tuple(seq[:k]) == moves[:k] and seq[k] != moves[k] \
+                    and seq[k] not in out:
+                out.append(seq[k])
+        return tuple(out)
+
+    def preview_sequence(self, index: int, ply: int | None = None) -> bool:
+        """Show gap sequence ``index`` on the board at ``ply`` (default: the ply shown
+        now, so that sequences can be compared at the same ply)."""
+        result = self.gap_result
+        if result is None or not 0 <= index < len(result.sequences):
+            self.stop_preview()
+            return False
+        if self._mode == "setup":
+            self._mode = "play"
+            self.modeChanged.emit("play")
+        self.partial = ()
+        self.pending_end = None
+        self.preview_index = index
+        target = self.preview_ply if ply is None else ply
+        self.preview_ply = max(0, min(int(target), len(result.sequences[index])))
+        self.previewChanged.emit(index, self.preview_ply)
+        self.changed.emit()
+        return True
+
+    def preview_go(self, ply: int) -> None:
+        """Step the previewed sequence to ``ply`` (0 = the end of the record)."""
+        if not self.previewing:
+            return
+        ply = max(0, min(int(ply), len(self.preview_moves())))
+        if ply != self.preview_ply:
+            self.preview_ply = ply
+            self.previewChanged.emit(self.preview_index, ply)
+        self.changed.emit()
+
+    def stop_preview(self) -> None:
+        """Show the record again."""
+        if self.preview_index is None:
+            return
+        self._end_preview()
+        self.changed.emit()
+
+    def _end_preview(self) -> None:
+        if self.preview_index is not None:
+            self.preview_index = None
+            self.preview_ply = 0
+            self.previewChanged.emit(-1, 0)
+
     def adopt_sequence(self, index: int) -> bool:
         """Append sequence ``index`` of the gap result to the record."""
         result = self.gap_result
         if result is None or not 0 <= index < len(result.texts):
             self.statusMessage.emit("No sequence to adopt")
             return False
-        at = self.gap_from_ply if self.gap_from_ply is not None else self.available_plies
+        at = self.gap_base_ply()
         texts = result.texts[index]
         self._push_undo()
         dropped = len(self.moves) - at

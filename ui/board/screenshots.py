@@ -19,10 +19,14 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: a record with a failure to capture at ply 7 (Black had to take 10x19)
 RECORD = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
 PLAY = "11-15 23-19 8-11 22-17 9-14 17-13 4-8 25-22 15-18 22x15 11x18 19-15"
+#: a record that stops after 2 plies while the board shows 6 more (three sequences)
+GAP_RECORD = "11-15 23-19"
+GAP_MISSING = "8-11 22-17 4-8 17-13 15-18 24-20"
 
 
 def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
-    """Save board-play.png, board-setup.png and board-check.png into ``out``."""
+    """Save board-play.png, board-setup.png, board-check.png and board-gap.png into
+    ``out``."""
     app = QApplication.instance() or QApplication(["rulesbook-board-screenshots"])
     from ..controller import AppController
     from ..workspaces.board import BoardWorkspace
@@ -69,7 +73,33 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
         bc.new_game()
         bc.type_moves(RECORD)
         bc.check_record()
+        ws.clock_toggle.setChecked(True)
+        ws.clock_black.setText("18:40")
+        ws.clock_white.setText("21:05")
+        ws.clock_control.setValue(30)
         shot("board-check")
+        # gap filling: the record stops after two plies, the board shows six more
+        bc.new_game()
+        bc.type_moves(GAP_RECORD)
+        target = bc.position()
+        for text in GAP_MISSING.split():
+            target = target.play(text)
+        bc.mark_board_now(target)
+        ws.gap_kind.setCurrentIndex(0)
+        ws.gap_plies.setValue(len(GAP_MISSING.split()))
+        ws.start_gap()
+        bc.wait_gap(60000)
+        for _ in range(20):
+            app.processEvents()
+            if bc.gap_result is not None:
+                break
+            QTest.qWait(50)
+        ws.panels.setCurrentIndex(2)
+        ws.right_splitter.setSizes([170, size[1] - 170])
+        if bc.gap_result is not None and len(bc.gap_result.sequences) > 1:
+            ws.gap_list.setCurrentRow(1)
+            bc.preview_go(2)  # the position where the sequences part
+        shot("board-gap")
         bc.autosave_enabled = False
         ws.close()
         ws.deleteLater()

@@ -30,7 +30,12 @@ REPORT_FIELDS = ("title", "event", "date", "black", "white", "description", "fen
                  "disputed_ply", "decision", "notes")
 
 #: Keys the board may add to the facts that are not incident facts (kept as context).
-CONTEXT_KEYS = ("move", "reason", "fen", "moves", "ply", "disputed_ply", "explanation")
+CONTEXT_KEYS = ("move", "reason", "fen", "moves", "ply", "disputed_ply", "explanation",
+                "side", "plies_ago", "variant")
+#: The record context a request may carry (see ``BoardController.rulings_facts``):
+#: context key -> the report field it fills.
+RECORD_FIELDS = {"moves": "moves", "fen": "fen", "ply": "disputed_ply",
+                 "disputed_ply": "disputed_ply"}
 
 
 def outcome_words(ruling) -> str:
@@ -210,14 +215,21 @@ class RulingsController(QObject):
             self.fields[name] = value
             self.fieldsChanged.emit()
 
-    def set_context(self, context: dict) -> None:
-        """Record/position sent along by the board: fills the empty report fields."""
+    def set_context(self, context: dict, replace: bool = False) -> None:
+        """Record/position sent along with a request (``moves``, ``fen``, ``ply``): fills
+        the empty report fields, or with ``replace`` (a new request from the board, whose
+        record is the one in dispute now) overwrites them. ``moves`` may be a text or a
+        list of move texts."""
+        context = dict(context)
+        if isinstance(context.get("moves"), (list, tuple)):
+            context["moves"] = " ".join(str(m) for m in context["moves"])
         self.context.update(context)
-        mapping = {"moves": "moves", "fen": "fen", "ply": "disputed_ply",
-                   "disputed_ply": "disputed_ply"}
-        for key, field_name in mapping.items():
-            if context.get(key) not in (None, "") and not self.fields.get(field_name):
-                self.fields[field_name] = str(context[key])
+        for key, field_name in RECORD_FIELDS.items():
+            value = context.get(key)
+            if value in (None, ""):
+                continue
+            if replace or not self.fields.get(field_name):
+                self.fields[field_name] = str(value)
         self.fieldsChanged.emit()
 
     def report_case(self) -> Case:

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
@@ -35,7 +36,7 @@ from rulesbook.ballots import METHODS, BallotError
 from rulesbook.storage import SaveError
 
 from ..ballots.chart import TallyChart
-from ..ballots.controller import METHOD_LABELS, BallotController
+from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
 from ..ballots.views import option_label, question_html, result_html, settings_text
 from ..widgets import DocBrowser
 from . import Workspace
@@ -82,10 +83,14 @@ class BallotsWorkspace(Workspace):
         bc.statusMessage.connect(controller.statusMessage)
         #: asked before unsaved votes are lost: returns "save", "discard" or "cancel"
         self.ask_unsaved = self._ask_unsaved
+        #: asked when the file changed on disk before a save: (BallotConflict) ->
+        #: "reload" (re-apply my changes on it), "overwrite" or "cancel"
+        self.ask_conflict = self._ask_conflict
         self.open_dialog = QFileDialog.getOpenFileName  # tests replace these
         self.save_dialog = QFileDialog.getSaveFileName
         self.ask_text = QInputDialog.getText
         self.last_error = ""
+        self.last_recovery_notice = ""
 
         # -- the action row -------------------------------------------------------
         self.open_button = QPushButton("&Open…")
@@ -114,6 +119,27 @@ class BallotsWorkspace(Workspace):
         self.banner.setWordWrap(True)
         self.banner.setTextFormat(Qt.TextFormat.PlainText)
         self.banner.setVisible(False)
+        # unsaved changes of an earlier session: Restore / Discard (or a notice and OK)
+        self.recovery_banner = QFrame()
+        self.recovery_banner.setObjectName("ballot-recovery-banner")
+        self.recovery_banner.setFrameShape(QFrame.Shape.StyledPanel)
+        self.recovery_label = QLabel()
+        self.recovery_label.setWordWrap(True)
+        self.recovery_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.recovery_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.restore_button = QPushButton("&Restore Unsaved Votes")
+        self.discard_recovery_button = QPushButton("Discard Them")
+        self.recovery_ok_button = QPushButton("OK")
+        rbl = QHBoxLayout(self.recovery_banner)
+        rbl.setContentsMargins(6, 2, 6, 2)
+        rbl.addWidget(self.recovery_label, 1)
+        for b in (self.restore_button, self.discard_recovery_button, self.recovery_ok_button):
+            rbl.addWidget(b)
+        self.restore_button.clicked.connect(lambda: self.restore_recovery())
+        self.discard_recovery_button.clicked.connect(lambda: self.discard_recovery())
+        self.recovery_ok_button.clicked.connect(self.recovery_banner.hide)
+        self.recovery_banner.setVisible(False)
+        self._offering = False
 
         # -- questions -------------------------------------------------------------------
         self.question_list = QListWidget()
@@ -234,6 +260,7 @@ class BallotsWorkspace(Workspace):
         layout.addWidget(row)
         layout.addWidget(self.info)
         layout.addWidget(self.banner)
+        layout.addWidget(self.recovery_banner)
         layout.addWidget(self.tabs, 1)
 
         self.open_button.clicked.connect(lambda: self.open_ballot())
@@ -251,6 +278,8 @@ class BallotsWorkspace(Workspace):
         bc.dirtyChanged.connect(lambda _d: self._update_info())
         bc.tallyChanged.connect(self._tally_changed)
         bc.verified.connect(self._verified)
+        bc.recoveryFound.connect(self._recovery_found)
+        bc.recoveryNotice.connect(self._recovery_notice)
         self._guard: _CloseGuard | None = None
         self._shown_question: str | None = None
         self._enable()
@@ -265,6 +294,8 @@ class BallotsWorkspace(Workspace):
                     self.ballots.open(files[0])
                 except BallotError as exc:
                     self._error("The ballot cannot be read", exc)
+            if self.ballots.ballot is None:
+                self.ballots.check_recovery()  # e.g. a new ballot never saved
         else:
             self._ballot_changed(self.ballots.ballot)
 
@@ -295,7 +326,116 @@ class BallotsWorkspace(Workspace):
         answer = self.ask_unsaved()
         if answer == "save":
             return self.save() is not None
-        return answer == "discard"
+        if answer == "discard":
+            self.ballots.discard_changes()
+            return True
+        return False
+
+    def _ask_conflict(self, conflict: BallotConflict) -> str:
+        box = QMessageBox(QMessageBox.Icon.Warning, "The ballot changed on disk",
+                          "The ballot file changed on disk since you opened it.", parent=self)
+        box.setInformativeText(
+            f"{conflict}.\n\nReload it and re-apply your unsaved changes (a vote recorded "
+            "meanwhile for the same member and question is replaced by yours and kept in "
+            "the history), or overwrite the file with your version (the version on disk "
+            "is kept as a backup ending in ~)?")
+        reload_button = box.addButton("Reload and Re-apply My Votes",
+                                      QMessageBox.ButtonRole.AcceptRole)
+        overwrite_button = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(reload_button)
+        box.exec()
+        clicked = box.clickedButton()
+        if clicked is reload_button:
+            return "reload"
+        if clicked is overwrite_button:
+            return "overwrite"
+        return "cancel"
+
+    def _with_conflicts(self, action, title: str):
+        """Run ``action(overwrite)`` (a write); when the file changed on disk, ask, then
+        re-apply the changes on the file as it is now, or overwrite, or give up."""
+        overwrite = False
+        notes: list[str] = []
+        for _ in range(5):
+            try:
+                result = action(overwrite)
+            except BallotConflict as exc:
+                answer = self.ask_conflict(exc)
+                if answer == "overwrite":
+                    overwrite = True
+                    continue
+                if answer != "reload":
+                    self.controller.statusMessage.emit(
+                        "Not saved: the ballot file changed on disk (your votes are kept)")
+                    return None
+                try:
+                    notes += self.ballots.reload_and_reapply()
+                except BallotError as err:
+                    self._error(title, err)
+                    return None
+                continue
+            except (BallotError, SaveError) as exc:
+                self._error(title, exc)
+                return None
+            if notes:
+                self._recovery_notice("Saved after re-applying your changes to the ballot as "
+                                      "it was on disk:\n" + "\n".join(f"• {n}" for n in notes))
+            return result
+        self._error(title, BallotError("the ballot file keeps changing on disk; try again"))
+        return None
+
+    # -- recovery of an earlier session's unsaved votes ------------------------------
+    def _recovery_found(self, recovery) -> None:
+        if recovery is None:
+            if self._offering:
+                self.recovery_banner.hide()
+            return
+        current = self.ballots.path
+        where = "" if current is not None and current.resolve() == recovery.path.resolve() \
+            else f" (file {recovery.path})"
+        self.recovery_label.setText(
+            f"Unsaved changes to ballot {recovery.ballot_id}{where} were found from "
+            f"{recovery.saved_at or 'an earlier session'}: {recovery.summary}. Restore them "
+            f"(they stay unsaved until you save) or discard them?")
+        self._offering = True
+        self.restore_button.show()
+        self.discard_recovery_button.show()
+        self.recovery_ok_button.hide()
+        self.recovery_banner.show()
+
+    def _recovery_notice(self, text: str) -> None:
+        self._offering = False
+        self.last_recovery_notice = text
+        if not text:
+            self.recovery_banner.hide()
+            return
+        self.recovery_label.setText(text)
+        self.restore_button.hide()
+        self.discard_recovery_button.hide()
+        self.recovery_ok_button.show()
+        self.recovery_banner.show()
+
+    def restore_recovery(self) -> bool:
+        """Restore the offered unsaved changes (asks first if another ballot has some)."""
+        recovery = self.ballots.pending
+        if recovery is None:
+            return False
+        current = self.ballots.path
+        if current is None or current.resolve() != recovery.path.resolve():
+            if not self.may_discard():
+                return False
+        self._offering = False
+        self.recovery_banner.hide()
+        if not self.ballots.restore_recovery():
+            return False
+        self.tabs.setCurrentIndex(self.TAB_VOTES)
+        return True
+
+    def discard_recovery(self) -> None:
+        self._offering = False
+        self.ballots.discard_recovery()
+        self.recovery_banner.hide()
 
     # -- actions ------------------------------------------------------------------------
     def open_ballot(self, path: str | None = None) -> bool:
@@ -337,11 +477,8 @@ class BallotsWorkspace(Workspace):
         return True
 
     def save(self) -> Path | None:
-        try:
-            return self.ballots.save()
-        except (BallotError, SaveError) as exc:
-            self._error("The ballot was not saved", exc)
-            return None
+        return self._with_conflicts(lambda overwrite: self.ballots.save(overwrite=overwrite),
+                                    "The ballot was not saved")
 
     def import_member(self, path: str | None = None) -> bool:
         if self.ballots.ballot is None:
@@ -369,10 +506,9 @@ class BallotsWorkspace(Workspace):
                 f"{METHOD_LABELS.get(ballot.method, ballot.method)} and seal it? No vote can "
                 "change afterwards.") != QMessageBox.StandardButton.Yes:
             return False
-        try:
-            self.ballots.close_and_seal()
-        except (BallotError, SaveError) as exc:
-            self._error("The ballot was not closed", exc)
+        if self._with_conflicts(
+                lambda overwrite: self.ballots.close_and_seal(overwrite=overwrite),
+                "The ballot was not closed") is None:
             return False
         self.tabs.setCurrentIndex(self.TAB_TALLY)
         return True

@@ -10,7 +10,7 @@ import html
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, QSignalBlocker, Qt
 from PySide6.QtGui import QAction, QActionGroup, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -44,7 +44,9 @@ from PySide6.QtWidgets import (
 from rulesbook.draughts import Color
 
 from ..board import Arrow, BoardController, BoardWidget, MoveList
+from ..board.clocks import FORMULA, format_clock, parse_clock
 from ..board.controller import TOOLS, VARIANT_NAMES
+from ..board.preview import BRANCH_COLOUR, PlySlider
 from ..board.records import counts_lines
 from ..board.widget import BOARD_COLOURS
 from . import Workspace
@@ -56,6 +58,16 @@ TOOL_LABELS = {"black-man": "Black man", "black-king": "Black king",
                "white-man": "White man", "white-king": "White king", "eraser": "Eraser"}
 PDN_FILTER = "PDN files (*.pdn *.txt);;All files (*)"
 CASE_FILTER = "Dispute cases (*.yaml *.yml);;All files (*)"
+
+
+class _CompactBrowser(QTextBrowser):
+    """A text browser that asks for little height (it still stretches into the room
+    there is), so that a panel in a scroll area does not scroll for its sake."""
+
+    def sizeHint(self):  # noqa: N802 - Qt API
+        hint = super().sizeHint()
+        hint.setHeight(min(hint.height(), 96))
+        return hint
 
 
 def _scrolled(widget: QWidget) -> QScrollArea:
@@ -373,17 +385,159 @@ class BoardWorkspace(Workspace):
         row.addWidget(self.check_button)
         row.addWidget(self.let_stand_box, 1)
         lay.addLayout(row)
-        self.check_view = QTextBrowser()
+        self.check_view = _CompactBrowser()
         self.check_view.setAccessibleName("Check result")
         self.check_view.setOpenLinks(False)
         self.check_view.anchorClicked.connect(self._check_link)
         self.check_view.setPlaceholderText("Check the record to find the first illegal move.")
+        self.check_view.setMinimumHeight(90)
         lay.addWidget(self.check_view, 1)
+        clocks = self._build_clock_box()
         self.rulings_button = QPushButton("Rulings for This Incident…")
         self.rulings_button.setEnabled(False)
         self.rulings_button.clicked.connect(bc.request_rulings)
-        lay.addWidget(self.rulings_button)
+        row = QHBoxLayout()
+        row.addWidget(self.clock_toggle)
+        row.addWidget(self.rulings_button, 1)
+        lay.addLayout(row)
+        lay.addWidget(clocks)
         return panel
+
+    def _build_clock_box(self) -> QWidget:
+        """Clock pro-rating (the ACF guide): the readings at discovery and the time
+        control give the times to set at the restored position."""
+        box = QWidget()
+        box.setObjectName("clock-box")
+        outer = QVBoxLayout(box)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(2)
+        self.clock_toggle = QToolButton()
+        self.clock_toggle.setText("Pro-rate the Clocks")
+        self.clock_toggle.setToolTip("The ACF guide: recreate the position where the illegal "
+                                     "move was made, pro-rating the time shown on the clocks")
+        self.clock_toggle.setCheckable(True)
+        self.clock_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.clock_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.clock_toggle.setAutoRaise(True)
+        self.clock_toggle.toggled.connect(self._toggle_clocks)
+        form = QFrame()
+        form.setFrameShape(QFrame.Shape.StyledPanel)
+        form.setObjectName("clock-form")
+        form.setAccessibleName("Clocks at the restored position")
+        form.hide()
+        self.clock_form = form
+        outer.addWidget(form)
+        grid = QGridLayout(form)
+        grid.setContentsMargins(6, 4, 6, 4)
+        grid.setVerticalSpacing(3)
+        self.clock_black = QLineEdit()
+        self.clock_white = QLineEdit()
+        width = self.fontMetrics().horizontalAdvance("0:00:00") + 18
+        for edit, side in ((self.clock_black, "Black"), (self.clock_white, "White")):
+            edit.setPlaceholderText("m:ss")
+            edit.setAccessibleName(f"{side}'s clock at discovery")
+            edit.setToolTip(f"{side}'s clock now (minutes:seconds, or h:mm:ss)")
+            edit.setFixedWidth(width)
+            edit.textChanged.connect(self._update_clocks)
+        self.clock_control = QSpinBox()
+        self.clock_control.setAccessibleName("Time control per game")
+        self.clock_control.setRange(0, 600)
+        self.clock_control.setValue(0)
+        self.clock_control.setSpecialValueText("not known")
+        self.clock_control.setSuffix(" min")
+        self.clock_control.setToolTip("Each side's time for the game (minutes)")
+        self.clock_control.valueChanged.connect(self._update_clocks)
+        for line, fields in enumerate(((("Clocks now: &Black", self.clock_black),
+                                         ("&White", self.clock_white)),
+                                        (("Time &control per game", self.clock_control),))):
+            row = QHBoxLayout()
+            row.setSpacing(4)
+            for text, widget in fields:
+                label = QLabel(text)
+                label.setBuddy(widget)
+                row.addWidget(label)
+                row.addWidget(widget)
+                row.addSpacing(8)
+            row.addStretch(1)
+            grid.addLayout(row, line, 0)
+        self.clock_result = QLabel()
+        self.clock_result.setObjectName("clock-result")
+        self.clock_result.setAccessibleName("Clock times to set")
+        self.clock_result.setWordWrap(True)
+        self.clock_result.setTextFormat(Qt.TextFormat.RichText)
+        self.clock_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        grid.addWidget(self.clock_result, 2, 0)
+        self.clock_formula = QLabel(FORMULA)
+        self.clock_formula.setObjectName("clock-formula")
+        self.clock_formula.setWordWrap(True)
+        self.clock_formula.setTextFormat(Qt.TextFormat.PlainText)
+        self.clock_formula.setStyleSheet("color: #4a4a4a;")
+        grid.addWidget(self.clock_formula, 3, 0)
+        self.clock_box = box
+        box.hide()
+        self.clock_toggle.hide()
+        return box
+
+    def _toggle_clocks(self, shown: bool) -> None:
+        self.clock_toggle.setArrowType(Qt.ArrowType.DownArrow if shown
+                                       else Qt.ArrowType.RightArrow)
+        self.clock_form.setVisible(shown)
+        if shown:
+            self.clock_black.setFocus(Qt.FocusReason.OtherFocusReason)
+            area = self.clock_box.parentWidget()
+            while area is not None and not isinstance(area, QScrollArea):
+                area = area.parentWidget()
+            if area is not None:
+                area.ensureWidgetVisible(self.clock_form, 0, 0)
+
+    def _update_clocks(self, *_args) -> None:
+        """Work the clock times out again from the form (live, as the referee types)."""
+        bc = self.board_controller
+        counts = bc.clock_moves()
+        self.clock_box.setVisible(counts is not None)
+        self.clock_toggle.setVisible(counts is not None)
+        if counts is None:
+            self.clock_result.setText("")
+            return
+        taken = (f"Taken back: Black {counts['black_since']} of {counts['black_total']} "
+                 f"moves, White {counts['white_since']} of {counts['white_total']}.")
+        try:
+            black = parse_clock(self.clock_black.text())
+            white = parse_clock(self.clock_white.text())
+        except ValueError as exc:
+            self.clock_result.setText(f"<span style='color:#c00000'>{html.escape(str(exc))}"
+                                      f"</span>")
+            return
+        if black is None or white is None:
+            self.clock_result.setText(html.escape("Type both clock readings. " + taken))
+            return
+        control = self.clock_control.value() * 60.0 or None
+        try:
+            advice = bc.clock_advice(black, white, control)
+        except ValueError as exc:
+            text = str(exc)
+            self.clock_result.setText(f"<span style='color:#c00000'>"
+                                      f"{html.escape(text[:1].upper() + text[1:])}</span>")
+            return
+        self.last_clock_advice = advice
+        given = ""
+        if control is not None:
+            given = (f" (given back: Black {format_clock(advice.black_given_back)}, "
+                     f"White {format_clock(advice.white_given_back)})")
+        else:
+            given = " (no time control: the clocks stay as they read)"
+        self.clock_result.setText(
+            f"<span style='font-size:large'>Set <b>Black {format_clock(advice.black)}</b>, "
+            f"<b>White {format_clock(advice.white)}</b></span>{html.escape(given)}<br>"
+            f"{html.escape(taken)}")
+
+    def clock_text(self) -> str:
+        """The clock result as plain text (tests, screen readers)."""
+        from PySide6.QtGui import QTextDocument
+
+        doc = QTextDocument()
+        doc.setHtml(self.clock_result.text())
+        return doc.toPlainText()
 
     def _build_counts_panel(self) -> QWidget:
         panel = QWidget()
@@ -445,14 +599,134 @@ class BoardWorkspace(Workspace):
         lay.addWidget(self.gap_explanation)
         self.gap_list = QListWidget()
         self.gap_list.setAccessibleName("Sequences found")
-        self.gap_list.currentRowChanged.connect(lambda _r: self.refresh())
+        self.gap_list.setToolTip("Choose a sequence to see it on the board; ←/→ step "
+                                 "through its plies, double-click adopts it")
+        self.gap_list.currentRowChanged.connect(self._gap_row_changed)
         self.gap_list.itemDoubleClicked.connect(lambda _i: self.adopt_selected())
+        self.gap_list.itemClicked.connect(  # the row shown again after "Show Record"
+            lambda _i: self._gap_row_changed(self.gap_list.currentRow()))
+        self.gap_list.installEventFilter(self)
+        self.gap_list.setMinimumHeight(60)
         lay.addWidget(self.gap_list, 1)
+        lay.addWidget(self._build_preview_box())
         self.gap_adopt_button = QPushButton("Adopt Sequence into the Record")
         self.gap_adopt_button.setEnabled(False)
         self.gap_adopt_button.clicked.connect(self.adopt_selected)
         lay.addWidget(self.gap_adopt_button)
         return panel
+
+    def _build_preview_box(self) -> QWidget:
+        """Stepping through the sequence previewed on the board: ◀ slider ▶, the moves
+        with the current one highlighted and the plies where the sequences part."""
+        bc = self.board_controller
+        box = QFrame()
+        box.setObjectName("gap-preview")
+        lay = QVBoxLayout(box)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        row = QHBoxLayout()
+        row.setSpacing(4)
+        self.preview_prev = QToolButton()
+        self.preview_prev.setText("◀")
+        self.preview_prev.setAccessibleName("Previous ply of the sequence")
+        self.preview_prev.clicked.connect(bc.previous)
+        self.preview_next = QToolButton()
+        self.preview_next.setText("▶")
+        self.preview_next.setAccessibleName("Next ply of the sequence")
+        self.preview_next.clicked.connect(bc.next)
+        self.preview_slider = PlySlider()
+        self.preview_slider.setAccessibleName("Ply of the sequence shown")
+        self.preview_slider.setToolTip("The ply of the sequence shown on the board; "
+                                       "▼ marks where the sequences part")
+        self.preview_slider.valueChanged.connect(self._preview_slider_moved)
+        self.preview_ply_label = QLabel()
+        self.preview_ply_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("ply 00/00"))
+        self.preview_back = QPushButton("Show Record")
+        self.preview_back.setToolTip("Leave the preview: the board shows the record (Esc)")
+        self.preview_back.clicked.connect(bc.stop_preview)
+        row.addWidget(self.preview_prev)
+        row.addWidget(self.preview_slider, 1)
+        row.addWidget(self.preview_next)
+        row.addWidget(self.preview_ply_label)
+        row.addWidget(self.preview_back)
+        lay.addLayout(row)
+        self.preview_moves_label = QLabel()
+        self.preview_moves_label.setObjectName("gap-preview-moves")
+        self.preview_moves_label.setAccessibleName("Moves of the sequence shown")
+        self.preview_moves_label.setWordWrap(True)
+        self.preview_moves_label.setTextFormat(Qt.TextFormat.RichText)
+        self.preview_moves_label.linkActivated.connect(
+            lambda link: bc.preview_go(int(link.split(":", 1)[1])))
+        lay.addWidget(self.preview_moves_label)
+        self.preview_box = box
+        box.setEnabled(False)
+        return box
+
+    def _gap_row_changed(self, row: int) -> None:
+        bc = self.board_controller
+        result = bc.gap_result
+        if result is not None and 0 <= row < len(result.sequences):
+            bc.preview_sequence(row)
+        else:
+            bc.stop_preview()
+            self.refresh()
+
+    def _preview_slider_moved(self, value: int) -> None:
+        bc = self.board_controller
+        if bc.previewing and value != bc.preview_ply:
+            bc.preview_go(value)
+
+    def _show_preview(self) -> None:
+        """The preview controls follow the controller's preview."""
+        bc = self.board_controller
+        moves = bc.preview_texts() if bc.previewing else ()
+        self.preview_box.setEnabled(bool(moves))
+        blocker = QSignalBlocker(self.preview_slider)
+        self.preview_slider.setRange(0, len(moves))
+        self.preview_slider.setValue(bc.preview_ply if moves else 0)
+        del blocker
+        if not moves:
+            self.preview_slider.set_marks(())
+            self.preview_ply_label.setText("")
+            result = bc.gap_result
+            self.preview_moves_label.setText(
+                "Choose a sequence to see it on the board." if result is not None and
+                result.sequences else "")
+            return
+        branches = bc.branch_plies()
+        self.preview_slider.set_marks(branches)
+        self.preview_ply_label.setText(f"ply {bc.preview_ply}/{len(moves)}")
+        self.preview_prev.setEnabled(bc.preview_ply > 0)
+        self.preview_next.setEnabled(bc.preview_ply < len(moves))
+        base = bc.gap_base_ply()
+        first = bc.variant.first_player
+        turn = bc.positions[base].turn
+        colour = BRANCH_COLOUR.name()
+        parts = []
+        for i, text in enumerate(moves, 1):
+            number = bc.move_number(base + i)
+            prefix = f"{number}. " if turn is first else (f"{number}… " if i == 1 else "")
+            cell = html.escape(text)
+            if i in branches:
+                cell = f"<span style='color:{colour}'>▼{cell}</span>"
+            if i == bc.preview_ply:
+                cell = f"<span style='background:#ffe27a; font-weight:bold'>{cell}</span>"
+            parts.append(f"{prefix}<a href='gap-ply:{i}' style='text-decoration:none; "
+                         f"color:palette(text)'>{cell}</a>")
+            turn = turn.opponent
+        legend = (f" <span style='color:{colour}'>▼ the sequences part here</span>"
+                  if branches else " (no other sequence parts from this one)")
+        self.preview_moves_label.setText(
+            f"Sequence {bc.preview_index + 1}: " + " ".join(parts) + "<br><small>"
+            + legend + "</small>")
+
+    def preview_moves_text(self) -> str:
+        """The preview's move strip as plain text (tests)."""
+        from PySide6.QtGui import QTextDocument
+
+        doc = QTextDocument()
+        doc.setHtml(self.preview_moves_label.text())
+        return doc.toPlainText()
 
     # ------------------------------------------------------------------ refresh
     def refresh(self) -> None:
@@ -463,7 +737,16 @@ class BoardWorkspace(Workspace):
         arrows: list[Arrow] = []
         hints = bc.hint_squares()
         selected = bc.partial + ((bc.pending_end,) if bc.pending_end is not None else ())
-        if bc.mode == "check":
+        if bc.previewing:
+            # the sequence's next move in blue; where the sequences part, the other
+            # sequences' moves dashed in orange
+            hints = ()
+            moves = bc.preview_moves()
+            for alt in bc.preview_alternatives():
+                arrows.append(Arrow(alt.path, BRANCH_COLOUR, dashed=True))
+            if bc.preview_ply < len(moves):
+                arrows.append(Arrow(moves[bc.preview_ply].path, BOARD_COLOURS["select"]))
+        elif bc.mode == "check":
             illegal = bc.check_illegal_here()
             if illegal is not None:
                 from rulesbook.reconstruct.replay import _squares
@@ -478,7 +761,8 @@ class BoardWorkspace(Workspace):
                     marks = (written[0],)
         elif bc.mode == "play" and not selected:
             hints = ()
-        last = bc.last_move_squares() if bc.mode != "check" or not arrows else ()
+        last = bc.last_move_squares() if bc.mode != "check" or not arrows or \
+            bc.previewing else ()
         self.board.set_highlights(last=last, selected=selected, hints=hints, marks=marks,
                                   arrows=tuple(arrows))
         self.board.set_caption(self._caption())
@@ -495,6 +779,7 @@ class BoardWorkspace(Workspace):
         self._show_comment()
         self._show_counts()
         self._show_gap_target()
+        self._show_preview()
         self.undo_action.setEnabled(bc.can_undo())
         row = self.variant_combo.findData(bc.variant.name)
         if row >= 0:
@@ -506,6 +791,17 @@ class BoardWorkspace(Workspace):
         pos = bc.position()
         if bc.mode == "setup":
             return f"Setting up · {pos.turn.title} to move"
+        if bc.previewing:
+            moves = bc.preview_texts()
+            k = bc.preview_ply
+            where = "end of the record" if k == 0 else f"after {moves[k - 1]}"
+            text = (f"Gap preview · sequence {bc.preview_index + 1} of "
+                    f"{len(bc.gap_result.sequences)} · ply {k}/{len(moves)} ({where}) · "
+                    f"{pos.turn.title} to move")
+            alternatives = len(bc.preview_alternatives())
+            if alternatives:
+                text += f" · the sequences part here ({alternatives + 1} ways)"
+            return text
         n = min(bc.ply, len(bc.moves))
         where = "start" if n == 0 else f"after {bc.move_number(n)}" \
             f"{'.' if bc.positions[n - 1].turn is bc.variant.first_player else '…'} " \
@@ -636,12 +932,23 @@ class BoardWorkspace(Workspace):
         self.show_status("Discarded the restored work (Ctrl+Z brings it back)")
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if event.type() == QEvent.Type.KeyPress and obj is self.gap_list:
+            # Up/Down choose a sequence; Left/Right step through the one shown
+            bc = self.board_controller
+            plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            if plain and bc.previewing and event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+                (bc.previous if event.key() == Qt.Key.Key_Left else bc.next)()
+                return True
+            if event.key() == Qt.Key.Key_Escape and bc.previewing:
+                bc.stop_preview()
+                return True
         if event.type() == QEvent.Type.KeyPress and obj in (self.board, self.move_list):
             action = NAV_KEYS.get(Qt.Key(event.key()))
             if action is not None and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
                 getattr(self.board_controller, action)()
                 return True
-            if event.key() == Qt.Key.Key_Escape and self.board_controller.partial:
+            if event.key() == Qt.Key.Key_Escape and (self.board_controller.partial
+                                                     or self.board_controller.previewing):
                 self.board_controller.cancel_input()
                 return True
         if obj is self._watched_window and event.type() == QEvent.Type.Close:
@@ -786,6 +1093,7 @@ class BoardWorkspace(Workspace):
         if result is None:
             self.check_view.clear()
             self.rulings_button.setEnabled(False)
+            self._update_clocks()
             self._rebuild_list()
             return
         self.move_list.rebuild(bc)
@@ -812,6 +1120,7 @@ class BoardWorkspace(Workspace):
                          "board as written.</i></p>")
         self.check_view.setHtml("".join(parts))
         self.rulings_button.setEnabled(result.first_illegal is not None)
+        self._update_clocks()
 
     def marked_plies(self) -> list[int]:
         """Plies marked illegal in the move list."""

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox, QSplitter, QTabWidget, Q
 from rulesbook.rulings import RulingsError
 from rulesbook.storage import SaveError
 
-from ..rulings.controller import RulingsController
+from ..rulings.controller import RECORD_FIELDS, RulingsController
 from ..rulings.panel import (
     CaseBrowser,
     CompareTable,
@@ -24,34 +24,6 @@ from ..rulings.panel import (
 from ..rulings.report import save_report_html, save_report_pdf
 from ..widgets import DocBrowser, route_link
 from . import Workspace
-
-
-def board_context(widget: QWidget) -> dict:
-    """The record of the board workspace, when there is one (read only): the moves as
-    written, the start position and the ply of the first illegal move."""
-    window = widget.window()
-    board = getattr(window, "workspaces", {}).get("board")
-    bc = getattr(board, "board_controller", None)
-    if bc is None:
-        return {}
-    out: dict = {}
-    try:
-        moves = [m.text for m in getattr(bc, "moves", ())]
-        if moves:
-            out["moves"] = " ".join(moves)
-        start = getattr(bc, "start", None)
-        if start is not None and hasattr(start, "fen"):
-            fen = start.fen()
-            from rulesbook.draughts import Position
-
-            if fen != Position.start("pool").fen():
-                out["fen"] = fen
-        first = getattr(bc, "first_illegal", None)
-        if first is not None and getattr(first, "ply", None):
-            out["ply"] = first.ply
-    except Exception:  # noqa: BLE001 - the board is optional context, never fatal
-        return {}
-    return out
 
 
 class RulingsWorkspace(Workspace):
@@ -131,12 +103,13 @@ class RulingsWorkspace(Workspace):
     def on_rulings_requested(self, incident: str, facts) -> None:
         """The board (or anyone) asks for the rulings on a dispute: show them."""
         self.controller.workspaceRequested.emit(self.id)
-        if self.rulings.select_incident(str(incident), dict(facts or {})):
-            context = board_context(self)
-            context.update({k: v for k, v in self.rulings.context.items()
-                            if k in ("moves", "fen", "ply", "disputed_ply")})
-            if context:
-                self.rulings.set_context(context)
+        facts = dict(facts or {})
+        if self.rulings.select_incident(str(incident), facts):
+            # the record context travels in the request (moves, fen, ply): the panel
+            # never reads the board
+            record = {k: facts[k] for k in RECORD_FIELDS if facts.get(k) not in (None, "")}
+            if record:
+                self.rulings.set_context(record, replace=True)
             self.tabs.setCurrentIndex(self.TAB_RULINGS)
 
     # -- display -----------------------------------------------------------------

@@ -1,0 +1,155 @@
+"""Kill the app, start it again, find the work: real processes, a real SIGKILL.
+
+Each app process runs ``python -m ui.app --data DIR`` offscreen with its autosave,
+settings and logs in the test's folder, driven by a script named in
+``$RULESBOOK_TEST_SCRIPT`` (the test-only hook of ``ui/app.py``).
+"""
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.ui.conftest import copy_data
+
+ROOT = Path(__file__).resolve().parents[2]
+BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
+MOVES = ["11-15", "23-19", "8-11", "22-17"]
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+
+EDIT = """
+board = window.workspaces["board"]
+board.board_controller.type_moves(" ".join({moves!r}))
+ws = window.workspaces["ballots"]
+window.show_workspace("ballots")
+questions = [q.id for q in ws.ballots.ballot.questions]
+for member, question, text in {votes!r}:
+    ws.member_combo.setCurrentIndex(ws.member_combo.findData(member))
+    ws.question_list.setCurrentRow(questions.index(question))
+    ws.ranking_edit.setText(text)
+    assert ws.enter_ranking(), ws.vote_error.text()
+if {method!r}:
+    ws.method_combo.setCurrentIndex(ws.method_combo.findData({method!r}))
+    ws.choose_method_button.click()
+print("edited", flush=True)
+"""
+
+REPORT = """
+import json
+board = window.workspaces["board"]
+ws = window.workspaces["ballots"]
+offered = ws.recovery_banner.isVisibleTo(ws) and ws.restore_button.isVisibleTo(ws)
+banner = ws.recovery_label.text() if ws.recovery_banner.isVisibleTo(ws) else ""
+restored = ws.restore_recovery() if offered else False
+b = ws.ballots.ballot
+print("REPORT " + json.dumps({
+    "board_moves": [m.text for m in board.board_controller.moves],
+    "board_banner": board.banner.isVisibleTo(board),
+    "offered": offered, "banner": banner, "restored": restored,
+    "dirty": ws.ballots.dirty, "method": b.method,
+    "votes": {f"{v.member}/{v.question}": list(v.ranking) for v in b.votes},
+}), flush=True)
+app.exit(0)
+"""
+
+
+class App:
+    """One app process on ``data``, sharing the test's autosave, settings and logs."""
+
+    def __init__(self, tmp_path: Path, data: Path, name: str, script: str):
+        script_file = tmp_path / f"{name}.py"
+        script_file.write_text(script, encoding="utf-8")
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
+                   RULESBOOK_AUTOSAVE_DIR=str(tmp_path / "autosave"),
+                   XDG_CONFIG_HOME=str(tmp_path / "config"),
+                   RULESBOOK_LOG_DIR=str(tmp_path / "logs"),
+                   RULESBOOK_TEST_SCRIPT=str(script_file))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ui.app", "--data", str(data)], cwd=ROOT, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def line_starting(self, prefix: str, timeout: float = 15.0) -> str:
+        """The first line of its output that starts with ``prefix``."""
+        deadline = time.monotonic() + timeout
+        with selectors.DefaultSelector() as sel:
+            sel.register(self.proc.stdout, selectors.EVENT_READ)
+            while time.monotonic() < deadline:
+                if not sel.select(timeout=deadline - time.monotonic()):
+                    break
+                line = self.proc.stdout.readline()
+                if not line:  # the app ended without the line
+                    break
+                if line.startswith(prefix):
+                    return line.strip()
+        self.kill()
+        pytest.fail(f"the app never printed {prefix!r}; stderr:\n{self.proc.stderr.read()}")
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(10)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+    def wait(self) -> int:
+        code = self.proc.wait(15)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+        return code
+
+
+def edit_and_kill(tmp_path: Path, data: Path, votes, method: str = "") -> None:
+    app = App(tmp_path, data, "edit", EDIT.format(moves=MOVES, votes=votes, method=method))
+    try:
+        app.line_starting("edited")
+    finally:
+        app.kill()
+    assert app.proc.returncode == -signal.SIGKILL
+
+
+def report(tmp_path: Path, data: Path) -> dict:
+    app = App(tmp_path, data, "report", REPORT)
+    line = app.line_starting("REPORT ")
+    assert app.wait() == 0
+    return json.loads(line[len("REPORT "):])
+
+
+def test_killed_app_recovers_the_board_record_and_the_unsaved_votes(tmp_path):
+    data = copy_data(tmp_path / "data")
+    before = (data / BALLOT).read_bytes()
+    edit_and_kill(tmp_path, data, [("B", "10", "2 1"), ("C", "10", "4")], method="schulze")
+    assert (data / BALLOT).read_bytes() == before  # the ballot FILE is written on Save only
+
+    found = report(tmp_path, data)
+    assert found["board_moves"] == MOVES and found["board_banner"]
+    assert found["offered"] and "2 vote(s) (B on 10, C on 10)" in found["banner"]
+    assert found["restored"] and found["dirty"]
+    assert found["votes"] == {"B/10": ["apca:10A", "apca:10"], "C/10": ["apca:10C"]}
+    assert found["method"] == "schulze"
+
+
+def test_a_stale_recovery_is_refused_and_kept_aside(tmp_path):
+    from rulesbook.ballots import load_ballot, vote_file
+
+    data = copy_data(tmp_path / "data")
+    edit_and_kill(tmp_path, data, [("B", "10", "2 1")])
+    vote_file(data / BALLOT, "E", "10", "apca:10B")  # another secretary, meanwhile
+
+    found = report(tmp_path, data)
+    assert not found["offered"] and not found["restored"]
+    assert "NOT restored" in found["banner"] and "has changed" in found["banner"]
+    assert found["votes"] == {"E/10": ["apca:10B"]}  # the file as it is, not undone
+    aside = list((tmp_path / "autosave" / "ballots" / "set-aside").glob("*.json"))
+    assert len(aside) == 1 and str(aside[0]) in found["banner"]
+    kept = json.loads(aside[0].read_text(encoding="utf-8"))
+    assert kept["changes"][0]["member"] == "B"  # the typed vote is not lost
+    assert not list((tmp_path / "autosave" / "ballots").glob("*.json"))
+    assert load_ballot(data / BALLOT).votes[0].member == "E"

@@ -1,0 +1,85 @@
+"""Where and how the app keeps unsaved work so that a crash loses nothing.
+
+Every autosave goes to :func:`autosave_dir` (``$RULESBOOK_AUTOSAVE_DIR`` in
+tests, otherwise the user's app data folder) and is written atomically
+(:mod:`rulesbook.storage`): a kill at any moment leaves the previous autosave
+or the new one, never half of one. A recovery that cannot be used is moved
+aside (:func:`set_aside`), never deleted.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+
+from rulesbook.storage import atomic_write_text
+
+__all__ = ["autosave_dir", "bytes_digest", "file_digest", "read_json", "write_json",
+           "set_aside", "SET_ASIDE"]
+
+#: the subfolder (of a recovery file's folder) where unusable recoveries are kept
+SET_ASIDE = "set-aside"
+
+
+def autosave_dir() -> Path:
+    """Where the app autosaves: ``$RULESBOOK_AUTOSAVE_DIR`` (tests) or the
+    user's app data folder."""
+    env = os.environ.get("RULESBOOK_AUTOSAVE_DIR")
+    if env:
+        return Path(env)
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    if not base:
+        base = str(Path.home() / ".rulesbook")
+    return Path(base) / "autosave"
+
+
+def file_digest(path: str | os.PathLike) -> str | None:
+    """SHA-256 (hex) of a file's bytes; None when there is no such file."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return None
+    return hashlib.sha256(data).hexdigest()
+
+
+def bytes_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def write_json(path: Path, data) -> None:
+    """Write ``data`` as JSON atomically (the folder is made if needed).
+    Raises :class:`~rulesbook.storage.SaveError` or OSError."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def read_json(path: Path) -> dict | None:
+    """The JSON object in ``path``; None when it is missing or unreadable."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def set_aside(path: Path) -> Path | None:
+    """Move ``path`` into the ``set-aside`` folder beside it (a time-stamped name,
+    never overwriting another); the new path, or None if it could not be moved."""
+    folder = path.parent / SET_ASIDE
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for n in range(1000):
+            suffix = f"-{n}" if n else ""
+            target = folder / f"{path.stem}.{stamp}{suffix}{path.suffix}"
+            if not target.exists():
+                os.replace(path, target)
+                return target
+    except OSError:
+        return None
+    return None
+
