@@ -14,6 +14,7 @@ from rulesbook.draughts.errors import (
 )
 from rulesbook.draughts.game import Game
 from rulesbook.draughts.move import Move
+from rulesbook.draughts.movegen import Bitboards
 from rulesbook.draughts.perft import perft
 from rulesbook.draughts.position import Position
 from rulesbook.draughts.squares import algebraic_to_square, parse_square, square_to_algebraic
@@ -26,6 +27,7 @@ __all__ = [
     "VARIANTS",
     "Move",
     "Position",
+    "Bitboards",
     "Game",
     "CountRules",
     "CountState",

@@ -4,12 +4,61 @@ Internal squares are bit indices 0-31 (square number - 1).  Row 0 is the top
 row (squares 1-4), row 7 the bottom row (29-32).  Black moves down (towards
 29-32), White up.
 
-A generated move is a tuple ``(path, captures, crowns, capture_mask)`` with
-``path`` and ``captures`` in bit indices.
+A generated ("raw") move is a tuple ``(path, captures, crowns, capture_mask)``
+with ``path`` and ``captures`` in bit indices.
+
+The public entry points, for code that searches many positions without
+building :class:`~rulesbook.draughts.Position` objects (the reconstruction's
+gap search), are listed in ``__all__``:
+
+* :class:`Bitboards` -- the four boards and the side to move, as given by
+  :meth:`Position.bitboards() <rulesbook.draughts.Position.bitboards>` and
+  taken by :meth:`Position.from_bitboards()
+  <rulesbook.draughts.Position.from_bitboards>`;
+* :func:`compile_rules` -- a variant's flags in the form the generator reads;
+* :func:`legal_raw_moves` -- every legal raw move of the side to move;
+* :func:`apply` -- the boards after a raw move;
+* :func:`raw_to_move` -- a raw move as a :class:`~rulesbook.draughts.Move`;
+* :data:`BIT`, :data:`FULL`, :data:`RAYS_BY_DIR`, :data:`CROWN_BLACK`,
+  :data:`CROWN_WHITE` -- the board geometry in bit indices.
+
+Everything else here is internal to the engine and may change.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from rulesbook.draughts.move import Move
 from rulesbook.draughts.variant import Variant
+
+__all__ = [
+    "BIT",
+    "CROWN_BLACK",
+    "CROWN_WHITE",
+    "FULL",
+    "RAYS_BY_DIR",
+    "Bitboards",
+    "apply",
+    "compile_rules",
+    "legal_raw_moves",
+    "raw_to_move",
+]
+
+
+class Bitboards(NamedTuple):
+    """A position as four 32-bit boards and the side to move.
+
+    Bit ``i`` of a board stands for square ``i + 1`` (``BIT[square - 1]``);
+    a set bit means a piece of that kind stands there.  The boards never
+    overlap.  Unpacks in the order the functions of this module take:
+    ``legal_raw_moves(*boards, rules)``.
+    """
+
+    black_men: int
+    black_kings: int
+    white_men: int
+    white_kings: int
+    black_to_move: bool
 
 FULL = (1 << 32) - 1
 BIT = tuple(1 << i for i in range(32))
@@ -47,7 +96,7 @@ def _build():
     return tuple(nb), tuple(rays)
 
 
-NB, RAYS_BY_DIR = _build()
+NB, RAYS_BY_DIR = _build()  # RAYS_BY_DIR[i][d]: the squares from bit i in DIRS[d], nearest first
 RAYS = tuple(tuple(r for r in rs if len(r) >= 2) for rs in RAYS_BY_DIR)  # rays long enough to capture on
 
 
@@ -290,8 +339,33 @@ def generate(men, kings, opp, occ, black, rules):
     return quiet_moves(men, kings, occ, black, rules)
 
 
-def apply(bm, bk, wm, wk, black, move):
-    """The bitboards after ``move`` (a generated tuple) by the side to move."""
+def legal_raw_moves(bm: int, bk: int, wm: int, wk: int, black: bool,
+                    rules: tuple) -> list[tuple]:
+    """Every legal raw move of the side to move (``black`` or White) on the
+    boards ``bm, bk, wm, wk`` under ``rules`` (from :func:`compile_rules`);
+    captures are compulsory.  The same move may be listed twice when two
+    capture orders take the same pieces on the same path."""
+    if black:
+        return generate(bm, bk, wm | wk, bm | bk | wm | wk, True, rules)
+    return generate(wm, wk, bm | bk, bm | bk | wm | wk, False, rules)
+
+
+_NEW_MOVE = Move.__new__
+_SET = object.__setattr__
+
+
+def raw_to_move(raw: tuple) -> Move:
+    """The :class:`~rulesbook.draughts.Move` (squares 1-32) of a raw move."""
+    move = _NEW_MOVE(Move)  # Move(path, captures, crowns) without the frozen __init__
+    _SET(move, "__dict__", {"path": tuple(i + 1 for i in raw[0]),
+                            "captures": tuple(i + 1 for i in raw[1]), "crowns": raw[2]})
+    return move
+
+
+def apply(bm: int, bk: int, wm: int, wk: int, black: bool,
+          move: tuple) -> tuple[int, int, int, int]:
+    """The boards ``(bm, bk, wm, wk)`` after the raw ``move`` by the side to
+    move (``black`` or White); the turn passes (not part of the result)."""
     path, _caps, crowns, capmask = move
     s = BIT[path[0]]
     d = BIT[path[-1]]

@@ -9,6 +9,12 @@ In the spirit of python-chess's ``chess.pgn``::
     for game in iter_games(text, variant="english"):
         ...
 
+:func:`resolve_move` reads one move text as written in PDN (numeric,
+algebraic or short algebraic) in a position; when the text is ambiguous the
+:class:`~rulesbook.draughts.AmbiguousMoveError` it raises lists the legal
+moves it could be (``candidates``) and :func:`disambiguate` picks the one
+that lets the following moves be played.
+
 The reader is lenient by default: every problem (unreadable text, an illegal
 or ambiguous move, an unterminated comment or variation, a bad FEN) is
 collected on the game as a :class:`PdnError` with its line and column, and the
@@ -26,6 +32,7 @@ import re
 import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import TextIO
 
 from rulesbook.draughts import (
@@ -52,15 +59,18 @@ from rulesbook.draughts.pdn_syntax import (
 
 __all__ = [
     "MAX_VARIATION_DEPTH",
+    "LOOKAHEAD",
     "RESULTS",
     "PdnError",
     "PdnGame",
     "PdnNode",
     "PdnParseError",
     "PdnReader",
+    "disambiguate",
     "iter_games",
     "read_game",
     "read_games",
+    "resolve_move",
     "write_game",
 ]
 
@@ -206,15 +216,8 @@ class PdnGame:
 # ---------------------------------------------------------------------------
 # move resolution
 
-LOOKAHEAD = 24  # plies tried after an ambiguous move to tell its readings apart
-
-
-class _Ambiguous(AmbiguousMoveError):
-    """An ambiguous move text, with the legal moves it could be."""
-
-    def __init__(self, message: str, candidates: list[Move]) -> None:
-        super().__init__(message)
-        self.candidates = candidates
+#: Plies tried after an ambiguous move to tell its readings apart (:func:`disambiguate`).
+LOOKAHEAD = 24
 
 
 def _is_short(text: str) -> bool:
@@ -230,39 +233,40 @@ def _in_order(needle: list[int], hay: tuple[int, ...]) -> bool:
     return all(any(s == h for h in it) for s in needle)
 
 
-def _candidates(position: Position, text: str) -> list[Move]:
-    """The legal moves ``text`` can stand for (several when it is ambiguous)."""
-    if _is_short(text):
-        from_file = text[0]
-        squares = [parse_square(t) for t in _SEP.split(text[1:])]
-        return [m for m in position.legal_moves()
-                if square_to_algebraic(m.start)[0] == from_file and m.end == squares[-1]
-                and _in_order(squares[:-1], m.path[1:-1])]
-    squares = [parse_square(t) for t in _SEP.split(text)]
+def _short_candidates(position: Position, text: str) -> list[Move]:
+    """The legal moves the short algebraic ``text`` (``ed4``, ``ed4:f6``) can stand for."""
+    from_file = text[0]
+    squares = [parse_square(t) for t in _SEP.split(text[1:])]
     return [m for m in position.legal_moves()
-            if m.start == squares[0] and m.end == squares[-1]
-            and _in_order(squares[1:-1], m.path[1:-1])]
+            if square_to_algebraic(m.start)[0] == from_file and m.end == squares[-1]
+            and _in_order(squares[:-1], m.path[1:-1])]
 
 
 def resolve_move(position: Position, text: str) -> Move:
-    """The legal move of ``position`` written ``text``: numeric (``9-14``,
-    ``9x18x27``), algebraic (``c3-d4``, ``c3:e5``) or short algebraic (``ed4``:
-    from-file + destination, ``ed4:f6`` with stops).  Readings that lead to the
-    same position are one move.  Raises IllegalMoveError / AmbiguousMoveError."""
+    """The legal move of ``position`` written ``text`` as in a PDN file:
+    numeric (``9-14``, ``9x18x27``), algebraic (``c3-d4``, ``c3:e5``) or short
+    algebraic (``ed4``: from-file + destination, ``ed4:f6`` with stops).
+    Readings that lead to the same position are one move.
+
+    Raises :class:`~rulesbook.draughts.IllegalMoveError` (``move`` is
+    ``text``, ``explanation`` says why) or, when ``text`` stands for several
+    legal moves that lead to different positions,
+    :class:`~rulesbook.draughts.AmbiguousMoveError` whose ``candidates`` are
+    those moves (see :func:`disambiguate`).  ``-`` and ``--`` (a move not
+    recorded) raise IllegalMoveError."""
     if text in ("-", "--"):
-        raise IllegalMoveError("the move was not recorded (placeholder)")
+        raise IllegalMoveError("the move was not recorded (placeholder)", move=text)
     if _is_short(text):
-        found = _candidates(position, text)
+        found = _short_candidates(position, text)
         if not found:
             raise IllegalMoveError(
-                f"no legal move goes from the {text[0]}-file to {text[1:].split(':')[-1]}")
+                f"no legal move goes from the {text[0]}-file to {text[1:].split(':')[-1]}",
+                move=text)
     else:
         try:
             return position.parse_move(text)
-        except AmbiguousMoveError:
-            found = _candidates(position, text)
-            if not found:  # pragma: no cover - the engine said there were some
-                raise
+        except AmbiguousMoveError as exc:
+            found = exc.candidates  # the engine's readings, in legal_moves() order
     if len(found) == 1:
         return found[0]
     after = {position.play(m) for m in found}
@@ -270,15 +274,16 @@ def resolve_move(position: Position, text: str) -> Move:
         return found[0]  # e.g. a flying king's landing squares: same captures, same end
     options = ", ".join(_algebraic(m) if _is_short(text) or text[0] in _FILES
                         else m.full_text() for m in found)
-    raise _Ambiguous(f"it matches {len(found)} legal moves: {options}", found)
+    raise AmbiguousMoveError(f"it matches {len(found)} legal moves: {options}", found,
+                             move=text)
 
 
-def _survival(position: Position, nodes: list[PdnNode], start: int) -> int:
-    """How many of ``nodes[start:]`` (at most LOOKAHEAD) can be played from ``position``."""
+def _survival(position: Position, following: list[str]) -> int:
+    """How many of the move texts ``following`` can be played from ``position``."""
     count = 0
-    for node in nodes[start:start + LOOKAHEAD]:
+    for text in following:
         try:
-            move = resolve_move(position, node.text)
+            move = resolve_move(position, text)
         except DraughtsError:
             break
         position = position.play(move)
@@ -286,26 +291,30 @@ def _survival(position: Position, nodes: list[PdnNode], start: int) -> int:
     return count
 
 
-def _disambiguate(position: Position, nodes: list[PdnNode], index: int,
-                  exc: _Ambiguous) -> Move | None:
-    """The one reading of an ambiguous move that lets the line go on furthest."""
-    scores = [(_survival(position.play(m), nodes, index + 1), m) for m in exc.candidates]
+def disambiguate(position: Position, candidates: Iterable[Move],
+                 following: Iterable[str]) -> Move | None:
+    """The one reading of an ambiguous move that lets the record go on furthest.
+
+    ``candidates`` are the legal moves of ``position`` the text could be
+    (:attr:`AmbiguousMoveError.candidates <rulesbook.draughts.AmbiguousMoveError>`
+    from :func:`resolve_move`), ``following`` the move texts written after it;
+    at most :data:`LOOKAHEAD` of them are tried.  None when no candidate is
+    given or two or more go on equally far."""
+    after = list(islice(following, LOOKAHEAD))
+    scores = [(_survival(position.play(m), after), m) for m in candidates]
+    if not scores:
+        return None
     best = max(score for score, _ in scores)
     winners = [m for score, m in scores if score == best]
     return winners[0] if len(winners) == 1 else None
 
 
-def _move_error(text: str, exc: Exception, where: str) -> str:
+def _move_error(text: str, exc: DraughtsError, where: str) -> str:
     if text in ("-", "--"):
         return f"move missing{where}: placeholder {text!r} instead of a move"
     kind = "ambiguous" if isinstance(exc, AmbiguousMoveError) else "illegal"
-    message = str(exc)
-    for prefix in (f"move {text} is ambiguous: ", f"move {text} is illegal: ",
-                   f"move {text}: "):
-        if message.startswith(prefix):
-            message = message[len(prefix):]
-            break
-    return f"move {text} is {kind}{where}: {message}"
+    why = exc.explanation if isinstance(exc, IllegalMoveError) else str(exc)
+    return f"move {text} is {kind}{where}: {why}"
 
 
 def _resolve_tree(game: PdnGame, errors: list[PdnError]) -> None:
@@ -320,8 +329,9 @@ def _resolve_tree(game: PdnGame, errors: list[PdnError]) -> None:
                 todo.append((line, position, depth + 1))
             try:
                 move = resolve_move(position, node.text)
-            except _Ambiguous as exc:
-                move = _disambiguate(position, nodes, index, exc)
+            except AmbiguousMoveError as exc:
+                following = (n.text for n in nodes[index + 1:index + 1 + LOOKAHEAD])
+                move = disambiguate(position, exc.candidates, following)
                 if move is None:
                     errors.append(PdnError(node.line, node.col,
                                            _move_error(node.text, exc, where)))

@@ -55,11 +55,18 @@ def normalize_result(text: str) -> str:
 
 @dataclass(frozen=True)
 class PdnError:
-    """A problem in a PDN file, at a 1-based line and column."""
+    """A problem in a PDN file, at a 1-based line and column.
+
+    ``token`` is set on an "unreadable text" error (text in the move section
+    that is no move, number, comment, NAG or result): the text as written,
+    whole (the message quotes it, cut short when long); None on every other
+    error.
+    """
 
     line: int
     col: int
     message: str
+    token: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.message) > MAX_MESSAGE_CHARS:
@@ -341,10 +348,11 @@ class SyntaxReader:
                         index = last_junk[0]
                         old = errors[index]
                         start = old.col - 1
+                        token = text[start:end]
                         errors[index] = PdnError(old.line, old.col,
-                                                 f"unreadable text {text[start:end]!r}")
+                                                 f"unreadable text {token!r}", token)
                     else:
-                        errors.append(PdnError(lineno, col, f"unreadable text {token!r}"))
+                        errors.append(PdnError(lineno, col, f"unreadable text {token!r}", token))
                         index = len(errors) - 1
                     last_junk = (index, lineno, end)
                     pos = end

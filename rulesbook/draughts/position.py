@@ -15,12 +15,15 @@ from rulesbook.draughts.move import Move
 from rulesbook.draughts.movegen import (
     BETWEEN,
     BIT,
+    FULL,
+    Bitboards,
     apply,
     capture_path,
     compile_rules,
-    generate,
     has_capture,
+    legal_raw_moves,
     quiet_step,
+    raw_to_move,
 )
 from rulesbook.draughts.squares import parse_square, square_to_algebraic
 from rulesbook.draughts.variant import VARIANTS, Color, Piece, Variant
@@ -35,16 +38,8 @@ _PIECE_CACHE = {
 }
 
 
-_NEW_MOVE = Move.__new__
 _NEW_POSITION = object.__new__
 _SET = object.__setattr__
-
-
-def _make_move(path: tuple[int, ...], captures: tuple[int, ...], crowns: bool) -> Move:
-    """``Move(path, captures, crowns)`` without the frozen-dataclass ``__init__``."""
-    move = _NEW_MOVE(Move)
-    _SET(move, "__dict__", {"path": path, "captures": captures, "crowns": crowns})
-    return move
 
 
 # The quiet moves (one per pair of squares on a diagonal, crowned or not), shared.
@@ -150,6 +145,30 @@ class Position:
             pos.check_sane()
         return pos
 
+    @classmethod
+    def from_bitboards(cls, boards: Bitboards | tuple[int, int, int, int, bool],
+                       variant: str | Variant = "pool") -> Position:
+        """The position of ``boards``: a :class:`~rulesbook.draughts.movegen.Bitboards`
+        (or any ``(black_men, black_kings, white_men, white_kings,
+        black_to_move)``), bit ``i`` standing for square ``i + 1``.  The inverse
+        of :meth:`bitboards`.  Raises PositionError when a board is not a
+        32-bit integer or two boards share a square (no other check: see
+        :meth:`check_sane`)."""
+        if len(boards) != 5:
+            raise PositionError(
+                f"bitboards: expected (black_men, black_kings, white_men, white_kings, "
+                f"black_to_move), got {len(boards)} items")
+        bm, bk, wm, wk, black = boards
+        seen = 0
+        for board in (bm, bk, wm, wk):
+            if type(board) is not int or not 0 <= board <= FULL:
+                raise PositionError(f"bitboard {board!r} is not a 32-bit board (0 to 2**32 - 1)")
+            if seen & board:
+                squares = ", ".join(str(i + 1) for i in range(32) if seen & board & BIT[i])
+                raise PositionError(f"bitboards: more than one piece on square(s) {squares}")
+            seen |= board
+        return cls._raw(bm, bk, wm, wk, bool(black), Variant.named(variant))
+
     def with_turn(self, turn: Color) -> Position:
         """The same pieces with ``turn`` to move."""
         return Position._raw(*self._boards, turn is Color.BLACK, self.variant, self._rules)
@@ -194,6 +213,14 @@ class Position:
     @property
     def turn(self) -> Color:
         return Color.BLACK if self._black_to_move else Color.WHITE
+
+    def bitboards(self) -> Bitboards:
+        """The pieces and the side to move as four 32-bit boards (bit ``i`` for
+        square ``i + 1``): ``Bitboards(black_men, black_kings, white_men,
+        white_kings, black_to_move)``, a named tuple.  For searches over many
+        positions with :mod:`rulesbook.draughts.movegen`; see
+        :meth:`from_bitboards` for the way back."""
+        return Bitboards(*self._boards, self._black_to_move)
 
     def fen(self) -> str:
         """PDN FEN with plain comma lists: ``B:W21,22,...:B1,2,...``."""
@@ -253,13 +280,7 @@ class Position:
     def _generate(self) -> tuple[dict[Move, tuple], list[Move]]:
         cached = self._legal
         if cached is None:
-            bm, bk, wm, wk = self._boards
-            black = self._black_to_move
-            if black:
-                men, kings, opp = bm, bk, wm | wk
-            else:
-                men, kings, opp = wm, wk, bm | bk
-            raw = generate(men, kings, opp, bm | bk | wm | wk, black, self._rules)
+            raw = legal_raw_moves(*self._boards, self._black_to_move, self._rules)
             # One tuple per move; sorting the tuples sorts by (path, captures) since
             # the path of a move decides its captures and crowning.
             raw = sorted(set(raw)) if len(raw) > 1 else raw
@@ -267,8 +288,7 @@ class Position:
                 qm = _QUIET_MOVES
                 moves = [qm[r[0][0], r[0][1], r[2]] for r in raw]
             else:
-                moves = [_make_move(tuple(i + 1 for i in r[0]), tuple(i + 1 for i in r[1]), r[2])
-                         for r in raw]
+                moves = [raw_to_move(r) for r in raw]
             cached = (dict(zip(moves, raw, strict=True)), moves)
             object.__setattr__(self, "_legal", cached)
             object.__setattr__(self, "_capture", bool(raw) and bool(raw[0][1]))
@@ -324,7 +344,7 @@ class Position:
         if raw is None:
             raw = (legal or self._generate())[0].get(move)
             if raw is None:
-                raise IllegalMoveError(self._explain(move.full_text(), move.path))
+                raise self._illegal(move.full_text(), move.path)
         bm, bk, wm, wk = apply(*self._boards, self._black_to_move, raw)
         pos = _NEW_POSITION(Position)
         pos._init(bm, bk, wm, wk, not self._black_to_move, self.variant, self._rules)
@@ -352,7 +372,7 @@ class Position:
         """Shortest unambiguous PDN text: ``11-15``, ``9x25``; intermediate
         stops are added only when another legal move would read the same."""
         if move not in self._generate()[0]:
-            raise IllegalMoveError(self._explain(move.full_text(), move.path))
+            raise self._illegal(move.full_text(), move.path)
         inner = move.path[1:-1]
         chosen = move.path
         for k in range(len(inner) + 1):
@@ -413,7 +433,7 @@ class Position:
             raw = capture_path(wm, wk, bm | bk, bm | bk | wm | wk, False, self._rules, squares)
         if raw is None:
             return None
-        move = _make_move(tuple(i + 1 for i in raw[0]), tuple(i + 1 for i in raw[1]), raw[2])
+        move = raw_to_move(raw)
         _SET(self, "_step", (move, raw))
         return move
 
@@ -422,20 +442,22 @@ class Position:
         if isinstance(text, Move):
             if text in self._generate()[0]:
                 return text
-            raise IllegalMoveError(self._explain(text.full_text(), text.path))
+            raise self._illegal(text.full_text(), text.path)
         raw = str(text).strip().rstrip("!?+#*").strip()
         if not raw:
-            raise IllegalMoveError("empty move: write a move as from-to, e.g. 11-15")
+            raise IllegalMoveError("empty move: write a move as from-to, e.g. 11-15",
+                                   move=text, explanation="empty move")
         tokens = _SEPARATORS.split(raw)
         if len(tokens) < 2 or any(not t for t in tokens):
-            raise IllegalMoveError(
-                f"move {text!r}: write a move as from-to or fromxto, e.g. 11-15 or 15x24")
+            clause = "write a move as from-to or fromxto, e.g. 11-15 or 15x24"
+            raise IllegalMoveError(f"move {text!r}: {clause}", move=text, explanation=clause)
         squares = []
         for t in tokens:
             try:
                 squares.append(parse_square(t))
             except DraughtsError as exc:
-                raise IllegalMoveError(f"move {raw}: {exc}") from None
+                raise IllegalMoveError(f"move {raw}: {exc}", move=raw,
+                                       explanation=str(exc)) from None
         found = self._matches(tuple(squares))
         if len(found) == 1:
             return found[0]
@@ -444,33 +466,37 @@ class Position:
             boards, black = self._boards, self._black_to_move
             if len({apply(*boards, black, table[m]) for m in found}) == 1:
                 return found[0]  # every reading plays the same: one move
-            texts = _or_list([m.full_text() for m in found])
-            raise AmbiguousMoveError(
-                f"move {raw} is ambiguous: it could be {texts}; give the squares it stops on")
-        raise IllegalMoveError(self._explain(raw, tuple(squares)))
+            clause = (f"it could be {_or_list([m.full_text() for m in found])}; "
+                      f"give the squares it stops on")
+            raise AmbiguousMoveError(f"move {raw} is ambiguous: {clause}", found, move=raw,
+                                     explanation=clause)
+        raise self._illegal(raw, tuple(squares))
 
-    def _explain(self, text: str, squares: tuple[int, ...]) -> str:
-        """Why the move ``squares`` (written ``text``) is not legal here."""
+    def _illegal(self, text: str, squares: tuple[int, ...]) -> IllegalMoveError:
+        """The error for the move ``squares`` (written ``text``), not legal here."""
+        clause = self._explain(squares)
+        return IllegalMoveError(f"move {text}: {clause}", move=text, explanation=clause)
+
+    def _explain(self, squares: tuple[int, ...]) -> str:
+        """Why the move ``squares`` is not legal here."""
         start, end = squares[0], squares[-1]
         moves = self._generate()[1]
         piece = self.piece_at(start)
         if piece is None:
-            return f"move {text}: {start} is empty"
+            return f"{start} is empty"
         if piece.color is not self.turn:
-            return (f"move {text}: {start} holds a {piece.description}; "
-                    f"it is {self.turn.title}'s turn")
+            return f"{start} holds a {piece.description}; it is {self.turn.title}'s turn"
         if not moves:
-            return f"move {text}: {self.turn.title} has no legal move; the game is over"
+            return f"{self.turn.title} has no legal move; the game is over"
         own = [m for m in moves if m.start == start]
         if moves[0].is_capture and not any(m.end == end for m in own):
-            return f"move {text}: you must capture: " + _or_list(
-                [self.move_text(m) for m in moves])
+            return "you must capture: " + _or_list([self.move_text(m) for m in moves])
         if not own:
-            return f"move {text}: the {piece.description} on {start} cannot move"
+            return f"the {piece.description} on {start} cannot move"
         if len(squares) == 2 and self.piece_at(end) is not None and not own[0].is_capture:
-            return f"move {text}: {end} is occupied"
+            return f"{end} is occupied"
         if any(m.end == end for m in own):
             options = _or_list([m.full_text() for m in own if m.end == end])
-            return f"move {text}: no capture from {start} to {end} goes that way; legal: {options}"
-        return (f"move {text}: the {piece.description} on {start} cannot go to {end}; "
+            return f"no capture from {start} to {end} goes that way; legal: {options}"
+        return (f"the {piece.description} on {start} cannot go to {end}; "
                 f"it can play " + _or_list([self.move_text(m) for m in own]))

@@ -42,7 +42,17 @@ from rulesbook.draughts import (
     Variant,
     parse_square,
 )
-from rulesbook.draughts.movegen import BIT, apply, compile_rules, generate
+from rulesbook.draughts.movegen import (
+    BIT,
+    CROWN_BLACK,
+    CROWN_WHITE,
+    FULL,
+    RAYS_BY_DIR,
+    apply,
+    compile_rules,
+    legal_raw_moves,
+    raw_to_move,
+)
 from rulesbook.reconstruct.geometry import coords
 
 __all__ = ["Known", "GapResult", "CancelToken", "SearchCancelled", "fill_gap", "parse_known",
@@ -172,21 +182,16 @@ class GapResult:
 
 
 # --------------------------------------------------------------------------- bitboards
+# Positions are searched as the engine's bitboards (Position.bitboards(), bit i
+# = square i + 1) with the public entry points of rulesbook.draughts.movegen.
 
-def _boards(position: Position) -> tuple[int, int, int, int, bool]:
-    bm = bk = wm = wk = 0
-    for square, piece in position.pieces().items():
-        b = BIT[square - 1]
-        if piece.color is Color.BLACK:
-            if piece.king:
-                bk |= b
-            else:
-                bm |= b
-        elif piece.king:
-            wk |= b
-        else:
-            wm |= b
-    return bm, bk, wm, wk, position.turn is Color.BLACK
+def _bits(x: int) -> list[int]:
+    out = []
+    while x:
+        b = x & -x
+        out.append(b.bit_length() - 1)
+        x ^= b
+    return out
 
 
 def _cones() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
@@ -207,22 +212,34 @@ def _cones() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
 
 
 CONE_BLACK, CONE_WHITE = _cones()
-_CROWN_ROW_BLACK = tuple(range(28, 32))
-_CROWN_ROW_WHITE = tuple(range(0, 4))
 
 
-def _bits(x: int) -> list[int]:
+def _rings(cone, forward: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``rings[a]``: ``(d, mask)`` pairs, nearest first, ``mask`` holding the bits
+    ``b`` a man needs ``d`` quiet steps to go to from ``a`` (``forward``) or to
+    come from to ``a`` (not ``forward``); unreachable bits are in no mask."""
     out = []
-    while x:
-        b = x & -x
-        out.append(b.bit_length() - 1)
-        x ^= b
-    return out
+    for a in range(32):
+        masks: dict[int, int] = {}
+        for b in range(32):
+            d = cone[a][b] if forward else cone[b][a]
+            if d != 99:
+                masks[d] = masks.get(d, 0) | BIT[b]
+        out.append(tuple(sorted(masks.items())))
+    return tuple(out)
+
+
+# a man's way ahead (to its target squares) and behind (where it can come from)
+_AHEAD_BLACK, _BEHIND_BLACK = _rings(CONE_BLACK, True), _rings(CONE_BLACK, False)
+_AHEAD_WHITE, _BEHIND_WHITE = _rings(CONE_WHITE, True), _rings(CONE_WHITE, False)
+_CROWN_ROW_BLACK = tuple(_bits(CROWN_BLACK))
+_CROWN_ROW_WHITE = tuple(_bits(CROWN_WHITE))
+_NEVER = 1 << 30
 
 
 class _Target:
     __slots__ = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "nbm", "nwm", "key",
-                 "bm_bits", "wm_bits", "has_bk", "has_wk")
+                 "b_goals", "w_goals")
 
     def __init__(self, bm: int, bk: int, wm: int, wk: int, black: bool) -> None:
         self.bm, self.bk, self.wm, self.wk, self.black = bm, bk, wm, wk, black
@@ -231,15 +248,30 @@ class _Target:
         self.nbm = bm.bit_count()
         self.nwm = wm.bit_count()
         self.key = (bm, bk, wm, wk, black)
-        self.bm_bits = _bits(bm)
-        self.wm_bits = _bits(wm)
-        self.has_bk = bool(bk)
-        self.has_wk = bool(wk)
+        # where a man that leaves its square can end: a target man's square, or
+        # the king row when the target has kings of that side
+        self.b_goals = bm | (CROWN_BLACK if bk else 0)
+        self.w_goals = wm | (CROWN_WHITE if wk else 0)
 
 
-def _side_bound(men: int, kings: int, tmen: int, tkings: int, tmen_bits: list[int],
-                moves: int, lost_left: int, takes_left: int, cone, crown_bits,
-                target_has_kings: bool) -> bool:
+def _steps_needed(rings, froms: int, tos: int) -> int:
+    """The sum over the bits of ``froms`` of the fewest steps to (or from, by
+    ``rings``: see :func:`_rings`) any bit of ``tos``; _NEVER when one cannot."""
+    need = 0
+    while froms:
+        b = froms & -froms
+        froms ^= b
+        for d, ring in rings[b.bit_length() - 1]:
+            if ring & tos:
+                need += d
+                break
+        else:
+            return _NEVER
+    return need
+
+
+def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
+                moves: int, lost_left: int, takes_left: int, ahead, behind) -> bool:
     """Can one side go from (men, kings) to (tmen, tkings) in ``moves`` moves,
     losing ``lost_left`` pieces to the opponent and taking ``takes_left``?"""
     fill = ((tmen & ~men) | (tkings & ~kings)).bit_count()
@@ -250,40 +282,17 @@ def _side_bound(men: int, kings: int, tmen: int, tkings: int, tmen_bits: list[in
         return False
     if takes_left:
         return moves >= 1
-    # no capture left for this side: its men only step forward
-    need = 0
-    for t in tmen_bits:
-        if men >> t & 1:
-            continue
-        best = 99
-        for c in _bits(men):
-            d = cone[c][t]
-            if d < best:
-                best = d
-        if best == 99:
-            return False
-        need += best
-    if need > moves:
+    # no capture left for this side: its men only step forward, so every target
+    # man not there yet needs a man behind it ...
+    missing = tmen & ~men
+    if missing and _steps_needed(behind, missing, men) > moves:
         return False
-    if not lost_left:
-        need = 0
-        for c in _bits(men & ~tmen):
-            best = 99
-            for t in tmen_bits:
-                d = cone[c][t]
-                if d < best:
-                    best = d
-            if target_has_kings:
-                for t in crown_bits:
-                    d = cone[c][t]
-                    if d < best:
-                        best = d
-            if best == 99:
-                return False
-            need += best
-        if need > moves:
-            return False
-    return True
+    # ... and, when none of its men is taken, every man that leaves its square
+    # must reach a target man's square or the king row
+    leaving = men & ~tmen
+    if lost_left or not leaving:
+        return True
+    return _steps_needed(ahead, leaving, goals) <= moves
 
 
 def _feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
@@ -311,30 +320,13 @@ def _feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
         return False
     if t.wk.bit_count() > wk.bit_count() + (nwm - t.nwm):
         return False
-    if not _side_bound(bm, bk, t.bm, t.bk, t.bm_bits, black_moves, lost_b, lost_w,
-                       CONE_BLACK, _CROWN_ROW_BLACK, t.has_bk):
-        return False
-    return _side_bound(wm, wk, t.wm, t.wk, t.wm_bits, white_moves, lost_w, lost_b,
-                       CONE_WHITE, _CROWN_ROW_WHITE, t.has_wk)
+    return (_side_bound(bm, bk, t.bm, t.bk, t.b_goals, black_moves, lost_b, lost_w,
+                        _AHEAD_BLACK, _BEHIND_BLACK)
+            and _side_bound(wm, wk, t.wm, t.wk, t.w_goals, white_moves, lost_w, lost_b,
+                            _AHEAD_WHITE, _BEHIND_WHITE))
 
 
 # --------------------------------------------------------------------------- backward frontier
-
-_DIRS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
-
-
-def _ray(i: int, dr: int, df: int) -> list[int]:
-    r, f = coords(i + 1)
-    out = []
-    k = 1
-    while 0 <= r + k * dr < 8 and 0 <= f + k * df < 8:
-        out.append((r + k * dr) * 4 + (f + k * df) // 2)
-        k += 1
-    return out
-
-
-_RAYS = tuple(tuple(tuple(_ray(i, dr, df)) for dr, df in _DIRS) for i in range(32))
-
 
 def _unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
              room: int) -> set[tuple[int, int, int, int]]:
@@ -374,7 +366,7 @@ def _unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
     for end_set, is_king in ((men, False), (kings, True)):
         for end in _bits(end_set):
             kinds = [True, False] if is_king and end in own_crown else [is_king]
-            free = (~occ & 0xFFFFFFFF) | BIT[end]
+            free = (FULL ^ occ) | BIT[end]
             for was_king in kinds:
                 base_men = men & ~BIT[end]
                 base_kings = kings & ~BIT[end]
@@ -388,7 +380,7 @@ def _unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
                         emit(base_men | BIT[sq], base_kings, restored)
 
                 # quiet un-moves
-                for ray in _RAYS[end]:
+                for ray in RAYS_BY_DIR[end]:
                     for sq in (ray if far else ray[:1]):
                         if not free >> sq & 1:
                             break
@@ -396,15 +388,16 @@ def _unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
                             start_at(sq, 0)
                 # un-captures
                 if room > 0:
-                    _retro_jumps(end, end, far, free, 0, room, start_at)
+                    _retro_jumps(end, far, free, 0, room, start_at)
     return out
 
 
-def _retro_jumps(end: int, here: int, far: bool, free: int, restored: int, room: int,
+def _retro_jumps(here: int, far: bool, free: int, restored: int, room: int,
                  start_at) -> None:
-    """The piece reached ``here`` by a jump from ``prev`` over ``cap``; ``cap``
-    is empty now (the piece was taken up) and comes back."""
-    for ray in _RAYS[here]:
+    """Un-jumps into ``here``: the piece reached it by a jump from ``prev``
+    over ``cap``; ``cap`` is empty now (the piece was taken up) and comes back
+    (``restored``: the squares already given back, at most ``room``)."""
+    for ray in RAYS_BY_DIR[here]:
         n = len(ray)
         for a in range(n if far else min(1, n)):
             cap = ray[a]
@@ -418,7 +411,7 @@ def _retro_jumps(end: int, here: int, far: bool, free: int, restored: int, room:
                     break
                 start_at(prev, nrest)
                 if nrest.bit_count() < room:
-                    _retro_jumps(end, prev, far, free, nrest, room, start_at)
+                    _retro_jumps(prev, far, free, nrest, room, start_at)
 
 
 def _frontier(t: _Target, variant: Variant, rules: tuple, room: int
@@ -427,13 +420,8 @@ def _frontier(t: _Target, variant: Variant, rules: tuple, room: int
     table: dict[tuple[int, int, int, int, bool], list[tuple]] = {}
     mover_black = not t.black
     for nbm, nbk, nwm, nwk in _unmoves(t.bm, t.bk, t.wm, t.wk, t.black, variant, room):
-        if mover_black:
-            men, kings, opp = nbm, nbk, nwm | nwk
-        else:
-            men, kings, opp = nwm, nwk, nbm | nbk
-        occ = nbm | nbk | nwm | nwk
         hits = []
-        for mv in generate(men, kings, opp, occ, mover_black, rules):
+        for mv in legal_raw_moves(nbm, nbk, nwm, nwk, mover_black, rules):
             if apply(nbm, nbk, nwm, nwk, mover_black, mv) == (t.bm, t.bk, t.wm, t.wk):
                 hits.append(mv)
         if hits:
@@ -499,11 +487,7 @@ class _Search:
             self.memo[key] = result
             self.done += weight
             return result
-        if black:
-            men, kings, opp = bm, bk, wm | wk
-        else:
-            men, kings, opp = wm, wk, bm | bk
-        moves = generate(men, kings, opp, bm | bk | wm | wk, black, self.rules)
+        moves = legal_raw_moves(bm, bk, wm, wk, black, self.rules)
         if constraints:
             moves = [mv for mv in moves
                      if all(k.matches(tuple(i + 1 for i in mv[0])) for k in constraints)]
@@ -522,10 +506,6 @@ class _Search:
         result = tuple(out)
         self.memo[key] = result
         return result
-
-
-def _to_move(raw: tuple) -> Move:
-    return Move(tuple(i + 1 for i in raw[0]), tuple(i + 1 for i in raw[1]), raw[2])
 
 
 def diverge_points(sequences: Sequence[Sequence[object]]) -> tuple[int, ...]:
@@ -601,7 +581,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     chosen = chosen or start.variant
     target = _position(target, chosen)
     if start.variant != chosen:
-        start = Position(start.pieces(), start.turn, chosen)
+        start = Position.from_bitboards(start.bitboards(), chosen)
     if (plies is None) == (max_plies is None):
         raise DraughtsError("give either the number of missing plies or a maximum")
     if plies is not None:
@@ -621,8 +601,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     lengths = [n for n in lengths if n % 2 == parity]
     if constraints:
         lengths = [n for n in lengths if n >= max(constraints)]
-    bm, bk, wm, wk, black = _boards(start)
-    t = _Target(*_boards(target))
+    bm, bk, wm, wk, black = start.bitboards()
+    t = _Target(*target.bitboards())
     rules = compile_rules(chosen)
     frontier = None
     if use_frontier and chosen.mid_capture_crowning in ("no", "ends"):
@@ -648,8 +628,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         if len(found) >= limit:
             truncated = truncated or len(found) > limit
             break
-    sequences = tuple(tuple(_to_move(r) for r in seq) for seq in found[:limit])
-    texts = tuple(_texts(start, seq) for seq in sequences)
+    sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in found[:limit])
+    texts = _texts(start, sequences)
     diverge = diverge_points(sequences)
     span = f"{plies}" if plies is not None else f"at most {max_plies}"
     if cancelled:
@@ -706,10 +686,20 @@ def _position(value: Position | str, variant: Variant | None) -> Position:
     return Position.from_fen(text, variant or "pool")
 
 
-def _texts(start: Position, moves: Sequence[Move]) -> tuple[str, ...]:
+def _texts(start: Position, sequences: Sequence[Sequence[Move]]
+           ) -> tuple[tuple[str, ...], ...]:
+    """The PDN texts of every sequence played from ``start``; the sequences
+    share their first moves, so each (position, move) is written once."""
+    # tree of the sequences: {move: (text, position after, {next move: ...})}
+    root: dict = {}
     out = []
-    position = start
-    for move in moves:
-        out.append(position.move_text(move))
-        position = position.play(move)
+    for moves in sequences:
+        node, position, texts = root, start, []
+        for move in moves:
+            entry = node.get(move)
+            if entry is None:
+                entry = node[move] = (position.move_text(move), position.play(move), {})
+            texts.append(entry[0])
+            position, node = entry[1], entry[2]
+        out.append(tuple(texts))
     return tuple(out)

@@ -11,7 +11,6 @@ one is wrong and why; nothing is resolved against the rules here.
 """
 from __future__ import annotations
 
-import ast
 import io
 import re
 from dataclasses import dataclass, field
@@ -129,12 +128,8 @@ def read_records(text: str, variant: str | Variant | None = None) -> list[Record
         problems = []
         junk = []
         for error in syntax_errors:
-            if error.message.startswith("unreadable text "):
-                try:
-                    token = ast.literal_eval(error.message[len("unreadable text "):])
-                except (ValueError, SyntaxError):
-                    token = error.message[len("unreadable text "):]
-                junk.append(WrittenMove(str(token), error.line, error.col))
+            if error.token is not None:  # unreadable text: a move replay will reject
+                junk.append(WrittenMove(error.token, error.line, error.col))
             else:
                 problems.append(f"line {error.line} col {error.col}: {error.message}")
         for error in game.errors:

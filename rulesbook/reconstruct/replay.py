@@ -33,13 +33,15 @@ from rulesbook.draughts import (
     AmbiguousMoveError,
     Color,
     DraughtsError,
+    IllegalMoveError,
     Move,
     Piece,
     Position,
     Variant,
     parse_square,
 )
-from rulesbook.draughts.pdn import resolve_move
+from rulesbook.draughts.pdn import LOOKAHEAD as LOOKAHEAD  # one look-ahead for PDN and replay
+from rulesbook.draughts.pdn import disambiguate, resolve_move
 from rulesbook.reconstruct.geometry import (
     between,
     crown_row,
@@ -52,7 +54,6 @@ from rulesbook.reconstruct.record import Record, WrittenMove, parse_moves_text
 __all__ = ["Reason", "INCIDENTS", "IllegalMove", "Replay", "replay", "analyse_move",
            "Analysis", "move_number", "DECISIVE_RESULTS"]
 
-LOOKAHEAD = 24
 DECISIVE_RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0")
 
 
@@ -317,9 +318,9 @@ def analyse_move(position: Position, text: str | WrittenMove,
         move = resolve_move(position, text)
         return Analysis(move)
     except AmbiguousMoveError as exc:
-        candidates = tuple(getattr(exc, "candidates", ()))
+        candidates = tuple(exc.candidates)
         if candidates and following:
-            chosen = _disambiguate(position, candidates, following)
+            chosen = disambiguate(position, candidates, following)
             if chosen is not None:
                 return Analysis(chosen)
         options = [m.full_text() for m in candidates]
@@ -400,33 +401,12 @@ def analyse_move(position: Position, text: str | WrittenMove,
 
 
 def _engine_reason(position: Position, text: str) -> str:
+    """The engine's own reason why ``text`` is not legal (the clause after "move X: ")."""
     try:
         position.parse_move(text)
-    except DraughtsError as exc:
-        message = str(exc)
-        prefix = f"move {text.strip()}: "
-        return message[len(prefix):] if message.startswith(prefix) else message
+    except IllegalMoveError as exc:
+        return exc.explanation
     return "the move is not legal here"  # pragma: no cover
-
-
-def _survival(position: Position, following: Sequence[str]) -> int:
-    count = 0
-    for text in following[:LOOKAHEAD]:
-        try:
-            move = resolve_move(position, text)
-        except DraughtsError:
-            break
-        position = position.play(move)
-        count += 1
-    return count
-
-
-def _disambiguate(position: Position, candidates: Sequence[Move],
-                  following: Sequence[str]) -> Move | None:
-    scores = [(_survival(position.play(m), following), m) for m in candidates]
-    best = max(s for s, _ in scores)
-    winners = [m for s, m in scores if s == best]
-    return winners[0] if len(winners) == 1 else None
 
 
 # --------------------------------------------------------------------------- results

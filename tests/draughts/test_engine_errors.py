@@ -134,6 +134,26 @@ def test_ambiguous_move() -> None:
                   if m.end == 5) == ["11x18x5", "11x20x5"]
 
 
+def test_errors_carry_the_move_and_the_reason() -> None:
+    pos = Position.from_fen("W:WK11:B9,15,16,21,24")
+    with pytest.raises(AmbiguousMoveError) as info:
+        pos.parse_move("11x5")
+    assert [m.full_text() for m in info.value.candidates] == ["11x18x5", "11x20x27x5"]
+    assert info.value.move == "11x5"
+    assert info.value.explanation.startswith("it could be 11x18x5 or 11x20x27x5")
+    pos = Position.from_fen("B:W18:B14,15,1")
+    with pytest.raises(IllegalMoveError) as info:
+        pos.parse_move("1-6!")
+    assert str(info.value) == "move 1-6: you must capture: 14x23 or 15x22"
+    assert (info.value.move, info.value.explanation) == ("1-6", "you must capture: 14x23 or 15x22")
+    with pytest.raises(IllegalMoveError) as info:
+        pos.parse_move("1-33")
+    assert info.value.explanation == str(info.value)[len("move 1-33: "):]
+    error = IllegalMoveError("plain")
+    assert (error.move, error.explanation) == (None, "plain")
+    assert AmbiguousMoveError("plain").candidates == []
+
+
 def test_full_path_wins_over_a_longer_route() -> None:
     # 23x12 is the direct capture of 16; the loop 23x14x21x30x12 also ends on 12.
     pos = Position.from_fen("W:WK23:B16,17,18,25")

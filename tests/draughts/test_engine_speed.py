@@ -84,7 +84,7 @@ def positions(n: int, seed: int):
 
 def fresh(pos: Position) -> Position:
     """An equal position with nothing cached (no move list, no capture flag)."""
-    return Position._raw(*pos._boards, pos._black_to_move, pos.variant)
+    return Position.from_bitboards(pos.bitboards(), pos.variant)
 
 
 def outcome(fn):

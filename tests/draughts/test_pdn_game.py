@@ -7,7 +7,15 @@ import json
 import pytest
 
 from rulesbook.cli import main as cli_main
-from rulesbook.draughts import Color, DraughtsError, Position, Variant
+from rulesbook.draughts import (
+    AmbiguousMoveError,
+    Color,
+    DraughtsError,
+    IllegalMoveError,
+    Position,
+    Variant,
+    pdn,
+)
 from rulesbook.draughts.pdn import (
     PdnError,
     PdnGame,
@@ -15,6 +23,7 @@ from rulesbook.draughts.pdn import (
     iter_games,
     read_game,
     read_games,
+    resolve_move,
     write_game,
 )
 
@@ -226,3 +235,25 @@ def test_cli_unreadable_file(tmp_path, capsys):
     assert "cannot read" in err and "Traceback" not in err
     assert cli_main(["pdn", "check", str(tmp_path)]) == 2
     assert cli_main(["pdn", "check", str(tmp_path / "x"), "--variant", "chess"]) == 2
+
+
+def test_resolve_move_is_public_and_lists_the_candidates():
+    assert {"resolve_move", "disambiguate", "LOOKAHEAD"} <= set(pdn.__all__)
+    pos = Position.from_fen("B:W6,7,14,15,32:B2", "english")
+    with pytest.raises(AmbiguousMoveError) as info:
+        resolve_move(pos, "2x18")
+    candidates = info.value.candidates
+    assert len(candidates) == 2 and all(m in pos.legal_moves() for m in candidates)
+    assert info.value.move == "2x18"
+    assert str(info.value) == info.value.explanation == \
+        "it matches 2 legal moves: " + ", ".join(m.full_text() for m in candidates)
+    # the reading after which the next move can be played: White's 7-2 needs
+    # 7 still there (2x9x18 took 6 and 14), 6-1 needs 6 (2x11x18 took 7 and 15)
+    via9, via11 = sorted(candidates, key=lambda m: m.path)
+    assert pdn.disambiguate(pos, candidates, ["7-2"]) == via9
+    assert pdn.disambiguate(pos, candidates, iter(["6-1"])) == via11
+    assert pdn.disambiguate(pos, [], ["1-5"]) is None
+    assert pdn.disambiguate(pos, candidates, []) is None  # nothing tells them apart
+    with pytest.raises(IllegalMoveError) as info:
+        resolve_move(Position.start("english"), "ad4")
+    assert info.value.move == "ad4"

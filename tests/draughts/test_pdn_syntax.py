@@ -99,8 +99,17 @@ def test_unreadable_text_position_and_merge():
     g = one("1. 11-15 23-19 2. 8-11Black wins here 1-0")
     assert [(e.line, e.col) for e in g.errors] == [(1, 23)]
     assert g.errors[0].message == "unreadable text 'Black wins here'"
+    assert g.errors[0].token == "Black wins here"
     assert texts(g.mainline) == ["11-15", "23-19", "8-11"]
     assert g.result == "1-0"
+
+
+def test_unreadable_text_token_is_whole_and_other_errors_have_none():
+    junk = "x" * 400
+    g = one(f"1. 11-15 {junk} 23-19 ) *")
+    unreadable, paren = g.errors
+    assert unreadable.token == junk and unreadable.message.endswith("…")
+    assert paren.token is None and paren.message == "')' without a '('"
 
 
 def test_placeholders_are_kept_as_moves():

@@ -7,11 +7,10 @@ import threading
 import pytest
 
 from rulesbook.draughts import DraughtsError, Position
-from rulesbook.draughts.movegen import apply, compile_rules, generate
+from rulesbook.draughts.movegen import apply, compile_rules, legal_raw_moves
 from rulesbook.reconstruct.gap import (
     CancelToken,
     Known,
-    _boards,
     _frontier,
     _Target,
     diverge_points,
@@ -150,14 +149,13 @@ def test_frontier_matches_brute_force():
         rules = compile_rules(Position.start(variant).variant)
         for _ in range(15):
             earlier, board, truth = random_gap(rng, variant, 1)
-            t = _Target(*_boards(board))
+            t = _Target(*board.bitboards())
             room = earlier.count(board.turn) - board.count(board.turn)
             table = _frontier(t, earlier.variant, rules, room)
-            bm, bk, wm, wk, black = _boards(earlier)
-            key = (bm, bk, wm, wk, black)
+            key = earlier.bitboards()
             assert key in table
-            men, kings, opp = (bm, bk, wm | wk) if black else (wm, wk, bm | bk)
-            hits = [m for m in generate(men, kings, opp, bm | bk | wm | wk, black, rules)
+            bm, bk, wm, wk, black = key
+            hits = [m for m in legal_raw_moves(bm, bk, wm, wk, black, rules)
                     if apply(bm, bk, wm, wk, black, m) == (t.bm, t.bk, t.wm, t.wk)]
             assert sorted(table[key]) == sorted(hits)
 

@@ -212,6 +212,14 @@ def test_pdn_record_with_unreadable_text():
     assert (result.first_illegal.line, result.first_illegal.col) == (5, 24)
 
 
+def test_pdn_record_keeps_long_unreadable_text_whole():
+    junk = "q" * 400
+    text = f'[Event "club"]\n\n1. 11-15 23-19 2. {junk} 3. 9-13 *\n'
+    (record,) = read_records(text)
+    assert record.texts == ["11-15", "23-19", junk, "9-13"]
+    assert replay(record).first_illegal.reason is Reason.UNREADABLE
+
+
 def test_plain_text_record_with_numbers_and_comments():
     (record,) = read_records("1. 11-15 23-19 {good}\n2. 8-11, 22-17 1/2-1/2\n")
     assert record.texts == ["11-15", "23-19", "8-11", "22-17"]
