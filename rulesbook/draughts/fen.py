@@ -8,7 +8,7 @@ Output is plain comma lists, White first: ``B:W21,22,...:B1,2,...``.
 from __future__ import annotations
 
 from rulesbook.draughts.errors import DraughtsError, FenError
-from rulesbook.draughts.squares import parse_square
+from rulesbook.draughts.squares import parse_square, square_to_algebraic
 from rulesbook.draughts.variant import Color, Piece
 
 __all__ = ["parse_fen", "format_fen"]
@@ -75,10 +75,14 @@ def parse_fen(fen: str) -> tuple[Color, dict[int, Piece]]:
     return turn, dict(sorted(pieces.items()))
 
 
-def format_fen(turn: Color, pieces: dict[int, Piece]) -> str:
-    """``W:W21,K22:B1,2`` (plain comma lists, kings prefixed with K)."""
+def format_fen(turn: Color, pieces: dict[int, Piece], algebraic: bool = False) -> str:
+    """``W:W21,K22:B1,2`` (plain comma lists, kings prefixed with K); with
+    ``algebraic``, squares as Russian and Brazilian files write them
+    (``W:Wa1,Kc1:Bb8``)."""
+    name = square_to_algebraic if algebraic else str
+
     def side(color: Color) -> str:
         return ",".join(
-            ("K" if p.king else "") + str(sq)
+            ("K" if p.king else "") + name(sq)
             for sq, p in sorted(pieces.items()) if p.color is color)
     return f"{turn.value}:W{side(Color.WHITE)}:B{side(Color.BLACK)}"

@@ -485,7 +485,8 @@ def write_game(game: PdnGame) -> str:
     assert game.start is not None
     if game.start.fen() != Position.start(variant).fen():
         tags["SetUp"] = "1"
-        tags["FEN"] = game.start.fen()
+        # GameType 25/26 files write squares algebraically, FEN included
+        tags["FEN"] = game.start.fen(algebraic=variant.gametype in (25, 26))
     ordered = [k for k in TAG_ORDER if k in tags] + [k for k in tags if k not in TAG_ORDER]
     lines = [f'[{k} "{_quote(str(tags[k]))}"]' for k in ordered]
     lines.append("")

@@ -222,9 +222,10 @@ class Position:
         :meth:`from_bitboards` for the way back."""
         return Bitboards(*self._boards, self._black_to_move)
 
-    def fen(self) -> str:
-        """PDN FEN with plain comma lists: ``B:W21,22,...:B1,2,...``."""
-        return format_fen(self.turn, self.pieces())
+    def fen(self, algebraic: bool = False) -> str:
+        """PDN FEN with plain comma lists: ``B:W21,22,...:B1,2,...``; with
+        ``algebraic``, the squares as Russian and Brazilian records write them."""
+        return format_fen(self.turn, self.pieces(), algebraic)
 
     def piece_at(self, square: int) -> Piece | None:
         if not isinstance(square, int) or not 1 <= square <= 32:

@@ -168,3 +168,13 @@ def test_play_rejects_illegal_move_objects() -> None:
 
     with pytest.raises(IllegalMoveError):
         Position.start().play(Move((9, 18), (), False))
+
+
+def test_fen_written_in_algebraic_notation_reads_back():
+    from rulesbook.draughts import Position
+
+    position = Position.from_fen("W:WK21,29,30:B1,K4", "russian")
+    text = position.fen(algebraic=True)
+    assert text == "W:WKa3,a1,c1:Bb8,Kh8"
+    assert Position.from_fen(text, "russian") == position
+    assert position.fen() == "W:WK21,29,30:B1,K4"
