@@ -9,7 +9,7 @@ with a ``Ctrl+<n>`` shortcut, and saves/restores its state.
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QSplitter, QTabWidget, QWidget
 
 from ..controller import AppController
 
@@ -54,3 +54,25 @@ class Workspace(QWidget):
 
     def key(self, name: str) -> str:
         return f"workspace/{self.id}/{name}"
+
+    def save_layout(self, settings: QSettings, **widgets: QSplitter | QTabWidget) -> None:
+        """Store splitter states and current tabs, each under ``workspace/<id>/<name>``."""
+        for name, widget in widgets.items():
+            if isinstance(widget, QSplitter):
+                settings.setValue(self.key(name), widget.saveState())
+            else:
+                settings.setValue(self.key(name), widget.currentIndex())
+
+    def restore_layout(self, settings: QSettings, **widgets: QSplitter | QTabWidget) -> None:
+        """Read back what :meth:`save_layout` stored; missing or bad values are ignored."""
+        for name, widget in widgets.items():
+            value = settings.value(self.key(name))
+            if value is None:
+                continue
+            if isinstance(widget, QSplitter):
+                widget.restoreState(value)
+                continue
+            try:
+                widget.setCurrentIndex(int(value))
+            except (TypeError, ValueError):
+                pass

@@ -805,15 +805,12 @@ class BallotsWorkspace(Workspace):
         return f"Tally of {self.ballots.ballot.id}", body or "<p>No votes yet.</p>"
 
     def save_state(self, settings: QSettings) -> None:
-        settings.setValue(self.key("tab"), self.tabs.currentIndex())
+        self.save_layout(settings, tab=self.tabs)
         if self.ballots.path is not None:
             settings.setValue(self.key("file"), str(self.ballots.path))
 
     def restore_state(self, settings: QSettings) -> None:
-        try:
-            self.tabs.setCurrentIndex(int(settings.value(self.key("tab"), 0)))
-        except (TypeError, ValueError):
-            pass
+        self.restore_layout(settings, tab=self.tabs)
         path = settings.value(self.key("file"), "")
         if isinstance(path, str) and path and Path(path).is_file() and not self.ballots.dirty \
                 and (self.ballots.path is None or str(self.ballots.path) != path):

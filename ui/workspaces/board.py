@@ -1213,16 +1213,12 @@ class BoardWorkspace(Workspace):
         self.board_controller.set_count_rules(rules, title, edition_id or None)
 
     def save_state(self, settings: QSettings) -> None:
-        settings.setValue(self.key("splitter"), self.splitter.saveState())
-        settings.setValue(self.key("right"), self.right_splitter.saveState())
+        self.save_layout(settings, splitter=self.splitter, right=self.right_splitter)
         settings.setValue(self.key("flipped"), self.board.is_flipped())
         settings.setValue(self.key("numbers"), self.board.shows_numbers())
 
     def restore_state(self, settings: QSettings) -> None:
-        for name, splitter in (("splitter", self.splitter), ("right", self.right_splitter)):
-            state = settings.value(self.key(name))
-            if state is not None:
-                splitter.restoreState(state)
+        self.restore_layout(settings, splitter=self.splitter, right=self.right_splitter)
         self.board.set_flipped(settings.value(self.key("flipped"), False, type=bool))
         numbers = settings.value(self.key("numbers"), False, type=bool)
         self.numbers_action.setChecked(numbers)

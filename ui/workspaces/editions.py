@@ -168,17 +168,10 @@ class EditionsWorkspace(Workspace):
         return None
 
     def save_state(self, settings: QSettings) -> None:
-        settings.setValue(self.key("splitter"), self.splitter.saveState())
-        settings.setValue(self.key("tab"), self.tabs.currentIndex())
+        self.save_layout(settings, splitter=self.splitter, tab=self.tabs)
 
     def restore_state(self, settings: QSettings) -> None:
-        state = settings.value(self.key("splitter"))
-        if state is not None:
-            self.splitter.restoreState(state)
-        try:
-            self.tabs.setCurrentIndex(int(settings.value(self.key("tab"), 0)))
-        except (TypeError, ValueError):
-            pass
+        self.restore_layout(settings, splitter=self.splitter, tab=self.tabs)
 
     def focus_main(self) -> None:
         self.list.setFocus()

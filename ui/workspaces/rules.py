@@ -167,13 +167,11 @@ class RulesWorkspace(Workspace):
 
     # -- state -----------------------------------------------------------------
     def save_state(self, settings: QSettings) -> None:
-        settings.setValue(self.key("splitter"), self.splitter.saveState())
+        self.save_layout(settings, splitter=self.splitter)
         settings.setValue(self.key("current"), self.current or "")
 
     def restore_state(self, settings: QSettings) -> None:
-        state = settings.value(self.key("splitter"))
-        if state is not None:
-            self.splitter.restoreState(state)
+        self.restore_layout(settings, splitter=self.splitter)
         current = settings.value(self.key("current"), "")
         if isinstance(current, str) and current and self.controller.library is not None:
             if current.startswith("topic:"):

@@ -168,19 +168,12 @@ class RulingsWorkspace(Workspace):
 
     # -- state -------------------------------------------------------------------------
     def save_state(self, settings: QSettings) -> None:
-        settings.setValue(self.key("splitter"), self.splitter.saveState())
-        settings.setValue(self.key("tab"), self.tabs.currentIndex())
+        self.save_layout(settings, splitter=self.splitter, tab=self.tabs)
         settings.setValue(self.key("draft"), json.dumps(self.rulings.draft()))
         settings.setValue(self.key("folder"), self._settings_folder())
 
     def restore_state(self, settings: QSettings) -> None:
-        state = settings.value(self.key("splitter"))
-        if state is not None:
-            self.splitter.restoreState(state)
-        try:
-            self.tabs.setCurrentIndex(int(settings.value(self.key("tab"), 0)))
-        except (TypeError, ValueError):
-            pass
+        self.restore_layout(settings, splitter=self.splitter, tab=self.tabs)
         folder = settings.value(self.key("folder"), "")
         if isinstance(folder, str) and folder:
             self._last_folder = folder
