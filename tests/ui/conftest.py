@@ -76,3 +76,25 @@ def window(qtbot, controller, settings):
     win.show()
     qtbot.waitExposed(win)
     return win
+
+
+@pytest.fixture
+def open_ballots(qtbot, settings):
+    """Start "the app" on a data folder and return (window, ballots workspace); each
+    call is a new session. Dialogs that would block a test answer "discard"."""
+    from ui.controller import AppController
+    from ui.mainwindow import MainWindow
+
+    def start(data: Path):
+        controller = AppController()
+        assert controller.load(data).ok
+        win = MainWindow(controller, settings)
+        qtbot.addWidget(win)
+        win.show()
+        qtbot.waitExposed(win)
+        ws = win.workspaces["ballots"]
+        ws.ask_unsaved = lambda: "discard"
+        win.workspaces["board"].confirm_close = lambda: "discard"
+        return win, ws
+
+    return start

@@ -21,19 +21,8 @@ def data(tmp_path) -> Path:
 
 
 @pytest.fixture
-def app(qtbot, data, settings):
-    from ui.controller import AppController
-    from ui.mainwindow import MainWindow
-
-    controller = AppController()
-    assert controller.load(data).ok
-    win = MainWindow(controller, settings)
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    ws = win.workspaces["ballots"]
-    ws.ask_unsaved = lambda: "discard"  # never block a test on a dialog
-    return win, ws
+def app(open_ballots, data):
+    return open_ballots(data)
 
 
 def enter(ws, qtbot, member: str, question: str, text: str) -> None:

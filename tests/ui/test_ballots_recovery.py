@@ -24,24 +24,9 @@ def autosave(tmp_path) -> Path:
 
 
 @pytest.fixture
-def session(qtbot, data, settings):
+def session(open_ballots, data):
     """Start "the app" on ``data``: a new window each call (a new session)."""
-    from ui.controller import AppController
-    from ui.mainwindow import MainWindow
-
-    def start():
-        controller = AppController()
-        assert controller.load(data).ok
-        win = MainWindow(controller, settings)
-        qtbot.addWidget(win)
-        win.show()
-        qtbot.waitExposed(win)
-        ws = win.workspaces["ballots"]
-        ws.ask_unsaved = lambda: "discard"  # never block a test on a dialog
-        win.workspaces["board"].confirm_close = lambda: "discard"
-        return win, ws
-
-    return start
+    return lambda: open_ballots(data)
 
 
 def vote(ws, member: str, question: str, text: str) -> None:
