@@ -112,22 +112,32 @@ def parse_ballot(text: str, file: str = "<ballot>") -> Ballot:
 
 def load_ballot(path: str | os.PathLike) -> Ballot:
     """Read and check a ballot file; raise :class:`BallotError` listing every problem."""
-    path = Path(path)
+    return _ballot_or_raise(_read_checked(Path(path), "ballot"))
+
+
+def _read_checked(path: Path, kind: str) -> LoadedYaml:
+    """Read a file of ``kind`` safely and check it against its schema."""
     try:
         doc = load_file(path, str(path))
     except DataFileError as exc:
-        raise BallotError(f"cannot read the ballot {path}", [exc.problem]) from None
-    return _ballot_or_raise(doc)
+        raise BallotError(f"cannot read the {kind.replace('-', ' ')} {path}",
+                          [exc.problem]) from None
+    return _checked(doc, kind)
+
+
+def _checked(doc: LoadedYaml, kind: str) -> LoadedYaml:
+    what = kind.replace("-", " ")
+    if not isinstance(doc.data, dict) or doc.data.get("kind") != kind:
+        raise BallotError(f"{doc.file} is not a {what}",
+                          [doc.problem(("kind",), f"kind must be {kind!r}")])
+    problems = schema.validate(doc, kind)
+    if problems:
+        raise BallotError(f"{doc.file} is not a valid {what}", problems)
+    return doc
 
 
 def _ballot_or_raise(doc: LoadedYaml) -> Ballot:
-    if not isinstance(doc.data, dict) or doc.data.get("kind") != "ballot":
-        raise BallotError(f"{doc.file} is not a ballot",
-                          [doc.problem(("kind",), "kind must be 'ballot'")])
-    problems = schema.validate(doc, "ballot")
-    if problems:
-        raise BallotError(f"{doc.file} is not a valid ballot", problems)
-    ballot, problems = ballot_from_doc(doc)
+    ballot, problems = ballot_from_doc(_checked(doc, "ballot"))
     if problems:
         raise BallotError(f"{doc.file} is not a valid ballot", problems)
     return ballot
@@ -149,18 +159,7 @@ def save_ballot(path: str | os.PathLike, ballot: Ballot) -> Path:
 
 def load_member_ballot(path: str | os.PathLike) -> LoadedYaml:
     """Read a member-ballot file and check it against its schema (file:line:col problems)."""
-    path = Path(path)
-    try:
-        doc = load_file(path, str(path))
-    except DataFileError as exc:
-        raise BallotError(f"cannot read the member ballot {path}", [exc.problem]) from None
-    if not isinstance(doc.data, dict) or doc.data.get("kind") != "member-ballot":
-        raise BallotError(f"{path} is not a member ballot",
-                          [doc.problem(("kind",), "kind must be 'member-ballot'")])
-    problems = schema.validate(doc, "member-ballot")
-    if problems:
-        raise BallotError(f"{path} is not a valid member ballot", problems)
-    return doc
+    return _read_checked(Path(path), "member-ballot")
 
 
 def member_copy(ballot: Ballot, member: str) -> dict:
