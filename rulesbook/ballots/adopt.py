@@ -17,7 +17,7 @@ import yaml
 from .. import schema
 from ..library import Library
 from ..model import Proposal, Rule
-from ..storage import atomic_write_text
+from ..storage import atomic_write_text, file_lock
 from ..yamlio import loads
 from .model import Ballot, BallotError
 from .seal import verify_ballot
@@ -137,6 +137,14 @@ def _textual_append(text: str, doc, edition: dict) -> str | None:
 def adopt_ballot(library: Library, ballot: Ballot, edition_id: str, *,
                  title: str | None = None, date: str | None = None) -> AdoptionPlan:
     """Write the next edition into the data folder's editions.yaml (atomically)."""
-    plan = plan_adoption(library, ballot, edition_id, title=title, date=date)
-    atomic_write_text(library.root / "editions.yaml", plan.text)
+    path = library.root / "editions.yaml"
+    with file_lock(path):
+        on_disk = loads(path.read_text(encoding="utf-8"), str(path)).data
+        if ([e.get("id") for e in on_disk.get("editions", ())]
+                != [e.id for e in library.editions]
+                or on_disk.get("in_force") != library.in_force):
+            raise BallotError(f"{path} changed since the rules were loaded (another "
+                              f"edition was published); reload and adopt again")
+        plan = plan_adoption(library, ballot, edition_id, title=title, date=date)
+        atomic_write_text(path, plan.text)
     return plan

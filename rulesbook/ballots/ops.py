@@ -13,6 +13,7 @@ from pathlib import Path
 
 from .. import schema
 from ..errors import DataFileError, Problem
+from ..storage import file_lock
 from ..yamlio import load_file
 from .io import ballot_from_doc, load_ballot, load_member_ballot, save_ballot
 from .model import (
@@ -157,22 +158,24 @@ def close_ballot(ballot: Ballot, *, at: str | None = None) -> Ballot:
 # -- the file versions ---------------------------------------------------------
 
 def vote_file(path: str | os.PathLike, member: str, question: str, ranking) -> Ballot:
-    ballot = cast_vote(load_ballot(path), member, question, ranking)
-    save_ballot(path, ballot)
+    with file_lock(path):  # read, change and write as one step
+        ballot = cast_vote(load_ballot(path), member, question, ranking)
+        save_ballot(path, ballot)
     return ballot
 
 
 def import_file(path: str | os.PathLike, member_file: str | os.PathLike) -> Ballot:
-    ballot = load_ballot(path)
     doc = load_member_ballot(member_file)
-    ballot = import_member_votes(ballot, doc)
-    save_ballot(path, ballot)
+    with file_lock(path):
+        ballot = import_member_votes(load_ballot(path), doc)
+        save_ballot(path, ballot)
     return ballot
 
 
 def close_file(path: str | os.PathLike) -> Ballot:
-    ballot = close_ballot(load_ballot(path))
-    save_ballot(path, ballot)
+    with file_lock(path):
+        ballot = close_ballot(load_ballot(path))
+        save_ballot(path, ballot)
     return ballot
 
 

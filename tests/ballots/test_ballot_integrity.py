@@ -158,3 +158,33 @@ def test_a_tampered_ballot_in_the_data_folder_fails_validation(data_copy, sealed
     _vote(data, "A", "10")["ranking"] = ["apca:10A"]
     target.write_text(yaml.safe_dump(data, sort_keys=False))
     assert main(["--data", str(data_copy), "validate"]) == 1
+
+
+def test_concurrent_votes_from_two_programs_are_all_kept(tmp_path):
+    """Two programs voting on one file at the same time take turns: no vote is lost."""
+    import subprocess
+    import sys
+    import textwrap
+
+    from rulesbook import load_library
+    from rulesbook.ballots import build_ballot, load_ballot, save_ballot
+
+    library = load_library()
+    ballot = build_ballot(library, "race", roll=("A", "B", "C", "D", "E"))
+    path = tmp_path / "race.yaml"
+    save_ballot(path, ballot)
+    questions = [q for q in ballot.questions if q.rule][:8]
+    script = textwrap.dedent("""
+        import sys
+        from rulesbook.ballots import vote_file
+        path, member = sys.argv[1], sys.argv[2]
+        for spec in sys.argv[3:]:
+            question, option = spec.split("=")
+            vote_file(path, member, question, [option])
+    """)
+    children = [subprocess.Popen([sys.executable, "-c", script, str(path), member,
+                                  *[f"{q.id}={q.options[-1]}" for q in questions]])
+                for member in ("A", "B", "C")]
+    assert [child.wait(timeout=120) for child in children] == [0, 0, 0]
+    votes = {(v.member, v.question) for v in load_ballot(path).votes}
+    assert votes == {(m, q.id) for m in ("A", "B", "C") for q in questions}

@@ -39,7 +39,7 @@ from rulesbook.ballots import (
     tally,
     verify_file,
 )
-from rulesbook.storage import SaveError, atomic_write_text
+from rulesbook.storage import SaveError, atomic_write_text, file_lock
 
 from ..autosave import bytes_digest, file_digest
 from .recovery import (
@@ -392,12 +392,13 @@ class BallotController(QObject):
         that changed on disk unless ``overwrite``; the version overwritten then stays
         as ``NAME~``."""
         same = self.path is not None and target.resolve() == self.path.resolve()
-        changed = same and self.changed_on_disk()
-        if changed and not overwrite:
-            raise BallotConflict(target, self.changes)
         text = dump_ballot(ballot)
-        backup = changed and target.exists()
-        written = atomic_write_text(target, text, backup=backup)
+        with file_lock(target):  # no other writer between the check and the write
+            changed = same and self.changed_on_disk()
+            if changed and not overwrite:
+                raise BallotConflict(target, self.changes)
+            backup = changed and target.exists()
+            written = atomic_write_text(target, text, backup=backup)
         self.discard_recovery_file()
         self.path = written
         self.base_digest = bytes_digest(text.encode("utf-8"))
