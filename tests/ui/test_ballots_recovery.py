@@ -224,3 +224,24 @@ def test_opening_another_ballot_withdraws_the_offer_but_keeps_the_file(session, 
     assert not ws2.recovery_banner.isVisibleTo(ws2) and ws2.ballots.pending is None
     assert not ws2.restore_recovery()
     assert len(recovery_files(autosave)) == 2  # the committee's, and the new ballot's
+
+
+def test_a_recovery_still_in_use_by_another_running_app_is_not_offered(session, autosave):
+    import subprocess
+    import sys
+
+    _first, ws = session()
+    vote(ws, "B", "10", "2 1")
+    [file] = recovery_files(autosave)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        data["pid"] = other.pid  # as if another app on this machine were editing
+        file.write_text(json.dumps(data), encoding="utf-8")
+        _win, ws2 = session()
+        assert not ws2.recovery_banner.isVisibleTo(ws2)
+    finally:
+        other.kill()
+        other.wait()
+    _win, ws3 = session()  # that app is gone: its unsaved votes are offered
+    assert ws3.restore_button.isVisibleTo(ws3)

@@ -60,6 +60,19 @@ class Recovery:
     saved_at: str
     text: str  # the whole unsaved ballot (dump_ballot)
     changes: list[dict]
+    pid: int | None = None  # the process that wrote it
+
+    def in_use(self) -> bool:
+        """Another running app is still working on it: not a crash to recover from."""
+        if self.pid is None or self.pid == os.getpid():
+            return False
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
 
     def ballot(self) -> Ballot:
         return parse_ballot(self.text, str(self.file))
@@ -108,13 +121,16 @@ def read_recovery(file: Path) -> Recovery | None:
         base = data.get("base_sha256")
         return Recovery(file, Path(data["path"]), str(data.get("ballot_id", "")),
                         base if isinstance(base, str) else None,
-                        str(data.get("saved_at", "")), str(data["ballot"]), changes)
+                        str(data.get("saved_at", "")), str(data["ballot"]), changes,
+                        data["pid"] if isinstance(data.get("pid"), int) else None)
     except (KeyError, TypeError, ValueError):
         return None
 
 
 def find_recovery(ballot_path: Path) -> Recovery | None:
-    return read_recovery(recovery_path(ballot_path))
+    """The recovery left for ``ballot_path`` by a session that ended, if any."""
+    found = read_recovery(recovery_path(ballot_path))
+    return None if found is None or found.in_use() else found
 
 
 def all_recoveries() -> list[Recovery]:
@@ -124,7 +140,7 @@ def all_recoveries() -> list[Recovery]:
         files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return []
-    return [r for r in (read_recovery(f) for f in files) if r is not None]
+    return [r for r in (read_recovery(f) for f in files) if r is not None and not r.in_use()]
 
 
 def set_recovery_aside(recovery: Recovery) -> Path | None:
