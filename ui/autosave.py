@@ -19,7 +19,7 @@ from PySide6.QtCore import QStandardPaths
 from rulesbook.storage import atomic_write_text
 
 __all__ = ["autosave_dir", "bytes_digest", "file_digest", "read_json", "write_json",
-           "set_aside", "SET_ASIDE"]
+           "set_aside", "SET_ASIDE", "in_use_by_another_app"]
 
 #: the subfolder (of a recovery file's folder) where unusable recoveries are kept
 SET_ASIDE = "set-aside"
@@ -35,6 +35,20 @@ def autosave_dir() -> Path:
     if not base:
         base = str(Path.home() / ".rulesbook")
     return Path(base) / "autosave"
+
+
+def in_use_by_another_app(pid: object) -> bool:
+    """True when ``pid`` (the writer of an autosave) is another app still running:
+    its work is live, not something to recover from a crash."""
+    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def file_digest(path: str | os.PathLike) -> str | None:

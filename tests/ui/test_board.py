@@ -613,3 +613,33 @@ def test_clock_readings_are_read_as_written():
     for bad in ("12:3x", "1.5:20", "abc"):
         with pytest.raises(ValueError):
             parse_clock(bad)
+
+
+def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
+    """A second app does not take over the first one's live autosave, and neither
+    overwrites the other; once the first is gone, its work is offered."""
+    import subprocess
+    import sys
+
+    from ui.board.controller import AUTOSAVE_NAME, BoardController
+
+    first = BoardController()
+    first.autosave()
+    live = autosave_dir / AUTOSAVE_NAME
+    data = json.loads(live.read_text(encoding="utf-8"))
+    data["dirty"] = True
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        data["pid"] = other.pid  # that file now belongs to another running app
+        live.write_text(json.dumps(data), encoding="utf-8")
+        before = live.read_bytes()
+        second = BoardController()
+        assert second.recoverable() is None
+        assert second.autosave()
+        assert second.autosave_path != live and live.read_bytes() == before
+    finally:
+        other.kill()
+        other.wait()
+    third = BoardController()  # the other app is gone: its unsaved work is offered
+    found = third.recoverable()
+    assert found is not None and found["pid"] == other.pid

@@ -18,7 +18,14 @@ from pathlib import Path
 
 from rulesbook.ballots import METHODS, Ballot, parse_ballot
 
-from ..autosave import autosave_dir, file_digest, read_json, set_aside, write_json
+from ..autosave import (
+    autosave_dir,
+    file_digest,
+    in_use_by_another_app,
+    read_json,
+    set_aside,
+    write_json,
+)
 
 RECOVERY_VERSION = 1
 RECOVERY_KIND = "ballot-recovery"
@@ -64,15 +71,7 @@ class Recovery:
 
     def in_use(self) -> bool:
         """Another running app is still working on it: not a crash to recover from."""
-        if self.pid is None or self.pid == os.getpid():
-            return False
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
-            return False
-        except PermissionError:
-            return True
-        return True
+        return in_use_by_another_app(self.pid)
 
     def ballot(self) -> Ballot:
         return parse_ballot(self.text, str(self.file))

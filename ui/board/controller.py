@@ -7,6 +7,7 @@ Everything the user changes is autosaved at once (atomically) to
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from rulesbook.draughts import (
 )
 from rulesbook.storage import SaveError, atomic_write_text
 
-from ..autosave import autosave_dir
+from ..autosave import autosave_dir, in_use_by_another_app
 from .records import GameChunk, RecordMove, node_line_text, split_games
 
 __all__ = ["BoardController", "autosave_dir", "AUTOSAVE_NAME", "TOOLS", "MODES"]
@@ -1161,6 +1162,7 @@ class BoardController(QObject):
         data = self._snapshot()
         data.update({
             "version": SESSION_VERSION,
+            "pid": os.getpid(),
             "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
             "dirty": self._dirty,
             "case_path": str(self.case_path) if self.case_path else None,
@@ -1202,9 +1204,17 @@ class BoardController(QObject):
         self.changed.emit()
 
     def autosave(self) -> bool:
-        """Write the session to the autosave file at once (atomic); never raises."""
+        """Write the session to the autosave file at once (atomic); never raises.
+
+        If another running app autosaves to the same file, this session takes a
+        file of its own (``board-autosave-<pid>.json``): neither overwrites the other."""
         if not self.autosave_enabled:
             return False
+        if not self._owns_autosave:
+            current = _read_session(self.autosave_path)
+            if current is not None and in_use_by_another_app(current.get("pid")):
+                self.autosave_path = self.autosave_path.with_name(
+                    f"{self.autosave_path.stem}-{os.getpid()}{self.autosave_path.suffix}")
         try:
             self.autosave_path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self.autosave_path,
@@ -1219,18 +1229,24 @@ class BoardController(QObject):
         return True
 
     def recoverable(self) -> dict | None:
-        """The autosaved session of a previous run that had unsaved changes, if any."""
+        """The newest autosaved session of a run that ended with unsaved changes, if
+        any (sessions of apps still running are theirs, not offered). This session
+        then autosaves to that file."""
+        stem, suffix = self.autosave_path.stem, self.autosave_path.suffix
+        base = "board-autosave" if stem.startswith("board-autosave") else stem
         try:
-            data = json.loads(self.autosave_path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+            files = sorted(self.autosave_path.parent.glob(f"{base}*{suffix}"),
+                           key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
             return None
-        except (OSError, ValueError):
-            return None
-        if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
-            return None
-        if not data.get("dirty"):
-            return None
-        return data
+        for file in files:
+            data = _read_session(file)
+            if data is None or not data.get("dirty") \
+                    or in_use_by_another_app(data.get("pid")):
+                continue
+            self.autosave_path = file
+            return data
+        return None
 
     def recover(self) -> bool:
         """Load the autosave of a previous run (if it had unsaved changes)."""
@@ -1304,3 +1320,14 @@ class BoardController(QObject):
         self.recordChanged.emit()
         self.statusMessage.emit(f"Opened the case {path}: {len(self.moves)} plies")
         return True
+
+
+def _read_session(path: Path) -> dict | None:
+    """An autosaved board session, or None (missing, unreadable, another version)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
+        return None
+    return data
