@@ -10,6 +10,7 @@ from pathlib import Path
 
 import markdown
 
+from .rulings.vocabulary import OUTCOMES
 from .storage import atomic_write_text
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>])")
@@ -96,14 +97,15 @@ def report_markdown(library, case, edition: str | None = None) -> tuple[str, str
         opts = f" (options: {', '.join(r.options)})" if r.options else ""
         cond = "" if r.applies else f" - applies only if: {', '.join(r.unknown_facts)}"
         lines += [f"### {md_escape(r.ref)} {md_escape(r.title)}", "",
-                  f"**{md_escape(r.outcome)}**{md_escape(opts)}{md_escape(cond)}: "
-                  f"{md_escape(r.summary)}", "", _quote(r.text), ""]
+                  f"**{md_escape(_plain(r.outcome).capitalize())}**{md_escape(opts)}"
+                  f"{md_escape(cond)}. {md_escape(r.summary)}", "", _quote(r.text), ""]
     comp = compare(library, case.incident, case.facts)
     if comp.verdicts:
         lines += ["## How each rulebook and proposal decides it", "",
                   "| Variant | Outcome | Differs from the original |", "|---|---|---|"]
         for v in comp.verdicts:
-            lines.append(f"| {md_escape(v.label)} | {md_escape(v.outcome or 'undecided')} | "
+            outcome = _plain(v.outcome) if v.outcome else "does not decide it"
+            lines.append(f"| {md_escape(v.label)} | {md_escape(outcome)} | "
                          f"{'yes' if v.differs else ''} |")
         lines.append("")
     lines += ["## Referee's decision", "", md_escape(case.decision or "(to be completed)"), ""]
@@ -133,3 +135,8 @@ def report_html(library, case, edition: str | None = None) -> str:
 def write_report(library, case, path, edition: str | None = None) -> Path:
     """Write the report for ``case`` to ``path`` atomically."""
     return atomic_write_text(path, report_html(library, case, edition))
+
+
+def _plain(outcome: str) -> str:
+    """An outcome code in the plain words a player reads (the code itself if unknown)."""
+    return OUTCOMES.get(outcome, outcome.replace("_", " "))

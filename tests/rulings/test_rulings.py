@@ -303,6 +303,9 @@ def test_report_is_standalone_escaped_html(library, tmp_path):
     assert "<script>" not in html_text and "&lt;script&gt;" in html_text
     assert "<em>not bold</em>" not in html_text
     assert "(disputed)" in html_text and "A FALSE, IMPROPER OR ILLEGAL MOVE" in html_text
+    # outcomes in the words a player reads, not as codes
+    assert "The move is taken back and a legal move is made instead" in html_text
+    assert "retract_and_replay" not in html_text
     out = write_report(library, case, tmp_path / "r.html")
     assert out.read_text(encoding="utf-8") == html_text
 
