@@ -167,15 +167,13 @@ class SearchIndex:
         return guess[0] if guess else None
 
 
-_INDEXES: dict[int, SearchIndex] = {}
-
-
 def index_for(library: Library) -> SearchIndex:
-    """The search index of a library (built once, on first use)."""
-    key = id(library)
-    cached = _INDEXES.get(key)
-    if cached is None or cached.library is not library:
-        cached = _INDEXES[key] = SearchIndex(library)
+    """The search index of a library, built once on first use and kept with the
+    library (so it goes when the library goes: a reload does not pile up indexes)."""
+    cached = getattr(library, "_search_index", None)
+    if cached is None:
+        cached = SearchIndex(library)
+        object.__setattr__(library, "_search_index", cached)  # a frozen dataclass
     return cached
 
 

@@ -58,3 +58,17 @@ def test_endorsements_are_not_search_hits(library):
 def test_index_is_built_once_per_library(library):
     assert index_for(library) is index_for(library)
     assert isinstance(index_for(library), SearchIndex)
+
+
+def test_the_index_lives_with_its_library():
+    import gc
+    import weakref
+
+    from rulesbook import load_library
+
+    library = load_library()
+    index = weakref.ref(index_for(library))
+    assert index() is index_for(library)
+    del library
+    gc.collect()
+    assert index() is None  # nothing else keeps an old library's index alive
