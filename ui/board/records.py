@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulesbook.draughts import Color
-
 __all__ = ["RecordMove", "GameChunk", "split_games", "node_line_text", "counts_lines"]
 
 
@@ -126,8 +124,7 @@ def counts_lines(state, edition: str = "") -> list[tuple[str, str]]:
     else:
         rows.append(("13-count (3 kings v 1)", "not running (not three kings against one)"))
     if state.strong_side is not None:
-        who = Color(state.strong_side).title if not isinstance(state.strong_side, Color) \
-            else state.strong_side.title
+        who = state.strong_side.title
         n = state.strong_side_moves
         text = (f"{who} is stronger: {n} move{'' if n == 1 else 's'} · "
                 + _limit_text(state.strong_side_limit, state.strong_side_extended_limit
