@@ -28,6 +28,16 @@ DEMO = """
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
 
+def grab(widget, path: Path, settle_ms: int = 30) -> Path:
+    """Let pending layout and paint events run, then save ``widget`` as a PNG."""
+    app = QApplication.instance()
+    for _ in range(3):
+        app.processEvents()
+        QTest.qWait(settle_ms)
+    widget.grab().save(str(path))
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     out = Path(argv[0]) if argv else OUT
@@ -59,12 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         QTest.qWaitForWindowExposed(window)
 
         def shot(name: str) -> None:
-            for _ in range(3):
-                app.processEvents()
-                QTest.qWait(30)
-            path = out / f"{name}.png"
-            window.grab().save(str(path))
-            print(path)
+            print(grab(window, out / f"{name}.png"))
 
         controller.open_ref("28")
         shot("rules")

@@ -29,6 +29,7 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
     ``out``."""
     app = QApplication.instance() or QApplication(["rulesbook-board-screenshots"])
     from ..controller import AppController
+    from ..screenshots import grab
     from ..workspaces.board import BoardWorkspace
     from .controller import BoardController
 
@@ -46,12 +47,7 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
         QTest.qWaitForWindowExposed(ws)
 
         def shot(name: str) -> None:
-            for _ in range(3):
-                app.processEvents()
-                QTest.qWait(20)
-            path = out / f"{name}.png"
-            ws.grab().save(str(path))
-            saved.append(path)
+            saved.append(grab(ws, out / f"{name}.png", settle_ms=20))
 
         bc.type_moves(PLAY)
         bc.go(len(bc.moves))
