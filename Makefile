@@ -4,18 +4,25 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: run test bench lint fuzz screenshots install install-test clean
+.PHONY: run test bench lint fuzz screenshots install install-test clean lock test-newest
+
+# The versions we test are the versions we install: both targets install from a
+# hash-pinned lock generated from pyproject.toml (`make lock` refreshes it).
+LOCK      := requirements.lock
+TEST_LOCK := requirements-test.lock
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip >/dev/null
 
-$(VENV)/.installed: $(BIN)/activate pyproject.toml
-	$(PY) -m pip install -e . >/dev/null
+$(VENV)/.installed: $(BIN)/activate pyproject.toml $(LOCK)
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-test: $(BIN)/activate pyproject.toml
-	$(PY) -m pip install -e '.[test]' >/dev/null
+$(VENV)/.installed-test: $(BIN)/activate pyproject.toml $(TEST_LOCK)
+	$(PY) -m pip install --quiet --require-hashes -r $(TEST_LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
@@ -32,6 +39,18 @@ bench: install-test
 
 lint: install-test
 	$(BIN)/ruff check rulesbook ui tests bench
+
+# Regenerate both locks from pyproject.toml: one universal lock for every
+# Python the package allows, with the hash of every file.
+lock: $(BIN)/activate
+	$(PY) -m pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --universal --generate-hashes --python-version 3.10 -q -o $(LOCK)
+	$(BIN)/uv pip compile pyproject.toml --extra test --universal --generate-hashes --python-version 3.10 -q -o $(TEST_LOCK)
+
+# The suite once more against the newest versions pyproject.toml allows, in a
+# throwaway venv, so that the next broken release is seen before users get it.
+test-newest: install-test
+	$(PY) tools/test_newest.py $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,4 +1,4 @@
-"""Shared fixtures: the bundled library (loaded once) and paths to shared/ data."""
+"""Shared fixtures: the bundled library (loaded once) and the vendored test data."""
 from __future__ import annotations
 
 import importlib.util
@@ -10,11 +10,7 @@ import pytest
 
 from rulesbook import load_library
 from rulesbook.datapath import bundled_data_dir
-
-REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-SEEDS = SHARED / "seeds"
-CORPUS = SHARED / "corpus"
+from tests.datapaths import CORPUS, REPO, SEEDS
 
 
 @pytest.fixture(scope="session")
@@ -33,17 +29,15 @@ def data_copy(tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def seeds_dir() -> Path:
-    """shared/seeds beside the checkout (skips where it is absent)."""
-    if not SEEDS.is_dir():
-        pytest.skip(f"source documents not found at {SEEDS}")
+    """The source documents (vendored in tests/data/seeds)."""
+    assert SEEDS.is_dir(), f"source documents missing at {SEEDS}"
     return SEEDS
 
 
 @pytest.fixture(scope="session")
 def corpus_dir() -> Path:
-    """shared/corpus beside the checkout (skips where it is absent)."""
-    if not CORPUS.is_dir():
-        pytest.skip(f"game corpus not found at {CORPUS}")
+    """The game records (vendored in tests/data/corpus)."""
+    assert CORPUS.is_dir(), f"game corpus missing at {CORPUS}"
     return CORPUS
 
 

@@ -7,9 +7,9 @@ opens the list of its problems instead of the app.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
+from collections.abc import Callable
 
 _T0 = time.perf_counter()
 
@@ -85,34 +85,23 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _run_test_script(path: str, app: QApplication, launcher: Launcher) -> None:
-    """TEST-ONLY hook (``$RULESBOOK_TEST_SCRIPT``): once the window is shown, run the
-    Python file ``path`` with ``app``, ``launcher`` and ``window`` in its globals, so
-    that a test can drive a real app process (tests/ui/test_recovery.py kills one and
-    checks that the next finds the work). A failing script ends the app with code 3."""
-    done = []
-
-    def run() -> None:
-        try:
-            code = compile(open(path, encoding="utf-8").read(), path, "exec")
-            exec(code, {"__name__": "__rulesbook_test__", "app": app,  # noqa: S102
-                        "launcher": launcher, "window": launcher.window})
-        except BaseException:  # noqa: BLE001 - report it to the test, never a dialog
-            import traceback
-
-            traceback.print_exc()
-            sys.stderr.flush()
-            app.exit(3)
+def _call_when_ready(callback: Callable[[QApplication, Launcher], None], app: QApplication,
+                     launcher: Launcher) -> None:
+    done: list[bool] = []
 
     def loaded(_library) -> None:
         if not done:
             done.append(True)
-            QTimer.singleShot(0, run)
+            QTimer.singleShot(0, lambda: callback(app, launcher))
 
     launcher.controller.libraryLoaded.connect(loaded)  # after the Launcher's own slot
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None,
+         when_ready: Callable[[QApplication, Launcher], None] | None = None) -> int:
+    """Run the app. ``when_ready(app, launcher)`` is called once, after the first
+    library load has shown the window (tests/ui/app_harness.py drives a real app
+    process through it; nothing in the shipped app passes it)."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
     QApplication.setHighDpiScaleFactorRoundingPolicy(
         Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
@@ -122,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationDisplayName(APPLICATION)
     install_excepthook()
     launcher = Launcher()
-    if os.environ.get("RULESBOOK_TEST_SCRIPT"):
-        _run_test_script(os.environ["RULESBOOK_TEST_SCRIPT"], app, launcher)
+    if when_ready is not None:
+        _call_when_ready(when_ready, app, launcher)
     launcher.start(args.data, background=True)
     if args.startup_probe:
         def probe() -> None:

@@ -11,7 +11,6 @@ move, or the same refusal with the same message.  No timing is asserted.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -270,11 +269,9 @@ def test_really_ambiguous_moves_still_refused():
 # ---------------------------------------------------------------------------
 # the corpus: every move read the fast way is the move read the long way
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
+from tests.datapaths import CORPUS  # noqa: E402
 
 
-@pytest.mark.skipif(not (CORPUS / "english-tinsley-1946-1960s.pdn").exists(),
-                    reason="corpus not found")
 def test_corpus_fast_equals_slow():
     with open(CORPUS / "english-tinsley-1946-1960s.pdn", encoding="utf-8") as handle:
         games = list(PdnReader(handle, "english"))

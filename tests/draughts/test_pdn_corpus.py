@@ -1,14 +1,8 @@
 """Every game of the shared corpus is read; the defective records are reported precisely."""
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from rulesbook.draughts.pdn import PdnReader
-
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
-pytestmark = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+from tests.datapaths import CORPUS  # noqa: E402
 
 
 def read(name, variant=None):

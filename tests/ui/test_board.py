@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication
 
 from rulesbook.draughts import Color, Piece, Position
 from rulesbook.draughts.pdn import iter_games
+from tests.datapaths import CORPUS  # noqa: E402
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 #: Black has to capture 10x19 at ply 7 but plays 9-13 (a failure to capture)
 PLANTED = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
 
@@ -157,8 +157,6 @@ def test_illegal_move_is_refused_with_the_engines_reason(qtbot, ws):
     assert [m.text for m in bc.moves][-1] == "10x19"
 
 
-@pytest.mark.skipif(not (CORPUS / "pool-3-kings-vs-1-theory.pdn").exists(),
-                    reason="the shared corpus is not there")
 def test_import_pdn_and_step_with_the_keyboard(qtbot, ws):
     path = CORPUS / "pool-3-kings-vs-1-theory.pdn"
     bc = ws.board_controller
@@ -198,8 +196,6 @@ def test_import_pdn_and_step_with_the_keyboard(qtbot, ws):
     assert state is not None and state.three_vs_one_active
 
 
-@pytest.mark.skipif(not (CORPUS / "english-tinsley-1946-1960s.pdn").exists(),
-                    reason="the shared corpus is not there")
 def test_choose_a_game_of_a_multi_game_file(ws):
     path = CORPUS / "english-tinsley-1946-1960s.pdn"
     asked = []

@@ -1,8 +1,8 @@
 """Kill the app, start it again, find the work: real processes, a real SIGKILL.
 
-Each app process runs ``python -m ui.app --data DIR`` offscreen with its autosave,
-settings and logs in the test's folder, driven by a script named in
-``$RULESBOOK_TEST_SCRIPT`` (the test-only hook of ``ui/app.py``).
+Each app process runs the shipped entry point through ``tests/ui/app_harness.py``
+(``python -m tests.ui.app_harness SCRIPT --data DIR``) offscreen, with its
+autosave, settings and logs in the test's folder.
 """
 from __future__ import annotations
 
@@ -70,10 +70,10 @@ class App:
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
                    RULESBOOK_AUTOSAVE_DIR=str(tmp_path / "autosave"),
                    XDG_CONFIG_HOME=str(tmp_path / "config"),
-                   RULESBOOK_LOG_DIR=str(tmp_path / "logs"),
-                   RULESBOOK_TEST_SCRIPT=str(script_file))
+                   RULESBOOK_LOG_DIR=str(tmp_path / "logs"))
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ui.app", "--data", str(data)], cwd=ROOT, env=env,
+            [sys.executable, "-m", "tests.ui.app_harness", str(script_file),
+             "--data", str(data)], cwd=ROOT, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def line_starting(self, prefix: str, timeout: float = 15.0) -> str:

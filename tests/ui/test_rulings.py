@@ -149,17 +149,11 @@ def test_decision_and_notes_survive_a_restart(window, rulings, settings, qtbot):
 
 
 def test_from_the_board(window, rulings, qtbot):
-    board = window.workspaces.get("board")
-    bc = getattr(board, "board_controller", None)
-    if bc is None or not hasattr(bc, "request_rulings"):
-        pytest.skip("the board workspace is not there yet")
-    try:
-        bc.load_text('[GameType "23"]\n1. 11-15 22-18 2. 10-14 *\n')
-        bc.check_record()
-    except Exception as exc:  # noqa: BLE001 - the board is being built elsewhere
-        pytest.skip(f"the board cannot check a record yet: {exc}")
-    if bc.first_illegal is None:
-        pytest.skip("the board found no illegal move")
+    bc = window.workspaces["board"].board_controller
+    # 2. 10-14 ignores Black's capture 15x22 (the rules' words: capturing is compulsory)
+    bc.load_text('[GameType "23"]\n1. 11-15 22-18 2. 10-14 *\n')
+    bc.check_record()
+    assert bc.first_illegal is not None
     assert bc.request_rulings()
     assert window.current_workspace() is rulings
     assert rulings.rulings.incident_id == "failure_to_capture"

@@ -30,6 +30,11 @@ from rulesbook.draughts import Color, Piece, Position
 
 __all__ = ["BoardWidget", "Arrow", "BOARD_COLOURS", "square_coords"]
 
+# Pens and brushes as objects, never as bare enums: the enum overloads of
+# setPen/setBrush are the calls PySide6 6.12.0 mis-counts None on (issue 13).
+NO_PEN = QPen(Qt.PenStyle.NoPen)
+NO_BRUSH = QBrush(Qt.BrushStyle.NoBrush)
+
 BOARD_COLOURS = {
     "dark": QColor("#2f7d46"),      # green (the playing squares)
     "light": QColor("#efdcae"),     # buff
@@ -252,13 +257,13 @@ class BoardWidget(QWidget):
         for square in self._selected:
             rect = self.square_rectf(square)
             p.setPen(QPen(c["select"], max(2.0, size * 0.07)))
-            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setBrush(NO_BRUSH)
             inset = size * 0.05
             p.drawRect(rect.adjusted(inset, inset, -inset, -inset))
         for square in self._marks:
             rect = self.square_rectf(square)
             p.setPen(QPen(c["mark"], max(2.0, size * 0.08)))
-            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setBrush(NO_BRUSH)
             inset = size * 0.06
             p.drawRect(rect.adjusted(inset, inset, -inset, -inset))
         if self._numbers:
@@ -327,13 +332,13 @@ class BoardWidget(QWidget):
         radius = size * 0.39
         p.save()
         # shadow
-        p.setPen(Qt.PenStyle.NoPen)
+        p.setPen(NO_PEN)
         p.setBrush(QColor(0, 0, 0, 70))
         p.drawEllipse(center + QPointF(size * 0.025, size * 0.04), radius, radius)
         p.setBrush(QBrush(body))
         p.setPen(QPen(edge, max(1.5, size * 0.035)))
         p.drawEllipse(center, radius, radius)
-        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setBrush(NO_BRUSH)
         p.setPen(QPen(edge.lighter(140) if red else QColor("#b8b8b0"), max(1.0, size * 0.025)))
         p.drawEllipse(center, radius * 0.7, radius * 0.7)
         if piece.king:
@@ -349,7 +354,7 @@ class BoardWidget(QWidget):
                 QPointF(x0 + w * 0.75, y0 + h * 0.6), QPointF(x0 + w, y0 + h * 0.25),
                 QPointF(x0 + w, y0 + h)])
             p.drawPolygon(crown)
-            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setBrush(NO_BRUSH)
             p.setPen(QPen(c["crown"], max(1.5, size * 0.045)))
             p.drawEllipse(center, radius * 0.86, radius * 0.86)
         p.restore()
@@ -365,7 +370,7 @@ class BoardWidget(QWidget):
             pen.setStyle(Qt.PenStyle.DashLine)
         p.save()
         p.setPen(pen)
-        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setBrush(NO_BRUSH)
         path = QPainterPath(points[0])
         # stop short of the last centre so the head sits on the square
         a, b = points[-2], points[-1]
@@ -380,7 +385,7 @@ class BoardWidget(QWidget):
         path.lineTo(base)
         p.drawPath(path)
         normal = QPointF(-unit.y(), unit.x())
-        p.setPen(Qt.PenStyle.NoPen)
+        p.setPen(NO_PEN)
         p.setBrush(arrow.color)
         p.drawPolygon(QPolygonF([tip, base + normal * head * 0.55, base - normal * head * 0.55]))
         p.restore()

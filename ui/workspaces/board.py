@@ -129,7 +129,7 @@ class BoardWorkspace(Workspace):
         for mode, text, key in (("play", "Play", "Ctrl+Shift+1"),
                                 ("setup", "Set Up", "Ctrl+Shift+2"),
                                 ("check", "Check Record", "Ctrl+Shift+3")):
-            action = self._action(text, lambda _c=False, m=mode: bc.set_mode(m), key)
+            action = self._action(text, lambda m=mode: bc.set_mode(m), key)
             action.setCheckable(True)
             self.mode_group.addAction(action)
             self.toolbar.addAction(action)
@@ -283,7 +283,9 @@ class BoardWorkspace(Workspace):
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
             action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        action.triggered.connect(slot)
+        # triggered(bool) must never reach the slot: New got `variant=False`
+        # and Save Case `path=False` that way (issue 13).
+        action.triggered.connect(lambda _checked=False: slot())
         label = tip or text.replace("…", "")
         if shortcut:
             label += f" ({action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})"
