@@ -2,12 +2,20 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QAbstractTextDocumentLayout, QDesktopServices, QPalette, QTextDocument
+from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
+    QBrush,
+    QDesktopServices,
+    QPalette,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QMessageBox,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTableWidget,
+    QTableWidgetItem,
     QTextBrowser,
     QWidget,
 )
@@ -132,3 +140,32 @@ def is_dark(widget: QWidget) -> bool:
 
 
 __all__ = ["DocBrowser", "HtmlDelegate", "route_link", "is_dark", "Qt"]
+
+
+def set_cell(table: QTableWidget, row: int, column: int, text: str, tip: str = "",
+             background: QBrush | None = None, foreground: QBrush | None = None,
+             align: Qt.AlignmentFlag | None = None) -> QTableWidgetItem:
+    """Show ``text`` in a table cell, reusing the cell's item when there is one.
+
+    Views that refresh on every vote or move update their cells in place instead
+    of re-creating every item: faster, and PySide6 keeps a Python reference for
+    each destroyed item wrapper that had a method called (tests/ui/test_soak.py).
+    """
+    item = table.item(row, column)
+    if item is None:
+        item = QTableWidgetItem(text)
+        if align is not None:
+            item.setTextAlignment(align)
+        table.setItem(row, column, item)
+    elif item.text() != text:
+        item.setText(text)
+    if item.toolTip() != tip:
+        item.setToolTip(tip)
+    brushes = ((background, item.background, item.setBackground),
+               (foreground, item.foreground, item.setForeground))
+    for brush, current, setter in brushes:
+        wanted = brush if brush is not None else QBrush()
+        if current() != wanted:
+            setter(wanted)
+    return item
+

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
     QToolBar,
     QVBoxLayout,
@@ -38,10 +37,13 @@ from rulesbook.storage import SaveError
 from ..ballots.chart import TallyChart
 from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
 from ..ballots.views import option_label, question_html, result_html, settings_text
-from ..widgets import DocBrowser
+from ..widgets import DocBrowser, set_cell
 from . import Workspace
 
 QID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+ADOPTED_BG = QBrush(QColor("#c8e6c9"))
+ADOPTED_FG = QBrush(QColor("#1b5e20"))
 
 
 @contextmanager
@@ -274,6 +276,10 @@ class BallotsWorkspace(Workspace):
         save_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         save_shortcut.activated.connect(lambda: self.save())
 
+        # what the lists and the grid show now (rebuilt only when it changes)
+        self._listed_questions: tuple = ()
+        self._listed_roll: tuple = ()
+        self._grid_shape: tuple = ()
         bc.ballotChanged.connect(self._ballot_changed)
         bc.dirtyChanged.connect(lambda _d: self._update_info())
         bc.tallyChanged.connect(self._tally_changed)
@@ -584,26 +590,37 @@ class BallotsWorkspace(Workspace):
         if self.ballots.verification is None:
             self.banner.setVisible(False)
         current = self.current_question_id()
-        with blocked(self.question_list):
-            self.question_list.clear()
-            for q in ballot.questions:
-                item = QListWidgetItem(f"{q.id}: {q.title}" if q.title else q.id)
-                item.setData(QID_ROLE, q.id)
-                self.question_list.addItem(item)
+        # Lists are rebuilt only when what they list changes: a vote changes one
+        # cell, and re-creating every item per vote is slow and, on PySide6,
+        # costs a Python reference per destroyed item (the soak test watches it).
+        questions = tuple((q.id, q.title) for q in ballot.questions)
+        if questions != self._listed_questions:
+            self._listed_questions = questions
+            with blocked(self.question_list):
+                self.question_list.clear()
+                for q in ballot.questions:
+                    item = QListWidgetItem(f"{q.id}: {q.title}" if q.title else q.id)
+                    item.setData(QID_ROLE, q.id)
+                    self.question_list.addItem(item)
         self._fill_grid()
-        with blocked(self.member_combo):
-            member = self.member_combo.currentData()
-            self.member_combo.clear()
-            library = self.controller.library
-            for m in ballot.roll:
-                name = dict(ballot.members).get(m)
-                if name is None and library is not None:
-                    try:
-                        name = library.member(m).name
-                    except LookupError:
-                        name = ""
-                self.member_combo.addItem(f"{m} {name}".strip(), m)
-            self.member_combo.setCurrentIndex(max(0, self.member_combo.findData(member)))
+        library = self.controller.library
+        roll = []
+        for m in ballot.roll:
+            name = dict(ballot.members).get(m)
+            if name is None and library is not None:
+                try:
+                    name = library.member(m).name
+                except LookupError:
+                    name = ""
+            roll.append((m, f"{m} {name}".strip()))
+        if tuple(roll) != self._listed_roll:
+            self._listed_roll = tuple(roll)
+            with blocked(self.member_combo):
+                member = self.member_combo.currentData()
+                self.member_combo.clear()
+                for m, label in roll:
+                    self.member_combo.addItem(label, m)
+                self.member_combo.setCurrentIndex(max(0, self.member_combo.findData(member)))
         with blocked(self.method_combo):
             self.method_combo.setCurrentIndex(self.method_combo.findData(self.ballots.method))
         ids = [q.id for q in ballot.questions]
@@ -615,12 +632,15 @@ class BallotsWorkspace(Workspace):
     def _fill_grid(self) -> None:
         ballot = self.ballots.ballot
         grid = self.grid
+        shape = (tuple(q.id for q in ballot.questions), tuple(ballot.roll))
         with blocked(grid):
-            grid.clear()
-            grid.setRowCount(len(ballot.questions))
-            grid.setColumnCount(len(ballot.roll))
-            grid.setHorizontalHeaderLabels(list(ballot.roll))
-            grid.setVerticalHeaderLabels([q.id for q in ballot.questions])
+            if shape != self._grid_shape:
+                self._grid_shape = shape
+                grid.clear()
+                grid.setRowCount(len(ballot.questions))
+                grid.setColumnCount(len(ballot.roll))
+                grid.setHorizontalHeaderLabels(list(ballot.roll))
+                grid.setVerticalHeaderLabels([q.id for q in ballot.questions])
             votes = {(v.member, v.question): v.ranking for v in ballot.votes}
             for r, q in enumerate(ballot.questions):
                 for c, m in enumerate(ballot.roll):
@@ -631,12 +651,9 @@ class BallotsWorkspace(Workspace):
                         text = "abstains"
                     else:
                         text = " ".join(str(q.options.index(o) + 1) for o in ranking)
-                    item = QTableWidgetItem(text)
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                    if ranking:
-                        item.setToolTip(" > ".join(option_label(self.controller.library, o)
-                                                   for o in ranking))
-                    grid.setItem(r, c, item)
+                    tip = (" > ".join(option_label(self.controller.library, o)
+                                      for o in ranking) if ranking else "")
+                    set_cell(grid, r, c, text, tip, align=Qt.AlignmentFlag.AlignCenter)
             grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
 
     def current_question_id(self) -> str | None:
@@ -749,13 +766,10 @@ class BallotsWorkspace(Workspace):
                 else:
                     text = "the original stands"
                 cells = (res.question, text, f"{res.cast}/{len(ballot.roll) if ballot else 0}")
+                adopted = res.stands == "adopted"
                 for c, value in enumerate(cells):
-                    item = QTableWidgetItem(value)
-                    item.setToolTip(res.reason)
-                    if res.stands == "adopted":
-                        item.setBackground(QBrush(QColor("#c8e6c9")))
-                        item.setForeground(QBrush(QColor("#1b5e20")))
-                    self.results_table.setItem(r, c, item)
+                    set_cell(self.results_table, r, c, value, res.reason,
+                             ADOPTED_BG if adopted else None, ADOPTED_FG if adopted else None)
         row = current if 0 <= current < len(results) else self._first_voted_row(results)
         self.results_table.setCurrentCell(row, 0)
         self._show_result(row)

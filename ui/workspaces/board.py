@@ -546,6 +546,7 @@ class BoardWorkspace(Workspace):
         self.counts_form = QFormLayout(panel)
         self.counts_form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         self.counts_labels: list[QLabel] = []
+        self._counts_heads: list[str] = []
         return panel
 
     def _build_gap_panel(self) -> QWidget:
@@ -844,21 +845,29 @@ class BoardWorkspace(Workspace):
 
     def _show_counts(self) -> None:
         bc = self.board_controller
-        while self.counts_form.rowCount():
-            self.counts_form.removeRow(0)
-        self.counts_labels = []
         if bc.mode == "setup":
             rows = [("Counts", "shown for the record, not while setting up")]
         else:
             rows = counts_lines(bc.counts_at(), bc.count_label)
-        for label, text in rows:
-            value = QLabel(text)
-            value.setWordWrap(True)
-            value.setTextFormat(Qt.TextFormat.PlainText)
-            if "REACHED" in text:
-                value.setStyleSheet("color: #c00000; font-weight: bold;")
-            self.counts_form.addRow(f"{label}:", value)
-            self.counts_labels.append(value)
+        heads = [label for label, _text in rows]
+        if heads != self._counts_heads:
+            # the rows change only with the record's kind of count: rebuilt then,
+            # otherwise every step just updates the texts
+            self._counts_heads = heads
+            while self.counts_form.rowCount():
+                self.counts_form.removeRow(0)
+            self.counts_labels = []
+            for label in heads:
+                value = QLabel()
+                value.setWordWrap(True)
+                value.setTextFormat(Qt.TextFormat.PlainText)
+                self.counts_form.addRow(f"{label}:", value)
+                self.counts_labels.append(value)
+        for value, (_label, text) in zip(self.counts_labels, rows):
+            if value.text() != text:
+                value.setText(text)
+                value.setStyleSheet("color: #c00000; font-weight: bold;"
+                                    if "REACHED" in text else "")
 
     def counts_text(self) -> str:
         return "\n".join(label.text() for label in self.counts_labels)
