@@ -863,7 +863,7 @@ class BoardWorkspace(Workspace):
                 value.setTextFormat(Qt.TextFormat.PlainText)
                 self.counts_form.addRow(f"{label}:", value)
                 self.counts_labels.append(value)
-        for value, (_label, text) in zip(self.counts_labels, rows):
+        for value, (_label, text) in zip(self.counts_labels, rows, strict=True):
             if value.text() != text:
                 value.setText(text)
                 value.setStyleSheet("color: #c00000; font-weight: bold;"
