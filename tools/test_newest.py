@@ -73,15 +73,15 @@ def main(argv: list[str]) -> int:
         python = env_dir / "bin" / "python"
         steps = [
             [str(python), "-m", "pip", "install", "--quiet", "--upgrade", "pip"],
-            [str(python), "-m", "pip", "install", "--quiet", "--upgrade", f"{ROOT}[test]"],
+            # editable, as `make test` installs it, so the tests import the same way
+            [str(python), "-m", "pip", "install", "--quiet", "--upgrade", "-e", f"{ROOT}[test]"],
         ]
         for step in steps:
             if subprocess.run(step).returncode != 0:
                 print("test-newest: could not install the newest allowed versions", file=sys.stderr)
                 return 2
         newest = installed_versions(python)
-        # The tests import the checkout's code (the working directory comes
-        # first on sys.path); what changes here is every dependency's version.
+        # The same code and tests as `make test`: only the dependencies differ.
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
         result = subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider",
                                  *argv], cwd=ROOT, env=env)
