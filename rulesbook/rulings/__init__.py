@@ -30,7 +30,7 @@ from .errors import (
     UnknownIncidentError,
 )
 from .fromgame import GameIncident, first_illegal_move, incident_from_reconstruction
-from .vocabulary import OUTCOMES
+from .vocabulary import OUTCOMES, fact_words, outcome_words, verdict_words
 
 __all__ = [
     "Case", "CaseDifference", "CaseResult", "Comparison", "DrawClaim", "Fact",
@@ -39,5 +39,5 @@ __all__ = [
     "UnknownIncidentError", "Verdict", "cases_for_proposal", "compare", "count_rules_for",
     "draw_claims", "draw_claims_from_pdn", "first_illegal_move", "get_case", "get_incident",
     "incident_from_reconstruction", "incidents", "load_case_file", "load_cases", "run_case",
-    "suggest",
+    "fact_words", "outcome_words", "suggest", "verdict_words",
 ]

@@ -28,6 +28,7 @@ class Case:
     disputed_ply: int | None = None
     claim_ply: int | None = None
     event: str = ""
+    round: str = ""
     date: str = ""
     players: dict = field(default_factory=dict, hash=False, compare=False)
     decision: str = ""
@@ -42,6 +43,7 @@ class Case:
                    sources=tuple(data.get("sources", ())), fen=data.get("fen"),
                    moves=data.get("moves", ""), disputed_ply=data.get("disputed_ply"),
                    claim_ply=data.get("claim_ply"), event=data.get("event", ""),
+                   round=str(data.get("round", "")),
                    date=str(data.get("date", "")), players=dict(data.get("players", {})),
                    decision=data.get("decision", "").strip(), notes=data.get("notes", "").strip(),
                    file=file)

@@ -40,3 +40,32 @@ COUNT_KEYS = ("three_vs_one_limit", "long_line_limit", "strong_side_limit",
 
 #: Incidents decided by a count that the engine can compute from a game.
 DRAW_CLAIM_INCIDENTS = ("thirteen_count", "strong_side_count", "repetition")
+
+
+def outcome_words(outcome: str) -> str:
+    """An outcome code in the plain words a player reads (the code itself if unknown)."""
+    return OUTCOMES.get(outcome, outcome.replace("_", " "))
+
+
+def fact_words(value) -> str:
+    """A fact's value as words: yes/no, a number, a choice without underscores."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
+
+
+def verdict_words(verdict) -> str:
+    """How one variant decides a case, as the app and the report both state it:
+    the outcome in words with its options, or what it still needs to decide."""
+    if verdict.outcome is None:
+        words = verdict.summary or "does not decide this case"
+        if verdict.unknown_facts:
+            words += " (needs: " + ", ".join(f.replace("_", " ")
+                                             for f in verdict.unknown_facts) + ")"
+    else:
+        words = outcome_words(verdict.outcome)
+        if verdict.options:
+            words += ": " + ", ".join(o.replace("_", " ") for o in verdict.options)
+    if verdict.endorses:
+        words += f" (endorses {verdict.endorses})"
+    return words[:1].upper() + words[1:]

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.rulings import OUTCOMES
+from rulesbook.rulings import OUTCOMES, verdict_words
 
 from ..widgets import DocBrowser
 from .controller import RulingsController, outcome_words
@@ -328,18 +328,7 @@ class CompareTable(QTableWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         for row, v in enumerate(verdicts):
-            if v.outcome is None:
-                decision = v.summary or "Does not decide this case"
-                if v.unknown_facts:
-                    decision += " (needs: " + ", ".join(f.replace("_", " ")
-                                                        for f in v.unknown_facts) + ")"
-            else:
-                decision = (OUTCOMES.get(v.outcome, v.outcome)[:1].upper()
-                            + OUTCOMES.get(v.outcome, v.outcome)[1:])
-                if v.options:
-                    decision += ": " + ", ".join(o.replace("_", " ") for o in v.options)
-            if v.endorses:
-                decision += f" (endorses {v.endorses})"
+            decision = verdict_words(v)
             mark = {True: "DIFFERS", False: "same", None: ""}[v.differs]
             if v.ref == (comparison.baseline or ""):
                 mark = "the original"
@@ -461,7 +450,7 @@ class ReportPreview(DocBrowser):
 
 
 FIELD_LABELS = {
-    "title": "&Title", "event": "&Event", "date": "&Date", "black": "&Black (red men)",
+    "title": "&Title", "event": "&Event", "round": "&Round", "date": "&Date", "black": "&Black (red men)",
     "white": "&White", "description": "&What happened", "fen": "Start position (&FEN)",
     "moves": "&Moves", "disputed_ply": "Disputed move (&ply)",
     "decision": "Referee's &decision", "notes": "&Notes",
