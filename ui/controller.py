@@ -94,6 +94,8 @@ class AppController(QObject):
         self._consolidated: dict[str, ConsolidatedRulebook] = {}
         self._thread: _LoadThread | None = None
         self.last_failed_root: Path | None = None
+        #: (ref, words) the last search opened: the Rules page marks those words
+        self.highlight: tuple[str, tuple[str, ...]] = ("", ())
 
     # -- loading ---------------------------------------------------------
     def load(self, path: str | Path | None = None) -> LoadResult:
@@ -156,14 +158,16 @@ class AppController(QObject):
         return self._consolidated[wanted]
 
     # -- navigation requests ---------------------------------------------
-    def open_ref(self, text: str) -> bool:
-        """Show a rule or proposal; ``text`` may be "apca:28", "28", "10B"."""
+    def open_ref(self, text: str, highlight: tuple[str, ...] = ()) -> bool:
+        """Show a rule or proposal; ``text`` may be "apca:28", "28", "10B".
+        ``highlight``: words to mark on its page (the words a search matched)."""
         if self.library is None:
             return False
         ref = self.library.normalise_ref(text)
         if ref is None:
             self.statusMessage.emit(f"No rule {text!r}")
             return False
+        self.highlight = (ref, tuple(highlight))
         self.refRequested.emit(ref)
         return True
 
@@ -184,7 +188,12 @@ class AppController(QObject):
         self.compareRequested.emit(subject)
 
     # -- search ------------------------------------------------------------
-    def search(self, query: str, limit: int = 30) -> list[SearchHit]:
+    def search(self, query: str, limit: int = 30, rulebook: str | None = None) -> list[SearchHit]:
+        """Hits for ``query``, best first; ``rulebook`` keeps only that rulebook's."""
         if self.index is None:
             return []
-        return self.index.search(query, limit)
+        if rulebook is None:
+            return self.index.search(query, limit)
+        # ask for more and filter, so a rulebook with few hits still shows its own
+        hits = [h for h in self.index.search(query, max(limit, 200)) if h.rulebook == rulebook]
+        return hits[:limit]

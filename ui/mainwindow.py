@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt
+from PySide6.QtCore import QSettings, QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -101,8 +101,16 @@ class MainWindow(QMainWindow):
         self.search_field.setMinimumWidth(self.search_field.fontMetrics().horizontalAdvance(
             self.search_field.placeholderText()) + 40)
         self.toolbar.addWidget(self.search_field)
+        self.search_scope = QComboBox()
+        self.search_scope.setAccessibleName("Search in")
+        self.search_scope.setToolTip("Search every rulebook or only one")
+        self.search_scope.addItem("All rulebooks", None)
+        self.search_scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.search_scope.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.toolbar.addWidget(self.search_scope)
         self.search_results = SearchResults(self)
-        self.search = SearchController(self.search_field, self.search_results, controller, self)
+        self.search = SearchController(self.search_field, self.search_results, controller, self,
+                                       rulebook_filter=self.search_scope)
 
         # -- status bar ---------------------------------------------------
         self.edition_status = QLabel()
@@ -210,6 +218,13 @@ class MainWindow(QMainWindow):
         for ed in library.editions:
             self.edition_combo.addItem(f"{ed.title} ({ed.date})", ed.id)
         self.edition_combo.blockSignals(False)
+        with QSignalBlocker(self.search_scope):
+            scope = self.search_scope.currentData()
+            self.search_scope.clear()
+            self.search_scope.addItem("All rulebooks", None)
+            for book in library.rulebooks:
+                self.search_scope.addItem(book.title, book.id)
+            self.search_scope.setCurrentIndex(max(0, self.search_scope.findData(scope)))
         self.setWindowTitle(f"Rulesbook — {self.controller.data_dir}")
         self.add_recent(str(self.controller.data_dir))
         n = sum(len(b.rules) for b in library.rulebooks)

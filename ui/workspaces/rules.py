@@ -105,6 +105,7 @@ class RulesWorkspace(Workspace):
         if self.controller.library is None or ref not in self.controller.library.index:
             return
         self._go(ref, remember)
+        self._mark_search_words()
         index = self.tree_model.index_for_ref(ref)
         if index.isValid() and self.tree.currentIndex() != index:
             self.tree.selectionModel().setCurrentIndex(
@@ -139,7 +140,13 @@ class RulesWorkspace(Workspace):
         else:
             html = rule_page(library, self.current, self.controller.consolidated())
         self.page.set_page(html)
+        self._mark_search_words()
         self.compare_action.setEnabled(True)
+
+    def _mark_search_words(self) -> None:
+        """The words of the search that opened this page, marked in its text."""
+        ref, words = self.controller.highlight
+        self.page.mark_words(words if ref == self.current else ())
 
     def go_back(self) -> None:
         if not self._history:
