@@ -105,7 +105,9 @@ class MainWindow(QMainWindow):
         self.search_scope.setAccessibleName("Search in")
         self.search_scope.setToolTip("Search every rulebook or only one")
         self.search_scope.addItem("All rulebooks", None)
-        self.search_scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.search_scope.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.search_scope.setMinimumContentsLength(16)  # long titles are elided
         self.search_scope.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.toolbar.addWidget(self.search_scope)
         self.search_results = SearchResults(self)
