@@ -127,6 +127,14 @@ def _check_quotes(doc, here, record, ruling, problems) -> None:
                                     f"basis: inferred with a note"))
 
 
+def _own_words(library, ref: str) -> str:
+    """The text whose words decide for ``ref``: an endorsement ("OK") stands on its rule's."""
+    entry = library.index[ref]
+    if getattr(entry, "is_endorsement", False) and getattr(entry, "rule", None):
+        return library.index[entry.rule].text
+    return entry.text
+
+
 def _not_found(name: str, text: str, quote: str) -> str:
     """The message for a quote that is not in the text, with the nearest passage."""
     import difflib
@@ -169,6 +177,19 @@ def _check_case(library, doc, incidents, seen, problems) -> None:
         if outcome is not None and outcome not in OUTCOMES:
             problems.append(doc.problem(("expected", ref), f"unknown outcome {outcome!r}"
                                         f"{did_you_mean(outcome, OUTCOMES)}"))
+    quotes = data.get("quotes") or {}
+    for ref, outcome in data["expected"].items():
+        if outcome is not None and ref in library.index and ref not in quotes:
+            problems.append(doc.problem(("expected", ref), f"expected {ref}: {outcome} has no "
+                                        f"quote: give quotes: {{{ref}: the words of its text "
+                                        f"that fix it}}"))
+    for ref, quote in quotes.items():
+        if ref not in data["expected"]:
+            problems.append(doc.problem(("quotes", ref), f"quotes names {ref!r}, which has no "
+                                        f"expected outcome in this case"))
+        elif ref in library.index and find_quote(_own_words(library, ref), quote) is None:
+            problems.append(doc.problem(("quotes", ref),
+                                        _not_found(ref, _own_words(library, ref), quote)))
     for j, ref in enumerate(data.get("sources", ())):
         if ref not in library.index:
             problems.append(doc.problem(("sources", j), f"source {ref!r} does not exist"
