@@ -1,4 +1,4 @@
-"""Rulings commands: incidents, rulings, cases, report."""
+"""Rulings commands: incidents, rulings, silences, cases, report."""
 from __future__ import annotations
 
 import argparse
@@ -27,6 +27,12 @@ def register(sub) -> None:
                         "side's moves count from there)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=with_library(cmd_rulings))
+
+    p = sub.add_parser("silences", help="where the rules in force are silent, or two of them "
+                                        "disagree: what the next amendments should settle")
+    p.add_argument("--edition", default=None, help="edition id (default: the one in force)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=with_library(cmd_silences))
 
     p = sub.add_parser("cases", help="the case library (--proposal: cases it decides differently)")
     p.add_argument("--proposal", metavar="REF", default=None)
@@ -174,6 +180,35 @@ def _from_game(args, library) -> int:
         return 0
     print(f"Ply {found.ply} ({found.move}): {found.explanation}")
     _print_suggestions(result)
+    return 0
+
+
+# -- silences --------------------------------------------------------------------
+
+def cmd_silences(args, library) -> int:
+    from ..rulings import get_incident
+    from ..rulings.silences import silences
+
+    edition = library.edition(args.edition)
+    found = silences(library, edition.id)
+    if args.json:
+        print_json([s.as_json() for s in found])
+        return 0
+    gaps = [s for s in found if not s.conflict]
+    clashes = [s for s in found if s.conflict]
+    print(f"Edition {edition.id}: {len(gaps)} silence(s), {len(clashes)} conflict(s)")
+    current = None
+    for s in found:
+        if s.incident != current:
+            current = s.incident
+            inc = get_incident(library, s.incident)
+            considered = ", ".join(s.rules_considered) or "no rule in force addresses it"
+            print(f"\n{inc.title} ({inc.id}) - rules considered: {considered}")
+        if s.conflict:
+            how = "; ".join(f"{ref}: {out}" for ref, out in s.decisions.items())
+            print(f"  CONFLICT {s.describe()}: {how}")
+        else:
+            print(f"  silent: {s.describe()}")
     return 0
 
 
