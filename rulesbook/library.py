@@ -143,6 +143,7 @@ def _did_you_mean(word: str, options: list[str]) -> str:
 CROSS_CHECK_MODULES = (
     "rulesbook.rulings.checks",
     "rulesbook.ballots.checks",
+    "rulesbook.search",
 )
 
 
