@@ -120,6 +120,12 @@ def _print_suggestions(result) -> None:
         opts = f" ({' / '.join(r.options)})" if r.options else ""
         print(f"\n{r.ref}: {r.outcome}{opts}{mark}")
         print(f"  {r.summary}")
+        for quote in r.quotes:
+            print(f"  words: \u201c{quote}\u201d")
+        if r.basis == "inferred":
+            print(f"  inferred: {r.note}")
+        elif r.suggestion:
+            print(f"  suggestion, not a rule: {r.note}")
         if r.matched_facts:
             print("  because: " + ", ".join(f"{k}={_show(v)}" for k, v in r.matched_facts.items()))
         print(f"  text: {r.text}")

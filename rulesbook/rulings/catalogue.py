@@ -123,8 +123,16 @@ class RulingSpec:
 
     @property
     def all_quotes(self) -> tuple[str, ...]:
-        """The outcome's quotes, then each condition's, without repeats."""
-        return tuple(dict.fromkeys((*self.quotes, *self.condition_quotes.values())))
+        """The outcome's quotes, then each condition's, without repeats (a quote whose words
+        stand inside another quote is left out)."""
+        from .quotes import normalise
+
+        quotes = list(dict.fromkeys((*self.quotes, *self.condition_quotes.values())))
+        folded = [normalise(q) for q in quotes]
+        return tuple(q for i, q in enumerate(quotes)
+                     if not any(i != j and folded[i] in folded[j] and
+                                (folded[i] != folded[j] or j < i)
+                                for j in range(len(quotes))))
 
     @classmethod
     def from_raw(cls, raw: dict, index: int = 0) -> RulingSpec:
