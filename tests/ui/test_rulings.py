@@ -271,3 +271,23 @@ def test_where_the_rules_are_silent(window, rulings, qtbot):
     assert rulings.rulings.incident_id == "appeal"
     assert rulings.rulings.facts == {"decision_by": "tournament_director"}
     assert rulings.tabs.currentIndex() == rulings.TAB_COMPARE
+
+
+def test_compare_lists_a_misfiled_proposal_apart(window):
+    window.controller.compare("apca:28")
+    compare = window.workspaces["compare"]
+    assert "apca:28B" not in [c.ref for c in compare.columns]
+    assert not compare.apart.isHidden()
+    assert "apca:28B: filed under 28, concerns 32 (Shotgun)" in compare.apart.text()
+    window.controller.compare("apca:13")
+    assert "apca:29A" in [c.ref for c in compare.columns]  # "especially applicable to Rule 13"
+
+
+def test_the_rule_page_shows_its_rulings_with_the_words_highlighted(window):
+    rules = window.workspaces["rules"]
+    rules.show_ref("apca:30")
+    page = rules.page.page_html()
+    text = rules.page.toPlainText()
+    assert "Rulings drawn from this text" in text
+    assert "inferred" in text and "names no penalty" in text
+    assert "background-color:#fff59d" in page
