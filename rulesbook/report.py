@@ -99,6 +99,11 @@ def report_markdown(library, case, edition: str | None = None) -> tuple[str, str
         lines += [f"### {md_escape(r.ref)} {md_escape(r.title)}", "",
                   f"**{md_escape(_plain(r.outcome).capitalize())}**{md_escape(opts)}"
                   f"{md_escape(cond)}. {md_escape(r.summary)}", "", _quote(r.text), ""]
+        if r.quotes:
+            lines += ["The words that decide:", ""]
+            lines += [f"- \u201c{md_escape(q)}\u201d" for q in r.quotes] + [""]
+        if r.basis == "inferred":
+            lines += [f"*Inferred, not in the words of the rule:* {md_escape(r.note)}", ""]
     comp = compare(library, case.incident, case.facts)
     if comp.verdicts:
         lines += ["## How each rulebook and proposal decides it", "",
