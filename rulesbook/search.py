@@ -80,12 +80,16 @@ def _term(text: str) -> str:
 
 _REF_TAIL = re.compile(r"^(?P<name>.*?)[\s.:#-]*(?P<id>[0-9]+[A-Za-z]?)\.?$")
 _NUMBER_WORDS = ("rule", "law", "section", "sec", "item", "no")
+_LONGEST_REFERENCE = 60
 
 
 def reference_from_names(library: Library, vocab: Vocabulary, query: str) -> str | None:
     """The reference meant by a rulebook's name and a number: ``SL 7``, ``Standard Laws 7``,
     ``ACF 3``, ``Spanish rule 6`` (None when ``query`` is not one)."""
-    match = _REF_TAIL.match(query.strip())
+    query = query.strip()
+    if len(query) > _LONGEST_REFERENCE:  # a sentence, not a reference (and no slow regex)
+        return None
+    match = _REF_TAIL.match(query)
     if not match:
         return None
     words = _WORD.findall(match["name"].lower())

@@ -112,6 +112,12 @@ def test_rulebook_names_are_read_as_references(library, query, ref):
     assert hits[0].ref == ref and hits[0].match == "reference"
 
 
+def test_long_and_hostile_queries_stay_queries(library):
+    assert isinstance(search(library, "1" * 20000 + "!", limit=5), list)
+    assert isinstance(search(library, "SL " + "7" * 5000, limit=5), list)
+    assert isinstance(search(library, "let go " * 2000, limit=5), list)
+
+
 def test_a_name_that_is_no_rulebook_is_searched_as_words(library):
     hits = search(library, "Spanish 99", limit=5)
     assert all(h.match != "reference" for h in hits)
