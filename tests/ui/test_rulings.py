@@ -251,10 +251,11 @@ def test_where_the_rules_are_silent(window, rulings, qtbot):
             for r in range(table.rowCount())}
     # Rule 34 speaks only of the committee: the director's decision is a silence
     key = next(k for k in rows if k[0] == "Appeal against a decision"
-               and k[1].endswith(": tournament director"))
+               and k[1] == "decision by: tournament director")
     referee = next(k for k in rows if k[0] == "Appeal against a decision"
-                   and k[1].endswith(": referee"))
+                   and k[1] == "decision by: referee")
     assert table.item(rows[key], 2).text() == "apca:34"
+    assert "Who made the decision" in table.item(rows[key], 1).toolTip()
     assert table.item(rows[key], 3).text() == "silent"
     # choose 30B ("One can appeal the decision of the tournament director"): it fills it
     index = view.proposal.findText("apca:30B")

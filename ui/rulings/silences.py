@@ -31,6 +31,13 @@ CONFLICT_BG = QColor("#ffcdd2")
 DARK_FG = QColor("#212121")
 
 
+def facts_short(silence: Silence) -> str:
+    """The facts of a silence in a few words: ``discovered: after game; repeated: no``."""
+    if not silence.facts:
+        return "Whatever the facts"
+    return "; ".join(f"{k.replace('_', ' ')}: {answer_text(v)}" for k, v in silence.facts.items())
+
+
 def facts_words(library, silence: Silence) -> str:
     """The facts of a silence as the referee's questions and answers."""
     if not silence.facts:
@@ -135,11 +142,11 @@ class SilencesView(QWidget):
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Interactive)
-        self.table.setColumnWidth(0, 220)
-        self.table.setColumnWidth(3, 260)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        self.table.setColumnWidth(0, 200)
+        self.table.setColumnWidth(1, 260)
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addLayout(row)
@@ -178,11 +185,11 @@ class SilencesView(QWidget):
                     f"{ref} {OUTCOMES.get(out, out)}" for ref, out in s.decisions.items())
             else:
                 status = "silent"
-            cells = (titles[s.incident], facts_words(library, s), considered, status)
+            cells = (titles[s.incident], facts_short(s), considered, status)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ROW_ROLE, row)
-                item.setToolTip(text)
+                item.setToolTip(facts_words(library, s) if col == 1 else text)
                 if s.conflict:
                     item.setBackground(QBrush(CONFLICT_BG))
                     item.setForeground(QBrush(DARK_FG))
