@@ -31,6 +31,8 @@ def register(sub) -> None:
     p = sub.add_parser("silences", help="where the rules in force are silent, or two of them "
                                         "disagree: what the next amendments should settle")
     p.add_argument("--edition", default=None, help="edition id (default: the one in force)")
+    p.add_argument("--proposal", metavar="REF", default=None,
+                   help="only the silences this proposal would fill, and how")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=with_library(cmd_silences))
 
@@ -196,6 +198,8 @@ def cmd_silences(args, library) -> int:
     from ..rulings.silences import silences
 
     edition = library.edition(args.edition)
+    if args.proposal:
+        return _fills(args, library, edition.id)
     found = silences(library, edition.id)
     if args.json:
         print_json([s.as_json() for s in found])
@@ -215,6 +219,23 @@ def cmd_silences(args, library) -> int:
             print(f"  CONFLICT {s.describe()}: {how}")
         else:
             print(f"  silent: {s.describe()}")
+    return 0
+
+
+def _fills(args, library, edition: str) -> int:
+    from ..rulings.silences import fills
+
+    found = fills(library, args.proposal, edition)
+    ref = library.resolve(args.proposal).ref
+    if args.json:
+        print_json([{**f.silence.as_json(), "proposal": f.proposal,
+                     "outcomes": list(f.outcomes), "partly": f.partly} for f in found])
+        return 0
+    if not found:
+        print(f"{ref} fills none of the silences of edition {edition}.")
+    for f in found:
+        part = " (partly)" if f.partly else ""
+        print(f"{f.silence.incident}: {f.silence.describe()} -> {', '.join(f.outcomes)}{part}")
     return 0
 
 

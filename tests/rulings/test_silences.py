@@ -105,3 +105,14 @@ def test_adopting_a_proposal_removes_its_silence(library):
     after = {(s.incident, tuple(sorted(s.facts.items()))) for s in silences(lib, "test-ed")}
     assert ("appeal", (("decision_by", "tournament_director"),)) in before
     assert ("appeal", (("decision_by", "tournament_director"),)) not in after
+
+
+def test_cli_silences_a_proposal_fills(capsys):
+    assert main(["silences", "--proposal", "11B", "--json"]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert entry["incident"] == "dispute_with_clocks" and entry["outcomes"] == ["stop_clocks"]
+    assert main(["silences", "--proposal", "apca:10"]) == 2  # a rule, not a proposal
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a rule, not a proposal" in err
+    assert main(["silences", "--proposal", "apca:99Z"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
