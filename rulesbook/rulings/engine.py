@@ -178,6 +178,7 @@ class Verdict:
     quotes: tuple[str, ...] = ()
     basis: str | None = None       # stated | inferred; None when undecided
     note: str = ""
+    suggestion: bool = False       # an author's suggestion, not a rule of the book
 
     def as_json(self) -> dict:
         return {"ref": self.ref, "rulebook": self.rulebook, "outcome": self.outcome,
@@ -277,7 +278,8 @@ def compare(library, incident: str, facts: dict | None = None) -> Comparison:
         if best is not None:
             v = Verdict(entry.ref, entry.rulebook, _label(library, entry), kind, best.outcome,
                         best.options, best.summary, best.matched_facts, (), text, endorses,
-                        quotes=best.quotes, basis=best.basis, note=best.note)
+                        quotes=best.quotes, basis=best.basis, note=best.note,
+                        suggestion=best.suggestion)
         else:
             unknown = tuple(dict.fromkeys(f for r in rulings for f in r.unknown_facts))
             v = Verdict(entry.ref, entry.rulebook, _label(library, entry), kind, None, (),

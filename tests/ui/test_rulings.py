@@ -53,6 +53,7 @@ def test_board_request_fills_the_panel_and_compare_shows_10_against_10c(window, 
     assert "taken back" in table.item(row10, 1).text()
     assert table.item(row10, 2).text() == "the original"
     assert "reconstructed to the disputed move" in table.item(row10c, 1).text()
+
     assert table.item(row10c, 2).text() == "DIFFERS"
     assert table.item(row10c, 1).font().bold()
     assert table.item(row10c, 0).background().color() != table.item(row10, 0).background().color()
@@ -292,3 +293,17 @@ def test_the_rule_page_shows_its_rulings_with_the_words_highlighted(window):
     assert "Rulings drawn from this text" in text
     assert "inferred" in text and "names no penalty" in text
     assert "background-color:#fff59d" in page
+
+
+def test_compare_marks_suggestions_and_inferred_rulings(rulings):
+    rulings.rulings.select_incident("illegal_move", {
+        "discovered": "later_in_game", "repeated": False, "players_agree": False,
+        "reconstructible": True})
+    rulings.tabs.setCurrentIndex(rulings.TAB_COMPARE)
+    table = rulings.compare_table
+    # ACF guide 4: "I suggest that ... the position should be recreated"
+    assert "the author's suggestion, not a rule" in table.item(table.row_of("acf-guide:4"),
+                                                               1).text()
+    # Rule 10 does not say when the move is noticed: read into it
+    assert "inferred" in table.item(table.row_of("apca:10"), 1).text()
+    assert "inferred" not in table.item(table.row_of("apca:10B"), 1).text()

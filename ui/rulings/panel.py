@@ -349,6 +349,10 @@ class CompareTable(QTableWidget):
                     decision += ": " + ", ".join(o.replace("_", " ") for o in v.options)
             if v.endorses:
                 decision += f" (endorses {v.endorses})"
+            if v.basis == "inferred":
+                decision += " (inferred: the text does not say it in words)"
+            elif v.suggestion:
+                decision += " (the author's suggestion, not a rule)"
             mark = {True: "DIFFERS", False: "same", None: ""}[v.differs]
             if v.ref == (comparison.baseline or ""):
                 mark = "the original"
