@@ -30,6 +30,20 @@ def _quote(text: str) -> str:
                      str(text).splitlines())
 
 
+def _quote_marked(text: str, quotes) -> str:
+    """The rule text as a block quote with the deciding words (``quotes``) in bold."""
+    from .rulings import merged_spans
+
+    text = " ".join(str(text).split())  # one paragraph: spans never cross a line break
+    parts, at = [], 0
+    for start, end in merged_spans(text, quotes):
+        parts.append(md_escape(text[at:start]))
+        parts.append(f"**{md_escape(text[start:end])}**")
+        at = end
+    parts.append(md_escape(text[at:]))
+    return "> " + "".join(parts)
+
+
 def ordinal(n: int) -> str:
     """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
@@ -164,13 +178,20 @@ def report_markdown(library, case, edition: str | None = None) -> tuple[str, str
                                      + ", ".join(f.replace("_", " ") for f in r.unknown_facts))
         lines += [f"### {md_escape(r.ref)} {md_escape(r.title)}", "",
                   f"**{md_escape(outcome_words(r.outcome).capitalize())}**{md_escape(opts)}"
-                  f"{md_escape(cond)}. {md_escape(r.summary)}", "", _quote(r.text), ""]
+                  f"{md_escape(cond)}. {md_escape(r.summary)}", "",
+                  _quote_marked(r.text, r.quotes), ""]
+        if r.quotes:
+            lines += ["*The words in bold decide it.*", ""]
+        if r.basis == "inferred":
+            lines += [f"*Inferred, not in the words of the rule:* {md_escape(r.note)}", ""]
     comp = compare(library, case.incident, case.facts)
     if comp.verdicts:
         lines += ["## How each rulebook and proposal decides it", "",
+                  "An outcome marked *differs* is not the original APCA rule's; *inferred* "
+                  "means the text does not say it in words.", "",
                   "| Variant | Outcome |", "|---|---|"]
         for v in comp.verdicts:
-            differs = " **(differs from the original)**" if v.differs else ""
+            differs = " **(differs)**" if v.differs else ""
             lines.append(f"| {md_escape(v.label)} | {md_escape(verdict_words(v))}{differs} |")
         lines.append("")
     # the decision and the signatures stay together on one page (see _CSS)

@@ -131,7 +131,7 @@ def test_verify_catches_every_change_after_the_seal(sealed_file, name, capsys):
 def test_verify_names_what_changed(sealed_file):
     data = yaml.safe_load(sealed_file.read_text())
     _vote(data, "A", "10")["ranking"] = ["apca:10A"]
-    _question(data, "9")["options"].append("apca:9C")
+    _question(data, "9")["options"].append("apca:9U")
     sealed_file.write_text(yaml.safe_dump(data, sort_keys=False))
     changes = verify_file(sealed_file).changes
     assert "the votes on question '10' changed after the seal" in changes

@@ -129,12 +129,12 @@ def test_the_questions_follow_the_proposals(library):
 def test_bad_references_in_a_ballot_are_validation_problems(data_copy, capsys):
     target = data_copy / "apca" / "ballots" / "2026-committee.yaml"
     text = target.read_text().replace("options: ['apca:9', 'apca:9A'",
-                                      "options: ['apca:9', 'apca:9C'", 1)
+                                      "options: ['apca:9', 'apca:9U'", 1)
     text = text.replace("roll: [A, B, C, D, E]", "roll: [A, B, C, D, X]")
     target.write_text(text)
     assert main(["--data", str(data_copy), "validate"]) == 1
     out = capsys.readouterr().out
-    assert "option apca:9C is a comment, which offers no text to adopt" in out
+    assert "option apca:9U is a comment, which offers no text to adopt" in out
     assert "member 'X' is neither in members.yaml" in out
     assert "apca/ballots/2026-committee.yaml:" in out
 

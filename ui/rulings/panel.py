@@ -31,6 +31,7 @@ from rulesbook.rulings import OUTCOMES, verdict_words
 
 from ..widgets import DocBrowser
 from .controller import RulingsController, outcome_words
+from .quotes import highlighted_html
 from .report import DIAGRAM_URL, qt_html
 
 UNKNOWN = "—"
@@ -257,8 +258,16 @@ def rulings_html(suggestions, library, incident=None) -> str:
                      f"{', stands for ' + esc(rule) if rule else ''})</span></p>")
         if r.summary:
             parts.append(f"<p>{esc(r.summary)}</p>")
-        text = esc(r.text).replace("\n", "<br/>")
+        if r.basis == "inferred":
+            parts.append(f"<p><b>Inferred, not in the words of the rule:</b> "
+                         f"{esc(r.note)}</p>")
+        elif r.suggestion:
+            parts.append(f"<p><b>A suggestion of the guide's author, not a rule:</b> "
+                         f"{esc(r.note)}</p>")
+        text = highlighted_html(r.text, r.quotes)
         parts.append(f"<blockquote style='margin-left:18px'><i>{text}</i></blockquote>")
+        if r.quotes:
+            parts.append("<p class='muted'>The words that decide are highlighted.</p>")
         if r.matched_facts:
             matched = "; ".join(f"{esc(_question(incident, k))} <b>{esc(answer_text(v))}</b>"
                                 for k, v in r.matched_facts.items())

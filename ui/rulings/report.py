@@ -27,7 +27,7 @@ from ..export import document_pdf_bytes
 DIAGRAM_URL = "rulesbook-diagram://board.png"
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 _SIZE = re.compile(r'<svg[^>]*\bwidth="(\d+)"')
-_QT_CSS = ("body { font-family: serif; color: #212121; font-size: 9.5pt; }\n"
+_QT_CSS = ("body { font-family: serif; color: #212121; font-size: 10pt; }\n"
            "h1 { font-size: 15pt; } h2 { font-size: 12pt; } h3 { font-size: 10.5pt; }\n"
            "blockquote { color: #37474f; margin-left: 16px; }\n"
            "table { border-collapse: collapse; } td, th { border: 1px solid #bbbbbb; "
@@ -87,7 +87,7 @@ def report_pdf_bytes(report: str, title: str = "Dispute report") -> bytes:
     """The report as PDF bytes, in memory (Letter, 18 mm margins)."""
     body, image = qt_html(report, width=240)
     # QTextDocument sizes tables to their content unless told: full width reads better
-    body = body.replace("<table>", '<table width="100%" cellspacing="0" cellpadding="3">')
+    body = body.replace("<table>", '<table width="100%" cellspacing="0" cellpadding="2">')
     # the screen stylesheet (a centred column for browsers) is not for paper
     body = re.sub(r"<style>.*?</style>", "", body, count=1, flags=re.DOTALL)
     doc = ReportDocument(image)
