@@ -80,16 +80,18 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
                                         f"question {key[1]!r} at line {line} (one vote per "
                                         f"member per question)"))
         seen_v[key] = i
-        votes.append(Vote(raw["member"], raw["question"], tuple(raw["ranking"])))
+        votes.append(_vote(raw))
     history = []
     for i, raw in enumerate(data.get("history", ())):
         check_vote(("history", i), raw, "a replaced vote")
         history.append(Replaced(raw["member"], raw["question"], tuple(raw["ranking"]),
-                                raw["replaced_at"], raw.get("source", "")))
+                                raw["replaced_at"], raw.get("source", ""),
+                                _vote(raw) if "signature" in raw else None))
     seal = None
     if "seal" in data:
         s = data["seal"]
-        seal = Seal(s["digest"], s["closed_at"], dict(s.get("parts", {})), s["algorithm"])
+        seal = Seal(s["digest"], s["closed_at"], dict(s.get("parts", {})), s["algorithm"],
+                    s.get("closed_by", ""), s.get("key", ""), s.get("signature", ""))
     ballot = Ballot(
         id=data["id"], title=data["title"], rulebook=data.get("rulebook", "apca"), roll=roll,
         questions=tuple(questions), votes=tuple(votes), status=data["status"],
@@ -99,6 +101,11 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
         description=data.get("description", ""), history=tuple(history), seal=seal,
         results=tuple(data.get("results", ())))
     return ballot, problems
+
+
+def _vote(raw: dict) -> Vote:
+    return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), raw.get("at", ""),
+                raw.get("key", ""), raw.get("signature", ""), raw.get("proxy_by"))
 
 
 def parse_ballot(text: str, file: str = "<ballot>") -> Ballot:
@@ -163,7 +170,8 @@ def load_member_ballot(path: str | os.PathLike) -> LoadedYaml:
 
 
 def member_copy(ballot: Ballot, member: str) -> dict:
-    """A blank member-ballot for ``member`` (their current votes filled in)."""
+    """A blank, unsigned member-ballot for ``member`` (their current votes filled in);
+    :func:`export_member_ballot` signs one."""
     if member not in ballot.roll:
         raise BallotError(f"member {member!r} is not on the roll of {ballot.id!r}")
     current = {v.question: v for v in ballot.votes if v.member == member}
@@ -171,3 +179,35 @@ def member_copy(ballot: Ballot, member: str) -> dict:
             "votes": [{"question": q.id,
                        "ranking": list(current[q.id].ranking) if q.id in current else []}
                       for q in ballot.questions]}
+
+
+def export_member_ballot(ballot: Ballot, member: str, signer, at: str) -> tuple[dict, str]:
+    """``member``'s own votes in ``ballot``, each signed by ``signer`` (the member's key)
+    at ``at``, as a member-ballot document; and the receipt code of those votes."""
+    from .signing import receipt_code, sign_vote
+
+    if member not in ballot.roll:
+        raise BallotError(f"member {member!r} is not on the roll of {ballot.id!r}")
+    if signer.member != member:
+        raise BallotError(f"a member's ballot of {member} is signed with {member}'s own key, "
+                          f"not {signer.member}'s")
+    order = {q.id: i for i, q in enumerate(ballot.questions)}
+    mine = sorted((v for v in ballot.votes if v.member == member),
+                  key=lambda v: order.get(v.question, len(order)))
+    if not mine:
+        raise BallotError(f"member {member} has no vote in ballot {ballot.id!r} to export "
+                          f"(vote first with `rulesbook ballot vote`)")
+    signed = [sign_vote(ballot.id, Vote(member, v.question, v.ranking, at), signer)
+              for v in mine]
+    receipt = receipt_code(signed)
+    doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot.id, "member": member,
+           "key": signer.public, "receipt": receipt,
+           "votes": [{"question": v.question, "ranking": list(v.ranking), "at": v.at,
+                      "signature": v.signature} for v in signed]}
+    return doc, receipt
+
+
+def dump_member_ballot(doc: dict) -> str:
+    return ("# A member's own votes, signed with the member's key "
+            "(`rulesbook ballot export`). Edit nothing: a changed vote no longer verifies.\n"
+            + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1000))

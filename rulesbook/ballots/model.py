@@ -70,16 +70,34 @@ class Question:
 
 @dataclass(frozen=True)
 class Vote:
+    """A vote, signed by its member (or, for a postal or telephone vote, by the
+    secretary named in ``proxy_by``) over the ballot id, member, question, ranking
+    and time (:func:`rulesbook.ballots.signing.vote_message`)."""
+
     member: str
     question: str
     ranking: tuple[str, ...]  # best first; empty = abstention
+    at: str = ""
+    key: str = ""  # the public key that signed it
+    signature: str = ""
+    proxy_by: str | None = None
 
     @property
     def abstains(self) -> bool:
         return not self.ranking
 
+    def signed_fields(self) -> dict:
+        data: dict = {"at": self.at}
+        if self.proxy_by:
+            data["proxy_by"] = self.proxy_by
+        data.update({"key": self.key, "signature": self.signature})
+        return data
+
     def to_dict(self) -> dict:
-        return {"member": self.member, "question": self.question, "ranking": list(self.ranking)}
+        data = {"member": self.member, "question": self.question, "ranking": list(self.ranking)}
+        if self.signature or self.at:
+            data.update(self.signed_fields())
+        return data
 
 
 @dataclass(frozen=True)
@@ -91,28 +109,44 @@ class Replaced:
     ranking: tuple[str, ...]
     replaced_at: str
     source: str = ""
+    vote: Vote | None = field(default=None, compare=False)  # the signed vote replaced
 
     def to_dict(self) -> dict:
         data = {"member": self.member, "question": self.question,
                 "ranking": list(self.ranking), "replaced_at": self.replaced_at}
         if self.source:
             data["source"] = self.source
+        if self.vote is not None and (self.vote.signature or self.vote.at):
+            data.update(self.vote.signed_fields())
         return data
+
+
+SEAL_ALGORITHM = "ed25519-sha256"
 
 
 @dataclass(frozen=True)
 class Seal:
-    """SHA-256 of the canonical form of a closed ballot, with per-part digests
-    that say *what* changed when the seal no longer matches."""
+    """SHA-256 of the canonical form of the whole closed ballot, signed with the
+    closer's Ed25519 key; per-part digests say *what* changed when it no longer
+    matches (see :mod:`rulesbook.ballots.seal`)."""
 
     digest: str
     closed_at: str
     parts: dict = field(default_factory=dict, compare=False, hash=False)
-    algorithm: str = "sha256"
+    algorithm: str = SEAL_ALGORITHM
+    closed_by: str = ""
+    key: str = ""
+    signature: str = ""
 
     def to_dict(self) -> dict:
-        return {"algorithm": self.algorithm, "digest": self.digest,
-                "closed_at": self.closed_at, "parts": self.parts}
+        data = {"algorithm": self.algorithm, "digest": self.digest,
+                "closed_at": self.closed_at}
+        if self.closed_by or self.key:
+            data.update({"closed_by": self.closed_by, "key": self.key})
+        data["parts"] = self.parts
+        if self.signature:
+            data["signature"] = self.signature
+        return data
 
 
 @dataclass(frozen=True)
