@@ -81,6 +81,7 @@ def cmd_new(args) -> int:
 
 
 def cmd_vote(args) -> int:
+    load_ballot(args.file).find_question(args.question)  # a clear message before the key
     registry = _registry(args)
     signer = open_key(registry, args.proxy_by or args.member, args.passphrase_file)
     ballot = vote_file(args.file, args.member, args.question, args.ranking, signer=signer,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -14,23 +15,35 @@ from rulesbook.library import load_library
 
 SHIPPED = bundled_data_dir() / "apca" / "ballots" / "2026-committee.yaml"
 
-GOOD = """schema_version: 1
-kind: member-ballot
-ballot: test-ballot
-member: E
-votes:
-  - {question: "28", ranking: [28A, original]}
-  - {question: Heading, ranking: [yes]}
-  - {question: "10", ranking: [10C, 10A]}
-"""
+AT = "2026-03-01T11:00:00Z"
+# E's votes, as `ballot export` writes them (canonical options)
+E_VOTES = [("28", ["apca:28A", "apca:28"]), ("Heading", ["apca:Heading"]),
+           ("10", ["apca:10C", "apca:10A"])]
+
+
+def member_file(path, keys, member="E", votes=E_VOTES, ballot="test-ballot", signer=None,
+                extra=()):
+    """A member-ballot of ``member`` whose votes are signed by ``signer`` (default: the
+    member), each over exactly the ranking written; ``extra`` votes are appended."""
+    from rulesbook.ballots import Vote, dump_member_ballot
+    from rulesbook.ballots.signing import sign_vote
+
+    key = keys[signer or member]
+    signed = [sign_vote(ballot, Vote(member, q, tuple(r), AT), key) for q, r in
+              list(votes) + list(extra)]
+    doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot, "member": member,
+           "key": key.public,
+           "votes": [{"question": v.question, "ranking": list(v.ranking), "at": v.at,
+                      "signature": v.signature} for v in signed]}
+    path.write_text(dump_member_ballot(doc))
+    return path
 
 
 # -- import ----------------------------------------------------------------------
 
-def test_import_merges_a_member_file(open_ballot_file, tmp_path):
-    member_file = tmp_path / "e.yaml"
-    member_file.write_text(GOOD)
-    assert main(["ballot", "import", str(open_ballot_file), str(member_file)]) == 0
+def test_import_merges_a_member_file(open_ballot_file, tmp_path, keys):
+    path = member_file(tmp_path / "e.yaml", keys)
+    assert main(["ballot", "import", str(open_ballot_file), str(path)]) == 0
     ballot = load_ballot(open_ballot_file)
     mine = {v.question: v.ranking for v in ballot.votes if v.member == "E"}
     assert mine == {"28": ("apca:28A", "apca:28"), "Heading": ("apca:Heading",),
@@ -39,49 +52,53 @@ def test_import_merges_a_member_file(open_ballot_file, tmp_path):
                for h in ballot.history)  # E's abstention was replaced, and recorded
 
 
-@pytest.mark.parametrize("bad,where,message", [
-    ('  - {question: "9", ranking: [9Z]}\n', ":9:", "'9Z' is not an option"),
-    ('  - {question: "2", ranking: [2B]}\n', ":9:", "no question '2'"),
-    ('  - {question: "28", ranking: [28A]}\n', ":9:", "voted twice (first at line 6)"),
-    ('  - {question: "9", ranking: [9A, 9A]}\n', ":9:", "ranked twice"),
-    ('  - {question: "9", rankng: [9A]}\n', ":9:", "unknown key 'rankng'"),
-    ('  - {question: "9", ranking: [9A]\n', ":", "not valid YAML"),
+@pytest.mark.parametrize("bad,message", [
+    (("9", ["9Z"]), "'9Z' is not an option"),
+    (("2", ["2B"]), "no question '2'"),
+    (("28", ["apca:28A"]), "voted twice (first at line"),
+    (("9", ["apca:9A", "apca:9A"]), "ranked twice"),
 ])
-def test_a_bad_line_refuses_the_whole_file(open_ballot_file, tmp_path, capsys, bad, where,
-                                           message):
-    member_file = tmp_path / "e.yaml"
-    member_file.write_text(GOOD + bad)
+def test_a_bad_line_refuses_the_whole_file(open_ballot_file, tmp_path, capsys, bad, message,
+                                           keys):
+    path = member_file(tmp_path / "e.yaml", keys, extra=[bad])
+    lines = path.read_text().splitlines()
+    last = max(i for i, ln in enumerate(lines, 1) if ln.startswith("- question:"))
     before = open_ballot_file.read_bytes()
-    assert main(["ballot", "import", str(open_ballot_file), str(member_file)]) == 2
+    assert main(["ballot", "import", str(open_ballot_file), str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"{member_file}{where}" in err and message in err and "Traceback" not in err
+    assert message in err and "Traceback" not in err
+    where = re.search(re.escape(str(path)) + r":(\d+):\d+: [^\n]*" + re.escape(message), err)
+    assert where and last <= int(where[1]) <= len(lines)  # the appended vote's lines
     assert open_ballot_file.read_bytes() == before
 
 
-@pytest.mark.parametrize("old,new,message", [
-    ("member: E", "member: Z", "not on the roll"),
-    ("ballot: test-ballot", "ballot: other", "is for ballot 'other'"),
+@pytest.mark.parametrize("change,message", [
+    ({"member": "Z"}, "not on the roll"),
+    ({"ballot": "other"}, "is for ballot 'other'"),
 ])
-def test_import_checks_the_member_and_the_ballot(open_ballot_file, tmp_path, capsys, old, new,
-                                                 message):
-    member_file = tmp_path / "e.yaml"
-    member_file.write_text(GOOD.replace(old, new))
+def test_import_checks_the_member_and_the_ballot(open_ballot_file, tmp_path, capsys, change,
+                                                 message, keys):
+    path = member_file(tmp_path / "e.yaml", keys)
+    text = path.read_text()
+    for key, value in change.items():
+        text = text.replace(f"{key}: {'E' if key == 'member' else 'test-ballot'}\n",
+                            f"{key}: {value}\n", 1)
+    path.write_text(text)
     before = open_ballot_file.read_bytes()
-    assert main(["ballot", "import", str(open_ballot_file), str(member_file)]) == 2
+    assert main(["ballot", "import", str(open_ballot_file), str(path)]) == 1
     assert message in capsys.readouterr().err
     assert open_ballot_file.read_bytes() == before
 
 
-def test_import_into_a_closed_ballot_changes_nothing(sealed_file, tmp_path, capsys):
-    member_file = tmp_path / "e.yaml"
-    member_file.write_text(GOOD)
+def test_import_into_a_closed_ballot_changes_nothing(sealed_file, tmp_path, capsys, keys):
+    path = member_file(tmp_path / "e.yaml", keys)
     before = sealed_file.read_bytes()
-    assert main(["ballot", "import", str(sealed_file), str(member_file)]) == 2
+    assert main(["ballot", "import", str(sealed_file), str(path)]) == 2
     assert "closed" in capsys.readouterr().err
     assert sealed_file.read_bytes() == before
 
 
-def test_a_failed_write_leaves_the_old_file(open_ballot_file, monkeypatch):
+def test_a_failed_write_leaves_the_old_file(open_ballot_file, monkeypatch, keys):
     from rulesbook.ballots import io
     from rulesbook.storage import SaveError
 
@@ -190,7 +207,7 @@ def test_adopt_refuses_open_or_tampered_ballots(data_copy, open_ballot_file, sea
 
 # -- the command line ------------------------------------------------------------------
 
-def test_cli_workflow_and_tally_json(tmp_path, capsys):
+def test_cli_workflow_and_tally_json(tmp_path, capsys, keys):
     path = tmp_path / "b.yaml"
     assert main(["ballot", "new", str(path), "--method", "schulze", "--threshold",
                  "two-thirds", "--quorum", "2"]) == 0
@@ -210,7 +227,9 @@ def test_cli_workflow_and_tally_json(tmp_path, capsys):
     assert r["rounds"] and r["method"] == "irv"
     assert main(["ballot", "tally", str(path)]) == 0
     assert "pairwise" in capsys.readouterr().out
-    assert main(["ballot", "close", str(path)]) == 0
+    assert main(["ballot", "close", str(path), "--as", "C"]) == 2  # a member, not a closer
+    assert "only the chair or the secretary" in capsys.readouterr().err
+    assert main(["ballot", "close", str(path), "--as", "B"]) == 0
     assert main(["ballot", "verify", str(path)]) == 0
     assert main(["ballot", "vote", str(path), "--member", "A", "--question", "10",
                  "--ranking", "10A"]) == 2
