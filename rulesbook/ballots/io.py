@@ -199,7 +199,7 @@ def export_member_ballot(ballot: Ballot, member: str, signer, at: str) -> tuple[
                           f"(vote first with `rulesbook ballot vote`)")
     signed = [sign_vote(ballot.id, Vote(member, v.question, v.ranking, at), signer)
               for v in mine]
-    receipt = receipt_code(signed)
+    receipt = receipt_code(ballot.id, signed)
     doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot.id, "member": member,
            "key": signer.public, "receipt": receipt,
            "votes": [{"question": v.question, "ranking": list(v.ranking), "at": v.at,

@@ -9,8 +9,8 @@ purpose never verifies as another:
 * a seal: ``{context: rulesbook-seal/1, digest, parts}`` (:mod:`.seal`);
 * a members statement: ``{context: rulesbook-members/1, ...}`` (:mod:`.registry`).
 
-A **receipt** is 16 letters of base32 of the SHA-256 of the signatures of the
-votes a member cast at one time (one ``ballot vote``, or one exported copy), in
+A **receipt** is 16 letters of base32 of the SHA-256 of the signed messages and
+signatures of the votes a member cast at one time (one ``ballot vote``, or one exported copy), in
 question order, shown as ``ABCD-EFGH-IJKL-MNOP``. After the close, ``ballot verify
 --receipt`` finds those votes in the sealed ballot, or says they are not there.
 """
@@ -43,8 +43,12 @@ def sign_vote(ballot_id: str, vote: Vote, signer: SigningKey) -> Vote:
                                                                             unsigned)))
 
 
-def receipt_code(votes: Iterable[Vote]) -> str:
-    digest = hashlib.sha256("\n".join(v.signature for v in votes).encode("ascii")).digest()
+def receipt_code(ballot_id: str, votes: Iterable[Vote]) -> str:
+    """The receipt of ``votes`` (cast together): what each says and its signature."""
+    h = hashlib.sha256()
+    for vote in votes:
+        h.update(vote_message(ballot_id, vote) + b"\n" + vote.signature.encode("ascii") + b"\n")
+    digest = h.digest()
     letters = base64.b32encode(digest).decode("ascii")[:16]
     return "-".join(letters[i:i + 4] for i in range(0, 16, 4))
 
@@ -75,9 +79,9 @@ def _groups(ballot: Ballot, votes: Iterable[Vote]) -> dict[str, list[Vote]]:
     out: dict[str, list[Vote]] = {}
     for batch in batches.values():
         batch.sort(key=lambda v: order.get(v.question, len(order)))
-        out[receipt_code(batch)] = batch
+        out[receipt_code(ballot.id, batch)] = batch
         for vote in batch:  # a receipt of one vote of a batch (a vote re-cast alone)
-            out.setdefault(receipt_code([vote]), [vote])
+            out.setdefault(receipt_code(ballot.id, [vote]), [vote])
     return out
 
 
