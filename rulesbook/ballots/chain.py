@@ -6,8 +6,9 @@ hand edit of any earlier record breaks the chain at the next one. An edition tha
 adopts proposals names its ``ballot`` and that ballot's ``seal`` digest; the
 ballot file must be in the data folder, its signed seal must verify (checked
 with the ballot) and carry that digest, and the edition must adopt exactly what
-the sealed results adopt — so a hand edit of the newest record (which no later
-``previous`` covers) is caught as well.
+the sealed results adopt — so a hand edit of the newest record's adoptions (which
+no later ``previous`` covers) is caught as well. (A ``repealed`` entry has no
+ballot to come from yet; only the chain covers it.)
 """
 from __future__ import annotations
 
@@ -64,7 +65,8 @@ def check_chain(doc: LoadedYaml, ballots: dict) -> list[Problem]:
                                 f"(line {line}) was changed by hand after edition {eid!r} "
                                 f"was written on it"))
         adopted = record.get("adopted", [])
-        bid = record.get("ballot")
+        named = {a.get("ballot") for a in adopted if a.get("ballot")}
+        bid = record.get("ballot") or (named.pop() if len(named) == 1 else None)
         if not bid:
             if adopted:
                 problems.append(doc.problem(path + ("adopted",), f"edition {eid!r} adopts "

@@ -10,37 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesbook.ballots import (
-    append_statement,
-    build_ballot,
-    cast_vote,
-    close_ballot,
-    generate_key,
-    load_registry,
-    save_ballot,
-    sign_statement,
-)
-
-AT = "2026-02-01T09:00:00Z"
-
-
-def make_keys(data: Path, members=("A", "B", "C", "D", "E"), chair="A", secretary="B"):
-    """A key for each member, registered in ``data``/members.yaml; ``chair`` names
-    themself chair and then makes ``secretary`` secretary."""
-    keys = {}
-    for m in members:
-        signer, _ = generate_key(m, rules_folder=data)
-        append_statement(data, sign_statement({"op": "key", "member": m, "key": signer.public,
-                                               "at": AT}, signer))
-        keys[m] = signer
-    append_statement(data, sign_statement({"op": "role", "member": chair, "role": "chair",
-                                           "key": keys[chair].public, "at": AT}, keys[chair]))
-    if secretary:
-        append_statement(data, sign_statement(
-            {"op": "role", "member": secretary, "role": "secretary",
-             "key": keys[secretary].public, "at": AT}, keys[chair]))
-    return keys
-
+from rulesbook.ballots import build_ballot, cast_vote, close_ballot, load_registry, save_ballot
+from tests.ballots.helpers import make_keys
 
 @pytest.fixture
 def config(tmp_path, monkeypatch) -> Path:
