@@ -57,6 +57,7 @@ from .model import (
 )
 from .ops import (
     SignatureError,
+    add_signed_votes,
     cast_vote,
     close_ballot,
     close_file,
@@ -84,5 +85,5 @@ __all__ = [
     "PassphraseError", "SigningKey", "config_dir", "generate_key", "import_key",
     "load_signing_key", "SignatureError", "read_sealed", "ROLES", "Registry",
     "append_statement", "load_registry", "sign_statement", "ReceiptCheck", "check_receipt",
-    "receipt_code",
+    "receipt_code", "add_signed_votes",
 ]

@@ -211,6 +211,17 @@ def import_member_votes(ballot: Ballot, doc, registry: Registry, *,
     return _apply(ballot, new_votes, at or now_utc(), f"import {Path(doc.file).name}")
 
 
+def add_signed_votes(ballot: Ballot, votes, registry: Registry, *, at: str | None = None,
+                     source: str = "") -> Ballot:
+    """Record votes that are already signed (re-applied after a reload): each must
+    verify, or nothing changes (:class:`SignatureError`)."""
+    _require_open(ballot)
+    bad = check_votes(dataclasses.replace(ballot, votes=tuple(votes)), registry)
+    if bad:
+        raise SignatureError("; ".join(bad))
+    return _apply(ballot, list(votes), at or now_utc(), source)
+
+
 def _verifies(ballot_id: str, vote: Vote) -> bool:
     from .keys import verify_signature
 

@@ -37,6 +37,7 @@ from rulesbook.storage import SaveError
 
 from ..ballots.chart import TallyChart
 from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
+from ..ballots.keypanel import KeyPanel
 from ..ballots.views import option_label, question_html, result_html, settings_text
 from ..widgets import DocBrowser
 from . import Workspace
@@ -104,6 +105,13 @@ class BallotsWorkspace(Workspace):
         self.seal_button.setToolTip("Count with the chosen method, close the ballot and seal it")
         self.verify_button.setToolTip("Check the seal of the file on disk")
         self.adopt_button.setToolTip("Write the next edition of the rules from the sealed ballot")
+        self.receipt_edit = QLineEdit()
+        self.receipt_edit.setAccessibleName("Receipt code")
+        self.receipt_edit.setPlaceholderText("receipt code")
+        self.receipt_edit.setMaximumWidth(190)
+        self.receipt_button = QPushButton("Check &Receipt")
+        self.receipt_button.setToolTip("Is the vote of this receipt in the sealed ballot, "
+                                       "unchanged?")
         row = QToolBar("Ballot")
         row.setAccessibleName("Ballot actions")
         for b in (self.open_button, self.new_button, self.save_button, self.import_button):
@@ -111,6 +119,10 @@ class BallotsWorkspace(Workspace):
         row.addSeparator()
         for b in (self.seal_button, self.verify_button, self.adopt_button):
             row.addWidget(b)
+        row.addSeparator()
+        row.addWidget(self.receipt_edit)
+        row.addWidget(self.receipt_button)
+        self.key_panel = KeyPanel(bc.keys)
         self.info = QLabel("No ballot open.")
         self.info.setWordWrap(True)
         self.info.setTextFormat(Qt.TextFormat.PlainText)
@@ -258,6 +270,7 @@ class BallotsWorkspace(Workspace):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(row)
+        layout.addWidget(self.key_panel)
         layout.addWidget(self.info)
         layout.addWidget(self.banner)
         layout.addWidget(self.recovery_banner)
@@ -270,6 +283,8 @@ class BallotsWorkspace(Workspace):
         self.seal_button.clicked.connect(lambda: self.close_and_seal())
         self.verify_button.clicked.connect(lambda: self.verify())
         self.adopt_button.clicked.connect(lambda: self.adopt())
+        self.receipt_button.clicked.connect(lambda: self.check_receipt())
+        self.receipt_edit.returnPressed.connect(lambda: self.check_receipt())
         save_shortcut = QShortcut(QKeySequence.StandardKey.Save, self)
         save_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         save_shortcut.activated.connect(lambda: self.save())
@@ -287,6 +302,8 @@ class BallotsWorkspace(Workspace):
     # -- app hooks ---------------------------------------------------------------
     def on_library(self, library) -> None:
         self._install_guard()
+        self.key_panel.set_members([(m.id, m.name) for m in library.members
+                                    if m.id != "unknown"])
         if self.ballots.ballot is None:
             files = self.ballots.library_ballots()
             if files:
@@ -520,6 +537,23 @@ class BallotsWorkspace(Workspace):
             self._error("The ballot cannot be verified", exc)
             return None
 
+    def check_receipt(self, code: str | None = None):
+        """Check a member's receipt against the sealed file on disk (shown in the banner)."""
+        code = (code if code is not None else self.receipt_edit.text()).strip()
+        if not code:
+            return None
+        try:
+            result = self.ballots.check_receipt(code)
+        except BallotError as exc:
+            self._error("The receipt cannot be checked", exc)
+            return None
+        sealed = self.ballots.ballot is not None and self.ballots.ballot.seal is not None
+        text = result.message + ("" if sealed else " (the ballot is not sealed yet)")
+        self.banner.setText(("✔ " if result.ok else "✘ ") + text)
+        self.banner.setStyleSheet(OK_STYLE if result.ok else BAD_STYLE)
+        self.banner.setVisible(True)
+        return result
+
     def adopt(self, edition_id: str | None = None) -> bool:
         ballot = self.ballots.ballot
         if ballot is None or self.controller.library is None:
@@ -621,21 +655,28 @@ class BallotsWorkspace(Workspace):
             grid.setColumnCount(len(ballot.roll))
             grid.setHorizontalHeaderLabels(list(ballot.roll))
             grid.setVerticalHeaderLabels([q.id for q in ballot.questions])
-            votes = {(v.member, v.question): v.ranking for v in ballot.votes}
+            votes = {(v.member, v.question): v for v in ballot.votes}
             for r, q in enumerate(ballot.questions):
                 for c, m in enumerate(ballot.roll):
-                    ranking = votes.get((m, q.id))
+                    vote = votes.get((m, q.id))
+                    ranking = vote.ranking if vote is not None else None
                     if ranking is None:
                         text = ""
                     elif not ranking:
                         text = "abstains"
                     else:
                         text = " ".join(str(q.options.index(o) + 1) for o in ranking)
+                    tip = ""
+                    if vote is not None and vote.proxy_by:
+                        text += f" (proxy {vote.proxy_by})"
+                        tip = f"Entered by {vote.proxy_by} on {m}'s behalf (proxy vote). "
+                    elif vote is not None and not vote.signature:
+                        text += " (unsigned)"
                     item = QTableWidgetItem(text)
                     item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
-                    if ranking:
-                        item.setToolTip(" > ".join(option_label(self.controller.library, o)
-                                                   for o in ranking))
+                    if ranking or tip:
+                        item.setToolTip(tip + " > ".join(option_label(self.controller.library, o)
+                                                         for o in ranking or ()))
                     grid.setItem(r, c, item)
             grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
 
@@ -748,7 +789,10 @@ class BallotsWorkspace(Workspace):
                     text = "the original stands (it wins)"
                 else:
                     text = "the original stands"
-                cells = (res.question, text, f"{res.cast}/{len(ballot.roll) if ballot else 0}")
+                proxies = sum(1 for v in ballot.votes if v.question == res.question
+                              and v.proxy_by) if ballot else 0
+                cells = (res.question, text, f"{res.cast}/{len(ballot.roll) if ballot else 0}"
+                         + (f" ({proxies} by proxy)" if proxies else ""))
                 for c, value in enumerate(cells):
                     item = QTableWidgetItem(value)
                     item.setToolTip(res.reason)
@@ -791,7 +835,8 @@ class BallotsWorkspace(Workspace):
             self.banner.setStyleSheet(OK_STYLE)
         else:
             changes = "\n".join(f"• {c}" for c in verification.changes) or "• digest mismatch"
-            self.banner.setText("✘ THE BALLOT FILE WAS CHANGED AFTER IT WAS SEALED.\n" + changes)
+            self.banner.setText("✘ THE BALLOT DOES NOT VERIFY: it was changed after it was "
+                                "sealed, or a signature does not match.\n" + changes)
             self.banner.setStyleSheet(BAD_STYLE)
         self.banner.setVisible(True)
 
