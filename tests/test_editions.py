@@ -3,7 +3,6 @@ import pytest
 from rulesbook import load_library
 from rulesbook.editions import consolidate, redline
 from rulesbook.textdiff import word_diff
-
 from tests.ballots.helpers import adopt_edition
 
 

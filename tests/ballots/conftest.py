@@ -13,6 +13,7 @@ import pytest
 from rulesbook.ballots import build_ballot, cast_vote, close_ballot, load_registry, save_ballot
 from tests.ballots.helpers import make_keys
 
+
 @pytest.fixture
 def config(tmp_path, monkeypatch) -> Path:
     folder = tmp_path / "config"

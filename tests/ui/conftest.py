@@ -12,6 +12,7 @@ from PySide6.QtCore import QSettings  # noqa: E402
 
 from rulesbook.datapath import bundled_data_dir  # noqa: E402
 
+
 @pytest.fixture(autouse=True)
 def private_settings(tmp_path, monkeypatch):
     """Never touch the real user's settings or log folder."""
@@ -21,6 +22,7 @@ def private_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("RULESBOOK_LOG_DIR", str(tmp_path / "logs"))
     monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(tmp_path / "autosave"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("RULESBOOK_CONFIG", str(tmp_path / "config" / "rulesbook"))  # keys
     yield
 
 
