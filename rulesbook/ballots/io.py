@@ -184,7 +184,7 @@ def member_copy(ballot: Ballot, member: str) -> dict:
 def export_member_ballot(ballot: Ballot, member: str, signer, at: str) -> tuple[dict, str]:
     """``member``'s own votes in ``ballot``, each signed by ``signer`` (the member's key)
     at ``at``, as a member-ballot document; and the receipt code of those votes."""
-    from .signing import receipt_code, sign_vote
+    from .signing import receipt_code, sign_votes
 
     if member not in ballot.roll:
         raise BallotError(f"member {member!r} is not on the roll of {ballot.id!r}")
@@ -197,13 +197,13 @@ def export_member_ballot(ballot: Ballot, member: str, signer, at: str) -> tuple[
     if not mine:
         raise BallotError(f"member {member} has no vote in ballot {ballot.id!r} to export "
                           f"(vote first with `rulesbook ballot vote`)")
-    signed = [sign_vote(ballot.id, Vote(member, v.question, v.ranking, at), signer)
-              for v in mine]
-    receipt = receipt_code(ballot.id, signed)
+    signed = sign_votes(ballot.id, [Vote(member, v.question, v.ranking, at) for v in mine],
+                        signer)
+    receipt = receipt_code(signed[0].signature)
     doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot.id, "member": member,
-           "key": signer.public, "receipt": receipt,
-           "votes": [{"question": v.question, "ranking": list(v.ranking), "at": v.at,
-                      "signature": v.signature} for v in signed]}
+           "key": signer.public, "at": at, "signature": signed[0].signature,
+           "receipt": receipt,
+           "votes": [{"question": v.question, "ranking": list(v.ranking)} for v in signed]}
     return doc, receipt
 
 

@@ -29,7 +29,7 @@ from .model import (
 )
 from .registry import CLOSERS, Registry
 from .seal import Verification, check_votes, compute_seal, verify_ballot
-from .signing import sign_vote, vote_message
+from .signing import batch_message, sign_vote
 from .tally import tally
 
 
@@ -132,30 +132,32 @@ def _apply(ballot: Ballot, new_votes: list[Vote], at: str, source: str) -> Ballo
 
 def import_member_votes(ballot: Ballot, doc, registry: Registry, *,
                         at: str | None = None) -> Ballot:
-    """Merge a member-ballot document (a schema-valid LoadedYaml), each vote signed by
-    the member named in it with their key in ``registry``. Every line is checked
-    first; if any is wrong nothing is merged and :class:`BallotError` lists them all
-    (:class:`SignatureError` when a signature, key or member does not match)."""
+    """Merge a member-ballot document (a schema-valid LoadedYaml): the votes of the
+    member named in it, signed together with that member's key in ``registry``. Every
+    line is checked first; if any is wrong nothing is merged and :class:`BallotError`
+    lists them all (:class:`SignatureError` when a signature, key or member does not
+    match)."""
     data = doc.data
     problems: list[Problem] = []
     signature_problems: list[Problem] = []
-    key = data.get("key", "")
-    if not key:
+    member = data["member"]
+    key, signed_at = data.get("key", ""), str(data.get("at", ""))
+    signature = data.get("signature", "")
+    if not (key and signature and signed_at):
         signature_problems.append(doc.problem(("member",), f"this copy is not signed: a "
                                   f"member's ballot is made with `rulesbook ballot export "
-                                  f"--member {data['member']}` and signed with their key"))
+                                  f"--member {member}` and signed with their key"))
     else:
-        why = registry.key_problem(data["member"], key)
+        why = registry.key_problem(member, key, signed_at)
         if why:
             signature_problems.append(doc.problem(("key",), f"this copy says member "
-                                                  f"{data['member']!r}, but {why}"))
+                                                  f"{member!r}, but {why}"))
     if not ballot.is_open:
         problems.append(doc.problem(("ballot",), f"ballot {ballot.id!r} is closed: no vote "
                                     f"can change"))
     if data["ballot"] != ballot.id:
         problems.append(doc.problem(("ballot",), f"this copy is for ballot {data['ballot']!r}, "
                                     f"not {ballot.id!r}"))
-    member = data["member"]
     if member not in ballot.roll:
         problems.append(doc.problem(("member",), f"member {member!r} is not on the roll "
                                     f"({', '.join(ballot.roll)})"))
@@ -189,20 +191,24 @@ def import_member_votes(ballot: Ballot, doc, registry: Registry, *,
                                             f"{option} is ranked twice"))
                 bad = True
             ranking.append(option)
-        if bad:
-            continue
-        vote = Vote(member, q.id, tuple(ranking), str(raw.get("at", "")), key,
-                    str(raw.get("signature", "")))
-        if key and not signature_problems:
-            why = registry.key_problem(member, key, vote.at)
-            if why:
-                signature_problems.append(doc.problem(("votes", i), why))
-            elif not vote.signature or not _verifies(data["ballot"], vote):
-                signature_problems.append(doc.problem(
-                    ("votes", i), f"the vote on question {q.id!r} does not carry "
-                    f"{member}'s signature (it was changed after it was signed, or signed "
-                    f"by someone else)"))
-        new_votes.append(vote)
+        if not bad:
+            new_votes.append(Vote(member, q.id, tuple(ranking), signed_at, key, signature))
+    if new_votes and not signature_problems and len(new_votes) == len(data["votes"]):
+        from .keys import verify_signature
+
+        if not verify_signature(key, batch_message(data["ballot"], new_votes), signature):
+            signature_problems.append(doc.problem(
+                ("signature",), f"the votes in this copy do not carry {member}'s signature "
+                f"(changed after they were signed, or signed by someone else)"))
+        for vote in new_votes:
+            old = next((v for v in ballot.votes if v.member == member
+                        and v.question == vote.question), None)
+            if old is not None and old.at and old.at > signed_at:
+                problems.append(doc.problem(
+                    ("at",), f"this copy was signed at {signed_at}, before {member}'s vote "
+                    f"on question {vote.question!r} already recorded ({old.at}): an older "
+                    f"copy never replaces a newer vote"))
+                break
     if signature_problems:
         raise SignatureError(f"{doc.file} refused, nothing imported",
                              signature_problems + problems)
@@ -220,12 +226,6 @@ def add_signed_votes(ballot: Ballot, votes, registry: Registry, *, at: str | Non
     if bad:
         raise SignatureError("; ".join(bad))
     return _apply(ballot, list(votes), at or now_utc(), source)
-
-
-def _verifies(ballot_id: str, vote: Vote) -> bool:
-    from .keys import verify_signature
-
-    return verify_signature(vote.key, vote_message(ballot_id, vote), vote.signature)
 
 
 def close_ballot(ballot: Ballot, signer: SigningKey, registry: Registry, *,

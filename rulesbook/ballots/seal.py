@@ -128,26 +128,35 @@ def _diff_parts(old: dict, new: dict) -> list[str]:
 
 
 def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
-    """Every vote signed by its member (or a secretary's proxy), with a valid key."""
-    from .signing import vote_message
+    """Every vote signed by its member (or a secretary's proxy) with a valid key, one
+    signature per batch of votes cast together (:mod:`.signing`)."""
+    from .signing import batch_message, batches
 
     failures: list[str] = []
     for vote in ballot.votes:
-        what = f"the vote of {vote.member} on question {vote.question!r}"
         if not vote.signature:
-            failures.append(f"{what} is not signed")
+            failures.append(f"the vote of {vote.member} on question {vote.question!r} is "
+                            f"not signed")
+    for batch in batches(ballot):
+        first = batch.first
+        qs = [v.question for v in batch.votes]
+        what = (f"the vote of {first.member} on question {qs[0]!r}" if len(qs) == 1 else
+                f"the votes of {first.member} on questions {', '.join(map(repr, qs))}")
+        if batch.problem:
+            failures.append(f"{what}: {batch.problem}")
             continue
-        signer = vote.proxy_by or vote.member
-        why = registry.key_problem(signer, vote.key, vote.at)
+        signer = first.proxy_by or first.member
+        why = registry.key_problem(signer, first.key, first.at)
         if why:
             failures.append(f"{what}: {why}")
             continue
-        if vote.proxy_by and registry.role_at(vote.proxy_by, vote.at) not in CLOSERS:
-            failures.append(f"{what} was entered by {vote.proxy_by} as a proxy, but "
-                            f"{vote.proxy_by} was not the chair or the secretary at {vote.at}")
-        if not verify_signature(vote.key, vote_message(ballot.id, vote), vote.signature):
-            failures.append(f"{what}: the signature does not match the vote (changed after "
-                            f"it was cast, or forged)")
+        if first.proxy_by and registry.role_at(first.proxy_by, first.at) not in CLOSERS:
+            failures.append(f"{what} were entered by {first.proxy_by} as a proxy, but "
+                            f"{first.proxy_by} was not the chair or the secretary at {first.at}")
+        if not verify_signature(first.key, batch_message(ballot.id, batch.votes),
+                                batch.signature):
+            failures.append(f"{what}: the signature does not match the vote(s) (changed "
+                            f"after they were cast, or forged)")
     return failures
 
 

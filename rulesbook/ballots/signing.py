@@ -4,15 +4,18 @@ Every signed message is the canonical JSON (:func:`~.seal.canonical_json`) of a
 mapping whose ``context`` names what it is, so that a signature made for one
 purpose never verifies as another:
 
-* a vote: ``{context: rulesbook-vote/1, ballot, member, question, ranking, at,
-  proxy_by}`` — signed by the member, or by the secretary ``proxy_by``;
+* the votes a member cast at one time (one ``ballot vote``, one exported copy):
+  ``{context: rulesbook-votes/1, ballot, member, at, proxy_by, votes: [[question,
+  ranking]...]}`` — signed once by the member, or by the secretary ``proxy_by``;
+  the signature is stored with each of those votes (and kept in the history when
+  one is replaced), so 1,000 members' ballots are 1,000 signatures to check;
 * a seal: ``{context: rulesbook-seal/1, digest, parts}`` (:mod:`.seal`);
 * a members statement: ``{context: rulesbook-members/1, ...}`` (:mod:`.registry`).
 
-A **receipt** is 16 letters of base32 of the SHA-256 of the signed messages and
-signatures of the votes a member cast at one time (one ``ballot vote``, or one exported copy), in
-question order, shown as ``ABCD-EFGH-IJKL-MNOP``. After the close, ``ballot verify
---receipt`` finds those votes in the sealed ballot, or says they are not there.
+A **receipt** is 16 letters of base32 of the SHA-256 of that signature, shown as
+``ABCD-EFGH-IJKL-MNOP``. After the close, ``ballot verify --receipt`` finds the
+votes signed with it and checks the signature still matches them (an
+Ed25519 signature is deterministic: the same votes give the same receipt).
 """
 from __future__ import annotations
 
@@ -25,30 +28,76 @@ from dataclasses import dataclass
 from .keys import SigningKey
 from .model import Ballot, Replaced, Vote
 
-VOTE_CONTEXT = "rulesbook-vote/1"
+VOTE_CONTEXT = "rulesbook-votes/1"
 
 
-def vote_message(ballot_id: str, vote: Vote) -> bytes:
+def batch_message(ballot_id: str, votes: Iterable[Vote]) -> bytes:
+    """What one signature covers: the votes one member cast at one time (one
+    ``ballot vote``, one exported copy), by question."""
     from .seal import canonical_json
 
-    return canonical_json({"context": VOTE_CONTEXT, "ballot": ballot_id, "member": vote.member,
-                           "question": vote.question, "ranking": list(vote.ranking),
-                           "at": vote.at, "proxy_by": vote.proxy_by})
+    votes = list(votes)
+    first = votes[0]
+    return canonical_json({"context": VOTE_CONTEXT, "ballot": ballot_id,
+                           "member": first.member, "at": first.at,
+                           "proxy_by": first.proxy_by,
+                           "votes": sorted([v.question, list(v.ranking)] for v in votes)})
+
+
+def sign_votes(ballot_id: str, votes: Iterable[Vote], signer: SigningKey) -> list[Vote]:
+    """``votes`` (one member, one time) signed together by ``signer`` (the member, or
+    the proxy named in them): one signature, stored with each vote."""
+    votes = [dataclasses.replace(v, key=signer.public, signature="") for v in votes]
+    if len({(v.member, v.at, v.proxy_by) for v in votes}) != 1:
+        raise ValueError("votes signed together have one member, one time and one proxy")
+    if len({v.question for v in votes}) != len(votes):
+        raise ValueError("votes signed together are on different questions")
+    signature = signer.sign(batch_message(ballot_id, votes))
+    return [dataclasses.replace(v, signature=signature) for v in votes]
 
 
 def sign_vote(ballot_id: str, vote: Vote, signer: SigningKey) -> Vote:
-    """``vote`` signed by ``signer`` (the member, or the proxy named in the vote)."""
-    unsigned = dataclasses.replace(vote, key=signer.public, signature="")
-    return dataclasses.replace(unsigned, signature=signer.sign(vote_message(ballot_id,
-                                                                            unsigned)))
+    return sign_votes(ballot_id, [vote], signer)[0]
 
 
-def receipt_code(ballot_id: str, votes: Iterable[Vote]) -> str:
-    """The receipt of ``votes`` (cast together): what each says and its signature."""
-    h = hashlib.sha256()
-    for vote in votes:
-        h.update(vote_message(ballot_id, vote) + b"\n" + vote.signature.encode("ascii") + b"\n")
-    digest = h.digest()
+@dataclass(frozen=True)
+class Batch:
+    """The votes that share one signature (current votes and replaced ones)."""
+
+    signature: str
+    votes: tuple[Vote, ...]
+    problem: str = ""  # the votes do not form one batch (mixed members, times, keys)
+
+    @property
+    def first(self) -> Vote:
+        return self.votes[0]
+
+
+def batches(ballot: Ballot) -> list[Batch]:
+    """Every signed batch of the ballot, rebuilt from its votes and its history (a vote
+    replaced later still belongs to the batch it was signed with)."""
+    groups: dict[str, list[Vote]] = {}
+    for vote in list(ballot.votes) + [h.vote for h in ballot.history
+                                      if isinstance(h, Replaced) and h.vote is not None]:
+        if vote.signature:
+            groups.setdefault(vote.signature, []).append(vote)
+    out = []
+    for signature, votes in groups.items():
+        unique: dict[str, Vote] = {}
+        problem = ""
+        for v in votes:
+            seen = unique.setdefault(v.question, v)
+            if seen.ranking != v.ranking:
+                problem = f"two different votes on question {v.question!r} carry one signature"
+        if len({(v.member, v.at, v.proxy_by, v.key) for v in votes}) != 1:
+            problem = "votes of different members, times or keys carry one signature"
+        out.append(Batch(signature, tuple(unique.values()), problem))
+    return out
+
+
+def receipt_code(signature: str) -> str:
+    """The receipt of the votes signed with ``signature``."""
+    digest = hashlib.sha256(signature.encode("ascii")).digest()
     letters = base64.b32encode(digest).decode("ascii")[:16]
     return "-".join(letters[i:i + 4] for i in range(0, 16, 4))
 
@@ -71,38 +120,31 @@ class ReceiptCheck:
                 "member": self.member, "questions": list(self.questions)}
 
 
-def _groups(ballot: Ballot, votes: Iterable[Vote]) -> dict[str, list[Vote]]:
-    order = {q.id: i for i, q in enumerate(ballot.questions)}
-    batches: dict[tuple, list[Vote]] = {}
-    for vote in votes:
-        batches.setdefault((vote.member, vote.at, vote.proxy_by), []).append(vote)
-    out: dict[str, list[Vote]] = {}
-    for batch in batches.values():
-        batch.sort(key=lambda v: order.get(v.question, len(order)))
-        out[receipt_code(ballot.id, batch)] = batch
-        for vote in batch:  # a receipt of one vote of a batch (a vote re-cast alone)
-            out.setdefault(receipt_code(ballot.id, [vote]), [vote])
-    return out
-
-
 def check_receipt(ballot: Ballot, code: str) -> ReceiptCheck:
-    """Are the votes of receipt ``code`` in ``ballot`` (as they were cast)?"""
+    """Are the votes of receipt ``code`` in ``ballot``, as they were cast and signed?"""
+    from .keys import verify_signature
+
     wanted = normalise_receipt(code)
-    current = _groups(ballot, ballot.votes)
-    if wanted in current:
-        votes = current[wanted]
-        questions = tuple(v.question for v in votes)
-        return ReceiptCheck(True, wanted, f"receipt {wanted}: the vote(s) of member "
-                            f"{votes[0].member} on question(s) {', '.join(questions)} are in "
-                            f"the ballot unchanged", votes[0].member, questions)
-    replaced = [h for h in ballot.history if isinstance(h, Replaced) and h.vote is not None]
-    old = _groups(ballot, [h.vote for h in replaced])
-    if wanted in old:
-        votes = old[wanted]
-        return ReceiptCheck(False, wanted, f"receipt {wanted}: the vote(s) of member "
-                            f"{votes[0].member} on question(s) "
-                            f"{', '.join(v.question for v in votes)} were replaced by a later "
-                            f"vote (see the history)", votes[0].member,
-                            tuple(v.question for v in votes))
+    for batch in batches(ballot):
+        if receipt_code(batch.signature) != wanted:
+            continue
+        first = batch.first
+        questions = tuple(v.question for v in batch.votes)
+        who = f"the vote(s) of member {first.member} on question(s) {', '.join(questions)}"
+        if batch.problem or not verify_signature(first.key, batch_message(ballot.id,
+                                                                         batch.votes),
+                                                 batch.signature):
+            return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} were CHANGED after "
+                                f"they were cast (the signature no longer matches them)",
+                                first.member, questions)
+        current = {(v.member, v.question, v.signature) for v in ballot.votes}
+        replaced = [v.question for v in batch.votes
+                    if (v.member, v.question, v.signature) not in current]
+        if replaced:
+            return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} are in the ballot, "
+                                f"but the vote(s) on {', '.join(replaced)} were replaced by a "
+                                f"later vote (see the history)", first.member, questions)
+        return ReceiptCheck(True, wanted, f"receipt {wanted}: {who} are in the ballot "
+                            f"unchanged", first.member, questions)
     return ReceiptCheck(False, wanted, f"receipt {wanted}: no vote in the ballot has this "
-                        f"receipt: the vote was changed or removed (or the code is mistyped)")
+                        f"receipt: the vote was removed (or the code is mistyped)")

@@ -90,7 +90,7 @@ def cmd_vote(args) -> int:
                 and v.question == ballot.find_question(args.question).id)
     what = ", ".join(vote.ranking) if vote.ranking else "abstains"
     proxy = f" (proxy vote entered by {vote.proxy_by})" if vote.proxy_by else ""
-    receipt = receipt_code(ballot.id, [vote])
+    receipt = receipt_code(vote.signature)
     print(f"{args.member} on {vote.question}: {what}{proxy}; receipt {receipt}")
     return 0
 

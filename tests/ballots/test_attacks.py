@@ -76,6 +76,7 @@ def test_reseal_is_detected_by_verify_validate_and_adopt(data_copy, sealed_file,
     err = capsys.readouterr().err
     assert "the closer's signature does not match the seal" in err
     assert "the vote of A on question '10': the signature does not match the vote" in err
+    assert "changed after they were cast" in err
 
     assert main(["--data", str(data_copy), "validate"]) == 1
     out = capsys.readouterr().out
@@ -169,9 +170,8 @@ def test_forged_member_ballot_is_refused(open_ballot_file, tmp_path, keys, confi
         vote = sign_vote("test-ballot", Vote("B", "10", ("apca:10C",), "2026-03-01T12:00:00Z"),
                          key)
         doc = {"schema_version": 1, "kind": "member-ballot", "ballot": "test-ballot",
-               "member": "B", "key": key.public,
-               "votes": [{"question": "10", "ranking": ["apca:10C"], "at": vote.at,
-                          "signature": vote.signature}]}
+               "member": "B", "key": key.public, "at": vote.at, "signature": vote.signature,
+               "votes": [{"question": "10", "ranking": ["apca:10C"]}]}
         path = tmp_path / f"b-by-{forger}.yaml"
         path.write_text(dump_member_ballot(doc))
         assert main(["ballot", "import", str(open_ballot_file), str(path)]) == 1
@@ -185,11 +185,11 @@ def test_forged_member_ballot_is_refused(open_ballot_file, tmp_path, keys, confi
     doc = yaml.safe_load(path.read_text())
     vote = sign_vote("test-ballot", Vote("B", "10", ("apca:10B",), "2026-03-01T12:00:00Z"),
                      keys["B"])
-    doc.update(key=keys["B"].public)
-    doc["votes"][0].update(ranking=["apca:10C"], signature=vote.signature)
+    doc.update(key=keys["B"].public, signature=vote.signature)
+    doc["votes"][0].update(ranking=["apca:10C"])
     path.write_text(dump_member_ballot(doc))
     assert main(["ballot", "import", str(open_ballot_file), str(path)]) == 1
-    assert "does not carry B's signature" in capsys.readouterr().err
+    assert "the votes in this copy do not carry B's signature" in capsys.readouterr().err
     assert open_ballot_file.read_bytes() == before
 
 

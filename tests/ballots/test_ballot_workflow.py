@@ -23,18 +23,19 @@ E_VOTES = [("28", ["apca:28A", "apca:28"]), ("Heading", ["apca:Heading"]),
 
 def member_file(path, keys, member="E", votes=E_VOTES, ballot="test-ballot", signer=None,
                 extra=()):
-    """A member-ballot of ``member`` whose votes are signed by ``signer`` (default: the
-    member), each over exactly the ranking written; ``extra`` votes are appended."""
+    """A member-ballot of ``member`` whose votes are signed together by ``signer``
+    (default: the member), over exactly the rankings written; ``extra`` votes too."""
     from rulesbook.ballots import Vote, dump_member_ballot
-    from rulesbook.ballots.signing import sign_vote
+    from rulesbook.ballots.signing import batch_message
 
     key = keys[signer or member]
-    signed = [sign_vote(ballot, Vote(member, q, tuple(r), AT), key) for q, r in
-              list(votes) + list(extra)]
+    everything = list(votes) + list(extra)
+    signed_as = [Vote(member, q, tuple(r), AT) for q, r in everything]
+    # a batch signs each question once: a question voted twice is signed as written
+    signature = key.sign(batch_message(ballot, {v.question: v for v in signed_as}.values()))
     doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot, "member": member,
-           "key": key.public,
-           "votes": [{"question": v.question, "ranking": list(v.ranking), "at": v.at,
-                      "signature": v.signature} for v in signed]}
+           "key": key.public, "at": AT, "signature": signature,
+           "votes": [{"question": q, "ranking": list(r)} for q, r in everything]}
     path.write_text(dump_member_ballot(doc))
     return path
 

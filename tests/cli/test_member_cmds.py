@@ -160,8 +160,11 @@ def test_signed_workflow_proxy_receipts_and_verify(env, capsys, tmp_path):
                        "--json")
     report = json.loads(out)
     assert code == 1 and set(report) >= {"ok", "failures"}
-    assert any("no vote in the ballot has this receipt" in f for f in report["failures"])
-    assert any("the vote of E on question '28': the signature does not match" in f
+    assert any(f"receipt {receipt_e}: the vote(s) of member E on question(s) 10, 28 were "
+               f"CHANGED" in f for f in report["failures"])
+    assert any("the votes of E on questions '10', '28': the signature does not match" in f
+               for f in report["failures"])
+    assert any("the votes on question '28' changed after the seal" in f
                for f in report["failures"])
 
 

@@ -92,15 +92,15 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path, keys):
 
     # a member's signed file with one vote changed after signing: refused whole
     from rulesbook.ballots import Vote, dump_member_ballot
-    from rulesbook.ballots.signing import sign_vote
+    from rulesbook.ballots.signing import sign_votes
 
     ballot_id = ws.ballots.ballot.id
-    signed = [sign_vote(ballot_id, Vote("A", q, r, "2026-03-01T10:00:00Z"), keys["A"])
-              for q, r in (("12", ("apca:12A",)), ("13", ("apca:13A", "apca:13")))]
+    signed = sign_votes(ballot_id, [Vote("A", q, r, "2026-03-01T10:00:00Z") for q, r in
+                                    (("12", ("apca:12A",)), ("13", ("apca:13A", "apca:13")))],
+                        keys["A"])
     copy = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot_id, "member": "A",
-            "key": keys["A"].public,
-            "votes": [{"question": v.question, "ranking": list(v.ranking), "at": v.at,
-                       "signature": v.signature} for v in signed]}
+            "key": keys["A"].public, "at": signed[0].at, "signature": signed[0].signature,
+            "votes": [{"question": v.question, "ranking": list(v.ranking)} for v in signed]}
     good = tmp_path / "a-good.yaml"
     good.write_text(dump_member_ballot(copy), encoding="utf-8")
     copy["votes"][1]["ranking"] = ["apca:13"]
@@ -109,7 +109,7 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path, keys):
     snapshot = ws.ballots.ballot
     assert not ws.import_member(str(bad))
     assert ws.ballots.ballot is snapshot
-    assert "does not carry A's signature" in ws.last_error
+    assert "do not carry A's signature" in ws.last_error
     assert "nothing imported" in ws.last_error
     ws.error_box.close()
     assert ws.import_member(str(good))

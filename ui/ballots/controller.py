@@ -84,6 +84,11 @@ def parse_ranking_numbers(question: Question, text: str) -> list[str]:
     return out
 
 
+def _vote(raw: dict) -> Vote:
+    return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), raw.get("at", ""),
+                raw.get("key", ""), raw.get("signature", ""), raw.get("proxy_by"))
+
+
 class BallotConflict(BallotError):
     """The ballot file changed on disk since it was read: saving would overwrite
     someone else's work. Resolve with ``reload_and_reapply()`` or ``overwrite``."""
@@ -330,7 +335,7 @@ class BallotController(QObject):
         self.changes.append({"op": "vote", "member": member, "question": q.id,
                              "ranking": list(vote.ranking), "source": "app",
                              "vote": vote.to_dict()})
-        self.last_receipt = receipt_code(ballot.id, [vote])
+        self.last_receipt = receipt_code(vote.signature)
         self._set(ballot)
         self.statusMessage.emit(f"Vote of {member} on {q.id} recorded"
                                 + (f" by proxy ({proxy})" if proxy else "")
@@ -465,6 +470,7 @@ class BallotController(QObject):
         ballot = disk
         notes = []
         mine: set[tuple[str, str]] = set()
+        applied: set[str] = set()
         for change in self.changes:
             if change["op"] == "method":
                 ballot = dataclasses.replace(ballot, method=change["method"])
@@ -481,11 +487,13 @@ class BallotController(QObject):
             mine.add(key)
             try:
                 raw = change.get("vote") or {}
-                if raw.get("signature"):  # the signed vote itself, as it was recorded
-                    vote = Vote(raw["member"], raw["question"], tuple(raw["ranking"]),
-                                raw.get("at", ""), raw.get("key", ""), raw["signature"],
-                                raw.get("proxy_by"))
-                    ballot = add_signed_votes(ballot, [vote], self.keys.registry(),
+                if raw.get("signature"):  # the signed votes themselves, as recorded
+                    if raw["signature"] in applied:
+                        continue
+                    applied.add(raw["signature"])
+                    batch = [_vote(c["vote"]) for c in self.changes
+                             if (c.get("vote") or {}).get("signature") == raw["signature"]]
+                    ballot = add_signed_votes(ballot, batch, self.keys.registry(),
                                               source=change.get("source") or "app")
                 else:
                     signer = self.keys.require()
