@@ -69,6 +69,22 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
                     path + ("ranking", k), f"{option!r} is not an option of question "
                     f"{question.id!r} (options: {', '.join(question.options)})"))
 
+    table = data.get("signatures", [])
+
+    def signed_fields(path: tuple, raw: dict) -> dict:
+        if "signed" not in raw:
+            return {}
+        n = raw["signed"]
+        if not 0 <= n < len(table):
+            problems.append(doc.problem(path + ("signed",), f"signature {n} is not in the "
+                                        f"signatures table (0 to {len(table) - 1})"))
+            return {}
+        row = table[n]
+        if row["member"] != raw["member"]:
+            problems.append(doc.problem(path + ("signed",), f"signature {n} is "
+                                        f"{row['member']}'s, not {raw['member']}'s"))
+        return row
+
     votes = []
     seen_v: dict[tuple[str, str], int] = {}
     for i, raw in enumerate(data["votes"]):
@@ -80,13 +96,14 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
                                         f"question {key[1]!r} at line {line} (one vote per "
                                         f"member per question)"))
         seen_v[key] = i
-        votes.append(_vote(raw))
+        votes.append(_vote(raw, signed_fields(("votes", i), raw)))
     history = []
     for i, raw in enumerate(data.get("history", ())):
         check_vote(("history", i), raw, "a replaced vote")
+        row = signed_fields(("history", i), raw)
         history.append(Replaced(raw["member"], raw["question"], tuple(raw["ranking"]),
                                 raw["replaced_at"], raw.get("source", ""),
-                                _vote(raw) if "signature" in raw else None))
+                                _vote(raw, row) if row else None))
     seal = None
     if "seal" in data:
         s = data["seal"]
@@ -103,9 +120,9 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
     return ballot, problems
 
 
-def _vote(raw: dict) -> Vote:
-    return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), raw.get("at", ""),
-                raw.get("key", ""), raw.get("signature", ""), raw.get("proxy_by"))
+def _vote(raw: dict, row: dict) -> Vote:
+    return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), row.get("at", ""),
+                row.get("key", ""), row.get("signature", ""), row.get("proxy_by"))
 
 
 def parse_ballot(text: str, file: str = "<ballot>") -> Ballot:

@@ -116,8 +116,6 @@ class Replaced:
                 "ranking": list(self.ranking), "replaced_at": self.replaced_at}
         if self.source:
             data["source"] = self.source
-        if self.vote is not None and (self.vote.signature or self.vote.at):
-            data.update(self.vote.signed_fields())
         return data
 
 
@@ -216,14 +214,41 @@ class Ballot:
         if self.members:
             data["members"] = dict(self.members)
         data["questions"] = [q.to_dict() for q in self.questions]
-        data["votes"] = [v.to_dict() for v in self.votes]
+        table = signature_table(self)
+        index = {row["signature"]: i for i, row in enumerate(table)}
+
+        def signed(entry: dict, vote: Vote | None) -> dict:
+            entry = {k: entry[k] for k in ("member", "question", "ranking", "replaced_at",
+                                           "source") if k in entry}
+            if vote is not None and vote.signature:
+                entry["signed"] = index[vote.signature]
+            return entry
+
+        data["votes"] = [signed(v.to_dict(), v) for v in self.votes]
         if self.history:
-            data["history"] = [h.to_dict() for h in self.history]
+            data["history"] = [signed(h.to_dict(), h.vote) for h in self.history]
+        if table:
+            data["signatures"] = table
         if self.seal is not None:
             data["seal"] = self.seal.to_dict()
         if self.results:
             data["results"] = list(self.results)
         return data
+
+
+def signature_table(ballot: Ballot) -> list[dict]:
+    """One row per signature of the ballot's votes (current and replaced): who signed,
+    when, with which key, and the signature; a vote names its row (``signed: N``).
+    Sorted by time, member and signature, so the order of the votes never matters."""
+    rows: dict[str, dict] = {}
+    for vote in list(ballot.votes) + [h.vote for h in ballot.history if h.vote is not None]:
+        if vote.signature and vote.signature not in rows:
+            row = {"member": vote.member, "at": vote.at}
+            if vote.proxy_by:
+                row["proxy_by"] = vote.proxy_by
+            row.update({"key": vote.key, "signature": vote.signature})
+            rows[vote.signature] = row
+    return sorted(rows.values(), key=lambda r: (r["at"], r["member"], r["signature"]))
 
 
 def match_option(question: Question, text: str) -> str:

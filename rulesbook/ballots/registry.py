@@ -73,6 +73,12 @@ class Registry:
     chair: str | None = None
     statements: tuple[dict, ...] = field(default=(), compare=False)
 
+    def __post_init__(self):
+        by_key: dict[str, list[KeyRecord]] = {}
+        for record in self.keys:
+            by_key.setdefault(record.key, []).append(record)
+        object.__setattr__(self, "_by_key", by_key)
+
     def key_of(self, member: str) -> str | None:
         """The member's key that counts now (the newest endorsed, not revoked)."""
         good = [k for k in self.keys if k.member == member and k.endorsed_at
@@ -86,7 +92,7 @@ class Registry:
 
     def key_problem(self, member: str, key: str, at: str | None = None) -> str | None:
         """Why ``key`` cannot sign for ``member`` at ``at`` (None: it can)."""
-        records = [k for k in self.keys if k.key == key]
+        records = self._by_key.get(key, [])  # type: ignore[attr-defined]
         if not records:
             return f"the key {key[:20]}… is not registered in members.yaml"
         mine = [k for k in records if k.member == member]
