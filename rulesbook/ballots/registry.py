@@ -11,7 +11,10 @@
   signed by the chair (A). The first chair names themself (there is no chair
   to sign yet). Naming another chair hands the chair over.
 * ``{op: revoke, member: B, key: ..., at, by: A, signature}``: signed by the chair;
-  the key signs nothing valid dated after ``at`` (a lost or stolen key).
+  the key signs nothing valid dated after ``at`` (a lost or stolen key). The
+  chair's own key may also be revoked by a secretary (a chair who lost it); the
+  chair is then vacant until the next ``role: chair`` statement, which its new
+  holder signs.
 
 Every statement that does not verify is a problem at its ``file:line`` and is not
 applied. Times are ISO-8601 UTC (``2026-03-02T12:00:00Z``) and never go back.
@@ -146,8 +149,15 @@ def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
             signer_key, expected_by = key, member
         else:
             signer_key, expected_by = chair[1], chair[0]
+        if op == "revoke" and chair is not None and chair == (member, key) and by != chair[0]:
+            # a lost chair key: a secretary may revoke it (the chair is then vacant)
+            role = next((r.role for r in reversed(roles) if r.member == by), "member")
+            mine = [k for k in keys if k.member == by and k.endorsed_at and not k.revoked_at]
+            if role == "secretary" and mine:
+                signer_key, expected_by = mine[-1].key, by
         if by != expected_by:
-            who = "the member themself" if expected_by == member else f"the chair ({chair[0]})"
+            who = ("the member themself" if op == "key" or chair is None
+                   else f"the chair ({chair[0]})")
             bad(i, "by", f"this {op} statement must be signed by {who}, not by {by!r}")
             continue
         if not verify_signature(signer_key, statement_message(st), signature):

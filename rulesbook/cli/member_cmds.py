@@ -141,10 +141,11 @@ def cmd_revoke(args) -> int:
         raise BallotError(f"member {args.member} has no key to revoke")
     if not registry.chair:
         raise BallotError("there is no chair to sign the revocation")
-    signer = open_key(registry, registry.chair, args.passphrase_file)
+    by = args.signer or registry.chair
+    signer = open_key(registry, by, args.passphrase_file)
     append_statement(root, sign_statement({"op": "revoke", "member": args.member, "key": key,
                                            "at": now_utc()}, signer))
-    print(f"member {args.member}: key {fingerprint(key)} revoked (signed by {registry.chair})")
+    print(f"member {args.member}: key {fingerprint(key)} revoked (signed by {by})")
     return 0
 
 
@@ -192,7 +193,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = msub.add_parser("revoke", help="revoke a lost or stolen key (signed by the chair)")
     p.add_argument("member", metavar="L")
     p.add_argument("--key", help="the public key to revoke (default: the member's newest)")
-    p.add_argument("--passphrase-file", metavar="F", help="passphrase of the chair's key")
+    p.add_argument("--as", dest="signer", metavar="S", help="sign as S: the chair (default), "
+                   "or a secretary revoking the chair's lost key")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of the signer's key")
     p.set_defaults(func=_guard(cmd_revoke))
 
     p = msub.add_parser("list", help="keys and roles in members.yaml")

@@ -188,3 +188,21 @@ def test_a_revoked_key_signs_nothing_new(env, capsys, tmp_path):
     assert run(capsys, "member", "role", "C", "member")[0] == 0
     assert run(capsys, "ballot", "vote", str(ballot), "--member", "C", "--question", "10",
                "--ranking", "10C")[0] == 0
+
+
+def test_a_lost_chair_key_is_revoked_by_the_secretary(env, capsys):
+    for m in "ABC":
+        assert run(capsys, "member", "keygen", "--member", m)[0] == 0
+    assert run(capsys, "member", "role", "A", "chair")[0] == 0
+    assert run(capsys, "member", "role", "B", "secretary")[0] == 0
+    # C, a plain member, cannot revoke the chair's key
+    code, _, err = run(capsys, "member", "revoke", "A", "--as", "C")
+    assert code == 2 and "must be signed by the chair (A)" in err
+    code, out, _ = run(capsys, "member", "revoke", "A", "--as", "B")
+    assert code == 0 and "revoked (signed by B)" in out
+    assert json.loads(run(capsys, "member", "list", "--json")[1])["chair"] is None
+    # A's new key, and A names themself chair again (nobody else signs while vacant)
+    assert run(capsys, "member", "keygen", "--member", "A")[0] == 0
+    assert run(capsys, "member", "role", "A", "chair")[0] == 0
+    listing = json.loads(run(capsys, "member", "list", "--json")[1])
+    assert listing["chair"] == "A" and not listing["problems"]
