@@ -158,9 +158,9 @@ def import_member_votes(ballot: Ballot, doc, registry: Registry, *,
     if data["ballot"] != ballot.id:
         problems.append(doc.problem(("ballot",), f"this copy is for ballot {data['ballot']!r}, "
                                     f"not {ballot.id!r}"))
-    if member not in ballot.roll:
-        problems.append(doc.problem(("member",), f"member {member!r} is not on the roll "
-                                    f"({', '.join(ballot.roll)})"))
+    if member not in ballot.roll:  # a member that does not match: refused like a signature
+        signature_problems.append(doc.problem(("member",), f"member {member!r} is not on the "
+                                              f"roll ({', '.join(ballot.roll)})"))
     new_votes: list[Vote] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(data["votes"]):
