@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rulesbook.ballots import build_ballot, cast_vote, close_ballot, load_registry, save_ballot
-from tests.ballots.helpers import make_keys
+from tests.ballots.helpers import VOTES, make_keys
 
 
 @pytest.fixture
@@ -30,12 +30,6 @@ def keys(data_copy, config, monkeypatch) -> dict:
 @pytest.fixture
 def registry(keys, data_copy):
     return load_registry(data_copy)
-
-
-VOTES = [("D", "10", "10C"), ("A", "10", "10B,10A"), ("B", "10", "10B"), ("C", "10", "10A,10B"),
-         ("D", "10", "10B"), ("E", "10", ""), ("A", "Purpose", "yes"),
-         ("B", "Purpose", "yes"), ("C", "Purpose", "no"), ("A", "28", "28A"),
-         ("B", "28", "original"), ("C", "28", "24B")]
 
 
 @pytest.fixture

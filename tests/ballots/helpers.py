@@ -5,6 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 AT = "2026-02-01T09:00:00Z"
+# the votes of the ballot of tests/ballots/conftest.py (D votes twice on question 10)
+VOTES = [("D", "10", "10C"), ("A", "10", "10B,10A"), ("B", "10", "10B"), ("C", "10", "10A,10B"),
+         ("D", "10", "10B"), ("E", "10", ""), ("A", "Purpose", "yes"),
+         ("B", "Purpose", "yes"), ("C", "Purpose", "no"), ("A", "28", "28A"),
+         ("B", "28", "original"), ("C", "28", "24B")]
 
 
 def make_keys(data: Path, members=("A", "B", "C", "D", "E"), chair="A", secretary="B"):

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from rulesbook.ballots import build_ballot, dump_ballot, load_ballot
+from rulesbook.ballots import BallotError, build_ballot, cast_vote, dump_ballot, load_ballot
 from rulesbook.cli import main
 from rulesbook.datapath import bundled_data_dir
 from rulesbook.editions import consolidate, redline
@@ -173,6 +173,12 @@ def test_adopt_makes_the_next_edition(data_copy, sealed_file, capsys):
     assert new.id == "2026a" and new.base == "original" and new.date == "2026-03-02"
     seal = load_ballot(ballot_file).seal.digest
     assert seal in new.description
+    # the provenance: who signed (every current vote, by its member) and who sealed
+    from tests.ballots.helpers import VOTES
+
+    current = len({(m, q) for m, q, _ in VOTES})  # D voted twice on 10: one counts
+    assert f"{current} vote(s) signed by the members themselves; sealed and signed by A." \
+        in new.description
     assert new.seal == f"sha256:{seal}" and new.ballot == "test-ballot"
     assert {(a.proposal, a.rule, a.ballot, a.question) for a in new.adopted} == {
         ("apca:10B", "apca:10", "test-ballot", "10"),
@@ -254,3 +260,26 @@ def test_cli_refuses_an_existing_output(tmp_path, capsys):
     out.write_text("keep me")
     assert main(["ballot", "new", str(out)]) == 2
     assert out.read_text() == "keep me"
+
+
+def test_a_proxy_vote_is_shown_in_the_tally_and_the_edition(data_copy, open_ballot_file, keys,
+                                                            registry, capsys):
+    from rulesbook.ballots import close_ballot, save_ballot
+
+    ballot = load_ballot(open_ballot_file)
+    ballot = cast_vote(ballot, "E", "10", "10B", at="2026-03-01T11:00:00Z",
+                       signer=keys["B"], proxy_by="B", registry=registry)
+    with pytest.raises(BallotError, match="not the chair or the secretary"):
+        cast_vote(ballot, "E", "10", "10C", signer=keys["C"], proxy_by="C", registry=registry)
+    with pytest.raises(BallotError, match="must be signed by the proxy B"):
+        cast_vote(ballot, "E", "10", "10C", signer=keys["C"], proxy_by="B", registry=registry)
+    ballot = close_ballot(ballot, keys["B"], registry, at="2026-03-02T12:00:00Z")
+    target = data_copy / "apca" / "ballots" / "proxy.yaml"
+    save_ballot(target, ballot)
+    assert main(["ballot", "tally", str(target)]) == 0
+    assert "proxy votes: E (by B)" in capsys.readouterr().out
+    assert main(["--data", str(data_copy), "ballot", "adopt", str(target),
+                 "--edition", "2026p"]) == 0
+    edition = load_library(data_copy).edition()
+    assert "1 entered by proxy by B (E on 10)" in edition.description
+    assert "sealed and signed by B" in edition.description
