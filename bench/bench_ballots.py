@@ -42,11 +42,13 @@ def main() -> float:
         results = tally(ballot, method="schulze")
         best = min(best, time.perf_counter() - start)
     adopted = sum(r.stands == "adopted" for r in results)
-    from bench_ballot_verify import _key
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+    from rulesbook.ballots.keys import SigningKey, encode_public
     from rulesbook.ballots.registry import build_registry, sign_statement
 
-    chair = _key("M0")
+    private = Ed25519PrivateKey.generate()
+    chair = SigningKey("M0", encode_public(private.public_key()), private)
     registry = build_registry([
         sign_statement({"op": "key", "member": "M0", "key": chair.public,
                         "at": "2026-01-01T00:00:00Z"}, chair),

@@ -218,13 +218,12 @@ class Ballot:
         index = {row["signature"]: i for i, row in enumerate(table)}
 
         def signed(entry: dict, vote: Vote | None) -> dict:
-            entry = {k: entry[k] for k in ("member", "question", "ranking", "replaced_at",
-                                           "source") if k in entry}
             if vote is not None and vote.signature:
                 entry["signed"] = index[vote.signature]
             return entry
 
-        data["votes"] = [signed(v.to_dict(), v) for v in self.votes]
+        data["votes"] = [signed({"member": v.member, "question": v.question,
+                                 "ranking": list(v.ranking)}, v) for v in self.votes]
         if self.history:
             data["history"] = [signed(h.to_dict(), h.vote) for h in self.history]
         if table:

@@ -1,12 +1,13 @@
 """Sealing a closed ballot and verifying it.
 
 The seal's ``digest`` is the SHA-256 of the canonical JSON (sorted keys, no
-spaces, UTF-8) of **every field of the file** but the seal's own digest, parts
-and signature: id, title, description, rulebook, edition, status, method,
+spaces, UTF-8) of ``parts``, the SHA-256 of each field of the file (and of each
+question and each question's votes) — a hash tree over **every field of the
+file** but the seal's own digest, parts and signature: id, title, description, rulebook, edition, status, method,
 threshold, base, quorum, roll, members, questions and options, the votes with
 their signatures (sorted by question and member, so only a real change alters
 it), the history of replaced votes, the stored results, and the seal's closing
-time, closer and closer's key. Per-part digests (``parts``) say *what* changed.
+time, closer and closer's key. The parts also say *what* changed.
 
 The closer (a chair or secretary in ``members.yaml``'s registry) signs
 ``{context: rulesbook-seal/1, digest, parts}`` with their Ed25519 key: anyone can
@@ -74,6 +75,13 @@ def _parts(form: dict) -> dict:
     return parts
 
 
+def digest_of(form: dict) -> tuple[str, dict]:
+    """The seal's digest and parts of a canonical form: a SHA-256 of every field (per
+    question for the questions and the votes), and the SHA-256 of all those."""
+    parts = _parts(form)
+    return _sha(parts), parts
+
+
 def seal_message(digest: str, parts: dict) -> bytes:
     return canonical_json({"context": SEAL_CONTEXT, "digest": digest, "parts": parts})
 
@@ -82,8 +90,7 @@ def compute_seal(ballot: Ballot, closed_at: str, signer: SigningKey | None = Non
     """The seal of ``ballot`` (its results already stored), signed by ``signer``."""
     head = Seal("", closed_at, {}, SEAL_ALGORITHM, signer.member if signer else "",
                 signer.public if signer else "")
-    form = canonical_form(ballot, head)
-    digest, parts = _sha(form), _parts(form)
+    digest, parts = digest_of(canonical_form(ballot, head))
     signature = signer.sign(seal_message(digest, parts)) if signer else ""
     return Seal(digest, closed_at, parts, SEAL_ALGORITHM, head.closed_by, head.key, signature)
 
@@ -178,8 +185,7 @@ def verify_ballot(ballot: Ballot, registry: Registry, problems=()) -> Verificati
     if ballot.status != "closed":
         failures.append(f"the status is {ballot.status!r} but the ballot carries a seal")
     head = Seal("", seal.closed_at, {}, seal.algorithm, seal.closed_by, seal.key)
-    form = canonical_form(ballot, head)
-    digest, parts = _sha(form), _parts(form)
+    digest, parts = digest_of(canonical_form(ballot, head))
     if digest != seal.digest:
         failures.extend(_diff_parts(seal.parts or {}, parts) or
                         ["the sealed content or the seal itself changed (digest mismatch)"])

@@ -44,10 +44,10 @@ def _reseal(path, change):
     seal = dataclasses.replace(fresh, closed_by=ballot.seal.closed_by, key=ballot.seal.key,
                                signature=ballot.seal.signature)
     # the digest a tamperer computes must also cover the closer fields he kept
-    from rulesbook.ballots.seal import _parts, _sha, canonical_form
+    from rulesbook.ballots.seal import canonical_form, digest_of
 
-    form = canonical_form(changed, seal)
-    seal = dataclasses.replace(seal, digest=_sha(form), parts=_parts(form))
+    digest, parts = digest_of(canonical_form(changed, seal))
+    seal = dataclasses.replace(seal, digest=digest, parts=parts)
     save_ballot(path, dataclasses.replace(changed, seal=seal))
     return load_ballot(path)
 
