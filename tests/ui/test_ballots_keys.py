@@ -119,7 +119,23 @@ def test_import_a_key_and_a_member_cannot_vote_for_others(open_ballots, data, qt
     enter(ws, qtbot, "C", "10", "4")
     assert ws.ballots.ranking_of("C", "10") == ("apca:10C",)
     assert "receipt" in win.statusBar().currentMessage() or ws.ballots.last_receipt
-    # and C cannot close the ballot
+    # C exports their own votes, signed, and keeps the receipt
+    target = tmp_path / "c-votes.yaml"
+    ws.save_dialog = lambda *a: (str(target), "")
+    ws.export_button.click()
+    receipt = ws.ballots.last_receipt
+    assert f"Your receipt: {receipt}" in ws.banner.text() and target.exists()
+    # the secretary imports it: C's own signed vote, not a proxy vote
+    choose(panel, "B")
+    panel.use_button.click()
+    ws.ballots.discard_changes()
+    ws.ballots.open(data / BALLOT)
+    assert ws.import_member(str(target))
+    row10 = [q.id for q in ws.ballots.ballot.questions].index("10")
+    assert ws.grid.item(row10, 2).text() == "4"
+    # ... and C cannot close the ballot
+    choose(panel, "C")
+    panel.use_button.click()
     ws.save_button.click()
     assert not ws.close_and_seal(confirm=False)
     assert "only the chair or the secretary closes" in ws.last_error

@@ -362,6 +362,25 @@ class BallotController(QObject):
                                 f"from {Path(path).name} (not saved yet)")
         return ballot
 
+    def export_member_file(self, path: str | Path) -> str:
+        """Write the key holder's own votes, signed, as a member's ballot (what
+        `ballot export` writes); returns the receipt code."""
+        from rulesbook.ballots import dump_member_ballot, export_member_ballot
+        from rulesbook.ballots.registry import now_utc
+
+        if self.ballot is None:
+            raise BallotError("no ballot is open")
+        signer = self.keys.require()
+        doc, receipt = export_member_ballot(self.ballot, signer.member, signer, now_utc())
+        try:
+            atomic_write_text(path, dump_member_ballot(doc))
+        except SaveError as exc:
+            raise BallotError(str(exc)) from None
+        self.last_receipt = receipt
+        self.statusMessage.emit(f"Exported {len(doc['votes'])} vote(s) of {signer.member}, "
+                                f"signed, to {Path(path).name}; receipt {receipt}")
+        return receipt
+
     def ranking_of(self, member: str, question: str) -> tuple[str, ...] | None:
         if self.ballot is None:
             return None

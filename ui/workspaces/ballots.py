@@ -98,6 +98,9 @@ class BallotsWorkspace(Workspace):
         self.new_button = QPushButton("&New from Library…")
         self.save_button = QPushButton("&Save")
         self.import_button = QPushButton("&Import Member Ballot…")
+        self.export_button = QPushButton("E&xport My Votes…")
+        self.export_button.setToolTip("Save your own votes, signed with your key, to send "
+                                      "to the secretary")
         self.seal_button = QPushButton("C&lose and Seal…")
         self.verify_button = QPushButton("&Verify")
         self.adopt_button = QPushButton("&Adopt…")
@@ -114,7 +117,8 @@ class BallotsWorkspace(Workspace):
                                        "unchanged?")
         row = QToolBar("Ballot")
         row.setAccessibleName("Ballot actions")
-        for b in (self.open_button, self.new_button, self.save_button, self.import_button):
+        for b in (self.open_button, self.new_button, self.save_button, self.import_button,
+                  self.export_button):
             row.addWidget(b)
         row.addSeparator()
         for b in (self.seal_button, self.verify_button, self.adopt_button):
@@ -284,6 +288,7 @@ class BallotsWorkspace(Workspace):
         self.verify_button.clicked.connect(lambda: self.verify())
         self.adopt_button.clicked.connect(lambda: self.adopt())
         self.receipt_button.clicked.connect(lambda: self.check_receipt())
+        self.export_button.clicked.connect(lambda: self.export_votes())
         self.receipt_edit.returnPressed.connect(lambda: self.check_receipt())
         save_shortcut = QShortcut(QKeySequence.StandardKey.Save, self)
         save_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -513,6 +518,29 @@ class BallotsWorkspace(Workspace):
             return False
         return True
 
+    def export_votes(self, path: str | None = None) -> str | None:
+        """Export the key holder's own votes, signed; the receipt is shown to keep."""
+        if self.ballots.ballot is None:
+            return None
+        if path is None:
+            signer = self.ballots.keys.signer
+            name = f"{self.ballots.ballot.id}-{signer.member if signer else 'me'}.yaml"
+            start = self.ballots.path.parent if self.ballots.path else Path.home()
+            path, _ = self.save_dialog(self, "Export my votes (signed)", str(start / name),
+                                       "Member ballots (*.yaml)")
+            if not path:
+                return None
+        try:
+            receipt = self.ballots.export_member_file(path)
+        except BallotError as exc:
+            self._error("Your votes were not exported", exc)
+            return None
+        self.banner.setText(f"Your votes are in {path}, signed. Your receipt: {receipt} — "
+                            f"keep it to check your vote after the close.")
+        self.banner.setStyleSheet(OK_STYLE)
+        self.banner.setVisible(True)
+        return receipt
+
     def close_and_seal(self, confirm: bool = True) -> bool:
         ballot = self.ballots.ballot
         if ballot is None:
@@ -594,6 +622,7 @@ class BallotsWorkspace(Workspace):
         is_open = has and ballot.is_open
         self.save_button.setEnabled(has and self.ballots.dirty)
         self.import_button.setEnabled(is_open)
+        self.export_button.setEnabled(has)
         self.seal_button.setEnabled(is_open)
         self.verify_button.setEnabled(has and ballot.seal is not None)
         self.adopt_button.setEnabled(has and ballot.seal is not None and not self.ballots.dirty)
