@@ -88,6 +88,10 @@ class Registry:
                 and not k.revoked_at]
         return good[-1].key if good else None
 
+    def signing_key(self, member: str) -> str | None:
+        """The key ``member`` signs with: the confirmed one, else the newest pending."""
+        return self.key_of(member) or self.registered_key(member)
+
     def registered_key(self, member: str) -> str | None:
         """The member's newest key that is not revoked, endorsed or not."""
         good = [k for k in self.keys if k.member == member and not k.revoked_at]

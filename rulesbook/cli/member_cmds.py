@@ -48,7 +48,7 @@ def read_passphrase(path: str | None) -> bytes | None:
 def open_key(registry: Registry, member: str, passphrase_file: str | None) -> SigningKey:
     """The private key of ``member`` on this computer (asks for the passphrase on a
     terminal when none is given and the key needs one)."""
-    public = registry.registered_key(member)
+    public = registry.signing_key(member)
     passphrase = read_passphrase(passphrase_file)
     if passphrase is None and public and needs_passphrase(member, public):
         if not sys.stdin.isatty():

@@ -206,3 +206,19 @@ def test_a_lost_chair_key_is_revoked_by_the_secretary(env, capsys):
     assert run(capsys, "member", "role", "A", "chair")[0] == 0
     listing = json.loads(run(capsys, "member", "list", "--json")[1])
     assert listing["chair"] == "A" and not listing["problems"]
+
+
+def test_a_second_key_waits_and_the_first_keeps_signing(env, capsys, tmp_path):
+    for m in "AB":
+        assert run(capsys, "member", "keygen", "--member", m)[0] == 0
+    assert run(capsys, "member", "role", "A", "chair")[0] == 0
+    code, out, _ = run(capsys, "member", "keygen", "--member", "B")  # e.g. a new laptop
+    assert code == 0 and "counts once the chair confirms it" in out
+    ballot = tmp_path / "b.yaml"
+    assert run(capsys, "ballot", "new", str(ballot))[0] == 0
+    code, _, err = run(capsys, "ballot", "vote", str(ballot), "--member", "B", "--question",
+                       "10", "--ranking", "10B")
+    assert code == 0, err  # signed with B's confirmed (first) key
+    assert run(capsys, "member", "role", "B", "member")[0] == 0  # the chair confirms the new
+    listing = json.loads(run(capsys, "member", "list", "--json")[1])
+    assert [k["confirmed"] for k in listing["keys"] if k["member"] == "B"] == [True, True]

@@ -63,7 +63,7 @@ class KeyRing(QObject):
         return out
 
     def needs_passphrase(self, member: str) -> bool:
-        public = self.registry().registered_key(member)
+        public = self.registry().signing_key(member)
         return bool(public) and needs_passphrase(member, public)
 
     def _fail(self, exc: Exception) -> None:
@@ -73,7 +73,7 @@ class KeyRing(QObject):
     def use(self, member: str, passphrase: str = "") -> SigningKey:
         """Open ``member``'s key (MissingKeyError / PassphraseError with a plain message)."""
         try:
-            public = self.registry().registered_key(member)
+            public = self.registry().signing_key(member)
             if public and not has_private_key(member, public):
                 raise MissingKeyError(
                     f"No key of member {member} on this computer (looked for "
