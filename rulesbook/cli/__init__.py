@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "rulesbook.cli.pdn_cmds",
     "rulesbook.cli.rulings_cmds",
     "rulesbook.cli.ballot_cmds",
+    "rulesbook.cli.member_cmds",
     "rulesbook.cli.reconstruct_cmds",
 )
 
