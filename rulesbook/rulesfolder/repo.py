@@ -284,7 +284,7 @@ def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = No
     try:
         work = staging / "folder"
         shutil.copytree(src, work, ignore=shutil.ignore_patterns(
-            "__pycache__", "__init__.py", ".*", "*~"))
+            "__pycache__", "__init__.py", ".*", "*~", "schema"))
         (work / ".gitignore").write_bytes(GITIGNORE)
         repo = Repo.init(str(work), default_branch=BRANCH)
         files = worktree_files(work)

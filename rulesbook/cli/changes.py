@@ -1,0 +1,75 @@
+"""Which commands change the rules folder, and how each change is described.
+
+Every writing command is listed here, once: ``describe(args)`` gives the path it
+writes in, the commit message and the committee member it is by (or None: the
+configured user). The command then runs inside one recorded change
+(:func:`rulesbook.rulesfolder.recorded_change`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import yaml
+
+from ..datapath import resolve_data_dir
+
+Described = tuple[Path, str, "str | None"]
+
+
+def _ballot_name(path: str) -> str:
+    return Path(path).name.removesuffix(".yaml")
+
+
+def _member_of(member_file: str) -> str | None:
+    try:
+        data = yaml.safe_load(Path(member_file).read_text(encoding="utf-8"))
+        member = data.get("member") if isinstance(data, dict) else None
+        return member if isinstance(member, str) else None
+    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        return None
+
+
+def _new(args) -> Described:
+    return (Path(args.out), f"Ballot {args.id or _ballot_name(args.out)}: new ballot "
+            f"({args.method}, {args.threshold})", None)
+
+
+def _vote(args) -> Described:
+    ranking = ", ".join(args.ranking) if args.ranking else "abstains"
+    return (Path(args.file), f"Vote: member {args.member} on question {args.question} in "
+            f"ballot {_ballot_name(args.file)}: {ranking}", args.member)
+
+
+def _import(args) -> Described:
+    member = _member_of(args.member_file)
+    return (Path(args.file), f"Import: {Path(args.member_file).name} "
+            f"(member {member or '?'}) into ballot {_ballot_name(args.file)}", member)
+
+
+def _close(args) -> Described:
+    return (Path(args.file), f"Close ballot {_ballot_name(args.file)}: results stored and "
+            f"sealed", None)
+
+
+def _adopt(args) -> Described:
+    return (resolve_data_dir(args.data) / "editions.yaml",
+            f"Adopt ballot {_ballot_name(args.file)} as edition {args.edition}", None)
+
+
+#: (command, sub-command) -> describe(args)
+WRITING_COMMANDS: dict[tuple[str, str | None], Callable[..., Described]] = {
+    ("ballot", "new"): _new,
+    ("ballot", "vote"): _vote,
+    ("ballot", "import"): _import,
+    ("ballot", "close"): _close,
+    ("ballot", "adopt"): _adopt,
+}
+
+
+def describe(args) -> Described | None:
+    """The change ``args`` will make, or None for a command that writes nothing."""
+    command = getattr(args, "command", None)
+    sub = getattr(args, f"{command}_command", None) if command else None
+    handler = WRITING_COMMANDS.get((command, sub))
+    return handler(args) if handler else None
