@@ -46,12 +46,17 @@ def resolve_data_dir(path: str | os.PathLike | None = None, *, create: bool = Tr
     if path is None:
         path = os.environ.get(ENV_VAR) or None
     if path is not None:
-        return Path(path).expanduser().resolve()
-    folder = user_rules_dir()
-    if create and not folder.exists():
-        from .rulesfolder import init_folder
+        folder = Path(path).expanduser().resolve()
+    else:
+        folder = user_rules_dir()
+        if create and not folder.exists():
+            from .rulesfolder import init_folder
 
-        init_folder(folder)
+            init_folder(folder)
+    if (folder / ".git" / "rulesbook-checkout").exists():
+        from .rulesfolder import open_repo  # a sync was killed mid-checkout: finish it
+
+        open_repo(folder).close()
     return folder
 
 
