@@ -2,8 +2,9 @@
 
 A file changed on one side only takes that side, byte for byte. A file changed on
 both sides is merged as data: mappings key by key, lists of records by their key
-(``id``; a vote by ``member`` and ``question``), other lists as append-only
-sequences. Two members' votes, imports and new proposals are different records and
+(``id``; a vote by ``member`` and ``question``), logs of records (a ballot's
+replaced votes) as append-only sequences; any other value changed on both sides,
+or added on both sides differently, is a conflict. Two members' votes, imports and new proposals are different records and
 merge cleanly; the same record changed differently on both sides is a
 :class:`~rulesbook.rulesfolder.errors.ConflictedRecord`.
 """
@@ -73,6 +74,10 @@ class _Merger:
             return theirs
         if theirs == base:
             return ours
+        if base is _MISSING or ours is _MISSING or theirs is _MISSING:
+            # added differently on both sides, or changed on one and removed on the other
+            self.conflict(where, ours, theirs)
+            return ours
         if isinstance(ours, dict) and isinstance(theirs, dict):
             base = base if isinstance(base, dict) else {}
             out = {}
@@ -99,7 +104,9 @@ class _Merger:
                 if value is not _MISSING:
                     out.append(value)
             return out
-        if ours[:len(base)] == base and theirs[:len(base)] == base:  # both appended
+        records = all(isinstance(item, dict) for item in ours + theirs)
+        if records and ours[:len(base)] == base and theirs[:len(base)] == base:
+            # a log of records (a ballot's replaced votes): both sides appended to it
             extra = ours[len(base):]
             return ours + [item for item in theirs[len(base):] if item not in extra]
         self.conflict(where, ours, theirs)

@@ -54,7 +54,7 @@ def file_bytes(folder: Path) -> dict[str, bytes]:
 
 
 def bare_repo(path: Path) -> Path:
-    Repo.init_bare(str(path), mkdir=True).close()
+    Repo.init_bare(str(path), mkdir=True, default_branch=b"main").close()
     return path
 
 
