@@ -120,6 +120,8 @@ class MainWindow(QMainWindow):
         self.folder.syncProgress.connect(self._sync_progress)
         self.folder.syncFinished.connect(self._sync_finished)
         self.folder.syncFailed.connect(self._sync_failed)
+        if controller.library is not None:  # loaded before the window was built
+            self.folder.refresh()
         controller.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 5000))
 
         self._build_menus()

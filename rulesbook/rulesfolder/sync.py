@@ -92,7 +92,12 @@ def _remote_url(repo: Repo, remote: str | None) -> tuple[str, str]:
     if remote is None:
         raise RulesFolderError("this rules folder has no remote to sync with; give one with "
                                "`rulesbook sync --remote URL` (it is remembered as origin)")
-    return remote, remote  # a URL
+    origin = None
+    with contextlib.suppress(KeyError):
+        origin = config.get((b"remote", DEFAULT_REMOTE.encode()), b"url").decode()
+    if origin is None or origin == remote:
+        return DEFAULT_REMOTE, remote  # the URL becomes (or is) origin
+    return remote, remote  # another URL, tracked apart
 
 
 def _remember_origin(repo: Repo, url: str) -> None:
@@ -297,7 +302,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
         pushed = _count(repo, new, theirs)
         _push(repo, url, theirs, new, progress)
         repo.refs[tracking] = new
-    if name == url:
+    if name == DEFAULT_REMOTE:
         _remember_origin(repo, url)
     progress("Up to date" if not (fetched or pushed or edits) else "Synced")
     return SyncResult(url, received if fetched else 0, merged, fast_forward, pushed, edits,
@@ -311,8 +316,7 @@ def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes,
                                  lambda sha: repo[sha].as_raw_string())
     conflicts = [c for m in merged for c in m.conflicts]
     if conflicts:
-        raise SyncConflict(conflicts, f"{name}/{BRANCH.decode()}" if name != "sync"
-                           else _tracking_ref(name).decode())
+        raise SyncConflict(conflicts, _tracking_ref(name).decode().removeprefix("refs/remotes/"))
     for item in merged:
         if item.data is not None:
             blob = Blob.from_string(item.data)
