@@ -17,15 +17,15 @@ from pathlib import Path
 
 import pytest
 
+from rulesbook import load_library
+from rulesbook.datapath import bundled_data_dir
+
 # Before anything resolves a data folder (session fixtures included).
 _SESSION_HOME = tempfile.mkdtemp(prefix="rulesbook-test-home-")
 os.environ["XDG_DATA_HOME"] = os.path.join(_SESSION_HOME, "data")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_SESSION_HOME, "config")
 os.environ.pop("RULESBOOK_DATA", None)
 os.environ["RULESBOOK_AUTHOR"] = "Test Runner <tests@apca.invalid>"
-
-from rulesbook import load_library
-from rulesbook.datapath import bundled_data_dir
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -11,9 +11,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal
 
 from rulesbook import Library, LibraryError, Problem, load_library
-from rulesbook.errors import RulesbookError
 from rulesbook.datapath import resolve_data_dir
 from rulesbook.editions import ConsolidatedRulebook, consolidate
+from rulesbook.errors import RulesbookError
 from rulesbook.rulesfolder import init_folder
 from rulesbook.search import SearchHit, SearchIndex, index_for
 

@@ -278,9 +278,13 @@ def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = No
         raise RulesFolderError(f"{target} already exists and is not empty; choose a new "
                                f"folder")
     load_library(src)  # refuse to start from a folder that does not validate
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
-                                    dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
+                                        dir=target.parent))
+    except OSError as exc:
+        raise RulesFolderError(f"cannot create the rules folder {target}: "
+                               f"{exc.strerror or exc}") from None
     try:
         work = staging / "folder"
         shutil.copytree(src, work, ignore=shutil.ignore_patterns(
@@ -288,9 +292,11 @@ def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = No
         (work / ".gitignore").write_bytes(GITIGNORE)
         repo = Repo.init(str(work), default_branch=BRANCH)
         files = worktree_files(work)
+        state = {}
         for rel, path in files.items():
-            repo.object_store.add_object(Blob.from_string(path.read_bytes()))
-        state = {rel: blob_id(path.read_bytes()) for rel, path in files.items()}
+            blob = Blob.from_string(path.read_bytes())
+            repo.object_store.add_object(blob)
+            state[rel] = blob.id
         who = identity or user_identity(repo)
         name = "the bundled seed data" if source is None else src.name
         commit = make_commit(repo, build_tree(repo, state), [],

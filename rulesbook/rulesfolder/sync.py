@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -136,7 +137,7 @@ def _fetch(repo: Repo, url: str, progress: Progress) -> bytes | None:
     try:
         result = client.fetch(path, repo)
     except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot fetch from {url}: {exc}") from None
+        raise RulesFolderError(f"cannot fetch from {url}: {_reason(exc)}") from None
     refs = result.refs
     return refs.get(HEAD_REF)
 
@@ -158,10 +159,19 @@ def _push(repo: Repo, url: str, expected: bytes | None, new: bytes, progress: Pr
     except Moved:
         raise _RemoteMoved() from None
     except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot push to {url}: {exc}") from None
+        raise RulesFolderError(f"cannot push to {url}: {_reason(exc)}") from None
     status = (getattr(result, "ref_status", None) or {}).get(HEAD_REF)
     if status:
         raise RulesFolderError(f"{url} refused the push: {status}")
+
+
+def _reason(exc: BaseException) -> str:
+    """The readable part of a transport error (urllib3's are paragraphs)."""
+    text = str(exc) or exc.__class__.__name__
+    if len(text) > 160:
+        found = re.search(r"\[Errno -?\d+\] [^\"')(]+", text)
+        text = found.group(0).strip() if found else text[:157] + "..."
+    return text
 
 
 class _RemoteMoved(Exception):
@@ -357,8 +367,13 @@ def clone(url: str, target: str | os.PathLike, progress: Progress | None = None)
     target = Path(target).expanduser().resolve()
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise RulesFolderError(f"{target} already exists and is not empty; choose a new folder")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
+                                        dir=target.parent))
+    except OSError as exc:
+        raise RulesFolderError(f"cannot create the rules folder {target}: "
+                               f"{exc.strerror or exc}") from None
     try:
         work = staging / "folder"
         work.mkdir()

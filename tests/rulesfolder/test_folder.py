@@ -165,8 +165,8 @@ def test_history_of_a_rule_and_of_an_edition(rb, tmp_path):
 
 def test_history_lists_a_text_change_and_shows_the_older_text(rb, tmp_path):
     from rulesbook.rulesfolder.history import record_history, record_text_at
-    from rulesbook.rulesfolder.sync import commit_pending
     from rulesbook.rulesfolder.repo import open_repo
+    from rulesbook.rulesfolder.sync import commit_pending
 
     folder = Path(rb("where").out.strip())
     book = folder / "apca" / "rulebook.yaml"
