@@ -15,7 +15,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from dulwich.repo import Repo
 from rulesbook.ballots import Vote, dump_ballot, load_ballot
 from rulesbook.rulesfolder import clone, init_folder, sync
 from rulesbook.rulesfolder.repo import Identity, build_tree, commit_files, make_commit
+from rulesbook.rulesfolder.serve import serving
 
 GOAL = 2.0
 BALLOT = "apca/ballots/2026-committee.yaml"
@@ -65,23 +65,6 @@ def timed(fn, repeat: int = 5) -> float:
     return statistics.median(times)
 
 
-def serve(bare: Path):
-    from wsgiref.simple_server import WSGIRequestHandler, make_server
-
-    from dulwich.server import DictBackend
-    from dulwich.web import make_wsgi_chain
-
-    class Quiet(WSGIRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    repo = Repo(str(bare))
-    server = make_server("127.0.0.1", 0, make_wsgi_chain(DictBackend({b"/": repo})),
-                         handler_class=Quiet)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, repo
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     commits = int(argv[0]) if argv else 1000
@@ -118,12 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         sync(member)
         one_change = time.perf_counter() - start
-        server, served = serve(bare)
-        url = f"http://127.0.0.1:{server.server_port}/"
-        http_member = clone(url, work / "http-member")
-        over_http = timed(lambda: sync(http_member))
-        server.shutdown()
-        served.close()
+        with serving(bare) as url:
+            http_member = clone(url, work / "http-member")
+            over_http = timed(lambda: sync(http_member))
         print(f"history: {n} commits")
         print(f"sync, nothing changed, local path:  {in_process * 1000:7.1f} ms in process, "
               f"{cli * 1000:7.1f} ms as `rulesbook sync` (goal <= {GOAL:.0f} s)")

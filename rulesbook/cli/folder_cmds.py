@@ -87,6 +87,24 @@ def cmd_sync(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    from ..rulesfolder.serve import init_bare, make_http_server
+
+    if args.create:
+        init_bare(args.dir)
+    server, repo = make_http_server(args.dir, args.host, args.port)
+    print(f"serving {args.dir} at http://{args.host}:{server.server_port}/ (Ctrl+C stops)",
+          flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        repo.close()
+    return 0
+
+
 def cmd_history(args) -> int:
     library = load_library(args.data)
     if args.edition:
@@ -149,6 +167,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_guard(cmd_clone))
+
+    p = sub.add_parser("serve", help="serve a shared repository over HTTP (no passwords: "
+                                     "a private network or a proxy with TLS)")
+    p.add_argument("dir", metavar="DIR", help="the shared (bare) repository")
+    p.add_argument("--create", action="store_true", help="create it first (empty)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
+                                                        "127.0.0.1; 0.0.0.0 for all)")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(func=_guard(cmd_serve))
 
     p = sub.add_parser("sync", help="fetch, merge, validate and push the rules folder")
     p.add_argument("--remote", metavar="NAME|URL",

@@ -167,6 +167,8 @@ def _push(repo: Repo, url: str, expected: bytes | None, new: bytes, progress: Pr
 
 def _reason(exc: BaseException) -> str:
     """The readable part of a transport error (urllib3's are paragraphs)."""
+    if isinstance(exc, NotGitRepository) and not str(exc):
+        return "no git repository was found at this address"
     text = str(exc) or exc.__class__.__name__
     if len(text) > 160:
         found = re.search(r"\[Errno -?\d+\] [^\"')(]+", text)

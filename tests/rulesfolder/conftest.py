@@ -1,7 +1,6 @@
 """Helpers for the rules-folder tests: run the CLI in-process, read a folder's log."""
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,27 +59,11 @@ def bare_repo(path: Path) -> Path:
 
 @pytest.fixture
 def http_remote(tmp_path):
-    """A bare repository served over smart HTTP on 127.0.0.1 by dulwich's own server,
-    in this process; yields (url, bare path)."""
-    from wsgiref.simple_server import WSGIRequestHandler, make_server
-
-    from dulwich.server import DictBackend
-    from dulwich.web import make_wsgi_chain
-
-    class Quiet(WSGIRequestHandler):
-        def log_message(self, *args):
-            pass
+    """A bare repository served over smart HTTP on 127.0.0.1 by dulwich's own server
+    (rulesbook.rulesfolder.serve, as `rulesbook serve` runs it), in this process;
+    yields (url, bare path)."""
+    from rulesbook.rulesfolder.serve import serving
 
     bare = bare_repo(tmp_path / "served.git")
-    repo = Repo(str(bare))
-    server = make_server("127.0.0.1", 0, make_wsgi_chain(DictBackend({b"/": repo})),
-                         handler_class=Quiet)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/", bare
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-        repo.close()
+    with serving(bare) as url:
+        yield url, bare

@@ -190,3 +190,27 @@ def test_a_sync_killed_with_sigkill_leaves_a_valid_folder(rb, tmp_path):
     assert votes(a) == expected
     assert sync(rb, b).code == 0 and votes(b) == expected
     assert log(a)[0].id == log(b)[0].id == log(tmp_path / "shared.git")[0].id
+
+
+def test_rulesbook_serve_shares_a_repository_over_http(rb, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    bare = tmp_path / "srv" / "apca-rules.git"
+    proc = subprocess.Popen([sys.executable, "-m", "rulesbook", "serve", str(bare), "--create",
+                             "--port", "0"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("serving "), proc.stderr.read() if proc.poll() else line
+        url = line.split(" at ")[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        remote, secretary, a, b = committee(rb, tmp_path, remote=url)
+        vote(rb, a, "A", "1", "1B")
+        assert sync(rb, a).code == 0 and sync(rb, secretary).code == 0
+        assert ("A", "1", ("apca:1B",)) in votes(secretary)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        proc.stdout.close()
+        proc.stderr.close()
+    taken = rb("serve", bare, "--create")
+    assert taken.code == 2 and "not empty" in taken.err
