@@ -133,3 +133,31 @@ def test_a_sync_conflict_is_shown_with_the_records(qtbot, settings, tmp_path):
     assert "member=D, question=10" in box.text() and BALLOT in box.text()
     assert win.folder_status.text() == "Sync: 1 to send, 1 to receive"
     box.close()
+
+
+def test_a_case_file_saved_from_the_board_into_the_folder_is_one_commit(qtbot, tmp_path,
+                                                                         monkeypatch):
+    from ui.controller import AppController
+    from ui.workspaces.board import BoardWorkspace
+
+    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(tmp_path / "autosave"))
+    folder = tmp_path / "rules"
+    init_folder(folder)
+    controller = AppController()
+    assert controller.load(folder).ok
+    ws = BoardWorkspace(controller)
+    ws.confirm_close = lambda: "discard"
+    qtbot.addWidget(ws)
+    ws.board_controller.type_moves("11-15 23-19 8-11 22-17")
+    target = folder / "cases" / "club-dispute.yaml"
+    assert ws.save_case(target)
+    with open_repo(folder) as repo:
+        head = repo[repo.head()]
+        assert head.message.decode().strip() == "Case file: club-dispute.yaml"
+        assert len(head.parents) == 1
+    from rulesbook.library import load_library
+
+    load_library(folder)  # the folder still validates (a sync would push it)
+    assert ws.save_case(target)  # saved again unchanged: no empty commit
+    with open_repo(folder) as repo:
+        assert repo[repo.head()].id == head.id
