@@ -17,8 +17,10 @@ from pathlib import Path
 import yaml
 from dulwich.repo import Repo
 
+from ..errors import DataFileError
 from ..library import Library
 from ..model import Proposal, Rule
+from ..yamlio import loads_bytes
 from .repo import head_id, open_repo
 
 
@@ -89,9 +91,9 @@ def _rulebook_path(root: Path, book: str) -> str:
 @lru_cache(maxsize=256)
 def _parse(raw: bytes):
     try:
-        return yaml.safe_load(raw.decode("utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError):
-        return None
+        return loads_bytes(raw).data  # the safe loader: no aliases, bounded size
+    except DataFileError:
+        return None  # a version that did not read: its records are unknown
 
 
 def _find_record(data, record_id: str):

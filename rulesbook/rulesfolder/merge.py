@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import yaml
 
+from ..errors import DataFileError
+from ..yamlio import loads_bytes
 from .errors import ConflictedRecord
 
 _MISSING = object()
@@ -113,10 +115,10 @@ class _Merger:
         return ours
 
 
-def _load(data: bytes | None):
+def _load(data: bytes | None, path: str):
     if data is None:
         return _MISSING
-    return yaml.safe_load(data.decode("utf-8"))
+    return loads_bytes(data, path).data  # the safe loader: no aliases, bounded size
 
 
 def merge_file(path: str, base: bytes | None, ours: bytes | None,
@@ -129,9 +131,9 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None,
         merger.conflict("", "changed", "changed")
         return FileMerge(path, ours, tuple(merger.conflicts))
     try:
-        b, o, t = _load(base), _load(ours), _load(theirs)
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        merger.conflict("", "changed", f"unreadable YAML ({exc.__class__.__name__})")
+        b, o, t = _load(base, path), _load(ours, path), _load(theirs, path)
+    except DataFileError as exc:
+        merger.conflict("", "changed", f"unreadable: {exc}")
         return FileMerge(path, ours, tuple(merger.conflicts))
     merged = merger.merge(b, o, t, "")
     if merger.conflicts:

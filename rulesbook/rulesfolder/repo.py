@@ -117,11 +117,17 @@ def tree_files(repo: Repo, tree_id: bytes | None, prefix: str = "") -> dict[str,
     if tree_id is None:
         return out
     for entry in repo[tree_id].items():
-        name = entry.path.decode("utf-8")
+        name = entry.path.decode("utf-8", "replace")
+        if name in ("", ".", "..", ".git") or any(c in name for c in "/\\:\0"):
+            raise RulesFolderError(f"a commit names the file {prefix}{name!r}, which cannot be "
+                                   f"written safely; it was not taken")
         if stat.S_ISDIR(entry.mode):
             out.update(tree_files(repo, entry.sha, f"{prefix}{name}/"))
-        else:
+        elif stat.S_ISREG(entry.mode):
             out[prefix + name] = entry.sha
+        else:
+            raise RulesFolderError(f"a commit holds {prefix}{name} as a link or a submodule; "
+                                   f"a rules folder holds plain files only; it was not taken")
     return out
 
 

@@ -258,6 +258,16 @@ def commit_pending(repo: Repo, progress: Progress) -> tuple[str, ...]:
     return tuple(changed)
 
 
+def _refuse_working_folder(url: str) -> None:
+    """Pushing into someone's working folder would move their branch under their
+    files; a shared repository is a bare one."""
+    if "://" in url or not (Path(url).expanduser() / ".git").exists():
+        return
+    raise RulesFolderError(f"{url} is a member's working rules folder, not a shared "
+                           f"repository: share through a bare repository (`rulesbook serve "
+                           f"DIR --create`, any git hosting, or `git init --bare`)")
+
+
 def sync(root: str | os.PathLike, remote: str | None = None,
          progress: Progress | None = None) -> SyncResult:
     """Fetch the remote's branch, merge it record by record, validate, push."""
@@ -266,6 +276,7 @@ def sync(root: str | os.PathLike, remote: str | None = None,
     try:
         with folder_lock(root):
             name, url = _remote_url(repo, remote)
+            _refuse_working_folder(url)
             edits = commit_pending(repo, progress)
             for _attempt in range(5):
                 try:

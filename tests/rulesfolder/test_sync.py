@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import yaml
+from dulwich.repo import Repo
 
 from rulesbook.ballots import load_ballot
 from rulesbook.library import load_library
@@ -214,3 +215,42 @@ def test_rulesbook_serve_shares_a_repository_over_http(rb, tmp_path):
         proc.stderr.close()
     taken = rb("serve", bare, "--create")
     assert taken.code == 2 and "not empty" in taken.err
+
+
+def test_a_hostile_commit_is_not_taken(rb, tmp_path):
+    """A commit pushed by someone else naming ``..`` (a path outside the folder) or
+    holding a symbolic link: the sync refuses it and writes nothing."""
+    from dulwich.objects import Blob, Tree
+
+    from rulesbook.rulesfolder.repo import Identity, make_commit
+
+    remote, secretary, a, b = committee(rb, tmp_path)
+    outside = tmp_path / "outside.txt"
+    for name, mode in ((b"..", 0o040000), (b"link.yaml", 0o120000)):
+        with Repo(str(tmp_path / "shared.git")) as shared:
+            head = shared.refs[b"refs/heads/main"]
+            tree = shared[shared[head].tree]
+            evil = Blob.from_string(b"pwned\n")
+            shared.object_store.add_object(evil)
+            if mode == 0o040000:
+                inner = Tree()
+                inner.add(b"outside.txt", 0o100644, evil.id)
+                shared.object_store.add_object(inner)
+                tree.add(name, mode, inner.id)
+            else:
+                tree.add(name, mode, evil.id)
+            shared.object_store.add_object(tree)
+            shared.refs[b"refs/heads/main"] = make_commit(
+                shared, tree.id, [head], "evil", Identity("Mallory", "m@x"))
+        before = file_bytes(a)
+        result = sync(rb, a)
+        assert result.code == 2 and "not taken" in result.err, result.err
+        assert file_bytes(a) == before and not outside.exists()
+        with Repo(str(tmp_path / "shared.git")) as shared:  # undo for the next case
+            shared.refs[b"refs/heads/main"] = head
+
+
+def test_sync_refuses_to_push_into_a_members_working_folder(rb, tmp_path):
+    remote, secretary, a, b = committee(rb, tmp_path)
+    result = rb("--data", a, "sync", "--remote", b)
+    assert result.code == 2 and "working rules folder" in result.err
