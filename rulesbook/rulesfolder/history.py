@@ -116,14 +116,19 @@ def _find_record(data, record_id: str):
 class _Reader:
     def __init__(self, repo: Repo):
         self.repo = repo
+        self._blobs: dict[tuple[bytes, str], bytes | None] = {}
 
     def blob_at(self, commit_id: bytes, path: str) -> bytes | None:
-        tree = self.repo[self.repo[commit_id].tree]
-        try:
-            _mode, sha = tree.lookup_path(self.repo.object_store.__getitem__, path.encode())
-        except KeyError:
-            return None
-        return sha
+        key = (commit_id, path)  # a commit is looked at as itself and as a parent
+        if key not in self._blobs:
+            tree = self.repo[self.repo[commit_id].tree]
+            try:
+                _mode, sha = tree.lookup_path(self.repo.object_store.__getitem__,
+                                              path.encode())
+            except KeyError:
+                sha = None
+            self._blobs[key] = sha
+        return self._blobs[key]
 
     def data_at(self, commit_id: bytes, path: str):
         sha = self.blob_at(commit_id, path)
