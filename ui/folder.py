@@ -13,7 +13,14 @@ from PySide6.QtCore import QObject, QStandardPaths, QThread, Signal
 
 from rulesbook.datapath import APP_AUTHOR, APP_NAME, FOLDER_NAME
 from rulesbook.errors import RulesbookError
-from rulesbook.rulesfolder import FolderStatus, SyncResult, folder_status, is_rules_folder, sync
+from rulesbook.rulesfolder import (
+    FolderStatus,
+    SyncResult,
+    fetch_status,
+    folder_status,
+    is_rules_folder,
+    sync,
+)
 
 
 def app_rules_dir() -> Path:
@@ -59,11 +66,27 @@ class _SyncThread(QThread):
             self.failed.emit(str(exc))
 
 
+class _FetchThread(QThread):
+    done = Signal(object)  # FolderStatus
+    failed = Signal(str)
+
+    def __init__(self, root: Path, parent=None):
+        super().__init__(parent)
+        self.root = root
+
+    def run(self) -> None:  # pragma: no cover - exercised through FolderController.check
+        try:
+            self.done.emit(fetch_status(self.root))
+        except (RulesbookError, OSError) as exc:
+            self.failed.emit(str(exc))
+
+
 class FolderController(QObject):
     """Sync and status of the app's rules folder.
 
     Signals:
-      statusChanged(object)   FolderStatus (or None when the folder is not versioned)
+      statusChanged(object)   FolderStatus (or None when the folder is not versioned);
+                              ``offline`` says whether the last look at the remote failed
       syncProgress(str)       a step of the sync in progress
       syncFinished(object)    SyncResult; the library is reloaded after it
       syncFailed(str)         the message (a conflict names the records)
@@ -79,9 +102,45 @@ class FolderController(QObject):
         self.app = app_controller
         self.status: FolderStatus | None = None
         self._thread: _SyncThread | None = None
+        self._fetch: _FetchThread | None = None
+        self.offline = False
         self.last_result: SyncResult | None = None
         self.last_error: str | None = None
-        app_controller.libraryLoaded.connect(lambda _library: self.refresh())
+        #: look at the remote (fetch only) whenever a folder is opened
+        self.check_on_load = True
+        app_controller.libraryLoaded.connect(self.opened)
+
+    def opened(self, _library=None) -> None:
+        """A folder was opened: show its status, then look at the remote."""
+        status = self.refresh()
+        if self.check_on_load and status is not None and status.remote is not None:
+            self.check()
+
+    def check(self) -> bool:
+        """Fetch the remote's branch on a worker thread (nothing is merged) so the status
+        shows what there is to receive; False when a sync or a check runs."""
+        if self.running or (self._fetch is not None and self._fetch.isRunning()) \
+                or not self.versioned:
+            return False
+        self._fetch = _FetchThread(Path(self.root), self)
+        self._fetch.done.connect(self._checked)
+        self._fetch.failed.connect(self._check_failed)
+        self._fetch.start()
+        return True
+
+    def _checked(self, status: FolderStatus) -> None:
+        if self._fetch is not None:
+            self._fetch.wait()
+        self.offline = False
+        self.status = status
+        self.statusChanged.emit(status)
+
+    def _check_failed(self, message: str) -> None:
+        if self._fetch is not None:
+            self._fetch.wait()
+        self.offline = True
+        self.last_error = message
+        self.statusChanged.emit(self.status)
 
     @property
     def root(self) -> Path | None:
@@ -118,12 +177,14 @@ class FolderController(QObject):
         return True
 
     def wait(self) -> None:
-        if self._thread is not None:
-            self._thread.wait()
+        for thread in (self._thread, self._fetch):
+            if thread is not None:
+                thread.wait()
 
     def _done(self, result: SyncResult) -> None:
         self.wait()
         self.last_result, self.last_error = result, None
+        self.offline = False
         if not result.up_to_date:
             self.app.load(self.root)
         self.refresh()

@@ -115,13 +115,12 @@ class MainWindow(QMainWindow):
         self.folder_status.setAccessibleName("Rules folder status")
         self.statusBar().addPermanentWidget(self.folder_status)
         self.sync_progress: QProgressDialog | None = None
-        self.folder.statusChanged.connect(
-            lambda status: self.folder_status.setText(describe_status(status)))
+        self.folder.statusChanged.connect(self._show_folder_status)
         self.folder.syncProgress.connect(self._sync_progress)
         self.folder.syncFinished.connect(self._sync_finished)
         self.folder.syncFailed.connect(self._sync_failed)
         if controller.library is not None:  # loaded before the window was built
-            self.folder.refresh()
+            self.folder.opened()
         controller.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 5000))
 
         self._build_menus()
@@ -222,6 +221,16 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     # -- sync ----------------------------------------------------------------
+    def _show_folder_status(self, status) -> None:
+        text = describe_status(status)
+        if self.folder.offline:
+            text += " (remote not reached)"
+            self.folder_status.setToolTip(self.folder.last_error or "")
+        else:
+            self.folder_status.setToolTip(str(status.remote) if status and status.remote
+                                          else "")
+        self.folder_status.setText(text)
+
     def start_sync(self) -> bool:
         if not self.folder.sync():
             return False
@@ -445,6 +454,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         self.save()
+        self.folder.wait()  # a sync or a look at the remote finishes first
         super().closeEvent(event)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API

@@ -17,11 +17,11 @@ from .errors import (
     SyncInvalid,
 )
 from .repo import Identity, find_rules_folder, init_folder, is_rules_folder, open_repo
-from .sync import FolderStatus, SyncResult, clone, folder_status, sync
+from .sync import FolderStatus, SyncResult, clone, fetch_status, folder_status, sync
 
 __all__ = [
     "Change", "active_change", "recorded_change", "refuse_seed", "ConflictedRecord",
     "NotARulesFolder", "RulesFolderError", "SeedReadOnlyError", "SyncConflict", "SyncInvalid",
     "Identity", "find_rules_folder", "init_folder", "is_rules_folder", "open_repo",
-    "FolderStatus", "SyncResult", "clone", "folder_status", "sync",
+    "FolderStatus", "SyncResult", "clone", "fetch_status", "folder_status", "sync",
 ]

@@ -348,6 +348,22 @@ def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes,
     return result
 
 
+def fetch_status(root: str | os.PathLike, remote: str | None = None,
+                 progress: Progress | None = None) -> FolderStatus:
+    """Fetch the remote's branch (nothing is merged or changed in the folder) and tell
+    how far ahead and behind the folder is."""
+    repo = open_repo(root)
+    try:
+        with folder_lock(root):
+            name, url = _remote_url(repo, remote)
+            theirs = _fetch(repo, url, progress or (lambda _message: None))
+            if theirs is not None:
+                repo.refs[_tracking_ref(name)] = theirs
+    finally:
+        repo.close()
+    return folder_status(root, remote)
+
+
 def folder_status(root: str | os.PathLike, remote: str | None = None) -> FolderStatus:
     """Ahead/behind against the remote's branch as last fetched, and pending edits."""
     repo = open_repo(root)

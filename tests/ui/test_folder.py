@@ -90,12 +90,13 @@ def test_file_sync_receives_sends_and_shows_the_status(qtbot, settings, tmp_path
     assert cli("ballot", "vote", theirs / BALLOT, "--member", "B", "--question", "10",
                "--ranking", "10C") == 0
     assert cli("--data", theirs, "sync", "--quiet") == 0
-    win = start(qtbot, settings, mine)
-    assert win.folder_status.text() == "In step with the remote"  # as last fetched
+    win = start(qtbot, settings, mine)  # opening the folder looks at the remote
+    qtbot.waitUntil(lambda: win.folder_status.text() == "Sync: 1 to receive", timeout=20000)
+    win.folder.wait()
     assert cli("ballot", "vote", mine / BALLOT, "--member", "A", "--question", "10",
                "--ranking", "10A") == 0
     win.folder.refresh()
-    assert win.folder_status.text() == "Sync: 1 to send"
+    assert win.folder_status.text() == "Sync: 1 to send, 1 to receive"
     steps = []
     win.folder.syncProgress.connect(steps.append)
     file_menu = win.menuBar().actions()[0].menu()
@@ -126,6 +127,7 @@ def test_a_sync_conflict_is_shown_with_the_records(qtbot, settings, tmp_path):
                    "--ranking", ranking) == 0
     assert cli("--data", theirs, "sync", "--quiet") == 0
     win = start(qtbot, settings, mine)
+    win.folder.wait()
     with qtbot.waitSignal(win.folder.syncFailed, timeout=20000):
         assert win.start_sync()
     box = win.findChild(QMessageBox, "SyncFailed")
@@ -133,6 +135,19 @@ def test_a_sync_conflict_is_shown_with_the_records(qtbot, settings, tmp_path):
     assert "member=D, question=10" in box.text() and BALLOT in box.text()
     assert win.folder_status.text() == "Sync: 1 to send, 1 to receive"
     box.close()
+
+
+def test_an_unreachable_remote_is_shown_not_raised(qtbot, settings, tmp_path):
+    folder = tmp_path / "mine"
+    init_folder(folder)
+    with Repo(str(folder)) as repo:
+        config = repo.get_config()
+        config.set((b"remote", b"origin"), b"url", b"http://127.0.0.1:1/nothing.git")
+        config.write_to_path()
+    win = start(qtbot, settings, folder)
+    qtbot.waitUntil(lambda: "remote not reached" in win.folder_status.text(), timeout=20000)
+    assert win.folder_status.text().startswith("Sync: 1 to send")  # the first commit
+    assert "cannot fetch from http://127.0.0.1:1/nothing.git" in win.folder_status.toolTip()
 
 
 def test_a_case_file_saved_from_the_board_into_the_folder_is_one_commit(qtbot, tmp_path,
