@@ -127,24 +127,24 @@ def _transport(url: str):
     try:
         return get_transport_and_path(url)
     except (ValueError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot reach {url}: {exc}") from None
+        raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
 
 
 def _fetch(repo: Repo, url: str, progress: Progress) -> bytes | None:
     """Fetch the remote's main branch; its commit id (None: the remote is empty)."""
     client, path = _transport(url)
-    progress(f"Fetching from {url}")
+    progress(f"Fetching from {shown(url)}")
     try:
         result = client.fetch(path, repo)
     except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot fetch from {url}: {_reason(exc)}") from None
+        raise RulesFolderError(f"cannot fetch from {shown(url)}: {_reason(exc)}") from None
     refs = result.refs
     return refs.get(HEAD_REF)
 
 
 def _push(repo: Repo, url: str, expected: bytes | None, new: bytes, progress: Progress) -> None:
     client, path = _transport(url)
-    progress(f"Pushing to {url}")
+    progress(f"Pushing to {shown(url)}")
 
     class Moved(Exception):
         pass
@@ -159,10 +159,16 @@ def _push(repo: Repo, url: str, expected: bytes | None, new: bytes, progress: Pr
     except Moved:
         raise _RemoteMoved() from None
     except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot push to {url}: {_reason(exc)}") from None
+        raise RulesFolderError(f"cannot push to {shown(url)}: {_reason(exc)}") from None
     status = (getattr(result, "ref_status", None) or {}).get(HEAD_REF)
     if status:
-        raise RulesFolderError(f"{url} refused the push: {status}")
+        raise RulesFolderError(f"{shown(url)} refused the push: {status}")
+
+
+def shown(url: str) -> str:
+    """A remote's address as it may be printed or written into a commit message: a
+    password in it (``https://user:secret@host/``) is never shown."""
+    return re.sub(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", r"\1", url, flags=re.IGNORECASE)
 
 
 def _reason(exc: BaseException) -> str:
@@ -263,7 +269,7 @@ def _refuse_working_folder(url: str) -> None:
     files; a shared repository is a bare one."""
     if "://" in url or not (Path(url).expanduser() / ".git").exists():
         return
-    raise RulesFolderError(f"{url} is a member's working rules folder, not a shared "
+    raise RulesFolderError(f"{shown(url)} is a member's working rules folder, not a shared "
                            f"repository: share through a bare repository (`rulesbook serve "
                            f"DIR --create`, any git hosting, or `git init --bare`)")
 
@@ -283,7 +289,7 @@ def sync(root: str | os.PathLike, remote: str | None = None,
                     return _sync_once(repo, name, url, edits, progress)
                 except _RemoteMoved:
                     progress("The remote changed meanwhile; fetching again")
-            raise RulesFolderError(f"{url} kept changing during the sync; try again")
+            raise RulesFolderError(f"{shown(url)} kept changing during the sync; try again")
     finally:
         repo.close()
 
@@ -317,7 +323,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
             _validate_tree(repo, files)
             user = user_identity(repo)
             new = make_commit(repo, build_tree(repo, files), [local, theirs],
-                              f"Sync: merge {received} change(s) from {url}", user)
+                              f"Sync: merge {received} change(s) from {shown(url)}", user)
             checkout(repo, local, new)
             merged = fetched = True
     pushed = 0
@@ -328,7 +334,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
     if name == DEFAULT_REMOTE:
         _remember_origin(repo, url)
     progress("Up to date" if not (fetched or pushed or edits) else "Synced")
-    return SyncResult(url, received if fetched else 0, merged, fast_forward, pushed, edits,
+    return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed, edits,
                       new.decode())
 
 
@@ -382,8 +388,9 @@ def folder_status(root: str | os.PathLike, remote: str | None = None) -> FolderS
         pending = tuple(sorted(p for p in set(committed) | set(now)
                                if committed.get(p) != now.get(p)))
         if theirs is None:
-            return FolderStatus(url, _count(repo, local, None) if url else 0, 0, pending)
-        return FolderStatus(url, _count(repo, local, theirs), _count(repo, theirs, local),
+            return FolderStatus(shown(url) if url else None,
+                                _count(repo, local, None) if url else 0, 0, pending)
+        return FolderStatus(shown(url), _count(repo, local, theirs), _count(repo, theirs, local),
                             pending)
     finally:
         repo.close()
@@ -411,8 +418,8 @@ def clone(url: str, target: str | os.PathLike, progress: Progress | None = None)
             theirs = _fetch(repo, url, progress)
             if theirs is None:
                 raise RulesFolderError(
-                    f"{url} has no rules folder yet: the secretary creates one with "
-                    f"`rulesbook init DIR` and shares it with `rulesbook sync --remote {url}`")
+                    f"{shown(url)} has no rules folder yet: the secretary creates one with "
+                    f"`rulesbook init DIR` and shares it with `rulesbook sync --remote {shown(url)}`")
             _validate_tree(repo, commit_files(repo, theirs))
             repo.refs[_tracking_ref(DEFAULT_REMOTE)] = theirs
             checkout(repo, None, theirs)
@@ -424,5 +431,5 @@ def clone(url: str, target: str | os.PathLike, progress: Progress | None = None)
         os.replace(work, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    progress(f"Cloned {url} into {target}")
+    progress(f"Cloned {shown(url)} into {target}")
     return target

@@ -254,3 +254,19 @@ def test_sync_refuses_to_push_into_a_members_working_folder(rb, tmp_path):
     remote, secretary, a, b = committee(rb, tmp_path)
     result = rb("--data", a, "sync", "--remote", b)
     assert result.code == 2 and "working rules folder" in result.err
+
+
+def test_a_password_in_the_remote_address_is_never_shown_or_committed(rb, tmp_path,
+                                                                       http_remote):
+    url, bare = http_remote
+    secret = url.replace("http://", "http://member:hunter2@")
+    remote, secretary, a, b = committee(rb, tmp_path, remote=url)
+    vote(rb, a, "A", "10", "10A")
+    vote(rb, b, "B", "10", "10B")
+    assert sync(rb, b).code == 0
+    result = rb("--data", a, "sync", "--remote", secret, "--json")
+    assert result.code == 0, result.err
+    assert "hunter2" not in result.out + result.err
+    assert all("hunter2" not in e.message for e in log(a))
+    failed = rb("--data", a, "sync", "--remote", "http://member:hunter2@127.0.0.1:1/x")
+    assert failed.code == 2 and "hunter2" not in failed.err
