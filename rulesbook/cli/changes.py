@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import yaml
-
 from ..datapath import resolve_data_dir
+from ..errors import DataFileError
+from ..yamlio import load_file
 
 Described = tuple[Path, str, "str | None"]
 
@@ -22,12 +22,14 @@ def _ballot_name(path: str) -> str:
 
 
 def _member_of(member_file: str) -> str | None:
+    """The member a member's copy is by (None when it does not read: the import then
+    reports the file's problems itself)."""
     try:
-        data = yaml.safe_load(Path(member_file).read_text(encoding="utf-8"))
-        member = data.get("member") if isinstance(data, dict) else None
-        return member if isinstance(member, str) else None
-    except (OSError, yaml.YAMLError, UnicodeDecodeError):
+        data = load_file(Path(member_file)).data
+    except DataFileError:
         return None
+    member = data.get("member") if isinstance(data, dict) else None
+    return member if isinstance(member, str) else None
 
 
 def _new(args) -> Described:

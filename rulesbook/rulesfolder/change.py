@@ -20,11 +20,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
 from dulwich.objects import Blob
 
 from ..datapath import is_bundled
+from ..errors import DataFileError
 from ..storage import atomic_write_bytes
+from ..yamlio import load_file
 from .errors import SeedReadOnlyError
 from .repo import (
     Identity,
@@ -74,13 +75,13 @@ def member_identity(root: Path, member_id: str, fallback: Identity) -> Identity:
     """The commit author for a member's own change: the member's name from members.yaml
     (the configured e-mail address, as members have none on file)."""
     try:
-        data = yaml.safe_load((root / "members.yaml").read_text(encoding="utf-8"))
+        data = load_file(root / "members.yaml").data
         for member in data.get("members", ()):
             if member.get("id") == member_id:
                 name = member.get("full_name") or member.get("name") or member_id
                 return Identity(f"{name} (member {member_id})", fallback.email)
-    except (OSError, yaml.YAMLError, AttributeError):
-        pass
+    except (DataFileError, AttributeError, TypeError):
+        pass  # a members file that does not read: the member's id is still named
     return Identity(f"member {member_id}", fallback.email)
 
 

@@ -14,13 +14,12 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from dulwich.repo import Repo
 
 from ..errors import DataFileError
 from ..library import Library
 from ..model import Proposal, Rule
-from ..yamlio import loads_bytes
+from ..yamlio import load_file, loads_bytes
 from .repo import head_id, open_repo
 
 
@@ -81,9 +80,9 @@ def _rulebook_path(root: Path, book: str) -> str:
         return f"{book}/rulebook.yaml"
     for path in sorted(root.rglob("rulebook.yaml")):
         try:
-            if yaml.safe_load(path.read_text(encoding="utf-8")).get("id") == book:
+            if load_file(path).data.get("id") == book:
                 return path.relative_to(root).as_posix()
-        except (OSError, yaml.YAMLError, AttributeError):
+        except (DataFileError, AttributeError):
             continue
     return f"{book}/rulebook.yaml"
 
