@@ -13,7 +13,15 @@ from PySide6.QtCore import QObject, QThread, Signal
 from rulesbook import Library, LibraryError, Problem, load_library
 from rulesbook.datapath import resolve_data_dir
 from rulesbook.editions import ConsolidatedRulebook, consolidate
+from rulesbook.errors import RulesbookError
+from rulesbook.rulesfolder import init_folder
 from rulesbook.search import SearchHit, SearchIndex, index_for
+
+
+def app_rules_dir() -> Path:
+    from .folder import app_rules_dir as where
+
+    return where()
 
 
 class LoadResult:
@@ -38,9 +46,14 @@ def load_folder(path: str | Path | None) -> LoadResult:
     start = time.perf_counter()
     root = resolve_data_dir(path)
     try:
+        if not root.exists() and root == app_rules_dir().resolve():
+            init_folder(root)  # first use: the user's rules folder from the seed data
         library = load_library(root)
     except LibraryError as exc:
         return LoadResult(root, problems=list(exc.problems),
+                          seconds=time.perf_counter() - start)
+    except RulesbookError as exc:  # the rules folder could not be created
+        return LoadResult(root, problems=[Problem(str(root), 0, 0, str(exc))],
                           seconds=time.perf_counter() - start)
     except OSError as exc:
         return LoadResult(root, problems=[Problem(str(root), 0, 0, f"cannot read: {exc}")],
@@ -98,9 +111,19 @@ class AppController(QObject):
         self.highlight: tuple[str, tuple[str, ...]] = ("", ())
 
     # -- loading ---------------------------------------------------------
+    @staticmethod
+    def default_folder(path: str | Path | None) -> str | Path:
+        """The folder to open: ``path``, ``$RULESBOOK_DATA``, or the user's rules folder
+        where Qt says the platform keeps application data."""
+        import os
+
+        from rulesbook.datapath import ENV_VAR
+
+        return path or os.environ.get(ENV_VAR) or app_rules_dir()
+
     def load(self, path: str | Path | None = None) -> LoadResult:
         """Load synchronously (tests, "Open data folder")."""
-        result = load_folder(path)
+        result = load_folder(self.default_folder(path))
         self._apply(result)
         return result
 
@@ -108,7 +131,7 @@ class AppController(QObject):
         """Load and index on a worker thread; emits libraryLoaded or loadFailed."""
         if self._thread is not None and self._thread.isRunning():
             return
-        self._thread = _LoadThread(path, self)
+        self._thread = _LoadThread(self.default_folder(path), self)
         self._thread.finishedLoading.connect(self._apply)
         self._thread.start()
 

@@ -15,8 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.datapaths import CORPUS, REPO
 from tests.ballots.helpers import make_keys
+from tests.datapaths import CORPUS, REPO
 from tests.ui.conftest import copy_data
 
 GAME = CORPUS / "english-tinsley-1946-1960s.pdn"  # game 1: a 60-ply English game

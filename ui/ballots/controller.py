@@ -42,6 +42,7 @@ from rulesbook.ballots import (
     tally,
     verify_file,
 )
+from rulesbook.rulesfolder import RulesFolderError, recorded_change
 from rulesbook.storage import SaveError, atomic_write_text, file_lock
 
 from ..autosave import bytes_digest, file_digest
@@ -442,12 +443,26 @@ class BallotController(QObject):
         as ``NAME~``."""
         same = self.path is not None and target.resolve() == self.path.resolve()
         text = dump_ballot(ballot)
-        with file_lock(target):  # no other writer between the check and the write
-            changed = same and self.changed_on_disk()
-            if changed and not overwrite:
-                raise BallotConflict(target, self.changes)
-            backup = changed and target.exists()
-            written = atomic_write_text(target, text, backup=backup)
+        votes = [c for c in self.changes if c.get("op") == "vote"]
+        voters = {c["member"] for c in votes}
+        if ballot.seal is not None and (self.ballot is None or self.ballot.seal is None):
+            message = f"Close ballot {ballot.id}: results stored and sealed"
+        elif self.changes:
+            message = f"Ballot {ballot.id}: {describe_changes(self.changes)}"
+        else:
+            message = f"Ballot {ballot.id}: saved to {target.name}"
+        try:
+            # one commit in the rules folder; no other writer between the check and the write
+            with recorded_change(target, message,
+                                 member=next(iter(voters)) if len(voters) == 1 else None), \
+                    file_lock(target):
+                changed = same and self.changed_on_disk()
+                if changed and not overwrite:
+                    raise BallotConflict(target, self.changes)
+                backup = changed and target.exists()
+                written = atomic_write_text(target, text, backup=backup)
+        except RulesFolderError as exc:
+            raise SaveError(str(exc)) from None
         self.discard_recovery_file()
         self.path = written
         self.base_digest = bytes_digest(text.encode("utf-8"))
@@ -574,8 +589,10 @@ class BallotController(QObject):
                               + "; ".join(self.verification.failures))
         ballot = load_ballot(self.path)
         try:
-            adopt_ballot(library, ballot, edition_id, title=title)
-        except SaveError as exc:
+            with recorded_change(library.root / "editions.yaml",
+                                 f"Adopt ballot {ballot.id} as edition {edition_id}"):
+                adopt_ballot(library, ballot, edition_id, title=title)
+        except (SaveError, RulesFolderError) as exc:
             raise BallotError(str(exc)) from None
         self.adopted.emit(edition_id)
         self.statusMessage.emit(f"Edition {edition_id} written to editions.yaml")

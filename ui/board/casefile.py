@@ -62,10 +62,14 @@ def case_from_controller(controller):
 
 
 def write_case(controller, path: Path) -> Path:
-    """Save atomically (the core checks the document before it writes)."""
+    """Save atomically (the core checks the document before it writes); in a rules
+    folder the save is one commit."""
     from rulesbook.reconstruct import save_case
+    from rulesbook.rulesfolder import recorded_change
 
-    return Path(save_case(case_from_controller(controller), path, backup=True))
+    case = case_from_controller(controller)
+    with recorded_change(path, f"Case file: {Path(path).name}"):
+        return Path(save_case(case, path, backup=True))
 
 
 def read_case(path: Path) -> tuple[dict, str]:
