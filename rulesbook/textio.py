@@ -40,6 +40,7 @@ from .errors import RulesbookError
 
 __all__ = [
     "FALLBACK_ENCODING",
+    "MAX_STREAM_BYTES",
     "DecodedText",
     "InputLimitError",
     "TextDecodeError",
@@ -53,6 +54,9 @@ __all__ = [
 FALLBACK_ENCODING = "cp1252"
 _FALLBACK_NAME = "Windows-1252"
 _CHUNK = 1 << 20
+#: Most bytes read from a pipe or a device (read whole, since it cannot be
+#: scanned for its encoding first).
+MAX_STREAM_BYTES = 16 * 1024 * 1024
 _BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
     (codecs.BOM_UTF8, "utf-8-sig"),
@@ -153,6 +157,8 @@ def _too_large(name: str, max_bytes: int, what: str) -> InputLimitError:
 def _open_binary(path: Path, name: str):
     try:
         return open(path, "rb")  # noqa: SIM115 - closed by the callers
+    except FileNotFoundError:
+        raise RulesbookError(f"cannot read {name}: no such file") from None
     except IsADirectoryError:
         raise RulesbookError(f"cannot read {name}: it is a folder, not a file") from None
     except OSError as exc:
@@ -260,9 +266,14 @@ def open_text(path: str | os.PathLike, *, max_bytes: int, what: str = "the file"
     try:
         mode = os.fstat(handle.fileno()).st_mode
         if not stat.S_ISREG(mode):
-            raw = handle.read(max_bytes + 1)
-            if len(raw) > max_bytes:
-                raise _too_large(name, max_bytes, what)
+            # a pipe or a device cannot be scanned twice: read it whole, bounded
+            cap = min(max_bytes, MAX_STREAM_BYTES)
+            raw = handle.read(cap + 1)
+            if len(raw) > cap:
+                raise InputLimitError(
+                    f"{name}: input that is not a regular file (a pipe or a device) may be "
+                    f"at most {cap:,} bytes; reading stopped at byte {cap:,}",
+                    limit="pipe size", where=f"byte {cap:,}")
             decoded = decode_bytes(raw, name, fallback=fallback)
             if decoded.warning and warnings is not None:
                 warnings.append(decoded.warning)

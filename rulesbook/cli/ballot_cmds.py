@@ -26,6 +26,7 @@ from ..ballots import (
 )
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
+from .common import int_range
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -159,7 +160,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--method", choices=METHODS, default="irv")
     p.add_argument("--threshold", choices=THRESHOLDS, default="simple-majority")
     p.add_argument("--threshold-base", choices=("cast", "roll"), default="cast")
-    p.add_argument("--quorum", type=int, default=None,
+    p.add_argument("--quorum", type=int_range(0, 10_000), default=None,
                    help="members who must vote on a question (default: a majority of the roll)")
     p.add_argument("--id", help="ballot id (default: the file name)")
     p.add_argument("--title")
@@ -184,7 +185,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--method", choices=METHODS)
     p.add_argument("--threshold", choices=THRESHOLDS)
     p.add_argument("--threshold-base", choices=("cast", "roll"))
-    p.add_argument("--quorum", type=int)
+    p.add_argument("--quorum", type=int_range(0, 10_000))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guard(cmd_tally))
 

@@ -1,6 +1,7 @@
 """What every command group shares: JSON output, error messages, loading the library."""
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -34,3 +35,35 @@ def with_library(handler):
         except (RulesbookError, ValueError, OSError) as exc:
             return fail(str(exc))
     return run
+
+
+def int_range(low: int, high: int):
+    """An argparse ``type`` for a whole number from ``low`` to ``high``: anything
+    else (a word, a number of 5,000 digits, one out of range) is one readable
+    error, never an OverflowError or a RecursionError further on."""
+    def parse(text: str) -> int:
+        raw = text.strip()
+        body = raw[1:] if raw[:1] in "+-" else raw
+        if not body.isascii() or not body.isdigit():
+            raise argparse.ArgumentTypeError(
+                f"{_cut(text)!r} is not a whole number (give {low} to {high:,})")
+        if len(body) > len(str(max(abs(low), abs(high)))) + 1:
+            raise argparse.ArgumentTypeError(
+                f"{_cut(text)} is out of range: give {low} to {high:,}")
+        value = int(raw)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: give {low} to {high:,}")
+        return value
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _cut(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width] + "…"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr, exit 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {_cut(message, 300)}\n")

@@ -17,11 +17,17 @@ import sys
 
 from rulesbook.draughts import VARIANTS, DraughtsError, Position, perft
 
+from .common import int_range
+
+#: Deepest perft accepted (the published tables stop at 12; 20 is already years of work).
+MAX_PERFT_DEPTH = 20
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("perft", help="count the leaf nodes of the move tree")
     p.add_argument("--variant", default="pool", help=f"one of {', '.join(VARIANTS)}")
-    p.add_argument("--depth", type=int, required=True, help="plies to search")
+    p.add_argument("--depth", type=int_range(0, MAX_PERFT_DEPTH), required=True,
+                   help=f"plies to search (0 to {MAX_PERFT_DEPTH})")
     p.add_argument("--fen", default=None, help="start from this FEN (default: the initial position)")
     p.add_argument("--divide", action="store_true", help="print the count below each legal move")
     p.set_defaults(func=cmd_perft)

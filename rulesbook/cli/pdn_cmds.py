@@ -35,24 +35,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     from rulesbook.draughts import DraughtsError, Variant
     from rulesbook.draughts.pdn import PdnReader
+    from rulesbook.errors import RulesbookError
+    from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
+    from rulesbook.textio import open_text
+
+    def error(message: str) -> int:
+        print(f"rulesbook pdn check: {message}", file=sys.stderr)
+        return 2
 
     variant = None
     if args.variant is not None:
         try:
             variant = Variant.named(args.variant)
         except DraughtsError as exc:
-            print(f"rulesbook pdn check: {exc}", file=sys.stderr)
-            return 2
-    try:
-        handle = open(args.file, encoding="utf-8", errors="replace", newline=None)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        print(f"rulesbook pdn check: cannot read {args.file}: {reason}", file=sys.stderr)
-        return 2
+            return error(str(exc))
     report = []
     bad = total = 0
+    warnings: list[str] = []
     try:
-        with handle:
+        with open_text(args.file, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
+                       warnings=warnings) as handle:
+            for warning in warnings:
+                print(f"rulesbook pdn check: warning: {warning}", file=sys.stderr)
             for number, game in enumerate(PdnReader(handle, variant), 1):
                 if game.errors:
                     bad += 1
@@ -70,9 +74,8 @@ def cmd_check(args: argparse.Namespace) -> int:
                                          for e in game.errors)
                     print(f"game {number} ({game.title()}): {problems}")
                 total = number
-    except (OSError, UnicodeError) as exc:
-        print(f"rulesbook pdn check: cannot read {args.file}: {exc}", file=sys.stderr)
-        return 2
+    except (RulesbookError, ValueError) as exc:  # limits, decoding, unreadable file
+        return error(f"{args.file}: {exc}" if args.file not in str(exc) else str(exc))
     if args.json:
         json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
