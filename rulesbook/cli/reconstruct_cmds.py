@@ -169,7 +169,11 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
     from rulesbook.reconstruct.gap import fill_gap, parse_known
 
     try:
+        from .draughts_cmds import check_fen_length
+
         variant = Variant.named(args.variant)
+        check_fen_length(args.from_, "--from: ")
+        check_fen_length(args.to, "--to: ")
         if args.from_.strip().lower() == "start":
             start = Position.start(variant)
         else:

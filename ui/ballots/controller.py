@@ -41,7 +41,7 @@ from rulesbook.ballots import (
 )
 from rulesbook.storage import SaveError, atomic_write_text, file_lock
 
-from ..autosave import bytes_digest, file_digest
+from ..autosave import bytes_digest, file_digest, in_use_notice
 from .recovery import (
     Recovery,
     all_recoveries,
@@ -248,8 +248,12 @@ class BallotController(QObject):
         a version of the file that is no longer on disk is refused and kept aside."""
         if self.dirty:
             return None
-        own = find_recovery(self.path) if self.path is not None else None
-        candidates = [own] if own is not None else all_recoveries()
+        busy: list[Recovery] = []
+        own = find_recovery(self.path, busy) if self.path is not None else None
+        candidates = [own] if own is not None else all_recoveries(busy)
+        for other in busy:  # never hidden silently
+            self.recoveryNotice.emit(in_use_notice(
+                other.file, f"Unsaved changes to ballot {other.ballot_id} ({other.summary})"))
         for recovery in candidates:
             if recovery.is_stale():
                 self._refuse(recovery)

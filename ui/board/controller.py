@@ -26,7 +26,14 @@ from rulesbook.draughts import (
 )
 from rulesbook.storage import SaveError, atomic_write_text
 
-from ..autosave import autosave_dir, in_use_by_another_app
+from ..autosave import (
+    autosave_dir,
+    claim,
+    in_use_by_another_app,
+    in_use_notice,
+    read_json,
+    release,
+)
 from .records import GameChunk, RecordMove, node_line_text, split_games
 
 __all__ = ["BoardController", "autosave_dir", "AUTOSAVE_NAME", "TOOLS", "MODES"]
@@ -1206,19 +1213,20 @@ class BoardController(QObject):
     def autosave(self) -> bool:
         """Write the session to the autosave file at once (atomic); never raises.
 
-        If another running app autosaves to the same file, this session takes a
-        file of its own (``board-autosave-<pid>.json``): neither overwrites the other."""
+        The autosave is owned through an OS lock (:func:`ui.autosave.claim`): if
+        another running app owns the same file, this session takes a file of its
+        own (``board-autosave-<pid>.json``): neither overwrites the other."""
         if not self.autosave_enabled:
             return False
-        if not self._owns_autosave:
-            current = _read_session(self.autosave_path)
-            if current is not None and in_use_by_another_app(current.get("pid")):
-                self.autosave_path = self.autosave_path.with_name(
-                    f"{self.autosave_path.stem}-{os.getpid()}{self.autosave_path.suffix}")
+        if not self._owns_autosave and not claim(self.autosave_path):
+            self.autosave_path = self.autosave_path.with_name(
+                f"{self.autosave_path.stem}-{os.getpid()}{self.autosave_path.suffix}")
+            claim(self.autosave_path)
         try:
             self.autosave_path.parent.mkdir(parents=True, exist_ok=True)
             atomic_write_text(self.autosave_path,
-                              json.dumps(self.to_session(), indent=1, ensure_ascii=False))
+                              json.dumps(self.to_session(), indent=1, ensure_ascii=False),
+                              private=True)
         except (OSError, SaveError) as exc:
             if str(exc) != self.last_autosave_error:
                 self.last_autosave_error = str(exc)
@@ -1230,8 +1238,9 @@ class BoardController(QObject):
 
     def recoverable(self) -> dict | None:
         """The newest autosaved session of a run that ended with unsaved changes, if
-        any (sessions of apps still running are theirs, not offered). This session
-        then autosaves to that file."""
+        any. A session owned by an app still running (it holds the file's OS lock) is
+        not offered, and a status message says so. This session then owns and
+        autosaves to the file it recovers."""
         stem, suffix = self.autosave_path.stem, self.autosave_path.suffix
         base = "board-autosave" if stem.startswith("board-autosave") else stem
         try:
@@ -1241,8 +1250,10 @@ class BoardController(QObject):
             return None
         for file in files:
             data = _read_session(file)
-            if data is None or not data.get("dirty") \
-                    or in_use_by_another_app(data.get("pid")):
+            if data is None or not data.get("dirty"):
+                continue
+            if in_use_by_another_app(file) or not claim(file):
+                self.statusMessage.emit(in_use_notice(file, "Unsaved board work"))
                 continue
             self.autosave_path = file
             return data
@@ -1270,6 +1281,7 @@ class BoardController(QObject):
             self.autosave_path.unlink()
         except OSError:
             pass
+        release(self.autosave_path)
         self._owns_autosave = False
 
     # ------------------------------------------------------------------ case files
@@ -1324,10 +1336,7 @@ class BoardController(QObject):
 
 def _read_session(path: Path) -> dict | None:
     """An autosaved board session, or None (missing, unreadable, another version)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
+    data = read_json(path)
+    if data is None or data.get("version") != SESSION_VERSION:
         return None
     return data
