@@ -12,14 +12,17 @@ import markdown
 
 from .rulings.vocabulary import OUTCOMES
 from .storage import atomic_write_text
+from .textio import visible_controls
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>])")
 _DIAGRAM = "RULESBOOKDIAGRAMPLACEHOLDER"
 
 
 def md_escape(text) -> str:
-    """Text made literal for Markdown: HTML-escaped, then Markdown punctuation escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=True))
+    """Text made literal for Markdown: bidi overrides and other invisible controls
+    shown as ``<U+202E>`` (a name reads as typed), HTML-escaped, then Markdown
+    punctuation escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(visible_controls(str(text)), quote=True))
 
 
 def _quote(text: str) -> str:
@@ -64,7 +67,7 @@ def report_markdown(library, case, edition: str | None = None) -> tuple[str, str
         squares: tuple[int, ...] = ()
         if case.disputed_ply and case.disputed_ply <= len(record.texts):
             squares = tuple(int(s) for s in re.split(r"[-x:]", record.texts[case.disputed_ply - 1])
-                            if s.isdigit())
+                            if s.isascii() and s.isdigit() and len(s) <= 2)
         caption = (f"Position before move {case.disputed_ply}" if case.disputed_ply
                    else f"Position after {at} plies")
         svg = board_svg(position, highlight=squares, title=caption)

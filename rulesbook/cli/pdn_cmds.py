@@ -37,7 +37,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from rulesbook.draughts.pdn import PdnReader
     from rulesbook.errors import RulesbookError
     from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
-    from rulesbook.textio import open_text
+    from rulesbook.textio import open_text, visible_controls
 
     def error(message: str) -> int:
         print(f"rulesbook pdn check: {message}", file=sys.stderr)
@@ -72,7 +72,8 @@ def cmd_check(args: argparse.Namespace) -> int:
                 elif game.errors:
                     problems = "; ".join(f"line {e.line} col {e.col}: {e.message}"
                                          for e in game.errors)
-                    print(f"game {number} ({game.title()}): {problems}")
+                    print(f"game {number} ({visible_controls(game.title())}): "
+                          f"{visible_controls(problems)}")
                 total = number
     except (RulesbookError, ValueError) as exc:  # limits, decoding, unreadable file
         return error(f"{args.file}: {exc}" if args.file not in str(exc) else str(exc))

@@ -148,7 +148,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def _print_report(report: dict, record) -> None:
     tags = report["tags"]
-    who = " - ".join(tags.get(k, "?") for k in ("Black", "White")) if tags else "moves"
+    from rulesbook.textio import visible_controls
+
+    who = " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White")) \
+        if tags else "moves"
     print(f"game {report['game']} ({who}), {report['plies']} plies:")
     if record.start is None:
         print("  the start position could not be read")

@@ -16,12 +16,13 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from rulesbook.draughts import DraughtsError, Position, Variant
+from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
 from rulesbook.draughts.pdn import build_game
 from rulesbook.draughts.pdn_syntax import MAX_PLIES, RESULTS, SyntaxReader, normalize_result
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
-           "iter_records", "looks_like_pdn", "MAX_MOVES_TEXT_CHARS"]
+           "iter_records", "looks_like_pdn", "MAX_MOVES_TEXT_CHARS", "is_move_text",
+           "check_importable"]
 
 
 class RecordError(DraughtsError):
@@ -211,3 +212,46 @@ def read_records(text: str, variant: str | Variant | None = None) -> list[Record
     :func:`iter_records`, which reads a stream game by game).
     """
     return list(iter_records(io.StringIO(text), variant))
+
+
+_MOVE_SEP = re.compile(r"[-x:]")
+_SHORT = re.compile(r"^[a-h][a-h][1-8](?:[-x:][a-h][1-8])*$")
+
+
+def is_move_text(text: str) -> bool:
+    """True when ``text`` is written as a move could be (``11-15``, ``15x24x31``,
+    ``c3-d4``, ``ed4``): squares that exist, joined by ``-``, ``x`` or ``:``.
+    Whether it is legal is for :func:`~rulesbook.reconstruct.replay` to say."""
+    text = text.strip()
+    if _SHORT.match(text.lower()):
+        return True
+    parts = _MOVE_SEP.split(text)
+    if len(parts) < 2 or len(text) > 200:
+        return False
+    try:
+        for part in parts:
+            parse_square(part)
+    except DraughtsError:
+        return False
+    return True
+
+
+def check_importable(record: Record) -> None:
+    """Raise :class:`RecordError` when ``record`` holds no move that can be read
+    (random bytes, ``hello world 99-100``) and no set-up position: the message
+    says what was found, at which line and column. A record with one readable
+    move is imported (its bad moves are for "Check record" to show)."""
+    if any(is_move_text(m.text) for m in record.moves):
+        return
+    if "FEN" in record.tags:
+        return  # a position to start from, with no move yet
+    if not record.moves:
+        raise RecordError("no move can be read in it: it holds no move text (moves are "
+                          "written 11-15 or 15x24)")
+    first = record.moves[0]
+    shown = first.text if len(first.text) <= 40 else first.text[:40] + "…"
+    where = f"line {first.line} col {first.col}: " if first.line else ""
+    more = len(record.moves) - 1
+    raise RecordError(f"no move can be read in it: {where}{shown!r} is not a move"
+                      + (f" (nor are the {more} other word(s))" if more else "")
+                      + "; moves are written 11-15 or 15x24")

@@ -76,7 +76,9 @@ def _title(record) -> str:
     tags = record.tags
     if not tags:
         return "moves"
-    return " - ".join(tags.get(k, "?") for k in ("Black", "White"))
+    from ..textio import visible_controls
+
+    return " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White"))
 
 
 def _incident(library, record) -> GameIncident | None:

@@ -409,7 +409,7 @@ class BoardController(QObject):
         Games without a GameType tag are read as ``variant`` (the one chosen)."""
         from rulesbook.draughts.pdn import iter_games
         from rulesbook.reconstruct import RecordError, read_records
-        from rulesbook.reconstruct.record import looks_like_pdn
+        from rulesbook.reconstruct.record import check_importable, looks_like_pdn
 
         chosen = Variant.named(variant) if variant is not None else self.variant
         try:
@@ -428,6 +428,7 @@ class BoardController(QObject):
             else:
                 record = read_records(text, chosen)[0]
                 game = None
+            check_importable(record)
         except DraughtsError as exc:
             self.statusMessage.emit(f"Cannot import{' ' + source if source else ''}: {exc}")
             return False
