@@ -58,7 +58,6 @@ def main(argv: list[str] | None = None) -> int:
         else:  # pragma: no cover - library warnings stay as Python shows them
             sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
-    warnings.showwarning = show_warning
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -68,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.func(args) or 0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", DurabilityWarning)
+            warnings.showwarning = show_warning
+            return int(args.func(args) or 0)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

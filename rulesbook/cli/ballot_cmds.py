@@ -26,11 +26,11 @@ from ..ballots import (
 )
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
-from .common import int_range
+from .common import int_range, one_line
 
 
 def _fail(message: str, code: int = 2) -> int:
-    print(f"rulesbook ballot: {message}", file=sys.stderr)
+    print(f"rulesbook ballot: {one_line(message)}", file=sys.stderr)
     return code
 
 

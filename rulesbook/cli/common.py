@@ -14,9 +14,17 @@ def print_json(data) -> None:
     sys.stdout.write("\n")
 
 
+def one_line(message: str) -> str:
+    """A message of several lines (an error that lists its problems) as one line."""
+    lines = [line.strip() for line in str(message).splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return lines[0] if lines else ""
+    return f"{lines[0].rstrip(':')}: " + "; ".join(lines[1:])
+
+
 def fail(message: str, code: int = 2) -> int:
     """Print one readable line on stderr and return the exit code."""
-    print(f"rulesbook: {message}", file=sys.stderr)
+    print(f"rulesbook: {one_line(message)}", file=sys.stderr)
     return code
 
 
