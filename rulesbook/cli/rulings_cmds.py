@@ -183,7 +183,7 @@ def _draw_claims(args, library) -> int:
         return fail(f"--game {wanted}: {args.from_game} has {count} game(s)")
     for error in game.errors:
         print(f"{args.from_game}: game {wanted}: {error}", file=sys.stderr)
-    if any("FEN" in e.message for e in game.errors):
+    if any(e.message.startswith("bad FEN") for e in game.errors):
         return fail(f"{args.from_game}: game {wanted}: the start position cannot be read; "
                     "no draw claim can be judged", 1)
     claims = draw_claims(library, game.start, game.mainline_moves(), args.ply, args.edition,

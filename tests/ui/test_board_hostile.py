@@ -70,7 +70,7 @@ def test_paste_refuses_text_with_no_readable_move(ws, text, found):
 
 
 def test_paste_refuses_random_bytes(ws):
-    # fixed bytes (seeded), checked below to hold no move text by the core's own rule
+    # fixed bytes (seeded): the same input on every run
     junk = random.Random(14).randbytes(4096).decode("latin-1").replace("\x00", "")
     paste(ws, junk)
     assert ws.board_controller.moves == []
