@@ -39,6 +39,7 @@ from rulesbook.ballots import (
     tally,
     verify_file,
 )
+from rulesbook.ballots.model import ABSTAIN_WORDS
 from rulesbook.storage import SaveError, atomic_write_text, file_lock
 
 from ..autosave import bytes_digest, file_digest, in_use_notice
@@ -60,19 +61,21 @@ THRESHOLD_LABELS = {"plurality": "most votes", "simple-majority": "more than hal
 
 def parse_ranking_numbers(question: Question, text: str) -> list[str]:
     """A ranking typed as option numbers ("2 1 3", "2,1"), or as option names
-    ("10A 10"); "-" or "0" abstains. Raises BallotError with a plain message."""
+    ("10A 10"); "0" or one of the core's abstention words ("-", "none", "abstain")
+    abstains. Raises BallotError with a plain message."""
     text = text.strip()
-    if text in ("-", "0", "abstain"):
+    if text == "0" or text.lower() in ABSTAIN_WORDS:
         return []
     if not text:
         raise BallotError("type the options in order of preference, e.g. 2 1 3 "
                           "(or - to abstain)")
     out = []
     for token in [t for t in re.split(r"[\s,>]+", text) if t]:
-        if token.isdigit():
-            n = int(token)
+        if token.isascii() and token.isdigit():
+            n = int(token) if len(token) <= 4 else 0  # never int() of 5,000 digits
             if not 1 <= n <= len(question.options):
-                raise BallotError(f"there is no option {n}: question {question.id!r} has "
+                shown = token if len(token) <= 12 else token[:12] + "…"
+                raise BallotError(f"there is no option {shown}: question {question.id!r} has "
                                   f"options 1 to {len(question.options)}")
             out.append(question.options[n - 1])
         else:
