@@ -165,6 +165,22 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes, backup: bool = Fals
     return shown
 
 
+@contextlib.contextmanager
+def durability_notes() -> Iterator[list[str]]:
+    """Collect, as messages, the :class:`DurabilityWarning` of the saves made in
+    the block (for the app to show them) instead of printing them; other
+    warnings pass on as usual. The list is filled when the block ends."""
+    notes: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DurabilityWarning)
+        yield notes
+    for item in caught:
+        if issubclass(item.category, DurabilityWarning):
+            notes.append(str(item.message))
+        else:
+            warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
+
+
 def atomic_write_text(path: str | os.PathLike, text: str, backup: bool = False,
                       private: bool = False) -> Path:
     """Write UTF-8 text atomically (see :func:`atomic_write_bytes`)."""

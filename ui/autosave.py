@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 
-from rulesbook.storage import atomic_write_text
+from rulesbook.storage import atomic_write_text, durability_notes
 from rulesbook.textio import read_text
 
 #: Largest autosave read back (a board session or a ballot with its changes).
@@ -138,7 +138,8 @@ def write_json(path: Path, data) -> None:
     """Write ``data`` as JSON atomically (the folder is made if needed).
     Raises :class:`~rulesbook.storage.SaveError` or OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False), private=True)
+    with durability_notes():  # an autosave is best effort: the next one follows
+        atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False), private=True)
 
 
 def read_json(path: Path) -> dict | None:

@@ -81,3 +81,17 @@ def test_a_record_with_one_readable_move_is_still_imported(ws):
     """Refusal is only for text with no move at all: bad moves are for Check record."""
     paste(ws, "11-15 hello 23-19")
     assert [m.text for m in ws.board_controller.moves] == ["11-15", "hello", "23-19"]
+
+
+def test_a_flush_failure_after_the_rename_says_the_case_was_saved(ws, tmp_path, monkeypatch):
+    from rulesbook import storage
+
+    def fail(_folder):
+        raise OSError(5, "Input/output error")
+
+    paste(ws, LEGAL)
+    monkeypatch.setattr(storage, "_fsync_dir", fail)
+    path = tmp_path / "case.yaml"
+    assert ws.board_controller.save_case(path) == path
+    assert path.exists() and "was saved" in ws.status_text()
+    assert "Cannot save" not in ws.status_text()

@@ -40,7 +40,7 @@ from rulesbook.ballots import (
     verify_file,
 )
 from rulesbook.ballots.model import ABSTAIN_WORDS
-from rulesbook.storage import SaveError, atomic_write_text, file_lock
+from rulesbook.storage import SaveError, atomic_write_text, durability_notes, file_lock
 
 from ..autosave import bytes_digest, file_digest, in_use_notice
 from .recovery import (
@@ -405,7 +405,10 @@ class BallotController(QObject):
             if changed and not overwrite:
                 raise BallotConflict(target, self.changes)
             backup = changed and target.exists()
-            written = atomic_write_text(target, text, backup=backup)
+            with durability_notes() as notes:
+                written = atomic_write_text(target, text, backup=backup)
+        for note in notes:  # written, but the folder could not be flushed: say so
+            self.statusMessage.emit(note)
         self.discard_recovery_file()
         self.path = written
         self.base_digest = bytes_digest(text.encode("utf-8"))

@@ -24,7 +24,7 @@ from rulesbook.draughts import (
     Position,
     Variant,
 )
-from rulesbook.storage import SaveError, atomic_write_text
+from rulesbook.storage import SaveError, atomic_write_text, durability_notes
 
 from ..autosave import (
     autosave_dir,
@@ -1225,9 +1225,10 @@ class BoardController(QObject):
             claim(self.autosave_path)
         try:
             self.autosave_path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.autosave_path,
-                              json.dumps(self.to_session(), indent=1, ensure_ascii=False),
-                              private=True)
+            with durability_notes():  # an autosave is best effort: the next one follows
+                atomic_write_text(self.autosave_path,
+                                  json.dumps(self.to_session(), indent=1, ensure_ascii=False),
+                                  private=True)
         except (OSError, SaveError) as exc:
             if str(exc) != self.last_autosave_error:
                 self.last_autosave_error = str(exc)
@@ -1293,14 +1294,16 @@ class BoardController(QObject):
         from .casefile import write_case
 
         try:
-            written = write_case(self, Path(path))
+            with durability_notes() as notes:
+                written = write_case(self, Path(path))
         except (RulesbookError, DraughtsError, OSError) as exc:
             self.statusMessage.emit(f"Cannot save the case: {exc}")
             return None
         self.case_path = written
         self._set_dirty(False)
         self.autosave()
-        self.statusMessage.emit(f"Saved the case to {written}")
+        # written, but the folder could not be flushed: the note says the data is saved
+        self.statusMessage.emit(notes[0] if notes else f"Saved the case to {written}")
         return written
 
     def open_case(self, path: str | Path) -> bool:
