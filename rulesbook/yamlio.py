@@ -8,6 +8,7 @@ refused (no "billion laughs"), nesting and file size are bounded.
 """
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -132,9 +133,13 @@ def load_file(path: Path, display: str | None = None) -> LoadedYaml:
     same bound, never without end)."""
     name = display or str(path)
     try:
-        size = path.stat().st_size
+        st = path.stat()
     except OSError as exc:
         raise DataFileError(Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")) from None
+    if not stat.S_ISREG(st.st_mode):  # a FIFO would block the reader, a device never end
+        raise DataFileError(Problem(name, 0, 0, "not a regular file (a folder, a pipe or a "
+                                                "device): data files must be plain files"))
+    size = st.st_size
     if size > MAX_FILE_BYTES:
         raise DataFileError(Problem(
             name, 0, 0, f"the file is {size:,} bytes; data files may be at most {MAX_FILE_BYTES:,}"))

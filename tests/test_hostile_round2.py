@@ -429,3 +429,20 @@ def test_bidi_overrides_in_a_player_name_are_shown_in_the_report(capsys, tmp_pat
 def test_visible_controls():
     assert visible_controls("Ann\u202eevil\u2066") == "Ann<U+202E>evil<U+2066>"
     assert visible_controls("Zoë Ñandú") == "Zoë Ñandú"
+
+
+def test_a_fifo_in_the_data_folder_is_reported_not_waited_on(data_copy):
+    os.mkfifo(data_copy / "pipe.yaml")  # opening it for reading would block for ever
+    result = run_child("validate", data_copy, timeout=60)
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "pipe.yaml: not a regular file" in result.stdout
+
+
+def test_pdn_check_json_is_written_game_by_game(tmp_path, capsys):
+    path = tmp_path / "three.pdn"
+    path.write_text(LEGAL * 3, encoding="utf-8")
+    code, out, _ = run(capsys, "pdn", "check", path, "--json")
+    assert code == 0 and [g["game"] for g in json.loads(out)] == [1, 2, 3]
+    path.write_text("", encoding="utf-8")
+    code, out, _ = run(capsys, "pdn", "check", path, "--json")
+    assert code == 0 and json.loads(out) == []

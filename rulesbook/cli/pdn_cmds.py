@@ -49,7 +49,6 @@ def cmd_check(args: argparse.Namespace) -> int:
             variant = Variant.named(args.variant)
         except DraughtsError as exc:
             return error(str(exc))
-    report = []
     bad = total = 0
     warnings: list[str] = []
     try:
@@ -60,15 +59,16 @@ def cmd_check(args: argparse.Namespace) -> int:
             for number, game in enumerate(PdnReader(handle, variant), 1):
                 if game.errors:
                     bad += 1
-                if args.json:
-                    report.append({
+                if args.json:  # written game by game: memory does not grow with the file
+                    sys.stdout.write(",\n" if number > 1 else "[\n")
+                    sys.stdout.write(json.dumps({
                         "game": number,
                         "tags": dict(game.tags),
                         "plies": len(game.mainline_moves()),
                         "result": game.result,
                         "errors": [{"line": e.line, "col": e.col, "message": e.message}
                                    for e in game.errors],
-                    })
+                    }, indent=2, ensure_ascii=False))
                 elif game.errors:
                     problems = "; ".join(f"line {e.line} col {e.col}: {e.message}"
                                          for e in game.errors)
@@ -76,10 +76,11 @@ def cmd_check(args: argparse.Namespace) -> int:
                           f"{visible_controls(problems)}")
                 total = number
     except (RulesbookError, ValueError) as exc:  # limits, decoding, unreadable file
+        if args.json and total:
+            sys.stdout.write("\n]\n")
         return error(f"{args.file}: {exc}" if args.file not in str(exc) else str(exc))
     if args.json:
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write("\n]\n" if total else "[]\n")
     else:
         print(f"{total} games, {bad} with errors")
     return 1 if bad else 0
