@@ -202,7 +202,10 @@ class _Bounded(io.RawIOBase):
             raise _too_large(self._name, self._max, self._what)
         view = memoryview(buffer)
         want = min(len(view), self._left + 1)
-        data = self._handle.read(want)
+        try:
+            data = self._handle.read(want)
+        except OSError as exc:  # a read error of the file, not of the consumer
+            raise RulesbookError(f"cannot read {self._name}: {exc.strerror or exc}") from None
         if len(data) > self._left:
             self._left = -1
             raise _too_large(self._name, self._max, self._what)
@@ -264,48 +267,54 @@ def open_text(path: str | os.PathLike, *, max_bytes: int, what: str = "the file"
     name = name or str(path)
     handle = _open_binary(path, name)
     try:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            # a pipe or a device cannot be scanned twice: read it whole, bounded
-            cap = min(max_bytes, MAX_STREAM_BYTES)
-            raw = handle.read(cap + 1)
-            if len(raw) > cap:
-                raise InputLimitError(
-                    f"{name}: input that is not a regular file (a pipe or a device) may be "
-                    f"at most {cap:,} bytes; reading stopped at byte {cap:,}",
-                    limit="pipe size", where=f"byte {cap:,}")
-            decoded = decode_bytes(raw, name, fallback=fallback)
-            if decoded.warning and warnings is not None:
-                warnings.append(decoded.warning)
-            yield io.StringIO(decoded.text)
-            return
-        head = handle.read(4)
-        encoding = _bom_encoding(head)
-        handle.seek(0)
-        if encoding is None or encoding == "utf-8-sig":
-            bad = _scan_utf8(handle, max_bytes, name, what)
-            handle.seek(0)
-            if bad is None:
-                encoding = "utf-8-sig"
-            elif not fallback:
-                raise _not_utf8(name, *bad)
-            else:
-                encoding = FALLBACK_ENCODING
-                if warnings is not None:
-                    warnings.append(_fallback_warning(name, *bad))
-        elif not fallback:
-            raise TextDecodeError(name, 1, 1, f"the file is not UTF-8 text (it is "
-                                              f"{encoding.upper()}); save it as UTF-8")
-        bounded = io.BufferedReader(_Bounded(handle, max_bytes, name, what), _CHUNK)
-        text = io.TextIOWrapper(bounded, encoding=encoding, errors="replace", newline=None)
+        try:  # errors of the consumer (a broken pipe on stdout) are not read errors
+            stream = _decoding_stream(handle, name, max_bytes, what, fallback, warnings)
+        except OSError as exc:
+            raise RulesbookError(f"cannot read {name}: {exc.strerror or exc}") from None
         try:
-            yield text
+            yield stream
         finally:
-            text.detach()
-    except OSError as exc:
-        raise RulesbookError(f"cannot read {name}: {exc.strerror or exc}") from None
+            if isinstance(stream, io.TextIOWrapper):
+                stream.detach()
     finally:
         handle.close()
+
+
+def _decoding_stream(handle, name: str, max_bytes: int, what: str, fallback: bool,
+                     warnings: list[str] | None) -> io.TextIOBase:
+    mode = os.fstat(handle.fileno()).st_mode
+    if not stat.S_ISREG(mode):
+        # a pipe or a device cannot be scanned twice: read it whole, bounded
+        cap = min(max_bytes, MAX_STREAM_BYTES)
+        raw = handle.read(cap + 1)
+        if len(raw) > cap:
+            raise InputLimitError(
+                f"{name}: input that is not a regular file (a pipe or a device) may be "
+                f"at most {cap:,} bytes; reading stopped at byte {cap:,}",
+                limit="pipe size", where=f"byte {cap:,}")
+        decoded = decode_bytes(raw, name, fallback=fallback)
+        if decoded.warning and warnings is not None:
+            warnings.append(decoded.warning)
+        return io.StringIO(decoded.text)
+    head = handle.read(4)
+    encoding = _bom_encoding(head)
+    handle.seek(0)
+    if encoding is None or encoding == "utf-8-sig":
+        bad = _scan_utf8(handle, max_bytes, name, what)
+        handle.seek(0)
+        if bad is None:
+            encoding = "utf-8-sig"
+        elif not fallback:
+            raise _not_utf8(name, *bad)
+        else:
+            encoding = FALLBACK_ENCODING
+            if warnings is not None:
+                warnings.append(_fallback_warning(name, *bad))
+    elif not fallback:
+        raise TextDecodeError(name, 1, 1, f"the file is not UTF-8 text (it is "
+                                          f"{encoding.upper()}); save it as UTF-8")
+    bounded = io.BufferedReader(_Bounded(handle, max_bytes, name, what), _CHUNK)
+    return io.TextIOWrapper(bounded, encoding=encoding, errors="replace", newline=None)
 
 
 #: Characters shown as ``<U+XXXX>`` by :func:`visible_controls`: bidi embeddings,
