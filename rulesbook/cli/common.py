@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from ..errors import LibraryError, RulesbookError
@@ -14,12 +15,20 @@ def print_json(data) -> None:
     sys.stdout.write("\n")
 
 
+_LONG_WORD = re.compile(r"\S{201,}")
+
+
 def one_line(message: str) -> str:
-    """A message of several lines (an error that lists its problems) as one line."""
+    """A message as one readable line: several lines (an error that lists its
+    problems) joined, and any word longer than 200 characters (a quoted input
+    of 5,000 digits) cut short."""
     lines = [line.strip() for line in str(message).splitlines() if line.strip()]
     if len(lines) <= 1:
-        return lines[0] if lines else ""
-    return f"{lines[0].rstrip(':')}: " + "; ".join(lines[1:])
+        text = lines[0] if lines else ""
+    else:
+        text = f"{lines[0].rstrip(':')}: " + "; ".join(lines[1:])
+    return _LONG_WORD.sub(lambda m: m.group()[:60] + f"…({len(m.group()):,} characters)",
+                          text)
 
 
 def fail(message: str, code: int = 2) -> int:

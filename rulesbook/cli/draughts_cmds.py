@@ -20,7 +20,7 @@ from rulesbook.errors import RulesbookError
 from rulesbook.limits import MAX_FEN_CHARS, MAX_FEN_FILE_BYTES
 from rulesbook.textio import open_text
 
-from .common import int_range
+from .common import int_range, one_line
 
 #: Deepest perft accepted (the published tables stop at 12; 20 is already years of work).
 MAX_PERFT_DEPTH = 20
@@ -45,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _error(message: str) -> int:
-    print(f"rulesbook: error: {message}", file=sys.stderr)
+    print(f"rulesbook: error: {one_line(message)}", file=sys.stderr)
     return 2
 
 

@@ -39,8 +39,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
     from rulesbook.textio import open_text, visible_controls
 
+    from .common import one_line
+
     def error(message: str) -> int:
-        print(f"rulesbook pdn check: {message}", file=sys.stderr)
+        print(f"rulesbook pdn check: {one_line(message)}", file=sys.stderr)
         return 2
 
     variant = None

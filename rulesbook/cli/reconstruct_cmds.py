@@ -29,7 +29,7 @@ import sys
 
 from rulesbook.limits import MAX_GAMES
 
-from .common import int_range
+from .common import int_range, one_line
 
 #: Most missing plies a gap search takes (each ply multiplies the work).
 MAX_GAP_PLIES = 200
@@ -76,7 +76,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _error(command: str, message: str) -> int:
-    print(f"rulesbook {command}: error: {message}", file=sys.stderr)
+    print(f"rulesbook {command}: error: {one_line(message)}", file=sys.stderr)
     return 2
 
 
