@@ -446,3 +446,14 @@ def test_pdn_check_json_is_written_game_by_game(tmp_path, capsys):
     path.write_text("", encoding="utf-8")
     code, out, _ = run(capsys, "pdn", "check", path, "--json")
     assert code == 0 and json.loads(out) == []
+
+
+@pytest.mark.parametrize("argv", [
+    ["reconstruct", "--from", "start", "--to", "B:W21-32:B1-12", "--plies", "2",
+     "--known", f"{HUGE}:11-15"],
+    ["show", HUGE], ["compare", HUGE], ["edition", "show", HUGE],
+    ["moves", "--fen", f"B:W{HUGE}:B1"], ["perft", "--depth", HUGE],
+])
+def test_a_five_thousand_digit_argument_gives_a_short_readable_line(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and one_line_error(err) and len(err) < 400, err
