@@ -9,6 +9,7 @@ with a message that names the limit and where it was hit.
 what                       limit           past it
 =========================  ==============  =====================================
 game file (PDN or moves)   256 MiB         stops: "may be at most … bytes"
+from a pipe or a device    16 MiB          stops (read whole: no second pass)
 games in one file          200,000         stops at the next game
 line of a PDN file         1,000,000 chars rest of the line skipped, one error
 tag value                  10,000 chars    cut, one error
@@ -18,9 +19,10 @@ moves in one game          100,000         rest skipped, one error
 errors kept per game       1,000           one "too many errors" error
 variation nesting          64              deeper ones skipped, one error
 plain list of moves        4,000,000 chars refused (RecordError)
-FEN file (moves --fen-file) 16 MiB         stops
+FEN file (--fen-file)      16 MiB          stops
 one FEN                    2,000 chars     refused
 YAML data / ballot / case  20 MiB, 64 deep refused with file:line:col
+autosave read back         64 MiB          not offered (unreadable)
 =========================  ==============  =====================================
 
 Game files are read as a stream (:func:`rulesbook.textio.open_text`,
@@ -40,6 +42,7 @@ from .draughts.pdn_syntax import (
     MAX_VARIATION_DEPTH,
 )
 from .reconstruct.record import MAX_MOVES_TEXT_CHARS
+from .textio import MAX_STREAM_BYTES
 from .yamlio import MAX_DEPTH as MAX_YAML_DEPTH
 from .yamlio import MAX_FILE_BYTES as MAX_YAML_BYTES
 
@@ -47,7 +50,7 @@ __all__ = [
     "MAX_COMMENT_CHARS", "MAX_ERRORS", "MAX_FEN_CHARS", "MAX_FEN_FILE_BYTES", "MAX_GAMES",
     "MAX_GAME_FILE_BYTES", "MAX_LINE_CHARS", "MAX_MOVES_TEXT_CHARS", "MAX_PLIES",
     "MAX_TAGS", "MAX_TAG_CHARS", "MAX_VARIATION_DEPTH", "MAX_YAML_BYTES", "MAX_YAML_DEPTH",
-    "GAME_FILE",
+    "GAME_FILE", "MAX_STREAM_BYTES",
 ]
 
 #: Largest game file read (PDN or a list of moves), in bytes.

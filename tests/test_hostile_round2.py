@@ -457,3 +457,17 @@ def test_pdn_check_json_is_written_game_by_game(tmp_path, capsys):
 def test_a_five_thousand_digit_argument_gives_a_short_readable_line(capsys, argv):
     code, _, err = run(capsys, *argv)
     assert code == 2 and one_line_error(err) and len(err) < 400, err
+
+
+def test_the_documented_limits_are_the_enforced_ones():
+    from rulesbook import limits
+
+    doc = limits.__doc__
+    for value in (limits.MAX_GAMES, limits.MAX_LINE_CHARS, limits.MAX_TAG_CHARS,
+                  limits.MAX_TAGS, limits.MAX_COMMENT_CHARS, limits.MAX_PLIES,
+                  limits.MAX_ERRORS, limits.MAX_MOVES_TEXT_CHARS, limits.MAX_FEN_CHARS):
+        assert f"{value:,}" in doc, value
+    for size in (limits.MAX_GAME_FILE_BYTES, limits.MAX_STREAM_BYTES,
+                 limits.MAX_FEN_FILE_BYTES, limits.MAX_YAML_BYTES):
+        assert f"{size // 2 ** 20} MiB" in doc, size
+    assert f"{limits.MAX_VARIATION_DEPTH}  " in doc and f"{limits.MAX_YAML_DEPTH} deep" in doc
