@@ -10,9 +10,9 @@ from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 
 
-def print_json(data) -> None:
+def print_json(data, end: str = "\n") -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    sys.stdout.write(end)
 
 
 _LONG_WORD = re.compile(r"\S{201,}")

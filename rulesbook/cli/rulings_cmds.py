@@ -229,7 +229,7 @@ def _from_game(args, library) -> int:
     second = next(findings, None)
     single = second is None
     unsound = False
-    items = []
+    written = 0  # games written to the JSON list
     reported = total = 0
     for finding in _chain(first, second, findings):
         total += 1
@@ -241,15 +241,18 @@ def _from_game(args, library) -> int:
         if args.json:
             if single:
                 print_json(result.as_json() if result is not None else [])
-            elif found is not None or not finding.sound:
-                items.append({"game": finding.game, "title": finding.title,
-                              "record_errors": list(finding.problems)
-                              + ([] if finding.readable else
-                                 ["the start position cannot be read"]),
-                              "ply": found.ply if found else None,
-                              "move": found.move if found else None,
-                              "explanation": found.explanation if found else None,
-                              "rulings": result.as_json() if result is not None else None})
+            elif found is not None or not finding.sound:  # written game by game
+                sys.stdout.write(",\n" if written else "[\n")
+                written += 1
+                errors = list(finding.problems) + (
+                    [] if finding.readable else ["the start position cannot be read"])
+                print_json({"game": finding.game, "title": finding.title,
+                            "record_errors": errors,
+                            "ply": found.ply if found else None,
+                            "move": found.move if found else None,
+                            "explanation": found.explanation if found else None,
+                            "rulings": result.as_json() if result is not None else None},
+                           end="")
             continue
         head = "" if single else f"Game {finding.game} ({finding.title}): "
         if found is not None:
@@ -263,7 +266,7 @@ def _from_game(args, library) -> int:
         elif single:
             print("Every move of the record is legal; give --ply N to test a draw claim.")
     if args.json and not single:
-        print_json(items)
+        sys.stdout.write("\n]\n" if written else "[]\n")
     elif not single and not reported:
         print(f"Every move of the {total} games is legal; give --game N --ply N to test a "
               "draw claim.")
