@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from rulesbook.ballots import METHODS, BallotError
 from rulesbook.storage import SaveError
+from rulesbook.textio import visible_controls
 
 from ..ballots.chart import TallyChart
 from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
@@ -602,7 +603,7 @@ class BallotsWorkspace(Workspace):
                         name = library.member(m).name
                     except LookupError:
                         name = ""
-                self.member_combo.addItem(f"{m} {name}".strip(), m)
+                self.member_combo.addItem(f"{m} {visible_controls(name)}".strip(), m)
             self.member_combo.setCurrentIndex(max(0, self.member_combo.findData(member)))
         with blocked(self.method_combo):
             self.method_combo.setCurrentIndex(self.method_combo.findData(self.ballots.method))
