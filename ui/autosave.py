@@ -16,10 +16,15 @@ from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 
-from rulesbook.storage import atomic_write_text
+from rulesbook.storage import atomic_write_text, durability_notes
+from rulesbook.textio import read_text
+
+#: Largest autosave read back (a board session or a ballot with its changes).
+MAX_AUTOSAVE_BYTES = 64 * 1024 * 1024
 
 __all__ = ["autosave_dir", "bytes_digest", "file_digest", "read_json", "write_json",
-           "set_aside", "SET_ASIDE", "in_use_by_another_app"]
+           "set_aside", "SET_ASIDE", "in_use_by_another_app", "claim", "release",
+           "owner_lock_path", "in_use_notice"]
 
 #: the subfolder (of a recovery file's folder) where unusable recoveries are kept
 SET_ASIDE = "set-aside"
@@ -37,18 +42,83 @@ def autosave_dir() -> Path:
     return Path(base) / "autosave"
 
 
-def in_use_by_another_app(pid: object) -> bool:
-    """True when ``pid`` (the writer of an autosave) is another app still running:
-    its work is live, not something to recover from a crash."""
-    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
+#: owner-lock path -> the open descriptor holding its lock, for this process
+_HELD: dict[str, int] = {}
+
+
+def owner_lock_path(path: str | os.PathLike) -> Path:
+    """The owner lock of an autosave file: ``.NAME.owner`` beside it."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.owner")
+
+
+def claim(path: str | os.PathLike) -> bool:
+    """Make this process the owner of the autosave ``path``: an exclusive
+    ``flock`` on its owner lock, held until :func:`release` or the end of the
+    process. The operating system releases it when the process dies (a crash, a
+    kill, a reboot), so ownership never depends on a process id that another
+    program may have been given since. False when another running app owns it.
+    """
+    key = str(owner_lock_path(path))
+    if key in _HELD:
+        return True
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no owner locks
+        return True
+    try:
+        Path(key).parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(key, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return True  # cannot lock here: the autosave itself will report the folder
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    except OSError:  # a file system without locks: nobody can be told apart
+        os.close(fd)
+        return True
+    _HELD[key] = fd
+    return True
+
+
+def release(path: str | os.PathLike) -> None:
+    """Give up this process's ownership of the autosave ``path`` (if it had it)."""
+    fd = _HELD.pop(str(owner_lock_path(path)), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def in_use_by_another_app(path: str | os.PathLike) -> bool:
+    """True when another app that is still running owns the autosave ``path``
+    (holds its owner lock): its work is live, not something to recover."""
+    key = str(owner_lock_path(path))
+    if key in _HELD:
         return False
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
         return False
-    except PermissionError:
+    try:
+        fd = os.open(key, os.O_RDONLY)
+    except OSError:
+        return False  # no lock file: nobody ever claimed it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
         return True
-    return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # also drops the lock just taken to look
+    return False
+
+
+def in_use_notice(path: str | os.PathLike, what: str = "Unsaved work") -> str:
+    """The sentence shown when a recovery is not offered because its app runs."""
+    return (f"{what} in {path} belongs to another Rulesbook window that is still "
+            "running; it is offered here once that app is closed.")
 
 
 def file_digest(path: str | os.PathLike) -> str | None:
@@ -68,13 +138,14 @@ def write_json(path: Path, data) -> None:
     """Write ``data`` as JSON atomically (the folder is made if needed).
     Raises :class:`~rulesbook.storage.SaveError` or OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False))
+    with durability_notes():  # an autosave is best effort: the next one follows
+        atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False), private=True)
 
 
 def read_json(path: Path) -> dict | None:
     """The JSON object in ``path``; None when it is missing or unreadable."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, max_bytes=MAX_AUTOSAVE_BYTES, fallback=False).text)
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

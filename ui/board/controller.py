@@ -24,9 +24,16 @@ from rulesbook.draughts import (
     Position,
     Variant,
 )
-from rulesbook.storage import SaveError, atomic_write_text
+from rulesbook.storage import SaveError, atomic_write_text, durability_notes
 
-from ..autosave import autosave_dir, in_use_by_another_app
+from ..autosave import (
+    autosave_dir,
+    claim,
+    in_use_by_another_app,
+    in_use_notice,
+    read_json,
+    release,
+)
 from .records import GameChunk, RecordMove, node_line_text, split_games
 
 __all__ = ["BoardController", "autosave_dir", "AUTOSAVE_NAME", "TOOLS", "MODES"]
@@ -402,7 +409,7 @@ class BoardController(QObject):
         Games without a GameType tag are read as ``variant`` (the one chosen)."""
         from rulesbook.draughts.pdn import iter_games
         from rulesbook.reconstruct import RecordError, read_records
-        from rulesbook.reconstruct.record import looks_like_pdn
+        from rulesbook.reconstruct.record import check_importable, looks_like_pdn
 
         chosen = Variant.named(variant) if variant is not None else self.variant
         try:
@@ -421,6 +428,7 @@ class BoardController(QObject):
             else:
                 record = read_records(text, chosen)[0]
                 game = None
+            check_importable(record)
         except DraughtsError as exc:
             self.statusMessage.emit(f"Cannot import{' ' + source if source else ''}: {exc}")
             return False
@@ -1206,19 +1214,21 @@ class BoardController(QObject):
     def autosave(self) -> bool:
         """Write the session to the autosave file at once (atomic); never raises.
 
-        If another running app autosaves to the same file, this session takes a
-        file of its own (``board-autosave-<pid>.json``): neither overwrites the other."""
+        The autosave is owned through an OS lock (:func:`ui.autosave.claim`): if
+        another running app owns the same file, this session takes a file of its
+        own (``board-autosave-<pid>.json``): neither overwrites the other."""
         if not self.autosave_enabled:
             return False
-        if not self._owns_autosave:
-            current = _read_session(self.autosave_path)
-            if current is not None and in_use_by_another_app(current.get("pid")):
-                self.autosave_path = self.autosave_path.with_name(
-                    f"{self.autosave_path.stem}-{os.getpid()}{self.autosave_path.suffix}")
+        if not self._owns_autosave and not claim(self.autosave_path):
+            self.autosave_path = self.autosave_path.with_name(
+                f"{self.autosave_path.stem}-{os.getpid()}{self.autosave_path.suffix}")
+            claim(self.autosave_path)
         try:
             self.autosave_path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.autosave_path,
-                              json.dumps(self.to_session(), indent=1, ensure_ascii=False))
+            with durability_notes():  # an autosave is best effort: the next one follows
+                atomic_write_text(self.autosave_path,
+                                  json.dumps(self.to_session(), indent=1, ensure_ascii=False),
+                                  private=True)
         except (OSError, SaveError) as exc:
             if str(exc) != self.last_autosave_error:
                 self.last_autosave_error = str(exc)
@@ -1230,8 +1240,9 @@ class BoardController(QObject):
 
     def recoverable(self) -> dict | None:
         """The newest autosaved session of a run that ended with unsaved changes, if
-        any (sessions of apps still running are theirs, not offered). This session
-        then autosaves to that file."""
+        any. A session owned by an app still running (it holds the file's OS lock) is
+        not offered, and a status message says so. This session then owns and
+        autosaves to the file it recovers."""
         stem, suffix = self.autosave_path.stem, self.autosave_path.suffix
         base = "board-autosave" if stem.startswith("board-autosave") else stem
         try:
@@ -1241,8 +1252,10 @@ class BoardController(QObject):
             return None
         for file in files:
             data = _read_session(file)
-            if data is None or not data.get("dirty") \
-                    or in_use_by_another_app(data.get("pid")):
+            if data is None or not data.get("dirty"):
+                continue
+            if in_use_by_another_app(file) or not claim(file):
+                self.statusMessage.emit(in_use_notice(file, "Unsaved board work"))
                 continue
             self.autosave_path = file
             return data
@@ -1270,6 +1283,7 @@ class BoardController(QObject):
             self.autosave_path.unlink()
         except OSError:
             pass
+        release(self.autosave_path)
         self._owns_autosave = False
 
     # ------------------------------------------------------------------ case files
@@ -1280,14 +1294,16 @@ class BoardController(QObject):
         from .casefile import write_case
 
         try:
-            written = write_case(self, Path(path))
+            with durability_notes() as notes:
+                written = write_case(self, Path(path))
         except (RulesbookError, DraughtsError, OSError) as exc:
             self.statusMessage.emit(f"Cannot save the case: {exc}")
             return None
         self.case_path = written
         self._set_dirty(False)
         self.autosave()
-        self.statusMessage.emit(f"Saved the case to {written}")
+        # written, but the folder could not be flushed: the note says the data is saved
+        self.statusMessage.emit(notes[0] if notes else f"Saved the case to {written}")
         return written
 
     def open_case(self, path: str | Path) -> bool:
@@ -1324,10 +1340,7 @@ class BoardController(QObject):
 
 def _read_session(path: Path) -> dict | None:
     """An autosaved board session, or None (missing, unreadable, another version)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
+    data = read_json(path)
+    if data is None or data.get("version") != SESSION_VERSION:
         return None
     return data

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rulesbook.textio import visible_controls
+
 __all__ = ["RecordMove", "GameChunk", "split_games", "node_line_text", "counts_lines"]
 
 
@@ -46,7 +48,7 @@ class GameChunk:
     tags: dict = field(default_factory=dict, compare=False)
 
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]')
 
 
 def split_games(text: str) -> list[GameChunk]:
@@ -71,12 +73,12 @@ def split_games(text: str) -> list[GameChunk]:
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
         chunk = "".join(lines[begin:end])
         tags = {m.group(1): m.group(2) for m in _TAG.finditer(chunk[:4000])}
-        players = " – ".join(tags.get(t, "?") for t in ("Black", "White"))
+        players = " – ".join(visible_controls(tags.get(t, "?")) for t in ("Black", "White"))
         bits = [f"{k + 1}.", players]
         for key in ("Event", "Date"):
             value = tags.get(key, "")
             if value and value != "?" and not value.startswith("?"):
-                bits.append(f"· {value}")
+                bits.append(f"· {visible_controls(value)}")
         result = tags.get("Result", "")
         if result and result != "*":
             bits.append(f"· {result}")
