@@ -29,12 +29,13 @@ from PySide6.QtWidgets import (
 
 from rulesbook.rulings import OUTCOMES
 
-from ..widgets import DocBrowser
+from ..widgets import DocBrowser, plain_label, plain_tip
 from .controller import RulingsController, outcome_words
 from .report import DIAGRAM_URL, qt_html
 
 UNKNOWN = "—"
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 def choice_label(choice: str) -> str:
@@ -80,7 +81,8 @@ class IncidentChooser(QWidget):
         for incident in items:
             item = QListWidgetItem(incident.title)
             item.setData(ID_ROLE, incident.id)
-            item.setToolTip(f"{incident.description}\n({incident.id})")
+            item.setToolTip(plain_tip(f"{incident.description}\n({incident.id})"))
+            item.setData(SEARCH_ROLE, f"{incident.title} {incident.description} {incident.id}")
             self.list.addItem(item)
         del blocker
         self._filter(self.search.text())
@@ -89,7 +91,7 @@ class IncidentChooser(QWidget):
         words = text.lower().split()
         for i in range(self.list.count()):
             item = self.list.item(i)
-            hay = (item.text() + " " + item.toolTip()).lower()
+            hay = str(item.data(SEARCH_ROLE) or item.text()).lower()
             item.setHidden(not all(w in hay for w in words))
 
     def _first_visible(self) -> None:
@@ -130,14 +132,12 @@ class FactsForm(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.title = QLabel()
-        self.title.setWordWrap(True)
+        self.title = plain_label()
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.title.setFont(font)
-        self.description = QLabel()
-        self.description.setWordWrap(True)
+        self.description = plain_label()
         self.form = QVBoxLayout()
         self.form.setSpacing(4)
         self.clear_button = QPushButton("Clear the &answers")
@@ -191,9 +191,7 @@ class FactsForm(QWidget):
                     lambda _i, f=fact.id, w=field: self.factEdited.emit(f, w.currentData()))
             field.setObjectName(f"fact-{fact.id}")
             field.setAccessibleName(fact.question)
-            label = QLabel(fact.question)
-            label.setWordWrap(True)
-            label.setBuddy(field)
+            label = plain_label(fact.question, buddy=field)
             self.form.addWidget(label)
             self.form.addWidget(field)
             self.form.addSpacing(6)
@@ -347,7 +345,7 @@ class CompareTable(QTableWidget):
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ID_ROLE, v.ref)
-                item.setToolTip(v.summary or text)
+                item.setToolTip(plain_tip(v.summary or text))
                 if v.differs:
                     item.setBackground(QBrush(DIFFERS_BG))
                     item.setForeground(QBrush(DIFFERS_FG))
@@ -385,8 +383,7 @@ class CaseBrowser(QWidget):
         self.open_button = QPushButton("&Use this case")
         self.open_button.clicked.connect(
             lambda: self._activated(self.list.currentItem()))
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
+        self.summary = plain_label()
         top = QHBoxLayout()
         top.addWidget(label)
         top.addWidget(self.filter, 1)
@@ -427,7 +424,7 @@ class CaseBrowser(QWidget):
                          f"{OUTCOMES.get(entry.proposed, entry.proposed or 'undecided')}")
             item = QListWidgetItem(text)
             item.setData(ID_ROLE, case)
-            item.setToolTip(case.description or case.title)
+            item.setToolTip(plain_tip(case.description or case.title))
             self.list.addItem(item)
         if proposal:
             self.summary.setText(f"{len(items)} case(s) that {proposal} decides differently "
