@@ -521,7 +521,7 @@ EXPECT: dict[str, Expect] = {
     "ballots/[Close and Seal…]": Expect(
         prepare=lambda c: (c.ballot(), c.ws("ballots").save(), c.dialogs.buttons.append("&Yes")),
         check=lambda c, _b: ok(not c.ballots.ballot.is_open and c.ballots.ballot.seal)),
-    "ballots/[Verify]": Expect(check=lambda c, _b: ok(
+    "ballots/[Verify the Seal]": Expect(check=lambda c, _b: ok(
         "Seal verified" in c.ws("ballots").banner.text() and c.ws("ballots").banner.isVisible())),
     "ballots/[Adopt…]": Expect(
         prepare=lambda c: c.dialogs.texts.append("census-edition"),

@@ -458,10 +458,10 @@ class ReportPreview(DocBrowser):
 
 
 FIELD_LABELS = {
-    "title": "&Title", "event": "&Event", "date": "&Date", "black": "&Black (red men)",
-    "white": "&White", "description": "&What happened", "fen": "Start position (&FEN)",
-    "moves": "&Moves", "disputed_ply": "Disputed move (&ply)",
-    "decision": "Referee's &decision", "notes": "&Notes",
+    "title": "&Title", "event": "Eve&nt", "date": "Date", "black": "&Black (red men)",
+    "white": "&White", "description": "What happened", "fen": "Start position (FEN)",
+    "moves": "&Moves", "disputed_ply": "Disputed move (pl&y)",
+    "decision": "Referee's &decision", "notes": "Notes",
 }
 MULTILINE = ("description", "moves", "decision", "notes")
 
@@ -504,8 +504,8 @@ class ReportPane(QWidget):
         self.preview = ReportPreview()
         self.preview.setAccessibleName("Report preview")
         self.preview.internalLink.connect(lambda _l: None)
-        self.save_html_button = QPushButton("Save as &HTML…")
-        self.save_pdf_button = QPushButton("Save as P&DF…")
+        self.save_html_button = QPushButton("Save as HTM&L…")
+        self.save_pdf_button = QPushButton("Save a&s PDF…")
         self.save_html_button.clicked.connect(lambda: self.saveRequested.emit("html"))
         self.save_pdf_button.clicked.connect(lambda: self.saveRequested.emit("pdf"))
         buttons = QHBoxLayout()
