@@ -321,6 +321,8 @@ EXPECT: dict[str, Expect] = {
     "board/[Adopt Sequence into the Record]": Expect(
         prepare=lambda c: c.gap_found(),
         check=lambda c, missing: ok([m.text for m in c.bc.moves] == PLANTED.split()[:4] + missing)),
+    # the banner shows after a crash, when a new window recovers the autosave: here it
+    # is shown by hand over a record (tests/ui/test_recovery.py has the real session)
     "board/[Discard Restored Work]": Expect(
         prepare=lambda c: (c.record(), c.ws("board").banner.show()),
         check=lambda c, _b: ok(not c.bc.moves and not c.ws("board").banner.isVisible()

@@ -38,7 +38,6 @@ def _run(c: Census, window, table: dict[str, Expect], dynamic) -> list[str]:
         if key not in keys:
             continue
         c.dialogs.reset()
-        logged: list = []
         before = None
         with qtbot.captureExceptions() as exceptions:
             try:
@@ -74,7 +73,7 @@ def _run(c: Census, window, table: dict[str, Expect], dynamic) -> list[str]:
                 failures.append(f"{key}: the check raised {exc!r}")
         for exc_type, exc, _tb in exceptions:
             failures.append(f"{key}: raised {exc_type.__name__}: {exc}")
-        failures += [f"{key}: {p}" for p in c.dialogs.problems + c.dialogs.leftovers() + logged]
+        failures += [f"{key}: {p}" for p in c.dialogs.problems + c.dialogs.leftovers()]
     return failures
 
 

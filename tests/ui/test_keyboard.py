@@ -8,7 +8,7 @@ from collections import defaultdict
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QWheelEvent
+from PySide6.QtGui import QGuiApplication, QShortcut, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
@@ -180,8 +180,6 @@ def test_changing_the_edition_is_chosen_from_the_list_and_confirmed(two, qtbot):
 
 
 def test_the_confirmation_names_both_editions_and_keeps_by_default(two, qtbot):
-    from PySide6.QtWidgets import QMessageBox
-
     seen = []
 
     def look():
@@ -194,7 +192,6 @@ def test_the_confirmation_names_both_editions_and_keeps_by_default(two, qtbot):
     text, buttons = seen[0]
     assert "New (test)" in text and "Old (test)" in text
     assert sorted(buttons) == ["&Keep Old (test)", "&Put It in Force"]
-    assert QMessageBox  # the box is a QMessageBox built by ui.dialogs
 
 
 # -- the Board's keys --------------------------------------------------------------------
@@ -353,4 +350,3 @@ def test_the_problems_dialog_buttons_have_alt_keys(qtbot, tmp_path):
     QGuiApplication.clipboard().clear()
     qtbot.keyClick(dialog, Qt.Key.Key_C, ALT)  # a mnemonic "animates" its click: wait
     qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == dialog.text())
-    assert QKeySequence  # (imported for the shortcut texts above)
