@@ -10,6 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from .dialogs import message_box
+
 LOG_ENV = "RULESBOOK_LOG_DIR"
 
 
@@ -54,12 +56,12 @@ def excepthook(exc_type, exc, tb) -> None:
     _showing = True
     try:
         where = f"The details were written to\n{path}" if path else "The log could not be written."
-        box = QMessageBox(QApplication.activeWindow())
-        box.setIcon(QMessageBox.Icon.Critical)
-        box.setWindowTitle("Rulesbook — unexpected error")
-        box.setText("Something went wrong, and Rulesbook could not finish what you asked.")
-        box.setInformativeText(f"{exc_type.__name__}: {exc}\n\nYour data files were not "
-                               f"changed. {where}")
+        box, _answers = message_box(
+            QApplication.activeWindow(), QMessageBox.Icon.Critical,
+            "Rulesbook — unexpected error",
+            "Something went wrong, and Rulesbook could not finish what you asked.",
+            informative=f"{exc_type.__name__}: {exc}\n\nYour data files were not "
+                        f"changed. {where}")
         box.exec()
     finally:
         _showing = False

@@ -28,9 +28,11 @@ from rulesbook import __version__
 from rulesbook.storage import SaveError
 
 from .controller import AppController
+from .dialogs import Choice, Icon, Role, ask, message_box, warn
 from .export import export_html, export_pdf
 from .folder import FolderController, describe_status
 from .search import SearchController, SearchResults
+from .widgets import PopupOnlyComboBox
 from .workspaces import Workspace
 from .workspaces.ballots import BallotsWorkspace
 from .workspaces.board import BoardWorkspace
@@ -84,13 +86,21 @@ class MainWindow(QMainWindow):
         self.toolbar = QToolBar("Main toolbar")
         self.toolbar.setObjectName("main-toolbar")
         self.toolbar.setMovable(False)
+        self.toolbar.toggleViewAction().setVisible(False)  # the edition is always shown
         self.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
-        self.edition_combo = QComboBox()
+        # The edition in force changes only by a choice from the list (Ctrl+E or a
+        # click), confirmed: no Alt key focuses it, and arrow keys, letters or the
+        # mouse wheel never change it.
+        self.edition_combo = PopupOnlyComboBox()
         self.edition_combo.setAccessibleName("Edition in force")
+        self.edition_combo.setToolTip("The edition whose rules are in force (Ctrl+E to change)")
         self.edition_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.edition_combo.activated.connect(self._edition_chosen)
-        edition_label = QLabel(" Edition in &force: ")
-        edition_label.setBuddy(self.edition_combo)
+        #: asks before another edition is put in force (tests replace it):
+        #: (title in force, title chosen) -> True to change
+        self.confirm_edition = self._confirm_edition
+        edition_label = QLabel(" Edition in force: ")
+        edition_label.setTextFormat(Qt.TextFormat.PlainText)
         self.toolbar.addWidget(edition_label)
         self.toolbar.addWidget(self.edition_combo)
         spacer = QWidget()
@@ -171,7 +181,7 @@ class MainWindow(QMainWindow):
             else:
                 action.setShortcut(QKeySequence(shortcut))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        action.triggered.connect(slot)
+        action.triggered.connect(lambda _checked=False: slot())  # never the bool
         if tip:
             action.setStatusTip(tip)
         menu.addAction(action)
@@ -310,8 +320,26 @@ class MainWindow(QMainWindow):
 
     def _edition_chosen(self, row: int) -> None:
         edition_id = self.edition_combo.itemData(row)
-        if edition_id:
-            self.controller.set_edition(edition_id)
+        current = self.controller.edition_id
+        library = self.controller.library
+        if not edition_id or edition_id == current or library is None:
+            return
+        old = library.edition(current).title if current else "none"
+        if not self.confirm_edition(old, library.edition(edition_id).title):
+            back = self.edition_combo.findData(current)
+            if back >= 0:
+                self.edition_combo.setCurrentIndex(back)
+            self.statusBar().showMessage(f"The edition in force is still {old}", 5000)
+            return
+        self.controller.set_edition(edition_id)
+
+    def _confirm_edition(self, old: str, new: str) -> bool:
+        return ask(self, "Change the edition in force",
+                   f"Put “{new}” in force instead of “{old}”?",
+                   (Choice("change", "&Put It in Force", Role.AcceptRole),
+                    Choice("keep", f"&Keep {old}", Role.RejectRole)),
+                   informative="The rules shown, the rulings and the draw counts follow "
+                               "the edition in force.", default="keep") == "change"
 
     # -- navigation --------------------------------------------------------
     def current_workspace(self) -> Workspace:
@@ -410,7 +438,7 @@ class MainWindow(QMainWindow):
             written = export_pdf(path, title, body) if kind == "pdf" else \
                 export_html(path, title, body)
         except SaveError as exc:
-            QMessageBox.warning(self, "Export failed", str(exc))
+            warn(self, "Export failed", str(exc))
             return None
         self.settings.setValue("export/folder", str(Path(path).parent))
         self.statusBar().showMessage(f"Exported {written}", 6000)
@@ -430,7 +458,10 @@ class MainWindow(QMainWindow):
                 f"<b>Edition in force:</b> {html.escape(edition or 'none')}</p>")
 
     def about(self) -> None:
-        QMessageBox.about(self, "About Rulesbook", self.about_text())
+        box, _answers = message_box(self, Icon.Information, "About Rulesbook", "")
+        box.setTextFormat(Qt.TextFormat.RichText)  # about_text() escapes every data text
+        box.setText(self.about_text())
+        box.exec()
 
     def _about_qt(self) -> None:
         QMessageBox.aboutQt(self, "About Qt")

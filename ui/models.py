@@ -6,6 +6,8 @@ from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex, 
 from rulesbook import Library, Rule, Rulebook
 from rulesbook.search import SearchHit
 
+from .widgets import plain_tip
+
 REF_ROLE = Qt.ItemDataRole.UserRole + 1
 HTML_ROLE = Qt.ItemDataRole.UserRole + 2
 _NO_INDEX = QModelIndex()
@@ -108,8 +110,8 @@ class RulebookTreeModel(QAbstractItemModel):
             return f"{obj.id} — {member}, {obj.kind}"
         if role == Qt.ItemDataRole.ToolTipRole:
             if isinstance(obj, Rulebook):
-                return obj.title
-            return obj.ref
+                return plain_tip(obj.title)
+            return plain_tip(obj.ref)
         if role == REF_ROLE:
             return None if isinstance(obj, Rulebook) else obj.ref
         return None
@@ -157,7 +159,7 @@ class TopicListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{title} ({count})"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return topic_id
+            return plain_tip(topic_id)
         if role == REF_ROLE:
             return topic_id
         return None
@@ -195,7 +197,7 @@ class SearchResultsModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{hit.ref} — {hit.title}: {hit.snippet}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{hit.ref} ({hit.kind}, {hit.match})"
+            return plain_tip(f"{hit.ref} ({hit.kind}, {hit.match})")
         if role == HTML_ROLE:
             import html
             return (f"<b>{html.escape(hit.ref)}</b> — {html.escape(hit.title)}<br/>"
@@ -234,7 +236,7 @@ class EditionListModel(QAbstractListModel):
             mark = "  (in force)" if ed.id == self._in_force else ""
             return f"{ed.title} — {ed.date}{mark}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            return ed.description or ed.id
+            return plain_tip(ed.description or ed.id)
         if role == REF_ROLE:
             return ed.id
         return None

@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
 
 from rulesbook import Problem
 
+from .widgets import plain_tip
+
 
 def location(problem: Problem) -> str:
     return f"{problem.file}:{problem.line}" if problem.line else problem.file
@@ -48,8 +50,8 @@ class ProblemsDialog(QDialog):
         buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
         quit_button = buttons.addButton(QDialogButtonBox.StandardButton.Close)
         quit_button.setText("&Quit")
-        self.open_button.clicked.connect(self.choose_folder)
-        self.copy_button.clicked.connect(self.copy)
+        self.open_button.clicked.connect(lambda: self.choose_folder())
+        self.copy_button.clicked.connect(lambda: self.copy())
         buttons.rejected.connect(self.reject)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Open), self, self.choose_folder)
         layout = QVBoxLayout(self)
@@ -70,7 +72,7 @@ class ProblemsDialog(QDialog):
         self.tree.clear()
         for problem in problems:
             item = QTreeWidgetItem([location(problem), problem.message])
-            item.setToolTip(1, str(problem))
+            item.setToolTip(1, plain_tip(str(problem)))
             self.tree.addTopLevelItem(item)
         self.tree.resizeColumnToContents(0)
         self.tree.setColumnWidth(0, self.tree.columnWidth(0) + self.fontMetrics().averageCharWidth() * 3)

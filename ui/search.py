@@ -83,7 +83,7 @@ class SearchController(QObject):
         field.textEdited.connect(lambda _t: self.timer.start())
         field.returnPressed.connect(self.open_best)
         field.installEventFilter(self)
-        results.view.clicked.connect(self._clicked)
+        results.view.clicked.connect(lambda index: self._clicked(index))
 
     def run(self) -> None:
         query = self.field.text().strip()

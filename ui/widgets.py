@@ -1,19 +1,21 @@
 """Small shared widgets: a safe document browser and an HTML item delegate."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QSize, QUrl, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
     QColor,
     QDesktopServices,
     QPalette,
+    Qt,  # QtGui's Qt: it has convertFromPlainText
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
 )
 from PySide6.QtWidgets import (
-    QMessageBox,
+    QComboBox,
+    QLabel,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -24,9 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .dialogs import Choice, Role, ask, inform
 from .theme import document_css
 
 EXTERNAL_SCHEMES = ("http", "https", "mailto")
+OPEN_CANCEL = (Choice("open", "&Open", Role.AcceptRole), Choice("cancel", "&Cancel", Role.RejectRole))
 
 
 class DocBrowser(QTextBrowser):
@@ -99,15 +103,53 @@ class DocBrowser(QTextBrowser):
         if scheme in ("rule", "topic", "compare"):
             self.internalLink.emit(text)
         elif scheme in EXTERNAL_SCHEMES:
-            if not self.ask_before_leaving or QMessageBox.question(
-                    self, "Open external link",
-                    f"Open this link in your web browser?\n\n{text}",
-                    QMessageBox.StandardButton.Open | QMessageBox.StandardButton.Cancel,
-                    QMessageBox.StandardButton.Cancel) == QMessageBox.StandardButton.Open:
+            if not self.ask_before_leaving or ask(
+                    self, "Open external link", "Open this link in your web browser?",
+                    OPEN_CANCEL, informative=text, default="cancel") == "open":
                 QDesktopServices.openUrl(url)
         else:
-            QMessageBox.information(self, "Link not opened",
-                                    f"Rulesbook does not open links of this kind:\n\n{text}")
+            inform(self, "Link not opened", "Rulesbook does not open links of this kind:",
+                   text)
+
+
+class PopupOnlyComboBox(QComboBox):
+    """A combo box whose choice changes only from its popup list: arrow keys,
+    Home/End, typed letters and the mouse wheel never change it by themselves
+    (Space, F4 or Alt+Down open the list; Tab moves on)."""
+
+    OPENING_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_F4, Qt.Key.Key_Return, Qt.Key.Key_Enter)
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
+        key = event.key()
+        alt = bool(event.modifiers() & Qt.KeyboardModifier.AltModifier)
+        if key in self.OPENING_KEYS or (alt and key in (Qt.Key.Key_Down, Qt.Key.Key_Up)):
+            self.showPopup()
+            event.accept()
+            return
+        if key in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab, Qt.Key.Key_Escape):
+            super().keyPressEvent(event)
+            return
+        event.ignore()
+
+    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
+        event.ignore()
+
+
+def plain_tip(text: str) -> str:
+    """A tooltip that shows ``text`` literally: Qt renders a tooltip that looks like
+    HTML as rich text, so data texts go through here (newlines are kept)."""
+    return Qt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal) if text else ""
+
+
+def plain_label(text: str = "", buddy: QWidget | None = None) -> QLabel:
+    """A label for a data text: plain text, and a ``&`` in it is no Alt key."""
+    label = QLabel()
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setText(text.replace("&", "&&") if buddy is not None else text)
+    if buddy is not None:
+        label.setBuddy(buddy)
+    return label
 
 
 def route_link(controller, link: str) -> None:
@@ -169,7 +211,8 @@ def is_dark(widget: QWidget) -> bool:
     return widget.palette().color(QPalette.ColorRole.Window).lightnessF() < 0.5
 
 
-__all__ = ["DocBrowser", "HtmlDelegate", "route_link", "is_dark", "Qt"]
+__all__ = ["DocBrowser", "HtmlDelegate", "PopupOnlyComboBox", "plain_label", "plain_tip", "set_cell",
+           "route_link", "is_dark", "Qt"]
 
 
 def set_cell(table: QTableWidget, row: int, column: int, text: str, tip: str = "",

@@ -120,14 +120,11 @@ def test_settings_persist_layout_workspace_edition_and_recent(qtbot, two_edition
 
 
 def test_external_links_ask_first_and_file_links_are_refused(window, monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
-
     from ui import widgets
 
     asked, opened, refused = [], [], []
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *a, **k: asked.append(a) or QMessageBox.StandardButton.Cancel)
-    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: refused.append(a))
+    monkeypatch.setattr(widgets, "ask", lambda *a, **k: asked.append(a) or "cancel")
+    monkeypatch.setattr(widgets, "inform", lambda *a, **k: refused.append(a))
     monkeypatch.setattr(widgets.QDesktopServices, "openUrl", lambda url: opened.append(url))
     page = window.workspaces["rules"].page
     page.anchorClicked.emit(QUrl("https://example.org/rules"))

@@ -70,6 +70,7 @@ def test_redline_between_two_editions(qtbot, two_editions, settings):
     assert "Text of apca:28A, adopted in second" in editions.consolidated.toPlainText()
 
     # the edition in force, chosen in the toolbar, changes the rule page
+    win.confirm_edition = lambda _old, _new: True
     win.edition_combo.setCurrentIndex(win.edition_combo.findData("second"))
     win.edition_combo.activated.emit(win.edition_combo.currentIndex())
     assert ctrl.edition_id == "second"

@@ -12,6 +12,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..widgets import plain_tip
+
 __all__ = ["MoveList", "PLY_ROLE"]
 
 PLY_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -106,7 +108,7 @@ class MoveList(QTableWidget):
             for v in move.variations:
                 tip.append(f"({v})")
             if tip:
-                item.setToolTip("\n".join(tip))
+                item.setToolTip(plain_tip("\n".join(tip)))
             item.setData(Qt.ItemDataRole.AccessibleTextRole,
                          f"ply {ply}: {move.text}" + (" (illegal)" if state == "illegal" else ""))
             self.setItem(row, col, item)

@@ -29,13 +29,14 @@ from PySide6.QtWidgets import (
 
 from rulesbook.rulings import OUTCOMES, verdict_words
 
-from ..widgets import DocBrowser
+from ..widgets import DocBrowser, plain_label, plain_tip
 from .controller import RulingsController, outcome_words
 from .quotes import highlighted_html
 from .report import DIAGRAM_URL, qt_html
 
 UNKNOWN = "—"
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 def choice_label(choice: str) -> str:
@@ -81,7 +82,8 @@ class IncidentChooser(QWidget):
         for incident in items:
             item = QListWidgetItem(incident.title)
             item.setData(ID_ROLE, incident.id)
-            item.setToolTip(f"{incident.description}\n({incident.id})")
+            item.setToolTip(plain_tip(f"{incident.description}\n({incident.id})"))
+            item.setData(SEARCH_ROLE, f"{incident.title} {incident.description} {incident.id}")
             self.list.addItem(item)
         del blocker
         self._filter(self.search.text())
@@ -90,7 +92,7 @@ class IncidentChooser(QWidget):
         words = text.lower().split()
         for i in range(self.list.count()):
             item = self.list.item(i)
-            hay = (item.text() + " " + item.toolTip()).lower()
+            hay = str(item.data(SEARCH_ROLE) or item.text()).lower()
             item.setHidden(not all(w in hay for w in words))
 
     def _first_visible(self) -> None:
@@ -131,14 +133,12 @@ class FactsForm(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.title = QLabel()
-        self.title.setWordWrap(True)
+        self.title = plain_label()
         font = self.title.font()
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.title.setFont(font)
-        self.description = QLabel()
-        self.description.setWordWrap(True)
+        self.description = plain_label()
         self.form = QVBoxLayout()
         self.form.setSpacing(4)
         self.clear_button = QPushButton("Clear the &answers")
@@ -192,9 +192,7 @@ class FactsForm(QWidget):
                     lambda _i, f=fact.id, w=field: self.factEdited.emit(f, w.currentData()))
             field.setObjectName(f"fact-{fact.id}")
             field.setAccessibleName(fact.question)
-            label = QLabel(fact.question)
-            label.setWordWrap(True)
-            label.setBuddy(field)
+            label = plain_label(fact.question, buddy=field)
             self.form.addWidget(label)
             self.form.addWidget(field)
             self.form.addSpacing(6)
@@ -345,7 +343,7 @@ class CompareTable(QTableWidget):
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ID_ROLE, v.ref)
-                item.setToolTip(v.summary or text)
+                item.setToolTip(plain_tip(v.summary or text))
                 if v.differs:
                     item.setBackground(QBrush(DIFFERS_BG))
                     item.setForeground(QBrush(DIFFERS_FG))
@@ -383,8 +381,7 @@ class CaseBrowser(QWidget):
         self.open_button = QPushButton("&Use this case")
         self.open_button.clicked.connect(
             lambda: self._activated(self.list.currentItem()))
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
+        self.summary = plain_label()
         top = QHBoxLayout()
         top.addWidget(label)
         top.addWidget(self.filter, 1)
@@ -425,7 +422,7 @@ class CaseBrowser(QWidget):
                          f"{OUTCOMES.get(entry.proposed, entry.proposed or 'undecided')}")
             item = QListWidgetItem(text)
             item.setData(ID_ROLE, case)
-            item.setToolTip(case.description or case.title)
+            item.setToolTip(plain_tip(case.description or case.title))
             self.list.addItem(item)
         if proposal:
             self.summary.setText(f"{len(items)} case(s) that {proposal} decides differently "
@@ -459,10 +456,10 @@ class ReportPreview(DocBrowser):
 
 
 FIELD_LABELS = {
-    "title": "&Title", "event": "&Event", "round": "&Round", "date": "&Date", "black": "&Black (red men)",
-    "white": "&White", "description": "&What happened", "fen": "Start position (&FEN)",
-    "moves": "&Moves", "disputed_ply": "Disputed move (&ply)",
-    "decision": "Referee's &decision", "notes": "&Notes",
+    "title": "&Title", "event": "Eve&nt", "round": "&Round", "date": "Date", "black": "&Black (red men)",
+    "white": "&White", "description": "What happened", "fen": "Start position (FEN)",
+    "moves": "&Moves", "disputed_ply": "Disputed move (pl&y)",
+    "decision": "Referee's &decision", "notes": "Notes",
 }
 MULTILINE = ("description", "moves", "decision", "notes")
 
@@ -505,8 +502,8 @@ class ReportPane(QWidget):
         self.preview = ReportPreview()
         self.preview.setAccessibleName("Report preview")
         self.preview.internalLink.connect(lambda _l: None)
-        self.save_html_button = QPushButton("Save as &HTML…")
-        self.save_pdf_button = QPushButton("Save as P&DF…")
+        self.save_html_button = QPushButton("Save as HTM&L…")
+        self.save_pdf_button = QPushButton("Save a&s PDF…")
         self.save_html_button.clicked.connect(lambda: self.saveRequested.emit("html"))
         self.save_pdf_button.clicked.connect(lambda: self.saveRequested.emit("pdf"))
         buttons = QHBoxLayout()

@@ -3,6 +3,7 @@ recording votes (typed rankings, members' files), the live tally under any
 method with a chart, closing and sealing, verifying, adopting the next edition."""
 from __future__ import annotations
 
+import html
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -16,12 +17,10 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QHeaderView,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -39,7 +38,8 @@ from ..ballots.chart import TallyChart
 from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
 from ..ballots.keypanel import KeyPanel
 from ..ballots.views import option_label, question_html, result_html, settings_text
-from ..widgets import DocBrowser, set_cell
+from ..dialogs import SAVE_DISCARD_CANCEL, YES_NO, Choice, Icon, Role, ask, ask_text, message_box
+from ..widgets import DocBrowser, plain_tip, set_cell
 from . import Workspace
 
 QID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -92,7 +92,7 @@ class BallotsWorkspace(Workspace):
         self.ask_conflict = self._ask_conflict
         self.open_dialog = QFileDialog.getOpenFileName  # tests replace these
         self.save_dialog = QFileDialog.getSaveFileName
-        self.ask_text = QInputDialog.getText
+        self.ask_text = ask_text
         self.last_error = ""
         self.last_recovery_notice = ""
 
@@ -104,8 +104,8 @@ class BallotsWorkspace(Workspace):
         self.export_button = QPushButton("E&xport My Votes…")
         self.export_button.setToolTip("Save your own votes, signed with your key, to send "
                                       "to the secretary")
-        self.seal_button = QPushButton("C&lose and Seal…")
-        self.verify_button = QPushButton("&Verify")
+        self.seal_button = QPushButton("Close an&d Seal…")
+        self.verify_button = QPushButton("Verify the Sea&l")
         self.adopt_button = QPushButton("&Adopt…")
         self.save_button.setToolTip("Save the votes (Ctrl+S)")
         self.seal_button.setToolTip("Count with the chosen method, close the ballot and seal it")
@@ -146,7 +146,7 @@ class BallotsWorkspace(Workspace):
         self.recovery_label.setWordWrap(True)
         self.recovery_label.setTextFormat(Qt.TextFormat.PlainText)
         self.recovery_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.restore_button = QPushButton("&Restore Unsaved Votes")
+        self.restore_button = QPushButton("Restore &Unsaved Votes")
         self.discard_recovery_button = QPushButton("Discard Them")
         self.recovery_ok_button = QPushButton("OK")
         rbl = QHBoxLayout(self.recovery_banner)
@@ -156,7 +156,7 @@ class BallotsWorkspace(Workspace):
             rbl.addWidget(b)
         self.restore_button.clicked.connect(lambda: self.restore_recovery())
         self.discard_recovery_button.clicked.connect(lambda: self.discard_recovery())
-        self.recovery_ok_button.clicked.connect(self.recovery_banner.hide)
+        self.recovery_ok_button.clicked.connect(lambda: self.recovery_banner.hide())
         self.recovery_banner.setVisible(False)
         self._offering = False
 
@@ -192,6 +192,7 @@ class BallotsWorkspace(Workspace):
         member_label.setBuddy(self.member_combo)
         self.vote_question = QLabel()
         self.vote_question.setWordWrap(True)
+        self.vote_question.setTextFormat(Qt.TextFormat.RichText)  # built with escaped data
         self.vote_options = QLabel()
         self.vote_options.setWordWrap(True)
         self.vote_options.setTextFormat(Qt.TextFormat.PlainText)
@@ -203,6 +204,7 @@ class BallotsWorkspace(Workspace):
         rank_label.setBuddy(self.ranking_edit)
         self.vote_error = QLabel()
         self.vote_error.setWordWrap(True)
+        self.vote_error.setTextFormat(Qt.TextFormat.PlainText)
         self.vote_error.setStyleSheet("QLabel { color: #b71c1c; }")
         entry = QWidget()
         el = QVBoxLayout(entry)
@@ -232,8 +234,9 @@ class BallotsWorkspace(Workspace):
         method_label = QLabel("Count &with:")
         method_label.setBuddy(self.method_combo)
         self.choose_method_button = QPushButton("Use This &Method for the Ballot")
-        self.choose_method_button.clicked.connect(self._choose_method)
+        self.choose_method_button.clicked.connect(lambda: self._choose_method())
         self.method_note = QLabel()
+        self.method_note.setTextFormat(Qt.TextFormat.PlainText)
         trow = QHBoxLayout()
         trow.addWidget(method_label)
         trow.addWidget(self.method_combo)
@@ -340,13 +343,9 @@ class BallotsWorkspace(Workspace):
 
     # -- unsaved votes --------------------------------------------------------------
     def _ask_unsaved(self) -> str:
-        answer = QMessageBox.question(
-            self, "Unsaved votes",
-            f"The ballot {self.ballots.ballot.id} has votes that are not saved. Save them?",
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel, QMessageBox.StandardButton.Save)
-        return {QMessageBox.StandardButton.Save: "save",
-                QMessageBox.StandardButton.Discard: "discard"}.get(answer, "cancel")
+        return ask(self, "Unsaved votes",
+                   f"The ballot {self.ballots.ballot.id} has votes that are not saved. "
+                   "Save them?", SAVE_DISCARD_CANCEL, icon=Icon.Warning, default="save")
 
     def may_discard(self) -> bool:
         """True when nothing unsaved would be lost (after asking, and saving if wanted)."""
@@ -361,25 +360,17 @@ class BallotsWorkspace(Workspace):
         return False
 
     def _ask_conflict(self, conflict: BallotConflict) -> str:
-        box = QMessageBox(QMessageBox.Icon.Warning, "The ballot changed on disk",
-                          "The ballot file changed on disk since you opened it.", parent=self)
-        box.setInformativeText(
-            f"{conflict}.\n\nReload it and re-apply your unsaved changes (a vote recorded "
-            "meanwhile for the same member and question is replaced by yours and kept in "
-            "the history), or overwrite the file with your version (the version on disk "
-            "is kept as a backup ending in ~)?")
-        reload_button = box.addButton("Reload and Re-apply My Votes",
-                                      QMessageBox.ButtonRole.AcceptRole)
-        overwrite_button = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(reload_button)
-        box.exec()
-        clicked = box.clickedButton()
-        if clicked is reload_button:
-            return "reload"
-        if clicked is overwrite_button:
-            return "overwrite"
-        return "cancel"
+        return ask(
+            self, "The ballot changed on disk",
+            "The ballot file changed on disk since you opened it.",
+            (Choice("reload", "&Reload and Re-apply My Votes", Role.AcceptRole),
+             Choice("overwrite", "&Overwrite", Role.DestructiveRole),
+             Choice("cancel", "&Cancel", Role.RejectRole)),
+            icon=Icon.Warning, default="reload",
+            informative=f"{conflict}.\n\nReload it and re-apply your unsaved changes (a vote "
+                        "recorded meanwhile for the same member and question is replaced by "
+                        "yours and kept in the history), or overwrite the file with your "
+                        "version (the version on disk is kept as a backup ending in ~)?")
 
     def _with_conflicts(self, action, title: str):
         """Run ``action(overwrite)`` (a write); when the file changed on disk, ask, then
@@ -552,11 +543,11 @@ class BallotsWorkspace(Workspace):
         ballot = self.ballots.ballot
         if ballot is None:
             return False
-        if confirm and QMessageBox.question(
+        if confirm and ask(
                 self, "Close and seal",
                 f"Close ballot {ballot.id}, count it with "
                 f"{METHOD_LABELS.get(ballot.method, ballot.method)} and seal it? No vote can "
-                "change afterwards.") != QMessageBox.StandardButton.Yes:
+                "change afterwards.", YES_NO, default="no") != "yes":
             return False
         if self._with_conflicts(
                 lambda overwrite: self.ballots.close_and_seal(overwrite=overwrite),
@@ -611,13 +602,9 @@ class BallotsWorkspace(Workspace):
     def _error(self, title: str, exc: Exception) -> None:
         self.last_error = str(exc)
         self.controller.statusMessage.emit(title)
-        box = QMessageBox(QMessageBox.Icon.Warning, title, title, parent=self)
-        text = str(exc)
-        first, _, rest = text.partition("\n")
-        box.setInformativeText(first)
-        if rest:
-            box.setDetailedText(rest)
-        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        first, _, rest = str(exc).partition("\n")
+        box, _answers = message_box(self, Icon.Warning, title, title, informative=first,
+                                    detail=rest)
         box.setModal(True)
         box.open()
         self.error_box = box
@@ -724,7 +711,7 @@ class BallotsWorkspace(Workspace):
                         text += " (unsigned)"
                     tip += " > ".join(option_label(self.controller.library, o)
                                       for o in ranking or ())
-                    set_cell(grid, r, c, text, tip, align=Qt.AlignmentFlag.AlignCenter)
+                    set_cell(grid, r, c, text, plain_tip(tip), align=Qt.AlignmentFlag.AlignCenter)
             grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
 
     def current_question_id(self) -> str | None:
@@ -773,7 +760,7 @@ class BallotsWorkspace(Workspace):
             return
         q = ballot.question(qid)
         library = self.controller.library
-        self.vote_question.setText(f"<b>{q.id}</b>: {q.title}")
+        self.vote_question.setText(f"<b>{html.escape(q.id)}</b>: {html.escape(q.title or '')}")
         self.vote_options.setText("\n".join(f"{n}. {option_label(library, o)}"
                                             for n, o in enumerate(q.options, start=1)))
         ranking = self.ballots.ranking_of(member, qid)
@@ -842,7 +829,7 @@ class BallotsWorkspace(Workspace):
                          + (f" ({proxies} by proxy)" if proxies else ""))
                 adopted = res.stands == "adopted"
                 for c, value in enumerate(cells):
-                    set_cell(self.results_table, r, c, value, res.reason,
+                    set_cell(self.results_table, r, c, value, plain_tip(res.reason),
                              ADOPTED_BG if adopted else None, ADOPTED_FG if adopted else None)
         row = current if 0 <= current < len(results) else self._first_voted_row(results)
         self.results_table.setCurrentCell(row, 0)

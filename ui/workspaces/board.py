@@ -21,12 +21,10 @@ from PySide6.QtWidgets import (
     QFrame,
     QGridLayout,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -49,6 +47,8 @@ from ..board.controller import TOOLS, VARIANT_NAMES
 from ..board.preview import BRANCH_COLOUR, PlySlider
 from ..board.records import counts_lines
 from ..board.widget import BOARD_COLOURS
+from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, ask_item, warn
+from ..widgets import plain_tip
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
@@ -143,17 +143,26 @@ class BoardWorkspace(Workspace):
         self.toolbar.addAction(self.flip_action)
         self.toolbar.addAction(self.numbers_action)
         self.toolbar.addSeparator()
-        self.export_action = self._action("Export PDN…", self.export_pdn_dialog, None,
+        self.export_action = self._action("Export PDN…", self.export_pdn_dialog, "Ctrl+Shift+S",
                                           "Save the record as PDN")
-        self.copy_fen_action = self._action("Copy FEN", self.copy_fen, None,
+        self.copy_fen_action = self._action("Copy FEN", self.copy_fen, "Ctrl+Shift+C",
                                             "Copy the position shown as FEN")
-        self.open_case_action = self._action("Open Case…", self.open_case_dialog, None)
+        self.open_case_action = self._action("Open Case…", self.open_case_dialog, "Ctrl+Shift+D",
+                                             "Open a dispute case file")
         self.save_case_action = self._action("Save Case", self.save_case, "Ctrl+S",
                                              "Save the dispute case file")
         self.undo_action = self._action("Undo", bc.undo, "Ctrl+Z")
         for action in (self.export_action, self.copy_fen_action, self.open_case_action,
                        self.save_case_action, self.undo_action):
             self.toolbar.addAction(action)
+        # stepping through the record: whenever the Board is shown, wherever the focus
+        # is (a text field keeps its own arrow keys; Up/Down stay with lists)
+        self.nav_actions = {
+            name: self._action(text, getattr(bc, name), key)
+            for name, text, key in (("previous", "Previous Move", "Left"),
+                                    ("next", "Next Move", "Right"),
+                                    ("first", "First Position", "Home"),
+                                    ("last", "Last Position", "End"))}
 
         # -- set-up palette --------------------------------------------------------
         self.setup_panel = self._build_setup_panel()
@@ -223,11 +232,12 @@ class BoardWorkspace(Workspace):
         bl.setContentsMargins(8, 4, 8, 4)
         self.banner_label = QLabel()
         self.banner_label.setWordWrap(True)
+        self.banner_label.setTextFormat(Qt.TextFormat.PlainText)
         self.banner_discard = QPushButton("Discard Restored Work")
-        self.banner_discard.clicked.connect(self._discard_recovered)
+        self.banner_discard.clicked.connect(lambda: self._discard_recovered())
         self.banner_close = QToolButton()
         self.banner_close.setText("OK")
-        self.banner_close.clicked.connect(self.banner.hide)
+        self.banner_close.clicked.connect(lambda: self.banner.hide())
         bl.addWidget(self.banner_label, 1)
         bl.addWidget(self.banner_discard)
         bl.addWidget(self.banner_close)
@@ -282,7 +292,9 @@ class BoardWorkspace(Workspace):
         action = QAction(text, self)
         if shortcut:
             action.setShortcut(QKeySequence(shortcut))
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            # the whole window while the Board is shown (a hidden workspace's
+            # shortcuts are off), not only when the focus is inside it
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         # triggered(bool) must never reach the slot: New got `variant=False`
         # and Save Case `path=False` that way (issue 13).
         action.triggered.connect(lambda _checked=False: slot())
@@ -321,9 +333,9 @@ class BoardWorkspace(Workspace):
         tools.addStretch(1)
         grid.addLayout(tools, 0, 0, 1, 4)
         self.clear_button = QPushButton("Clear Board")
-        self.clear_button.clicked.connect(bc.setup_clear)
+        self.clear_button.clicked.connect(lambda: bc.setup_clear())
         self.start_button = QPushButton("Start Position")
-        self.start_button.clicked.connect(bc.setup_start)
+        self.start_button.clicked.connect(lambda: bc.setup_start())
         self.turn_combo = QComboBox()
         self.turn_combo.setAccessibleName("Side to move")
         self.turn_combo.addItem("Black to move", Color.BLACK.value)
@@ -338,9 +350,9 @@ class BoardWorkspace(Workspace):
         self.fen_edit.setPlaceholderText("FEN, e.g. B:W21-32:B1-12 (Enter to set up)")
         self.fen_edit.returnPressed.connect(lambda: bc.set_setup_fen(self.fen_edit.text()))
         self.paste_fen_button = QPushButton("Paste FEN")
-        self.paste_fen_button.clicked.connect(self._paste_fen)
+        self.paste_fen_button.clicked.connect(lambda: self._paste_fen())
         self.copy_fen_button = QPushButton("Copy FEN")
-        self.copy_fen_button.clicked.connect(self.copy_fen)
+        self.copy_fen_button.clicked.connect(lambda: self.copy_fen())
         grid.addWidget(self.fen_edit, 2, 0, 1, 2)
         grid.addWidget(self.paste_fen_button, 2, 2)
         grid.addWidget(self.copy_fen_button, 2, 3)
@@ -351,11 +363,11 @@ class BoardWorkspace(Workspace):
         grid.addWidget(self.sanity_label, 3, 0, 1, 4)
         self.use_start_button = QPushButton("Start Record from Here")
         self.use_start_button.setToolTip("A new record starting from this position")
-        self.use_start_button.clicked.connect(bc.use_setup_as_start)
+        self.use_start_button.clicked.connect(lambda: bc.use_setup_as_start())
         self.board_now_button = QPushButton("This Is the Board Now")
         self.board_now_button.setToolTip("The position on the board now: fill the gap "
                                          "between the record and it")
-        self.board_now_button.clicked.connect(self._mark_board_now)
+        self.board_now_button.clicked.connect(lambda: self._mark_board_now())
         self.setup_done_button = QPushButton("Back to Record")
         self.setup_done_button.clicked.connect(lambda: bc.set_mode("play"))
         grid.addWidget(self.use_start_button, 4, 0)
@@ -381,7 +393,7 @@ class BoardWorkspace(Workspace):
         row = QHBoxLayout()
         self.check_button = QPushButton("Check Record")
         self.check_button.setToolTip("Replay the record and find the first illegal move")
-        self.check_button.clicked.connect(bc.check_record)
+        self.check_button.clicked.connect(lambda: bc.check_record())
         self.let_stand_box = QCheckBox("Let illegal moves stand (show all)")
         self.let_stand_box.toggled.connect(bc.set_let_stand)
         row.addWidget(self.check_button)
@@ -397,7 +409,7 @@ class BoardWorkspace(Workspace):
         clocks = self._build_clock_box()
         self.rulings_button = QPushButton("Rulings for This Incident…")
         self.rulings_button.setEnabled(False)
-        self.rulings_button.clicked.connect(bc.request_rulings)
+        self.rulings_button.clicked.connect(lambda: bc.request_rulings())
         row = QHBoxLayout()
         row.addWidget(self.clock_toggle)
         row.addWidget(self.rulings_button, 1)
@@ -559,7 +571,7 @@ class BoardWorkspace(Workspace):
         lay.addWidget(self.gap_target_label)
         row = QHBoxLayout()
         self.gap_mark_button = QPushButton("Board Shown Is the Board Now")
-        self.gap_mark_button.clicked.connect(self._mark_board_now)
+        self.gap_mark_button.clicked.connect(lambda: self._mark_board_now())
         row.addWidget(self.gap_mark_button)
         lay.addLayout(row)
         row = QHBoxLayout()
@@ -581,10 +593,10 @@ class BoardWorkspace(Workspace):
         lay.addWidget(self.gap_known)
         row = QHBoxLayout()
         self.gap_search_button = QPushButton("Search")
-        self.gap_search_button.clicked.connect(self.start_gap)
+        self.gap_search_button.clicked.connect(lambda: self.start_gap())
         self.gap_cancel_button = QPushButton("Cancel")
         self.gap_cancel_button.setEnabled(False)
-        self.gap_cancel_button.clicked.connect(bc.cancel_gap)
+        self.gap_cancel_button.clicked.connect(lambda: bc.cancel_gap())
         self.gap_progress = QProgressBar()
         self.gap_progress.setRange(0, 1000)
         self.gap_progress.setValue(0)
@@ -614,7 +626,7 @@ class BoardWorkspace(Workspace):
         lay.addWidget(self._build_preview_box())
         self.gap_adopt_button = QPushButton("Adopt Sequence into the Record")
         self.gap_adopt_button.setEnabled(False)
-        self.gap_adopt_button.clicked.connect(self.adopt_selected)
+        self.gap_adopt_button.clicked.connect(lambda: self.adopt_selected())
         lay.addWidget(self.gap_adopt_button)
         return panel
 
@@ -632,11 +644,11 @@ class BoardWorkspace(Workspace):
         self.preview_prev = QToolButton()
         self.preview_prev.setText("◀")
         self.preview_prev.setAccessibleName("Previous ply of the sequence")
-        self.preview_prev.clicked.connect(bc.previous)
+        self.preview_prev.clicked.connect(lambda: bc.previous())
         self.preview_next = QToolButton()
         self.preview_next.setText("▶")
         self.preview_next.setAccessibleName("Next ply of the sequence")
-        self.preview_next.clicked.connect(bc.next)
+        self.preview_next.clicked.connect(lambda: bc.next())
         self.preview_slider = PlySlider()
         self.preview_slider.setAccessibleName("Ply of the sequence shown")
         self.preview_slider.setToolTip("The ply of the sequence shown on the board; "
@@ -646,7 +658,7 @@ class BoardWorkspace(Workspace):
         self.preview_ply_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("ply 00/00"))
         self.preview_back = QPushButton("Show Record")
         self.preview_back.setToolTip("Leave the preview: the board shows the record (Esc)")
-        self.preview_back.clicked.connect(bc.stop_preview)
+        self.preview_back.clicked.connect(lambda: bc.stop_preview())
         row.addWidget(self.preview_prev)
         row.addWidget(self.preview_slider, 1)
         row.addWidget(self.preview_next)
@@ -861,7 +873,9 @@ class BoardWorkspace(Workspace):
                 value = QLabel()
                 value.setWordWrap(True)
                 value.setTextFormat(Qt.TextFormat.PlainText)
-                self.counts_form.addRow(f"{label}:", value)
+                name = QLabel(f"{label}:")
+                name.setTextFormat(Qt.TextFormat.PlainText)
+                self.counts_form.addRow(name, value)
                 self.counts_labels.append(value)
         for value, (_label, text) in zip(self.counts_labels, rows, strict=True):
             if value.text() != text:
@@ -1005,28 +1019,16 @@ class BoardWorkspace(Workspace):
         return True
 
     def _ask_close(self) -> str:
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Unsaved case")
-        box.setText("The board has changes that are not saved in a case file.")
-        box.setInformativeText("Save them before closing?")
-        box.setStandardButtons(QMessageBox.StandardButton.Save
-                               | QMessageBox.StandardButton.Discard
-                               | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Save)
-        answer = box.exec()
-        if answer == QMessageBox.StandardButton.Save:
-            return "save"
-        if answer == QMessageBox.StandardButton.Discard:
-            return "discard"
-        return "cancel"
+        return ask(self, "Unsaved case",
+                   "The board has changes that are not saved in a case file.",
+                   SAVE_DISCARD_CANCEL, icon=Icon.Warning, informative="Save them before closing?",
+                   default="save")
 
     # ------------------------------------------------------------------ files
     def _ask_game(self, chunks: list) -> int | None:
         titles = [c.title for c in chunks]
-        title, ok = QInputDialog.getItem(self, "Choose a game",
-                                         f"The file has {len(chunks)} games:", titles, 0, False)
-        return titles.index(title) if ok and title in titles else None
+        title = ask_item(self, "Choose a game", f"The file has {len(chunks)} games:", titles)
+        return titles.index(title) if title in titles else None
 
     def open_pdn(self, path: str | Path, index: int | None = None) -> bool:
         from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
@@ -1084,7 +1086,7 @@ class BoardWorkspace(Workspace):
         try:
             atomic_write_text(path, self.board_controller.export_pdn())
         except SaveError as exc:
-            QMessageBox.warning(self, "Export failed", str(exc))
+            warn(self, "Export failed", str(exc))
             return
         self.show_status(f"Exported {path}")
 
@@ -1185,7 +1187,7 @@ class BoardWorkspace(Workspace):
         self.gap_list.clear()
         for i, texts in enumerate(result.texts, 1):
             item = QListWidgetItem(f"{i}. " + " ".join(texts))
-            item.setToolTip(" ".join(texts))
+            item.setToolTip(plain_tip(" ".join(texts)))
             self.gap_list.addItem(item)
         if result.texts:
             self.gap_list.setCurrentRow(0)

@@ -75,8 +75,8 @@ class CompareWorkspace(Workspace):
         self.columns_button.setMenu(self.columns_menu)
         self.columns_action = QAction("Choose Columns…", self)
         self.columns_action.setShortcut(QKeySequence("Ctrl+Shift+L"))
-        self.columns_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        self.columns_action.triggered.connect(self.columns_button.showMenu)
+        self.columns_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.columns_action.triggered.connect(lambda: self.columns_button.showMenu())
         self.addAction(self.columns_action)
         self.columns_button.setToolTip("Choose which columns to show (Ctrl+Shift+L)")
         self.summary = QLabel()
@@ -165,13 +165,13 @@ class CompareWorkspace(Workspace):
                     name = library.rulebook(group).short_title or group
                 except LookupError:
                     pass
-            action = self.columns_menu.addAction(f"{name} ({len(refs)})")
+            action = self.columns_menu.addAction(f"{name} ({len(refs)})".replace("&", "&&"))
             action.setCheckable(True)
             action.setChecked(group not in self.hidden)
             action.toggled.connect(lambda on, g=group: self.set_group_visible(g, on))
         self.columns_menu.addSeparator()
         for group, ref in comparison_columns(self.comparison):
-            action = self.columns_menu.addAction(f"    {ref}")
+            action = self.columns_menu.addAction(f"    {ref}".replace("&", "&&"))
             action.setCheckable(True)
             action.setChecked(ref not in self.hidden and group not in self.hidden)
             action.toggled.connect(lambda on, r=ref: self.set_column_visible(r, on))

@@ -51,11 +51,11 @@ class EditionsWorkspace(Workspace):
         for combo in (self.old_combo, self.new_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.currentIndexChanged.connect(self._redline_changed)
-        old_label = QLabel("&From:")
+        old_label = QLabel("Fr&om:")
         old_label.setBuddy(self.old_combo)
         new_label = QLabel("&To:")
         new_label.setBuddy(self.new_combo)
-        self.export_html_button = QPushButton("Export &HTML…")
+        self.export_html_button = QPushButton("Export HT&ML…")
         self.export_pdf_button = QPushButton("Export P&DF…")
         self.export_html_button.setToolTip("Export the redline as HTML (Ctrl+Shift+E)")
         self.export_pdf_button.setToolTip("Export the redline as PDF (Ctrl+Shift+P)")

@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFileDialog, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from rulesbook.rulings import RulingsError
 from rulesbook.storage import SaveError
 
+from ..dialogs import warn
 from ..rulings.controller import RECORD_FIELDS, RulingsController
 from ..rulings.panel import (
     CaseBrowser,
@@ -75,7 +76,7 @@ class RulingsWorkspace(Workspace):
         # forward the user's input to the rulings controller
         self.chooser.chosen.connect(lambda inc: self.rulings.select_incident(inc))
         self.facts_form.factEdited.connect(self.rulings.set_fact)
-        self.facts_form.clear_button.clicked.connect(self.rulings.clear_facts)
+        self.facts_form.clear_button.clicked.connect(lambda: self.rulings.clear_facts())
         self.cases.caseActivated.connect(self._case_chosen)
         self.report.saveRequested.connect(self.save_report)
         self.silences_view.incidentRequested.connect(self._silence_chosen)
@@ -164,7 +165,7 @@ class RulingsWorkspace(Workspace):
             written = save_report_pdf(path, report, title) if kind == "pdf" else \
                 save_report_html(path, report)
         except (SaveError, RulingsError, OSError) as exc:
-            QMessageBox.warning(self, "The report was not saved", str(exc))
+            warn(self, "The report was not saved", str(exc))
             return None
         self._last_folder = str(Path(path).parent)
         self.controller.statusMessage.emit(f"Report saved: {written}")

@@ -1,0 +1,146 @@
+"""The control census's sensible states: a corpus record on the Board, a record
+with an illegal move, a gap search, the committee ballot with votes, unsaved votes
+of an earlier session, a saved case (tests/ui/test_census.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from tests.ui.census import Dialogs, Watchdog, pdn_moves
+
+BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
+PLANTED = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"  # ply 7 misses a capture
+GAME = "pool-3-kings-vs-1-theory.pdn"
+# the first twelve plies of a Tinsley game (shared/corpus/english-tinsley-1946-1960s.pdn)
+LONG_GAP = "11-15 23-18 8-11 27-23 4-8 23-19 10x14 19x10 14x23 26x19 7x14 24-20"
+
+
+
+@dataclass
+class Census:
+    window: object
+    dialogs: Dialogs
+    qtbot: object
+    data: Path
+    tmp: Path
+    pdn: Path
+    watchdog: Watchdog | None = None
+
+    # -- shortcuts to the parts ---------------------------------------------------
+    def ws(self, name: str):
+        return self.window.workspaces[name]
+
+    @property
+    def bc(self):
+        return self.ws("board").board_controller
+
+    @property
+    def ballots(self):
+        return self.ws("ballots").ballots
+
+    def clipboard(self) -> str:
+        return QGuiApplication.clipboard().text()
+
+    # -- sensible states --------------------------------------------------------------
+    def record(self) -> None:
+        """The corpus game on the Board, at its start, not in a preview."""
+        self.window.show_workspace("board")
+        bc = self.bc
+        bc.stop_preview()
+        if [m.text for m in bc.moves] != pdn_moves(self.pdn) or bc.mode != "play":
+            bc.set_mode("play")
+            assert self.ws("board").open_pdn(self.pdn)
+        bc.go(0)
+
+    def planted(self) -> None:
+        """A typed record whose ply 7 is illegal, checked."""
+        self.window.show_workspace("board")
+        bc = self.bc
+        bc.set_mode("play")
+        bc.new_game()
+        assert bc.type_moves(PLANTED)
+        bc.set_mode("check")
+        assert bc.first_illegal is not None
+
+    def gap(self, plies: int = 2) -> list[str]:
+        """The board now is ``plies`` after the record: returns the missing moves."""
+        self.window.show_workspace("board")
+        bc = self.bc
+        bc.set_mode("play")
+        bc.new_game()
+        moves = PLANTED.split()[:4 + plies]
+        assert bc.type_moves(" ".join(moves))
+        target = bc.position()
+        bc.new_game()
+        assert bc.type_moves(" ".join(moves[:4]))
+        assert bc.mark_board_now(target)
+        ws = self.ws("board")
+        ws.gap_kind.setCurrentIndex(ws.gap_kind.findData("exact"))
+        ws.gap_plies.setValue(plies)
+        return moves[4:]
+
+    def gap_result(self):
+        assert self.bc.wait_gap()
+        self.qtbot.waitUntil(lambda: self.bc.gap_result is not None)
+        return self.bc.gap_result
+
+    def long_gap(self) -> None:
+        """A search of about a second (English, 12 plies from the start), running."""
+        self.window.show_workspace("board")
+        bc = self.bc
+        bc.set_mode("play")
+        bc.new_game("english")
+        assert bc.type_moves(LONG_GAP)
+        target = bc.position()
+        bc.new_game("english")
+        assert bc.mark_board_now(target)
+        assert bc.start_gap(plies=len(LONG_GAP.split()))
+
+    def gap_found(self) -> list[str]:
+        missing = self.gap()
+        ws = self.ws("board")
+        assert ws.start_gap()
+        self.gap_result()
+        self.qtbot.waitUntil(lambda: ws.gap_list.count() > 0)
+        ws.gap_list.setCurrentRow(0)
+        return missing
+
+    def ballot(self, votes: bool = False) -> None:
+        """The committee ballot of the data folder, open and saved."""
+        self.window.show_workspace("ballots")
+        b = self.ballots
+        if b.dirty:
+            b.discard_changes()
+        if b.path != self.data / BALLOT or b.ballot is None or not b.ballot.is_open:
+            b.open(self.data / BALLOT)
+        if votes:
+            ws = self.ws("ballots")
+            ws.tabs.setCurrentIndex(ws.TAB_VOTES)
+            ws.member_combo.setCurrentIndex(ws.member_combo.findData("B"))
+            ws.question_list.setCurrentRow(self.question_row("10"))
+            ws.ranking_edit.setText("2 1")
+            self.qtbot.keyClick(ws.ranking_edit, Qt.Key.Key_Return)
+            assert b.dirty
+
+    def question_row(self, qid: str) -> int:
+        return [q.id for q in self.ballots.ballot.questions].index(qid)
+
+    def recovery(self) -> None:
+        """Unsaved votes of an "earlier session" offered for the ballot."""
+        self.ballot(votes=True)
+        b = self.ballots
+        kept = b.recovery_file.read_bytes()
+        b.discard_changes()
+        b.open(self.data / BALLOT)
+        b.recovery_file.write_bytes(kept)
+        assert b.check_recovery() is not None
+
+    def case_file(self) -> Path:
+        path = self.tmp / "saved-case.yaml"
+        if not path.exists():
+            self.record()
+            assert self.bc.save_case(path) is not None
+        return path
