@@ -15,7 +15,14 @@ Pure Python on top of :mod:`rulesbook.draughts`; never imports Qt.
 * :class:`DisputeCase` is the referee's case file (YAML, kind ``dispute``);
   :func:`case_from_session` / :func:`session_from_case` convert.
 """
-from rulesbook.reconstruct.board import BoardError, ClockAdvice, check_board, prorate_clocks
+from rulesbook.reconstruct.board import (
+    BoardError,
+    ClockAdvice,
+    ClockMoves,
+    check_board,
+    moves_taken_back,
+    prorate_clocks,
+)
 from rulesbook.reconstruct.case import (
     CaseFileError,
     DisputeCase,
@@ -48,6 +55,7 @@ from rulesbook.reconstruct.record import (
     WrittenMove,
     parse_moves_text,
     read_records,
+    written_squares,
 )
 from rulesbook.reconstruct.replay import (
     INCIDENTS,
@@ -69,7 +77,8 @@ from rulesbook.reconstruct.session import (
 )
 
 __all__ = [
-    "BoardError", "ClockAdvice", "check_board", "prorate_clocks",
+    "BoardError", "ClockAdvice", "ClockMoves", "check_board", "moves_taken_back",
+    "prorate_clocks",
     "CaseFileError", "DisputeCase", "case_to_yaml", "load_case", "save_case",
     "case_findings", "case_from_session", "session_from_case",
     "GameChunk", "ImportedRecord", "import_record", "node_line_text", "split_games",
@@ -78,5 +87,6 @@ __all__ = [
     "CancelToken", "GapResult", "Known", "SearchCancelled", "diverge_points", "fill_gap",
     "parse_known",
     "Record", "RecordError", "WrittenMove", "parse_moves_text", "read_records",
+    "written_squares",
     "INCIDENTS", "Analysis", "IllegalMove", "Reason", "Replay", "analyse_move", "replay",
 ]

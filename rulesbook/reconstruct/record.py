@@ -15,12 +15,12 @@ import io
 import re
 from dataclasses import dataclass, field
 
-from rulesbook.draughts import DraughtsError, Position, Variant
+from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
 from rulesbook.draughts.pdn import build_game
 from rulesbook.draughts.pdn_syntax import RESULTS, SyntaxReader, normalize_result
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
-           "looks_like_pdn"]
+           "looks_like_pdn", "written_squares"]
 
 
 class RecordError(DraughtsError):
@@ -59,6 +59,26 @@ class Record:
     @property
     def texts(self) -> list[str]:
         return [m.text for m in self.moves]
+
+
+_SEP = re.compile(r"\s*[-x:X×]\s*")
+
+
+def written_squares(text: str) -> tuple[int, ...] | None:
+    """The squares a move text names (``9-13``, ``10x19x26``, ``c3-d4``), read as
+    written whether legal or not; None when it names no squares.
+
+    >>> written_squares("10x19x26"), written_squares("good")
+    ((10, 19, 26), None)
+    """
+    raw = text.strip().rstrip("!?+#*").strip()
+    tokens = _SEP.split(raw)
+    if len(tokens) < 2 or any(not t for t in tokens):
+        return None
+    try:
+        return tuple(parse_square(t) for t in tokens)
+    except DraughtsError:
+        return None
 
 
 _MOVE_NUMBER = re.compile(r"^\d+\s*\.+")

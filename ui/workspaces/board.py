@@ -42,12 +42,13 @@ from PySide6.QtWidgets import (
 )
 
 from rulesbook.draughts import Color
+from rulesbook.reconstruct import written_squares
+from rulesbook.reconstruct.display import counts_lines
 
 from ..board import Arrow, BoardController, BoardWidget, MoveList
 from ..board.clocks import FORMULA, format_clock, parse_clock
 from ..board.controller import TOOLS, VARIANT_NAMES
 from ..board.preview import BRANCH_COLOUR, PlySlider
-from ..board.records import counts_lines
 from ..board.widget import BOARD_COLOURS
 from . import Workspace
 
@@ -99,7 +100,7 @@ class BoardWorkspace(Workspace):
         # -- board -----------------------------------------------------------------
         self.board = BoardWidget()
         self.board.squareClicked.connect(self._square_clicked)
-        self.board.pieceDropped.connect(bc.drop_piece)
+        self.board.pieceDropped.connect(bc.input.drop_piece)
         self.board.installEventFilter(self)
 
         # -- toolbar ---------------------------------------------------------------
@@ -256,16 +257,16 @@ class BoardWorkspace(Workspace):
         bc.modeChanged.connect(self._mode_changed)
         bc.statusMessage.connect(self.show_status)
         bc.checkChanged.connect(self._show_check)
-        bc.gapStarted.connect(self._gap_started)
-        bc.gapProgress.connect(self._gap_progress)
-        bc.gapFinished.connect(self._gap_finished)
-        bc.gapFailed.connect(self._gap_failed)
+        bc.gap.started.connect(self._gap_started)
+        bc.gap.progress.connect(self._gap_progress)
+        bc.gap.finished.connect(self._gap_finished)
+        bc.gap.failed.connect(self._gap_failed)
         bc.dirtyChanged.connect(lambda _d: self._update_title())
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
             bc.rulingsRequested.connect(
                 lambda incident, facts: controller.rulingsRequested.emit(incident, dict(facts)))
-        if bc.recover():
-            saved = bc.to_session().get("saved_at", "")
+        if bc.files.recover():
+            saved = bc.files.to_session().get("saved_at", "")
             self.banner_label.setText(
                 "Restored the unsaved work of the last session"
                 + (f" (autosaved {saved})" if saved else "")
@@ -313,30 +314,30 @@ class BoardWorkspace(Workspace):
             button.setToolTip(f"{TOOL_LABELS[tool]}: click squares to place "
                               f"(click again or right-click to remove)")
             self._style_tool(button, tool)
-            button.clicked.connect(lambda _c=False, t=tool: bc.set_tool(t))
+            button.clicked.connect(lambda _c=False, t=tool: bc.setup.set_tool(t))
             self.tool_group.addButton(button, i)
             self.tool_buttons[tool] = button
             tools.addWidget(button)
-        self.tool_buttons[bc.tool].setChecked(True)
+        self.tool_buttons[bc.setup.tool].setChecked(True)
         tools.addStretch(1)
         grid.addLayout(tools, 0, 0, 1, 4)
         self.clear_button = QPushButton("Clear Board")
-        self.clear_button.clicked.connect(bc.setup_clear)
+        self.clear_button.clicked.connect(bc.setup.clear)
         self.start_button = QPushButton("Start Position")
-        self.start_button.clicked.connect(bc.setup_start)
+        self.start_button.clicked.connect(bc.setup.start_position)
         self.turn_combo = QComboBox()
         self.turn_combo.setAccessibleName("Side to move")
         self.turn_combo.addItem("Black to move", Color.BLACK.value)
         self.turn_combo.addItem("White to move", Color.WHITE.value)
         self.turn_combo.activated.connect(
-            lambda row: bc.set_setup_turn(Color(self.turn_combo.itemData(row))))
+            lambda row: bc.setup.set_turn(Color(self.turn_combo.itemData(row))))
         grid.addWidget(self.clear_button, 1, 0)
         grid.addWidget(self.start_button, 1, 1)
         grid.addWidget(self.turn_combo, 1, 2)
         self.fen_edit = QLineEdit()
         self.fen_edit.setAccessibleName("FEN")
         self.fen_edit.setPlaceholderText("FEN, e.g. B:W21-32:B1-12 (Enter to set up)")
-        self.fen_edit.returnPressed.connect(lambda: bc.set_setup_fen(self.fen_edit.text()))
+        self.fen_edit.returnPressed.connect(lambda: bc.setup.set_fen(self.fen_edit.text()))
         self.paste_fen_button = QPushButton("Paste FEN")
         self.paste_fen_button.clicked.connect(self._paste_fen)
         self.copy_fen_button = QPushButton("Copy FEN")
@@ -351,7 +352,7 @@ class BoardWorkspace(Workspace):
         grid.addWidget(self.sanity_label, 3, 0, 1, 4)
         self.use_start_button = QPushButton("Start Record from Here")
         self.use_start_button.setToolTip("A new record starting from this position")
-        self.use_start_button.clicked.connect(bc.use_setup_as_start)
+        self.use_start_button.clicked.connect(bc.setup.use_as_start)
         self.board_now_button = QPushButton("This Is the Board Now")
         self.board_now_button.setToolTip("The position on the board now: fill the gap "
                                          "between the record and it")
@@ -397,7 +398,7 @@ class BoardWorkspace(Workspace):
         clocks = self._build_clock_box()
         self.rulings_button = QPushButton("Rulings for This Incident…")
         self.rulings_button.setEnabled(False)
-        self.rulings_button.clicked.connect(bc.request_rulings)
+        self.rulings_button.clicked.connect(bc.check.request_rulings)
         row = QHBoxLayout()
         row.addWidget(self.clock_toggle)
         row.addWidget(self.rulings_button, 1)
@@ -495,14 +496,14 @@ class BoardWorkspace(Workspace):
     def _update_clocks(self, *_args) -> None:
         """Work the clock times out again from the form (live, as the referee types)."""
         bc = self.board_controller
-        counts = bc.clock_moves()
+        counts = bc.clocks.moves()
         self.clock_box.setVisible(counts is not None)
         self.clock_toggle.setVisible(counts is not None)
         if counts is None:
             self.clock_result.setText("")
             return
-        taken = (f"Taken back: Black {counts['black_since']} of {counts['black_total']} "
-                 f"moves, White {counts['white_since']} of {counts['white_total']}.")
+        taken = (f"Taken back: Black {counts.black_since} of {counts.black_total} "
+                 f"moves, White {counts.white_since} of {counts.white_total}.")
         try:
             black = parse_clock(self.clock_black.text())
             white = parse_clock(self.clock_white.text())
@@ -515,7 +516,7 @@ class BoardWorkspace(Workspace):
             return
         control = self.clock_control.value() * 60.0 or None
         try:
-            advice = bc.clock_advice(black, white, control)
+            advice = bc.clocks.advice(black, white, control)
         except ValueError as exc:
             text = str(exc)
             self.clock_result.setText(f"<span style='color:#c00000'>"
@@ -584,7 +585,7 @@ class BoardWorkspace(Workspace):
         self.gap_search_button.clicked.connect(self.start_gap)
         self.gap_cancel_button = QPushButton("Cancel")
         self.gap_cancel_button.setEnabled(False)
-        self.gap_cancel_button.clicked.connect(bc.cancel_gap)
+        self.gap_cancel_button.clicked.connect(bc.gap.cancel)
         self.gap_progress = QProgressBar()
         self.gap_progress.setRange(0, 1000)
         self.gap_progress.setValue(0)
@@ -646,7 +647,7 @@ class BoardWorkspace(Workspace):
         self.preview_ply_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("ply 00/00"))
         self.preview_back = QPushButton("Show Record")
         self.preview_back.setToolTip("Leave the preview: the board shows the record (Esc)")
-        self.preview_back.clicked.connect(bc.stop_preview)
+        self.preview_back.clicked.connect(bc.gap.stop_preview)
         row.addWidget(self.preview_prev)
         row.addWidget(self.preview_slider, 1)
         row.addWidget(self.preview_next)
@@ -659,7 +660,7 @@ class BoardWorkspace(Workspace):
         self.preview_moves_label.setWordWrap(True)
         self.preview_moves_label.setTextFormat(Qt.TextFormat.RichText)
         self.preview_moves_label.linkActivated.connect(
-            lambda link: bc.preview_go(int(link.split(":", 1)[1])))
+            lambda link: bc.gap.preview_go(int(link.split(":", 1)[1])))
         lay.addWidget(self.preview_moves_label)
         self.preview_box = box
         box.setEnabled(False)
@@ -667,41 +668,41 @@ class BoardWorkspace(Workspace):
 
     def _gap_row_changed(self, row: int) -> None:
         bc = self.board_controller
-        result = bc.gap_result
+        result = bc.gap.result
         if result is not None and 0 <= row < len(result.sequences):
-            bc.preview_sequence(row)
+            bc.gap.preview_sequence(row)
         else:
-            bc.stop_preview()
+            bc.gap.stop_preview()
             self.refresh()
 
     def _preview_slider_moved(self, value: int) -> None:
         bc = self.board_controller
-        if bc.previewing and value != bc.preview_ply:
-            bc.preview_go(value)
+        if bc.gap.previewing and value != bc.gap.preview_ply:
+            bc.gap.preview_go(value)
 
     def _show_preview(self) -> None:
         """The preview controls follow the controller's preview."""
         bc = self.board_controller
-        moves = bc.preview_texts() if bc.previewing else ()
+        moves = bc.gap.preview_texts() if bc.gap.previewing else ()
         self.preview_box.setEnabled(bool(moves))
         blocker = QSignalBlocker(self.preview_slider)
         self.preview_slider.setRange(0, len(moves))
-        self.preview_slider.setValue(bc.preview_ply if moves else 0)
+        self.preview_slider.setValue(bc.gap.preview_ply if moves else 0)
         del blocker
         if not moves:
             self.preview_slider.set_marks(())
             self.preview_ply_label.setText("")
-            result = bc.gap_result
+            result = bc.gap.result
             self.preview_moves_label.setText(
                 "Choose a sequence to see it on the board." if result is not None and
                 result.sequences else "")
             return
-        branches = bc.branch_plies()
+        branches = bc.gap.branch_plies()
         self.preview_slider.set_marks(branches)
-        self.preview_ply_label.setText(f"ply {bc.preview_ply}/{len(moves)}")
-        self.preview_prev.setEnabled(bc.preview_ply > 0)
-        self.preview_next.setEnabled(bc.preview_ply < len(moves))
-        base = bc.gap_base_ply()
+        self.preview_ply_label.setText(f"ply {bc.gap.preview_ply}/{len(moves)}")
+        self.preview_prev.setEnabled(bc.gap.preview_ply > 0)
+        self.preview_next.setEnabled(bc.gap.preview_ply < len(moves))
+        base = bc.gap.base_ply()
         first = bc.variant.first_player
         turn = bc.positions[base].turn
         colour = BRANCH_COLOUR.name()
@@ -712,7 +713,7 @@ class BoardWorkspace(Workspace):
             cell = html.escape(text)
             if i in branches:
                 cell = f"<span style='color:{colour}'>▼{cell}</span>"
-            if i == bc.preview_ply:
+            if i == bc.gap.preview_ply:
                 cell = f"<span style='background:#ffe27a; font-weight:bold'>{cell}</span>"
             parts.append(f"{prefix}<a href='gap-ply:{i}' style='text-decoration:none; "
                          f"color:palette(text)'>{cell}</a>")
@@ -720,7 +721,7 @@ class BoardWorkspace(Workspace):
         legend = (f" <span style='color:{colour}'>▼ the sequences part here</span>"
                   if branches else " (no other sequence parts from this one)")
         self.preview_moves_label.setText(
-            f"Sequence {bc.preview_index + 1}: " + " ".join(parts) + "<br><small>"
+            f"Sequence {bc.gap.preview_index + 1}: " + " ".join(parts) + "<br><small>"
             + legend + "</small>")
 
     def preview_moves_text(self) -> str:
@@ -738,25 +739,23 @@ class BoardWorkspace(Workspace):
         self.board.set_position(pos)
         marks: tuple[int, ...] = ()
         arrows: list[Arrow] = []
-        hints = bc.hint_squares()
-        selected = bc.partial + ((bc.pending_end,) if bc.pending_end is not None else ())
-        if bc.previewing:
+        hints = bc.input.hint_squares()
+        selected = bc.input.partial + ((bc.input.pending_end,) if bc.input.pending_end is not None else ())
+        if bc.gap.previewing:
             # the sequence's next move in blue; where the sequences part, the other
             # sequences' moves dashed in orange
             hints = ()
-            moves = bc.preview_moves()
-            for alt in bc.preview_alternatives():
+            moves = bc.gap.preview_moves()
+            for alt in bc.gap.preview_alternatives():
                 arrows.append(Arrow(alt.path, BRANCH_COLOUR, dashed=True))
-            if bc.preview_ply < len(moves):
-                arrows.append(Arrow(moves[bc.preview_ply].path, BOARD_COLOURS["select"]))
+            if bc.gap.preview_ply < len(moves):
+                arrows.append(Arrow(moves[bc.gap.preview_ply].path, BOARD_COLOURS["select"]))
         elif bc.mode == "check":
-            illegal = bc.check_illegal_here()
+            illegal = bc.check.illegal_here()
             if illegal is not None:
-                from rulesbook.reconstruct.replay import _squares
-
-                written = _squares(illegal.move) or ()
+                written = written_squares(illegal.move) or ()
                 for text in illegal.legal_moves[:6]:
-                    legal = _squares(text)
+                    legal = written_squares(text)
                     if legal:
                         arrows.append(Arrow(legal, BOARD_COLOURS["select"]))
                 if written:
@@ -765,20 +764,20 @@ class BoardWorkspace(Workspace):
         elif bc.mode == "play" and not selected:
             hints = ()
         last = bc.last_move_squares() if bc.mode != "check" or not arrows or \
-            bc.previewing else ()
+            bc.gap.previewing else ()
         self.board.set_highlights(last=last, selected=selected, hints=hints, marks=marks,
                                   arrows=tuple(arrows))
         self.board.set_caption(self._caption())
         if bc.mode == "setup":
-            ok, message = bc.check_setup()
+            ok, message = bc.setup.check()
             self.sanity_label.setText(("✓ " if ok else "✗ ") + message)
             self.sanity_label.setStyleSheet("" if ok else "color: #c00000; font-weight: bold;")
-            self.turn_combo.setCurrentIndex(0 if bc.setup_turn is Color.BLACK else 1)
+            self.turn_combo.setCurrentIndex(0 if bc.setup.turn is Color.BLACK else 1)
             if not self.fen_edit.hasFocus():
                 self.fen_edit.setText(pos.fen())
                 self.fen_edit.setCursorPosition(0)
             for tool, button in self.tool_buttons.items():
-                button.setChecked(tool == bc.tool)
+                button.setChecked(tool == bc.setup.tool)
         self._show_comment()
         self._show_counts()
         self._show_gap_target()
@@ -794,14 +793,14 @@ class BoardWorkspace(Workspace):
         pos = bc.position()
         if bc.mode == "setup":
             return f"Setting up · {pos.turn.title} to move"
-        if bc.previewing:
-            moves = bc.preview_texts()
-            k = bc.preview_ply
+        if bc.gap.previewing:
+            moves = bc.gap.preview_texts()
+            k = bc.gap.preview_ply
             where = "end of the record" if k == 0 else f"after {moves[k - 1]}"
-            text = (f"Gap preview · sequence {bc.preview_index + 1} of "
-                    f"{len(bc.gap_result.sequences)} · ply {k}/{len(moves)} ({where}) · "
+            text = (f"Gap preview · sequence {bc.gap.preview_index + 1} of "
+                    f"{len(bc.gap.result.sequences)} · ply {k}/{len(moves)} ({where}) · "
                     f"{pos.turn.title} to move")
-            alternatives = len(bc.preview_alternatives())
+            alternatives = len(bc.gap.preview_alternatives())
             if alternatives:
                 text += f" · the sequences part here ({alternatives + 1} ways)"
             return text
@@ -848,7 +847,7 @@ class BoardWorkspace(Workspace):
         if bc.mode == "setup":
             rows = [("Counts", "shown for the record, not while setting up")]
         else:
-            rows = counts_lines(bc.counts_at(), bc.count_label)
+            rows = counts_lines(bc.counts.at(), bc.counts.label)
         heads = [label for label, _text in rows]
         if heads != self._counts_heads:
             # the rows change only with the record's kind of count: rebuilt then,
@@ -874,7 +873,7 @@ class BoardWorkspace(Workspace):
 
     def _show_gap_target(self) -> None:
         bc = self.board_controller
-        running = bc.gap_running
+        running = bc.gap.running
         if bc.gap_target is None:
             self.gap_target_label.setText(
                 "1. Set the board up as it stands now (Set Up), then \"This Is the Board "
@@ -886,7 +885,7 @@ class BoardWorkspace(Workspace):
         self.gap_search_button.setEnabled(bc.gap_target is not None and not running)
         self.gap_cancel_button.setEnabled(running)
         self.gap_adopt_button.setEnabled(
-            not running and bc.gap_result is not None and self.gap_list.currentRow() >= 0)
+            not running and bc.gap.result is not None and self.gap_list.currentRow() >= 0)
 
     # ------------------------------------------------------------------ events
     def show_status(self, text: str) -> None:
@@ -898,7 +897,7 @@ class BoardWorkspace(Workspace):
 
     def _square_clicked(self, square: int, button: int) -> None:
         erase = button == int(Qt.MouseButton.RightButton.value)
-        self.board_controller.click_square(square, erase=erase)
+        self.board_controller.input.click_square(square, erase=erase)
 
     def _mode_changed(self, mode: str) -> None:
         action = self.mode_actions.get(mode)
@@ -922,8 +921,8 @@ class BoardWorkspace(Workspace):
 
     def _paste_fen(self) -> None:
         text = QGuiApplication.clipboard().text().strip()
-        if text and self.board_controller.set_setup_fen(text):
-            self.fen_edit.setText(self.board_controller.setup_position().fen())
+        if text and self.board_controller.setup.set_fen(text):
+            self.fen_edit.setText(self.board_controller.setup.position().fen())
 
     def copy_fen(self) -> None:
         fen = self.board_controller.export_fen()
@@ -937,8 +936,8 @@ class BoardWorkspace(Workspace):
     def _discard_recovered(self) -> None:
         bc = self.board_controller
         bc.new_game()
-        bc._set_dirty(False)
-        bc.discard_autosave()
+        bc.mark_saved()
+        bc.files.discard_autosave()
         self.banner.hide()
         self.show_status("Discarded the restored work (Ctrl+Z brings it back)")
 
@@ -947,20 +946,20 @@ class BoardWorkspace(Workspace):
             # Up/Down choose a sequence; Left/Right step through the one shown
             bc = self.board_controller
             plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-            if plain and bc.previewing and event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            if plain and bc.gap.previewing and event.key() in (Qt.Key.Key_Left, Qt.Key.Key_Right):
                 (bc.previous if event.key() == Qt.Key.Key_Left else bc.next)()
                 return True
-            if event.key() == Qt.Key.Key_Escape and bc.previewing:
-                bc.stop_preview()
+            if event.key() == Qt.Key.Key_Escape and bc.gap.previewing:
+                bc.gap.stop_preview()
                 return True
         if event.type() == QEvent.Type.KeyPress and obj in (self.board, self.move_list):
             action = NAV_KEYS.get(Qt.Key(event.key()))
             if action is not None and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
                 getattr(self.board_controller, action)()
                 return True
-            if event.key() == Qt.Key.Key_Escape and (self.board_controller.partial
-                                                     or self.board_controller.previewing):
-                self.board_controller.cancel_input()
+            if event.key() == Qt.Key.Key_Escape and (self.board_controller.input.partial
+                                                     or self.board_controller.gap.previewing):
+                self.board_controller.input.cancel_input()
                 return True
         if obj is self._watched_window and event.type() == QEvent.Type.Close:
             if not self.can_close():
@@ -994,14 +993,14 @@ class BoardWorkspace(Workspace):
         """Ask before closing with unsaved changes; True when closing may go on."""
         bc = self.board_controller
         if not bc.dirty:
-            bc.discard_autosave()
+            bc.files.discard_autosave()
             return True
         answer = self.confirm_close()
         if answer == "cancel":
             return False
         if answer == "save":
             return self.save_case()
-        bc.discard_autosave()
+        bc.files.discard_autosave()
         return True
 
     def _ask_close(self) -> str:
@@ -1039,7 +1038,7 @@ class BoardWorkspace(Workspace):
 
     def import_text(self, text: str, index: int | None = None, source: str = "") -> bool:
         bc = self.board_controller
-        chunks = bc.games_in(text) if text.lstrip().startswith(("[", "{", ";")) or "[" in \
+        chunks = bc.files.games_in(text) if text.lstrip().startswith(("[", "{", ";")) or "[" in \
             text[:2000] else []
         if index is None:
             index = 0
@@ -1049,7 +1048,7 @@ class BoardWorkspace(Workspace):
                     return False
                 index = chosen
         variant = self.variant_combo.currentData()
-        return bc.load_text(text, index, variant, source=source)
+        return bc.files.load_text(text, index, variant, source=source)
 
     def open_pdn_dialog(self) -> None:
         s = QSettings()
@@ -1090,13 +1089,13 @@ class BoardWorkspace(Workspace):
             if not chosen:
                 return False
             path = chosen
-        return bc.save_case(path) is not None
+        return bc.files.save_case(path) is not None
 
     def open_case_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a case", str(Path.home()),
                                               CASE_FILTER)
         if path:
-            self.board_controller.open_case(path)
+            self.board_controller.files.open_case(path)
 
     # ------------------------------------------------------------------ check
     def _show_check(self, result) -> None:
@@ -1154,8 +1153,8 @@ class BoardWorkspace(Workspace):
         known = [k.strip() for k in self.gap_known.text().replace(";", ",").split(",")
                  if k.strip()]
         if self.gap_kind.currentData() == "max":
-            return bc.start_gap(max_plies=n, known=known)
-        return bc.start_gap(plies=n, known=known)
+            return bc.gap.start(max_plies=n, known=known)
+        return bc.gap.start(plies=n, known=known)
 
     def _gap_started(self) -> None:
         self.gap_list.clear()
@@ -1192,10 +1191,10 @@ class BoardWorkspace(Workspace):
 
     def adopt_selected(self) -> bool:
         row = self.gap_list.currentRow()
-        result = self.board_controller.gap_result
+        result = self.board_controller.gap.result
         if result is None or not 0 <= row < len(result.texts):
             return False
-        ok = self.board_controller.adopt_sequence(row)
+        ok = self.board_controller.gap.adopt(row)
         if ok:
             self.gap_list.clear()
             self.gap_explanation.setText("")
@@ -1221,7 +1220,7 @@ class BoardWorkspace(Workspace):
             title = library.edition(edition_id).title if edition_id else title
         except Exception:  # noqa: BLE001
             pass
-        self.board_controller.set_count_rules(rules, title, edition_id or None)
+        self.board_controller.counts.set_rules(rules, title, edition_id or None)
 
     def save_state(self, settings: QSettings) -> None:
         self.save_layout(settings, splitter=self.splitter, right=self.right_splitter)
