@@ -92,35 +92,36 @@ def _limit_text(limit: int | None, extension: int | None = None) -> str:
     return f"limit {limit}"
 
 
+def _three_vs_one(state: CountState) -> str | None:
+    if not state.three_vs_one_active:
+        return None
+    limit = state.three_vs_one_limit
+    text = f"{state.three_vs_one_moves} of {limit if limit is not None else '—'} moves"
+    if state.long_line:
+        text += " · lone king on the long line"
+    return text + (" · LIMIT REACHED" if state.three_vs_one_reached else "")
+
+
+def _strong_side(state: CountState) -> str | None:
+    if state.strong_side is None:
+        return None
+    n = state.strong_side_moves
+    extended = state.strong_side_extended_limit
+    text = (f"{state.strong_side.title} is stronger: {n} move{'' if n == 1 else 's'} · "
+            + _limit_text(state.strong_side_limit,
+                          extended if extended != state.strong_side_limit else None))
+    if state.strong_side_extended_reached:
+        return text + " · EXTENDED LIMIT REACHED"
+    return text + (" · LIMIT REACHED" if state.strong_side_reached else "")
+
+
 def counts_lines(state: CountState | None, edition: str = "") -> list[tuple[str, str]]:
     """``(label, text)`` rows of the counts panel for a CountState (or None)."""
     if state is None:
         return [("Counts", "not available: the record has an illegal move before this ply")]
-    rows = []
-    if state.three_vs_one_active:
-        limit = state.three_vs_one_limit
-        text = f"{state.three_vs_one_moves} of {limit if limit is not None else '—'} moves"
-        if state.long_line:
-            text += " · lone king on the long line"
-        if state.three_vs_one_reached:
-            text += " · LIMIT REACHED"
-        rows.append(("13-count (3 kings v 1)", text))
-    else:
-        rows.append(("13-count (3 kings v 1)", "not running (not three kings against one)"))
-    if state.strong_side is not None:
-        who = state.strong_side.title
-        n = state.strong_side_moves
-        text = (f"{who} is stronger: {n} move{'' if n == 1 else 's'} · "
-                + _limit_text(state.strong_side_limit, state.strong_side_extended_limit
-                              if state.strong_side_extended_limit != state.strong_side_limit
-                              else None))
-        if state.strong_side_extended_reached:
-            text += " · EXTENDED LIMIT REACHED"
-        elif state.strong_side_reached:
-            text += " · LIMIT REACHED"
-        rows.append(("Stronger side's count", text))
-    else:
-        rows.append(("Stronger side's count", "not running (material is even)"))
+    rows = [("13-count (3 kings v 1)",
+             _three_vs_one(state) or "not running (not three kings against one)"),
+            ("Stronger side's count", _strong_side(state) or "not running (material is even)")]
     rep = f"this position has occurred {state.repetitions} time" + \
         ("s" if state.repetitions != 1 else "")
     if state.repetition_limit is not None:

@@ -179,7 +179,7 @@ def test_import_pdn_and_step_with_the_keyboard(qtbot, ws):
     qtbot.keyClick(ws.move_list, Qt.Key.Key_Home)
     assert bc.ply == 0
     # the opening comment and the variations of the PDN are shown
-    assert "Petrov" in bc.comment or "Black claims" in bc.comment
+    assert "Petrov" in bc.record.comment or "Black claims" in bc.record.comment
     assert "Black claims" in ws.comment_view.toPlainText()
     with_variations = [i for i, m in enumerate(bc.moves, 1) if m.variations]
     assert with_variations
@@ -210,7 +210,7 @@ def test_choose_a_game_of_a_multi_game_file(ws):
     assert asked and asked[0] > 700
     bc = ws.board_controller
     assert bc.variant.name == "english"
-    assert bc.tags["Black"] == "E Fuller" and bc.tags["White"] == "MF Tinsley"
+    assert bc.record.tags["Black"] == "E Fuller" and bc.record.tags["White"] == "MF Tinsley"
     assert [m.text for m in bc.moves[:3]] == ["11-15", "23-18", "9-14"]
     assert bc.available_plies == len(bc.moves)
 

@@ -13,7 +13,7 @@ reads it back.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -120,18 +120,6 @@ class BoardController(QObject):
     @property
     def moves(self) -> tuple[RecordMove, ...]:
         return self.record.moves
-
-    @property
-    def tags(self) -> Mapping[str, str]:
-        return self.record.tags
-
-    @property
-    def result(self) -> str:
-        return self.record.result
-
-    @property
-    def comment(self) -> str:
-        return self.record.comment
 
     @property
     def gap_target(self) -> Position | None:
@@ -414,7 +402,7 @@ class BoardController(QObject):
 
     def start_record_from(self, position: Position) -> None:
         """A new record from ``position`` (set up), keeping the tags but a set-up's."""
-        tags = {k: v for k, v in self.tags.items() if k not in ("FEN", "SetUp", "Setup")}
+        tags = {k: v for k, v in self.record.tags.items() if k not in ("FEN", "SetUp", "Setup")}
         record = self.record.replace(start=position, moves=(), result="*", tags=tags)
         self._set_record(record, 0, to_play=True)
         self.statusMessage.emit(f"New record from {position.fen()} (Ctrl+Z to undo)")

@@ -15,7 +15,7 @@ __all__ = ["RecordPanel", "CommentView", "record_title"]
 
 def record_title(bc: BoardController) -> str:
     """``Black – White · event · variant · case file · unsaved changes``."""
-    tags = bc.tags
+    tags = bc.record.tags
     names = [tags.get(k, "?") for k in ("Black", "White")]
     players = " – ".join(names) if any(n not in ("", "?") for n in names) else \
         ("Imported record" if tags else "New record")
