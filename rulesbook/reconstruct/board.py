@@ -66,7 +66,7 @@ class ClockAdvice:
     white_given_back: float
     note: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, float | str]:
         return {"black": round(self.black, 1), "white": round(self.white, 1),
                 "black_given_back": round(self.black_given_back, 1),
                 "white_given_back": round(self.white_given_back, 1), "note": self.note}

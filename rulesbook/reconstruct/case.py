@@ -56,7 +56,7 @@ class CaseFileError(DataFileError):
         self.args = ("\n".join(str(p) for p in self.problems),)
 
     def __str__(self) -> str:
-        return self.args[0]
+        return str(self.args[0])
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ class DisputeCase:
     edition: str = ""
     board: str | None = None
     notes: str = ""
-    findings: dict = field(default_factory=dict)
+    findings: dict[str, Any] = field(default_factory=dict)
 
     def start_position(self) -> Position:
         if self.start.strip().lower() == "start":
@@ -84,8 +84,8 @@ class DisputeCase:
     def board_position(self) -> Position | None:
         return None if self.board is None else Position.from_fen(self.board, self.variant)
 
-    def to_dict(self) -> dict:
-        out: dict = {"schema_version": 1, "kind": KIND}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"schema_version": 1, "kind": KIND}
         for key in ("event", "round", "date"):
             value = getattr(self, key)
             if value:
@@ -105,7 +105,7 @@ class DisputeCase:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> DisputeCase:
+    def from_dict(cls, data: dict[str, Any]) -> DisputeCase:
         players = data.get("players") or {}
         return cls(record=data.get("record", ""), variant=data.get("variant", "pool"),
                    start=data.get("start", "start"), event=data.get("event", ""),
@@ -121,8 +121,9 @@ class DisputeCase:
 def case_to_yaml(case: DisputeCase) -> str:
     """The YAML text of a case file."""
     header = "# Rulesbook referee case file (kind: dispute)\n"
-    return header + yaml.safe_dump(case.to_dict(), sort_keys=False, allow_unicode=True,
-                                   default_flow_style=False, width=88)
+    body: str = yaml.safe_dump(case.to_dict(), sort_keys=False, allow_unicode=True,
+                               default_flow_style=False, width=88)
+    return header + body
 
 
 def _check(doc: LoadedYaml) -> list[Problem]:

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
-from rulesbook.draughts.pdn import build_game
+from rulesbook.draughts.pdn import PdnNode, build_game
 from rulesbook.draughts.pdn_syntax import RESULTS, SyntaxReader, normalize_result
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
@@ -52,7 +53,7 @@ class Record:
     moves: tuple[WrittenMove, ...]
     variant: Variant = field(default_factory=lambda: Variant.named("pool"))
     start: Position | None = None
-    tags: dict = field(default_factory=dict, compare=False)
+    tags: dict[str, str] = field(default_factory=dict, compare=False)
     result: str = "*"
     problems: tuple[str, ...] = ()
 
@@ -112,7 +113,7 @@ def looks_like_pdn(text: str) -> bool:
     return re.search(r'^\s*\[\s*[A-Za-z0-9_]+\s*"', text, re.MULTILINE) is not None
 
 
-def _span(nodes, acc: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+def _span(nodes: Sequence[PdnNode], acc: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
     for node in nodes:
         for line in node.variations:
             if line:
@@ -157,7 +158,7 @@ def read_records(text: str, variant: str | Variant | None = None) -> list[Record
                 continue
             if (error.line, error.col) in tag_places:  # bad FEN or GameType
                 problems.append(f"line {error.line} col {error.col}: {error.message}")
-        spans: list = []
+        spans: list[tuple[tuple[int, int], tuple[int, int]]] = []
         _span(raw.mainline, spans)
         moves = [WrittenMove(n.text, n.line, n.col) for n in raw.mainline]
         for item in junk:

@@ -92,11 +92,12 @@ class BoardController(QObject):
         self.counts = CountsController(self)
         self.clocks = ClockController(self)
         self.files = SessionFiles(self, path)
-        for sub in (self.input, self.gap):
-            sub.changed.connect(self.changed)
-        for sub in (self.check, self.input, self.setup, self.gap, self.files):
-            sub.statusMessage.connect(self.statusMessage)
-        self.counts.changed.connect(self.changed)
+        for changed in (self.input.changed, self.gap.changed, self.counts.changed):
+            changed.connect(self.changed)
+        for status in (self.check.statusMessage, self.input.statusMessage,
+                       self.setup.statusMessage, self.gap.statusMessage,
+                       self.files.statusMessage):
+            status.connect(self.statusMessage)
         self.check.rulingsRequested.connect(self.rulingsRequested)
         self._recompute()
 
@@ -419,7 +420,8 @@ class BoardController(QObject):
             self.set_mode("play")
         pos = self.position()
         try:
-            move = pos.parse_move(move)
+            move = move if isinstance(move, Move) and pos.is_legal(move) else \
+                pos.parse_move(move if isinstance(move, str) else move.full_text())
         except IllegalMoveError as exc:
             self.input.reset()
             self.statusMessage.emit(f"Refused: {exc}")

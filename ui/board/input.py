@@ -62,7 +62,7 @@ class InputController(QObject):
         board = self._board
         if board.gap.previewing:
             self.statusMessage.emit(
-                f"Previewing sequence {board.gap.preview_index + 1}: adopt it, or press "
+                f"Previewing sequence {(board.gap.preview_index or 0) + 1}: adopt it, or press "
                 f"Esc to go back to the record")
             return True
         if board.mode != "play":

@@ -2,6 +2,8 @@
 illegal moves marked, comments shown; a click on a move goes to it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -11,6 +13,9 @@ from PySide6.QtWidgets import (
     QTableWidgetItem,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from .controller import BoardController
 
 __all__ = ["MoveList", "PLY_ROLE"]
 
@@ -48,7 +53,7 @@ class MoveList(QTableWidget):
         cell = self._cells.get(ply)
         return self.item(*cell) if cell is not None else None
 
-    def rebuild(self, controller) -> None:
+    def rebuild(self, controller: BoardController) -> None:
         """Fill the list from the controller's record."""
         first = controller.variant.first_player
         self.setHorizontalHeaderLabels([first.title, first.opponent.title])
@@ -85,7 +90,7 @@ class MoveList(QTableWidget):
                 item.setBackground(illegal_bg)
                 item.setFont(bold)
                 item.setText("✗ " + text)
-                illegal = next((i for i in controller.checked.illegal if i.ply == ply), None)
+                illegal = controller.check.illegal_at(ply)
                 if illegal is not None:
                     tip.append(illegal.message)
             elif state == "suspect":
@@ -120,7 +125,7 @@ class MoveList(QTableWidget):
         cell = self._cells.get(ply)
         if cell is None:
             self.clearSelection()
-            self.setCurrentItem(None)
+            self.setCurrentItem(None)  # type: ignore[call-overload]  # None clears it
             if self.rowCount():
                 self.scrollToTop()
         else:

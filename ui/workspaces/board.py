@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QKeyEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -286,7 +286,8 @@ class BoardWorkspace(Workspace):
         self.show_status("Discarded the restored work (Ctrl+Z brings it back)")
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if event.type() == QEvent.Type.KeyPress and obj in (self.board, self.move_list):
+        if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress \
+                and obj in (self.board, self.move_list):
             action = NAV_KEYS.get(Qt.Key(event.key()))
             if action is not None and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
                 getattr(self.board_controller, action)()
@@ -460,8 +461,8 @@ class BoardWorkspace(Workspace):
 
     def restore_state(self, settings: QSettings) -> None:
         self.restore_layout(settings, splitter=self.splitter, right=self.right_splitter)
-        self.board.set_flipped(settings.value(self.key("flipped"), False, type=bool))
-        numbers = settings.value(self.key("numbers"), False, type=bool)
+        self.board.set_flipped(bool(settings.value(self.key("flipped"), False, type=bool)))
+        numbers = bool(settings.value(self.key("numbers"), False, type=bool))
         self.numbers_action.setChecked(numbers)
         self.board.set_show_numbers(numbers)
 

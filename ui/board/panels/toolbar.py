@@ -3,6 +3,7 @@ the board's orientation and numbers, undo."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from PySide6.QtCore import Qt
@@ -82,7 +83,7 @@ class BoardToolbar(QToolBar):
         for mode, text, key in (("play", "Play", "Ctrl+Shift+1"),
                                 ("setup", "Set Up", "Ctrl+Shift+2"),
                                 ("check", "Check Record", "Ctrl+Shift+3")):
-            mode_action = action(text, lambda m=mode: bc.set_mode(m), key)
+            mode_action = action(text, partial(bc.set_mode, mode), key)
             mode_action.setCheckable(True)
             self.mode_group.addAction(mode_action)
             self.addAction(mode_action)
