@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -241,6 +242,14 @@ class BoardSession:
                    str(data.get("notes", "") or ""), bool(data.get("let_stand", False)))
 
 
+def _variation_nodes(text: str) -> list[Any]:
+    """A variation kept as PDN text, read back into nodes (moves as written)."""
+    from rulesbook.draughts.pdn_syntax import SyntaxReader
+
+    games = list(SyntaxReader(io.StringIO(text + " *")))
+    return list(games[0].mainline) if games else []
+
+
 def record_pdn(record: GameRecord) -> str:
     """The record as PDN text (moves as written; the legal ones resolved)."""
     from rulesbook.draughts.pdn import PdnGame, PdnNode, write_game
@@ -252,7 +261,8 @@ def record_pdn(record: GameRecord) -> str:
     for i, m in enumerate(record.moves):
         move = played[i] if resolved and i < len(played) else None
         resolved = move is not None
-        nodes.append(PdnNode(m.text, move=move, comment=m.comment))
+        nodes.append(PdnNode(m.text, move=move, comment=m.comment,
+                             variations=[_variation_nodes(v) for v in m.variations]))
     game = PdnGame(tags=dict(record.tags), variant=record.variant, start=record.start,
                    mainline=nodes, result=record.result, comment=record.comment)
     return write_game(game)

@@ -112,7 +112,7 @@ def test_case_file_keeps_the_session(tmp_path):
     assert back.record.texts == record.texts
     assert back.record.moves[0].comment == "the usual"  # kept as PDN
     assert back.record.comment == "opening: Old Faithful"
-    # NOTE: variations are not written to the case file yet (as before the redesign)
+    assert back.record.moves[1].variations == ("22-18 15x22",)
     assert back.target == session.target and back.notes == "n"
 
 
