@@ -1,15 +1,19 @@
 """The board controller: the session (the core's frozen
 :class:`~rulesbook.reconstruct.BoardSession`), undo, the current ply and the mode.
 
-The rest of the board's work is done by small controllers it owns, each a
-QObject with its own signals: :attr:`~BoardController.input` (clicks and drags),
-:attr:`~BoardController.setup` (the set-up palette), :attr:`~BoardController.gap`
-(gap search and preview), :attr:`~BoardController.counts` (draw counts) and
-:attr:`~BoardController.clocks` (clock pro-rating).
+Every edit of the record goes through here (so that it can be undone) and makes
+a new frozen session.  The rest of the board's work is done by small controllers
+it owns, each a QObject with its own signals (their status messages are relayed
+on :attr:`BoardController.statusMessage`):
 
-Everything the user changes is autosaved at once (atomically, through
-:class:`ui.autosave.AutosaveSlot`) so that a crash loses nothing; :meth:`recover`
-reads it back.
+* ``input`` (:mod:`.input`): clicks and drags, the core's state machine;
+* ``setup`` (:mod:`.setup`): the set-up palette and the position set up;
+* ``check`` (:mod:`.check`): "Check record", the move list's marks, rulings;
+* ``gap`` (:mod:`.gap`): the gap search off the GUI thread and its preview;
+* ``counts`` (:mod:`.counts`): the draw counts under the edition in force;
+* ``clocks`` (:mod:`.clocks`): clock pro-rating;
+* ``files`` (:mod:`.files`): imports, the autosave (written at every change,
+  atomically, through :class:`ui.autosave.AutosaveSlot`) and case files.
 """
 from __future__ import annotations
 
