@@ -73,10 +73,20 @@ class RecordMove:
         if not isinstance(data, Mapping) or not isinstance(data.get("text"), str):
             raise SessionError(f"a move must be a text or have a text, not {data!r:.60}")
         variations = data.get("variations") or ()
-        if not isinstance(variations, (list, tuple)):
-            raise SessionError("the variations of a move must be a list")
-        return cls(data["text"], str(data.get("comment", "") or ""),
-                   tuple(str(v) for v in variations))
+        if not isinstance(variations, (list, tuple)) or \
+                not all(isinstance(v, str) for v in variations):
+            raise SessionError("the variations of a move must be a list of texts")
+        return cls(data["text"], _text(data, "comment"), tuple(variations))
+
+
+def _text(data: Mapping[str, Any], key: str, default: str = "") -> str:
+    """``data[key]`` when it is a text (missing or null: ``default``)."""
+    value = data.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise SessionError(f"{key} must be a text, not {value!r:.40}")
+    return value
 
 
 def _frozen_tags(tags: Mapping[str, object] | None) -> Mapping[str, str]:
@@ -179,7 +189,7 @@ class GameRecord:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:
         """From :meth:`to_dict`; raises :class:`SessionError` or a DraughtsError."""
-        variant = Variant.named(data.get("variant") or "pool")
+        variant = Variant.named(_text(data, "variant", "pool") or "pool")
         fen = data.get("start") or Position.start(variant).fen()
         if not isinstance(fen, str):
             raise SessionError("the start position must be a FEN text")
@@ -187,11 +197,12 @@ class GameRecord:
         if not isinstance(moves, list):
             raise SessionError("the moves must be a list")
         tags = data.get("tags") or {}
-        if not isinstance(tags, Mapping):
-            raise SessionError("the tags must be a mapping")
+        if not isinstance(tags, Mapping) or \
+                not all(isinstance(v, str) for v in (*tags, *tags.values())):
+            raise SessionError("the tags must be a mapping of texts to texts")
         return cls(variant, Position.from_fen(fen, variant, check=False),
                    tuple(RecordMove.from_dict(m) for m in moves), tags,
-                   str(data.get("result", "*") or "*"), str(data.get("comment", "") or ""))
+                   _text(data, "result", "*") or "*", _text(data, "comment"))
 
 
 @dataclass(frozen=True)
@@ -236,10 +247,13 @@ class BoardSession:
         for name, value in (("setup", setup), ("gap_target", target)):
             if value is not None and not isinstance(value, str):
                 raise SessionError(f"{name} must be a FEN text")
+        let_stand = data.get("let_stand", False)
+        if not isinstance(let_stand, bool):
+            raise SessionError("let_stand must be true or false")
         return cls(record,
                    Position.from_fen(setup, record.variant, check=False) if setup else None,
                    Position.from_fen(target, record.variant, check=False) if target else None,
-                   str(data.get("notes", "") or ""), bool(data.get("let_stand", False)))
+                   _text(data, "notes"), let_stand)
 
 
 def _variation_nodes(text: str) -> list[Any]:

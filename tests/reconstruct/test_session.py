@@ -92,6 +92,11 @@ def test_session_round_trips_through_its_dict():
     ({"moves": [{"comment": "no text"}]}, "must be a text"),
     ({"tags": ["Event"]}, "tags must be a mapping"),
     ({"gap_target": 12}, "gap_target must be a FEN"),
+    ({"tags": {"Event": None}}, "tags must be a mapping of texts"),
+    ({"notes": ["a"]}, "notes must be a text"),
+    ({"let_stand": "no"}, "let_stand must be true or false"),
+    ({"moves": [{"text": "11-15", "comment": ["x"]}]}, "comment must be a text"),
+    ({"variant": 23}, "variant must be a text"),
 ])
 def test_a_damaged_session_says_what_is_wrong(data, words):
     with pytest.raises(SessionError, match=words):
