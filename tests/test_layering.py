@@ -2,6 +2,8 @@
 
 * the UI uses only the core's public names: no ``from rulesbook… import _x``,
   no ``import rulesbook._x``, no ``module._x`` on a core module it imported;
+* no UI module reaches into another object's private names (``x._y`` with ``x``
+  not ``self``): workspaces and panels talk to controllers through their API;
 * ``rulesbook/`` has no import cycle (imports made at run time, at module level
   or inside functions; those under ``if TYPE_CHECKING:`` are for the checker only).
 
@@ -114,6 +116,37 @@ def test_the_ui_imports_no_private_core_name():
     for path in sorted((REPO / "ui").rglob("*.py")):
         problems += private_uses(path.read_text(encoding="utf-8"),
                                  str(path.relative_to(REPO)))
+    assert not problems, "\n".join(problems)
+
+
+def foreign_private_uses(source: str, where: str = "<test>") -> list[str]:
+    """Every ``x._name`` in ``source`` where ``x`` is not ``self`` or ``cls``: a UI
+    module reaching into another object's private state (a workspace calling
+    ``board_controller._set_dirty``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            owner = node.value
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                continue
+            found.append((node.lineno, f"{where}:{node.lineno}: {ast.unparse(node)}"))
+    return [text for _line, text in sorted(found)]
+
+
+def test_the_foreign_private_check_finds_what_is_planted():
+    planted = ("self._mine = 1\n"
+               "self.board_controller._set_dirty(False)\n"
+               "self._bc.undo()\n"
+               "other._state\n")
+    assert foreign_private_uses(planted) == ["<test>:2: self.board_controller._set_dirty",
+                                             "<test>:4: other._state"]
+
+
+def test_no_ui_module_uses_another_objects_private_names():
+    problems = []
+    for path in sorted((REPO / "ui").rglob("*.py")):
+        problems += foreign_private_uses(path.read_text(encoding="utf-8"),
+                                         str(path.relative_to(REPO)))
     assert not problems, "\n".join(problems)
 
 
