@@ -11,6 +11,7 @@ import statistics
 import time
 
 from rulesbook import load_library
+from rulesbook.datapath import bundled_data_dir
 from rulesbook.search import SearchIndex
 
 QUERIES = ["touched a piece", "thirteen count", "spectator talking", "didn't jump", "crowning",
@@ -38,8 +39,8 @@ def timed(fn, repeat):
 
 
 def main() -> None:
-    load_med, load_max = timed(load_library, 5)
-    library = load_library()
+    load_med, load_max = timed(lambda: load_library(bundled_data_dir()), 5)
+    library = load_library(bundled_data_dir())
     index_med, _ = timed(lambda: SearchIndex(library), 5)
     index = SearchIndex(library)
     per_query = []

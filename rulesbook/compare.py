@@ -3,6 +3,7 @@ the original (word level, case-insensitive so the ALL-CAPITALS originals
 compare with proposals written in ordinary case)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from .library import Library
@@ -22,7 +23,7 @@ class Variant:
     topics: tuple[str, ...]
     shared_topics: tuple[str, ...]
     diff: WordDiff
-    why: str  # how it was found: "filed under", "concerns", "topic"
+    why: str  # how it was found: "original", "filed under", "concerns", "refers to", "topic"
 
     def to_dict(self) -> dict:
         return {
@@ -35,16 +36,50 @@ class Variant:
 
 
 @dataclass(frozen=True)
+class FiledApart:
+    """A proposal filed under a rule that it does not concern (it is an alternative to
+    the rule(s) it concerns, not to this one)."""
+
+    ref: str
+    filed_under: str
+    concerns: tuple[str, ...]
+    member: str | None
+    member_name: str | None
+
+    @property
+    def label(self) -> str:
+        def num(ref: str) -> str:
+            return ref.partition(":")[2]
+        about = ", ".join(num(c) for c in self.concerns) or "no rule (new text)"
+        return f"{self.ref}: filed under {num(self.filed_under)}, concerns {about}"
+
+    def to_dict(self) -> dict:
+        return {"ref": self.ref, "filed_under": self.filed_under,
+                "concerns": list(self.concerns), "member": self.member,
+                "member_name": self.member_name, "label": self.label}
+
+
+@dataclass(frozen=True)
 class Comparison:
     subject: str  # the rule ref or "topic:ID"
     title: str
     original: Entry | None
     variants: tuple[Variant, ...]
+    filed_apart: tuple[FiledApart, ...] = ()
 
     def to_dict(self) -> dict:
         return {"subject": self.subject, "title": self.title,
                 "original": self.original.ref if self.original else None,
-                "variants": [v.to_dict() for v in self.variants]}
+                "variants": [v.to_dict() for v in self.variants],
+                "filed_apart": [f.to_dict() for f in self.filed_apart]}
+
+
+_RULE_MENTION = re.compile(r"\brule\s+(?:number\s+)?(\d+)\b", re.IGNORECASE)
+
+
+def mentions(text: str) -> set[str]:
+    """The rule numbers a text names ("Rule 13", "rule number 9")."""
+    return {m[1] for m in _RULE_MENTION.finditer(text)}
 
 
 def _variant(library: Library, entry: Entry, base_text: str, base_topics, why: str) -> Variant:
@@ -75,14 +110,26 @@ def compare_rule(library: Library, ref: str, other_books: bool = True) -> Compar
     base_text = rule.text
     topics = set(rule.topics)
     variants = [_variant(library, rule, base_text, topics, "original")]
+    apart: list[FiledApart] = []
     seen = {rule.ref}
     if isinstance(rule, Rule):
         for prop in rule.proposals:
-            variants.append(_variant(library, prop, base_text, topics, "filed under"))
             seen.add(prop.ref)
+            misfiled = any(n.kind == "misfiled" for n in prop.notes)
+            if (prop.concerns or misfiled) and rule.ref not in prop.concerns:
+                member = library.member(prop.member)
+                apart.append(FiledApart(prop.ref, rule.ref, prop.concerns, member.id,
+                                        member.name))
+                continue
+            variants.append(_variant(library, prop, base_text, topics, "filed under"))
     for prop in (p for b in library.rulebooks for p in b.proposals):
         if rule.ref in prop.concerns and prop.ref not in seen:
             variants.append(_variant(library, prop, base_text, topics, "concerns"))
+            seen.add(prop.ref)
+    number = str(rule.number) if isinstance(rule, Rule) and rule.number is not None else None
+    for prop in (p for b in library.rulebooks if b.id == rule.rulebook for p in b.proposals):
+        if number and prop.ref not in seen and number in mentions(prop.text):
+            variants.append(_variant(library, prop, base_text, topics, "refers to"))
             seen.add(prop.ref)
     if other_books:
         scored = []
@@ -95,16 +142,22 @@ def compare_rule(library: Library, ref: str, other_books: bool = True) -> Compar
                     scored.append((-len(shared), book.id, section))
         for _, _, section in sorted(scored, key=lambda s: (s[0], s[1])):
             variants.append(_variant(library, section, base_text, topics, "topic"))
-    return Comparison(rule.ref, rule.title, rule, tuple(variants))
+    return Comparison(rule.ref, rule.title, rule, tuple(variants), tuple(apart))
 
 
 def compare_topic(library: Library, topic_id: str) -> Comparison:
     """Every rule, proposal and section in every rulebook that addresses a topic."""
     topic = library.topic(topic_id)
     entries = library.entries_for_topic(topic_id)
-    original = next((e for e in entries if isinstance(e, Rule) and e.rulebook == "apca"), None)
+    # The rule the topic is mainly about (topics.yaml ``baseline``); else the first rule.
+    original = library.index.get(topic.baseline) if topic.baseline else None
+    if original is None:
+        original = next((e for e in entries if isinstance(e, Rule) and e.rulebook == "apca"),
+                        None)
     if original is None:
         original = next((e for e in entries if isinstance(e, Rule)), None)
+    if original is not None and original in entries:
+        entries = [original] + [e for e in entries if e is not original]
     base_text = original.text if original else ""
     variants = [_variant(library, e, base_text, {topic_id}, "topic") for e in entries
                 if not (isinstance(e, Proposal) and e.is_endorsement)]

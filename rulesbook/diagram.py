@@ -1,7 +1,9 @@
 """An SVG diagram of a position: 8x8 board, green and buff squares, red (Black)
-and white men, kings marked with a crown ring and "K", squares numbered optionally."""
+and white men, kings marked with a crown ring and "K", squares numbered optionally,
+and arrows for moves (the move that was required, the move that was played)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from html import escape
 
 from .draughts.squares import square_to_algebraic
@@ -10,15 +12,26 @@ GREEN, BUFF = "#2e7d32", "#f0dc9c"
 RED, WHITE = "#c62828", "#fafafa"
 
 
+@dataclass(frozen=True)
+class DiagramArrow:
+    """A move drawn on the diagram: the squares it passes, in order."""
+
+    path: tuple[int, ...]
+    colour: str = "#1565c0"
+    dashed: bool = False
+
+
 def _xy(square: int) -> tuple[int, int]:
     name = square_to_algebraic(square)
     return "abcdefgh".index(name[0]), 8 - int(name[1])
 
 
 def board_svg(position=None, size: int = 320, numbers: bool = True,
-              highlight: tuple[int, ...] = (), title: str = "") -> str:
+              highlight: tuple[int, ...] = (), title: str = "",
+              arrows: tuple[DiagramArrow, ...] = ()) -> str:
     """The SVG text of ``position`` (a rulesbook.draughts Position, or None for an empty
-    board). ``highlight`` outlines squares (the disputed move's squares)."""
+    board). ``highlight`` outlines squares (the disputed move's squares); ``arrows``
+    are drawn over the pieces (the move that was required)."""
     cell = size / 8
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
            f'viewBox="0 0 {size} {size}" role="img" aria-label="{escape(title or "board")}">']
@@ -51,6 +64,8 @@ def board_svg(position=None, size: int = 320, numbers: bool = True,
             out.append(f'<text x="{cx:.1f}" y="{cy + r * 0.3:.1f}" font-size="{r * 0.8:.1f}" '
                        f'text-anchor="middle" font-weight="bold" fill="{ink}" '
                        f'font-family="serif">K</text>')
+    for arrow in arrows:
+        out.append(_arrow_svg(arrow, cell))
     if numbers:  # last, on a dark tab in the square's corner, so no piece hides them
         for square in range(1, 33):
             x, y = _xy(square)
@@ -61,3 +76,24 @@ def board_svg(position=None, size: int = 320, numbers: bool = True,
                        f'fill="#ffffff" font-family="sans-serif">{square}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _arrow_svg(arrow: DiagramArrow, cell: float) -> str:
+    points = [((_xy(s)[0] + 0.5) * cell, (_xy(s)[1] + 0.5) * cell) for s in arrow.path]
+    if len(points) < 2:
+        return ""
+    (ax, ay), (bx, by) = points[-2], points[-1]
+    length = max(1.0, ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5)
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    head = cell * 0.34
+    base = (bx - ux * head, by - uy * head)
+    line = " ".join(f"{x:.1f},{y:.1f}" for x, y in points[:-1] + [base])
+    dash = ' stroke-dasharray="6,4"' if arrow.dashed else ""
+    nx, ny = -uy * head * 0.55, ux * head * 0.55
+    tip = (f"{bx:.1f},{by:.1f} {base[0] + nx:.1f},{base[1] + ny:.1f} "
+           f"{base[0] - nx:.1f},{base[1] - ny:.1f}")
+    return (f'<polyline points="{line}" fill="none" stroke="{arrow.colour}" '
+            f'stroke-width="{cell * 0.14:.1f}" stroke-linecap="round" '
+            f'stroke-linejoin="round" stroke-opacity="0.85"{dash}/>'
+            f'<polygon points="{tip}" fill="{arrow.colour}" fill-opacity="0.85"/>')
+

@@ -143,6 +143,7 @@ def _did_you_mean(word: str, options: list[str]) -> str:
 CROSS_CHECK_MODULES = (
     "rulesbook.rulings.checks",
     "rulesbook.ballots.checks",
+    "rulesbook.search",
 )
 
 
@@ -232,7 +233,8 @@ class _Loader:
     def build(self) -> Library:
         members = [Member(m["id"], m["name"], m.get("full_name"), tuple(m.get("aliases", ())))
                    for d in self.docs.get("members", []) for m in d.data["members"]]
-        topics = [Topic(t["id"], t["title"], t.get("description", ""), tuple(t.get("keywords", ())))
+        topics = [Topic(t["id"], t["title"], t.get("description", ""), tuple(t.get("keywords", ())),
+                        t.get("baseline"))
                   for d in self.docs.get("topics", []) for t in d.data["topics"]]
         # When members.yaml or topics.yaml failed, that is reported once; the
         # references to them are then not checked (one problem, not hundreds).
@@ -359,6 +361,18 @@ class _Loader:
                                 ("rules", i, "proposals", j, "concerns", k),
                                 f"concerns names {target!r}, which does not exist"
                                 f"{_did_you_mean(target, refs)}"))
+        for doc in self.docs.get("topics", []):
+            for i, t in enumerate(doc.data["topics"]):
+                base = t.get("baseline")
+                if base is None:
+                    continue
+                entry = library.index.get(base)
+                if not isinstance(entry, Rule):
+                    self.problems.append(doc.problem(("topics", i, "baseline"), f"baseline "
+                                         f"{base!r} is not a rule{_did_you_mean(base, refs)}"))
+                elif t["id"] not in entry.topics:
+                    self.problems.append(doc.problem(("topics", i, "baseline"), f"baseline "
+                                         f"{base} does not have the topic {t['id']!r}"))
         edition_ids: set[str] = set()
         for doc in self.docs.get("editions", []):
             if doc.data.get("in_force") and doc.data["in_force"] not in [

@@ -48,6 +48,7 @@ class Topic:
     title: str
     description: str = ""
     keywords: tuple[str, ...] = ()
+    baseline: str | None = None  # the rule the topic is mainly about (compare's original)
 
 
 @dataclass(frozen=True)

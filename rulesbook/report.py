@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
 
-from .rulings.vocabulary import OUTCOMES
+from .diagram import DiagramArrow
+from .draughts import Position
+from .reconstruct.replay import IllegalMove, move_number, replay
 from .storage import atomic_write_text
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>])")
@@ -27,57 +30,131 @@ def _quote(text: str) -> str:
                      str(text).splitlines())
 
 
-def _answer(value) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _quote_marked(text: str, quotes) -> str:
+    """The rule text as a block quote with the deciding words (``quotes``) in bold."""
+    from .rulings import merged_spans
+
+    text = " ".join(str(text).split())  # one paragraph: spans never cross a line break
+    parts, at = [], 0
+    for start, end in merged_spans(text, quotes):
+        parts.append(md_escape(text[at:start]))
+        parts.append(f"**{md_escape(text[start:end])}**")
+        at = end
+    parts.append(md_escape(text[at:]))
+    return "> " + "".join(parts)
+
+
+def ordinal(n: int) -> str:
+    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+@dataclass(frozen=True)
+class RecordView:
+    """A case's record as the report shows it: the position at the disputed move
+    (or the claim), named as on a scoresheet, and why the move was illegal."""
+
+    position: Position
+    caption: str                       # "Position before Black's 5th move, 10-14"
+    texts: tuple[str, ...]
+    start: Position
+    illegal: IllegalMove | None         # the disputed move, when it was illegal
+    highlight: tuple[int, ...]
+    arrows: tuple[DiagramArrow, ...]
+
+
+def scoresheet_name(start: Position, before: Position, ply: int, text: str) -> str:
+    """How a scoresheet names ply ``ply``: "Black's 5th move, 10-14"."""
+    return f"{before.turn.title}'s {ordinal(move_number(start, ply))} move, {text}"
+
+
+def record_view(case) -> RecordView:
+    """Replay the case's record with the reconstruction core; raises GameRecordError
+    when a move other than the disputed one cannot be played."""
+    from .draughts import DraughtsError
+    from .rulings import GameRecordError
+
+    try:
+        rep = replay(case.moves or "", start=case.fen or None)
+    except DraughtsError as exc:
+        raise GameRecordError(f"the record cannot be read: {exc}") from None
+    illegal = rep.first_illegal
+    disputed = case.disputed_ply
+    if illegal is not None and illegal.ply != disputed:
+        raise GameRecordError(f"move {illegal.ply} ({illegal.move}) cannot be played: "
+                              f"{illegal.message}")
+    if disputed and disputed <= len(rep.moves):
+        before = rep.positions[min(disputed - 1, len(rep.positions) - 1)]
+        text = rep.moves[disputed - 1]
+        caption = "Position before " + scoresheet_name(rep.start, before, disputed, text)
+        highlight = _squares_of(text)
+        arrows: tuple[DiagramArrow, ...] = ()
+        if illegal is not None:
+            # the moves that were legal, drawn in blue; what was played, dashed red
+            legal = before.legal_moves()[:4]
+            arrows = tuple(DiagramArrow(tuple(m.path), "#0d47a1") for m in legal)
+            if len(highlight) >= 2:
+                arrows += (DiagramArrow(highlight, "#c62828", dashed=True),)
+        return RecordView(before, caption, rep.moves, rep.start, illegal, highlight, arrows)
+    at = min(case.claim_ply if case.claim_ply is not None else len(rep.positions) - 1,
+             len(rep.positions) - 1)
+    position = rep.positions[at]
+    if at == 0:
+        caption = "The starting position"
+    else:
+        last = rep.positions[at - 1]
+        caption = "Position after " + scoresheet_name(rep.start, last, at, rep.moves[at - 1])
+    return RecordView(position, caption, rep.moves, rep.start, None, (), ())
+
+
+def _squares_of(text: str) -> tuple[int, ...]:
+    return tuple(int(s) for s in re.split(r"[-x:]", text) if s.isdigit())
 
 
 def report_markdown(library, case, edition: str | None = None) -> tuple[str, str]:
     """(markdown, svg) of the report for ``case``."""
     from .diagram import board_svg
-    from .rulings import compare, get_incident, suggest
-    from .rulings.cases import case_game, move_tokens
+    from .rulings import compare, fact_words, get_incident, outcome_words, suggest, verdict_words
 
     incident = get_incident(library, case.incident)
     result = suggest(library, case.incident, case.facts, edition)
+    view = record_view(case) if (case.fen or case.moves) else None
     lines = [f"# Dispute report: {md_escape(case.title)}", ""]
-    meta = [("Event", case.event), ("Date", case.date),
+    meta = [("Event", case.event), ("Round", case.round), ("Date", case.date),
             ("Black (red men)", case.players.get("black", "")),
             ("White", case.players.get("white", "")),
-            ("Incident", f"{incident.title} ({incident.id})"),
+            ("Incident", incident.title),
             ("Edition in force", library.edition(result.edition).title)]
     for label, value in meta:
         if value:
             lines.append(f"- **{label}:** {md_escape(value)}")
     lines.append("")
-    if case.description:
-        lines += ["## What happened", "", md_escape(case.description), ""]
+    happened = [md_escape(case.description)] if case.description else []
+    if view is not None and view.illegal is not None:
+        happened.append(md_escape(view.illegal.message))
+        if view.illegal.legal_moves:
+            happened.append(md_escape("Legal moves in that position: "
+                                      + ", ".join(view.illegal.legal_moves) + "."))
+    if happened:
+        lines += ["## What happened", "", "\n\n".join(happened), ""]
     svg = ""
-    if case.fen or case.moves:
-        record = case_game({"fen": case.fen, "moves": case.moves,
-                            "disputed_ply": case.disputed_ply})
-        game = record.game
-        at = (case.disputed_ply - 1) if case.disputed_ply else (case.claim_ply or game.ply)
-        at = min(at, game.ply)
-        position = game.positions[at]
-        squares: tuple[int, ...] = ()
-        if case.disputed_ply and case.disputed_ply <= len(record.texts):
-            squares = tuple(int(s) for s in re.split(r"[-x:]", record.texts[case.disputed_ply - 1])
-                            if s.isdigit())
-        caption = (f"Position before move {case.disputed_ply}" if case.disputed_ply
-                   else f"Position after {at} plies")
-        svg = board_svg(position, highlight=squares, title=caption)
-        lines += ["## Position", "", md_escape(caption + f" ({position.turn} to move)"), "",
+    if view is not None:
+        position = view.position
+        svg = board_svg(position, highlight=view.highlight, title=view.caption,
+                        arrows=view.arrows)
+        key = (" Blue arrows: the moves that were legal; dashed red: the move played."
+               if view.arrows else "")
+        lines += ["## Position", "",
+                  md_escape(f"{view.caption} ({position.turn.title} to move).{key}"), "",
                   _DIAGRAM, "", f"FEN: `{html.escape(position.fen())}`", ""]
-        tokens = move_tokens(case.moves or "")
-        if tokens:
+        if view.texts:
             lines += ["## Moves", ""]
-            start_black = game.start.turn.name == "BLACK"
+            start_first = view.start.turn is view.start.variant.first_player
             items = []
-            for i, text in enumerate(tokens, start=1):
-                n = (i + (0 if start_black else 1) + 1) // 2
-                prefix = f"{n}\\. " if (i % 2 == 1) == start_black or i == 1 else ""
+            for i, text in enumerate(view.texts, start=1):
+                first_of_pair = (i % 2 == 1) == start_first
+                prefix = f"{move_number(view.start, i)}\\. " if first_of_pair or i == 1 else ""
                 cell = prefix + md_escape(text)
                 if i == case.disputed_ply:
                     cell = f"**{cell}** (disputed)"
@@ -86,7 +163,8 @@ def report_markdown(library, case, edition: str | None = None) -> tuple[str, str
     lines += ["## Facts established", ""]
     for fact in incident.facts:
         if fact.id in result.facts:
-            lines.append(f"- {md_escape(fact.question)} **{md_escape(_answer(result.facts[fact.id]))}**")
+            lines.append(f"- {md_escape(fact.question)} "
+                         f"**{md_escape(fact_words(result.facts[fact.id]))}**")
     lines.append("")
     lines += ["## Rulings under the edition in force", ""]
     if not result.binding:
@@ -94,37 +172,48 @@ def report_markdown(library, case, edition: str | None = None) -> tuple[str, str
     if not result.rulings:
         lines += ["No ruling applies to these facts.", ""]
     for r in result.rulings:
-        opts = f" (options: {', '.join(r.options)})" if r.options else ""
-        cond = "" if r.applies else f" - applies only if: {', '.join(r.unknown_facts)}"
+        opts = f" (options: {', '.join(o.replace('_', ' ') for o in r.options)})" \
+            if r.options else ""
+        cond = "" if r.applies else (" - applies only if: "
+                                     + ", ".join(f.replace("_", " ") for f in r.unknown_facts))
         lines += [f"### {md_escape(r.ref)} {md_escape(r.title)}", "",
-                  f"**{md_escape(_plain(r.outcome).capitalize())}**{md_escape(opts)}"
-                  f"{md_escape(cond)}. {md_escape(r.summary)}", "", _quote(r.text), ""]
+                  f"**{md_escape(outcome_words(r.outcome).capitalize())}**{md_escape(opts)}"
+                  f"{md_escape(cond)}. {md_escape(r.summary)}", "",
+                  _quote_marked(r.text, r.quotes), ""]
+        if r.quotes:
+            lines += ["*The words in bold decide it.*", ""]
+        if r.basis == "inferred":
+            lines += [f"*Inferred, not in the words of the rule:* {md_escape(r.note)}", ""]
     comp = compare(library, case.incident, case.facts)
     if comp.verdicts:
         lines += ["## How each rulebook and proposal decides it", "",
-                  "| Variant | Outcome | Differs from the original |", "|---|---|---|"]
+                  "An outcome marked *differs* is not the original APCA rule's; *inferred* "
+                  "means the text does not say it in words.", "",
+                  "| Variant | Outcome |", "|---|---|"]
         for v in comp.verdicts:
-            outcome = _plain(v.outcome) if v.outcome else "does not decide it"
-            lines.append(f"| {md_escape(v.label)} | {md_escape(outcome)} | "
-                         f"{'yes' if v.differs else ''} |")
+            differs = " **(differs)**" if v.differs else ""
+            lines.append(f"| {md_escape(v.label)} | {md_escape(verdict_words(v))}{differs} |")
         lines.append("")
-    lines += ["## Referee's decision", "", md_escape(case.decision or "(to be completed)"), ""]
+    # the decision and the signatures stay together on one page (see _CSS)
+    lines += ['<div class="decision" markdown="1">', "",
+              "## Referee's decision", "", md_escape(case.decision or "(to be completed)"), ""]
     if case.notes:
         lines += ["## Notes", "", md_escape(case.notes), ""]
-    lines += ["Referee: ______________________   Signed: ______________________", ""]
+    lines += ["Referee: ______________________   Signed: ______________________", "", "</div>",
+              ""]
     return "\n".join(lines), svg
 
 
 _CSS = """body{font-family:Georgia,serif;max-width:46em;margin:2em auto;color:#212121}
 blockquote{border-left:4px solid #2e7d32;margin-left:0;padding-left:1em;color:#37474f}
-table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.2em .5em}
-figure{margin:1em 0}"""
+table{border-collapse:collapse;width:100%}td,th{border:1px solid #bbb;padding:.2em .5em}
+figure{margin:1em 0}div.decision{page-break-inside:avoid;break-inside:avoid}"""
 
 
 def report_html(library, case, edition: str | None = None) -> str:
     """The standalone HTML report for ``case``."""
     text, svg = report_markdown(library, case, edition)
-    body = markdown.markdown(text, extensions=["tables"], output_format="html")
+    body = markdown.markdown(text, extensions=["tables", "md_in_html"], output_format="html")
     body = body.replace(f"<p>{_DIAGRAM}</p>", f"<figure>{svg}</figure>" if svg else "")
     title = html.escape(f"Dispute report: {case.title}")
     return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -135,8 +224,3 @@ def report_html(library, case, edition: str | None = None) -> str:
 def write_report(library, case, path, edition: str | None = None) -> Path:
     """Write the report for ``case`` to ``path`` atomically."""
     return atomic_write_text(path, report_html(library, case, edition))
-
-
-def _plain(outcome: str) -> str:
-    """An outcome code in the plain words a player reads (the code itself if unknown)."""
-    return OUTCOMES.get(outcome, outcome.replace("_", " "))

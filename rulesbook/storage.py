@@ -14,11 +14,21 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from .datapath import is_bundled
 from .errors import RulesbookError
 
 
 class SaveError(RulesbookError):
     """A file could not be saved; the previous version is untouched."""
+
+
+def _refuse_seed(target: Path) -> None:
+    """The bundled seed data (the installed package, the checkout's rules_data) is
+    never written: an upgrade would lose the change and a system install is read-only."""
+    if is_bundled(target):
+        raise SaveError(f"cannot save {target}: it is in the bundled seed data of the "
+                        f"installed program, which is never changed; work in your rules "
+                        f"folder instead (`rulesbook where` shows it)")
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -34,6 +44,7 @@ def _fsync_dir(folder: Path) -> None:
 def atomic_write_bytes(path: str | os.PathLike, data: bytes, backup: bool = False) -> Path:
     """Write ``data`` to ``path`` atomically; with ``backup`` keep the old file as ``path~``."""
     target = Path(path)
+    _refuse_seed(target)
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise SaveError(f"cannot save {target}: the folder {folder} does not exist")
@@ -88,6 +99,7 @@ def file_lock(path: str | os.PathLike, timeout: float = 10.0) -> Iterator[None]:
     except ImportError:  # pragma: no cover - not POSIX
         yield
         return
+    _refuse_seed(target)
     lock_path = target.with_name(f".{target.name}.lock")
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)

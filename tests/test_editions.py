@@ -3,18 +3,19 @@ import pytest
 from rulesbook import load_library
 from rulesbook.editions import consolidate, redline
 from rulesbook.textdiff import word_diff
-
-SECOND = (
-    "  - id: second\n    title: Second edition\n    date: '2027-01-01'\n    rulebook: apca\n"
-    "    base: original\n    adopted:\n      - proposal: apca:28A\n        ballot: b1\n"
-    "      - proposal: apca:Purpose\n        ballot: b1\n"
-    "    repealed:\n      - rule: apca:34\n")
+from tests.ballots.helpers import adopt_edition
 
 
 @pytest.fixture
-def two_editions(data_copy):
+def two_editions(data_copy, tmp_path, monkeypatch):
+    """A second edition adopted by a signed ballot b1 (28A for rule 28, the Purpose
+    text), with rule 34 repealed (a repeal has no ballot question yet)."""
+    monkeypatch.setenv("RULESBOOK_CONFIG", str(tmp_path / "config"))
+    adopt_edition(data_copy, "second", {"28": "28A", "Purpose": "yes"},
+                  title="Second edition", date="2027-01-01")
     path = data_copy / "editions.yaml"
-    path.write_text(path.read_text(encoding="utf-8") + SECOND, encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8") + "    repealed:\n      - rule: apca:34\n",
+                    encoding="utf-8")
     return load_library(data_copy)
 
 

@@ -186,7 +186,7 @@ def file_readers(by_kind: dict[str, list[bytes]]) -> list[Reader]:
     from rulesbook.datapath import bundled_data_dir
     from rulesbook.rulings.cases import load_case_file
 
-    library = load_library()
+    library = load_library(bundled_data_dir())
     folder = Path(tempfile.mkdtemp(prefix="rulesbook-fuzz-"))
 
     def via_file(loader, suffix=".yaml"):

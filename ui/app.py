@@ -1,4 +1,7 @@
-"""``rulesbook-app``: open the main window on the bundled data (or ``--data DIR``).
+"""``rulesbook-app``: open the main window on the user's rules folder (or ``--data DIR``).
+
+On first start the rules folder is created from the bundled seed data in the
+platform's data location (QStandardPaths), the folder ``rulesbook where`` prints.
 
 The library is loaded and indexed on a worker thread while the window is built;
 the window appears once the data is ready. A data folder that fails validation

@@ -13,7 +13,15 @@ from PySide6.QtCore import QObject, QThread, Signal
 from rulesbook import Library, LibraryError, Problem, load_library
 from rulesbook.datapath import resolve_data_dir
 from rulesbook.editions import ConsolidatedRulebook, consolidate
+from rulesbook.errors import RulesbookError
+from rulesbook.rulesfolder import init_folder
 from rulesbook.search import SearchHit, SearchIndex, index_for
+
+
+def app_rules_dir() -> Path:
+    from .folder import app_rules_dir as where
+
+    return where()
 
 
 class LoadResult:
@@ -38,9 +46,14 @@ def load_folder(path: str | Path | None) -> LoadResult:
     start = time.perf_counter()
     root = resolve_data_dir(path)
     try:
+        if not root.exists() and root == app_rules_dir().resolve():
+            init_folder(root)  # first use: the user's rules folder from the seed data
         library = load_library(root)
     except LibraryError as exc:
         return LoadResult(root, problems=list(exc.problems),
+                          seconds=time.perf_counter() - start)
+    except RulesbookError as exc:  # the rules folder could not be created
+        return LoadResult(root, problems=[Problem(str(root), 0, 0, str(exc))],
                           seconds=time.perf_counter() - start)
     except OSError as exc:
         return LoadResult(root, problems=[Problem(str(root), 0, 0, f"cannot read: {exc}")],
@@ -94,11 +107,23 @@ class AppController(QObject):
         self._consolidated: dict[str, ConsolidatedRulebook] = {}
         self._thread: _LoadThread | None = None
         self.last_failed_root: Path | None = None
+        #: (ref, words) the last search opened: the Rules page marks those words
+        self.highlight: tuple[str, tuple[str, ...]] = ("", ())
 
     # -- loading ---------------------------------------------------------
+    @staticmethod
+    def default_folder(path: str | Path | None) -> str | Path:
+        """The folder to open: ``path``, ``$RULESBOOK_DATA``, or the user's rules folder
+        where Qt says the platform keeps application data."""
+        import os
+
+        from rulesbook.datapath import ENV_VAR
+
+        return path or os.environ.get(ENV_VAR) or app_rules_dir()
+
     def load(self, path: str | Path | None = None) -> LoadResult:
         """Load synchronously (tests, "Open data folder")."""
-        result = load_folder(path)
+        result = load_folder(self.default_folder(path))
         self._apply(result)
         return result
 
@@ -106,7 +131,7 @@ class AppController(QObject):
         """Load and index on a worker thread; emits libraryLoaded or loadFailed."""
         if self._thread is not None and self._thread.isRunning():
             return
-        self._thread = _LoadThread(path, self)
+        self._thread = _LoadThread(self.default_folder(path), self)
         self._thread.finishedLoading.connect(self._apply)
         self._thread.start()
 
@@ -156,14 +181,16 @@ class AppController(QObject):
         return self._consolidated[wanted]
 
     # -- navigation requests ---------------------------------------------
-    def open_ref(self, text: str) -> bool:
-        """Show a rule or proposal; ``text`` may be "apca:28", "28", "10B"."""
+    def open_ref(self, text: str, highlight: tuple[str, ...] = ()) -> bool:
+        """Show a rule or proposal; ``text`` may be "apca:28", "28", "10B".
+        ``highlight``: words to mark on its page (the words a search matched)."""
         if self.library is None:
             return False
         ref = self.library.normalise_ref(text)
         if ref is None:
             self.statusMessage.emit(f"No rule {text!r}")
             return False
+        self.highlight = (ref, tuple(highlight))
         self.refRequested.emit(ref)
         return True
 
@@ -184,7 +211,12 @@ class AppController(QObject):
         self.compareRequested.emit(subject)
 
     # -- search ------------------------------------------------------------
-    def search(self, query: str, limit: int = 30) -> list[SearchHit]:
+    def search(self, query: str, limit: int = 30, rulebook: str | None = None) -> list[SearchHit]:
+        """Hits for ``query``, best first; ``rulebook`` keeps only that rulebook's."""
         if self.index is None:
             return []
-        return self.index.search(query, limit)
+        if rulebook is None:
+            return self.index.search(query, limit)
+        # ask for more and filter, so a rulebook with few hits still shows its own
+        hits = [h for h in self.index.search(query, max(limit, 200)) if h.rulebook == rulebook]
+        return hits[:limit]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
 from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
 from rulesbook.storage import atomic_write_bytes, atomic_write_text
@@ -44,6 +44,10 @@ def document_pdf_bytes(doc: QTextDocument, title: str) -> bytes:
     writer.setPageSize(QPageSize(QPageSize.PageSizeId.Letter))
     writer.setPageMargins(QMarginsF(18, 18, 18, 18), QPageLayout.Unit.Millimeter)
     doc.setMetaInformation(QTextDocument.MetaInformation.DocumentTitle, title)
+    # Lay the document out on the writer's own page: without a page size,
+    # print_() adds 2 cm margins of its own inside the page margins.
+    doc.documentLayout().setPaintDevice(writer)
+    doc.setPageSize(QSizeF(writer.width(), writer.height()))
     doc.print_(writer)
     del writer  # finishes the PDF
     buffer.close()

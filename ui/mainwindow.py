@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QSize, Qt
+from PySide6.QtCore import QSettings, QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QMessageBox,
+    QProgressDialog,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
@@ -28,6 +29,7 @@ from rulesbook.storage import SaveError
 
 from .controller import AppController
 from .export import export_html, export_pdf
+from .folder import FolderController, describe_status
 from .search import SearchController, SearchResults
 from .workspaces import Workspace
 from .workspaces.ballots import BallotsWorkspace
@@ -101,13 +103,34 @@ class MainWindow(QMainWindow):
         self.search_field.setMinimumWidth(self.search_field.fontMetrics().horizontalAdvance(
             self.search_field.placeholderText()) + 40)
         self.toolbar.addWidget(self.search_field)
+        self.search_scope = QComboBox()
+        self.search_scope.setAccessibleName("Search in")
+        self.search_scope.setToolTip("Search every rulebook or only one")
+        self.search_scope.addItem("All rulebooks", None)
+        self.search_scope.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.search_scope.setMinimumContentsLength(16)  # long titles are elided
+        self.search_scope.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        self.toolbar.addWidget(self.search_scope)
         self.search_results = SearchResults(self)
-        self.search = SearchController(self.search_field, self.search_results, controller, self)
+        self.search = SearchController(self.search_field, self.search_results, controller, self,
+                                       rulebook_filter=self.search_scope)
 
         # -- status bar ---------------------------------------------------
         self.edition_status = QLabel()
         self.edition_status.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.edition_status)
+        self.folder = FolderController(controller, self)
+        self.folder_status = QLabel(describe_status(None))
+        self.folder_status.setAccessibleName("Rules folder status")
+        self.statusBar().addPermanentWidget(self.folder_status)
+        self.sync_progress: QProgressDialog | None = None
+        self.folder.statusChanged.connect(self._show_folder_status)
+        self.folder.syncProgress.connect(self._sync_progress)
+        self.folder.syncFinished.connect(self._sync_finished)
+        self.folder.syncFailed.connect(self._sync_failed)
+        if controller.library is not None:  # loaded before the window was built
+            self.folder.opened()
         controller.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 5000))
 
         self._build_menus()
@@ -162,6 +185,10 @@ class MainWindow(QMainWindow):
                                         QKeySequence.StandardKey.Open)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         file_menu.addSeparator()
+        self.sync_action = self._action(file_menu, "S&ync Rules Folder", self.start_sync,
+                                        "Ctrl+Shift+Y",
+                                        "Fetch the committee's changes, merge, send yours")
+        file_menu.addSeparator()
         self.export_html_action = self._action(
             file_menu, "Export View as &HTML…", lambda: self.export_current("html"),
             "Ctrl+Shift+E")
@@ -203,6 +230,54 @@ class MainWindow(QMainWindow):
         self._action(help_menu, "About &Qt", self._about_qt)
         self._refresh_recent()
 
+    # -- sync ----------------------------------------------------------------
+    def _show_folder_status(self, status) -> None:
+        text = describe_status(status)
+        if self.folder.offline:
+            text += " (remote not reached)"
+            self.folder_status.setToolTip(self.folder.last_error or "")
+        else:
+            self.folder_status.setToolTip(str(status.remote) if status and status.remote
+                                          else "")
+        self.folder_status.setText(text)
+
+    def start_sync(self) -> bool:
+        if not self.folder.sync():
+            return False
+        self.sync_action.setEnabled(False)
+        self.sync_progress = QProgressDialog("Syncing the rules folder…", "", 0, 0, self)
+        self.sync_progress.setWindowTitle("Sync")
+        self.sync_progress.setCancelButton(None)
+        self.sync_progress.setMinimumDuration(0)
+        self.sync_progress.show()
+        return True
+
+    def _sync_progress(self, message: str) -> None:
+        if self.sync_progress is not None:
+            self.sync_progress.setLabelText(message)
+        self.statusBar().showMessage(message, 4000)
+
+    def _end_sync(self) -> None:
+        self.sync_action.setEnabled(True)
+        if self.sync_progress is not None:
+            self.sync_progress.close()
+            self.sync_progress.deleteLater()
+            self.sync_progress = None
+
+    def _sync_finished(self, result) -> None:
+        self._end_sync()
+        text = ("Up to date with " + result.remote if result.up_to_date else
+                f"Synced with {result.remote}: received {result.fetched}, sent {result.pushed}")
+        self.statusBar().showMessage(text, 8000)
+
+    def _sync_failed(self, message: str) -> None:
+        self._end_sync()
+        self.statusBar().showMessage("Sync stopped", 8000)
+        box = QMessageBox(QMessageBox.Icon.Warning, "Sync stopped", message,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("SyncFailed")
+        box.open()
+
     # -- library and edition ----------------------------------------------
     def _on_library(self, library) -> None:
         self.edition_combo.blockSignals(True)
@@ -210,6 +285,13 @@ class MainWindow(QMainWindow):
         for ed in library.editions:
             self.edition_combo.addItem(f"{ed.title} ({ed.date})", ed.id)
         self.edition_combo.blockSignals(False)
+        with QSignalBlocker(self.search_scope):
+            scope = self.search_scope.currentData()
+            self.search_scope.clear()
+            self.search_scope.addItem("All rulebooks", None)
+            for book in library.rulebooks:
+                self.search_scope.addItem(book.title, book.id)
+            self.search_scope.setCurrentIndex(max(0, self.search_scope.findData(scope)))
         self.setWindowTitle(f"Rulesbook — {self.controller.data_dir}")
         self.add_recent(str(self.controller.data_dir))
         n = sum(len(b.rules) for b in library.rulebooks)
@@ -389,6 +471,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt API
         self.save()
+        self.folder.wait()  # a sync or a look at the remote finishes first
         super().closeEvent(event)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API

@@ -66,6 +66,46 @@ def _topics_md(library: Library, topics) -> str:
     return ", ".join(links) if links else "*none*"
 
 
+def _condition_words(when: dict) -> str:
+    def value(v) -> str:
+        if isinstance(v, bool):
+            return "yes" if v else "no"
+        if isinstance(v, list):
+            return " or ".join(value(x) for x in v)
+        if isinstance(v, dict):
+            words = {"min": "at least", "max": "at most", "over": "over", "under": "under"}
+            return " and ".join(f"{words.get(k, k)} {n}" for k, n in v.items())
+        return str(v).replace("_", " ")
+    return "; ".join(f"{k.replace('_', ' ')}: {value(v)}" for k, v in when.items())
+
+
+def rulings_md(library: Library, entry) -> list[str]:
+    """The rulings drawn from a text: each outcome, its conditions and basis, and the
+    text with the words that establish it highlighted."""
+    from rulesbook.rulings import OUTCOMES, specs_for
+
+    from .rulings.quotes import highlighted_html
+
+    specs = specs_for(library, entry.ref)
+    if not specs:
+        return []
+    out = ["## Rulings drawn from this text", ""]
+    for spec in specs:
+        meaning = OUTCOMES.get(spec.outcome, spec.outcome)
+        head = f"**{esc(meaning[:1].upper() + meaning[1:])}**"
+        if spec.options:
+            head += ": " + esc(", ".join(o.replace("_", " ") for o in spec.options))
+        when = f" — when {esc(_condition_words(spec.when))}" if spec.when else ""
+        basis = ("*inferred*" if spec.basis == "inferred" else "*stated*")
+        if spec.suggestion:
+            basis += ", *the author's suggestion*"
+        out += [f"- {head}{when} ({basis}, {esc(', '.join(spec.incidents))})", ""]
+        if spec.note:
+            out += [f"  <span class='muted'>{esc(spec.note)}</span>", ""]
+        out += [f"  <i>{highlighted_html(entry.text, spec.all_quotes, escape=esc)}</i>", ""]
+    return out
+
+
 def rule_page(library: Library, ref: str, consolidated: ConsolidatedRulebook | None) -> str:
     """The rule page as HTML: text in force, original, proposals, notes, links."""
     entry = library.index[ref]
@@ -96,6 +136,7 @@ def rule_page(library: Library, ref: str, consolidated: ConsolidatedRulebook | N
     if in_force is None or in_force.source != rule.ref:
         lines += ["## Original text", "", paragraphs(rule.text), ""]
     lines += _notes_md(rule.notes)
+    lines += rulings_md(library, rule)
     lines += ["## Proposals", ""]
     if not rule.proposals:
         lines.append("*No proposals filed under this rule.*")
@@ -139,6 +180,7 @@ def proposal_page(library: Library, prop: Proposal) -> str:
     if prop.concerns:
         lines += ["Concerns " + ", ".join(rule_link(c) for c in prop.concerns), ""]
     lines += _notes_md(prop.notes)
+    lines += rulings_md(library, prop)
     lines += ["## Topics", "", _topics_md(library, prop.topics), ""]
     if prop.rule:
         lines += [f"[Compare the variants of {esc(prop.rule)}](compare:{html.escape(prop.rule)})"]

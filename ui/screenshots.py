@@ -15,16 +15,6 @@ from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-DEMO = """
-  - id: demo-2026
-    title: Demo edition (adopts 28A and 27A)
-    date: "2026-06-01"
-    rulebook: apca
-    base: original
-    adopted:
-      - {proposal: "apca:28A", rule: "apca:28", ballot: "demo"}
-      - {proposal: "apca:27A", rule: "apca:27", ballot: "demo"}
-"""
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
 
@@ -36,6 +26,43 @@ def grab(widget, path: Path, settle_ms: int = 30) -> Path:
         QTest.qWait(settle_ms)
     widget.grab().save(str(path))
     return path
+
+
+def _adopt_demo_edition(data: Path) -> None:
+    """A demo edition adopting 28A and 27A, the way the committee makes one: members
+    with keys vote, the chair closes and signs, the ballot is adopted."""
+    from rulesbook.ballots import (
+        adopt_ballot,
+        append_statement,
+        build_ballot,
+        cast_vote,
+        close_ballot,
+        generate_key,
+        load_registry,
+        save_ballot,
+        sign_statement,
+    )
+    from rulesbook.library import load_library
+
+    at = "2026-05-01T10:00:00Z"
+    keys = {}
+    for member in ("A", "B", "C"):
+        keys[member], _ = generate_key(member, rules_folder=data)
+        append_statement(data, sign_statement({"op": "key", "member": member,
+                                               "key": keys[member].public, "at": at},
+                                              keys[member]))
+    append_statement(data, sign_statement({"op": "role", "member": "A", "role": "chair",
+                                           "key": keys["A"].public, "at": at}, keys["A"]))
+    registry = load_registry(data)
+    ballot = build_ballot(load_library(data), "demo", quorum=3)
+    for member in keys:
+        for question, option in (("28", "28A"), ("27", "27A")):
+            ballot = cast_vote(ballot, member, question, option, at=at, signer=keys[member],
+                               registry=registry)
+    ballot = close_ballot(ballot, keys["A"], registry, at="2026-06-01T12:00:00Z")
+    save_ballot(data / "apca" / "ballots" / "demo.yaml", ballot)
+    adopt_ballot(load_library(data), ballot, "demo-2026",
+                 title="Demo edition (adopts 28A and 27A)", date="2026-06-01")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,9 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         data = Path(tmp) / "data"
         shutil.copytree(bundled_data_dir(), data,
                         ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
-        editions = data / "editions.yaml"
-        editions.write_text(editions.read_text(encoding="utf-8").rstrip("\n") + "\n" + DEMO,
-                            encoding="utf-8")
+        os.environ["RULESBOOK_CONFIG"] = str(Path(tmp) / "config")  # demo keys only
+        _adopt_demo_edition(data)
         controller = AppController()
         result = controller.load(data)
         if not result.ok:

@@ -1,14 +1,36 @@
 """The global search field and its results popup (results as you type)."""
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QAbstractItemView, QFrame, QLineEdit, QListView, QVBoxLayout
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFrame,
+    QLineEdit,
+    QListView,
+    QVBoxLayout,
+)
 
-from .models import HTML_ROLE, REF_ROLE, SearchResultsModel
+from .models import HTML_ROLE, SearchResultsModel
 from .widgets import HtmlDelegate
 
 DEBOUNCE_MS = 150
+_MATCHED = re.compile(r"\[([^\]]+)\]")
+_WORD = re.compile(r"[\w']{3,}")
+
+
+def words_to_mark(query: str, snippet: str) -> tuple[str, ...]:
+    """The words to mark on the opened page: those the search matched in the
+    snippet (``[crowned]``) and the words typed, three letters or more."""
+    words: list[str] = []
+    for found in _MATCHED.findall(snippet) + [query]:
+        for word in _WORD.findall(found):
+            if word.lower() not in (w.lower() for w in words):
+                words.append(word)
+    return tuple(words)
 
 
 class SearchResults(QFrame):
@@ -44,9 +66,14 @@ class SearchController(QObject):
 
     opened = Signal(str)
 
-    def __init__(self, field: QLineEdit, results: SearchResults, controller, parent=None):
+    def __init__(self, field: QLineEdit, results: SearchResults, controller, parent=None,
+                 rulebook_filter: QComboBox | None = None):
         super().__init__(parent)
         self.field = field
+        #: "All rulebooks" (None) or one rulebook's id: which hits are listed
+        self.rulebook_filter = rulebook_filter
+        if rulebook_filter is not None:
+            rulebook_filter.currentIndexChanged.connect(lambda _i: self._filter_changed())
         self.results = results
         self.controller = controller
         self.timer = QTimer(self)
@@ -60,7 +87,8 @@ class SearchController(QObject):
 
     def run(self) -> None:
         query = self.field.text().strip()
-        hits = self.controller.search(query) if query else []
+        rulebook = self.rulebook_filter.currentData() if self.rulebook_filter else None
+        hits = self.controller.search(query, rulebook=rulebook) if query else []
         self.results.model.set_hits(hits)
         if hits:
             self.results.view.setCurrentIndex(self.results.model.index(0))
@@ -97,16 +125,24 @@ class SearchController(QObject):
         if not index.isValid() and self.results.model.rowCount():
             index = self.results.model.index(0)
         if index.isValid():
-            self._open(index.data(REF_ROLE))
+            self._open_hit(index)
 
     def _clicked(self, index: QModelIndex) -> None:
         if index.isValid():
-            self._open(index.data(REF_ROLE))
+            self._open_hit(index)
 
-    def _open(self, ref: str) -> None:
+    def _open_hit(self, index: QModelIndex) -> None:
+        hit = self.results.model.hits[index.row()]
+        self._open(hit.ref, words_to_mark(self.field.text(), hit.snippet))
+
+    def _open(self, ref: str, highlight: tuple[str, ...] = ()) -> None:
         self.results.hide()
-        if self.controller.open_ref(ref):
+        if self.controller.open_ref(ref, highlight):
             self.opened.emit(ref)
+
+    def _filter_changed(self) -> None:
+        if self.field.text().strip():
+            self.run()
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
         if obj is self.field and event.type() == QEvent.Type.KeyPress:

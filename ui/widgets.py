@@ -5,8 +5,11 @@ from PySide6.QtCore import QEvent, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
+    QColor,
     QDesktopServices,
     QPalette,
+    QTextCharFormat,
+    QTextCursor,
     QTextDocument,
 )
 from PySide6.QtWidgets import (
@@ -17,6 +20,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QTextBrowser,
+    QTextEdit,
     QWidget,
 )
 
@@ -48,6 +52,32 @@ class DocBrowser(QTextBrowser):
         self._html = html
         self.document().setDefaultStyleSheet(document_css(self.palette()))
         self.setHtml(html)
+        self.marked: tuple[str, ...] = ()
+
+    def mark_words(self, words: tuple[str, ...]) -> int:
+        """Mark every whole-word occurrence of ``words`` (any case) on the page, as
+        a highlight over the text (the page itself is not changed); scroll to the
+        first. Returns how many places were marked."""
+        doc = self.document()
+        fmt = QTextCharFormat()
+        fmt.setBackground(QColor("#fff176"))
+        fmt.setForeground(QColor("#000000"))
+        selections = []
+        for word in words:
+            cursor = doc.find(word, 0, QTextDocument.FindFlag.FindWholeWords)
+            while not cursor.isNull():
+                selection = QTextEdit.ExtraSelection()
+                selection.cursor = cursor
+                selection.format = fmt
+                selections.append(selection)
+                cursor = doc.find(word, cursor, QTextDocument.FindFlag.FindWholeWords)
+        self.setExtraSelections(selections)
+        self.marked = tuple(words) if selections else ()
+        if selections:
+            first = min((s.cursor for s in selections), key=lambda c: c.position())
+            self.setTextCursor(QTextCursor(first.block()))
+            self.ensureCursorVisible()
+        return len(selections)
 
     def page_html(self) -> str:
         return self._html

@@ -3,7 +3,7 @@
 >>> from rulesbook.ballots import Ballot, Question, cast_vote, tally
 >>> q = Question("10", "apca:10", ("apca:10", "apca:10A"))
 >>> b = Ballot("demo", "Demo", "apca", roll=("A", "B", "C"), questions=(q,), quorum=2)
->>> b = cast_vote(b, "A", "10", "10A", at="t")
+>>> b = cast_vote(b, "A", "10", "10A", at="t")  # unsigned: a draft (pass signer=)
 >>> b = cast_vote(b, "B", "10", ["apca:10A", "apca:10"], at="t")
 >>> tally(b)[0].stands
 'adopted'
@@ -13,18 +13,34 @@ Encoding: a question about a rule has ``rule: apca:N`` and options
 has ``rule: null`` and options ``[status-quo, apca:PROPOSAL]``. A vote is
 ``{member, question, ranking}``; an empty ranking abstains. See
 :mod:`rulesbook.ballots.tally` for the counting rules and thresholds and
-:mod:`rulesbook.ballots.seal` for what the seal covers.
+:mod:`rulesbook.ballots.seal` for what the seal covers, :mod:`.signing` for what a
+vote's signature covers and receipts, :mod:`.registry` for keys and roles,
+:mod:`.chain` for the edition chain and ``docs/threat-model.md`` for what all this
+protects against.
 """
 from .adopt import AdoptionPlan, adopt_ballot, plan_adoption
 from .builder import build_ballot, build_questions
+from .chain import check_chain, record_hash
 from .checks import check_ballot, check_library
 from .io import (
     dump_ballot,
+    dump_member_ballot,
+    export_member_ballot,
     load_ballot,
     load_member_ballot,
     member_copy,
     parse_ballot,
     save_ballot,
+)
+from .keys import (
+    KeyStoreError,
+    MissingKeyError,
+    PassphraseError,
+    SigningKey,
+    config_dir,
+    generate_key,
+    import_key,
+    load_signing_key,
 )
 from .model import (
     METHODS,
@@ -40,15 +56,20 @@ from .model import (
     match_option,
 )
 from .ops import (
+    SignatureError,
+    add_signed_votes,
     cast_vote,
     close_ballot,
     close_file,
     import_file,
     import_member_votes,
+    read_sealed,
     verify_file,
     vote_file,
 )
+from .registry import ROLES, Registry, append_statement, load_registry, sign_statement
 from .seal import Verification, canonical_form, canonical_json, compute_seal, verify_ballot
+from .signing import ReceiptCheck, check_receipt, receipt_code
 from .tally import IrvRound, QuestionResult, passes_threshold, tally, tally_question
 
 __all__ = [
@@ -59,5 +80,10 @@ __all__ = [
     "match_option", "cast_vote", "close_ballot", "close_file", "import_file",
     "import_member_votes", "verify_file", "vote_file", "Verification", "canonical_form",
     "canonical_json", "compute_seal", "verify_ballot", "IrvRound", "QuestionResult",
-    "passes_threshold", "tally", "tally_question",
+    "passes_threshold", "tally", "tally_question", "check_chain", "record_hash",
+    "dump_member_ballot", "export_member_ballot", "KeyStoreError", "MissingKeyError",
+    "PassphraseError", "SigningKey", "config_dir", "generate_key", "import_key",
+    "load_signing_key", "SignatureError", "read_sealed", "ROLES", "Registry",
+    "append_statement", "load_registry", "sign_statement", "ReceiptCheck", "check_receipt",
+    "receipt_code", "add_signed_votes",
 ]

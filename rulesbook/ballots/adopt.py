@@ -4,7 +4,8 @@ For each question whose winning text was adopted: an ``adopted`` entry
 ``{proposal, rule, ballot, question, note}`` (no ``rule`` for new text). The
 edition's base is the edition in force; its date is the day the ballot was
 closed (unless given); the ballot id is in every entry and the seal's digest
-in the description and the notes. ``editions.yaml`` is rewritten atomically
+in the description and the notes; ``previous`` is the hash of the record before it
+(:mod:`.chain`). ``editions.yaml`` is rewritten atomically
 with the new edition appended (comments kept) and ``in_force`` set to it.
 """
 from __future__ import annotations
@@ -19,7 +20,9 @@ from ..library import Library
 from ..model import Proposal, Rule
 from ..storage import atomic_write_text, file_lock
 from ..yamlio import loads
+from .chain import record_hash
 from .model import Ballot, BallotError
+from .registry import load_registry
 from .seal import verify_ballot
 from .tally import tally
 
@@ -35,10 +38,10 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
                   title: str | None = None, date: str | None = None) -> AdoptionPlan:
     if ballot.status != "closed" or ballot.seal is None:
         raise BallotError(f"ballot {ballot.id!r} is not closed: close it before adopting")
-    check = verify_ballot(ballot)
+    check = verify_ballot(ballot, load_registry(library.root))
     if not check.ok:
-        raise BallotError(f"ballot {ballot.id!r} fails verification: "
-                          + "; ".join(check.changes))
+        raise BallotError(f"ballot {ballot.id!r} fails verification, it cannot be adopted: "
+                          + "; ".join(check.failures))
     base = library.edition()
     if base.rulebook != ballot.rulebook:
         raise BallotError(f"the edition in force ({base.id}) is of {base.rulebook!r}, "
@@ -74,19 +77,34 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
         entry.update({"ballot": ballot.id, "question": result.question,
                       "note": f"{result.reason} [seal sha256:{short}]"})
         adopted.append(entry)
+    path = library.root / "editions.yaml"
+    text = path.read_text(encoding="utf-8")
+    records = loads(text, str(path)).data["editions"]
     edition = {
         "id": edition_id,
         "title": title or f"{base.title.split(' (')[0]} — edition {edition_id}",
         "date": date, "rulebook": ballot.rulebook, "base": base.id,
+        "previous": record_hash(records[-1]),
         "ballot": ballot.id, "seal": f"sha256:{ballot.seal.digest}",
         "description": (f"Adopted by ballot {ballot.id} ({ballot.title}), closed "
                         f"{ballot.seal.closed_at}, seal sha256:{ballot.seal.digest}. "
-                        f"{len(adopted)} proposal(s) adopted."),
+                        f"{len(adopted)} proposal(s) adopted. {_provenance(ballot)}"),
         "adopted": adopted,
     }
-    path = library.root / "editions.yaml"
-    text = path.read_text(encoding="utf-8")
     return AdoptionPlan(edition, base.id, _append_edition(text, edition, str(path)))
+
+
+def _provenance(ballot: Ballot) -> str:
+    """Who signed the votes and the seal, in words (proxy votes named as such)."""
+    own = sum(1 for v in ballot.votes if not v.proxy_by)
+    proxies: dict[str, list[str]] = {}
+    for v in ballot.votes:
+        if v.proxy_by:
+            proxies.setdefault(v.proxy_by, []).append(f"{v.member} on {v.question}")
+    text = f"{own} vote(s) signed by the members themselves"
+    for by, items in proxies.items():
+        text += f"; {len(items)} entered by proxy by {by} ({', '.join(items)})"
+    return text + f"; sealed and signed by {ballot.seal.closed_by}."
 
 
 def _append_edition(text: str, edition: dict, file: str) -> str:

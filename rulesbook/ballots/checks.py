@@ -8,14 +8,17 @@ from __future__ import annotations
 from ..errors import Problem
 from ..model import Proposal, Rule
 from ..yamlio import LoadedYaml
+from .chain import check_chain
 from .io import ballot_from_doc
 from .model import STATUS_QUO
+from .registry import Registry, load_registry, registry_from_doc
 
 
-def check_ballot(library, doc: LoadedYaml) -> list[Problem]:
+def check_ballot(library, doc: LoadedYaml, registry: Registry | None = None) -> list[Problem]:
     """Every problem of a schema-valid ballot document: its own consistency (roll,
     options, one vote per member per question...), its references into the library,
-    and, once closed, its seal."""
+    and, once closed, its seal and signatures (against ``registry``, by default the
+    one of the library's members.yaml)."""
     ballot, problems = ballot_from_doc(doc)
     data = doc.data
     member_ids = {m.id for m in library.members}
@@ -51,10 +54,12 @@ def check_ballot(library, doc: LoadedYaml) -> list[Problem]:
     if not problems and ballot.seal is not None:
         from .seal import verify_ballot
 
-        check = verify_ballot(ballot)
+        if registry is None:
+            registry = load_registry(library.root)
+        check = verify_ballot(ballot, registry)
         if not check.ok:
-            problems.extend(doc.problem(("seal",), f"the seal does not match: {change}")
-                            for change in check.changes)
+            problems.extend(doc.problem(("seal",), f"the ballot does not verify: {failure}")
+                            for failure in check.failures)
     return problems
 
 
@@ -68,8 +73,18 @@ def check_member_ballot(library, doc: LoadedYaml, declared=()) -> list[Problem]:
 def check_library(library, docs: dict) -> list[Problem]:
     """The loader hook: check every ballot and member-ballot document of the folder."""
     problems: list[Problem] = []
+    members = docs.get("members", [])
+    registry = registry_from_doc(members[0]) if members else Registry()
+    problems.extend(registry.problems)
+    sealed: dict = {}
     for doc in docs.get("ballot", []):
-        problems.extend(check_ballot(library, doc))
+        found = check_ballot(library, doc, registry)
+        problems.extend(found)
+        ballot, _ = ballot_from_doc(doc)
+        if ballot.seal is not None:
+            sealed[ballot.id] = (ballot, doc) if not found else None
+    for doc in docs.get("editions", []):
+        problems.extend(check_chain(doc, sealed))
     declared = {m for doc in docs.get("ballot", []) for m in doc.data.get("members", {})}
     for doc in docs.get("member-ballot", []):
         problems.extend(check_member_ballot(library, doc, declared))

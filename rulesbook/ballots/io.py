@@ -69,6 +69,22 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
                     path + ("ranking", k), f"{option!r} is not an option of question "
                     f"{question.id!r} (options: {', '.join(question.options)})"))
 
+    table = data.get("signatures", [])
+
+    def signed_fields(path: tuple, raw: dict) -> dict:
+        if "signed" not in raw:
+            return {}
+        n = raw["signed"]
+        if not 0 <= n < len(table):
+            problems.append(doc.problem(path + ("signed",), f"signature {n} is not in the "
+                                        f"signatures table (0 to {len(table) - 1})"))
+            return {}
+        row = table[n]
+        if row["member"] != raw["member"]:
+            problems.append(doc.problem(path + ("signed",), f"signature {n} is "
+                                        f"{row['member']}'s, not {raw['member']}'s"))
+        return row
+
     votes = []
     seen_v: dict[tuple[str, str], int] = {}
     for i, raw in enumerate(data["votes"]):
@@ -80,16 +96,19 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
                                         f"question {key[1]!r} at line {line} (one vote per "
                                         f"member per question)"))
         seen_v[key] = i
-        votes.append(Vote(raw["member"], raw["question"], tuple(raw["ranking"])))
+        votes.append(_vote(raw, signed_fields(("votes", i), raw)))
     history = []
     for i, raw in enumerate(data.get("history", ())):
         check_vote(("history", i), raw, "a replaced vote")
+        row = signed_fields(("history", i), raw)
         history.append(Replaced(raw["member"], raw["question"], tuple(raw["ranking"]),
-                                raw["replaced_at"], raw.get("source", "")))
+                                raw["replaced_at"], raw.get("source", ""),
+                                _vote(raw, row) if row else None))
     seal = None
     if "seal" in data:
         s = data["seal"]
-        seal = Seal(s["digest"], s["closed_at"], dict(s.get("parts", {})), s["algorithm"])
+        seal = Seal(s["digest"], s["closed_at"], dict(s.get("parts", {})), s["algorithm"],
+                    s.get("closed_by", ""), s.get("key", ""), s.get("signature", ""))
     ballot = Ballot(
         id=data["id"], title=data["title"], rulebook=data.get("rulebook", "apca"), roll=roll,
         questions=tuple(questions), votes=tuple(votes), status=data["status"],
@@ -99,6 +118,11 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
         description=data.get("description", ""), history=tuple(history), seal=seal,
         results=tuple(data.get("results", ())))
     return ballot, problems
+
+
+def _vote(raw: dict, row: dict) -> Vote:
+    return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), row.get("at", ""),
+                row.get("key", ""), row.get("signature", ""), row.get("proxy_by"))
 
 
 def parse_ballot(text: str, file: str = "<ballot>") -> Ballot:
@@ -163,7 +187,8 @@ def load_member_ballot(path: str | os.PathLike) -> LoadedYaml:
 
 
 def member_copy(ballot: Ballot, member: str) -> dict:
-    """A blank member-ballot for ``member`` (their current votes filled in)."""
+    """A blank, unsigned member-ballot for ``member`` (their current votes filled in);
+    :func:`export_member_ballot` signs one."""
     if member not in ballot.roll:
         raise BallotError(f"member {member!r} is not on the roll of {ballot.id!r}")
     current = {v.question: v for v in ballot.votes if v.member == member}
@@ -171,3 +196,35 @@ def member_copy(ballot: Ballot, member: str) -> dict:
             "votes": [{"question": q.id,
                        "ranking": list(current[q.id].ranking) if q.id in current else []}
                       for q in ballot.questions]}
+
+
+def export_member_ballot(ballot: Ballot, member: str, signer, at: str) -> tuple[dict, str]:
+    """``member``'s own votes in ``ballot``, each signed by ``signer`` (the member's key)
+    at ``at``, as a member-ballot document; and the receipt code of those votes."""
+    from .signing import receipt_code, sign_votes
+
+    if member not in ballot.roll:
+        raise BallotError(f"member {member!r} is not on the roll of {ballot.id!r}")
+    if signer.member != member:
+        raise BallotError(f"a member's ballot of {member} is signed with {member}'s own key, "
+                          f"not {signer.member}'s")
+    order = {q.id: i for i, q in enumerate(ballot.questions)}
+    mine = sorted((v for v in ballot.votes if v.member == member),
+                  key=lambda v: order.get(v.question, len(order)))
+    if not mine:
+        raise BallotError(f"member {member} has no vote in ballot {ballot.id!r} to export "
+                          f"(vote first with `rulesbook ballot vote`)")
+    signed = sign_votes(ballot.id, [Vote(member, v.question, v.ranking, at) for v in mine],
+                        signer)
+    receipt = receipt_code(signed[0].signature)
+    doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot.id, "member": member,
+           "key": signer.public, "at": at, "signature": signed[0].signature,
+           "receipt": receipt,
+           "votes": [{"question": v.question, "ranking": list(v.ranking)} for v in signed]}
+    return doc, receipt
+
+
+def dump_member_ballot(doc: dict) -> str:
+    return ("# A member's own votes, signed with the member's key "
+            "(`rulesbook ballot export`). Edit nothing: a changed vote no longer verifies.\n"
+            + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1000))

@@ -70,16 +70,34 @@ class Question:
 
 @dataclass(frozen=True)
 class Vote:
+    """A vote, signed by its member (or, for a postal or telephone vote, by the
+    secretary named in ``proxy_by``) over the ballot id, member, question, ranking
+    and time (:func:`rulesbook.ballots.signing.vote_message`)."""
+
     member: str
     question: str
     ranking: tuple[str, ...]  # best first; empty = abstention
+    at: str = ""
+    key: str = ""  # the public key that signed it
+    signature: str = ""
+    proxy_by: str | None = None
 
     @property
     def abstains(self) -> bool:
         return not self.ranking
 
+    def signed_fields(self) -> dict:
+        data: dict = {"at": self.at}
+        if self.proxy_by:
+            data["proxy_by"] = self.proxy_by
+        data.update({"key": self.key, "signature": self.signature})
+        return data
+
     def to_dict(self) -> dict:
-        return {"member": self.member, "question": self.question, "ranking": list(self.ranking)}
+        data = {"member": self.member, "question": self.question, "ranking": list(self.ranking)}
+        if self.signature or self.at:
+            data.update(self.signed_fields())
+        return data
 
 
 @dataclass(frozen=True)
@@ -91,6 +109,7 @@ class Replaced:
     ranking: tuple[str, ...]
     replaced_at: str
     source: str = ""
+    vote: Vote | None = field(default=None, compare=False)  # the signed vote replaced
 
     def to_dict(self) -> dict:
         data = {"member": self.member, "question": self.question,
@@ -100,19 +119,32 @@ class Replaced:
         return data
 
 
+SEAL_ALGORITHM = "ed25519-sha256"
+
+
 @dataclass(frozen=True)
 class Seal:
-    """SHA-256 of the canonical form of a closed ballot, with per-part digests
-    that say *what* changed when the seal no longer matches."""
+    """SHA-256 of the canonical form of the whole closed ballot, signed with the
+    closer's Ed25519 key; per-part digests say *what* changed when it no longer
+    matches (see :mod:`rulesbook.ballots.seal`)."""
 
     digest: str
     closed_at: str
     parts: dict = field(default_factory=dict, compare=False, hash=False)
-    algorithm: str = "sha256"
+    algorithm: str = SEAL_ALGORITHM
+    closed_by: str = ""
+    key: str = ""
+    signature: str = ""
 
     def to_dict(self) -> dict:
-        return {"algorithm": self.algorithm, "digest": self.digest,
-                "closed_at": self.closed_at, "parts": self.parts}
+        data = {"algorithm": self.algorithm, "digest": self.digest,
+                "closed_at": self.closed_at}
+        if self.closed_by or self.key:
+            data.update({"closed_by": self.closed_by, "key": self.key})
+        data["parts"] = self.parts
+        if self.signature:
+            data["signature"] = self.signature
+        return data
 
 
 @dataclass(frozen=True)
@@ -182,14 +214,40 @@ class Ballot:
         if self.members:
             data["members"] = dict(self.members)
         data["questions"] = [q.to_dict() for q in self.questions]
-        data["votes"] = [v.to_dict() for v in self.votes]
+        table = signature_table(self)
+        index = {row["signature"]: i for i, row in enumerate(table)}
+
+        def signed(entry: dict, vote: Vote | None) -> dict:
+            if vote is not None and vote.signature:
+                entry["signed"] = index[vote.signature]
+            return entry
+
+        data["votes"] = [signed({"member": v.member, "question": v.question,
+                                 "ranking": list(v.ranking)}, v) for v in self.votes]
         if self.history:
-            data["history"] = [h.to_dict() for h in self.history]
+            data["history"] = [signed(h.to_dict(), h.vote) for h in self.history]
+        if table:
+            data["signatures"] = table
         if self.seal is not None:
             data["seal"] = self.seal.to_dict()
         if self.results:
             data["results"] = list(self.results)
         return data
+
+
+def signature_table(ballot: Ballot) -> list[dict]:
+    """One row per signature of the ballot's votes (current and replaced): who signed,
+    when, with which key, and the signature; a vote names its row (``signed: N``).
+    Sorted by time, member and signature, so the order of the votes never matters."""
+    rows: dict[str, dict] = {}
+    for vote in list(ballot.votes) + [h.vote for h in ballot.history if h.vote is not None]:
+        if vote.signature and vote.signature not in rows:
+            row = {"member": vote.member, "at": vote.at}
+            if vote.proxy_by:
+                row["proxy_by"] = vote.proxy_by
+            row.update({"key": vote.key, "signature": vote.signature})
+            rows[vote.signature] = row
+    return sorted(rows.values(), key=lambda r: (r["at"], r["member"], r["signature"]))
 
 
 def match_option(question: Question, text: str) -> str:

@@ -16,6 +16,7 @@ from ..errors import DataFileError, Problem
 from ..storage import file_lock
 from ..yamlio import load_file
 from .io import ballot_from_doc, load_ballot, load_member_ballot, save_ballot
+from .keys import SigningKey
 from .model import (
     METHODS,
     THRESHOLD_BASES,
@@ -26,8 +27,14 @@ from .model import (
     Vote,
     match_option,
 )
-from .seal import Verification, compute_seal, verify_ballot
+from .registry import CLOSERS, Registry
+from .seal import Verification, check_votes, compute_seal, verify_ballot
+from .signing import batch_message, sign_vote
 from .tally import tally
+
+
+class SignatureError(BallotError):
+    """A signature, a signer or a key does not match (``ballot import`` exits 1)."""
 
 
 def now_utc() -> str:
@@ -66,17 +73,46 @@ def _parse_ranking(ballot: Ballot, question_id: str, ranking) -> tuple[str, ...]
     return tuple(out)
 
 
+def check_signer(signer: SigningKey, member: str, proxy_by: str | None,
+                 registry: Registry | None, at: str) -> None:
+    """``signer`` may sign ``member``'s vote: it is the member's own key, or the key of
+    the chair or secretary ``proxy_by`` (a postal or telephone vote)."""
+    expected = proxy_by or member
+    if signer.member != expected:
+        raise SignatureError(f"the vote of {member} must be signed by "
+                             f"{'the proxy ' + proxy_by if proxy_by else member}, "
+                             f"not with {signer.member}'s key")
+    if registry is None:
+        return
+    why = registry.key_problem(expected, signer.public, at)
+    if why:
+        raise SignatureError(why)
+    if proxy_by and registry.role_at(proxy_by, at) not in CLOSERS:
+        raise SignatureError(f"{proxy_by} is not the chair or the secretary: only they "
+                             f"enter a vote on a member's behalf")
+
+
 def cast_vote(ballot: Ballot, member: str, question: str, ranking, *,
-              at: str | None = None, source: str = "") -> Ballot:
-    """``member``'s vote on ``question`` (a ranking, best first; [] abstains).
-    A second vote replaces the first; the replaced one goes to ``history``."""
+              at: str | None = None, source: str = "", signer: SigningKey | None = None,
+              proxy_by: str | None = None, registry: Registry | None = None) -> Ballot:
+    """``member``'s vote on ``question`` (a ranking, best first; [] abstains), signed
+    by ``signer`` (the member, or the secretary ``proxy_by``). A second vote replaces
+    the first; the replaced one goes to ``history``. An unsigned vote (no ``signer``)
+    is a draft: the ballot cannot be closed with it."""
     _require_open(ballot)
     if member not in ballot.roll:
         raise BallotError(f"member {member!r} is not on the roll of ballot {ballot.id!r} "
                           f"({', '.join(ballot.roll)})")
+    if proxy_by == member:
+        proxy_by = None
     q = ballot.find_question(question)
     options = _parse_ranking(ballot, q.id, ranking)
-    return _apply(ballot, [Vote(member, q.id, options)], at or now_utc(), source)
+    when = at or now_utc()
+    vote = Vote(member, q.id, options, when if signer else "", proxy_by=proxy_by)
+    if signer is not None:
+        check_signer(signer, member, proxy_by, registry, when)
+        vote = sign_vote(ballot.id, vote, signer)
+    return _apply(ballot, [vote], when, source)
 
 
 def _apply(ballot: Ballot, new_votes: list[Vote], at: str, source: str) -> Ballot:
@@ -85,7 +121,8 @@ def _apply(ballot: Ballot, new_votes: list[Vote], at: str, source: str) -> Ballo
     for vote in new_votes:
         for i, old in enumerate(votes):
             if old.member == vote.member and old.question == vote.question:
-                history.append(Replaced(old.member, old.question, old.ranking, at, source))
+                history.append(Replaced(old.member, old.question, old.ranking, at, source,
+                                        old if old.signature else None))
                 votes[i] = vote
                 break
         else:
@@ -93,21 +130,37 @@ def _apply(ballot: Ballot, new_votes: list[Vote], at: str, source: str) -> Ballo
     return dataclasses.replace(ballot, votes=tuple(votes), history=tuple(history))
 
 
-def import_member_votes(ballot: Ballot, doc, *, at: str | None = None) -> Ballot:
-    """Merge a member-ballot document (a schema-valid LoadedYaml). Every line is checked
-    first; if any is wrong nothing is merged and :class:`BallotError` lists them all."""
+def import_member_votes(ballot: Ballot, doc, registry: Registry, *,
+                        at: str | None = None) -> Ballot:
+    """Merge a member-ballot document (a schema-valid LoadedYaml): the votes of the
+    member named in it, signed together with that member's key in ``registry``. Every
+    line is checked first; if any is wrong nothing is merged and :class:`BallotError`
+    lists them all (:class:`SignatureError` when a signature, key or member does not
+    match)."""
     data = doc.data
     problems: list[Problem] = []
+    signature_problems: list[Problem] = []
+    member = data["member"]
+    key, signed_at = data.get("key", ""), str(data.get("at", ""))
+    signature = data.get("signature", "")
+    if not (key and signature and signed_at):
+        signature_problems.append(doc.problem(("member",), f"this copy is not signed: a "
+                                  f"member's ballot is made with `rulesbook ballot export "
+                                  f"--member {member}` and signed with their key"))
+    else:
+        why = registry.key_problem(member, key, signed_at)
+        if why:
+            signature_problems.append(doc.problem(("key",), f"this copy says member "
+                                                  f"{member!r}, but {why}"))
     if not ballot.is_open:
         problems.append(doc.problem(("ballot",), f"ballot {ballot.id!r} is closed: no vote "
                                     f"can change"))
     if data["ballot"] != ballot.id:
         problems.append(doc.problem(("ballot",), f"this copy is for ballot {data['ballot']!r}, "
                                     f"not {ballot.id!r}"))
-    member = data["member"]
-    if member not in ballot.roll:
-        problems.append(doc.problem(("member",), f"member {member!r} is not on the roll "
-                                    f"({', '.join(ballot.roll)})"))
+    if member not in ballot.roll:  # a member that does not match: refused like a signature
+        signature_problems.append(doc.problem(("member",), f"member {member!r} is not on the "
+                                              f"roll ({', '.join(ballot.roll)})"))
     new_votes: list[Vote] = []
     seen: dict[str, int] = {}
     for i, raw in enumerate(data["votes"]):
@@ -139,49 +192,99 @@ def import_member_votes(ballot: Ballot, doc, *, at: str | None = None) -> Ballot
                 bad = True
             ranking.append(option)
         if not bad:
-            new_votes.append(Vote(member, q.id, tuple(ranking)))
+            new_votes.append(Vote(member, q.id, tuple(ranking), signed_at, key, signature))
+    if new_votes and not signature_problems and len(new_votes) == len(data["votes"]):
+        from .keys import verify_signature
+
+        if not verify_signature(key, batch_message(data["ballot"], new_votes), signature):
+            signature_problems.append(doc.problem(
+                ("signature",), f"the votes in this copy do not carry {member}'s signature "
+                f"(changed after they were signed, or signed by someone else)"))
+        for vote in new_votes:
+            old = next((v for v in ballot.votes if v.member == member
+                        and v.question == vote.question), None)
+            if old is not None and old.at and old.at > signed_at:
+                problems.append(doc.problem(
+                    ("at",), f"this copy was signed at {signed_at}, before {member}'s vote "
+                    f"on question {vote.question!r} already recorded ({old.at}): an older "
+                    f"copy never replaces a newer vote"))
+                break
+    if signature_problems:
+        raise SignatureError(f"{doc.file} refused, nothing imported",
+                             signature_problems + problems)
     if problems:
         raise BallotError(f"{doc.file} refused, nothing imported", problems)
     return _apply(ballot, new_votes, at or now_utc(), f"import {Path(doc.file).name}")
 
 
-def close_ballot(ballot: Ballot, *, at: str | None = None) -> Ballot:
-    """Close and seal: count with the ballot's rules, store the results and the seal."""
+def add_signed_votes(ballot: Ballot, votes, registry: Registry, *, at: str | None = None,
+                     source: str = "") -> Ballot:
+    """Record votes that are already signed (re-applied after a reload): each must
+    verify, or nothing changes (:class:`SignatureError`)."""
+    _require_open(ballot)
+    bad = check_votes(dataclasses.replace(ballot, votes=tuple(votes)), registry)
+    if bad:
+        raise SignatureError("; ".join(bad))
+    return _apply(ballot, list(votes), at or now_utc(), source)
+
+
+def close_ballot(ballot: Ballot, signer: SigningKey, registry: Registry, *,
+                 at: str | None = None) -> Ballot:
+    """Close and seal: count with the ballot's rules, store the results and the seal,
+    signed by ``signer`` (the chair or the secretary). Refused while a vote is unsigned
+    or does not verify."""
     _require_open(ballot)
     validate_settings(ballot)
+    when = at or now_utc()
+    why = registry.key_problem(signer.member, signer.public, when)
+    if why:
+        raise SignatureError(f"{signer.member} cannot close the ballot: {why}")
+    if registry.role_at(signer.member, when) not in CLOSERS:
+        raise SignatureError(f"{signer.member} cannot close the ballot: only the chair or "
+                             f"the secretary closes and seals (members.yaml gives "
+                             f"{signer.member} the role {registry.role_at(signer.member, when)!r})")
+    bad = check_votes(ballot, registry)
+    if bad:
+        raise SignatureError(f"ballot {ballot.id!r} cannot be closed: "
+                             + "; ".join(bad[:5]) + (f"; and {len(bad) - 5} more"
+                                                     if len(bad) > 5 else ""))
     closed = dataclasses.replace(ballot, status="closed")
     results = tuple(r.to_dict() for r in tally(closed))
-    return dataclasses.replace(closed, seal=compute_seal(closed, at or now_utc()),
-                               results=results)
+    closed = dataclasses.replace(closed, results=results)
+    return dataclasses.replace(closed, seal=compute_seal(closed, when, signer))
 
 
 # -- the file versions ---------------------------------------------------------
 
-def vote_file(path: str | os.PathLike, member: str, question: str, ranking) -> Ballot:
+def vote_file(path: str | os.PathLike, member: str, question: str, ranking, *,
+              signer: SigningKey | None = None, proxy_by: str | None = None,
+              registry: Registry | None = None) -> Ballot:
     with file_lock(path):  # read, change and write as one step
-        ballot = cast_vote(load_ballot(path), member, question, ranking)
+        ballot = cast_vote(load_ballot(path), member, question, ranking, signer=signer,
+                           proxy_by=proxy_by, registry=registry)
         save_ballot(path, ballot)
     return ballot
 
 
-def import_file(path: str | os.PathLike, member_file: str | os.PathLike) -> Ballot:
+def import_file(path: str | os.PathLike, member_file: str | os.PathLike,
+                registry: Registry) -> Ballot:
     doc = load_member_ballot(member_file)
     with file_lock(path):
-        ballot = import_member_votes(load_ballot(path), doc)
+        ballot = import_member_votes(load_ballot(path), doc, registry)
         save_ballot(path, ballot)
     return ballot
 
 
-def close_file(path: str | os.PathLike) -> Ballot:
+def close_file(path: str | os.PathLike, signer: SigningKey, registry: Registry) -> Ballot:
     with file_lock(path):
-        ballot = close_ballot(load_ballot(path))
+        ballot = close_ballot(load_ballot(path), signer, registry)
         save_ballot(path, ballot)
     return ballot
 
 
-def verify_file(path: str | os.PathLike):
-    """Verify a sealed ballot file. A file that no longer reads as a consistent ballot
-    but carries a seal is reported as changed (not as an error)."""
+def read_sealed(path: str | os.PathLike):
+    """(ballot, problems) of a sealed ballot file, or a failed Verification when the file
+    no longer reads as a ballot but carries a seal."""
     path = Path(path)
     try:
         doc = load_file(path, str(path))
@@ -194,11 +297,20 @@ def verify_file(path: str | os.PathLike):
     if problems:
         if isinstance(data.get("seal"), dict):
             expected = data["seal"].get("digest")
-            return Verification(False, None, expected if isinstance(expected, str) else None,
-                                tuple(str(p) for p in problems))
+            return None, Verification(False, None, expected if isinstance(expected, str)
+                                      else None, tuple(str(p) for p in problems))
         raise BallotError(f"{path} is not a valid ballot", problems)
     ballot, problems = ballot_from_doc(doc)
     if ballot.seal is None:
         raise BallotError(f"ballot {ballot.id!r} is {ballot.status} and not sealed: "
                           f"nothing to verify (close it first)", problems)
-    return verify_ballot(ballot, problems)
+    return ballot, problems
+
+
+def verify_file(path: str | os.PathLike, registry: Registry):
+    """Verify a sealed ballot file against the members' registry. A file that no longer
+    reads as a consistent ballot but carries a seal is reported as changed."""
+    ballot, result = read_sealed(path)
+    if ballot is None:
+        return result
+    return verify_ballot(ballot, registry, result)

@@ -1,18 +1,20 @@
-"""Sealing a closed ballot and verifying the seal.
+"""Sealing a closed ballot and verifying it.
 
-The seal is a SHA-256 over the canonical JSON (sorted keys, no spaces,
-UTF-8) of everything that decides the result: the ballot's id, rulebook,
-edition, counting rules (method, threshold, base, quorum), the roll and the
-members' names, the questions and their options, the votes (sorted by
-question and member, so that only a real change alters it), the history of
-replaced votes and the closing time. Per-part digests (settings, roll,
-members, each question's definition, each question's votes, history) are
-stored beside it so that ``verify`` can say *what* changed. The stored
-results are checked against a recount.
+The seal's ``digest`` is the SHA-256 of the canonical JSON (sorted keys, no
+spaces, UTF-8) of ``parts``, the SHA-256 of each field of the file (and of each
+question and each question's votes) — a hash tree over **every field of the
+file** but the seal's own digest, parts and signature: id, title, description, rulebook, edition, status, method,
+threshold, base, quorum, roll, members, questions and options, the votes with
+their signatures (sorted by question and member, so only a real change alters
+it), the history of replaced votes, the stored results, and the seal's closing
+time, closer and closer's key. The parts also say *what* changed.
 
-A seal is tamper-evident, not a signature: anyone able to edit the file can
-also recompute it, so keep a copy of the digest elsewhere (the edition that
-adopts the ballot records it).
+The closer (a chair or secretary in ``members.yaml``'s registry) signs
+``{context: rulesbook-seal/1, digest, parts}`` with their Ed25519 key: anyone can
+recompute a SHA-256, nobody without the closer's private key can sign it.
+:func:`verify_ballot` checks the digest, the closer's signature, key and role at
+the closing time, every vote's signature and signer, and recounts the results;
+it lists every failure.
 """
 from __future__ import annotations
 
@@ -20,7 +22,22 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from .model import Ballot, Seal
+from .keys import SigningKey, verify_signature
+from .model import SEAL_ALGORITHM, Ballot, Seal
+from .registry import CLOSERS, Registry
+
+FORMAT = "rulesbook-ballot-seal/2"
+SEAL_CONTEXT = "rulesbook-seal/1"
+
+LABELS = {
+    "id": "the ballot's id", "title": "the title", "description": "the description",
+    "rulebook": "the rulebook", "edition": "the edition it amends", "status": "the status",
+    "method": "the counting method", "threshold": "the threshold",
+    "threshold_base": "the threshold's base", "quorum": "the quorum",
+    "roll": "the roll of members", "members": "the members' names",
+    "history": "the history of replaced votes", "results": "the stored results",
+    "seal": "the seal's closing time, closer or key",
+}
 
 
 def canonical_json(obj) -> bytes:
@@ -32,44 +49,50 @@ def _sha(obj) -> str:
     return hashlib.sha256(canonical_json(obj)).hexdigest()
 
 
-def _sections(ballot: Ballot) -> dict:
+def canonical_form(ballot: Ballot, seal: Seal) -> dict:
+    """Everything the seal covers, as plain data."""
+    data = ballot.to_dict()
+    data.pop("seal", None)
     order = {q.id: i for i, q in enumerate(ballot.questions)}
-    votes = sorted((v.to_dict() for v in ballot.votes),
-                   key=lambda v: (order.get(v["question"], len(order)), v["question"],
-                                  v["member"]))
-    by_question: dict[str, list] = {q.id: [] for q in ballot.questions}
-    for vote in votes:
+    data["votes"] = sorted(data["votes"], key=lambda v: (order.get(v["question"], len(order)),
+                                                         v["question"], v["member"]))
+    data.setdefault("history", [])
+    data.setdefault("results", [])
+    data.setdefault("members", {})
+    data.setdefault("description", "")
+    data["seal"] = {"format": FORMAT, "algorithm": seal.algorithm, "closed_at": seal.closed_at,
+                    "closed_by": seal.closed_by, "key": seal.key}
+    return data
+
+
+def _parts(form: dict) -> dict:
+    parts: dict = {k: _sha(v) for k, v in form.items() if k not in ("questions", "votes")}
+    parts["questions"] = {q["id"]: _sha(q) for q in form["questions"]}
+    by_question: dict[str, list] = {q["id"]: [] for q in form["questions"]}
+    for vote in form["votes"]:
         by_question.setdefault(vote["question"], []).append(vote)
-    return {
-        "settings": {"id": ballot.id, "rulebook": ballot.rulebook, "edition": ballot.edition,
-                     "method": ballot.method, "threshold": ballot.threshold,
-                     "threshold_base": ballot.threshold_base, "quorum": ballot.quorum},
-        "roll": list(ballot.roll),
-        "members": dict(ballot.members),
-        "questions": [q.to_dict() for q in ballot.questions],
-        "votes": votes,
-        "votes_by_question": by_question,
-        "history": [h.to_dict() for h in ballot.history],
-    }
+    parts["votes"] = {qid: _sha(v) for qid, v in by_question.items()}
+    return parts
 
 
-def canonical_form(ballot: Ballot, closed_at: str) -> dict:
-    """What the seal covers, as plain data."""
-    s = _sections(ballot)
-    return {"format": "rulesbook-ballot-seal/1", "closed_at": closed_at,
-            "settings": s["settings"], "roll": s["roll"], "members": s["members"],
-            "questions": s["questions"], "votes": s["votes"], "history": s["history"]}
+def digest_of(form: dict) -> tuple[str, dict]:
+    """The seal's digest and parts of a canonical form: a SHA-256 of every field (per
+    question for the questions and the votes), and the SHA-256 of all those."""
+    parts = _parts(form)
+    return _sha(parts), parts
 
 
-def compute_seal(ballot: Ballot, closed_at: str) -> Seal:
-    s = _sections(ballot)
-    parts = {
-        "settings": _sha(s["settings"]), "roll": _sha(s["roll"]),
-        "members": _sha(s["members"]), "history": _sha(s["history"]),
-        "questions": {q["id"]: _sha(q) for q in s["questions"]},
-        "votes": {qid: _sha(v) for qid, v in s["votes_by_question"].items()},
-    }
-    return Seal(_sha(canonical_form(ballot, closed_at)), closed_at, parts)
+def seal_message(digest: str, parts: dict) -> bytes:
+    return canonical_json({"context": SEAL_CONTEXT, "digest": digest, "parts": parts})
+
+
+def compute_seal(ballot: Ballot, closed_at: str, signer: SigningKey | None = None) -> Seal:
+    """The seal of ``ballot`` (its results already stored), signed by ``signer``."""
+    head = Seal("", closed_at, {}, SEAL_ALGORITHM, signer.member if signer else "",
+                signer.public if signer else "")
+    digest, parts = digest_of(canonical_form(ballot, head))
+    signature = signer.sign(seal_message(digest, parts)) if signer else ""
+    return Seal(digest, closed_at, parts, SEAL_ALGORITHM, head.closed_by, head.key, signature)
 
 
 @dataclass(frozen=True)
@@ -77,56 +100,113 @@ class Verification:
     ok: bool
     digest: str | None
     expected: str | None
-    changes: tuple[str, ...]
+    failures: tuple[str, ...]
+
+    @property
+    def changes(self) -> tuple[str, ...]:
+        return self.failures
 
     def to_dict(self) -> dict:
         return {"ok": self.ok, "digest": self.digest, "expected": self.expected,
-                "changes": list(self.changes)}
+                "failures": list(self.failures)}
 
 
-def verify_ballot(ballot: Ballot, problems=()) -> Verification:
-    """Recompute the seal of a closed ballot and recount it; list every difference.
-    ``problems`` are consistency problems found while reading it (a vote for an option
-    that no longer exists...): they are changes too, and the recount is skipped."""
-    from .tally import tally
-
-    if ballot.seal is None:
-        return Verification(False, None, None, ("the ballot is not sealed (it was never closed)",))
-    changes: list[str] = [str(p) for p in problems]
-    if ballot.status != "closed":
-        changes.append(f"the status is {ballot.status!r} but the ballot carries a seal")
-    fresh = compute_seal(ballot, ballot.seal.closed_at)
-    old = ballot.seal.parts or {}
-    for key, what in (("settings", "the counting rules (id, method, threshold, quorum...)"),
-                      ("roll", "the roll of members"), ("members", "the members' names"),
-                      ("history", "the history of replaced votes")):
-        if key in old and old[key] != fresh.parts[key]:
-            changes.append(f"{what} changed after the seal")
-    for kind, label in (("questions", "the question {q} (its rule or options)"),
-                        ("votes", "the votes on question {q}")):
-        before = old.get(kind, {}) if isinstance(old.get(kind), dict) else {}
-        after = fresh.parts[kind]
+def _diff_parts(old: dict, new: dict) -> list[str]:
+    out: list[str] = []
+    for key, label in LABELS.items():
+        if key in old and old.get(key) != new.get(key):
+            out.append(f"{label} changed after the seal")
+    for kind in ("questions", "votes"):
+        before = old.get(kind) if isinstance(old.get(kind), dict) else {}
+        after = new[kind]
         for qid in before:
             if qid not in after:
-                changes.append(f"question {qid!r} was removed after the seal"
-                               if kind == "questions" else
-                               f"the votes on question {qid!r} were removed after the seal")
+                out.append(f"question {qid!r} was removed after the seal" if kind == "questions"
+                           else f"the votes on question {qid!r} were removed after the seal")
             elif before[qid] != after[qid]:
-                changes.append(label.format(q=repr(qid)) + " changed after the seal")
+                out.append(f"the question {qid!r} (its rule or options) changed after the seal"
+                           if kind == "questions" else
+                           f"the votes on question {qid!r} changed after the seal")
         for qid in after:
             if qid not in before:
-                changes.append(f"question {qid!r} was added after the seal"
-                               if kind == "questions" else
-                               f"votes on question {qid!r} were added after the seal")
-    if fresh.digest != ballot.seal.digest and not changes:
-        changes.append("the sealed content or the seal itself changed (digest mismatch)")
-    recount = [] if problems else [r.to_dict() for r in tally(ballot)]
-    if not problems and list(ballot.results) != recount:
-        stored = {r.get("question"): r for r in ballot.results if isinstance(r, dict)}
-        differing = [r["question"] for r in recount if stored.get(r["question"]) != r]
-        extra = [q for q in stored if q not in {r["question"] for r in recount}]
-        changes.append("the stored results differ from a recount"
-                       + (f" (questions {', '.join(map(str, differing + extra))})"
-                          if differing or extra else ""))
-    ok = fresh.digest == ballot.seal.digest and not changes
-    return Verification(ok, fresh.digest, ballot.seal.digest, tuple(changes))
+                out.append(f"question {qid!r} was added after the seal" if kind == "questions"
+                           else f"votes on question {qid!r} were added after the seal")
+    return out
+
+
+def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
+    """Every vote signed by its member (or a secretary's proxy) with a valid key, one
+    signature per batch of votes cast together (:mod:`.signing`)."""
+    from .signing import batch_message, batches
+
+    failures: list[str] = []
+    for vote in ballot.votes:
+        if not vote.signature:
+            failures.append(f"the vote of {vote.member} on question {vote.question!r} is "
+                            f"not signed")
+    for batch in batches(ballot):
+        first = batch.first
+        qs = [v.question for v in batch.votes]
+        what = (f"the vote of {first.member} on question {qs[0]!r}" if len(qs) == 1 else
+                f"the votes of {first.member} on questions {', '.join(map(repr, qs))}")
+        if batch.problem:
+            failures.append(f"{what}: {batch.problem}")
+            continue
+        signer = first.proxy_by or first.member
+        why = registry.key_problem(signer, first.key, first.at)
+        if why:
+            failures.append(f"{what}: {why}")
+            continue
+        if first.proxy_by and registry.role_at(first.proxy_by, first.at) not in CLOSERS:
+            failures.append(f"{what} were entered by {first.proxy_by} as a proxy, but "
+                            f"{first.proxy_by} was not the chair or the secretary at {first.at}")
+        if not verify_signature(first.key, batch_message(ballot.id, batch.votes),
+                                batch.signature):
+            failures.append(f"{what}: the signature does not match the vote(s) (changed "
+                            f"after they were cast, or forged)")
+    return failures
+
+
+def verify_ballot(ballot: Ballot, registry: Registry, problems=()) -> Verification:
+    """Recompute the seal of a closed ballot, check every signature and recount it.
+    ``problems`` are consistency problems found while reading it (a vote for an option
+    that no longer exists...): they are failures too, and the recount is skipped."""
+    from .tally import tally
+
+    seal = ballot.seal
+    if seal is None:
+        return Verification(False, None, None, ("the ballot is not sealed (it was never closed)",))
+    failures: list[str] = [str(p) for p in problems]
+    if seal.algorithm != SEAL_ALGORITHM:
+        failures.append(f"the seal is a bare {seal.algorithm} digest, which anyone who can "
+                        f"edit the file can recompute: it proves nothing (close the ballot "
+                        f"again with a signed seal)")
+        return Verification(False, None, seal.digest, tuple(failures))
+    if ballot.status != "closed":
+        failures.append(f"the status is {ballot.status!r} but the ballot carries a seal")
+    head = Seal("", seal.closed_at, {}, seal.algorithm, seal.closed_by, seal.key)
+    digest, parts = digest_of(canonical_form(ballot, head))
+    if digest != seal.digest:
+        failures.extend(_diff_parts(seal.parts or {}, parts) or
+                        ["the sealed content or the seal itself changed (digest mismatch)"])
+    why = registry.key_problem(seal.closed_by, seal.key, seal.closed_at)
+    if why:
+        failures.append(f"the closer {seal.closed_by or '(nobody)'}: {why}")
+    elif registry.role_at(seal.closed_by, seal.closed_at) not in CLOSERS:
+        failures.append(f"the closer {seal.closed_by} was not the chair or the secretary at "
+                        f"{seal.closed_at}")
+    if not verify_signature(seal.key, seal_message(seal.digest, seal.parts or {}),
+                            seal.signature):
+        failures.append(f"the closer's signature does not match the seal (the seal was "
+                        f"recomputed or changed by someone without {seal.closed_by}'s key)")
+    failures.extend(check_votes(ballot, registry))
+    if not problems:
+        recount = [r.to_dict() for r in tally(ballot)]
+        if list(ballot.results) != recount:
+            stored = {r.get("question"): r for r in ballot.results if isinstance(r, dict)}
+            differing = [r["question"] for r in recount if stored.get(r["question"]) != r]
+            extra = [q for q in stored if q not in {r["question"] for r in recount}]
+            failures.append("the stored results differ from a recount"
+                            + (f" (questions {', '.join(map(str, differing + extra))})"
+                               if differing or extra else ""))
+    return Verification(not failures, digest, seal.digest, tuple(failures))

@@ -1,7 +1,10 @@
-"""Ballot commands: new, vote, import, tally, close, verify, adopt.
+"""Ballot commands: new, vote, export, import, tally, close, verify, adopt.
 
-Exit codes: 0 done; 1 ``verify`` found the ballot changed after its seal;
-2 any error (a clear message on stderr, never a traceback).
+Votes and seals are signed with the members' keys (``rulesbook member keygen``);
+the keys and roles are checked against the registry of ``members.yaml`` of the
+data folder (``--data``). Exit codes: 0 done; 1 ``verify`` found a failure, or
+``import`` refused a file whose signature or member does not match; 2 any other
+error (a clear message on stderr, never a traceback).
 """
 from __future__ import annotations
 
@@ -14,18 +17,29 @@ from ..ballots import (
     METHODS,
     THRESHOLDS,
     BallotError,
+    SignatureError,
     adopt_ballot,
     build_ballot,
+    check_receipt,
     close_file,
+    dump_member_ballot,
+    export_member_ballot,
     import_file,
     load_ballot,
+    load_registry,
+    read_sealed,
+    receipt_code,
     save_ballot,
     tally,
-    verify_file,
+    verify_ballot,
     vote_file,
 )
+from ..ballots.registry import now_utc
+from ..datapath import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
+from ..storage import atomic_write_text
+from .member_cmds import open_key
 
 
 def _fail(message: str, code: int = 2) -> int:
@@ -40,9 +54,15 @@ def _guard(handler):
         except LibraryError as exc:
             print(str(exc), file=sys.stderr)
             return 2
+        except SignatureError as exc:
+            return _fail(str(exc), 1 if getattr(args, "ballot_command", "") == "import" else 2)
         except (RulesbookError, OSError) as exc:
             return _fail(str(exc))
     return run
+
+
+def _registry(args):
+    return load_registry(resolve_data_dir(args.data))
 
 
 def cmd_new(args) -> int:
@@ -61,17 +81,34 @@ def cmd_new(args) -> int:
 
 
 def cmd_vote(args) -> int:
-    ballot = vote_file(args.file, args.member, args.question, args.ranking)
+    load_ballot(args.file).find_question(args.question)  # a clear message before the key
+    registry = _registry(args)
+    signer = open_key(registry, args.proxy_by or args.member, args.passphrase_file)
+    ballot = vote_file(args.file, args.member, args.question, args.ranking, signer=signer,
+                       proxy_by=args.proxy_by, registry=registry)
     vote = next(v for v in reversed(ballot.votes) if v.member == args.member
                 and v.question == ballot.find_question(args.question).id)
     what = ", ".join(vote.ranking) if vote.ranking else "abstains"
-    print(f"{args.member} on {vote.question}: {what}")
+    proxy = f" (proxy vote entered by {vote.proxy_by})" if vote.proxy_by else ""
+    receipt = receipt_code(vote.signature)
+    print(f"{args.member} on {vote.question}: {what}{proxy}; receipt {receipt}")
+    return 0
+
+
+def cmd_export(args) -> int:
+    registry = _registry(args)
+    ballot = load_ballot(args.file)
+    signer = open_key(registry, args.member, args.passphrase_file)
+    doc, receipt = export_member_ballot(ballot, args.member, signer, now_utc())
+    atomic_write_text(args.out, dump_member_ballot(doc))
+    print(f"{args.out}: {len(doc['votes'])} vote(s) of member {args.member}, signed; "
+          f"receipt {receipt}")
     return 0
 
 
 def cmd_import(args) -> int:
     before = load_ballot(args.file)
-    ballot = import_file(args.file, args.member_file)
+    ballot = import_file(args.file, args.member_file, _registry(args))
     added = len(ballot.votes) - len(before.votes)
     replaced = len(ballot.history) - len(before.history)
     print(f"imported {args.member_file}: {added} new vote(s), {replaced} replaced")
@@ -83,17 +120,28 @@ def cmd_tally(args) -> int:
     results = tally(ballot, method=args.method, threshold=args.threshold,
                     threshold_base=args.threshold_base, quorum=args.quorum)
     if args.json:
-        json.dump([r.to_dict() for r in results], sys.stdout, ensure_ascii=False, indent=2)
+        proxy = {}
+        for v in ballot.votes:
+            if v.proxy_by:
+                proxy.setdefault(v.question, []).append({"member": v.member, "by": v.proxy_by})
+        json.dump([{**r.to_dict(), "proxies": proxy.get(r.question, [])} for r in results],
+                  sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
     first = results[0] if results else None
     if first:
         print(f"{ballot.id}: {first.method}, threshold {first.threshold} of "
               f"{first.threshold_base}, quorum {first.quorum}")
+    proxies: dict[str, list[str]] = {}
+    for v in ballot.votes:
+        if v.proxy_by:
+            proxies.setdefault(v.question, []).append(f"{v.member} (by {v.proxy_by})")
     for r in results:
         print(f"\n{r.question} ({r.rule or 'new text'}): {r.stands}"
               + (f" — {r.winner}" if r.winner else ""))
         print(f"  {r.reason}")
+        if r.question in proxies:
+            print(f"  proxy votes: {', '.join(proxies[r.question])}")
         print("  counts: " + ", ".join(f"{o} {n}" for o, n in r.counts.items()))
         for rnd in r.rounds:
             print(f"  round {rnd.number}: " + ", ".join(f"{o} {n}" for o, n in rnd.counts.items())
@@ -111,25 +159,45 @@ def cmd_tally(args) -> int:
 
 
 def cmd_close(args) -> int:
-    ballot = close_file(args.file)
+    registry = _registry(args)
+    signer = open_key(registry, args.closer, args.passphrase_file)
+    ballot = close_file(args.file, signer, registry)
     adopted = sum(1 for r in ballot.results if r["stands"] == "adopted")
-    print(f"{args.file}: closed and sealed sha256:{ballot.seal.digest}; "
-          f"{adopted} of {len(ballot.results)} question(s) adopt a proposal")
+    print(f"{args.file}: closed and sealed sha256:{ballot.seal.digest}, signed by "
+          f"{args.closer}; {adopted} of {len(ballot.results)} question(s) adopt a proposal")
     return 0
 
 
 def cmd_verify(args) -> int:
-    result = verify_file(args.file)
+    ballot, result = read_sealed(args.file)
+    if ballot is not None:
+        result = verify_ballot(ballot, _registry(args), result)
+    failures = list(result.failures)
+    receipt = None
+    if args.receipt:
+        if ballot is None:
+            failures.append(f"receipt {args.receipt}: the file cannot be read as a ballot")
+        else:
+            receipt = check_receipt(ballot, args.receipt)
+            if not receipt.ok:
+                failures.append(receipt.message)
+    ok = not failures
     if args.json:
-        json.dump(result.to_dict(), sys.stdout, indent=2)
+        data = {"ok": ok, "failures": failures, "digest": result.digest,
+                "expected": result.expected}
+        if receipt is not None:
+            data["receipt"] = receipt.to_dict()
+        json.dump(data, sys.stdout, indent=2)
         sys.stdout.write("\n")
-    elif result.ok:
-        print(f"{args.file}: intact (sha256:{result.digest})")
+    elif ok:
+        print(f"{args.file}: intact (sha256:{result.digest}), every signature verifies")
+        if receipt is not None:
+            print(receipt.message)
     else:
-        print(f"{args.file}: CHANGED after the seal", file=sys.stderr)
-        for change in result.changes:
-            print(f"  {change}", file=sys.stderr)
-    return 0 if result.ok else 1
+        print(f"{args.file}: DOES NOT VERIFY ({len(failures)} failure(s))", file=sys.stderr)
+        for failure in failures:
+            print(f"  {failure}", file=sys.stderr)
+    return 0 if ok else 1
 
 
 def cmd_adopt(args) -> int:
@@ -172,9 +240,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--question", required=True)
     p.add_argument("--ranking", required=True, type=_ranking,
                    help="options best first, comma-separated; '' abstains")
+    p.add_argument("--proxy-by", metavar="S", help="the secretary (or chair) entering a "
+                   "postal or telephone vote for the member, signed with S's key")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of the signer's key")
     p.set_defaults(func=_guard(cmd_vote))
 
-    p = bsub.add_parser("import", help="merge a member's own copy (all or nothing)")
+    p = bsub.add_parser("export", help="a member's own votes, signed, to send to the "
+                                       "secretary")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--member", required=True, metavar="L")
+    p.add_argument("-o", dest="out", required=True, metavar="OUT")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of the member's key")
+    p.set_defaults(func=_guard(cmd_export))
+
+    p = bsub.add_parser("import", help="merge a member's own signed copy (all or nothing)")
     p.add_argument("file", metavar="FILE")
     p.add_argument("member_file", metavar="MEMBER_FILE")
     p.set_defaults(func=_guard(cmd_import))
@@ -188,12 +267,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guard(cmd_tally))
 
-    p = bsub.add_parser("close", help="close the ballot, store the results and seal it")
+    p = bsub.add_parser("close", help="close the ballot, store the results and sign the seal")
     p.add_argument("file", metavar="FILE")
+    p.add_argument("--as", dest="closer", required=True, metavar="L",
+                   help="the chair or secretary closing (signs with L's key)")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of L's key")
     p.set_defaults(func=_guard(cmd_close))
 
-    p = bsub.add_parser("verify", help="check the seal; exit 1 if anything changed")
+    p = bsub.add_parser("verify", help="check the seal and every signature; exit 1 on a "
+                                       "failure")
     p.add_argument("file", metavar="FILE")
+    p.add_argument("--receipt", metavar="CODE", help="also check that the votes of this "
+                   "receipt are in the sealed ballot unchanged")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guard(cmd_verify))
 

@@ -136,6 +136,11 @@ def cmd_compare(args, library: Library) -> int:
         who = f" — {v.member_name} ({v.member})" if v.member else ""
         print(f"\n== {v.ref} [{v.kind}]{who}  similarity {v.diff.similarity:.0%}")
         print(v.diff.plain() if v.kind != "original" else v.text)
+    if comparison.filed_apart:
+        print("\nFiled under this rule, but about another (not an alternative to it):")
+        for f in comparison.filed_apart:
+            who = f" — {f.member_name} ({f.member})" if f.member else ""
+            print(f"  {f.label}{who}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Rulings commands: incidents, rulings, cases, report."""
+"""Rulings commands: incidents, rulings, silences, cases, report."""
 from __future__ import annotations
 
 import argparse
@@ -27,6 +27,14 @@ def register(sub) -> None:
                         "side's moves count from there)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=with_library(cmd_rulings))
+
+    p = sub.add_parser("silences", help="where the rules in force are silent, or two of them "
+                                        "disagree: what the next amendments should settle")
+    p.add_argument("--edition", default=None, help="edition id (default: the one in force)")
+    p.add_argument("--proposal", metavar="REF", default=None,
+                   help="only the silences this proposal would fill, and how")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=with_library(cmd_silences))
 
     p = sub.add_parser("cases", help="the case library (--proposal: cases it decides differently)")
     p.add_argument("--proposal", metavar="REF", default=None)
@@ -114,6 +122,12 @@ def _print_suggestions(result) -> None:
         opts = f" ({' / '.join(r.options)})" if r.options else ""
         print(f"\n{r.ref}: {r.outcome}{opts}{mark}")
         print(f"  {r.summary}")
+        for quote in r.quotes:
+            print(f"  words: \u201c{quote}\u201d")
+        if r.basis == "inferred":
+            print(f"  inferred: {r.note}")
+        elif r.suggestion:
+            print(f"  suggestion, not a rule: {r.note}")
         if r.matched_facts:
             print("  because: " + ", ".join(f"{k}={_show(v)}" for k, v in r.matched_facts.items()))
         print(f"  text: {r.text}")
@@ -174,6 +188,54 @@ def _from_game(args, library) -> int:
         return 0
     print(f"Ply {found.ply} ({found.move}): {found.explanation}")
     _print_suggestions(result)
+    return 0
+
+
+# -- silences --------------------------------------------------------------------
+
+def cmd_silences(args, library) -> int:
+    from ..rulings import get_incident
+    from ..rulings.silences import silences
+
+    edition = library.edition(args.edition)
+    if args.proposal:
+        return _fills(args, library, edition.id)
+    found = silences(library, edition.id)
+    if args.json:
+        print_json([s.as_json() for s in found])
+        return 0
+    gaps = [s for s in found if not s.conflict]
+    clashes = [s for s in found if s.conflict]
+    print(f"Edition {edition.id}: {len(gaps)} silence(s), {len(clashes)} conflict(s)")
+    current = None
+    for s in found:
+        if s.incident != current:
+            current = s.incident
+            inc = get_incident(library, s.incident)
+            considered = ", ".join(s.rules_considered) or "no rule in force addresses it"
+            print(f"\n{inc.title} ({inc.id}) - rules considered: {considered}")
+        if s.conflict:
+            how = "; ".join(f"{ref}: {out}" for ref, out in s.decisions.items())
+            print(f"  CONFLICT {s.describe()}: {how}")
+        else:
+            print(f"  silent: {s.describe()}")
+    return 0
+
+
+def _fills(args, library, edition: str) -> int:
+    from ..rulings.silences import fills
+
+    found = fills(library, args.proposal, edition)
+    ref = library.resolve(args.proposal).ref
+    if args.json:
+        print_json([{**f.silence.as_json(), "proposal": f.proposal,
+                     "outcomes": list(f.outcomes), "partly": f.partly} for f in found])
+        return 0
+    if not found:
+        print(f"{ref} fills none of the silences of edition {edition}.")
+    for f in found:
+        part = " (partly)" if f.partly else ""
+        print(f"{f.silence.incident}: {f.silence.describe()} -> {', '.join(f.outcomes)}{part}")
     return 0
 
 

@@ -18,7 +18,7 @@ from .cases import (
     load_cases,
     run_case,
 )
-from .catalogue import Fact, Incident, RulingSpec, get_incident, incidents
+from .catalogue import Fact, Incident, RulingSpec, get_incident, incidents, specs_for
 from .claims import DrawClaim, count_rules_for, draw_claims, draw_claims_from_pdn
 from .engine import Comparison, Ruling, Suggestions, Verdict, compare, suggest
 from .errors import (
@@ -30,14 +30,18 @@ from .errors import (
     UnknownIncidentError,
 )
 from .fromgame import GameIncident, first_illegal_move, incident_from_reconstruction
-from .vocabulary import OUTCOMES
+from .quotes import QuoteSpan, find_quote, merged_spans, quote_spans
+from .silences import Fill, Silence, fills, open_proposals, silences
+from .vocabulary import OUTCOMES, fact_words, outcome_words, verdict_words
 
 __all__ = [
-    "Case", "CaseDifference", "CaseResult", "Comparison", "DrawClaim", "Fact",
+    "Case", "CaseDifference", "CaseResult", "Comparison", "DrawClaim", "Fact", "Fill",
+    "QuoteSpan", "Silence", "find_quote", "fills", "merged_spans", "open_proposals",
+    "quote_spans", "silences", "specs_for",
     "FactTypeError", "GameIncident", "GameRecordError", "Incident", "OUTCOMES", "Ruling",
     "RulingSpec", "RulingsError", "Suggestions", "UnknownCaseError", "UnknownFactError",
     "UnknownIncidentError", "Verdict", "cases_for_proposal", "compare", "count_rules_for",
     "draw_claims", "draw_claims_from_pdn", "first_illegal_move", "get_case", "get_incident",
     "incident_from_reconstruction", "incidents", "load_case_file", "load_cases", "run_case",
-    "suggest",
+    "fact_words", "outcome_words", "suggest", "verdict_words",
 ]

@@ -21,6 +21,7 @@ class Case:
     incident: str
     facts: dict = field(hash=False, compare=False)
     expected: dict = field(hash=False, compare=False)  # ref -> outcome code (or None)
+    quotes: dict = field(default_factory=dict, hash=False, compare=False)  # ref -> its words
     description: str = ""
     sources: tuple[str, ...] = ()
     fen: str | None = None
@@ -28,6 +29,7 @@ class Case:
     disputed_ply: int | None = None
     claim_ply: int | None = None
     event: str = ""
+    round: str = ""
     date: str = ""
     players: dict = field(default_factory=dict, hash=False, compare=False)
     decision: str = ""
@@ -38,10 +40,12 @@ class Case:
     def from_data(cls, data: dict, file: str = "") -> Case:
         return cls(id=data["id"], title=data["title"], incident=data["incident"],
                    facts=dict(data["facts"]), expected=dict(data["expected"]),
+                   quotes=dict(data.get("quotes") or {}),
                    description=data.get("description", "").strip(),
                    sources=tuple(data.get("sources", ())), fen=data.get("fen"),
                    moves=data.get("moves", ""), disputed_ply=data.get("disputed_ply"),
                    claim_ply=data.get("claim_ply"), event=data.get("event", ""),
+                   round=str(data.get("round", "")),
                    date=str(data.get("date", "")), players=dict(data.get("players", {})),
                    decision=data.get("decision", "").strip(), notes=data.get("notes", "").strip(),
                    file=file)

@@ -10,6 +10,8 @@ from typing import Any
 from .errors import FactTypeError, UnknownFactError, UnknownIncidentError
 
 FACT_TYPES = ("yes/no", "number", "choice")
+#: How a ruling stands on its text: the words say it, or it is read into a silent text.
+BASES = ("stated", "inferred")
 _YES = ("yes", "y", "true", "t", "1", "on")
 _NO = ("no", "n", "false", "f", "0", "off")
 
@@ -113,6 +115,24 @@ class RulingSpec:
     summary: str = ""
     count: dict = field(default_factory=dict, hash=False, compare=False)
     index: int = 0
+    quotes: tuple[str, ...] = ()          # the words that establish the outcome
+    condition_quotes: dict = field(default_factory=dict, hash=False, compare=False)
+    basis: str = "stated"                 # stated | inferred (see BASES)
+    note: str = ""                        # what was inferred and why
+    suggestion: bool = False              # an author's suggestion, not a rule of the book
+
+    @property
+    def all_quotes(self) -> tuple[str, ...]:
+        """The outcome's quotes, then each condition's, without repeats (a quote whose words
+        stand inside another quote is left out)."""
+        from .quotes import normalise
+
+        quotes = list(dict.fromkeys((*self.quotes, *self.condition_quotes.values())))
+        folded = [normalise(q) for q in quotes]
+        return tuple(q for i, q in enumerate(quotes)
+                     if not any(i != j and folded[i] in folded[j] and
+                                (folded[i] != folded[j] or j < i)
+                                for j in range(len(quotes))))
 
     @classmethod
     def from_raw(cls, raw: dict, index: int = 0) -> RulingSpec:
@@ -120,7 +140,11 @@ class RulingSpec:
         return cls(incidents=tuple(inc) if isinstance(inc, list) else (inc,),
                    when=dict(raw.get("when") or {}), outcome=raw["outcome"],
                    options=tuple(raw.get("options", ())), summary=raw["summary"],
-                   count=dict(raw.get("count") or {}), index=index)
+                   count=dict(raw.get("count") or {}), index=index,
+                   quotes=tuple(raw.get("quotes", ())),
+                   condition_quotes=dict(raw.get("condition_quotes") or {}),
+                   basis=raw.get("basis", "stated"), note=raw.get("note", ""),
+                   suggestion=bool(raw.get("suggestion", False)))
 
 
 def condition_holds(condition: Any, value: Any) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..errors import Problem
 from .catalogue import Incident, condition_problem, did_you_mean, parse_incidents
+from .quotes import find_quote, normalise
 from .vocabulary import COUNT_KEYS, OUTCOMES, WITH_OPTIONS
 
 
@@ -90,6 +91,60 @@ def _check_rulings(doc, path, record, incidents, have_catalogue, problems) -> No
         for key in ruling.get("count") or {}:
             if key not in COUNT_KEYS:  # the schema refuses these too; kept for old schemas
                 problems.append(doc.problem(here + ("count", key), f"unknown count key {key!r}"))
+        _check_quotes(doc, here, record, ruling, problems)
+
+
+def _check_quotes(doc, here, record, ruling, problems) -> None:
+    """Every quote stands in the record's own text; every condition has a quote or the
+    ruling is ``inferred`` with a note; a ``stated`` ruling quotes its outcome."""
+    text = record.get("text", "")
+    name = f"{doc.data.get('id', '')}:{record.get('id', '')}"
+    for k, quote in enumerate(ruling.get("quotes", ())):
+        if find_quote(text, quote) is None:
+            problems.append(doc.problem(here + ("quotes", k), _not_found(name, text, quote)))
+    when = ruling.get("when") or {}
+    for fact_id, quote in (ruling.get("condition_quotes") or {}).items():
+        if fact_id not in when:
+            problems.append(doc.problem(here + ("condition_quotes", fact_id),
+                                        f"condition_quotes names {fact_id!r}, which is not a "
+                                        f"condition of this ruling (when: "
+                                        f"{', '.join(when) or 'none'})"))
+        elif find_quote(text, quote) is None:
+            problems.append(doc.problem(here + ("condition_quotes", fact_id),
+                                        _not_found(name, text, quote)))
+    basis = ruling.get("basis")
+    if basis == "stated" and not ruling.get("quotes"):
+        problems.append(doc.problem(here + ("basis",), "a stated ruling needs quotes: the "
+                                    "words of its text that give the outcome"))
+    if basis == "inferred" and not ruling.get("note"):
+        problems.append(doc.problem(here + ("basis",), "an inferred ruling needs a note "
+                                    "saying what was inferred and why"))
+    unquoted = [f for f in when if f not in (ruling.get("condition_quotes") or {})]
+    if unquoted and basis != "inferred":
+        problems.append(doc.problem(here + ("when", unquoted[0]),
+                                    f"condition {', '.join(unquoted)} has no quote: give "
+                                    f"condition_quotes from the text, or make the ruling "
+                                    f"basis: inferred with a note"))
+
+
+def _own_words(library, ref: str) -> str:
+    """The text whose words decide for ``ref``: an endorsement ("OK") stands on its rule's."""
+    entry = library.index[ref]
+    if getattr(entry, "is_endorsement", False) and getattr(entry, "rule", None):
+        return library.index[entry.rule].text
+    return entry.text
+
+
+def _not_found(name: str, text: str, quote: str) -> str:
+    """The message for a quote that is not in the text, with the nearest passage."""
+    import difflib
+
+    words = normalise(text).split(" ")
+    size = max(1, len(normalise(quote).split(" ")))
+    passages = [" ".join(words[i:i + size]) for i in range(max(1, len(words) - size + 1))]
+    guess = difflib.get_close_matches(normalise(quote), passages, n=1, cutoff=0.6)
+    hint = f" (the text has {guess[0]!r})" if guess else ""
+    return f"quote {quote!r} is not in the text of {name}{hint}"
 
 
 def _check_case(library, doc, incidents, seen, problems) -> None:
@@ -122,6 +177,19 @@ def _check_case(library, doc, incidents, seen, problems) -> None:
         if outcome is not None and outcome not in OUTCOMES:
             problems.append(doc.problem(("expected", ref), f"unknown outcome {outcome!r}"
                                         f"{did_you_mean(outcome, OUTCOMES)}"))
+    quotes = data.get("quotes") or {}
+    for ref, outcome in data["expected"].items():
+        if outcome is not None and ref in library.index and ref not in quotes:
+            problems.append(doc.problem(("expected", ref), f"expected {ref}: {outcome} has no "
+                                        f"quote: give quotes: {{{ref}: the words of its text "
+                                        f"that fix it}}"))
+    for ref, quote in quotes.items():
+        if ref not in data["expected"]:
+            problems.append(doc.problem(("quotes", ref), f"quotes names {ref!r}, which has no "
+                                        f"expected outcome in this case"))
+        elif ref in library.index and find_quote(_own_words(library, ref), quote) is None:
+            problems.append(doc.problem(("quotes", ref),
+                                        _not_found(ref, _own_words(library, ref), quote)))
     for j, ref in enumerate(data.get("sources", ())):
         if ref not in library.index:
             problems.append(doc.problem(("sources", j), f"source {ref!r} does not exist"

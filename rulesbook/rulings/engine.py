@@ -10,7 +10,7 @@ from .catalogue import Fact, Incident, RulingSpec, condition_holds, get_incident
 from .vocabulary import OUTCOMES
 
 JSON_KEYS = ("ref", "rulebook", "outcome", "options", "summary", "matched_facts",
-             "unknown_facts", "text")
+             "unknown_facts", "text", "quotes", "basis")
 
 
 @dataclass(frozen=True)
@@ -32,16 +32,25 @@ class Ruling:
     in_force: bool = True    # False for guidance from another rulebook
     conditions: dict = field(default_factory=dict, hash=False, compare=False)
     count: dict = field(default_factory=dict, hash=False, compare=False)
+    quotes: tuple[str, ...] = ()   # the words of ``text`` that establish it
+    basis: str = "stated"          # stated | inferred
+    note: str = ""                 # what was inferred and why
+    suggestion: bool = False       # an author's suggestion, not a rule of the book
 
     @property
     def meaning(self) -> str:
         return OUTCOMES.get(self.outcome, self.outcome)
 
+    @property
+    def inferred(self) -> bool:
+        return self.basis == "inferred"
+
     def as_json(self) -> dict:
         return {"ref": self.ref, "rulebook": self.rulebook, "outcome": self.outcome,
                 "options": list(self.options), "summary": self.summary,
                 "matched_facts": dict(self.matched_facts),
-                "unknown_facts": list(self.unknown_facts), "text": self.text}
+                "unknown_facts": list(self.unknown_facts), "text": self.text,
+                "quotes": list(self.quotes), "basis": self.basis}
 
 
 @dataclass(frozen=True)
@@ -90,8 +99,10 @@ def _candidates(incident: Incident, facts: dict, sources) -> list[Ruling]:
                 continue
             ruling = Ruling(ref, rulebook, incident.id, spec.outcome, spec.options, spec.summary,
                             matched, unknown, text, title, rule, status == "applies", in_force,
-                            dict(spec.when), dict(spec.count))
-            found.append(((not ruling.applies, -len(matched), len(unknown), order), ruling))
+                            dict(spec.when), dict(spec.count), spec.all_quotes, spec.basis,
+                            spec.note, spec.suggestion)
+            found.append(((not ruling.applies, spec.suggestion, -len(matched), len(unknown),
+                           order), ruling))
     found.sort(key=lambda pair: pair[0])
     return [r for _, r in found]
 
@@ -164,6 +175,10 @@ class Verdict:
     text: str = ""
     endorses: str | None = None
     differs: bool | None = None    # decides differently from the original APCA rules
+    quotes: tuple[str, ...] = ()
+    basis: str | None = None       # stated | inferred; None when undecided
+    note: str = ""
+    suggestion: bool = False       # an author's suggestion, not a rule of the book
 
     def as_json(self) -> dict:
         return {"ref": self.ref, "rulebook": self.rulebook, "outcome": self.outcome,
@@ -171,7 +186,7 @@ class Verdict:
                 "matched_facts": dict(self.matched_facts),
                 "unknown_facts": list(self.unknown_facts), "text": self.text,
                 "label": self.label, "kind": self.kind, "endorses": self.endorses,
-                "differs": self.differs}
+                "differs": self.differs, "quotes": list(self.quotes), "basis": self.basis}
 
 
 @dataclass(frozen=True)
@@ -262,7 +277,9 @@ def compare(library, incident: str, facts: dict | None = None) -> Comparison:
         best = rulings[0] if rulings and rulings[0].applies else None
         if best is not None:
             v = Verdict(entry.ref, entry.rulebook, _label(library, entry), kind, best.outcome,
-                        best.options, best.summary, best.matched_facts, (), text, endorses)
+                        best.options, best.summary, best.matched_facts, (), text, endorses,
+                        quotes=best.quotes, basis=best.basis, note=best.note,
+                        suggestion=best.suggestion)
         else:
             unknown = tuple(dict.fromkeys(f for r in rulings for f in r.unknown_facts))
             v = Verdict(entry.ref, entry.rulebook, _label(library, entry), kind, None, (),

@@ -20,6 +20,7 @@ OUTCOMES: dict[str, str] = {
     "must_move_piece": "the touched piece must be moved",
     "must_complete_move": "the move must be completed in the direction begun",
     "crown_and_replay": "the opponent's move is put back, the man is crowned, and the same move is made",
+    "put_back_and_crown": "the opponent's move is put back until the man is crowned; the text does not say the same move must be made",
     "crown_piece": "the man is crowned now",
     "replace_piece": "the piece is put back on the board",
     "remove_spectator": "the spectator is ordered from the room; play stops until he has left",
@@ -28,6 +29,11 @@ OUTCOMES: dict[str, str] = {
     "tiebreak": "the tie is broken by the tie-break method",
     "decision_final": "the decision is final",
     "appeal_allowed": "the decision can be appealed",
+    "clocks_30_minutes": "double clocks are set, 30 minutes for each player to finish the game",
+    "clocks_20_minutes": "double clocks are set, 20 minutes for each player to finish the game",
+    "clocks_10_minutes": "double clocks are set, 10 minutes for each player to finish the game",
+    "call_time": "\"Time\" is called; a move not completed within another minute loses the game",
+    "stop_clocks": "the clocks are stopped at once and started again when the dispute is settled",
     "arbiter_decides": "a written statement of facts goes to a disinterested arbiter, whose decision is final",
 }
 
@@ -40,3 +46,36 @@ COUNT_KEYS = ("three_vs_one_limit", "long_line_limit", "strong_side_limit",
 
 #: Incidents decided by a count that the engine can compute from a game.
 DRAW_CLAIM_INCIDENTS = ("thirteen_count", "strong_side_count", "repetition")
+
+
+def outcome_words(outcome: str) -> str:
+    """An outcome code in the plain words a player reads (the code itself if unknown)."""
+    return OUTCOMES.get(outcome, outcome.replace("_", " "))
+
+
+def fact_words(value) -> str:
+    """A fact's value as words: yes/no, a number, a choice without underscores."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
+
+
+def verdict_words(verdict) -> str:
+    """How one variant decides a case, as the app and the report both state it:
+    the outcome in words with its options, or what it still needs to decide."""
+    if verdict.outcome is None:
+        words = verdict.summary or "does not decide this case"
+        if verdict.unknown_facts:
+            words += " (needs: " + ", ".join(f.replace("_", " ")
+                                             for f in verdict.unknown_facts) + ")"
+    else:
+        words = outcome_words(verdict.outcome)
+        if verdict.options:
+            words += ": " + ", ".join(o.replace("_", " ") for o in verdict.options)
+    if verdict.endorses:
+        words += f" (endorses {verdict.endorses})"
+    if verdict.basis == "inferred":
+        words += " (inferred)"
+    elif verdict.suggestion:
+        words += " (the author's suggestion, not a rule)"
+    return words[:1].upper() + words[1:]

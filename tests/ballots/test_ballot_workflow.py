@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
 
-from rulesbook.ballots import build_ballot, dump_ballot, load_ballot
+from rulesbook.ballots import BallotError, build_ballot, cast_vote, dump_ballot, load_ballot
 from rulesbook.cli import main
 from rulesbook.datapath import bundled_data_dir
 from rulesbook.editions import consolidate, redline
@@ -14,23 +15,36 @@ from rulesbook.library import load_library
 
 SHIPPED = bundled_data_dir() / "apca" / "ballots" / "2026-committee.yaml"
 
-GOOD = """schema_version: 1
-kind: member-ballot
-ballot: test-ballot
-member: E
-votes:
-  - {question: "28", ranking: [28A, original]}
-  - {question: Heading, ranking: [yes]}
-  - {question: "10", ranking: [10C, 10A]}
-"""
+AT = "2026-03-01T11:00:00Z"
+# E's votes, as `ballot export` writes them (canonical options)
+E_VOTES = [("28", ["apca:28A", "apca:28"]), ("Heading", ["apca:Heading"]),
+           ("10", ["apca:10C", "apca:10A"])]
+
+
+def member_file(path, keys, member="E", votes=E_VOTES, ballot="test-ballot", signer=None,
+                extra=()):
+    """A member-ballot of ``member`` whose votes are signed together by ``signer``
+    (default: the member), over exactly the rankings written; ``extra`` votes too."""
+    from rulesbook.ballots import Vote, dump_member_ballot
+    from rulesbook.ballots.signing import batch_message
+
+    key = keys[signer or member]
+    everything = list(votes) + list(extra)
+    signed_as = [Vote(member, q, tuple(r), AT) for q, r in everything]
+    # a batch signs each question once: a question voted twice is signed as written
+    signature = key.sign(batch_message(ballot, {v.question: v for v in signed_as}.values()))
+    doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot, "member": member,
+           "key": key.public, "at": AT, "signature": signature,
+           "votes": [{"question": q, "ranking": list(r)} for q, r in everything]}
+    path.write_text(dump_member_ballot(doc))
+    return path
 
 
 # -- import ----------------------------------------------------------------------
 
-def test_import_merges_a_member_file(open_ballot_file, tmp_path):
-    member_file = tmp_path / "e.yaml"
-    member_file.write_text(GOOD)
-    assert main(["ballot", "import", str(open_ballot_file), str(member_file)]) == 0
+def test_import_merges_a_member_file(open_ballot_file, tmp_path, keys):
+    path = member_file(tmp_path / "e.yaml", keys)
+    assert main(["ballot", "import", str(open_ballot_file), str(path)]) == 0
     ballot = load_ballot(open_ballot_file)
     mine = {v.question: v.ranking for v in ballot.votes if v.member == "E"}
     assert mine == {"28": ("apca:28A", "apca:28"), "Heading": ("apca:Heading",),
@@ -39,49 +53,53 @@ def test_import_merges_a_member_file(open_ballot_file, tmp_path):
                for h in ballot.history)  # E's abstention was replaced, and recorded
 
 
-@pytest.mark.parametrize("bad,where,message", [
-    ('  - {question: "9", ranking: [9Z]}\n', ":9:", "'9Z' is not an option"),
-    ('  - {question: "2", ranking: [2B]}\n', ":9:", "no question '2'"),
-    ('  - {question: "28", ranking: [28A]}\n', ":9:", "voted twice (first at line 6)"),
-    ('  - {question: "9", ranking: [9A, 9A]}\n', ":9:", "ranked twice"),
-    ('  - {question: "9", rankng: [9A]}\n', ":9:", "unknown key 'rankng'"),
-    ('  - {question: "9", ranking: [9A]\n', ":", "not valid YAML"),
+@pytest.mark.parametrize("bad,message", [
+    (("9", ["9Z"]), "'9Z' is not an option"),
+    (("2", ["2B"]), "no question '2'"),
+    (("28", ["apca:28A"]), "voted twice (first at line"),
+    (("9", ["apca:9A", "apca:9A"]), "ranked twice"),
 ])
-def test_a_bad_line_refuses_the_whole_file(open_ballot_file, tmp_path, capsys, bad, where,
-                                           message):
-    member_file = tmp_path / "e.yaml"
-    member_file.write_text(GOOD + bad)
+def test_a_bad_line_refuses_the_whole_file(open_ballot_file, tmp_path, capsys, bad, message,
+                                           keys):
+    path = member_file(tmp_path / "e.yaml", keys, extra=[bad])
+    lines = path.read_text().splitlines()
+    last = max(i for i, ln in enumerate(lines, 1) if ln.startswith("- question:"))
     before = open_ballot_file.read_bytes()
-    assert main(["ballot", "import", str(open_ballot_file), str(member_file)]) == 2
+    assert main(["ballot", "import", str(open_ballot_file), str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"{member_file}{where}" in err and message in err and "Traceback" not in err
+    assert message in err and "Traceback" not in err
+    where = re.search(re.escape(str(path)) + r":(\d+):\d+: [^\n]*" + re.escape(message), err)
+    assert where and last <= int(where[1]) <= len(lines)  # the appended vote's lines
     assert open_ballot_file.read_bytes() == before
 
 
-@pytest.mark.parametrize("old,new,message", [
-    ("member: E", "member: Z", "not on the roll"),
-    ("ballot: test-ballot", "ballot: other", "is for ballot 'other'"),
+@pytest.mark.parametrize("change,message", [
+    ({"member": "Z"}, "not on the roll"),
+    ({"ballot": "other"}, "is for ballot 'other'"),
 ])
-def test_import_checks_the_member_and_the_ballot(open_ballot_file, tmp_path, capsys, old, new,
-                                                 message):
-    member_file = tmp_path / "e.yaml"
-    member_file.write_text(GOOD.replace(old, new))
+def test_import_checks_the_member_and_the_ballot(open_ballot_file, tmp_path, capsys, change,
+                                                 message, keys):
+    path = member_file(tmp_path / "e.yaml", keys)
+    text = path.read_text()
+    for key, value in change.items():
+        text = text.replace(f"{key}: {'E' if key == 'member' else 'test-ballot'}\n",
+                            f"{key}: {value}\n", 1)
+    path.write_text(text)
     before = open_ballot_file.read_bytes()
-    assert main(["ballot", "import", str(open_ballot_file), str(member_file)]) == 2
+    assert main(["ballot", "import", str(open_ballot_file), str(path)]) == 1
     assert message in capsys.readouterr().err
     assert open_ballot_file.read_bytes() == before
 
 
-def test_import_into_a_closed_ballot_changes_nothing(sealed_file, tmp_path, capsys):
-    member_file = tmp_path / "e.yaml"
-    member_file.write_text(GOOD)
+def test_import_into_a_closed_ballot_changes_nothing(sealed_file, tmp_path, capsys, keys):
+    path = member_file(tmp_path / "e.yaml", keys)
     before = sealed_file.read_bytes()
-    assert main(["ballot", "import", str(sealed_file), str(member_file)]) == 2
+    assert main(["ballot", "import", str(sealed_file), str(path)]) == 2
     assert "closed" in capsys.readouterr().err
     assert sealed_file.read_bytes() == before
 
 
-def test_a_failed_write_leaves_the_old_file(open_ballot_file, monkeypatch):
+def test_a_failed_write_leaves_the_old_file(open_ballot_file, monkeypatch, keys):
     from rulesbook.ballots import io
     from rulesbook.storage import SaveError
 
@@ -129,12 +147,12 @@ def test_the_questions_follow_the_proposals(library):
 def test_bad_references_in_a_ballot_are_validation_problems(data_copy, capsys):
     target = data_copy / "apca" / "ballots" / "2026-committee.yaml"
     text = target.read_text().replace("options: ['apca:9', 'apca:9A'",
-                                      "options: ['apca:9', 'apca:9C'", 1)
+                                      "options: ['apca:9', 'apca:9U'", 1)
     text = text.replace("roll: [A, B, C, D, E]", "roll: [A, B, C, D, X]")
     target.write_text(text)
     assert main(["--data", str(data_copy), "validate"]) == 1
     out = capsys.readouterr().out
-    assert "option apca:9C is a comment, which offers no text to adopt" in out
+    assert "option apca:9U is a comment, which offers no text to adopt" in out
     assert "member 'X' is neither in members.yaml" in out
     assert "apca/ballots/2026-committee.yaml:" in out
 
@@ -155,6 +173,12 @@ def test_adopt_makes_the_next_edition(data_copy, sealed_file, capsys):
     assert new.id == "2026a" and new.base == "original" and new.date == "2026-03-02"
     seal = load_ballot(ballot_file).seal.digest
     assert seal in new.description
+    # the provenance: who signed (every current vote, by its member) and who sealed
+    from tests.ballots.helpers import VOTES
+
+    current = len({(m, q) for m, q, _ in VOTES})  # D voted twice on 10: one counts
+    assert f"{current} vote(s) signed by the members themselves; sealed and signed by A." \
+        in new.description
     assert new.seal == f"sha256:{seal}" and new.ballot == "test-ballot"
     assert {(a.proposal, a.rule, a.ballot, a.question) for a in new.adopted} == {
         ("apca:10B", "apca:10", "test-ballot", "10"),
@@ -190,7 +214,7 @@ def test_adopt_refuses_open_or_tampered_ballots(data_copy, open_ballot_file, sea
 
 # -- the command line ------------------------------------------------------------------
 
-def test_cli_workflow_and_tally_json(tmp_path, capsys):
+def test_cli_workflow_and_tally_json(tmp_path, capsys, keys):
     path = tmp_path / "b.yaml"
     assert main(["ballot", "new", str(path), "--method", "schulze", "--threshold",
                  "two-thirds", "--quorum", "2"]) == 0
@@ -210,7 +234,9 @@ def test_cli_workflow_and_tally_json(tmp_path, capsys):
     assert r["rounds"] and r["method"] == "irv"
     assert main(["ballot", "tally", str(path)]) == 0
     assert "pairwise" in capsys.readouterr().out
-    assert main(["ballot", "close", str(path)]) == 0
+    assert main(["ballot", "close", str(path), "--as", "C"]) == 2  # a member, not a closer
+    assert "only the chair or the secretary" in capsys.readouterr().err
+    assert main(["ballot", "close", str(path), "--as", "B"]) == 0
     assert main(["ballot", "verify", str(path)]) == 0
     assert main(["ballot", "vote", str(path), "--member", "A", "--question", "10",
                  "--ranking", "10A"]) == 2
@@ -234,3 +260,26 @@ def test_cli_refuses_an_existing_output(tmp_path, capsys):
     out.write_text("keep me")
     assert main(["ballot", "new", str(out)]) == 2
     assert out.read_text() == "keep me"
+
+
+def test_a_proxy_vote_is_shown_in_the_tally_and_the_edition(data_copy, open_ballot_file, keys,
+                                                            registry, capsys):
+    from rulesbook.ballots import close_ballot, save_ballot
+
+    ballot = load_ballot(open_ballot_file)
+    ballot = cast_vote(ballot, "E", "10", "10B", at="2026-03-01T11:00:00Z",
+                       signer=keys["B"], proxy_by="B", registry=registry)
+    with pytest.raises(BallotError, match="not the chair or the secretary"):
+        cast_vote(ballot, "E", "10", "10C", signer=keys["C"], proxy_by="C", registry=registry)
+    with pytest.raises(BallotError, match="must be signed by the proxy B"):
+        cast_vote(ballot, "E", "10", "10C", signer=keys["C"], proxy_by="B", registry=registry)
+    ballot = close_ballot(ballot, keys["B"], registry, at="2026-03-02T12:00:00Z")
+    target = data_copy / "apca" / "ballots" / "proxy.yaml"
+    save_ballot(target, ballot)
+    assert main(["ballot", "tally", str(target)]) == 0
+    assert "proxy votes: E (by B)" in capsys.readouterr().out
+    assert main(["--data", str(data_copy), "ballot", "adopt", str(target),
+                 "--edition", "2026p"]) == 0
+    edition = load_library(data_copy).edition()
+    assert "1 entered by proxy by B (E on 10)" in edition.description
+    assert "sealed and signed by B" in edition.description

@@ -12,17 +12,6 @@ from PySide6.QtCore import QSettings  # noqa: E402
 
 from rulesbook.datapath import bundled_data_dir  # noqa: E402
 
-SECOND_EDITION = """
-  - id: second
-    title: Second edition (test)
-    date: "2026-06-01"
-    rulebook: apca
-    base: original
-    description: Adopts 28A for the 13-count.
-    adopted:
-      - {proposal: "apca:28A", rule: "apca:28", ballot: "B-1"}
-"""
-
 
 @pytest.fixture(autouse=True)
 def private_settings(tmp_path, monkeypatch):
@@ -33,6 +22,7 @@ def private_settings(tmp_path, monkeypatch):
     monkeypatch.setenv("RULESBOOK_LOG_DIR", str(tmp_path / "logs"))
     monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(tmp_path / "autosave"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("RULESBOOK_CONFIG", str(tmp_path / "config" / "rulesbook"))  # keys
     yield
 
 
@@ -49,11 +39,14 @@ def copy_data(target: Path) -> Path:
 
 @pytest.fixture
 def two_editions(tmp_path) -> Path:
-    """A data folder whose editions.yaml has a second edition adopting apca:28A."""
+    """A data folder whose editions.yaml has a second edition adopting apca:28A
+    (by a signed, sealed ballot, as `ballot adopt` writes it: the edition chain
+    refuses an edition entered by hand)."""
+    from tests.ballots.helpers import adopt_edition
+
     folder = copy_data(tmp_path / "two-editions")
-    editions = folder / "editions.yaml"
-    editions.write_text(editions.read_text(encoding="utf-8").rstrip("\n") + "\n"
-                        + SECOND_EDITION, encoding="utf-8")
+    adopt_edition(folder, "second", {"28": "28A"}, title="Second edition (test)",
+                  date="2026-06-01")
     return folder
 
 

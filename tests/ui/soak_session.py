@@ -73,6 +73,13 @@ def board_session(steps: int) -> int:
     return done
 
 
+def sign_in_as_secretary() -> None:
+    """The secretary (B) types the paper ballots: every vote signed with B's key."""
+    panel = ballots_ws.key_panel
+    panel.member_combo.setCurrentIndex(panel.member_combo.findData("B"))
+    panel.use_button.click()
+
+
 def vote_session(votes: int) -> int:
     """Type rankings into the ranking box and press Enter, member after member."""
     window.show_workspace("ballots")
@@ -142,6 +149,7 @@ def show_session(rounds: int) -> int:
 
 
 def run() -> None:
+    sign_in_as_secretary()
     window.show_workspace("board")
     assert board_ws.open_pdn(PDN, 0), "the corpus game did not open"
     pump()

@@ -9,7 +9,9 @@ from rulesbook.datapath import bundled_data_dir
 from tests.ui.conftest import copy_data
 
 
-def test_starts_on_bundled_data_in_background(qtbot, settings):
+def test_starts_on_the_users_rules_folder_in_background(qtbot, settings, tmp_path):
+    from rulesbook.datapath import user_rules_dir
+    from rulesbook.rulesfolder import is_rules_folder
     from ui.app import Launcher
 
     launcher = Launcher(settings)
@@ -23,7 +25,11 @@ def test_starts_on_bundled_data_in_background(qtbot, settings):
     assert win.edition_combo.currentData() == "original"
     assert "original" in win.edition_status.text()
     about = win.about_text()
-    assert str(bundled_data_dir()) in about and "original" in about
+    # first start: the user's rules folder is made from the seed, where the CLI looks too
+    folder = tmp_path / "xdg-data" / "Rulesbook" / "rules"
+    assert launcher.controller.data_dir == folder == user_rules_dir()
+    assert is_rules_folder(folder)
+    assert str(folder) in about and str(bundled_data_dir()) not in about and "original" in about
     assert win.workspaces["rules"].current == "apca:1"
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from tests.ui.conftest import copy_data
 
@@ -21,8 +20,23 @@ def data(tmp_path) -> Path:
 
 
 @pytest.fixture
-def app(open_ballots, data):
+def keys(data):
+    """Every member has a key (in the test's config folder); A is chair, B secretary."""
+    from tests.ballots.helpers import make_keys
+
+    return make_keys(data)
+
+
+@pytest.fixture
+def app(open_ballots, data, keys):
     return open_ballots(data)
+
+
+def use_key(ws, member: str) -> None:
+    panel = ws.key_panel
+    panel.member_combo.setCurrentIndex(panel.member_combo.findData(member))
+    panel.use_button.click()
+    assert panel.status.text().startswith(f"Signing as {member}"), panel.status.text()
 
 
 def enter(ws, qtbot, member: str, question: str, text: str) -> None:
@@ -49,12 +63,18 @@ def test_opens_the_committee_ballot_with_texts_and_settings(app, data):
     assert "<del" in ws.options_view.page_html()
 
 
-def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path):
+def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path, keys):
     win, ws = app
     path = data / BALLOT
     before = path.read_text(encoding="utf-8")
     win.show_workspace("ballots")
     ws.tabs.setCurrentIndex(ws.TAB_VOTES)
+    # without a key nothing can be recorded
+    enter(ws, qtbot, "A", "10", "1")
+    assert "Choose your key first" in ws.vote_error.text()
+    assert ws.ballots.ranking_of("A", "10") is None
+    # the secretary signs in and types the paper ballots as proxy votes
+    use_key(ws, "B")
 
     # a secretary types the paper ballots: numbers, Enter, next question
     for member, text in VOTES_10.items():
@@ -65,31 +85,33 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path):
     assert ws.ballots.ranking_of("A", "13") is None
     assert ws.ballots.ranking_of("C", "10") == ("apca:10C", "apca:10B")
     row10 = [q.id for q in ws.ballots.ballot.questions].index("10")
-    assert ws.grid.item(row10, 2).text() == "4 3"
+    assert ws.grid.item(row10, 2).text() == "4 3 (proxy B)"  # C's paper ballot
+    assert ws.grid.item(row10, 1).text() == "1 4"  # B's own vote
     assert ws.ballots.dirty and "(unsaved votes)" in ws.info.text()
     assert path.read_text(encoding="utf-8") == before  # nothing written yet
 
-    # a member's file with one bad line: refused whole
-    from rulesbook.ballots import member_copy
+    # a member's signed file with one vote changed after signing: refused whole
+    from rulesbook.ballots import Vote, dump_member_ballot
+    from rulesbook.ballots.signing import sign_votes
 
-    copy = member_copy(ws.ballots.ballot, "A")
-    for v in copy["votes"]:
-        if v["question"] == "12":
-            v["ranking"] = ["12A"]
-        if v["question"] == "13":
-            v["ranking"] = ["13Z"]
+    ballot_id = ws.ballots.ballot.id
+    signed = sign_votes(ballot_id, [Vote("A", q, r, "2026-03-01T10:00:00Z") for q, r in
+                                    (("12", ("apca:12A",)), ("13", ("apca:13A", "apca:13")))],
+                        keys["A"])
+    copy = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot_id, "member": "A",
+            "key": keys["A"].public, "at": signed[0].at, "signature": signed[0].signature,
+            "votes": [{"question": v.question, "ranking": list(v.ranking)} for v in signed]}
+    good = tmp_path / "a-good.yaml"
+    good.write_text(dump_member_ballot(copy), encoding="utf-8")
+    copy["votes"][1]["ranking"] = ["apca:13"]
     bad = tmp_path / "a-bad.yaml"
-    bad.write_text(yaml.safe_dump(copy, sort_keys=False), encoding="utf-8")
+    bad.write_text(dump_member_ballot(copy), encoding="utf-8")
     snapshot = ws.ballots.ballot
     assert not ws.import_member(str(bad))
     assert ws.ballots.ballot is snapshot
-    assert "13Z" in ws.last_error and "nothing imported" in ws.last_error
+    assert "do not carry A's signature" in ws.last_error
+    assert "nothing imported" in ws.last_error
     ws.error_box.close()
-    for v in copy["votes"]:
-        if v["question"] == "13":
-            v["ranking"] = ["13A", "13"]
-    good = tmp_path / "a-good.yaml"
-    good.write_text(yaml.safe_dump(copy, sort_keys=False), encoding="utf-8")
     assert ws.import_member(str(good))
     assert ws.ballots.ranking_of("A", "12") == ("apca:12A",)
 
@@ -132,10 +154,11 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path):
                     encoding="utf-8")
     result = ws.verify()
     assert not result.ok
-    assert "CHANGED AFTER IT WAS SEALED" in ws.banner.text()
+    assert "THE BALLOT DOES NOT VERIFY" in ws.banner.text()
     assert "votes on question '10'" in ws.banner.text()
+    assert "the signature does not match the vote" in ws.banner.text()
     assert not ws.adopt("tampered")
-    assert "fails verification" in ws.last_error
+    assert "cannot be adopted" in ws.last_error
     ws.error_box.close()
 
     # the true file back: adopt, and the Editions workspace shows the redline
@@ -155,6 +178,7 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path):
 
 def test_unsaved_votes_ask_before_closing(app, qtbot):
     win, ws = app
+    use_key(ws, "B")
     enter(ws, qtbot, "B", "10", "2 1")
     asked = []
     ws.ask_unsaved = lambda: asked.append(1) or "cancel"

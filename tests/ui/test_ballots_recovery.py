@@ -19,14 +19,37 @@ def data(tmp_path) -> Path:
 
 
 @pytest.fixture
+def keys(data):
+    """Every member has a key; A is chair, B secretary (who types the votes here)."""
+    from tests.ballots.helpers import make_keys
+
+    return make_keys(data)
+
+
+@pytest.fixture
+def registry(data, keys):
+    from rulesbook.ballots import load_registry
+
+    return load_registry(data)
+
+
+@pytest.fixture
 def autosave(tmp_path) -> Path:
     return tmp_path / "autosave" / "ballots"  # RULESBOOK_AUTOSAVE_DIR, see conftest
 
 
 @pytest.fixture
-def session(open_ballots, data):
-    """Start "the app" on ``data``: a new window each call (a new session)."""
-    return lambda: open_ballots(data)
+def session(open_ballots, data, keys):
+    """Start "the app" on ``data``: a new window each call (a new session), the
+    secretary B signing."""
+    def start():
+        win, ws = open_ballots(data)
+        panel = ws.key_panel
+        panel.member_combo.setCurrentIndex(panel.member_combo.findData("B"))
+        panel.use_button.click()
+        assert ws.ballots.keys.signer is not None, panel.status.text()
+        return win, ws
+    return start
 
 
 def vote(ws, member: str, question: str, text: str) -> None:
@@ -34,6 +57,15 @@ def vote(ws, member: str, question: str, text: str) -> None:
     ws.question_list.setCurrentRow([q.id for q in ws.ballots.ballot.questions].index(question))
     ws.ranking_edit.setText(text)
     assert ws.enter_ranking(), ws.vote_error.text()
+
+
+def cli_vote(data: Path, member: str, question: str, option: str) -> None:
+    """A member's own signed vote saved by another program (`rulesbook ballot vote`)."""
+    from rulesbook.ballots import load_registry, load_signing_key
+
+    registry = load_registry(data)
+    signer = load_signing_key(member, registry.registered_key(member))
+    vote_file(data / BALLOT, member, question, option, signer=signer, registry=registry)
 
 
 def recovery_files(autosave: Path) -> list[Path]:
@@ -47,8 +79,11 @@ def test_every_change_is_autosaved_and_saving_or_discarding_removes_it(session, 
     vote(ws, "B", "10", "2 1")
     [file] = recovery_files(autosave)
     saved = json.loads(file.read_text(encoding="utf-8"))
-    assert saved["changes"] == [{"op": "vote", "member": "B", "question": "10",
-                                 "ranking": ["apca:10A", "apca:10"], "source": "app"}]
+    [change] = saved["changes"]
+    assert {k: change[k] for k in ("op", "member", "question", "ranking", "source")} == {
+        "op": "vote", "member": "B", "question": "10", "ranking": ["apca:10A", "apca:10"],
+        "source": "app"}
+    assert change["vote"]["signature"]  # the signed vote, re-applied as it was
     assert saved["path"] == str((data / BALLOT).resolve())
     ws.method_combo.setCurrentIndex(ws.method_combo.findData("plurality"))
     ws.choose_method_button.click()
@@ -92,7 +127,7 @@ def test_restore_after_a_crash_then_discard(session, autosave):
 def test_a_stale_recovery_is_refused_and_kept_aside(session, data, autosave):
     _first, ws = session()
     vote(ws, "B", "10", "2 1")
-    vote_file(data / BALLOT, "E", "10", "apca:10B")  # a member's vote, saved by the CLI
+    cli_vote(data, "E", "10", "apca:10B")  # a member's vote, saved by the CLI
     _win, ws2 = session()
     assert not ws2.restore_button.isVisibleTo(ws2)
     text = ws2.recovery_label.text()
@@ -109,7 +144,7 @@ def test_the_file_changing_between_the_offer_and_restore_is_refused(session, dat
     vote(ws, "B", "10", "2 1")
     _win, ws2 = session()
     assert ws2.restore_button.isVisibleTo(ws2)
-    vote_file(data / BALLOT, "E", "10", "apca:10B")
+    cli_vote(data, "E", "10", "apca:10B")
     assert not ws2.restore_recovery()
     assert "NOT restored" in ws2.last_recovery_notice
     assert len(list((autosave / "set-aside").glob("*.json"))) == 1
@@ -147,8 +182,8 @@ def changed_meanwhile(session, data):
     win, ws = session()
     vote(ws, "B", "10", "2 1")
     vote(ws, "C", "10", "4")
-    vote_file(data / BALLOT, "E", "10", "apca:10B")
-    vote_file(data / BALLOT, "B", "10", "apca:10C")
+    cli_vote(data, "E", "10", "apca:10B")
+    cli_vote(data, "B", "10", "apca:10C")
     return win, ws, (data / BALLOT).read_bytes()
 
 
@@ -191,10 +226,10 @@ def test_overwrite_keeps_the_version_on_disk_as_a_backup(session, data):
     assert {v.member for v in saved.votes} == {"B", "C"}
 
 
-def test_a_ballot_closed_on_disk_refuses_the_reapply_plainly(session, data):
+def test_a_ballot_closed_on_disk_refuses_the_reapply_plainly(session, data, keys, registry):
     win, ws = session()
     vote(ws, "B", "10", "2 1")
-    close_file(data / BALLOT)
+    close_file(data / BALLOT, keys["A"], registry)
     sealed = (data / BALLOT).read_bytes()
     ws.ask_conflict = lambda conflict: "reload"
     assert ws.save() is None

@@ -30,6 +30,8 @@ board = window.workspaces["board"]
 board.board_controller.type_moves(" ".join({moves!r}))
 ws = window.workspaces["ballots"]
 window.show_workspace("ballots")
+ws.key_panel.member_combo.setCurrentIndex(ws.key_panel.member_combo.findData("B"))
+ws.key_panel.use_button.click()  # the secretary signs the votes typed in
 questions = [q.id for q in ws.ballots.ballot.questions]
 for member, question, text in {votes!r}:
     ws.member_combo.setCurrentIndex(ws.member_combo.findData(member))
@@ -122,8 +124,16 @@ def report(tmp_path: Path, data: Path) -> dict:
     return json.loads(line[len("REPORT "):])
 
 
+def with_keys(data: Path) -> Path:
+    """Members' keys (in $RULESBOOK_CONFIG, which the app processes inherit)."""
+    from tests.ballots.helpers import make_keys
+
+    make_keys(data)
+    return data
+
+
 def test_killed_app_recovers_the_board_record_and_the_unsaved_votes(tmp_path):
-    data = copy_data(tmp_path / "data")
+    data = with_keys(copy_data(tmp_path / "data"))
     before = (data / BALLOT).read_bytes()
     edit_and_kill(tmp_path, data, [("B", "10", "2 1"), ("C", "10", "4")], method="schulze")
     assert (data / BALLOT).read_bytes() == before  # the ballot FILE is written on Save only
@@ -139,7 +149,7 @@ def test_killed_app_recovers_the_board_record_and_the_unsaved_votes(tmp_path):
 def test_a_stale_recovery_is_refused_and_kept_aside(tmp_path):
     from rulesbook.ballots import load_ballot, vote_file
 
-    data = copy_data(tmp_path / "data")
+    data = with_keys(copy_data(tmp_path / "data"))
     edit_and_kill(tmp_path, data, [("B", "10", "2 1")])
     vote_file(data / BALLOT, "E", "10", "apca:10B")  # another secretary, meanwhile
 

@@ -53,6 +53,7 @@ def test_board_request_fills_the_panel_and_compare_shows_10_against_10c(window, 
     assert "taken back" in table.item(row10, 1).text()
     assert table.item(row10, 2).text() == "the original"
     assert "reconstructed to the disputed move" in table.item(row10c, 1).text()
+
     assert table.item(row10c, 2).text() == "DIFFERS"
     assert table.item(row10c, 1).font().bold()
     assert table.item(row10c, 0).background().color() != table.item(row10, 0).background().color()
@@ -76,6 +77,8 @@ def test_facts_update_live_and_numbers_are_typed(rulings, qtbot):
     form.fields["piece_playable"].setCurrentIndex(form.fields["piece_playable"].findText("yes"))
     form.fields["refuses_to_move"].setCurrentIndex(
         form.fields["refuses_to_move"].findText("no"))
+    # Rule 12 applies "AFTER THE PIECES HAVE BEEN ARRANGED": without notice
+    form.fields["notice_given"].setCurrentIndex(form.fields["notice_given"].findText("no"))
     assert rulings.rulings.suggestions.best.outcome == "must_move_piece"
     assert "The touched piece must be moved" in rulings.rulings_view.page_html()
     form.fields["offense_number"].setValue(2)
@@ -192,3 +195,109 @@ def test_record_context_comes_from_the_request_not_the_board(window, rulings, qt
     assert fields["moves"] == "11-15 22-18 10-14"
     rulings.report.refresh_preview()
     assert "(disputed)" in rulings.rulings.report_html()
+
+
+def _pick(combo, text):
+    combo.setCurrentIndex(combo.findText(text))
+
+
+def test_the_deciding_words_are_highlighted_in_the_rule_text(rulings, qtbot):
+    rulings.chooser.select("appeal")
+    rulings.rulings.select_incident("appeal")
+    _pick(rulings.facts_form.fields["decision_by"], "tournament committee")
+    best = rulings.rulings.suggestions.best
+    assert best.ref == "apca:34"
+    page = rulings.rulings_view.page_html()
+    # the rule's words, as the text has them, inside the highlighting span
+    assert "class='quote'" in page or 'class="quote"' in page
+    shown = rulings.rulings_view.toPlainText()
+    assert "THE DECISION OF THE TOURNAMENT COMMITTEE IS FINAL" in shown
+    assert "The words that decide are highlighted" in shown
+    # Qt keeps the highlight as a background on the quoted characters
+    from PySide6.QtGui import QTextCursor
+
+    doc = rulings.rulings_view.document()
+    at = doc.toPlainText().find("THE DECISION OF THE TOURNAMENT COMMITTEE")
+    cursor = QTextCursor(doc)
+    cursor.setPosition(at + 5)
+    assert cursor.charFormat().background().color().name() == "#fff59d"
+    assert cursor.charFormat().fontWeight() >= 600
+
+
+def test_an_inferred_ruling_says_so(rulings, qtbot):
+    rulings.chooser.select("leaving_room")
+    rulings.rulings.select_incident("leaving_room")
+    _pick(rulings.facts_form.fields["sufficient_reason"], "no")
+    _pick(rulings.facts_form.fields["opponent_consent"], "no")
+    best = rulings.rulings.suggestions.best
+    # Rule 30 forbids leaving but names no penalty: the forfeit is inferred
+    assert (best.ref, best.outcome, best.basis) == ("apca:30", "forfeit", "inferred")
+    shown = rulings.rulings_view.toPlainText()
+    assert "Inferred, not in the words of the rule" in shown
+    assert "names no penalty" in shown
+
+
+def test_where_the_rules_are_silent(window, rulings, qtbot):
+    rulings.tabs.setCurrentIndex(rulings.TAB_SILENCES)
+    view = rulings.silences_view
+    assert "Where the rules are silent" in view.heading.text()
+    table = view.table
+    rows = {(table.item(r, 0).text(), table.item(r, 1).text()): r
+            for r in range(table.rowCount())}
+    # Rule 34 speaks only of the committee: the director's decision is a silence
+    key = next(k for k in rows if k[0] == "Appeal against a decision"
+               and k[1] == "decision by: tournament director")
+    referee = next(k for k in rows if k[0] == "Appeal against a decision"
+                   and k[1] == "decision by: referee")
+    assert table.item(rows[key], 2).text() == "apca:34"
+    assert "Who made the decision" in table.item(rows[key], 1).toolTip()
+    assert table.item(rows[key], 3).text() == "silent"
+    # choose 30B ("One can appeal the decision of the tournament director"): it fills it
+    index = view.proposal.findText("apca:30B")
+    assert index > 0
+    view.proposal.setCurrentIndex(index)
+    view.proposal.activated.emit(index)
+    status = table.item(rows[key], 3)
+    assert "apca:30B" in status.text() and "appealed" in status.text()
+    assert status.font().bold()
+    assert "30B would settle 1 of these" in view.fill_summary.text()
+    assert table.item(rows[referee], 3).text() == "silent"  # 30B names the director only
+    # activating the row takes the dispute to the rulings, with those facts
+    table.itemActivated.emit(table.item(rows[key], 0))
+    assert rulings.rulings.incident_id == "appeal"
+    assert rulings.rulings.facts == {"decision_by": "tournament_director"}
+    assert rulings.tabs.currentIndex() == rulings.TAB_COMPARE
+
+
+def test_compare_lists_a_misfiled_proposal_apart(window):
+    window.controller.compare("apca:28")
+    compare = window.workspaces["compare"]
+    assert "apca:28B" not in [c.ref for c in compare.columns]
+    assert not compare.apart.isHidden()
+    assert "apca:28B: filed under 28, concerns 32 (Shotgun)" in compare.apart.text()
+    window.controller.compare("apca:13")
+    assert "apca:29A" in [c.ref for c in compare.columns]  # "especially applicable to Rule 13"
+
+
+def test_the_rule_page_shows_its_rulings_with_the_words_highlighted(window):
+    rules = window.workspaces["rules"]
+    rules.show_ref("apca:30")
+    page = rules.page.page_html()
+    text = rules.page.toPlainText()
+    assert "Rulings drawn from this text" in text
+    assert "inferred" in text and "names no penalty" in text
+    assert "background-color:#fff59d" in page
+
+
+def test_compare_marks_suggestions_and_inferred_rulings(rulings):
+    rulings.rulings.select_incident("illegal_move", {
+        "discovered": "later_in_game", "repeated": False, "players_agree": False,
+        "reconstructible": True})
+    rulings.tabs.setCurrentIndex(rulings.TAB_COMPARE)
+    table = rulings.compare_table
+    # ACF guide 4: "I suggest that ... the position should be recreated"
+    assert "the author's suggestion, not a rule" in table.item(table.row_of("acf-guide:4"),
+                                                               1).text()
+    # Rule 10 does not say when the move is noticed: read into it
+    assert "inferred" in table.item(table.row_of("apca:10"), 1).text()
+    assert "inferred" not in table.item(table.row_of("apca:10B"), 1).text()

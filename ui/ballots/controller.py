@@ -28,6 +28,8 @@ from rulesbook.ballots import (
     Ballot,
     BallotError,
     Question,
+    Vote,
+    add_signed_votes,
     adopt_ballot,
     build_ballot,
     cast_vote,
@@ -36,12 +38,15 @@ from rulesbook.ballots import (
     import_member_votes,
     load_ballot,
     load_member_ballot,
+    receipt_code,
     tally,
     verify_file,
 )
+from rulesbook.rulesfolder import RulesFolderError, recorded_change
 from rulesbook.storage import SaveError, atomic_write_text, file_lock
 
 from ..autosave import bytes_digest, file_digest
+from .keyring import KeyRing
 from .recovery import (
     Recovery,
     all_recoveries,
@@ -78,6 +83,11 @@ def parse_ranking_numbers(question: Question, text: str) -> list[str]:
         else:
             out.append(token)
     return out
+
+
+def _vote(raw: dict) -> Vote:
+    return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), raw.get("at", ""),
+                raw.get("key", ""), raw.get("signature", ""), raw.get("proxy_by"))
 
 
 class BallotConflict(BallotError):
@@ -132,6 +142,10 @@ class BallotController(QObject):
         #: the recovery of an earlier session offered for the user's decision
         self.pending: Recovery | None = None
         self._owns_recovery = False  # only this session's recovery file is ever deleted
+        #: the user's signing key: every vote entered here is signed with it (the
+        #: member's own vote, or a proxy vote of the chair or secretary)
+        self.keys = KeyRing(lambda: getattr(self.library, "root", None), self)
+        self.last_receipt = ""
 
     # -- opening ------------------------------------------------------------------
     @property
@@ -313,12 +327,20 @@ class BallotController(QObject):
             raise BallotError("no ballot is open")
         if isinstance(ranking, str):
             ranking = parse_ranking_numbers(self.ballot.find_question(question), ranking)
-        ballot = cast_vote(self.ballot, member, question, ranking, source="app")
+        signer = self.keys.require()
+        proxy = None if signer.member == member else signer.member
+        ballot = cast_vote(self.ballot, member, question, ranking, source="app",
+                           signer=signer, proxy_by=proxy, registry=self.keys.registry())
         q = ballot.find_question(question)
+        vote = self.vote_in(ballot, member, q.id)
         self.changes.append({"op": "vote", "member": member, "question": q.id,
-                             "ranking": list(self.ranking_in(ballot, member, q.id) or ()),
-                             "source": "app"})
+                             "ranking": list(vote.ranking), "source": "app",
+                             "vote": vote.to_dict()})
+        self.last_receipt = receipt_code(vote.signature)
         self._set(ballot)
+        self.statusMessage.emit(f"Vote of {member} on {q.id} recorded"
+                                + (f" by proxy ({proxy})" if proxy else "")
+                                + f"; receipt {self.last_receipt}")
         return ballot
 
     def import_member_file(self, path: str | Path) -> Ballot:
@@ -326,23 +348,51 @@ class BallotController(QObject):
         if self.ballot is None:
             raise BallotError("no ballot is open")
         doc = load_member_ballot(path)
-        ballot = import_member_votes(self.ballot, doc)
+        ballot = import_member_votes(self.ballot, doc, self.keys.registry())
         member = doc.data["member"]
         for raw in doc.data.get("votes", ()):
             qid = ballot.find_question(raw["question"]).id
+            vote = self.vote_in(ballot, member, qid)
             self.changes.append({"op": "vote", "member": member, "question": qid,
-                                 "ranking": list(self.ranking_in(ballot, member, qid) or ()),
-                                 "source": f"import {Path(path).name}"})
+                                 "ranking": list(vote.ranking),
+                                 "source": f"import {Path(path).name}",
+                                 "vote": vote.to_dict()})
         self._set(ballot)
         n = len(doc.data.get("votes", ()))
         self.statusMessage.emit(f"Imported {n} vote(s) of member {doc.data['member']} "
                                 f"from {Path(path).name} (not saved yet)")
         return ballot
 
+    def export_member_file(self, path: str | Path) -> str:
+        """Write the key holder's own votes, signed, as a member's ballot (what
+        `ballot export` writes); returns the receipt code."""
+        from rulesbook.ballots import dump_member_ballot, export_member_ballot
+        from rulesbook.ballots.registry import now_utc
+
+        if self.ballot is None:
+            raise BallotError("no ballot is open")
+        signer = self.keys.require()
+        doc, receipt = export_member_ballot(self.ballot, signer.member, signer, now_utc())
+        try:
+            atomic_write_text(path, dump_member_ballot(doc))
+        except SaveError as exc:
+            raise BallotError(str(exc)) from None
+        self.last_receipt = receipt
+        self.statusMessage.emit(f"Exported {len(doc['votes'])} vote(s) of {signer.member}, "
+                                f"signed, to {Path(path).name}; receipt {receipt}")
+        return receipt
+
     def ranking_of(self, member: str, question: str) -> tuple[str, ...] | None:
         if self.ballot is None:
             return None
         return self.ranking_in(self.ballot, member, question)
+
+    @staticmethod
+    def vote_in(ballot: Ballot, member: str, question: str) -> Vote | None:
+        for vote in ballot.votes:
+            if vote.member == member and vote.question == question:
+                return vote
+        return None
 
     @staticmethod
     def ranking_in(ballot: Ballot, member: str, question: str) -> tuple[str, ...] | None:
@@ -393,12 +443,26 @@ class BallotController(QObject):
         as ``NAME~``."""
         same = self.path is not None and target.resolve() == self.path.resolve()
         text = dump_ballot(ballot)
-        with file_lock(target):  # no other writer between the check and the write
-            changed = same and self.changed_on_disk()
-            if changed and not overwrite:
-                raise BallotConflict(target, self.changes)
-            backup = changed and target.exists()
-            written = atomic_write_text(target, text, backup=backup)
+        votes = [c for c in self.changes if c.get("op") == "vote"]
+        voters = {c["member"] for c in votes}
+        if ballot.seal is not None and (self.ballot is None or self.ballot.seal is None):
+            message = f"Close ballot {ballot.id}: results stored and sealed"
+        elif self.changes:
+            message = f"Ballot {ballot.id}: {describe_changes(self.changes)}"
+        else:
+            message = f"Ballot {ballot.id}: saved to {target.name}"
+        try:
+            # one commit in the rules folder; no other writer between the check and the write
+            with recorded_change(target, message,
+                                 member=next(iter(voters)) if len(voters) == 1 else None), \
+                    file_lock(target):
+                changed = same and self.changed_on_disk()
+                if changed and not overwrite:
+                    raise BallotConflict(target, self.changes)
+                backup = changed and target.exists()
+                written = atomic_write_text(target, text, backup=backup)
+        except RulesFolderError as exc:
+            raise SaveError(str(exc)) from None
         self.discard_recovery_file()
         self.path = written
         self.base_digest = bytes_digest(text.encode("utf-8"))
@@ -440,6 +504,7 @@ class BallotController(QObject):
         ballot = disk
         notes = []
         mine: set[tuple[str, str]] = set()
+        applied: set[str] = set()
         for change in self.changes:
             if change["op"] == "method":
                 ballot = dataclasses.replace(ballot, method=change["method"])
@@ -455,8 +520,22 @@ class BallotController(QObject):
                              f"and kept in the history")
             mine.add(key)
             try:
-                ballot = cast_vote(ballot, change["member"], change["question"],
-                                   change["ranking"], source=change.get("source") or "app")
+                raw = change.get("vote") or {}
+                if raw.get("signature"):  # the signed votes themselves, as recorded
+                    if raw["signature"] in applied:
+                        continue
+                    applied.add(raw["signature"])
+                    batch = [_vote(c["vote"]) for c in self.changes
+                             if (c.get("vote") or {}).get("signature") == raw["signature"]]
+                    ballot = add_signed_votes(ballot, batch, self.keys.registry(),
+                                              source=change.get("source") or "app")
+                else:
+                    signer = self.keys.require()
+                    ballot = cast_vote(
+                        ballot, change["member"], change["question"], change["ranking"],
+                        source=change.get("source") or "app", signer=signer,
+                        proxy_by=None if signer.member == change["member"] else signer.member,
+                        registry=self.keys.registry())
             except BallotError as exc:
                 raise BallotError(f"your unsaved changes cannot be applied to the ballot as "
                                   f"it is now on disk: {exc}; nothing was changed") from None
@@ -474,7 +553,7 @@ class BallotController(QObject):
             raise BallotError("no ballot is open")
         if self.path is None:
             raise BallotError("choose where to save the ballot")
-        closed = close_ballot(self.ballot)
+        closed = close_ballot(self.ballot, self.keys.require(), self.keys.registry())
         self._write(self.path, closed, overwrite)
         self.preview_method = None
         self._set(closed, dirty=False)
@@ -486,9 +565,17 @@ class BallotController(QObject):
         """Verify the file on disk (what others will read), not the copy in memory."""
         if self.path is None:
             raise BallotError("no ballot file")
-        self.verification = verify_file(self.path)
+        self.verification = verify_file(self.path, self.keys.registry())
         self.verified.emit(self.verification)
         return self.verification
+
+    def check_receipt(self, code: str):
+        """Is the vote of receipt ``code`` in the sealed ballot on disk, unchanged?"""
+        from rulesbook.ballots import check_receipt, load_ballot
+
+        if self.path is None:
+            raise BallotError("no ballot file")
+        return check_receipt(load_ballot(self.path), code)
 
     def adopt(self, edition_id: str, title: str | None = None) -> str:
         """Write the next edition from the sealed file on disk, then reload the data folder."""
@@ -497,10 +584,15 @@ class BallotController(QObject):
             raise BallotError("no ballot or no library")
         if self.dirty:
             raise BallotError("the ballot has unsaved changes")
+        if not self.verify().ok:  # the banner lists every failure
+            raise BallotError("the ballot does not verify, it cannot be adopted: "
+                              + "; ".join(self.verification.failures))
         ballot = load_ballot(self.path)
         try:
-            adopt_ballot(library, ballot, edition_id, title=title)
-        except SaveError as exc:
+            with recorded_change(library.root / "editions.yaml",
+                                 f"Adopt ballot {ballot.id} as edition {edition_id}"):
+                adopt_ballot(library, ballot, edition_id, title=title)
+        except (SaveError, RulesFolderError) as exc:
             raise BallotError(str(exc)) from None
         self.adopted.emit(edition_id)
         self.statusMessage.emit(f"Edition {edition_id} written to editions.yaml")

@@ -24,6 +24,7 @@ from rulesbook.reconstruct import (
     session_from_case,
     split_games,
 )
+from rulesbook.rulesfolder import recorded_change
 
 from ..autosave import AutosaveSlot
 from .setup import TOOLS
@@ -138,12 +139,14 @@ class SessionFiles(QObject):
         return True
 
     def save_case(self, path: str | Path) -> Path | None:
-        """Save the case file (the core's dispute case format) atomically."""
+        """Save the case file (the core's dispute case format) atomically; the core
+        checks the document before it writes; in a rules folder the save is one commit."""
         board = self._board
         case = case_from_session(board.session, case_findings(board.checked, board.gap.result),
                                  board.edition_id or "")
         try:
-            written = Path(save_case(case, Path(path), backup=True))
+            with recorded_change(path, f"Case file: {Path(path).name}"):
+                written = Path(save_case(case, Path(path), backup=True))
         except (RulesbookError, DraughtsError, OSError) as exc:
             self.statusMessage.emit(f"Cannot save the case: {exc}")
             return None

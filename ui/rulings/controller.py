@@ -26,7 +26,7 @@ from rulesbook.rulings import (
 )
 
 #: The referee's editable report fields, in form order.
-REPORT_FIELDS = ("title", "event", "date", "black", "white", "description", "fen", "moves",
+REPORT_FIELDS = ("title", "event", "round", "date", "black", "white", "description", "fen", "moves",
                  "disputed_ply", "decision", "notes")
 
 #: Keys the board may add to the facts that are not incident facts (kept as context).
@@ -198,7 +198,7 @@ class RulingsController(QObject):
         """Take a case of the library as the dispute: its incident, facts and report fields."""
         self.case_id = case.id
         self.fields.update({
-            "title": case.title, "event": case.event, "date": case.date,
+            "title": case.title, "event": case.event, "round": case.round, "date": case.date,
             "black": case.players.get("black", ""), "white": case.players.get("white", ""),
             "description": case.description, "fen": case.fen or "", "moves": case.moves or "",
             "disputed_ply": str(case.disputed_ply or ""), "decision": case.decision,
@@ -251,6 +251,7 @@ class RulingsController(QObject):
                     incident=incident.id, facts=dict(self.facts), expected={},
                     description=description, fen=f["fen"].strip() or None,
                     moves=f["moves"].strip(), disputed_ply=ply, event=f["event"],
+                    round=f["round"],
                     date=f["date"], players={"black": f["black"], "white": f["white"]},
                     decision=f["decision"], notes=f["notes"])
 

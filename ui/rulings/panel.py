@@ -27,10 +27,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.rulings import OUTCOMES
+from rulesbook.rulings import OUTCOMES, verdict_words
 
 from ..widgets import DocBrowser
 from .controller import RulingsController, outcome_words
+from .quotes import highlighted_html
 from .report import DIAGRAM_URL, qt_html
 
 UNKNOWN = "—"
@@ -257,8 +258,16 @@ def rulings_html(suggestions, library, incident=None) -> str:
                      f"{', stands for ' + esc(rule) if rule else ''})</span></p>")
         if r.summary:
             parts.append(f"<p>{esc(r.summary)}</p>")
-        text = esc(r.text).replace("\n", "<br/>")
+        if r.basis == "inferred":
+            parts.append(f"<p><b>Inferred, not in the words of the rule:</b> "
+                         f"{esc(r.note)}</p>")
+        elif r.suggestion:
+            parts.append(f"<p><b>A suggestion of the guide's author, not a rule:</b> "
+                         f"{esc(r.note)}</p>")
+        text = highlighted_html(r.text, r.quotes)
         parts.append(f"<blockquote style='margin-left:18px'><i>{text}</i></blockquote>")
+        if r.quotes:
+            parts.append("<p class='muted'>The words that decide are highlighted.</p>")
         if r.matched_facts:
             matched = "; ".join(f"{esc(_question(incident, k))} <b>{esc(answer_text(v))}</b>"
                                 for k, v in r.matched_facts.items())
@@ -328,18 +337,7 @@ class CompareTable(QTableWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         for row, v in enumerate(verdicts):
-            if v.outcome is None:
-                decision = v.summary or "Does not decide this case"
-                if v.unknown_facts:
-                    decision += " (needs: " + ", ".join(f.replace("_", " ")
-                                                        for f in v.unknown_facts) + ")"
-            else:
-                decision = (OUTCOMES.get(v.outcome, v.outcome)[:1].upper()
-                            + OUTCOMES.get(v.outcome, v.outcome)[1:])
-                if v.options:
-                    decision += ": " + ", ".join(o.replace("_", " ") for o in v.options)
-            if v.endorses:
-                decision += f" (endorses {v.endorses})"
+            decision = verdict_words(v)
             mark = {True: "DIFFERS", False: "same", None: ""}[v.differs]
             if v.ref == (comparison.baseline or ""):
                 mark = "the original"
@@ -461,7 +459,7 @@ class ReportPreview(DocBrowser):
 
 
 FIELD_LABELS = {
-    "title": "&Title", "event": "&Event", "date": "&Date", "black": "&Black (red men)",
+    "title": "&Title", "event": "&Event", "round": "&Round", "date": "&Date", "black": "&Black (red men)",
     "white": "&White", "description": "&What happened", "fen": "Start position (&FEN)",
     "moves": "&Moves", "disputed_ply": "Disputed move (&ply)",
     "decision": "Referee's &decision", "notes": "&Notes",

@@ -13,6 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QByteArray, QUrl
 from PySide6.QtGui import (
     QColor,
+    QFont,
     QImage,
     QPainter,
     QTextDocument,
@@ -26,7 +27,8 @@ from ..export import document_pdf_bytes
 DIAGRAM_URL = "rulesbook-diagram://board.png"
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 _SIZE = re.compile(r'<svg[^>]*\bwidth="(\d+)"')
-_QT_CSS = ("body { font-family: serif; color: #212121; }\n"
+_QT_CSS = ("body { font-family: serif; color: #212121; font-size: 10pt; }\n"
+           "h1 { font-size: 15pt; } h2 { font-size: 12pt; } h3 { font-size: 10.5pt; }\n"
            "blockquote { color: #37474f; margin-left: 16px; }\n"
            "table { border-collapse: collapse; } td, th { border: 1px solid #bbbbbb; "
            "padding: 3px; }\n")
@@ -51,14 +53,15 @@ def diagram_image(svg: str, scale: float = 3.0) -> QImage:
     return image
 
 
-def qt_html(report: str) -> tuple[str, QImage | None]:
+def qt_html(report: str, width: int | None = None) -> tuple[str, QImage | None]:
     """The report HTML for a QTextDocument: the inline SVG replaced by an <img> of it,
     and the image to register under :data:`DIAGRAM_URL`."""
     svg = diagram_svg(report)
     if svg is None:
         return report, None
     match = _SIZE.search(svg)
-    width = int(match.group(1)) if match else 320
+    if width is None:
+        width = int(match.group(1)) if match else 320
     image = diagram_image(svg)
     tag = (f'<p align="center"><img src="{DIAGRAM_URL}" width="{width}" height="{width}" '
            f'alt="board diagram"/></p>')
@@ -82,8 +85,15 @@ class ReportDocument(QTextDocument):
 
 def report_pdf_bytes(report: str, title: str = "Dispute report") -> bytes:
     """The report as PDF bytes, in memory (Letter, 18 mm margins)."""
-    body, image = qt_html(report)
+    body, image = qt_html(report, width=240)
+    # QTextDocument sizes tables to their content unless told: full width reads better
+    body = body.replace("<table>", '<table width="100%" cellspacing="0" cellpadding="2">')
+    # the screen stylesheet (a centred column for browsers) is not for paper
+    body = re.sub(r"<style>.*?</style>", "", body, count=1, flags=re.DOTALL)
     doc = ReportDocument(image)
+    # 10 pt on Letter: a typical dispute (diagram, facts, rulings, the comparison
+    # of eight variants, the decision and signatures) fits on two pages
+    doc.setDefaultFont(QFont("serif", 10))
     doc.setDefaultStyleSheet(_QT_CSS)
     if image is not None:
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(DIAGRAM_URL), image)

@@ -36,6 +36,7 @@ from rulesbook.storage import SaveError
 
 from ..ballots.chart import TallyChart
 from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
+from ..ballots.keypanel import KeyPanel
 from ..ballots.views import option_label, question_html, result_html, settings_text
 from ..widgets import DocBrowser, set_cell
 from . import Workspace
@@ -99,6 +100,9 @@ class BallotsWorkspace(Workspace):
         self.new_button = QPushButton("&New from Library…")
         self.save_button = QPushButton("&Save")
         self.import_button = QPushButton("&Import Member Ballot…")
+        self.export_button = QPushButton("E&xport My Votes…")
+        self.export_button.setToolTip("Save your own votes, signed with your key, to send "
+                                      "to the secretary")
         self.seal_button = QPushButton("C&lose and Seal…")
         self.verify_button = QPushButton("&Verify")
         self.adopt_button = QPushButton("&Adopt…")
@@ -106,13 +110,25 @@ class BallotsWorkspace(Workspace):
         self.seal_button.setToolTip("Count with the chosen method, close the ballot and seal it")
         self.verify_button.setToolTip("Check the seal of the file on disk")
         self.adopt_button.setToolTip("Write the next edition of the rules from the sealed ballot")
+        self.receipt_edit = QLineEdit()
+        self.receipt_edit.setAccessibleName("Receipt code")
+        self.receipt_edit.setPlaceholderText("receipt code")
+        self.receipt_edit.setMaximumWidth(190)
+        self.receipt_button = QPushButton("Check &Receipt")
+        self.receipt_button.setToolTip("Is the vote of this receipt in the sealed ballot, "
+                                       "unchanged?")
         row = QToolBar("Ballot")
         row.setAccessibleName("Ballot actions")
-        for b in (self.open_button, self.new_button, self.save_button, self.import_button):
+        for b in (self.open_button, self.new_button, self.save_button, self.import_button,
+                  self.export_button):
             row.addWidget(b)
         row.addSeparator()
         for b in (self.seal_button, self.verify_button, self.adopt_button):
             row.addWidget(b)
+        row.addSeparator()
+        row.addWidget(self.receipt_edit)
+        row.addWidget(self.receipt_button)
+        self.key_panel = KeyPanel(bc.keys)
         self.info = QLabel("No ballot open.")
         self.info.setWordWrap(True)
         self.info.setTextFormat(Qt.TextFormat.PlainText)
@@ -260,6 +276,7 @@ class BallotsWorkspace(Workspace):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(row)
+        layout.addWidget(self.key_panel)
         layout.addWidget(self.info)
         layout.addWidget(self.banner)
         layout.addWidget(self.recovery_banner)
@@ -272,6 +289,9 @@ class BallotsWorkspace(Workspace):
         self.seal_button.clicked.connect(lambda: self.close_and_seal())
         self.verify_button.clicked.connect(lambda: self.verify())
         self.adopt_button.clicked.connect(lambda: self.adopt())
+        self.receipt_button.clicked.connect(lambda: self.check_receipt())
+        self.export_button.clicked.connect(lambda: self.export_votes())
+        self.receipt_edit.returnPressed.connect(lambda: self.check_receipt())
         save_shortcut = QShortcut(QKeySequence.StandardKey.Save, self)
         save_shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         save_shortcut.activated.connect(lambda: self.save())
@@ -293,6 +313,8 @@ class BallotsWorkspace(Workspace):
     # -- app hooks ---------------------------------------------------------------
     def on_library(self, library) -> None:
         self._install_guard()
+        self.key_panel.set_members([(m.id, m.name) for m in library.members
+                                    if m.id != "unknown"])
         if self.ballots.ballot is None:
             files = self.ballots.library_ballots()
             if files:
@@ -502,6 +524,29 @@ class BallotsWorkspace(Workspace):
             return False
         return True
 
+    def export_votes(self, path: str | None = None) -> str | None:
+        """Export the key holder's own votes, signed; the receipt is shown to keep."""
+        if self.ballots.ballot is None:
+            return None
+        if path is None:
+            signer = self.ballots.keys.signer
+            name = f"{self.ballots.ballot.id}-{signer.member if signer else 'me'}.yaml"
+            start = self.ballots.path.parent if self.ballots.path else Path.home()
+            path, _ = self.save_dialog(self, "Export my votes (signed)", str(start / name),
+                                       "Member ballots (*.yaml)")
+            if not path:
+                return None
+        try:
+            receipt = self.ballots.export_member_file(path)
+        except BallotError as exc:
+            self._error("Your votes were not exported", exc)
+            return None
+        self.banner.setText(f"Your votes are in {path}, signed. Your receipt: {receipt} — "
+                            f"keep it to check your vote after the close.")
+        self.banner.setStyleSheet(OK_STYLE)
+        self.banner.setVisible(True)
+        return receipt
+
     def close_and_seal(self, confirm: bool = True) -> bool:
         ballot = self.ballots.ballot
         if ballot is None:
@@ -525,6 +570,23 @@ class BallotsWorkspace(Workspace):
         except BallotError as exc:
             self._error("The ballot cannot be verified", exc)
             return None
+
+    def check_receipt(self, code: str | None = None):
+        """Check a member's receipt against the sealed file on disk (shown in the banner)."""
+        code = (code if code is not None else self.receipt_edit.text()).strip()
+        if not code:
+            return None
+        try:
+            result = self.ballots.check_receipt(code)
+        except BallotError as exc:
+            self._error("The receipt cannot be checked", exc)
+            return None
+        sealed = self.ballots.ballot is not None and self.ballots.ballot.seal is not None
+        text = result.message + ("" if sealed else " (the ballot is not sealed yet)")
+        self.banner.setText(("✔ " if result.ok else "✘ ") + text)
+        self.banner.setStyleSheet(OK_STYLE if result.ok else BAD_STYLE)
+        self.banner.setVisible(True)
+        return result
 
     def adopt(self, edition_id: str | None = None) -> bool:
         ballot = self.ballots.ballot
@@ -566,6 +628,7 @@ class BallotsWorkspace(Workspace):
         is_open = has and ballot.is_open
         self.save_button.setEnabled(has and self.ballots.dirty)
         self.import_button.setEnabled(is_open)
+        self.export_button.setEnabled(has)
         self.seal_button.setEnabled(is_open)
         self.verify_button.setEnabled(has and ballot.seal is not None)
         self.adopt_button.setEnabled(has and ballot.seal is not None and not self.ballots.dirty)
@@ -641,18 +704,25 @@ class BallotsWorkspace(Workspace):
                 grid.setColumnCount(len(ballot.roll))
                 grid.setHorizontalHeaderLabels(list(ballot.roll))
                 grid.setVerticalHeaderLabels([q.id for q in ballot.questions])
-            votes = {(v.member, v.question): v.ranking for v in ballot.votes}
+            votes = {(v.member, v.question): v for v in ballot.votes}
             for r, q in enumerate(ballot.questions):
                 for c, m in enumerate(ballot.roll):
-                    ranking = votes.get((m, q.id))
+                    vote = votes.get((m, q.id))
+                    ranking = vote.ranking if vote is not None else None
                     if ranking is None:
                         text = ""
                     elif not ranking:
                         text = "abstains"
                     else:
                         text = " ".join(str(q.options.index(o) + 1) for o in ranking)
-                    tip = (" > ".join(option_label(self.controller.library, o)
-                                      for o in ranking) if ranking else "")
+                    tip = ""
+                    if vote is not None and vote.proxy_by:
+                        text += f" (proxy {vote.proxy_by})"
+                        tip = f"Entered by {vote.proxy_by} on {m}'s behalf (proxy vote). "
+                    elif vote is not None and not vote.signature:
+                        text += " (unsigned)"
+                    tip += " > ".join(option_label(self.controller.library, o)
+                                      for o in ranking or ())
                     set_cell(grid, r, c, text, tip, align=Qt.AlignmentFlag.AlignCenter)
             grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
 
@@ -765,7 +835,10 @@ class BallotsWorkspace(Workspace):
                     text = "the original stands (it wins)"
                 else:
                     text = "the original stands"
-                cells = (res.question, text, f"{res.cast}/{len(ballot.roll) if ballot else 0}")
+                proxies = sum(1 for v in ballot.votes if v.question == res.question
+                              and v.proxy_by) if ballot else 0
+                cells = (res.question, text, f"{res.cast}/{len(ballot.roll) if ballot else 0}"
+                         + (f" ({proxies} by proxy)" if proxies else ""))
                 adopted = res.stands == "adopted"
                 for c, value in enumerate(cells):
                     set_cell(self.results_table, r, c, value, res.reason,
@@ -805,7 +878,8 @@ class BallotsWorkspace(Workspace):
             self.banner.setStyleSheet(OK_STYLE)
         else:
             changes = "\n".join(f"• {c}" for c in verification.changes) or "• digest mismatch"
-            self.banner.setText("✘ THE BALLOT FILE WAS CHANGED AFTER IT WAS SEALED.\n" + changes)
+            self.banner.setText("✘ THE BALLOT DOES NOT VERIFY: it was changed after it was "
+                                "sealed, or a signature does not match.\n" + changes)
             self.banner.setStyleSheet(BAD_STYLE)
         self.banner.setVisible(True)
 

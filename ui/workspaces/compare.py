@@ -94,8 +94,13 @@ class CompareWorkspace(Workspace):
         self.scroll.setWidgetResizable(True)
         self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setWidget(self.strip)
+        self.apart = QLabel()
+        self.apart.setTextFormat(Qt.TextFormat.PlainText)
+        self.apart.setWordWrap(True)
+        self.apart.setAccessibleName("Proposals filed under this rule that concern another")
         layout = QVBoxLayout(self)
         layout.addLayout(top)
+        layout.addWidget(self.apart)
         layout.addWidget(self.scroll, 1)
 
         self.comparison: Comparison | None = None
@@ -135,6 +140,12 @@ class CompareWorkspace(Workspace):
         row = self.subject.findData(self.comparison.subject)
         if row >= 0:
             self.subject.setCurrentIndex(row)
+        apart = self.comparison.filed_apart
+        self.apart.setVisible(bool(apart))
+        self.apart.setText(
+            "Filed under this rule, but about another (not an alternative to it): "
+            + "; ".join(f"{f.label} ({f.member_name})" if f.member_name else f.label
+                        for f in apart))
         self._rebuild_menu()
         self._rebuild_columns()
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..history import HistoryPanel
 from ..models import REF_ROLE, RulebookTreeModel, TopicListModel
 from ..render import rule_page, topic_page
 from ..widgets import DocBrowser, route_link
@@ -66,7 +67,13 @@ class RulesWorkspace(Workspace):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         lay.addWidget(bar)
-        lay.addWidget(self.page)
+        self.history_panel = HistoryPanel(controller, self)
+        self.views = QTabWidget()
+        self.views.addTab(self.page, "&Text")
+        self.views.addTab(self.history_panel, "&History")
+        self.views.currentChanged.connect(lambda _i: self._refresh_history())
+        lay.addWidget(self.views)
+        self._history_of: str | None = None
 
         self.splitter = QSplitter()
         self.splitter.addWidget(self.side)
@@ -92,6 +99,7 @@ class RulesWorkspace(Workspace):
         self._history.clear()
         self.back_action.setEnabled(False)
         self.current = None
+        self._history_of = None
         first = library.normalise_ref("1") if library.rulebooks else None
         if first:
             self.show_ref(first, remember=False)
@@ -105,6 +113,7 @@ class RulesWorkspace(Workspace):
         if self.controller.library is None or ref not in self.controller.library.index:
             return
         self._go(ref, remember)
+        self._mark_search_words()
         index = self.tree_model.index_for_ref(ref)
         if index.isValid() and self.tree.currentIndex() != index:
             self.tree.selectionModel().setCurrentIndex(
@@ -139,7 +148,23 @@ class RulesWorkspace(Workspace):
         else:
             html = rule_page(library, self.current, self.controller.consolidated())
         self.page.set_page(html)
+        self._mark_search_words()
         self.compare_action.setEnabled(True)
+        self._refresh_history()
+
+    def _refresh_history(self, force: bool = False) -> None:
+        """Read the history of the rule shown, when the History tab is open."""
+        if self.views.currentWidget() is not self.history_panel or self.current is None \
+                or self.current.startswith("topic:"):
+            return
+        if force or self._history_of != self.current:
+            self._history_of = self.current
+            self.history_panel.show_ref(self.current)
+
+    def _mark_search_words(self) -> None:
+        """The words of the search that opened this page, marked in its text."""
+        ref, words = self.controller.highlight
+        self.page.mark_words(words if ref == self.current else ())
 
     def go_back(self) -> None:
         if not self._history:

@@ -1,6 +1,7 @@
 """The Rulings workspace: a dispute (incident + facts, typed in or sent by the
 board's record check), the rulings under the edition in force, how every
-variant decides it, the case library, and the dispute report."""
+variant decides it, the case library, the dispute report, and where the rules in
+force are silent (for the committee)."""
 from __future__ import annotations
 
 import json
@@ -22,6 +23,7 @@ from ..rulings.panel import (
     rulings_html,
 )
 from ..rulings.report import save_report_html, save_report_pdf
+from ..rulings.silences import SilencesController, SilencesView
 from ..widgets import DocBrowser, route_link
 from . import Workspace
 
@@ -31,7 +33,7 @@ class RulingsWorkspace(Workspace):
     title = "Rulings"
     description = "Rulings for a dispute under the edition in force, compared, and reported"
 
-    TAB_RULINGS, TAB_COMPARE, TAB_CASES, TAB_REPORT = range(4)
+    TAB_RULINGS, TAB_COMPARE, TAB_CASES, TAB_REPORT, TAB_SILENCES = range(5)
 
     def __init__(self, controller, parent: QWidget | None = None):
         super().__init__(controller, parent)
@@ -57,6 +59,9 @@ class RulingsWorkspace(Workspace):
         self.tabs.addTab(self.compare_table, "C&ompare")
         self.tabs.addTab(self.cases, "&Case library")
         self.tabs.addTab(self.report, "Re&port")
+        self.silences = SilencesController(self)
+        self.silences_view = SilencesView(self.silences)
+        self.tabs.addTab(self.silences_view, "Where the rules are &silent")
 
         self.splitter = QSplitter()
         self.splitter.addWidget(left)
@@ -73,6 +78,7 @@ class RulingsWorkspace(Workspace):
         self.facts_form.clear_button.clicked.connect(self.rulings.clear_facts)
         self.cases.caseActivated.connect(self._case_chosen)
         self.report.saveRequested.connect(self.save_report)
+        self.silences_view.incidentRequested.connect(self._silence_chosen)
         # display what it emits
         self.rulings.incidentChanged.connect(self._incident_changed)
         self.rulings.factsChanged.connect(self.facts_form.set_facts)
@@ -84,8 +90,10 @@ class RulingsWorkspace(Workspace):
     # -- app hooks -------------------------------------------------------------
     def on_library(self, library) -> None:
         self.rulings.set_library(library)
+        self.silences.set_library(library)
         if self.controller.edition_id:
             self.rulings.set_edition(self.controller.edition_id)
+            self.silences.set_edition(self.controller.edition_id)
         self.chooser.set_incidents(self.rulings.incidents())
         self.cases.reload()
         if self._draft is not None:
@@ -99,6 +107,7 @@ class RulingsWorkspace(Workspace):
 
     def on_edition(self, edition_id: str) -> None:
         self.rulings.set_edition(edition_id)
+        self.silences.set_edition(edition_id)
 
     def on_rulings_requested(self, incident: str, facts) -> None:
         """The board (or anyone) asks for the rulings on a dispute: show them."""
@@ -124,6 +133,11 @@ class RulingsWorkspace(Workspace):
             return
         self.rulings_view.set_page(rulings_html(suggestions, library, self.rulings.incident))
         self.compare_table.set_comparison(comparison)
+
+    def _silence_chosen(self, incident: str, facts: dict) -> None:
+        """A silence activated: the dispute with those facts, to see what the rulebooks say."""
+        if self.rulings.select_incident(incident, facts):
+            self.tabs.setCurrentIndex(self.TAB_COMPARE)
 
     def _case_chosen(self, case) -> None:
         self.rulings.load_case(case)

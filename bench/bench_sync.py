@@ -1,0 +1,133 @@
+"""``rulesbook sync`` on a rules folder with 1,000 commits of history when nothing
+changed (goal <= 2 s), over a local path and over smart HTTP on 127.0.0.1.
+
+The peer measured in the same run is the ``git`` program itself (``git pull
+--ff-only`` on the same clone), when it is installed.
+
+Run: .venv/bin/python bench/bench_sync.py [COMMITS]
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from dulwich.objects import Blob
+from dulwich.repo import Repo
+
+from rulesbook.ballots import Vote, dump_ballot, load_ballot
+from rulesbook.rulesfolder import clone, init_folder, sync
+from rulesbook.rulesfolder.repo import Identity, build_tree, commit_files, make_commit
+from rulesbook.rulesfolder.serve import serving
+
+GOAL = 2.0
+BALLOT = "apca/ballots/2026-committee.yaml"
+
+
+def build_history(folder: Path, commits: int) -> None:
+    """``commits`` votes, each its own commit (as ``rulesbook ballot vote`` makes them;
+    written directly, as a thousand CLI runs would take minutes)."""
+    ballot = load_ballot(folder / BALLOT)
+    questions = [q.id for q in ballot.questions if q.rule][:10]
+    with Repo(str(folder)) as repo:
+        head = repo.refs[b"HEAD"]
+        files = commit_files(repo, head)
+        for i in range(commits):
+            member = "ABCDE"[i % 5]
+            question = ballot.find_question(questions[(i // 5) % len(questions)])
+            option = question.options[i % len(question.options)]
+            votes = {(v.member, v.question): v for v in ballot.votes}
+            votes[(member, question.id)] = Vote(member, question.id, (option,))
+            ballot = dataclasses.replace(ballot, votes=tuple(votes.values()))
+            blob = Blob.from_string(dump_ballot(ballot).encode())
+            repo.object_store.add_object(blob)
+            files[BALLOT] = blob.id
+            head = make_commit(repo, build_tree(repo, files), [head],
+                               f"Vote: member {member} on question {question.id}",
+                               Identity(f"member {member}", "m@apca.invalid"))
+        repo.refs[b"refs/heads/main"] = head
+        repo.get_worktree().reset_index()
+    (folder / BALLOT).write_bytes(dump_ballot(ballot).encode())
+
+
+def timed(fn, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    commits = int(argv[0]) if argv else 1000
+    work = Path(tempfile.mkdtemp(prefix="rulesbook-bench-sync-"))
+    os.environ.setdefault("RULESBOOK_AUTHOR", "Bench <bench@apca.invalid>")
+    try:
+        secretary = work / "secretary"
+        init_folder(secretary)
+        start = time.perf_counter()
+        build_history(secretary, commits)
+        print(f"built {commits} commits in {time.perf_counter() - start:.1f} s")
+        bare = work / "shared.git"
+        Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
+        sync(secretary, str(bare))
+        member = clone(str(bare), work / "member")
+        with Repo(str(member)) as repo:
+            n = sum(1 for _ in repo.get_walker())
+        in_process = timed(lambda: sync(member))
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+        cli = timed(lambda: subprocess.run([sys.executable, "-m", "rulesbook", "--data",
+                                            str(member), "sync", "--quiet"], env=env,
+                                           check=True, capture_output=True), 3)
+        from rulesbook.library import load_library
+        from rulesbook.rulesfolder.history import record_history
+
+        library = load_library(member)
+        start = time.perf_counter()
+        entries = record_history(member, library, "apca:10")
+        history_time = time.perf_counter() - start
+        subprocess.run([sys.executable, "-m", "rulesbook", "--data", str(secretary), "ballot",
+                        "vote", str(secretary / BALLOT), "--member", "A", "--question", "28",
+                        "--ranking", "24B"], env=env, check=True, capture_output=True)
+        sync(secretary)
+        start = time.perf_counter()
+        sync(member)
+        one_change = time.perf_counter() - start
+        with serving(bare) as url:
+            http_member = clone(url, work / "http-member")
+            over_http = timed(lambda: sync(http_member))
+        print(f"history: {n} commits")
+        print(f"sync, nothing changed, local path:  {in_process * 1000:7.1f} ms in process, "
+              f"{cli * 1000:7.1f} ms as `rulesbook sync` (goal <= {GOAL:.0f} s)")
+        print(f"sync, nothing changed, smart HTTP:  {over_http * 1000:7.1f} ms in process")
+        print(f"sync receiving one vote (fast-forward, validated): {one_change * 1000:7.1f} ms")
+        print(f"history apca:10 over {n} commits: {history_time * 1000:7.1f} ms "
+              f"({len(entries)} entries)")
+        git = shutil.which("git")
+        if git:
+            subprocess.run([git, "-C", str(member), "config", "user.email", "b@x"], check=True)
+            peer = timed(lambda: subprocess.run([git, "-C", str(member), "pull", "--ff-only",
+                                                 "-q", str(bare), "main"], check=True,
+                                                capture_output=True), 3)
+            print(f"peer `git pull --ff-only` (the git program): {peer * 1000:7.1f} ms; "
+                  f"ratio rulesbook/git = {cli / peer:.1f} (CLI), {in_process / peer:.1f} "
+                  f"(in process)")
+        else:
+            print("peer: the git program is not installed; no ratio")
+        ok = cli <= GOAL
+        print("goal met" if ok else "GOAL MISSED")
+        return 0 if ok else 1
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""The edition chain: every edition record shows where its text came from.
+
+Each edition after the first carries ``previous: sha256:<hex>``, the SHA-256 of
+the canonical JSON of the record before it as read from ``editions.yaml``, so a
+hand edit of any earlier record breaks the chain at the next one. An edition that
+adopts proposals names its ``ballot`` and that ballot's ``seal`` digest; the
+ballot file must be in the data folder, its signed seal must verify (checked
+with the ballot) and carry that digest, and the edition must adopt exactly what
+the sealed results adopt — so a hand edit of the newest record's adoptions (which
+no later ``previous`` covers) is caught as well. (A ``repealed`` entry has no
+ballot to come from yet; only the chain covers it.)
+"""
+from __future__ import annotations
+
+import hashlib
+
+from ..errors import Problem
+from ..yamlio import LoadedYaml
+from .seal import canonical_json
+
+
+def record_hash(record: dict) -> str:
+    """``sha256:<hex>`` of an edition record (plain data as read from YAML)."""
+    return "sha256:" + hashlib.sha256(canonical_json(_plain(record))).hexdigest()
+
+
+def _plain(obj):
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain(v) for v in obj]
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    return str(obj)  # a YAML date read as a date
+
+
+def expected_adoptions(ballot) -> list[dict]:
+    """The adopted entries a sealed ballot's stored results call for."""
+    out = []
+    for r in ballot.results:
+        if isinstance(r, dict) and r.get("stands") == "adopted" and r.get("winner"):
+            out.append({"proposal": r["winner"], "rule": r.get("rule"),
+                        "question": r.get("question")})
+    return out
+
+
+def check_chain(doc: LoadedYaml, ballots: dict) -> list[Problem]:
+    """Problems of the chain of ``editions.yaml`` (``doc``); ``ballots`` maps a ballot
+    id to (Ballot, LoadedYaml) for the sealed ballots of the folder."""
+    problems: list[Problem] = []
+    records = doc.data.get("editions", [])
+    for i, record in enumerate(records):
+        path = ("editions", i)
+        eid = record.get("id")
+        if i > 0:
+            want = record_hash(records[i - 1])
+            line, _ = doc.where(("editions", i - 1))
+            if "previous" not in record:
+                problems.append(doc.problem(path + ("id",), f"edition {eid!r} carries no "
+                                f"record of the edition before it (previous: sha256:...): it "
+                                f"was not written by `ballot adopt`, or the record was cut"))
+            elif record["previous"] != want:
+                problems.append(doc.problem(path + ("previous",), f"the edition chain is "
+                                f"broken: the record of edition {records[i - 1].get('id')!r} "
+                                f"(line {line}) was changed by hand after edition {eid!r} "
+                                f"was written on it"))
+        adopted = record.get("adopted", [])
+        named = {a.get("ballot") for a in adopted if a.get("ballot")}
+        bid = record.get("ballot") or (named.pop() if len(named) == 1 else None)
+        if not bid:
+            if adopted:
+                problems.append(doc.problem(path + ("adopted",), f"edition {eid!r} adopts "
+                                f"proposals but names no ballot: where its text came from "
+                                f"cannot be shown"))
+            continue
+        if bid not in ballots:
+            problems.append(doc.problem(path + ("ballot",), f"edition {eid!r} was adopted by "
+                            f"ballot {bid!r}, which is not a sealed ballot of this data "
+                            f"folder: where its text came from cannot be checked"))
+            continue
+        if ballots[bid] is None:
+            problems.append(doc.problem(path + ("ballot",), f"edition {eid!r} was adopted by "
+                            f"ballot {bid!r}, which does not verify (see its problems): the "
+                            f"edition cannot be in force"))
+            continue
+        ballot, bdoc = ballots[bid]
+        if record.get("seal") != f"sha256:{ballot.seal.digest}":
+            problems.append(doc.problem(path + ("seal",), f"edition {eid!r} records the "
+                            f"digest {record.get('seal')} but the sealed ballot {bid!r} "
+                            f"({bdoc.file}) has sha256:{ballot.seal.digest}"))
+        expected = expected_adoptions(ballot)
+        key = lambda a: (a.get("proposal"), a.get("rule"), a.get("question"))  # noqa: E731
+        want_keys = {key(a) for a in expected}
+        for j, entry in enumerate(adopted):
+            if key(entry) not in want_keys:
+                match = next((a for a in expected if a.get("question") == entry.get("question")),
+                             None)
+                said = (f"the sealed ballot adopted {match['proposal']}" if match else
+                        "the sealed ballot adopted nothing there")
+                problems.append(doc.problem(path + ("adopted", j, "proposal"),
+                                f"edition {eid!r} adopts {entry.get('proposal')} "
+                                f"(question {entry.get('question')!r}), but {said}: the "
+                                f"record was edited by hand"))
+        have = {key(a) for a in adopted}
+        for a in expected:
+            if key(a) not in have:
+                problems.append(doc.problem(path + ("adopted",), f"edition {eid!r} leaves "
+                                f"out {a['proposal']} (question {a['question']!r}), which the "
+                                f"sealed ballot {bid!r} adopted"))
+    return problems

@@ -1,0 +1,253 @@
+"""Who holds which key and which role: the signed ``registry`` of ``members.yaml``.
+
+``members.yaml`` ends with a list of statements, each signed, applied in order:
+
+* ``{op: key, member: B, key: ed25519:..., at, by: B, signature}``: B registers a
+  public key, signed with that very key (B holds the private key). Before any
+  chair exists the key counts at once; afterwards it counts from the chair's
+  next ``role`` statement for B, which names it (so nobody can slip in a key
+  for a member who has one, or for one who never made one).
+* ``{op: role, member: B, role: secretary, key: B's key, at, by: A, signature}``:
+  signed by the chair (A). The first chair names themself (there is no chair
+  to sign yet). Naming another chair hands the chair over.
+* ``{op: revoke, member: B, key: ..., at, by: A, signature}``: signed by the chair;
+  the key signs nothing valid dated after ``at`` (a lost or stolen key). The
+  chair's own key may also be revoked by a secretary (a chair who lost it); the
+  chair is then vacant until the next ``role: chair`` statement, which its new
+  holder signs.
+
+Every statement that does not verify is a problem at its ``file:line`` and is not
+applied. Times are ISO-8601 UTC (``2026-03-02T12:00:00Z``) and never go back.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import yaml
+
+from ..errors import DataFileError, Problem
+from ..storage import atomic_write_text, file_lock
+from ..yamlio import LoadedYaml, load_file, loads
+from .keys import SigningKey, verify_signature
+from .model import BallotError
+
+ROLES = ("chair", "secretary", "member")
+CLOSERS = ("chair", "secretary")
+CONTEXT = "rulesbook-members/1"
+
+
+def now_utc() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def statement_message(statement: dict) -> bytes:
+    from .seal import canonical_json
+
+    body = {k: v for k, v in statement.items() if k != "signature"}
+    return canonical_json({"context": CONTEXT, **body})
+
+
+@dataclass(frozen=True)
+class KeyRecord:
+    member: str
+    key: str
+    registered_at: str
+    endorsed_at: str | None = None  # when it began to count
+    revoked_at: str | None = None
+
+
+@dataclass(frozen=True)
+class RoleRecord:
+    member: str
+    role: str
+    at: str
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The result of applying the statements: keys, roles over time, problems."""
+
+    keys: tuple[KeyRecord, ...] = ()
+    roles: tuple[RoleRecord, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    chair: str | None = None
+    statements: tuple[dict, ...] = field(default=(), compare=False)
+
+    def __post_init__(self):
+        by_key: dict[str, list[KeyRecord]] = {}
+        for record in self.keys:
+            by_key.setdefault(record.key, []).append(record)
+        object.__setattr__(self, "_by_key", by_key)
+
+    def key_of(self, member: str) -> str | None:
+        """The member's key that counts now (the newest endorsed, not revoked)."""
+        good = [k for k in self.keys if k.member == member and k.endorsed_at
+                and not k.revoked_at]
+        return good[-1].key if good else None
+
+    def signing_key(self, member: str) -> str | None:
+        """The key ``member`` signs with: the confirmed one, else the newest pending."""
+        return self.key_of(member) or self.registered_key(member)
+
+    def registered_key(self, member: str) -> str | None:
+        """The member's newest key that is not revoked, endorsed or not."""
+        good = [k for k in self.keys if k.member == member and not k.revoked_at]
+        return good[-1].key if good else None
+
+    def key_problem(self, member: str, key: str, at: str | None = None) -> str | None:
+        """Why ``key`` cannot sign for ``member`` at ``at`` (None: it can)."""
+        records = self._by_key.get(key, [])  # type: ignore[attr-defined]
+        if not records:
+            return f"the key {key[:20]}… is not registered in members.yaml"
+        mine = [k for k in records if k.member == member]
+        if not mine:
+            return (f"the signature is by {records[0].member}'s key, not by a key of "
+                    f"member {member}")
+        record = mine[-1]
+        if not record.endorsed_at:
+            return (f"the key of member {member} was never confirmed by the chair "
+                    f"(a `rulesbook member role {member} ...` statement)")
+        if record.revoked_at and (at is None or at >= record.revoked_at):
+            return f"the key of member {member} was revoked at {record.revoked_at}"
+        return None
+
+    def role_at(self, member: str, at: str | None = None) -> str:
+        role = "member"
+        for r in self.roles:
+            if r.member == member and (at is None or r.at <= at):
+                role = r.role
+        return role
+
+
+def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
+    """Apply the statements in order (see the module docstring)."""
+    problems: list[Problem] = []
+    keys: list[KeyRecord] = []
+    roles: list[RoleRecord] = []
+    chair: tuple[str, str] | None = None
+    last_at = ""
+
+    def bad(i: int, key: str, message: str) -> None:
+        if doc is not None:
+            problems.append(doc.problem(("registry", i, key), message))
+        else:
+            problems.append(Problem("members.yaml", 0, 0, f"statement {i + 1}: {message}"))
+
+    def find(member: str, key: str) -> int | None:
+        for n, k in enumerate(keys):
+            if k.member == member and k.key == key:
+                return n
+        return None
+
+    for i, st in enumerate(statements):
+        op, member, key, at = st.get("op"), st.get("member"), st.get("key"), st.get("at", "")
+        by, signature = st.get("by"), st.get("signature", "")
+        if at < last_at:
+            bad(i, "at", f"this statement is dated {at}, before the one above it ({last_at}): "
+                         f"statements are never back-dated or moved")
+            continue
+        if chair is None or op == "key":
+            signer_key, expected_by = key, member
+        else:
+            signer_key, expected_by = chair[1], chair[0]
+        if op == "revoke" and chair is not None and chair == (member, key) and by != chair[0]:
+            # a lost chair key: a secretary may revoke it (the chair is then vacant)
+            role = next((r.role for r in reversed(roles) if r.member == by), "member")
+            mine = [k for k in keys if k.member == by and k.endorsed_at and not k.revoked_at]
+            if role == "secretary" and mine:
+                signer_key, expected_by = mine[-1].key, by
+        if by != expected_by:
+            who = ("the member themself" if op == "key" or chair is None
+                   else f"the chair ({chair[0]})")
+            bad(i, "by", f"this {op} statement must be signed by {who}, not by {by!r}")
+            continue
+        if not verify_signature(signer_key, statement_message(st), signature):
+            bad(i, "signature", f"the signature of this {op} statement for member {member} "
+                                f"does not verify (the statement was changed after it was "
+                                f"signed, or forged)")
+            continue
+        n = find(member, key)
+        if op == "key":
+            if n is not None:
+                bad(i, "key", f"member {member} already registered this key")
+                continue
+            keys.append(KeyRecord(member, key, at, endorsed_at=at if chair is None else None))
+        elif op == "role":
+            if n is None:
+                bad(i, "key", f"member {member} has not registered this key (an `op: key` "
+                              f"statement must come first)")
+                continue
+            if chair is not None and chair[0] == member and st.get("role") != "chair":
+                bad(i, "role", "the chair hands over by naming another chair, not by "
+                               "stepping down")
+                continue
+            old = keys[n]
+            if not old.endorsed_at:
+                keys[n] = KeyRecord(old.member, old.key, old.registered_at, at, old.revoked_at)
+            if st.get("role") == "chair":
+                if chair is not None and chair[0] != member:
+                    roles.append(RoleRecord(chair[0], "member", at))
+                chair = (member, key)
+            roles.append(RoleRecord(member, st.get("role", "member"), at))
+        elif op == "revoke":
+            if n is None:
+                bad(i, "key", f"member {member} has no such key to revoke")
+                continue
+            old = keys[n]
+            keys[n] = KeyRecord(old.member, old.key, old.registered_at, old.endorsed_at, at)
+            if chair is not None and chair == (member, key):
+                chair = None  # the committee names a new chair (threat model)
+        last_at = at
+    return Registry(tuple(keys), tuple(roles), tuple(problems),
+                    chair[0] if chair else None, tuple(statements))
+
+
+def registry_from_doc(doc: LoadedYaml) -> Registry:
+    return build_registry(list(doc.data.get("registry", ())), doc)
+
+
+def load_registry(root: str | Path) -> Registry:
+    """The registry of the ``members.yaml`` of the data folder ``root``."""
+    path = Path(root) / "members.yaml"
+    try:
+        doc = load_file(path, "members.yaml")
+    except DataFileError as exc:
+        raise BallotError(f"cannot read {path}", [exc.problem]) from None
+    if not isinstance(doc.data, dict):
+        raise BallotError(f"{path} is not a members file")
+    return registry_from_doc(doc)
+
+
+# -- writing statements ----------------------------------------------------------
+
+def sign_statement(statement: dict, signer: SigningKey) -> dict:
+    body = {**statement, "by": signer.member}
+    return {**body, "signature": signer.sign(statement_message(body))}
+
+
+def append_statement(root: str | Path, statement: dict) -> Registry:
+    """Append a signed statement to ``members.yaml`` (atomic; comments kept). Refused
+    (BallotError, nothing written) when the file would not verify with it."""
+    path = Path(root) / "members.yaml"
+    with file_lock(path):
+        text = path.read_text(encoding="utf-8")
+        doc = loads(text, "members.yaml")
+        before = registry_from_doc(doc)
+        block = yaml.safe_dump([statement], sort_keys=False, allow_unicode=True, width=1000,
+                               default_flow_style=None)
+        block = "".join("  " + ln if ln.strip() else ln for ln in block.splitlines(True))
+        if not text.endswith("\n"):
+            text += "\n"
+        if not re.search(r"^registry:\s*$", text, flags=re.MULTILINE):
+            text += "registry:\n"
+        elif re.search(r"^registry:\s*\n(?:[ #].*\n|\n)*^[A-Za-z_]", text, flags=re.MULTILINE):
+            raise BallotError(f"{path}: `registry:` must be the last key of the file")
+        new_text = text + block
+        after = registry_from_doc(loads(new_text, "members.yaml"))
+        if len(after.problems) > len(before.problems):
+            raise BallotError("the statement was refused", list(after.problems)[-1:])
+        atomic_write_text(path, new_text)
+    return after

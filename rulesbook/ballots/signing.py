@@ -1,0 +1,150 @@
+"""What a signature covers, and receipts.
+
+Every signed message is the canonical JSON (:func:`~.seal.canonical_json`) of a
+mapping whose ``context`` names what it is, so that a signature made for one
+purpose never verifies as another:
+
+* the votes a member cast at one time (one ``ballot vote``, one exported copy):
+  ``{context: rulesbook-votes/1, ballot, member, at, proxy_by, votes: [[question,
+  ranking]...]}`` — signed once by the member, or by the secretary ``proxy_by``;
+  the signature is stored with each of those votes (and kept in the history when
+  one is replaced), so 1,000 members' ballots are 1,000 signatures to check;
+* a seal: ``{context: rulesbook-seal/1, digest, parts}`` (:mod:`.seal`);
+* a members statement: ``{context: rulesbook-members/1, ...}`` (:mod:`.registry`).
+
+A **receipt** is 16 letters of base32 of the SHA-256 of that signature, shown as
+``ABCD-EFGH-IJKL-MNOP``. After the close, ``ballot verify --receipt`` finds the
+votes signed with it and checks the signature still matches them (an
+Ed25519 signature is deterministic: the same votes give the same receipt).
+"""
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .keys import SigningKey
+from .model import Ballot, Replaced, Vote
+
+VOTE_CONTEXT = "rulesbook-votes/1"
+
+
+def batch_message(ballot_id: str, votes: Iterable[Vote]) -> bytes:
+    """What one signature covers: the votes one member cast at one time (one
+    ``ballot vote``, one exported copy), by question."""
+    from .seal import canonical_json
+
+    votes = list(votes)
+    first = votes[0]
+    return canonical_json({"context": VOTE_CONTEXT, "ballot": ballot_id,
+                           "member": first.member, "at": first.at,
+                           "proxy_by": first.proxy_by,
+                           "votes": sorted([v.question, list(v.ranking)] for v in votes)})
+
+
+def sign_votes(ballot_id: str, votes: Iterable[Vote], signer: SigningKey) -> list[Vote]:
+    """``votes`` (one member, one time) signed together by ``signer`` (the member, or
+    the proxy named in them): one signature, stored with each vote."""
+    votes = [dataclasses.replace(v, key=signer.public, signature="") for v in votes]
+    if len({(v.member, v.at, v.proxy_by) for v in votes}) != 1:
+        raise ValueError("votes signed together have one member, one time and one proxy")
+    if len({v.question for v in votes}) != len(votes):
+        raise ValueError("votes signed together are on different questions")
+    signature = signer.sign(batch_message(ballot_id, votes))
+    return [dataclasses.replace(v, signature=signature) for v in votes]
+
+
+def sign_vote(ballot_id: str, vote: Vote, signer: SigningKey) -> Vote:
+    return sign_votes(ballot_id, [vote], signer)[0]
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The votes that share one signature (current votes and replaced ones)."""
+
+    signature: str
+    votes: tuple[Vote, ...]
+    problem: str = ""  # the votes do not form one batch (mixed members, times, keys)
+
+    @property
+    def first(self) -> Vote:
+        return self.votes[0]
+
+
+def batches(ballot: Ballot) -> list[Batch]:
+    """Every signed batch of the ballot, rebuilt from its votes and its history (a vote
+    replaced later still belongs to the batch it was signed with)."""
+    groups: dict[str, list[Vote]] = {}
+    for vote in list(ballot.votes) + [h.vote for h in ballot.history
+                                      if isinstance(h, Replaced) and h.vote is not None]:
+        if vote.signature:
+            groups.setdefault(vote.signature, []).append(vote)
+    out = []
+    for signature, votes in groups.items():
+        unique: dict[str, Vote] = {}
+        problem = ""
+        for v in votes:
+            seen = unique.setdefault(v.question, v)
+            if seen.ranking != v.ranking:
+                problem = f"two different votes on question {v.question!r} carry one signature"
+        if len({(v.member, v.at, v.proxy_by, v.key) for v in votes}) != 1:
+            problem = "votes of different members, times or keys carry one signature"
+        out.append(Batch(signature, tuple(unique.values()), problem))
+    return out
+
+
+def receipt_code(signature: str) -> str:
+    """The receipt of the votes signed with ``signature``."""
+    digest = hashlib.sha256(signature.encode("ascii")).digest()
+    letters = base64.b32encode(digest).decode("ascii")[:16]
+    return "-".join(letters[i:i + 4] for i in range(0, 16, 4))
+
+
+def normalise_receipt(code: str) -> str:
+    letters = "".join(ch for ch in code.upper() if ch.isalnum())
+    return "-".join(letters[i:i + 4] for i in range(0, len(letters), 4))
+
+
+@dataclass(frozen=True)
+class ReceiptCheck:
+    ok: bool
+    code: str
+    message: str
+    member: str | None = None
+    questions: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"ok": self.ok, "code": self.code, "message": self.message,
+                "member": self.member, "questions": list(self.questions)}
+
+
+def check_receipt(ballot: Ballot, code: str) -> ReceiptCheck:
+    """Are the votes of receipt ``code`` in ``ballot``, as they were cast and signed?"""
+    from .keys import verify_signature
+
+    wanted = normalise_receipt(code)
+    for batch in batches(ballot):
+        if receipt_code(batch.signature) != wanted:
+            continue
+        first = batch.first
+        questions = tuple(v.question for v in batch.votes)
+        who = f"the vote(s) of member {first.member} on question(s) {', '.join(questions)}"
+        if batch.problem or not verify_signature(first.key, batch_message(ballot.id,
+                                                                         batch.votes),
+                                                 batch.signature):
+            return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} were CHANGED after "
+                                f"they were cast (the signature no longer matches them)",
+                                first.member, questions)
+        current = {(v.member, v.question, v.signature) for v in ballot.votes}
+        replaced = [v.question for v in batch.votes
+                    if (v.member, v.question, v.signature) not in current]
+        if replaced:
+            return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} are in the ballot, "
+                                f"but the vote(s) on {', '.join(replaced)} were replaced by a "
+                                f"later vote (see the history)", first.member, questions)
+        return ReceiptCheck(True, wanted, f"receipt {wanted}: {who} are in the ballot "
+                            f"unchanged", first.member, questions)
+    return ReceiptCheck(False, wanted, f"receipt {wanted}: no vote in the ballot has this "
+                        f"receipt: the vote was removed (or the code is mistyped)")

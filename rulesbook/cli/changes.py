@@ -1,0 +1,105 @@
+"""Which commands change the rules folder, and how each change is described.
+
+Every writing command is listed here, once: ``describe(args)`` gives the path it
+writes in, the commit message and the committee member it is by (or None: the
+configured user). The command then runs inside one recorded change
+(:func:`rulesbook.rulesfolder.recorded_change`).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..datapath import resolve_data_dir
+from ..errors import DataFileError
+from ..yamlio import load_file
+
+Described = tuple[Path, str, "str | None"]
+
+
+def _ballot_name(path: str) -> str:
+    return Path(path).name.removesuffix(".yaml")
+
+
+def _member_of(member_file: str) -> str | None:
+    """The member a member's copy is by (None when it does not read: the import then
+    reports the file's problems itself)."""
+    try:
+        data = load_file(Path(member_file)).data
+    except DataFileError:
+        return None
+    member = data.get("member") if isinstance(data, dict) else None
+    return member if isinstance(member, str) else None
+
+
+def _new(args) -> Described:
+    return (Path(args.out), f"Ballot {args.id or _ballot_name(args.out)}: new ballot "
+            f"({args.method}, {args.threshold})", None)
+
+
+def _vote(args) -> Described:
+    ranking = ", ".join(args.ranking) if args.ranking else "abstains"
+    proxy = getattr(args, "proxy_by", None)
+    by = f" (proxy vote entered by {proxy})" if proxy else ""
+    return (Path(args.file), f"Vote: member {args.member} on question {args.question} in "
+            f"ballot {_ballot_name(args.file)}: {ranking}{by}", proxy or args.member)
+
+
+def _import(args) -> Described:
+    member = _member_of(args.member_file)
+    return (Path(args.file), f"Import: {Path(args.member_file).name} "
+            f"(member {member or '?'}) into ballot {_ballot_name(args.file)}", member)
+
+
+def _close(args) -> Described:
+    closer = getattr(args, "closer", None)
+    return (Path(args.file), f"Close ballot {_ballot_name(args.file)}: results stored and "
+            f"sealed" + (f" by {closer}" if closer else ""), closer)
+
+
+def _members_file(args) -> Path:
+    return resolve_data_dir(args.data) / "members.yaml"
+
+
+def _keygen(args) -> Described:
+    return (_members_file(args), f"Member {args.member}: new signing key", args.member)
+
+
+def _import_key(args) -> Described:
+    return (_members_file(args), f"Member {args.member}: signing key imported", args.member)
+
+
+def _role(args) -> Described:
+    return (_members_file(args), f"Member {args.member}: role {args.role}", None)
+
+
+def _revoke(args) -> Described:
+    signer = getattr(args, "signer", None)
+    return (_members_file(args), f"Member {args.member}: key revoked", signer)
+
+
+def _adopt(args) -> Described:
+    return (resolve_data_dir(args.data) / "editions.yaml",
+            f"Adopt ballot {_ballot_name(args.file)} as edition {args.edition}", None)
+
+
+#: (command, sub-command) -> describe(args)
+WRITING_COMMANDS: dict[tuple[str, str | None], Callable[..., Described]] = {
+    ("ballot", "new"): _new,
+    ("ballot", "vote"): _vote,
+    ("ballot", "import"): _import,
+    ("ballot", "close"): _close,
+    ("ballot", "adopt"): _adopt,
+    ("member", "keygen"): _keygen,
+    ("member", "import-key"): _import_key,
+    ("member", "role"): _role,
+    ("member", "revoke"): _revoke,
+}
+
+
+def describe(args) -> Described | None:
+    """The change ``args`` will make, or None for a command that writes nothing."""
+    command = getattr(args, "command", None)
+    sub = getattr(args, f"{command}_command", None) if command else None
+    handler = WRITING_COMMANDS.get((command, sub))
+    return handler(args) if handler else None

@@ -1,0 +1,186 @@
+"""Rules-folder commands: where, init, history, clone, sync.
+
+Exit codes: 0 done; 2 any error, including a sync stopped by a conflict or by a
+merge that would not validate (one readable message on stderr).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ..datapath import ENV_VAR, resolve_data_dir, user_rules_dir
+from ..errors import LibraryError, RulesbookError
+from ..library import load_library
+from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
+from ..rulesfolder.history import edition_history, record_history
+from .common import fail, print_json
+
+
+def _guard(handler):
+    def run(args) -> int:
+        try:
+            return handler(args)
+        except LibraryError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+        except (RulesbookError, OSError) as exc:
+            return fail(str(exc))
+    return run
+
+
+def _progress(args):
+    if getattr(args, "json", False) or getattr(args, "quiet", False):
+        return None
+    return lambda message: print(f"  {message}", file=sys.stderr)
+
+
+def cmd_where(args) -> int:
+    folder = resolve_data_dir(args.data)
+    if args.json:
+        source = "--data" if args.data else ENV_VAR if os.environ.get(ENV_VAR) else "user"
+        print_json({"folder": str(folder), "chosen_by": source,
+                    "versioned": (folder / ".git").is_dir(),
+                    "user_folder": str(user_rules_dir())})
+    else:
+        print(folder)
+    return 0
+
+
+def cmd_init(args) -> int:
+    commit = init_folder(args.dir, args.source)
+    print(f"{Path(args.dir).expanduser().resolve()}: rules folder created from "
+          f"{args.source or 'the bundled seed data'} (commit {commit.decode()[:10]})")
+    return 0
+
+
+def cmd_clone(args) -> int:
+    target = clone(args.url, args.dir, _progress(args))
+    print(f"{target}: cloned from {args.url}")
+    return 0
+
+
+def cmd_sync(args) -> int:
+    folder = resolve_data_dir(args.data)
+    try:
+        result = sync(folder, args.remote, _progress(args))
+    except SyncConflict as exc:
+        if args.json:
+            print_json({"conflict": [r.to_dict() for r in exc.records],
+                        "remote_ref": exc.remote_ref})
+        return fail(str(exc))
+    if args.json:
+        print_json(result.to_dict())
+    elif result.up_to_date:
+        print(f"{folder}: up to date with {result.remote}")
+    else:
+        parts = []
+        if result.committed_edits:
+            parts.append(f"committed hand edits to {', '.join(result.committed_edits)}")
+        if result.fetched:
+            parts.append(f"received {result.fetched} change(s)"
+                         + (" (merged)" if result.merged else ""))
+        if result.pushed:
+            parts.append(f"sent {result.pushed} change(s)")
+        print(f"{folder}: synced with {result.remote}: " + "; ".join(parts))
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from ..rulesfolder.serve import init_bare, make_http_server
+
+    if args.create:
+        init_bare(args.dir)
+    server, repo = make_http_server(args.dir, args.host, args.port)
+    print(f"serving {args.dir} at http://{args.host}:{server.server_port}/ (Ctrl+C stops)",
+          flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        repo.close()
+    return 0
+
+
+def cmd_history(args) -> int:
+    library = load_library(args.data)
+    if args.edition:
+        history = edition_history(library.root, library, args.edition)
+        if args.json:
+            print_json(history.to_dict())
+            return 0
+        print(f"edition {history.edition}: {history.title} (base {history.base or '—'}"
+              + (f", ballot {history.ballot}" if history.ballot else "") + ")")
+        if history.commit:
+            c = history.commit
+            print(f"  published {c.date[:10]} by {c.author} in {c.commit[:10]}: {c.message}")
+        for change in history.changes:
+            how = f" by {change.proposal}" if change.proposal else ""
+            print(f"  {change.ref} {change.status}{how}"
+                  + (f" (ballot {change.ballot}, question {change.question})"
+                     if change.question else ""))
+        return 0
+    if not args.ref:
+        return fail("history takes a rule or proposal (e.g. apca:28) or --edition ID")
+    if not (library.root / ".git").is_dir():
+        raise RulesFolderError(f"{library.root} is not versioned; make a rules folder of it "
+                               f"with `rulesbook init DIR --from {library.root}`")
+    entries = record_history(library.root, library, args.ref)
+    if args.json:
+        print_json([e.to_dict() for e in entries])
+        return 0
+    ref = library.resolve(args.ref).ref
+    if not entries:
+        print(f"{ref}: no commit changed it")
+    for e in entries:
+        extra = "".join(f", {k} {v}" for k, v in (("edition", e.edition), ("ballot", e.ballot))
+                        if v)
+        print(f"{e.date[:10]}  {e.commit[:10]}  {e.change:8} {e.author}: {e.message}"
+              + (f" [{extra[2:]}]" if extra else ""))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("where", help="print the rules folder in use")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_guard(cmd_where))
+
+    p = sub.add_parser("init", help="create a rules folder (a git repository) with a "
+                                    "first commit")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--from", dest="source", metavar="DIR",
+                   help="data folder to start from (default: the bundled seed data)")
+    p.set_defaults(func=_guard(cmd_init))
+
+    p = sub.add_parser("history", help="the commits and editions that changed a rule or "
+                                       "proposal, or what an edition changed")
+    p.add_argument("ref", nargs="?", metavar="REF")
+    p.add_argument("--edition", metavar="ID")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_guard(cmd_history))
+
+    p = sub.add_parser("clone", help="clone the committee's shared rules folder")
+    p.add_argument("url", metavar="URL")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_guard(cmd_clone))
+
+    p = sub.add_parser("serve", help="serve a shared repository over HTTP (no passwords: "
+                                     "a private network or a proxy with TLS)")
+    p.add_argument("dir", metavar="DIR", help="the shared (bare) repository")
+    p.add_argument("--create", action="store_true", help="create it first (empty)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
+                                                        "127.0.0.1; 0.0.0.0 for all)")
+    p.add_argument("--port", type=int, default=8000)
+    p.set_defaults(func=_guard(cmd_serve))
+
+    p = sub.add_parser("sync", help="fetch, merge, validate and push the rules folder")
+    p.add_argument("--remote", metavar="NAME|URL",
+                   help="remote name or URL (default: origin; a URL given the first time "
+                        "is remembered as origin)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_guard(cmd_sync))

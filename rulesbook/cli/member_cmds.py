@@ -1,0 +1,203 @@
+"""Member commands: keys and roles (``rulesbook member keygen|import-key|role|revoke|list``).
+
+Private keys go to the user's configuration folder (``$RULESBOOK_CONFIG``), never
+into the rules folder; the public key and every change of role are signed
+statements in ``members.yaml`` (:mod:`rulesbook.ballots.registry`). Exit codes: 0
+done, 2 any error (one line on stderr). Nothing printed ever shows a private key.
+"""
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from pathlib import Path
+
+from ..ballots import (
+    ROLES,
+    BallotError,
+    Registry,
+    SigningKey,
+    append_statement,
+    generate_key,
+    import_key,
+    load_registry,
+    load_signing_key,
+    sign_statement,
+)
+from ..ballots.keys import fingerprint, needs_passphrase
+from ..ballots.registry import now_utc
+from ..datapath import resolve_data_dir
+from ..errors import RulesbookError
+from .common import fail, print_json
+
+
+def read_passphrase(path: str | None) -> bytes | None:
+    """The passphrase in ``path`` (its first line), or None."""
+    if not path:
+        return None
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BallotError(f"cannot read the passphrase file {path}: {exc.strerror}") from None
+    line = text.splitlines()[0] if text.splitlines() else ""
+    if not line:
+        raise BallotError(f"the passphrase file {path} is empty")
+    return line.encode("utf-8")
+
+
+def open_key(registry: Registry, member: str, passphrase_file: str | None) -> SigningKey:
+    """The private key of ``member`` on this computer (asks for the passphrase on a
+    terminal when none is given and the key needs one)."""
+    public = registry.signing_key(member)
+    passphrase = read_passphrase(passphrase_file)
+    if passphrase is None and public and needs_passphrase(member, public):
+        if not sys.stdin.isatty():
+            raise BallotError(f"the key of member {member} is protected by a passphrase: "
+                              f"give --passphrase-file FILE")
+        passphrase = getpass.getpass(f"Passphrase for the key of {member}: ").encode("utf-8")
+    return load_signing_key(member, public, passphrase)
+
+
+def _root(args) -> Path:
+    return resolve_data_dir(args.data)
+
+
+def _known_member(root: Path, member: str) -> None:
+    from ..yamlio import load_file
+
+    data = load_file(root / "members.yaml", "members.yaml").data
+    ids = [m.get("id") for m in data.get("members", ())]
+    if member not in ids or member == "unknown":
+        raise BallotError(f"no member {member!r} in {root / 'members.yaml'} "
+                          f"(members: {', '.join(i for i in ids if i != 'unknown')})")
+
+
+def _guard(handler):
+    def run(args) -> int:
+        try:
+            return handler(args)
+        except (RulesbookError, OSError) as exc:
+            return fail(str(exc).replace("\n", " "))
+    return run
+
+
+def cmd_keygen(args) -> int:
+    root = _root(args)
+    _known_member(root, args.member)
+    signer, path = generate_key(args.member, read_passphrase(args.passphrase_file),
+                                rules_folder=root)
+    return _register(root, signer, path, "created")
+
+
+def cmd_import_key(args) -> int:
+    root = _root(args)
+    _known_member(root, args.member)
+    try:
+        pem = Path(args.key_file).read_bytes()
+    except OSError as exc:
+        raise BallotError(f"cannot read {args.key_file}: {exc.strerror}") from None
+    passphrase = read_passphrase(args.passphrase_file)
+    signer, path = import_key(args.member, pem, passphrase, rules_folder=root)
+    if load_registry(root).key_problem(args.member, signer.public) is None:
+        print(f"member {args.member}: key {signer.fingerprint} stored in {path}")
+        return 0
+    return _register(root, signer, path, "imported")
+
+
+def _register(root: Path, signer: SigningKey, path: Path, what: str) -> int:
+    statement = sign_statement({"op": "key", "member": signer.member, "key": signer.public,
+                                "at": now_utc()}, signer)
+    registry = append_statement(root, statement)
+    note = "" if registry.key_problem(signer.member, signer.public) is None else (
+        f"; it counts once the chair confirms it (`rulesbook member role {signer.member} "
+        f"{registry.role_at(signer.member)}` signed by {registry.chair})")
+    print(f"member {signer.member}: key {signer.fingerprint} {what}; private key in {path} "
+          f"(mode 0600), public key in {root / 'members.yaml'}{note}")
+    return 0
+
+
+def cmd_role(args) -> int:
+    root = _root(args)
+    _known_member(root, args.member)
+    registry = load_registry(root)
+    key = registry.registered_key(args.member)
+    if not key:
+        raise BallotError(f"member {args.member} has no key yet: run `rulesbook member keygen "
+                          f"--member {args.member}` first")
+    by = registry.chair or args.member
+    signer = open_key(registry, by, args.passphrase_file)
+    statement = sign_statement({"op": "role", "member": args.member, "role": args.role,
+                                "key": key, "at": now_utc()}, signer)
+    append_statement(root, statement)
+    print(f"member {args.member} is now {args.role} (signed by {by})")
+    return 0
+
+
+def cmd_revoke(args) -> int:
+    root = _root(args)
+    registry = load_registry(root)
+    key = args.key or registry.registered_key(args.member)
+    if not key:
+        raise BallotError(f"member {args.member} has no key to revoke")
+    if not registry.chair:
+        raise BallotError("there is no chair to sign the revocation")
+    by = args.signer or registry.chair
+    signer = open_key(registry, by, args.passphrase_file)
+    append_statement(root, sign_statement({"op": "revoke", "member": args.member, "key": key,
+                                           "at": now_utc()}, signer))
+    print(f"member {args.member}: key {fingerprint(key)} revoked (signed by {by})")
+    return 0
+
+
+def cmd_list(args) -> int:
+    registry = load_registry(_root(args))
+    rows = [{"member": k.member, "key": k.key, "fingerprint": fingerprint(k.key),
+             "role": registry.role_at(k.member), "confirmed": bool(k.endorsed_at),
+             "revoked_at": k.revoked_at} for k in registry.keys]
+    if args.json:
+        print_json({"chair": registry.chair, "keys": rows,
+                    "problems": [str(p) for p in registry.problems]})
+    else:
+        for r in rows:
+            state = "revoked" if r["revoked_at"] else ("confirmed" if r["confirmed"]
+                                                        else "awaiting the chair")
+            print(f"{r['member']}  {r['role']:<9}  {r['fingerprint']}  {state}")
+        for p in registry.problems:
+            print(p, file=sys.stderr)
+    return 1 if registry.problems else 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    member = sub.add_parser("member", help="members' signing keys and roles")
+    msub = member.add_subparsers(dest="member_command", metavar="ACTION")
+    member.set_defaults(func=lambda args: (member.print_help(), 2)[1])
+
+    p = msub.add_parser("keygen", help="create a member's signing key")
+    p.add_argument("--member", required=True, metavar="L")
+    p.add_argument("--passphrase-file", metavar="F", help="protect the key with the "
+                   "passphrase on the first line of F")
+    p.set_defaults(func=_guard(cmd_keygen))
+
+    p = msub.add_parser("import-key", help="store an existing private key (PEM) of a member")
+    p.add_argument("key_file", metavar="KEY.pem")
+    p.add_argument("--member", required=True, metavar="L")
+    p.add_argument("--passphrase-file", metavar="F")
+    p.set_defaults(func=_guard(cmd_import_key))
+
+    p = msub.add_parser("role", help="give a member a role (signed by the chair)")
+    p.add_argument("member", metavar="L")
+    p.add_argument("role", choices=ROLES)
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of the signer's key")
+    p.set_defaults(func=_guard(cmd_role))
+
+    p = msub.add_parser("revoke", help="revoke a lost or stolen key (signed by the chair)")
+    p.add_argument("member", metavar="L")
+    p.add_argument("--key", help="the public key to revoke (default: the member's newest)")
+    p.add_argument("--as", dest="signer", metavar="S", help="sign as S: the chair (default), "
+                   "or a secretary revoking the chair's lost key")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of the signer's key")
+    p.set_defaults(func=_guard(cmd_revoke))
+
+    p = msub.add_parser("list", help="keys and roles in members.yaml")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_guard(cmd_list))

@@ -1,0 +1,318 @@
+"""A rules folder is a git repository, handled with dulwich (pure Python: no ``git``
+program is needed, and it works the same on Windows, macOS and Linux).
+
+This module holds the git plumbing every other part uses: finding and opening a
+folder, reading the files of a commit, building trees and commits, the commit
+identity, and writing a commit's files into the working folder crash-safely.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from dulwich.objects import Blob, Commit, Tree
+from dulwich.repo import Repo
+
+from ..storage import atomic_write_bytes, file_lock
+from .errors import NotARulesFolder, RulesFolderError
+
+BRANCH = b"main"
+HEAD_REF = b"refs/heads/main"
+MARKER = "editions.yaml"  # a git repository with this file at its root is a rules folder
+JOURNAL = "rulesbook-checkout"  # in .git: a checkout being written (finished on next open)
+GITIGNORE = (b"# Written by rulesbook: lock files, backups and temporary files stay out.\n"
+             b".*.lock\n*~\n.*.tmp\n__pycache__/\n")
+FILE_MODE = 0o100644
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who a commit is by: ``Name <email>``."""
+
+    name: str
+    email: str
+
+    def __bytes__(self) -> bytes:
+        name = self.name.replace("<", "").replace(">", "").replace("\n", " ").strip()
+        email = self.email.replace("<", "").replace(">", "").replace("\n", "").strip()
+        return f"{name or 'Rulesbook user'} <{email}>".encode()
+
+    @classmethod
+    def parse(cls, text: str) -> Identity:
+        """``"Name <email>"`` (the email may be omitted)."""
+        text = text.strip()
+        if "<" in text and text.endswith(">"):
+            name, _, email = text[:-1].partition("<")
+            return cls(name.strip(), email.strip())
+        return cls(text, "")
+
+
+def user_identity(repo: Repo) -> Identity:
+    """The user's configured name: ``$RULESBOOK_AUTHOR`` ("Name <email>"), else git's
+    ``user.name``/``user.email`` (the folder's config, then the user's), else the login."""
+    configured = os.environ.get("RULESBOOK_AUTHOR")
+    if configured:
+        return Identity.parse(configured)
+    from dulwich.repo import get_user_identity
+
+    return Identity.parse(get_user_identity(repo.get_config_stack()).decode("utf-8", "replace"))
+
+
+# -- finding and opening ---------------------------------------------------------
+
+def is_rules_folder(path: str | os.PathLike) -> bool:
+    root = Path(path)
+    return (root / ".git").is_dir() and (root / MARKER).is_file()
+
+
+def find_rules_folder(path: str | os.PathLike) -> Path | None:
+    """The rules folder that holds ``path`` (a file or folder), or None. The search
+    stops at the first git repository: a file of the program's own checkout is not
+    in a rules folder."""
+    here = Path(path).resolve()
+    for folder in [here, *here.parents]:
+        if (folder / ".git").exists():
+            return folder if is_rules_folder(folder) else None
+    return None
+
+
+def open_repo(root: str | os.PathLike) -> Repo:
+    """Open a rules folder, finishing a checkout a killed process left half done."""
+    root = Path(root)
+    if not is_rules_folder(root):
+        raise NotARulesFolder(f"{root} is not a rules folder (a git repository with "
+                              f"{MARKER}); create one with `rulesbook init DIR`")
+    repo = Repo(str(root))
+    if (Path(repo.controldir()) / JOURNAL).exists():
+        with folder_lock(root):
+            finish_checkout(repo)
+    return repo
+
+
+@contextlib.contextmanager
+def folder_lock(root: str | os.PathLike) -> Iterator[None]:
+    """One writer at a time in a rules folder (the lock file lives in ``.git``)."""
+    with file_lock(Path(root) / ".git" / "rulesbook", timeout=30.0):
+        yield
+
+
+# -- reading commits -------------------------------------------------------------
+
+def head_id(repo: Repo) -> bytes | None:
+    try:
+        return repo.refs[b"HEAD"]
+    except KeyError:
+        return None
+
+
+def tree_files(repo: Repo, tree_id: bytes | None, prefix: str = "") -> dict[str, bytes]:
+    """``{path: blob id}`` of every file of a tree (paths with ``/``)."""
+    out: dict[str, bytes] = {}
+    if tree_id is None:
+        return out
+    for entry in repo[tree_id].items():
+        name = entry.path.decode("utf-8", "replace")
+        if name in ("", ".", "..", ".git") or any(c in name for c in "/\\:\0"):
+            raise RulesFolderError(f"a commit names the file {prefix}{name!r}, which cannot be "
+                                   f"written safely; it was not taken")
+        if stat.S_ISDIR(entry.mode):
+            out.update(tree_files(repo, entry.sha, f"{prefix}{name}/"))
+        elif stat.S_ISREG(entry.mode):
+            out[prefix + name] = entry.sha
+        else:
+            raise RulesFolderError(f"a commit holds {prefix}{name} as a link or a submodule; "
+                                   f"a rules folder holds plain files only; it was not taken")
+    return out
+
+
+def commit_files(repo: Repo, commit_id: bytes | None) -> dict[str, bytes]:
+    return tree_files(repo, repo[commit_id].tree) if commit_id else {}
+
+
+def blob_id(data: bytes) -> bytes:
+    return Blob.from_string(data).id
+
+
+def is_tracked_path(rel: str) -> bool:
+    """Files the folder versions: everything but hidden files (locks, temporary files,
+    .git) and ``NAME~`` backups; ``.gitignore`` is versioned."""
+    parts = rel.split("/")
+    if rel == ".gitignore":
+        return True
+    return not any(p.startswith(".") or p == "__pycache__" for p in parts) \
+        and not rel.endswith("~")
+
+
+def worktree_files(root: Path) -> dict[str, Path]:
+    """``{path: file}`` of every versioned file in the working folder."""
+    out: dict[str, Path] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        rel_dir = Path(dirpath).relative_to(root).as_posix()
+        dirnames[:] = [d for d in dirnames if not d.startswith(".") and d != "__pycache__"]
+        for name in filenames:
+            rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+            if is_tracked_path(rel):
+                out[rel] = Path(dirpath) / name
+    return out
+
+
+def worktree_state(root: Path) -> dict[str, bytes]:
+    """``{path: blob id}`` of the working folder's versioned files as they are now."""
+    return {rel: blob_id(path.read_bytes()) for rel, path in worktree_files(root).items()}
+
+
+# -- writing commits -------------------------------------------------------------
+
+def build_tree(repo: Repo, files: dict[str, bytes]) -> bytes:
+    """Store the tree of ``{path: blob id}`` (blobs already stored) and return its id."""
+    root: dict = {}
+    for path, sha in files.items():
+        node = root
+        *dirs, name = path.split("/")
+        for d in dirs:
+            node = node.setdefault(d, {})
+        node[name] = sha
+
+    def store(node: dict) -> bytes:
+        tree = Tree()
+        for name, value in node.items():
+            if isinstance(value, dict):
+                tree.add(name.encode("utf-8"), stat.S_IFDIR, store(value))
+            else:
+                tree.add(name.encode("utf-8"), FILE_MODE, value)
+        repo.object_store.add_object(tree)
+        return tree.id
+
+    return store(root)
+
+
+def make_commit(repo: Repo, tree: bytes, parents: list[bytes], message: str,
+                author: Identity, committer: Identity | None = None) -> bytes:
+    import time
+
+    commit = Commit()
+    commit.tree = tree
+    commit.parents = parents
+    commit.author = bytes(author)
+    commit.committer = bytes(committer or author)
+    commit.commit_time = commit.author_time = int(time.time())
+    commit.commit_timezone = commit.author_timezone = 0
+    commit.encoding = b"UTF-8"
+    commit.message = (message.rstrip("\n") + "\n").encode("utf-8")
+    repo.object_store.add_object(commit)
+    return commit.id
+
+
+def set_head(repo: Repo, new: bytes, old: bytes | None) -> None:
+    """Move the branch from ``old`` to ``new``; refuse when someone else moved it."""
+    ref = _branch_ref(repo)
+    if not repo.refs.set_if_equals(ref, old, new):
+        raise RulesFolderError("the rules folder changed while this operation ran "
+                               "(another program wrote to it); try again")
+
+
+def _branch_ref(repo: Repo) -> bytes:
+    try:
+        chain, _ = repo.refs.follow(b"HEAD")
+        return chain[-1]
+    except (KeyError, IndexError):
+        return HEAD_REF
+
+
+def stage(repo: Repo, paths: list[str]) -> None:
+    """Bring the index in line with the working folder for ``paths`` (so that ``git
+    status`` elsewhere shows a clean folder)."""
+    if paths:
+        repo.get_worktree().stage(sorted(paths))
+
+
+# -- writing a commit's files into the working folder, crash-safely ---------------------
+
+def checkout(repo: Repo, old: bytes | None, new: bytes) -> None:
+    """Make the working folder show commit ``new`` (it showed ``old``) and move the
+    branch there. A journal in ``.git`` lists the target first; a process killed in
+    the middle leaves it, and the next open of the folder finishes the job."""
+    journal = Path(repo.controldir()) / JOURNAL
+    atomic_write_bytes(journal, b"%s %s\n" % (old or b"-", new))
+    finish_checkout(repo)
+
+
+def finish_checkout(repo: Repo) -> None:
+    journal = Path(repo.controldir()) / JOURNAL
+    old_text, new_text = journal.read_bytes().split()
+    old = None if old_text == b"-" else old_text
+    new = new_text
+    root = Path(repo.path)
+    before = commit_files(repo, old)
+    after = commit_files(repo, new)
+    changed = []
+    for path, sha in after.items():
+        target = root / path
+        if target.is_file() and blob_id(target.read_bytes()) == sha:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(target, repo[sha].as_raw_string())
+        changed.append(path)
+    for path in set(before) - set(after):
+        with contextlib.suppress(FileNotFoundError):
+            (root / path).unlink()
+        changed.append(path)
+    if head_id(repo) != new:
+        repo.refs[_branch_ref(repo)] = new
+    stage(repo, changed)
+    journal.unlink()
+
+
+# -- creating a folder -------------------------------------------------------------
+
+def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = None,
+                identity: Identity | None = None) -> bytes:
+    """Create a rules folder at ``target`` from the data folder ``source`` (the bundled
+    seed by default) with a first commit. The folder appears whole or not at all."""
+    from ..datapath import bundled_data_dir
+    from ..library import load_library
+
+    target = Path(target).expanduser().resolve()
+    src = Path(source).expanduser().resolve() if source else bundled_data_dir()
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise RulesFolderError(f"{target} already exists and is not empty; choose a new "
+                               f"folder")
+    load_library(src)  # refuse to start from a folder that does not validate
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
+                                        dir=target.parent))
+    except OSError as exc:
+        raise RulesFolderError(f"cannot create the rules folder {target}: "
+                               f"{exc.strerror or exc}") from None
+    try:
+        work = staging / "folder"
+        shutil.copytree(src, work, ignore=shutil.ignore_patterns(
+            "__pycache__", "__init__.py", ".*", "*~", "schema"))
+        (work / ".gitignore").write_bytes(GITIGNORE)
+        repo = Repo.init(str(work), default_branch=BRANCH)
+        files = worktree_files(work)
+        state = {}
+        for rel, path in files.items():
+            blob = Blob.from_string(path.read_bytes())
+            repo.object_store.add_object(blob)
+            state[rel] = blob.id
+        who = identity or user_identity(repo)
+        name = "the bundled seed data" if source is None else src.name
+        commit = make_commit(repo, build_tree(repo, state), [],
+                             f"Create the rules folder from {name}", who)
+        repo.refs[HEAD_REF] = commit
+        stage(repo, list(state))
+        repo.close()
+        if target.exists():
+            target.rmdir()
+        os.replace(work, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return commit

@@ -1,0 +1,79 @@
+"""Serving a shared (bare) repository over smart HTTP with dulwich's own server, for
+a committee without git hosting, and for the tests and benchmarks.
+
+The server has no authentication: run it on a private network or behind a proxy
+that adds TLS and passwords. (dulwich's ``web-daemon`` maps URL paths onto the file
+system; this serves exactly one repository at ``/``.)
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+
+from dulwich.errors import NotGitRepository
+from dulwich.repo import Repo
+from dulwich.server import DictBackend
+from dulwich.web import make_wsgi_chain
+
+from .errors import RulesFolderError
+from .repo import BRANCH
+
+
+class _Quiet(WSGIRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the standard library's name
+        pass
+
+
+@dataclass(frozen=True)
+class Served:
+    url: str
+    server: WSGIServer
+
+
+def init_bare(path: str | os.PathLike) -> Path:
+    """Create an empty shared repository (branch main) at ``path``."""
+    target = Path(path)
+    if target.exists() and any(target.iterdir()):
+        raise RulesFolderError(f"{target} already exists and is not empty")
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RulesFolderError(f"cannot create {target}: {exc.strerror}") from None
+    Repo.init_bare(str(target), mkdir=False, default_branch=BRANCH).close()
+    return target
+
+
+def make_http_server(bare: str | os.PathLike, host: str = "127.0.0.1",
+                     port: int = 0) -> tuple[WSGIServer, Repo]:
+    try:
+        repo = Repo(str(bare))
+    except NotGitRepository:
+        raise RulesFolderError(f"{bare} is not a git repository; create one with "
+                               f"`rulesbook serve {bare} --create`") from None
+    try:
+        server = make_server(host, port, make_wsgi_chain(DictBackend({b"/": repo})),
+                             handler_class=_Quiet)
+    except OSError as exc:
+        repo.close()
+        raise RulesFolderError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    return server, repo
+
+
+@contextlib.contextmanager
+def serving(bare: str | os.PathLike, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serve ``bare`` on a background thread; yields its URL."""
+    server, repo = make_http_server(bare, host, port)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+        repo.close()

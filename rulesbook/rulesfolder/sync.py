@@ -1,0 +1,435 @@
+"""Sharing a rules folder: clone, sync (fetch, merge, validate, push) and the
+ahead/behind status, over any transport dulwich speaks (a path, file://, git://,
+http(s)://, ssh://).
+
+A sync never pushes a folder that does not validate: the merge is written to a
+temporary copy, loaded with the full validation (ballot seals included) and the
+edition chain is checked; only then is the merge committed, shown in the folder
+and pushed. A conflict or an invalid merge stops the sync with nothing changed.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from dulwich.client import HangupException, get_transport_and_path
+from dulwich.errors import GitProtocolError, NotGitRepository
+from dulwich.graph import find_merge_base
+from dulwich.objects import Blob
+from dulwich.repo import Repo
+
+from ..errors import LibraryError, Problem
+from .errors import RulesFolderError, SyncConflict, SyncInvalid
+from .merge import merge_trees
+from .repo import (
+    BRANCH,
+    HEAD_REF,
+    build_tree,
+    checkout,
+    commit_files,
+    folder_lock,
+    head_id,
+    make_commit,
+    open_repo,
+    set_head,
+    stage,
+    user_identity,
+    worktree_state,
+)
+
+Progress = Callable[[str], None]
+DEFAULT_REMOTE = "origin"
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    """What a sync did."""
+
+    remote: str  # the URL
+    fetched: int  # commits received
+    merged: bool  # a merge commit was made
+    fast_forward: bool
+    pushed: int  # commits sent
+    committed_edits: tuple[str, ...]  # files edited by hand, committed first
+    head: str
+
+    @property
+    def up_to_date(self) -> bool:
+        return not (self.fetched or self.merged or self.pushed or self.committed_edits)
+
+    def to_dict(self) -> dict:
+        return {"remote": self.remote, "fetched": self.fetched, "merged": self.merged,
+                "fast_forward": self.fast_forward, "pushed": self.pushed,
+                "committed_edits": list(self.committed_edits), "head": self.head,
+                "up_to_date": self.up_to_date}
+
+
+@dataclass(frozen=True)
+class FolderStatus:
+    """Where the folder stands against its remote as last fetched (no network)."""
+
+    remote: str | None
+    ahead: int
+    behind: int
+    pending: tuple[str, ...]  # versioned files changed but not committed
+
+    def to_dict(self) -> dict:
+        return {"remote": self.remote, "ahead": self.ahead, "behind": self.behind,
+                "pending": list(self.pending)}
+
+
+def _remote_url(repo: Repo, remote: str | None) -> tuple[str, str]:
+    """(name to record the remote's branch under, URL)."""
+    config = repo.get_config()
+    name = remote or DEFAULT_REMOTE
+    with contextlib.suppress(KeyError):
+        return name, config.get((b"remote", name.encode()), b"url").decode()
+    if remote is None:
+        raise RulesFolderError("this rules folder has no remote to sync with; give one with "
+                               "`rulesbook sync --remote URL` (it is remembered as origin)")
+    origin = None
+    with contextlib.suppress(KeyError):
+        origin = config.get((b"remote", DEFAULT_REMOTE.encode()), b"url").decode()
+    if origin is None or origin == remote:
+        return DEFAULT_REMOTE, remote  # the URL becomes (or is) origin
+    return remote, remote  # another URL, tracked apart
+
+
+def _remember_origin(repo: Repo, url: str) -> None:
+    config = repo.get_config()
+    with contextlib.suppress(KeyError):
+        config.get((b"remote", b"origin"), b"url")
+        return
+    config.set((b"remote", b"origin"), b"url", url.encode())
+    config.set((b"remote", b"origin"), b"fetch", b"+refs/heads/*:refs/remotes/origin/*")
+    config.write_to_path()
+
+
+def _tracking_ref(name: str) -> bytes:
+    safe = name if name.replace("-", "").replace("_", "").isalnum() else "sync"
+    return f"refs/remotes/{safe}/{BRANCH.decode()}".encode()
+
+
+def _count(repo: Repo, include: bytes | None, exclude: bytes | None) -> int:
+    if include is None:
+        return 0
+    return sum(1 for _ in repo.get_walker(include=[include],
+                                          exclude=[exclude] if exclude else None))
+
+
+def _transport(url: str):
+    try:
+        return get_transport_and_path(url)
+    except (ValueError, NotGitRepository) as exc:
+        raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
+
+
+def _fetch(repo: Repo, url: str, progress: Progress) -> bytes | None:
+    """Fetch the remote's main branch; its commit id (None: the remote is empty)."""
+    client, path = _transport(url)
+    progress(f"Fetching from {shown(url)}")
+    try:
+        result = client.fetch(path, repo)
+    except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
+        raise RulesFolderError(f"cannot fetch from {shown(url)}: {_reason(exc)}") from None
+    refs = result.refs
+    return refs.get(HEAD_REF)
+
+
+def _push(repo: Repo, url: str, expected: bytes | None, new: bytes, progress: Progress) -> None:
+    client, path = _transport(url)
+    progress(f"Pushing to {shown(url)}")
+
+    class Moved(Exception):
+        pass
+
+    def update_refs(refs):
+        if refs.get(HEAD_REF) != expected:
+            raise Moved()
+        return {**refs, HEAD_REF: new}
+
+    try:
+        result = client.send_pack(path, update_refs, repo.generate_pack_data)
+    except Moved:
+        raise _RemoteMoved() from None
+    except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
+        raise RulesFolderError(f"cannot push to {shown(url)}: {_reason(exc)}") from None
+    status = (getattr(result, "ref_status", None) or {}).get(HEAD_REF)
+    if status:
+        raise RulesFolderError(f"{shown(url)} refused the push: {status}")
+
+
+def shown(url: str) -> str:
+    """A remote's address as it may be printed or written into a commit message: a
+    password in it (``https://user:secret@host/``) is never shown."""
+    return re.sub(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", r"\1", url, flags=re.IGNORECASE)
+
+
+def _reason(exc: BaseException) -> str:
+    """The readable part of a transport error (urllib3's are paragraphs)."""
+    if isinstance(exc, NotGitRepository) and not str(exc):
+        return "no git repository was found at this address"
+    text = str(exc) or exc.__class__.__name__
+    if len(text) > 160:
+        found = re.search(r"\[Errno -?\d+\] [^\"')(]+", text)
+        text = found.group(0).strip() if found else text[:157] + "..."
+    return text
+
+
+class _RemoteMoved(Exception):
+    """Someone pushed between our fetch and our push: fetch and merge again."""
+
+
+def _validate_tree(repo: Repo, files: dict[str, bytes]) -> None:
+    """Load the folder a tree describes, fully validated; raise SyncInvalid."""
+    from ..library import load_library
+
+    with tempfile.TemporaryDirectory(prefix="rulesbook-merge-") as tmp:
+        root = Path(tmp)
+        for path, sha in files.items():
+            target = root / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(repo[sha].as_raw_string())
+        try:
+            library = load_library(root)
+        except LibraryError as exc:
+            raise SyncInvalid("sync stopped: the merged rules folder would not be valid, so "
+                              "nothing was merged or pushed:\n"
+                              + "\n".join(str(p) for p in exc.problems)) from None
+        problems = edition_chain_problems(library)
+        if problems:
+            raise SyncInvalid("sync stopped: the merged editions do not form a chain, so "
+                              "nothing was merged or pushed:\n"
+                              + "\n".join(str(p) for p in problems))
+
+
+def edition_chain_problems(library) -> list[Problem]:
+    """Each edition's base is the one before it, and an edition adopted by a ballot
+    carries that sealed ballot's seal."""
+    problems = []
+    ballots = {}
+    for doc in library.extra.get("ballot", ()):
+        seal = doc.data.get("seal") or {}
+        ballots[doc.data.get("id")] = seal.get("digest")
+    previous = None
+    for edition in library.editions:
+        if previous is not None and edition.base != previous:
+            problems.append(Problem("editions.yaml", 0, 0, f"edition {edition.id!r} is based "
+                                    f"on {edition.base!r}, not on the edition before it "
+                                    f"({previous!r})"))
+        if edition.ballot and edition.ballot in ballots:
+            digest = ballots[edition.ballot]
+            if edition.seal and digest and edition.seal != f"sha256:{digest}":
+                problems.append(Problem("editions.yaml", 0, 0, f"edition {edition.id!r} names "
+                                        f"seal {edition.seal}, but ballot {edition.ballot!r} "
+                                        f"is sealed sha256:{digest}"))
+        previous = edition.id
+    return problems
+
+
+def commit_pending(repo: Repo, progress: Progress) -> tuple[str, ...]:
+    """Commit versioned files edited by hand (a new member, a corrected text) when the
+    folder validates; refuse otherwise."""
+    from ..library import load_library
+
+    root = Path(repo.path)
+    head = head_id(repo)
+    committed = commit_files(repo, head)
+    now = worktree_state(root)
+    changed = sorted(p for p in set(committed) | set(now) if committed.get(p) != now.get(p))
+    if not changed:
+        return ()
+    try:
+        load_library(root)
+    except LibraryError as exc:
+        raise RulesFolderError(
+            f"the rules folder has edits that were never committed ({', '.join(changed)}) "
+            f"and it does not validate, so nothing was synced:\n"
+            + "\n".join(str(p) for p in exc.problems)) from None
+    progress(f"Committing edits made by hand: {', '.join(changed)}")
+    for path in changed:
+        if path in now:
+            repo.object_store.add_object(Blob.from_string((root / path).read_bytes()))
+    user = user_identity(repo)
+    commit = make_commit(repo, build_tree(repo, now), [head] if head else [],
+                         "Edit by hand: " + ", ".join(changed), user)
+    set_head(repo, commit, head)
+    stage(repo, changed)
+    return tuple(changed)
+
+
+def _refuse_working_folder(url: str) -> None:
+    """Pushing into someone's working folder would move their branch under their
+    files; a shared repository is a bare one."""
+    if "://" in url or not (Path(url).expanduser() / ".git").exists():
+        return
+    raise RulesFolderError(f"{shown(url)} is a member's working rules folder, not a shared "
+                           f"repository: share through a bare repository (`rulesbook serve "
+                           f"DIR --create`, any git hosting, or `git init --bare`)")
+
+
+def sync(root: str | os.PathLike, remote: str | None = None,
+         progress: Progress | None = None) -> SyncResult:
+    """Fetch the remote's branch, merge it record by record, validate, push."""
+    progress = progress or (lambda _message: None)
+    repo = open_repo(root)
+    try:
+        with folder_lock(root):
+            name, url = _remote_url(repo, remote)
+            _refuse_working_folder(url)
+            edits = commit_pending(repo, progress)
+            for _attempt in range(5):
+                try:
+                    return _sync_once(repo, name, url, edits, progress)
+                except _RemoteMoved:
+                    progress("The remote changed meanwhile; fetching again")
+            raise RulesFolderError(f"{shown(url)} kept changing during the sync; try again")
+    finally:
+        repo.close()
+
+
+def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
+               progress: Progress) -> SyncResult:
+    local = head_id(repo)
+    theirs = _fetch(repo, url, progress)
+    tracking = _tracking_ref(name)
+    if theirs is not None:
+        repo.refs[tracking] = theirs
+    fetched = merged = fast_forward = False
+    received = 0
+    new = local
+    if theirs is not None and theirs != local:
+        bases = find_merge_base(repo, [local, theirs])
+        base = bases[0] if bases else None
+        if base == theirs:
+            pass  # we are ahead
+        elif base == local:
+            progress("Fast-forwarding")
+            received = _count(repo, theirs, local)
+            _validate_tree(repo, commit_files(repo, theirs))
+            checkout(repo, local, theirs)
+            new, fast_forward, fetched = theirs, True, True
+        else:
+            progress("Merging")
+            received = _count(repo, theirs, local)
+            files = _merge(repo, base, local, theirs, name)
+            progress("Validating the merged folder")
+            _validate_tree(repo, files)
+            user = user_identity(repo)
+            new = make_commit(repo, build_tree(repo, files), [local, theirs],
+                              f"Sync: merge {received} change(s) from {shown(url)}", user)
+            checkout(repo, local, new)
+            merged = fetched = True
+    pushed = 0
+    if new != theirs:
+        pushed = _count(repo, new, theirs)
+        _push(repo, url, theirs, new, progress)
+        repo.refs[tracking] = new
+    if name == DEFAULT_REMOTE:
+        _remember_origin(repo, url)
+    progress("Up to date" if not (fetched or pushed or edits) else "Synced")
+    return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed, edits,
+                      new.decode())
+
+
+def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes,
+           name: str) -> dict[str, bytes]:
+    result, merged = merge_trees(commit_files(repo, base), commit_files(repo, ours),
+                                 commit_files(repo, theirs),
+                                 lambda sha: repo[sha].as_raw_string())
+    conflicts = [c for m in merged for c in m.conflicts]
+    if conflicts:
+        raise SyncConflict(conflicts, _tracking_ref(name).decode().removeprefix("refs/remotes/"))
+    for item in merged:
+        if item.data is not None:
+            blob = Blob.from_string(item.data)
+            repo.object_store.add_object(blob)
+            result[item.path] = blob.id
+    return result
+
+
+def fetch_status(root: str | os.PathLike, remote: str | None = None,
+                 progress: Progress | None = None) -> FolderStatus:
+    """Fetch the remote's branch (nothing is merged or changed in the folder) and tell
+    how far ahead and behind the folder is."""
+    repo = open_repo(root)
+    try:
+        with folder_lock(root):
+            name, url = _remote_url(repo, remote)
+            theirs = _fetch(repo, url, progress or (lambda _message: None))
+            if theirs is not None:
+                repo.refs[_tracking_ref(name)] = theirs
+    finally:
+        repo.close()
+    return folder_status(root, remote)
+
+
+def folder_status(root: str | os.PathLike, remote: str | None = None) -> FolderStatus:
+    """Ahead/behind against the remote's branch as last fetched, and pending edits."""
+    repo = open_repo(root)
+    try:
+        try:
+            name, url = _remote_url(repo, remote)
+        except RulesFolderError:
+            name, url = None, None
+        local = head_id(repo)
+        theirs = None
+        if name is not None:
+            with contextlib.suppress(KeyError):
+                theirs = repo.refs[_tracking_ref(name)]
+        committed = commit_files(repo, local)
+        now = worktree_state(Path(root))
+        pending = tuple(sorted(p for p in set(committed) | set(now)
+                               if committed.get(p) != now.get(p)))
+        if theirs is None:
+            return FolderStatus(shown(url) if url else None,
+                                _count(repo, local, None) if url else 0, 0, pending)
+        return FolderStatus(shown(url), _count(repo, local, theirs), _count(repo, theirs, local),
+                            pending)
+    finally:
+        repo.close()
+
+
+def clone(url: str, target: str | os.PathLike, progress: Progress | None = None) -> Path:
+    """Clone a shared rules folder into ``target`` (which must not exist or be empty);
+    it appears whole and validated, or not at all."""
+    progress = progress or (lambda _message: None)
+    target = Path(target).expanduser().resolve()
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise RulesFolderError(f"{target} already exists and is not empty; choose a new folder")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
+                                        dir=target.parent))
+    except OSError as exc:
+        raise RulesFolderError(f"cannot create the rules folder {target}: "
+                               f"{exc.strerror or exc}") from None
+    try:
+        work = staging / "folder"
+        work.mkdir()
+        repo = Repo.init(str(work), default_branch=BRANCH)
+        try:
+            theirs = _fetch(repo, url, progress)
+            if theirs is None:
+                raise RulesFolderError(
+                    f"{shown(url)} has no rules folder yet: the secretary creates one with "
+                    f"`rulesbook init DIR` and shares it with `rulesbook sync --remote {shown(url)}`")
+            _validate_tree(repo, commit_files(repo, theirs))
+            repo.refs[_tracking_ref(DEFAULT_REMOTE)] = theirs
+            checkout(repo, None, theirs)
+            _remember_origin(repo, url)
+        finally:
+            repo.close()
+        if target.exists():
+            target.rmdir()
+        os.replace(work, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    progress(f"Cloned {shown(url)} into {target}")
+    return target

@@ -1,0 +1,69 @@
+"""Helpers for the rules-folder tests: run the CLI in-process, read a folder's log."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from dulwich.repo import Repo
+
+from rulesbook.cli import main
+
+
+@dataclass(frozen=True)
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def rb(capsys):
+    """``rb("ballot", "vote", ...)``: run the command line, return code/out/err."""
+    def run(*argv) -> Run:
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return Run(code, out, err)
+    return run
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    id: str
+    message: str
+    author: str
+    committer: str
+    parents: int
+
+
+def log(folder: Path) -> list[LogEntry]:
+    """Newest first."""
+    with Repo(str(folder)) as repo:
+        return [LogEntry(w.commit.id.decode(), w.commit.message.decode().strip(),
+                         w.commit.author.decode(), w.commit.committer.decode(),
+                         len(w.commit.parents))
+                for w in repo.get_walker()]
+
+
+def file_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file outside .git but the lock files of rulesbook.storage.file_lock."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and ".git" not in p.relative_to(folder).parts
+            and not (p.name.startswith(".") and p.name.endswith(".lock"))}
+
+
+def bare_repo(path: Path) -> Path:
+    Repo.init_bare(str(path), mkdir=True, default_branch=b"main").close()
+    return path
+
+
+@pytest.fixture
+def http_remote(tmp_path):
+    """A bare repository served over smart HTTP on 127.0.0.1 by dulwich's own server
+    (rulesbook.rulesfolder.serve, as `rulesbook serve` runs it), in this process;
+    yields (url, bare path)."""
+    from rulesbook.rulesfolder.serve import serving
+
+    bare = bare_repo(tmp_path / "served.git")
+    with serving(bare) as url:
+        yield url, bare

@@ -1,0 +1,112 @@
+"""Installed from the built package, Rulesbook never writes into its own files: every
+writing command and the app's saves go to the user's rules folder."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+
+APP_SAVES = """
+from ui.controller import AppController
+from ui.ballots.controller import BallotController
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+ctrl = AppController()
+assert ctrl.load().ok
+ballots = BallotController(ctrl)
+path = ctrl.data_dir / "apca" / "ballots" / "app.yaml"
+ballots.new_from_library("app", path)
+ballots.save()
+for member in "ABCDE":
+    ballots.cast(member, "10", ["10B"])
+ballots.save()
+ballots.close_and_seal()
+ballots.adopt("app-edition")
+print(ctrl.data_dir)
+"""
+
+
+def tree_digest(root: Path) -> dict[str, str]:
+    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """The package built and installed into a target folder (no dependencies: those of
+    the test environment are used)."""
+    work = tmp_path_factory.mktemp("install")
+    source = work / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(REPO / name, source / name)
+    for name in ("rulesbook", "ui", "rules_data"):
+        shutil.copytree(REPO / name, source / name,
+                        ignore=shutil.ignore_patterns("__pycache__", ".*"))
+    target = work / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps",
+                           "--no-build-isolation", "--no-compile", "--quiet",
+                           "--target", str(target), str(source)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return target
+
+
+def test_every_writing_command_leaves_the_installed_package_unchanged(installed, tmp_path):
+    before = tree_digest(installed)
+    assert "rules_data/apca/ballots/2026-committee.yaml" in before
+    env = dict(os.environ, PYTHONPATH=str(installed), PYTHONDONTWRITEBYTECODE="1",
+               XDG_DATA_HOME=str(tmp_path / "home-data"), QT_QPA_PLATFORM="offscreen",
+               RULESBOOK_AUTOSAVE_DIR=str(tmp_path / "autosave"),
+               RULESBOOK_AUTHOR="Installed User <user@apca.invalid>")
+    env.pop("RULESBOOK_DATA", None)
+
+    def rb(*argv, code=0):
+        proc = subprocess.run([sys.executable, "-m", "rulesbook", *map(str, argv)], env=env,
+                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == code, (argv, proc.stdout, proc.stderr)
+        return proc.stdout
+
+    where = Path(rb("where").strip())
+    assert where == tmp_path / "home-data" / "Rulesbook" / "rules"
+    located = subprocess.run([sys.executable, "-c", "import rulesbook; print(rulesbook.__file__)"],
+                             env=env, cwd=tmp_path, capture_output=True, text=True)
+    assert Path(located.stdout.strip()).is_relative_to(installed)  # the installed copy runs
+    ballots = where / "apca" / "ballots"
+    rb("ballot", "new", ballots / "cli.yaml", "--quorum", "3")
+    rb("ballot", "vote", ballots / "cli.yaml", "--member", "A", "--question", "28",
+       "--ranking", "28A")
+    copy = tmp_path / "b.yaml"
+    copy.write_text(yaml.safe_dump({"schema_version": 1, "kind": "member-ballot",
+                                    "ballot": "cli", "member": "B",
+                                    "votes": [{"question": "28", "ranking": ["28A"]}]}))
+    rb("ballot", "import", ballots / "cli.yaml", copy)
+    rb("ballot", "vote", ballots / "cli.yaml", "--member", "C", "--question", "28",
+       "--ranking", "28A")
+    rb("ballot", "close", ballots / "cli.yaml")
+    rb("ballot", "adopt", ballots / "cli.yaml", "--edition", "cli-edition")
+    rb("history", "apca:28")
+    bare = tmp_path / "shared.git"
+    from dulwich.repo import Repo
+
+    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
+    rb("sync", "--remote", bare)
+    rb("clone", bare, tmp_path / "clone")
+    rb("init", tmp_path / "fresh")
+    seed = installed / "rules_data" / "apca" / "ballots" / "2026-committee.yaml"
+    rb("ballot", "vote", seed, "--member", "A", "--question", "10", "--ranking", "10B", code=2)
+    app = subprocess.run([sys.executable, "-c", APP_SAVES], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert app.returncode == 0, app.stderr
+    assert Path(app.stdout.strip()) == where
+    editions = yaml.safe_load((where / "editions.yaml").read_text())
+    assert [e["id"] for e in editions["editions"]][-2:] == ["cli-edition", "app-edition"]
+    assert tree_digest(installed) == before

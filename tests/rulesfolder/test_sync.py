@@ -1,0 +1,272 @@
+"""Sharing one rules folder, tested as the committee uses it: a bare repository,
+members A and B and the secretary each with a clone, voting and syncing in
+different orders; a real conflict; a sync killed with SIGKILL; a network remote
+served on 127.0.0.1 by dulwich's own smart-HTTP server."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+from dulwich.repo import Repo
+
+from rulesbook.ballots import load_ballot
+from rulesbook.library import load_library
+from rulesbook.rulesfolder import open_repo
+
+from .conftest import bare_repo, file_bytes, log
+
+BALLOT = "apca/ballots/2026-committee.yaml"
+REPO = Path(__file__).resolve().parents[2]
+
+
+def votes(folder: Path) -> set[tuple[str, str, tuple[str, ...]]]:
+    return {(v.member, v.question, v.ranking) for v in load_ballot(folder / BALLOT).votes}
+
+
+def vote(rb, folder: Path, member: str, question: str, ranking: str) -> None:
+    result = rb("--data", folder, "ballot", "vote", folder / BALLOT, "--member", member,
+                "--question", question, "--ranking", ranking)
+    assert result.code == 0, result.err
+
+
+def sync(rb, folder: Path, *extra):
+    return rb("--data", folder, "sync", "--quiet", *extra)
+
+
+def committee(rb, tmp_path, remote: str | None = None):
+    """The secretary makes the folder and shares it; A and B clone it."""
+    if remote is None:
+        remote = str(bare_repo(tmp_path / "shared.git"))
+    secretary, a, b = tmp_path / "secretary", tmp_path / "member-a", tmp_path / "member-b"
+    assert rb("init", secretary).code == 0
+    first = sync(rb, secretary, "--remote", remote)
+    assert first.code == 0, first.err
+    for folder in (a, b):
+        result = rb("clone", remote, folder, "--quiet")
+        assert result.code == 0, result.err
+    return remote, secretary, a, b
+
+
+def test_three_clones_vote_and_sync_in_different_orders(rb, tmp_path):
+    remote, secretary, a, b = committee(rb, tmp_path)
+    expected = {("A", "10", ("apca:10B", "apca:10A")), ("B", "28", ("apca:28A",)),
+                ("A", "28", ("apca:24B",)), ("B", "10", ("apca:10C",))}
+    vote(rb, a, "A", "10", "10B,10A")
+    vote(rb, b, "B", "28", "28A")
+    assert sync(rb, b).code == 0  # B first: a plain push
+    merged = sync(rb, a)  # A second: merges B's vote with its own, then pushes
+    assert merged.code == 0, merged.err
+    assert log(a)[0].parents == 2 and "merge" in log(a)[0].message.lower()
+    vote(rb, a, "A", "28", "24B")
+    vote(rb, b, "B", "10", "10C")
+    # the secretary enters member C's own copy, received by e-mail, without syncing first
+    copy = tmp_path / "c.yaml"
+    copy.write_text(yaml.safe_dump({"schema_version": 1, "kind": "member-ballot",
+                                    "ballot": "2026-committee", "member": "C",
+                                    "votes": [{"question": "10", "ranking": ["10A"]}]}))
+    assert rb("--data", secretary, "ballot", "import", secretary / BALLOT, copy).code == 0
+    expected.add(("C", "10", ("apca:10A",)))
+    c = next(m for m in yaml.safe_load((secretary / "members.yaml").read_text())["members"]
+             if m["id"] == "C")
+    assert log(secretary)[0].author.startswith(f"{c['full_name']} (member C)")
+    for folder in (secretary, b, a, secretary, b):
+        result = sync(rb, folder)
+        assert result.code == 0, result.err
+    for folder in (secretary, a, b):
+        assert votes(folder) == expected
+        load_library(folder)  # valid
+    assert len({log(f)[0].id for f in (secretary, a, b)}) == 1  # all three on one commit
+    again = json.loads(rb("--data", a, "sync", "--json").out)
+    assert again["up_to_date"] is True and again["pushed"] == 0
+
+
+def test_a_real_conflict_stops_the_sync_and_keeps_both_sides(rb, tmp_path):
+    remote, secretary, a, b = committee(rb, tmp_path)
+    vote(rb, b, "D", "10", "10C")  # D phoned B...
+    vote(rb, a, "D", "10", "10A")  # ...and wrote to A, differently
+    assert sync(rb, b).code == 0
+    before_files, before_head = file_bytes(a), log(a)[0].id
+    result = sync(rb, a)
+    assert result.code == 2
+    assert len(result.err.strip().splitlines()) == 1 and "Traceback" not in result.err
+    assert BALLOT in result.err and "member=D, question=10" in result.err
+    assert "origin/main" in result.err
+    assert file_bytes(a) == before_files and log(a)[0].id == before_head  # ours intact
+    assert ("D", "10", ("apca:10A",)) in votes(a)
+    load_library(a)
+    with open_repo(a) as repo:  # theirs intact, as fetched
+        theirs = repo.refs[b"refs/remotes/origin/main"]
+        assert theirs.decode() == log(b)[0].id
+    as_json = json.loads(rb("--data", a, "sync", "--json").out)
+    assert as_json["conflict"][0]["file"] == BALLOT
+    assert as_json["conflict"][0]["record"].startswith("votes[member=D, question=10]")
+    assert log(b)[0].id == log(tmp_path / "shared.git")[0].id  # nothing pushed by A
+
+
+def test_an_invalid_merge_is_not_pushed(rb, tmp_path):
+    remote, secretary, a, b = committee(rb, tmp_path)
+    assert rb("--data", b, "ballot", "close", b / BALLOT).code == 0  # B closes and seals
+    assert sync(rb, b).code == 0
+    vote(rb, a, "E", "10", "10B")  # A records a vote on the ballot B just sealed
+    head = log(a)[0].id
+    result = sync(rb, a)
+    assert result.code == 2 and "would not be valid" in result.err
+    assert "seal" in result.err
+    assert log(a)[0].id == head and log(tmp_path / "shared.git")[0].id == log(b)[0].id
+
+
+def test_hand_edits_are_committed_by_sync_when_valid(rb, tmp_path):
+    remote, secretary, a, b = committee(rb, tmp_path)
+    members = secretary / "members.yaml"
+    members.write_text(members.read_text().replace("name: Moochie", "name: Moochie Jr."))
+    assert sync(rb, secretary).code == 0
+    assert log(secretary)[0].message == "Edit by hand: members.yaml"
+    assert sync(rb, a).code == 0
+    assert "Moochie Jr." in (a / "members.yaml").read_text()
+    (a / "members.yaml").write_text("kind: nonsense\n")
+    result = sync(rb, a)
+    assert result.code == 2 and "does not validate" in result.err.splitlines()[0]
+
+
+def test_sync_over_smart_http_on_localhost(rb, tmp_path, http_remote):
+    url, bare = http_remote
+    remote, secretary, a, b = committee(rb, tmp_path, remote=url)
+    vote(rb, a, "A", "27", "27A")
+    vote(rb, b, "B", "27", "23B")
+    assert sync(rb, a).code == 0
+    result = sync(rb, b)
+    assert result.code == 0, result.err
+    assert sync(rb, a).code == 0
+    assert votes(a) == votes(b) == {("A", "27", ("apca:27A",)), ("B", "27", ("apca:23B",))}
+    assert log(bare)[0].id == log(a)[0].id == log(b)[0].id
+    status = json.loads(rb("--data", a, "where", "--json").out)
+    assert status["versioned"] is True
+
+
+SYNC_SCRIPT = """
+import os, signal, sys
+from rulesbook.rulesfolder import repo as repo_module, sync
+phase = sys.argv[2]
+real = repo_module.atomic_write_bytes
+def write_then_die(path, data, backup=False):
+    result = real(path, data, backup)
+    if phase == "checkout" and not str(path).endswith("rulesbook-checkout"):
+        os.kill(os.getpid(), signal.SIGKILL)  # half of the working folder written
+    return result
+repo_module.atomic_write_bytes = write_then_die
+def progress(message):
+    if phase != "checkout" and message.startswith(phase):
+        os.kill(os.getpid(), signal.SIGKILL)
+sync(sys.argv[1], None, progress)
+"""
+
+
+def test_a_sync_killed_with_sigkill_leaves_a_valid_folder(rb, tmp_path):
+    remote, secretary, a, b = committee(rb, tmp_path)
+    expected = set()
+    for i, (member, question) in enumerate([(m, q) for m in "BCDE" for q in ("10", "28")]):
+        ranking = ["10A", "10B", "10C"][i % 3] if question == "10" else ["28A", "24B"][i % 2]
+        vote(rb, b, member, question, ranking)
+        expected.add((member, question, (f"apca:{ranking}",)))
+    assert sync(rb, b).code == 0
+    vote(rb, a, "A", "10", "10B")
+    expected.add(("A", "10", ("apca:10B",)))
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    # killed while fetching, before merging, while validating the merge, in the middle
+    # of writing the merge into the folder, and before pushing it
+    for phase in ("Fetching", "Merging", "Validating", "checkout", "Pushing"):
+        proc = subprocess.run([sys.executable, "-c", SYNC_SCRIPT, str(a), phase], env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == -signal.SIGKILL, (phase, proc.stderr)
+        check = rb("--data", a, "validate")  # reading the folder finishes a checkout
+        assert check.code == 0, (phase, check.out, check.err)
+        assert votes(a) in (expected, {("A", "10", ("apca:10B",))}), phase
+    result = sync(rb, a)
+    assert result.code == 0, result.err
+    assert votes(a) == expected
+    assert sync(rb, b).code == 0 and votes(b) == expected
+    assert log(a)[0].id == log(b)[0].id == log(tmp_path / "shared.git")[0].id
+
+
+def test_rulesbook_serve_shares_a_repository_over_http(rb, tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    bare = tmp_path / "srv" / "apca-rules.git"
+    proc = subprocess.Popen([sys.executable, "-m", "rulesbook", "serve", str(bare), "--create",
+                             "--port", "0"], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("serving "), proc.stderr.read() if proc.poll() else line
+        url = line.split(" at ")[1].split()[0]
+        assert url.startswith("http://127.0.0.1:")
+        remote, secretary, a, b = committee(rb, tmp_path, remote=url)
+        vote(rb, a, "A", "1", "1B")
+        assert sync(rb, a).code == 0 and sync(rb, secretary).code == 0
+        assert ("A", "1", ("apca:1B",)) in votes(secretary)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+        proc.stdout.close()
+        proc.stderr.close()
+    taken = rb("serve", bare, "--create")
+    assert taken.code == 2 and "not empty" in taken.err
+
+
+def test_a_hostile_commit_is_not_taken(rb, tmp_path):
+    """A commit pushed by someone else naming ``..`` (a path outside the folder) or
+    holding a symbolic link: the sync refuses it and writes nothing."""
+    from dulwich.objects import Blob, Tree
+
+    from rulesbook.rulesfolder.repo import Identity, make_commit
+
+    remote, secretary, a, b = committee(rb, tmp_path)
+    outside = tmp_path / "outside.txt"
+    for name, mode in ((b"..", 0o040000), (b"link.yaml", 0o120000)):
+        with Repo(str(tmp_path / "shared.git")) as shared:
+            head = shared.refs[b"refs/heads/main"]
+            tree = shared[shared[head].tree]
+            evil = Blob.from_string(b"pwned\n")
+            shared.object_store.add_object(evil)
+            if mode == 0o040000:
+                inner = Tree()
+                inner.add(b"outside.txt", 0o100644, evil.id)
+                shared.object_store.add_object(inner)
+                tree.add(name, mode, inner.id)
+            else:
+                tree.add(name, mode, evil.id)
+            shared.object_store.add_object(tree)
+            shared.refs[b"refs/heads/main"] = make_commit(
+                shared, tree.id, [head], "evil", Identity("Mallory", "m@x"))
+        before = file_bytes(a)
+        result = sync(rb, a)
+        assert result.code == 2 and "not taken" in result.err, result.err
+        assert file_bytes(a) == before and not outside.exists()
+        with Repo(str(tmp_path / "shared.git")) as shared:  # undo for the next case
+            shared.refs[b"refs/heads/main"] = head
+
+
+def test_sync_refuses_to_push_into_a_members_working_folder(rb, tmp_path):
+    remote, secretary, a, b = committee(rb, tmp_path)
+    result = rb("--data", a, "sync", "--remote", b)
+    assert result.code == 2 and "working rules folder" in result.err
+
+
+def test_a_password_in_the_remote_address_is_never_shown_or_committed(rb, tmp_path,
+                                                                       http_remote):
+    url, bare = http_remote
+    secret = url.replace("http://", "http://member:hunter2@")
+    remote, secretary, a, b = committee(rb, tmp_path, remote=url)
+    vote(rb, a, "A", "10", "10A")
+    vote(rb, b, "B", "10", "10B")
+    assert sync(rb, b).code == 0
+    result = rb("--data", a, "sync", "--remote", secret, "--json")
+    assert result.code == 0, result.err
+    assert "hunter2" not in result.out + result.err
+    assert all("hunter2" not in e.message for e in log(a))
+    failed = rb("--data", a, "sync", "--remote", "http://member:hunter2@127.0.0.1:1/x")
+    assert failed.code == 2 and "hunter2" not in failed.err

@@ -1,0 +1,118 @@
+"""Where the rules are silent: the combinations no rule in force decides, conflicts
+between rules in force, and the silences a proposal fills. Expected silences are
+read from the texts: e.g. the original rules have no repetition rule at all (it is
+in 23B and the Spanish rules only), and Rule 34 speaks only of the tournament
+committee's decisions."""
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from rulesbook.cli import main
+from rulesbook.model import Adoption, Edition
+from rulesbook.rulings.silences import fact_values, fills, open_proposals, silences
+
+
+def with_edition(library, *adopted: Adoption):
+    ed = Edition("test-ed", "Test edition", "2027-01-01", "apca", base="original",
+                 adopted=tuple(adopted))
+    return dataclasses.replace(library, editions=library.editions + (ed,))
+
+
+def by_incident(found):
+    out = {}
+    for s in found:
+        out.setdefault(s.incident, []).append(s)
+    return out
+
+
+def test_thresholds_give_both_sides(library):
+    from rulesbook.rulings import get_incident
+
+    inc = get_incident(library, "thirteen_count")
+    lone = next(f for f in inc.facts if f.id == "lone_king_moves")
+    # Rule 28 counts to thirteen (max 12 / min 13), 24B to six on the long line (max 5 / min 6)
+    assert {5, 6, 12, 13} <= set(fact_values(library, inc, lone))
+    assert fact_values(library, inc, next(f for f in inc.facts if f.type == "yes/no")) == [
+        True, False]
+
+
+def test_silences_of_the_original_rules(library):
+    found = by_incident(silences(library, "original"))
+    # no rule of the original addresses these at all
+    for incident in ("repetition", "both_flags_fallen", "late_arrival", "dispute_with_clocks",
+                     "unforeseen_dispute"):
+        assert [s.facts for s in found[incident]] == [{}], incident
+        assert found[incident][0].rules_considered == ()
+    # Rule 34: "THE DECISION OF THE TOURNAMENT COMMITTEE IS FINAL" - nothing on the others
+    appeal = found["appeal"]
+    assert {s.facts["decision_by"] for s in appeal} == {"referee", "tournament_director"}
+    assert all(s.rules_considered == ("apca:34",) for s in appeal)
+    # Rule 9 sets clock times; a game without clocks has no time limit in the original
+    assert {"clocks_in_use": False, "resigned_first": False} in [
+        s.facts for s in found["time_forfeit"]]
+    # Rule 12 decides every touch, Rule 11 every touch with notice: no silence
+    assert "touch_move" not in found and "arranging_without_notice" not in found
+    assert not any(s.conflict for s in silences(library, "original"))
+
+
+def test_json_contract(library, capsys):
+    assert main(["silences", "--json"]) == 0
+    entries = json.loads(capsys.readouterr().out)
+    assert entries and all(set(e) == {"incident", "facts", "rules_considered"} for e in entries)
+    assert main(["silences", "--edition", "original"]) == 0
+    out = capsys.readouterr().out
+    assert "silence(s)" in out and "Repetition of position (repetition)" in out
+    assert main(["silences", "--edition", "nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no edition 'nonsense'" in err
+
+
+def test_two_rules_in_force_that_disagree_are_a_conflict(library):
+    # 13B ("obligated to move the piece that he originally touched") put in place of
+    # Rule 12, while Rule 11 still lets a player arrange pieces "UPON GIVING SATISFACTORY
+    # NOTICE": with notice, 11 says no penalty and 13B says the piece must be moved.
+    lib = with_edition(library, Adoption("apca:13B", "apca:12"))
+    clashes = [s for s in silences(lib, "test-ed") if s.conflict]
+    touch = [s for s in clashes if s.incident == "touch_move"]
+    assert touch and all(set(s.conflict) == {"apca:11", "apca:13B"} for s in touch)
+    assert all(s.facts.get("notice_given") is True for s in touch)
+    assert touch[0].decisions == {"apca:11": "no_penalty", "apca:13B": "must_move_piece"}
+    assert touch[0].as_json()["conflict"] == ["apca:11", "apca:13B"]
+
+
+def test_proposals_fill_silences(library):
+    # 10C: "discovered during the game or immediately after, the game is restarted"
+    filled = fills(library, "apca:10C", "original")
+    after = [f for f in filled if f.silence.incident == "illegal_move"]
+    assert after and after[0].silence.facts["discovered"] == "after_game"
+    assert after[0].outcomes == ("restart_from_move",)
+    # 11B: "the clocks will immediately be stopped"
+    (clock,) = fills(library, "apca:11B", "original")
+    assert clock.silence.incident == "dispute_with_clocks" and clock.outcomes == ("stop_clocks",)
+    # 30B decides the tournament director's decision, not the referee's
+    appeal = [f for f in fills(library, "apca:30B", "original")]
+    assert [f.silence.facts["decision_by"] for f in appeal] == ["tournament_director"]
+    # 23B's repetition ("the same position is encountered 3 times") settles it whole
+    rep = [f for f in fills(library, "apca:23B", "original") if f.silence.incident == "repetition"]
+    assert rep and rep[0].partly is False and set(rep[0].outcomes) == {"draw", "play_on"}
+    assert "apca:10C" in open_proposals(library, "original")
+
+
+def test_adopting_a_proposal_removes_its_silence(library):
+    lib = with_edition(library, Adoption("apca:30B", "apca:34"))
+    before = {(s.incident, tuple(sorted(s.facts.items()))) for s in silences(lib, "original")}
+    after = {(s.incident, tuple(sorted(s.facts.items()))) for s in silences(lib, "test-ed")}
+    assert ("appeal", (("decision_by", "tournament_director"),)) in before
+    assert ("appeal", (("decision_by", "tournament_director"),)) not in after
+
+
+def test_cli_silences_a_proposal_fills(capsys):
+    assert main(["silences", "--proposal", "11B", "--json"]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)
+    assert entry["incident"] == "dispute_with_clocks" and entry["outcomes"] == ["stop_clocks"]
+    assert main(["silences", "--proposal", "apca:10"]) == 2  # a rule, not a proposal
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a rule, not a proposal" in err
+    assert main(["silences", "--proposal", "apca:99Z"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

@@ -1,0 +1,178 @@
+"""The rules folder in the app: a rule's history and redline in the Rules
+workspace, File > Sync with progress, and the ahead/behind status."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from dulwich.repo import Repo
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMessageBox
+
+from rulesbook.cli import main
+from rulesbook.rulesfolder import init_folder, open_repo
+from rulesbook.rulesfolder.sync import commit_pending
+
+BALLOT = "apca/ballots/2026-committee.yaml"
+
+
+def start(qtbot, settings, folder: Path):
+    from ui.controller import AppController
+    from ui.mainwindow import MainWindow
+
+    controller = AppController()
+    assert controller.load(folder).ok
+    win = MainWindow(controller, settings)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    return win
+
+
+def cli(*argv) -> int:
+    return main([str(a) for a in argv])
+
+
+def test_the_app_and_the_command_line_share_one_folder(qapp):
+    from rulesbook.datapath import user_rules_dir
+    from ui.folder import app_rules_dir
+
+    assert app_rules_dir() == user_rules_dir()
+
+
+def test_rule_history_text_at_a_commit_and_redline(qtbot, settings, tmp_path):
+    folder = tmp_path / "rules"
+    init_folder(folder)
+    book = folder / "apca" / "rulebook.yaml"
+    seed_text = next(r["text"] for r in yaml.safe_load(book.read_text())["rules"]
+                     if r["id"] == "28")
+    book.write_text(book.read_text().replace("THIRTEEN", "FOURTEEN", 1))
+    with open_repo(folder) as repo:
+        commit_pending(repo, lambda _m: None)
+    win = start(qtbot, settings, folder)
+    rules = win.workspaces["rules"]
+    win.controller.open_ref("28")
+    tabs = rules.views
+    qtbot.mouseClick(tabs.tabBar(), Qt.MouseButton.LeftButton,
+                     pos=tabs.tabBar().tabRect(1).center())
+    panel = rules.history_panel
+    qtbot.waitUntil(lambda: panel.table.rowCount() == 2, timeout=10000)
+    panel.history.wait()
+    changes = [panel.table.item(r, 2).text() for r in range(2)]
+    assert changes == ["changed", "added"]
+    assert panel.table.item(0, 4).text() == "Edit by hand: apca/rulebook.yaml"
+    panel.table.selectRow(1)  # the first version: the seed's text
+    assert seed_text.split()[0] in panel.view.toPlainText()
+    assert "FOURTEEN" not in panel.view.toPlainText()
+    panel.table.selectAll()
+    html = panel.view.page_html()
+    assert '<del class="del">THIRTEEN' in html and '<ins class="ins">FOURTEEN' in html
+
+
+def test_history_of_an_unversioned_folder_says_so(qtbot, settings, tmp_path):
+    from tests.ui.conftest import copy_data
+
+    win = start(qtbot, settings, copy_data(tmp_path / "plain"))
+    rules = win.workspaces["rules"]
+    rules.views.setCurrentIndex(1)
+    assert "not versioned" in rules.history_panel.note.text()
+    assert win.folder_status.text() == "Not versioned"
+    assert not win.start_sync()
+
+
+def test_file_sync_receives_sends_and_shows_the_status(qtbot, settings, tmp_path):
+    bare = tmp_path / "shared.git"
+    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    init_folder(mine)
+    assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
+    assert cli("clone", bare, theirs, "--quiet") == 0
+    assert cli("ballot", "vote", theirs / BALLOT, "--member", "B", "--question", "10",
+               "--ranking", "10C") == 0
+    assert cli("--data", theirs, "sync", "--quiet") == 0
+    win = start(qtbot, settings, mine)  # opening the folder looks at the remote
+    qtbot.waitUntil(lambda: win.folder_status.text() == "Sync: 1 to receive", timeout=20000)
+    win.folder.wait()
+    assert cli("ballot", "vote", mine / BALLOT, "--member", "A", "--question", "10",
+               "--ranking", "10A") == 0
+    win.folder.refresh()
+    assert win.folder_status.text() == "Sync: 1 to send, 1 to receive"
+    steps = []
+    win.folder.syncProgress.connect(steps.append)
+    file_menu = win.menuBar().actions()[0].menu()
+    assert win.sync_action in file_menu.actions()
+    with qtbot.waitSignal(win.folder.syncFinished, timeout=20000) as finished:
+        win.sync_action.trigger()
+        assert not win.sync_action.isEnabled()  # one sync at a time
+    result = finished.args[0]
+    assert result.merged and result.pushed == 2 and result.fetched == 1
+    assert any(s.startswith("Fetching") for s in steps) and "Pushing" in " ".join(steps)
+    assert win.sync_action.isEnabled() and win.sync_progress is None
+    assert win.folder_status.text() == "In step with the remote"
+    ballots = [d for d in win.controller.library.extra["ballot"]
+               if d.data["id"] == "2026-committee"]
+    assert {(v["member"], v["question"]) for v in ballots[0].data["votes"]} == {
+        ("A", "10"), ("B", "10")}
+
+
+def test_a_sync_conflict_is_shown_with_the_records(qtbot, settings, tmp_path):
+    bare = tmp_path / "shared.git"
+    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    init_folder(mine)
+    assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
+    assert cli("clone", bare, theirs, "--quiet") == 0
+    for folder, ranking in ((theirs, "10C"), (mine, "10A")):
+        assert cli("ballot", "vote", folder / BALLOT, "--member", "D", "--question", "10",
+                   "--ranking", ranking) == 0
+    assert cli("--data", theirs, "sync", "--quiet") == 0
+    win = start(qtbot, settings, mine)
+    win.folder.wait()
+    with qtbot.waitSignal(win.folder.syncFailed, timeout=20000):
+        assert win.start_sync()
+    box = win.findChild(QMessageBox, "SyncFailed")
+    assert box is not None and box.isVisible()
+    assert "member=D, question=10" in box.text() and BALLOT in box.text()
+    assert win.folder_status.text() == "Sync: 1 to send, 1 to receive"
+    box.close()
+
+
+def test_an_unreachable_remote_is_shown_not_raised(qtbot, settings, tmp_path):
+    folder = tmp_path / "mine"
+    init_folder(folder)
+    with Repo(str(folder)) as repo:
+        config = repo.get_config()
+        config.set((b"remote", b"origin"), b"url", b"http://127.0.0.1:1/nothing.git")
+        config.write_to_path()
+    win = start(qtbot, settings, folder)
+    qtbot.waitUntil(lambda: "remote not reached" in win.folder_status.text(), timeout=20000)
+    assert win.folder_status.text().startswith("Sync: 1 to send")  # the first commit
+    assert "cannot fetch from http://127.0.0.1:1/nothing.git" in win.folder_status.toolTip()
+
+
+def test_a_case_file_saved_from_the_board_into_the_folder_is_one_commit(qtbot, tmp_path,
+                                                                         monkeypatch):
+    from ui.controller import AppController
+    from ui.workspaces.board import BoardWorkspace
+
+    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(tmp_path / "autosave"))
+    folder = tmp_path / "rules"
+    init_folder(folder)
+    controller = AppController()
+    assert controller.load(folder).ok
+    ws = BoardWorkspace(controller)
+    ws.confirm_close = lambda: "discard"
+    qtbot.addWidget(ws)
+    ws.board_controller.type_moves("11-15 23-19 8-11 22-17")
+    target = folder / "cases" / "club-dispute.yaml"
+    assert ws.save_case(target)
+    with open_repo(folder) as repo:
+        head = repo[repo.head()]
+        assert head.message.decode().strip() == "Case file: club-dispute.yaml"
+        assert len(head.parents) == 1
+    from rulesbook.library import load_library
+
+    load_library(folder)  # the folder still validates (a sync would push it)
+    assert ws.save_case(target)  # saved again unchanged: no empty commit
+    with open_repo(folder) as repo:
+        assert repo[repo.head()].id == head.id
