@@ -15,14 +15,17 @@ from .diagram import DiagramArrow
 from .draughts import Position
 from .reconstruct.replay import IllegalMove, move_number, replay
 from .storage import atomic_write_text
+from .textio import visible_controls
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>])")
 _DIAGRAM = "RULESBOOKDIAGRAMPLACEHOLDER"
 
 
 def md_escape(text) -> str:
-    """Text made literal for Markdown: HTML-escaped, then Markdown punctuation escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=True))
+    """Text made literal for Markdown: bidi overrides and other invisible controls
+    shown as ``<U+202E>`` (a name reads as typed), HTML-escaped, then Markdown
+    punctuation escaped."""
+    return _MD_SPECIAL.sub(r"\\\1", html.escape(visible_controls(str(text)), quote=True))
 
 
 def _quote(text: str) -> str:
@@ -109,7 +112,8 @@ def record_view(case) -> RecordView:
 
 
 def _squares_of(text: str) -> tuple[int, ...]:
-    return tuple(int(s) for s in re.split(r"[-x:]", text) if s.isdigit())
+    return tuple(int(s) for s in re.split(r"[-x:]", text)
+                 if s.isascii() and s.isdigit() and len(s) <= 2)
 
 
 def report_markdown(library, case, edition: str | None = None) -> tuple[str, str]:

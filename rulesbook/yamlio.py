@@ -1,6 +1,6 @@
 """Safe, line-aware YAML reading.
 
-Files are read as strict UTF-8, composed with PyYAML's safe composer and
+Files are read as strict UTF-8 (:mod:`rulesbook.textio`), composed with PyYAML's safe composer and
 turned into plain Python data while recording the line and column of every
 value, so that validation can report ``file:line:col``. Only the standard
 YAML tags are accepted (a ``!!python/...`` tag is refused), aliases are
@@ -8,13 +8,15 @@ refused (no "billion laughs"), nesting and file size are bounded.
 """
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .errors import DataFileError, Problem
+from .errors import DataFileError, Problem, RulesbookError
+from .textio import TextDecodeError, decode_bytes, read_text
 
 # LibYAML's parser when PyYAML was built with it (ten times faster), else pure Python.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -126,32 +128,54 @@ def loads(text: str, file: str = "<string>") -> LoadedYaml:
 
 
 def load_file(path: Path, display: str | None = None) -> LoadedYaml:
-    """Read and parse one YAML file safely (size-bounded, strict UTF-8)."""
+    """Read and parse one YAML file safely (size-bounded, strict UTF-8 by the
+    policy of :mod:`rulesbook.textio`; a pipe or a device is read up to the
+    same bound, never without end)."""
     name = display or str(path)
     try:
-        size = path.stat().st_size
+        st = path.stat()
     except OSError as exc:
         raise DataFileError(Problem(name, 0, 0, f"cannot read the file: {exc.strerror}")) from None
+    if not stat.S_ISREG(st.st_mode):  # a FIFO would block the reader, a device never end
+        raise DataFileError(Problem(name, 0, 0, "not a regular file (a folder, a pipe or a "
+                                                "device): data files must be plain files"))
+    size = st.st_size
     if size > MAX_FILE_BYTES:
         raise DataFileError(Problem(
             name, 0, 0, f"the file is {size:,} bytes; data files may be at most {MAX_FILE_BYTES:,}"))
-    return loads_bytes(path.read_bytes(), name)
+    try:
+        decoded = read_text(path, max_bytes=MAX_FILE_BYTES, what="a data file",
+                            fallback=False, name=name)
+    except TextDecodeError as exc:
+        raise DataFileError(Problem(name, exc.line, exc.col, exc.message)) from None
+    except RulesbookError as exc:  # too large (a FIFO, /dev/zero), unreadable
+        message = str(exc).removeprefix(f"{name}: ")
+        raise DataFileError(Problem(name, 0, 0, message)) from None
+    return loads(decoded.text, name)
+
+
+def read_data_text(path: Path, display: str | None = None) -> str:
+    """The text of a data file, decoded and bounded like :func:`load_file`
+    (for a file that is rewritten as text, e.g. editions.yaml on adoption)."""
+    name = display or str(path)
+    try:
+        return read_text(path, max_bytes=MAX_FILE_BYTES, what="a data file", fallback=False,
+                         name=name).text
+    except TextDecodeError as exc:
+        raise DataFileError(Problem(name, exc.line, exc.col, exc.message)) from None
+    except RulesbookError as exc:
+        raise DataFileError(Problem(name, 0, 0, str(exc).removeprefix(f"{name}: "))) from None
 
 
 def loads_bytes(raw: bytes, name: str = "<bytes>") -> LoadedYaml:
-    """Decode strict UTF-8 (a BOM is allowed) and parse; errors name the line."""
+    """Decode strict UTF-8 (a BOM is allowed; :mod:`rulesbook.textio`) and parse;
+    errors name the line."""
     if len(raw) > MAX_FILE_BYTES:
         raise DataFileError(Problem(
             name, 0, 0, f"the file is {len(raw):,} bytes; data files may be at most "
             f"{MAX_FILE_BYTES:,}"))
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise DataFileError(Problem(
-            name, line, col,
-            f"the file is not UTF-8 text (byte 0x{raw[exc.start]:02x}); save it as UTF-8")) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
+        text = decode_bytes(raw, name, fallback=False).text
+    except TextDecodeError as exc:
+        raise DataFileError(Problem(name, exc.line, exc.col, exc.message)) from None
     return loads(text, name)

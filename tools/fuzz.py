@@ -8,8 +8,12 @@ non-empty. Anything else -- ``KeyError``, ``IndexError``, ``RecursionError``,
 a hang past the per-input time limit -- is a failure.
 
     python tools/fuzz.py [TOTAL_INPUTS] [--seed N] [--reader NAME ...]
+    python tools/fuzz.py --scaling [--reader NAME ...]
 
-Prints the count per reader and the failures found.
+Prints the count per reader and the failures found. Mutated inputs stay under
+64 KB (``MAX_INPUT``) to keep them fast; ``--scaling`` (tools/scaling.py)
+checks every reader on inputs of 1x, 10x and 100x size up to the documented
+limits: time and peak memory must grow at most linearly.
 """
 from __future__ import annotations
 
@@ -261,7 +265,15 @@ def main() -> None:
     parser.add_argument("total", nargs="?", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--reader", action="append")
+    parser.add_argument("--scaling", action="store_true",
+                        help="check that every reader's time and memory grow at most "
+                             "linearly (1x, 10x, 100x inputs)")
     args = parser.parse_args()
+    if args.scaling:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from scaling import scaling
+
+        sys.exit(0 if scaling(args.reader) else 1)
     print(f"fuzzing with {args.total} generated inputs (seed {args.seed})")
     readers = fuzz(args.total, args.seed, args.reader)
     failures = [f for r in readers for f in r.failures]

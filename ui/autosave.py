@@ -12,14 +12,20 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 
-from rulesbook.storage import SaveError, atomic_write_text
+from rulesbook.storage import SaveError, atomic_write_text, durability_notes
+from rulesbook.textio import read_text
+
+#: Largest autosave read back (a board session or a ballot with its changes).
+MAX_AUTOSAVE_BYTES = 64 * 1024 * 1024
 
 __all__ = ["autosave_dir", "bytes_digest", "file_digest", "read_json", "write_json",
-           "set_aside", "SET_ASIDE", "in_use_by_another_app", "AutosaveSlot"]
+           "set_aside", "SET_ASIDE", "in_use_by_another_app", "claim", "release",
+           "owner_lock_path", "in_use_notice", "AutosaveSlot"]
 
 #: the subfolder (of a recovery file's folder) where unusable recoveries are kept
 SET_ASIDE = "set-aside"
@@ -37,18 +43,83 @@ def autosave_dir() -> Path:
     return Path(base) / "autosave"
 
 
-def in_use_by_another_app(pid: object) -> bool:
-    """True when ``pid`` (the writer of an autosave) is another app still running:
-    its work is live, not something to recover from a crash."""
-    if not isinstance(pid, int) or pid <= 0 or pid == os.getpid():
+#: owner-lock path -> the open descriptor holding its lock, for this process
+_HELD: dict[str, int] = {}
+
+
+def owner_lock_path(path: str | os.PathLike) -> Path:
+    """The owner lock of an autosave file: ``.NAME.owner`` beside it."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.owner")
+
+
+def claim(path: str | os.PathLike) -> bool:
+    """Make this process the owner of the autosave ``path``: an exclusive
+    ``flock`` on its owner lock, held until :func:`release` or the end of the
+    process. The operating system releases it when the process dies (a crash, a
+    kill, a reboot), so ownership never depends on a process id that another
+    program may have been given since. False when another running app owns it.
+    """
+    key = str(owner_lock_path(path))
+    if key in _HELD:
+        return True
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX: no owner locks
+        return True
+    try:
+        Path(key).parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(key, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return True  # cannot lock here: the autosave itself will report the folder
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return False
+    except OSError:  # a file system without locks: nobody can be told apart
+        os.close(fd)
+        return True
+    _HELD[key] = fd
+    return True
+
+
+def release(path: str | os.PathLike) -> None:
+    """Give up this process's ownership of the autosave ``path`` (if it had it)."""
+    fd = _HELD.pop(str(owner_lock_path(path)), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def in_use_by_another_app(path: str | os.PathLike) -> bool:
+    """True when another app that is still running owns the autosave ``path``
+    (holds its owner lock): its work is live, not something to recover."""
+    key = str(owner_lock_path(path))
+    if key in _HELD:
         return False
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
         return False
-    except PermissionError:
+    try:
+        fd = os.open(key, os.O_RDONLY)
+    except OSError:
+        return False  # no lock file: nobody ever claimed it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
         return True
-    return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # also drops the lock just taken to look
+    return False
+
+
+def in_use_notice(path: str | os.PathLike, what: str = "Unsaved work") -> str:
+    """The sentence shown when a recovery is not offered because its app runs."""
+    return (f"{what} in {path} belongs to another Rulesbook window that is still "
+            "running; it is offered here once that app is closed.")
 
 
 def file_digest(path: str | os.PathLike) -> str | None:
@@ -68,13 +139,14 @@ def write_json(path: Path, data) -> None:
     """Write ``data`` as JSON atomically (the folder is made if needed).
     Raises :class:`~rulesbook.storage.SaveError` or OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False))
+    with durability_notes():  # an autosave is best effort: the next one follows
+        atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False), private=True)
 
 
 def read_json(path: Path) -> dict | None:
     """The JSON object in ``path``; None when it is missing or unreadable."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, max_bytes=MAX_AUTOSAVE_BYTES, fallback=False).text)
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
@@ -98,14 +170,14 @@ def set_aside(path: Path) -> Path | None:
     return None
 
 
-
 class AutosaveSlot:
     """The autosave file of one kind of work in this app run (``version`` marks the
     format; files of another version are ignored).
 
-    If another running app autosaves to the same file, this run takes a file of its
-    own (``<stem>-<pid>.json``): neither overwrites the other.  Only a file this run
-    wrote or recovered is ever deleted."""
+    The file is owned through an OS lock (:func:`claim`): if another running app
+    owns the same file, this run takes a file of its own (``<stem>-<pid>.json``):
+    neither overwrites the other.  Only a file this run wrote or recovered is ever
+    deleted."""
 
     def __init__(self, path: Path, version: int):
         self.path = Path(path)
@@ -123,11 +195,9 @@ class AutosaveSlot:
         """Write ``data`` (with the version and this app's pid) at once, atomically;
         never raises.  The error, or "" when written; a failure already reported
         (the same error again) is returned as ""."""
-        if not self.owned:
-            current = self.read()
-            if current is not None and in_use_by_another_app(current.get("pid")):
-                self.path = self.path.with_name(
-                    f"{self.path.stem}-{os.getpid()}{self.path.suffix}")
+        if not self.owned and not claim(self.path):
+            self.path = self.path.with_name(f"{self.path.stem}-{os.getpid()}{self.path.suffix}")
+            claim(self.path)
         try:
             write_json(self.path, {**data, "version": self.version, "pid": os.getpid()})
         except (OSError, SaveError) as exc:
@@ -138,10 +208,11 @@ class AutosaveSlot:
         self.owned = True
         return ""
 
-    def recoverable(self) -> dict | None:
+    def recoverable(self, in_use: Callable[[Path], None] | None = None) -> dict | None:
         """The newest autosave of a run that ended with unsaved changes (``dirty``),
-        if any; autosaves of apps still running are theirs, not offered.  This slot
-        then writes to that file."""
+        if any.  One owned by an app still running (it holds the file's OS lock) is
+        not offered: ``in_use`` is called with its path.  This slot then owns and
+        writes to the file it recovers."""
         stem, suffix = self.path.stem, self.path.suffix
         head, _, tail = stem.rpartition("-")
         base = head if head and tail.isdigit() else stem  # board-autosave-<pid>: its kind
@@ -152,7 +223,11 @@ class AutosaveSlot:
             return None
         for file in files:
             data = self.read(file)
-            if data is None or not data.get("dirty") or in_use_by_another_app(data.get("pid")):
+            if data is None or not data.get("dirty"):
+                continue
+            if in_use_by_another_app(file) or not claim(file):
+                if in_use is not None:
+                    in_use(file)
                 continue
             self.path = file
             return data
@@ -166,4 +241,5 @@ class AutosaveSlot:
             self.path.unlink()
         except OSError:
             pass
+        release(self.path)
         self.owned = False

@@ -19,7 +19,7 @@ from .. import schema
 from ..library import Library
 from ..model import Proposal, Rule
 from ..storage import atomic_write_text, file_lock
-from ..yamlio import loads
+from ..yamlio import loads, read_data_text
 from .chain import record_hash
 from .model import Ballot, BallotError
 from .registry import load_registry
@@ -78,7 +78,7 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
                       "note": f"{result.reason} [seal sha256:{short}]"})
         adopted.append(entry)
     path = library.root / "editions.yaml"
-    text = path.read_text(encoding="utf-8")
+    text = read_data_text(path)
     records = loads(text, str(path)).data["editions"]
     edition = {
         "id": edition_id,
@@ -157,7 +157,7 @@ def adopt_ballot(library: Library, ballot: Ballot, edition_id: str, *,
     """Write the next edition into the data folder's editions.yaml (atomically)."""
     path = library.root / "editions.yaml"
     with file_lock(path):
-        on_disk = loads(path.read_text(encoding="utf-8"), str(path)).data
+        on_disk = loads(read_data_text(path), str(path)).data
         if ([e.get("id") for e in on_disk.get("editions", ())]
                 != [e.id for e in library.editions]
                 or on_disk.get("in_force") != library.in_force):

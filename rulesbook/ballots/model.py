@@ -21,7 +21,10 @@ from ..errors import Problem, RulesbookError
 
 STATUS_QUO = "status-quo"
 # Words a person may type for the first option of a question (the original / "no").
-ORIGINAL_ALIASES = ("original", "status-quo", "no", "none", "keep")
+ORIGINAL_ALIASES = ("original", "status-quo", "no", "keep")
+# Words that, as a whole ranking, are an explicit abstention (an empty ranking).
+# "none" is one of them: it used to be read as a vote for the original.
+ABSTAIN_WORDS = ("none", "abstain", "abstains", "abstention", "-")
 
 # ... and for the proposal of a yes/no (new text) question.
 YES_ALIASES = ("yes", "adopt", "add")

@@ -18,6 +18,7 @@ from ..yamlio import load_file
 from .io import ballot_from_doc, load_ballot, load_member_ballot, save_ballot
 from .keys import SigningKey
 from .model import (
+    ABSTAIN_WORDS,
     METHODS,
     THRESHOLD_BASES,
     THRESHOLDS,
@@ -64,6 +65,13 @@ def _parse_ranking(ballot: Ballot, question_id: str, ranking) -> tuple[str, ...]
     question = ballot.question(question_id)
     if isinstance(ranking, str):
         ranking = [r for r in ranking.split(",") if r.strip()]
+    ranking = list(ranking)
+    abstains = [t for t in ranking if str(t).strip().lower() in ABSTAIN_WORDS]
+    if abstains:
+        if len(ranking) > 1:
+            raise BallotError(f"{abstains[0]!r} is an abstention on question {question.id!r}: "
+                              "it cannot be ranked with options")
+        return ()  # an explicit abstention
     out: list[str] = []
     for text in ranking:
         option = match_option(question, text)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Modules that contribute sub-commands, in help order.
@@ -23,7 +24,9 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    from .common import OneLineParser
+
+    parser = OneLineParser(
         prog="rulesbook",
         description="Rules knowledge and dispute resolution for American pool checkers.",
     )
@@ -44,17 +47,50 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Every failure is one line on stderr and exit 2: the
+    documented errors are reported by the commands themselves; running out of
+    memory or recursion, and any error that is a bug, are caught here."""
+    import warnings
+
+    from ..storage import DurabilityWarning
+
+    def show_warning(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, DurabilityWarning):
+            print(f"rulesbook: warning: {message}", file=sys.stderr)
+        else:  # pragma: no cover - library warnings stay as Python shows them
+            sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
+
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a bad argument (one line already on stderr), or --help
+        return exc.code if isinstance(exc.code, int) else 2
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
     try:
-        return _run(args)
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", DurabilityWarning)
+            warnings.showwarning = show_warning
+            return _run(args)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
+    except MemoryError:
+        return _last_resort("ran out of memory; the input is too large for this computer")
+    except RecursionError:
+        return _last_resort("the input is nested too deeply to be read")
+    except Exception as exc:  # noqa: BLE001 - the contract: never a traceback
+        if os.environ.get("RULESBOOK_DEBUG"):
+            raise
+        return _last_resort(f"internal error ({type(exc).__name__}: {str(exc)[:200]}); "
+                            "please report it (RULESBOOK_DEBUG=1 shows the traceback)")
+
+
+def _last_resort(message: str) -> int:
+    print(f"rulesbook: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _run(args) -> int:

@@ -39,11 +39,12 @@ from ..datapath import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..storage import atomic_write_text
+from .common import int_range, one_line
 from .member_cmds import open_key
 
 
 def _fail(message: str, code: int = 2) -> int:
-    print(f"rulesbook ballot: {message}", file=sys.stderr)
+    print(f"rulesbook ballot: {one_line(message)}", file=sys.stderr)
     return code
 
 
@@ -227,7 +228,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--method", choices=METHODS, default="irv")
     p.add_argument("--threshold", choices=THRESHOLDS, default="simple-majority")
     p.add_argument("--threshold-base", choices=("cast", "roll"), default="cast")
-    p.add_argument("--quorum", type=int, default=None,
+    p.add_argument("--quorum", type=int_range(0, 10_000), default=None,
                    help="members who must vote on a question (default: a majority of the roll)")
     p.add_argument("--id", help="ballot id (default: the file name)")
     p.add_argument("--title")
@@ -263,7 +264,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--method", choices=METHODS)
     p.add_argument("--threshold", choices=THRESHOLDS)
     p.add_argument("--threshold-base", choices=("cast", "roll"))
-    p.add_argument("--quorum", type=int)
+    p.add_argument("--quorum", type=int_range(0, 10_000))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guard(cmd_tally))
 

@@ -1,21 +1,39 @@
 """What every command group shares: JSON output, error messages, loading the library."""
 from __future__ import annotations
 
+import argparse
 import json
+import re
 import sys
 
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 
 
-def print_json(data) -> None:
+def print_json(data, end: str = "\n") -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-    sys.stdout.write("\n")
+    sys.stdout.write(end)
+
+
+_LONG_WORD = re.compile(r"\S{201,}")
+
+
+def one_line(message: str) -> str:
+    """A message as one readable line: several lines (an error that lists its
+    problems) joined, and any word longer than 200 characters (a quoted input
+    of 5,000 digits) cut short."""
+    lines = [line.strip() for line in str(message).splitlines() if line.strip()]
+    if len(lines) <= 1:
+        text = lines[0] if lines else ""
+    else:
+        text = f"{lines[0].rstrip(':')}: " + "; ".join(lines[1:])
+    return _LONG_WORD.sub(lambda m: m.group()[:60] + f"…({len(m.group()):,} characters)",
+                          text)
 
 
 def fail(message: str, code: int = 2) -> int:
     """Print one readable line on stderr and return the exit code."""
-    print(f"rulesbook: {message}", file=sys.stderr)
+    print(f"rulesbook: {one_line(message)}", file=sys.stderr)
     return code
 
 
@@ -34,3 +52,35 @@ def with_library(handler):
         except (RulesbookError, ValueError, OSError) as exc:
             return fail(str(exc))
     return run
+
+
+def int_range(low: int, high: int):
+    """An argparse ``type`` for a whole number from ``low`` to ``high``: anything
+    else (a word, a number of 5,000 digits, one out of range) is one readable
+    error, never an OverflowError or a RecursionError further on."""
+    def parse(text: str) -> int:
+        raw = text.strip()
+        body = raw[1:] if raw[:1] in "+-" else raw
+        if not body.isascii() or not body.isdigit():
+            raise argparse.ArgumentTypeError(
+                f"{_cut(text)!r} is not a whole number (give {low} to {high:,})")
+        if len(body) > len(str(max(abs(low), abs(high)))) + 1:
+            raise argparse.ArgumentTypeError(
+                f"{_cut(text)} is out of range: give {low} to {high:,}")
+        value = int(raw)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is out of range: give {low} to {high:,}")
+        return value
+    parse.__name__ = "whole number"
+    return parse
+
+
+def _cut(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[:width] + "…"
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr, exit 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {_cut(message, 300)}\n")

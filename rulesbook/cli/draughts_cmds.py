@@ -16,12 +16,21 @@ import json
 import sys
 
 from rulesbook.draughts import VARIANTS, DraughtsError, Position, perft
+from rulesbook.errors import RulesbookError
+from rulesbook.limits import MAX_FEN_CHARS, MAX_FEN_FILE_BYTES
+from rulesbook.textio import open_text
+
+from .common import int_range, one_line
+
+#: Deepest perft accepted (the published tables stop at 12; 20 is already years of work).
+MAX_PERFT_DEPTH = 20
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("perft", help="count the leaf nodes of the move tree")
     p.add_argument("--variant", default="pool", help=f"one of {', '.join(VARIANTS)}")
-    p.add_argument("--depth", type=int, required=True, help="plies to search")
+    p.add_argument("--depth", type=int_range(0, MAX_PERFT_DEPTH), required=True,
+                   help=f"plies to search (0 to {MAX_PERFT_DEPTH})")
     p.add_argument("--fen", default=None, help="start from this FEN (default: the initial position)")
     p.add_argument("--divide", action="store_true", help="print the count below each legal move")
     p.set_defaults(func=cmd_perft)
@@ -36,14 +45,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _error(message: str) -> int:
-    print(f"rulesbook: error: {message}", file=sys.stderr)
+    print(f"rulesbook: error: {one_line(message)}", file=sys.stderr)
     return 2
+
+
+def check_fen_length(fen: str, where: str = "") -> str:
+    """``fen``, or DraughtsError when it is longer than :data:`MAX_FEN_CHARS`."""
+    if len(fen) > MAX_FEN_CHARS:
+        raise DraughtsError(f"{where}the FEN is {len(fen):,} characters long; a FEN may be at "
+                            f"most {MAX_FEN_CHARS:,}")
+    return fen
 
 
 def _position(fen: str | None, variant: str) -> Position:
     if fen is None:
         return Position.start(variant)
-    return Position.from_fen(fen, variant=variant)
+    return Position.from_fen(check_fen_length(fen), variant=variant)
 
 
 def cmd_perft(args: argparse.Namespace) -> int:
@@ -73,31 +90,36 @@ def _moves_json(position: Position) -> str:
 
 def cmd_moves(args: argparse.Namespace) -> int:
     try:
-        if args.fen_file is not None:
-            try:
-                with open(args.fen_file, encoding="utf-8") as fh:
-                    lines = [line.strip() for line in fh]
-            except OSError as exc:
-                return _error(f"cannot read {args.fen_file}: {exc.strerror or exc}")
-            fens = [(n, line) for n, line in enumerate(lines, 1) if line]
-        else:
-            fens = [(0, args.fen)]
-        for lineno, fen in fens:
-            try:
-                position = Position.from_fen(fen, variant=args.variant)
-            except DraughtsError as exc:
-                where = f"{args.fen_file}:{lineno}: " if lineno else ""
-                return _error(f"{where}{exc}")
-            if args.json:
-                print(_moves_json(position))
-            else:
-                moves = position.legal_moves()
-                if len(fens) > 1:
-                    print(f"{fen}:")
-                if not moves:
-                    print(f"{position.turn.title} has no legal move")
-                for m in moves:
-                    print(m.full_text())
-    except DraughtsError as exc:
+        if args.fen_file is None:
+            return _print_moves(args, [(0, args.fen)], single=True)
+        warnings: list[str] = []
+        with open_text(args.fen_file, max_bytes=MAX_FEN_FILE_BYTES, what="a FEN file",
+                       warnings=warnings) as handle:
+            for warning in warnings:
+                print(f"rulesbook: warning: {warning}", file=sys.stderr)
+            lines = ((n, line.strip()) for n, line in
+                     enumerate(iter(lambda: handle.readline(MAX_FEN_CHARS + 2), ""), 1))
+            return _print_moves(args, ((n, line) for n, line in lines if line), single=False)
+    except (DraughtsError, RulesbookError) as exc:
         return _error(str(exc))
+
+
+def _print_moves(args: argparse.Namespace, fens, single: bool) -> int:
+    for lineno, fen in fens:
+        where = f"{args.fen_file}:{lineno}: " if lineno else ""
+        try:
+            position = Position.from_fen(check_fen_length(fen, where), variant=args.variant)
+        except DraughtsError as exc:
+            message = str(exc)
+            return _error(message if message.startswith(where) else f"{where}{message}")
+        if args.json:
+            print(_moves_json(position))
+        else:
+            moves = position.legal_moves()
+            if not single:
+                print(f"{fen}:")
+            if not moves:
+                print(f"{position.turn.title} has no legal move")
+            for m in moves:
+                print(m.full_text())
     return 0

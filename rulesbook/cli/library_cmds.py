@@ -9,7 +9,7 @@ from ..editions import consolidate, redline
 from ..library import Library, validate_folder
 from ..model import Proposal, Rule
 from ..search import search
-from .common import fail, print_json, with_library
+from .common import fail, int_range, print_json, with_library
 
 # -- serialisation (the `export --json` contract) ---------------------------
 
@@ -218,7 +218,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("search", help="full-text search over every rulebook")
     p.add_argument("query")
-    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--limit", type=int_range(1, 10_000), default=10,
+                   help="most results shown (1 to 10,000; default 10)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=with_library(cmd_search))
 

@@ -35,47 +35,54 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def cmd_check(args: argparse.Namespace) -> int:
     from rulesbook.draughts import DraughtsError, Variant
     from rulesbook.draughts.pdn import PdnReader
+    from rulesbook.errors import RulesbookError
+    from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
+    from rulesbook.textio import open_text, visible_controls
+
+    from .common import one_line
+
+    def error(message: str) -> int:
+        print(f"rulesbook pdn check: {one_line(message)}", file=sys.stderr)
+        return 2
 
     variant = None
     if args.variant is not None:
         try:
             variant = Variant.named(args.variant)
         except DraughtsError as exc:
-            print(f"rulesbook pdn check: {exc}", file=sys.stderr)
-            return 2
-    try:
-        handle = open(args.file, encoding="utf-8", errors="replace", newline=None)
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        print(f"rulesbook pdn check: cannot read {args.file}: {reason}", file=sys.stderr)
-        return 2
-    report = []
+            return error(str(exc))
     bad = total = 0
+    warnings: list[str] = []
     try:
-        with handle:
+        with open_text(args.file, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
+                       warnings=warnings) as handle:
+            for warning in warnings:
+                print(f"rulesbook pdn check: warning: {warning}", file=sys.stderr)
             for number, game in enumerate(PdnReader(handle, variant), 1):
                 if game.errors:
                     bad += 1
-                if args.json:
-                    report.append({
+                if args.json:  # written game by game: memory does not grow with the file
+                    sys.stdout.write(",\n" if number > 1 else "[\n")
+                    sys.stdout.write(json.dumps({
                         "game": number,
                         "tags": dict(game.tags),
                         "plies": len(game.mainline_moves()),
                         "result": game.result,
                         "errors": [{"line": e.line, "col": e.col, "message": e.message}
                                    for e in game.errors],
-                    })
+                    }, indent=2, ensure_ascii=False))
                 elif game.errors:
                     problems = "; ".join(f"line {e.line} col {e.col}: {e.message}"
                                          for e in game.errors)
-                    print(f"game {number} ({game.title()}): {problems}")
+                    print(f"game {number} ({visible_controls(game.title())}): "
+                          f"{visible_controls(problems)}")
                 total = number
-    except (OSError, UnicodeError) as exc:
-        print(f"rulesbook pdn check: cannot read {args.file}: {exc}", file=sys.stderr)
-        return 2
+    except (RulesbookError, ValueError) as exc:  # limits, decoding, unreadable file
+        if args.json and total:
+            sys.stdout.write("\n]\n")
+        return error(f"{args.file}: {exc}" if args.file not in str(exc) else str(exc))
     if args.json:
-        json.dump(report, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        sys.stdout.write("\n]\n" if total else "[]\n")
     else:
         print(f"{total} games, {bad} with errors")
     return 1 if bad else 0

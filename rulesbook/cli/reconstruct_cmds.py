@@ -27,6 +27,13 @@ import argparse
 import json
 import sys
 
+from rulesbook.limits import MAX_GAMES
+
+from .common import int_range, one_line
+
+#: Most missing plies a gap search takes (each ply multiplies the work).
+MAX_GAP_PLIES = 200
+
 __all__ = ["register", "cmd_replay", "cmd_reconstruct"]
 
 
@@ -40,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.add_argument("file", metavar="FILE", help="a PDN file or a text file of moves")
     r.add_argument("--variant", metavar="V", default=None,
                    help="pool (default), english, russian, brazilian (PDN GameType wins)")
-    r.add_argument("--game", metavar="N", type=int, default=None,
+    r.add_argument("--game", metavar="N", type=int_range(1, MAX_GAMES), default=None,
                    help="only the N-th game of the file (from 1)")
     r.add_argument("--let-stand", action="store_true",
                    help="let illegal moves stand as played and list every later one")
@@ -56,20 +63,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     g.add_argument("--to", metavar="FEN", required=True, help="the position on the board now")
     g.add_argument("--variant", metavar="V", default="pool", help="pool (default), english, ...")
     n = g.add_mutually_exclusive_group(required=True)
-    n.add_argument("--plies", metavar="N", type=int, help="exactly N plies are missing")
-    n.add_argument("--max-plies", metavar="N", type=int, help="at most N plies are missing")
+    n.add_argument("--plies", metavar="N", type=int_range(0, MAX_GAP_PLIES), help="exactly N plies are missing")
+    n.add_argument("--max-plies", metavar="N", type=int_range(0, MAX_GAP_PLIES), help="at most N plies are missing")
     g.add_argument("--known", metavar="PLY:MOVE", nargs="+", action="extend", default=[],
                    help="a move the players agree on: 14:22x15, 3:11-? (started on 11), "
                         "3:?-15 (ended on 15), 12B:11-? (Black's 12th move); plies count "
                         "from 1 = the first missing ply")
-    g.add_argument("--limit", metavar="N", type=int, default=200,
+    g.add_argument("--limit", metavar="N", type=int_range(1, 100_000), default=200,
                    help="keep at most N sequences (default 200)")
     g.add_argument("--json", action="store_true", help="machine-readable output")
     g.set_defaults(func=cmd_reconstruct)
 
 
 def _error(command: str, message: str) -> int:
-    print(f"rulesbook {command}: error: {message}", file=sys.stderr)
+    print(f"rulesbook {command}: error: {one_line(message)}", file=sys.stderr)
     return 2
 
 
@@ -91,7 +98,10 @@ def _game_report(number: int, record, let_stand: bool) -> tuple[dict, bool]:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from rulesbook.draughts import DraughtsError, Variant
-    from rulesbook.reconstruct import read_records
+    from rulesbook.errors import RulesbookError
+    from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
+    from rulesbook.reconstruct import iter_records
+    from rulesbook.textio import open_text
 
     variant = None
     if args.variant is not None:
@@ -99,43 +109,49 @@ def cmd_replay(args: argparse.Namespace) -> int:
             variant = Variant.named(args.variant)
         except DraughtsError as exc:
             return _error("replay", str(exc))
-    try:
-        with open(args.file, encoding="utf-8", errors="strict") as handle:
-            text = handle.read()
-    except UnicodeDecodeError:
-        return _error("replay", f"cannot read {args.file}: it is not UTF-8 text")
-    except OSError as exc:
-        return _error("replay", f"cannot read {args.file}: {exc.strerror or exc}")
-    try:
-        records = read_records(text, variant)
-    except DraughtsError as exc:
-        return _error("replay", f"{args.file}: {exc}")
-    numbered = list(enumerate(records, 1))
-    if args.game is not None:
-        if not 1 <= args.game <= len(records):
-            return _error("replay", f"--game {args.game}: {args.file} has {len(records)} "
-                                    f"game(s)")
-        numbered = [numbered[args.game - 1]]
-    reports = []
     bad = False
-    for number, record in numbered:
-        for problem in record.problems:
-            print(f"{args.file}: game {number}: {problem}", file=sys.stderr)
-        report, ok = _game_report(number, record, args.let_stand)
-        bad = bad or not ok or bool(record.problems)
-        reports.append((report, record))
+    count = 0
+    opened = False  # the JSON list is written game by game (memory does not grow)
+    warnings: list[str] = []
+    try:
+        with open_text(args.file, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
+                       warnings=warnings) as handle:
+            for warning in warnings:
+                print(f"rulesbook replay: warning: {warning}", file=sys.stderr)
+            for number, record in enumerate(iter_records(handle, variant), 1):
+                count = number
+                if args.game is not None and number != args.game:
+                    continue
+                for problem in record.problems:
+                    print(f"{args.file}: game {number}: {problem}", file=sys.stderr)
+                report, ok = _game_report(number, record, args.let_stand)
+                bad = bad or not ok or bool(record.problems)
+                if args.json:
+                    sys.stdout.write(",\n" if opened else "[\n")
+                    sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
+                    opened = True
+                else:
+                    _print_report(report, record)
+                if args.game is not None:
+                    break
+    except (RulesbookError, ValueError) as exc:  # limits, decoding, no game, unreadable
+        if opened:
+            sys.stdout.write("\n]\n")
+        message = str(exc) if args.file in str(exc) else f"{args.file}: {exc}"
+        return _error("replay", message)
+    if args.game is not None and count < args.game:
+        return _error("replay", f"--game {args.game}: {args.file} has {count} game(s)")
     if args.json:
-        json.dump([r for r, _ in reports], sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        for report, record in reports:
-            _print_report(report, record)
+        sys.stdout.write("\n]\n" if opened else "[]\n")
     return 1 if bad else 0
 
 
 def _print_report(report: dict, record) -> None:
     tags = report["tags"]
-    who = " - ".join(tags.get(k, "?") for k in ("Black", "White")) if tags else "moves"
+    from rulesbook.textio import visible_controls
+
+    who = " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White")) \
+        if tags else "moves"
     print(f"game {report['game']} ({who}), {report['plies']} plies:")
     if record.start is None:
         print("  the start position could not be read")
@@ -156,7 +172,11 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
     from rulesbook.reconstruct.gap import fill_gap, parse_known
 
     try:
+        from .draughts_cmds import check_fen_length
+
         variant = Variant.named(args.variant)
+        check_fen_length(args.from_, "--from: ")
+        check_fen_length(args.to, "--to: ")
         if args.from_.strip().lower() == "start":
             start = Position.start(variant)
         else:

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..errors import RulesbookError
-from .common import fail, print_json, with_library
+from ..limits import MAX_GAMES, MAX_PLIES
+from ..rulings.errors import GameRecordError
+from .common import fail, int_range, print_json, with_library
 
 
 def register(sub) -> None:
@@ -21,8 +24,11 @@ def register(sub) -> None:
                    help="how every variant decides it, disagreements marked")
     p.add_argument("--from-game", metavar="FILE", default=None,
                    help="a PDN record: its first illegal move, or a draw claim at --ply")
-    p.add_argument("--ply", type=int, default=None, help="with --from-game: the ply of a draw claim")
-    p.add_argument("--notice", type=int, default=None, metavar="PLY",
+    p.add_argument("--game", type=int_range(1, MAX_GAMES), default=None, metavar="N",
+                   help="with --from-game: only the N-th game of the file (from 1); "
+                        "without it every game with an illegal move is reported")
+    p.add_argument("--ply", type=int_range(0, MAX_PLIES), default=None, help="with --from-game: the ply of a draw claim")
+    p.add_argument("--notice", type=int_range(0, MAX_PLIES), default=None, metavar="PLY",
                    help="with --ply: the ply after which notice was given (the stronger "
                         "side's moves count from there)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
@@ -89,6 +95,8 @@ def cmd_rulings(args, library) -> int:
         return _from_game(args, library)
     if args.ply is not None:
         return fail("--ply goes with --from-game FILE")
+    if args.game is not None:
+        return fail("--game goes with --from-game FILE")
     if not args.incident:
         return fail("name an incident (see `rulesbook incidents`) or give --from-game FILE")
     facts = _parse_facts(args.fact)
@@ -156,16 +164,47 @@ def _show(value) -> str:
     return str(value)
 
 
-def _from_game(args, library) -> int:
-    from ..rulings import draw_claims_from_pdn, first_illegal_move, suggest
-    from ..rulings.fromgame import ensure_game_text
+def _record_errors(path, finding) -> None:
+    for problem in finding.problems:
+        print(f"{path}: game {finding.game}: {problem}", file=sys.stderr)
+    if not finding.readable:
+        print(f"{path}: game {finding.game}: the start position cannot be read; the "
+              "moves were not replayed", file=sys.stderr)
 
-    text = ensure_game_text(args.from_game)
-    if args.ply is not None:
-        claims = draw_claims_from_pdn(library, text, args.ply, args.edition, args.notice)
-        if args.json:
-            print_json([c.as_json() for c in claims])
-            return 0
+
+def _draw_claims(args, library) -> int:
+    from ..draughts.pdn import PdnReader
+    from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
+    from ..rulings import draw_claims
+    from ..textio import open_text
+
+    wanted = args.game or 1
+    game = None
+    count = 0
+    warnings: list[str] = []
+    try:
+        with open_text(args.from_game, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
+                       warnings=warnings) as handle:
+            for count, found in enumerate(PdnReader(handle), 1):
+                if count == wanted:
+                    game = found
+                    break
+    except ValueError as exc:
+        raise GameRecordError(str(exc)) from None
+    for warning in warnings:
+        print(f"rulesbook: warning: {warning}", file=sys.stderr)
+    if game is None:
+        return fail(f"--game {wanted}: {args.from_game} has {count} game(s)")
+    for error in game.errors:
+        print(f"{args.from_game}: game {wanted}: {error}", file=sys.stderr)
+    if any(e.message.startswith("bad FEN") for e in game.errors):
+        return fail(f"{args.from_game}: game {wanted}: the start position cannot be read; "
+                    "no draw claim can be judged", 1)
+    claims = draw_claims(library, game.start, game.mainline_moves(), args.ply, args.edition,
+                         args.notice)
+    if args.json:
+        print_json([c.as_json() for c in claims])
+    else:
         for c in claims:
             state = "HOLDS" if c.holds else ("does not hold" if c.applicable else "not applicable")
             left = f", {c.remaining} move(s) remain" if c.remaining is not None and not c.holds else ""
@@ -174,21 +213,85 @@ def _from_game(args, library) -> int:
             best = c.suggestions.best if c.suggestions else None
             if best is not None:
                 print(f"  ruling {best.ref}: {best.outcome} - {best.summary}")
-        return 0
-    found = first_illegal_move(library, text)
-    if found is None:
+    return 1 if game.errors else 0
+
+
+def _from_game(args, library) -> int:
+    """Rulings from a record. Every game is read (or only ``--game N``); each
+    record error goes to stderr as ``FILE: game N: line L col C: message``.
+    Exit 0 when the record is sound, 1 when a game has a record error (then
+    the record is never called legal), 2 when the file cannot be used.
+
+    ``--json``: for one game (a file of one game, or ``--game N``) the rulings
+    of its first illegal move (a list, ``[]`` when every move is legal); for a
+    file of several games a list with one object per game that has an illegal
+    move or a record error: ``{"game", "title", "record_errors", "ply", "move",
+    "explanation", "rulings"}`` (``ply``/``move``/``rulings`` null without an
+    illegal move)."""
+    from ..rulings import suggest
+    from ..rulings.fromgame import findings_from_file
+
+    if args.ply is not None:
+        return _draw_claims(args, library)
+    warnings: list[str] = []
+    findings = findings_from_file(library, args.from_game, args.game, warnings)
+    first = next(findings, None)
+    for warning in warnings:
+        print(f"rulesbook: warning: {warning}", file=sys.stderr)
+    if first is None:
+        return fail(f"{args.from_game}: the file has no game")
+    second = next(findings, None)
+    single = second is None
+    unsound = False
+    written = 0  # games written to the JSON list
+    reported = total = 0
+    for finding in _chain(first, second, findings):
+        total += 1
+        reported += finding.incident is not None or not finding.sound
+        _record_errors(args.from_game, finding)
+        unsound = unsound or not finding.sound
+        found = finding.incident
+        result = suggest(library, found.incident, found.facts, args.edition) if found else None
         if args.json:
-            print_json([])
-        else:
+            if single:
+                print_json(result.as_json() if result is not None else [])
+            elif found is not None or not finding.sound:  # written game by game
+                sys.stdout.write(",\n" if written else "[\n")
+                written += 1
+                errors = list(finding.problems) + (
+                    [] if finding.readable else ["the start position cannot be read"])
+                print_json({"game": finding.game, "title": finding.title,
+                            "record_errors": errors,
+                            "ply": found.ply if found else None,
+                            "move": found.move if found else None,
+                            "explanation": found.explanation if found else None,
+                            "rulings": result.as_json() if result is not None else None},
+                           end="")
+            continue
+        head = "" if single else f"Game {finding.game} ({finding.title}): "
+        if found is not None:
+            print(f"{head}Ply {found.ply} ({found.move}): {found.explanation}")
+            _print_suggestions(result)
+            if not single:
+                print()
+        elif not finding.sound:
+            print(f"{head}The record has errors (listed on stderr): it cannot show that "
+                  "every move is legal.")
+        elif single:
             print("Every move of the record is legal; give --ply N to test a draw claim.")
-        return 0
-    result = suggest(library, found.incident, found.facts, args.edition)
-    if args.json:
-        print_json(result.as_json())
-        return 0
-    print(f"Ply {found.ply} ({found.move}): {found.explanation}")
-    _print_suggestions(result)
-    return 0
+    if args.json and not single:
+        sys.stdout.write("\n]\n" if written else "[]\n")
+    elif not single and not reported:
+        print(f"Every move of the {total} games is legal; give --game N --ply N to test a "
+              "draw claim.")
+    return 1 if unsound else 0
+
+
+def _chain(first, second, rest):
+    yield first
+    if second is not None:
+        yield second
+        yield from rest
 
 
 # -- silences --------------------------------------------------------------------

@@ -17,8 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 __all__ = [
+    "MAX_GAMES",
+    "MAX_LINE_CHARS",
+    "MAX_PLIES",
+    "MAX_TAG_CHARS",
     "MAX_VARIATION_DEPTH",
     "NAG_SYMBOLS",
+    "PdnLimitError",
     "RESULTS",
     "PdnError",
     "PdnNode",
@@ -27,13 +32,43 @@ __all__ = [
     "normalize_result",
 ]
 
+# -- reader limits -----------------------------------------------------------
+# Every limit keeps the reader linear in time and bounded in memory whatever the
+# input (see docs/limits.md). Past the limits marked "error" the game gets one
+# error naming the limit and where it was hit, and the reader goes on; past
+# MAX_GAMES the reader stops with PdnLimitError.
+
 #: Deepest nesting of ``( )`` variations that is read; deeper ones are an error.
 MAX_VARIATION_DEPTH = 64
 #: Longest line read whole; the rest of a longer line is skipped (bounded memory
 #: on binary junk or a file without line breaks).
-MAX_LINE_CHARS = 16_000_000
+MAX_LINE_CHARS = 1_000_000
+#: Longest tag value kept (a longer one is cut, with an error).
+MAX_TAG_CHARS = 10_000
+#: Most tags kept in one game (the others are skipped, with an error).
+MAX_TAGS = 1_000
+#: Longest comment kept, per move or game (the rest is skipped, with an error).
+MAX_COMMENT_CHARS = 100_000
+#: Most moves read in one game, main line and variations together (the rest
+#: are skipped, with an error).
+MAX_PLIES = 100_000
+#: Most errors kept per game (then one "too many errors" error).
+MAX_ERRORS = 1_000
+#: Most games read from one stream: past it the reader stops (PdnLimitError).
+MAX_GAMES = 200_000
+#: Longest unreadable text kept whole in its error (``PdnError.token``).
+MAX_TOKEN_CHARS = 10_000
 #: Longest error message kept (messages quote the text they are about).
 MAX_MESSAGE_CHARS = 300
+
+
+class PdnLimitError(ValueError):
+    """The stream is past :data:`MAX_GAMES`: reading stops here."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
 
 #: Results as written in real files -> the PDN 3.0 form.
 RESULTS: dict[str, str] = {
@@ -123,8 +158,8 @@ _TOKEN = re.compile(
     r"\s*(?:"
     r"(?P<lbrace>\{)"
     r"|(?P<semi>;)"
-    r'|(?P<tag>\[\s*(?P<tname>[A-Za-z0-9_]+)\s*"(?P<tval>(?:[^"\\]|\\.)*)"\s*\])'
-    r'|(?P<badtag>\[\s*(?P<bname>[A-Za-z0-9_]+)\s*(?P<bval>[^\]]*)\])'
+    r'|(?P<tag>\[\s*(?P<tname>[A-Za-z0-9_]+)\s*"(?P<tval>[^"\\]*(?:\\.[^"\\]*)*)"\s*\])'
+    r'|(?P<badtag>\[\s*(?P<bname>[A-Za-z0-9_]+)\s*(?P<bval>[^\]\[]*)\])'
     r"|(?P<lparen>\()"
     r"|(?P<rparen>\))"
     r"|(?P<result>(?:1/2-1/2|1/2:1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|2:0|0:2|1:1|0:0|\*)"
@@ -132,7 +167,7 @@ _TOKEN = re.compile(
     r"|(?P<num>\d+\s*\.(?:\s*\.\.)?)"
     r"|(?P<ellipsis>\.\.\.?)"
     r"|(?P<move>" + _SQ + r"(?:[-x:]" + _SQ + r")+|[a-h][a-h][1-8](?:[-x:][a-h][1-8])*)"
-    r"|(?P<nag>\$\d+)"
+    r"|(?P<nag>\$\d{1,3}(?!\d))"
     r"|(?P<mark>!!|\?\?|!\?|\?!|!|\?)"
     r"|(?P<placeholder>--?" + _STOP + ")"
     r"|(?P<junk>[^\s\[\]{}();]+|[\]}\[])"
@@ -148,6 +183,21 @@ def _clean_comment(text: str) -> str:
 
 def _unescape(value: str) -> str:
     return value.replace('\\"', '"').replace("\\\\", "\\") if "\\" in value else value
+
+
+class _Errors(list):
+    """A game's error list that keeps at most :data:`MAX_ERRORS` errors."""
+
+    capped = False
+
+    def append(self, error: PdnError) -> None:
+        if len(self) < MAX_ERRORS:
+            super().append(error)
+        elif not self.capped:
+            self.capped = True
+            super().append(PdnError(error.line, error.col,
+                                    f"more than {MAX_ERRORS:,} errors in one game: the "
+                                    "others are not listed"))
 
 
 class _Frame:
@@ -176,6 +226,7 @@ class SyntaxReader:
         self._max_depth = max_depth
         self._eof = False
         self._line_errors: list[PdnError] = []  # the current game's error list
+        self._games = 0
 
     # -- input -------------------------------------------------------------
     def _next_line(self) -> tuple[int, str, int] | None:
@@ -210,8 +261,21 @@ class SyntaxReader:
             yield game
 
     # -- the game reader ---------------------------------------------------
-    def read(self) -> RawGame | None:  # noqa: C901 - one state machine, kept in one place
-        game = RawGame()
+    def read(self) -> RawGame | None:
+        """The next raw game, or None at the end; raises :class:`PdnLimitError`
+        past :data:`MAX_GAMES` games."""
+        game = self._read()
+        if game is None:
+            return None
+        self._games += 1
+        if self._games > MAX_GAMES:
+            raise PdnLimitError(game.line, f"more than {MAX_GAMES:,} games in one file "
+                                           f"(the limit); reading stopped at game "
+                                           f"{self._games:,}")
+        return game
+
+    def _read(self) -> RawGame | None:  # noqa: C901 - one state machine, kept in one place
+        game = RawGame(errors=_Errors())
         errors = game.errors
         self._line_errors = errors
         tags = game.tags
@@ -224,25 +288,61 @@ class SyntaxReader:
         sink_depth = 0  # '(' opened beyond the depth cap, not attached
         comment_parts: list[str] | None = None  # inside a multi-line comment
         comment_at = (0, 0)
-        last_junk: tuple[int, int, int] | None = None  # (error index, lineno, end)
+        comment_size = [0]  # characters held in comment_parts
+        junk_run: list | None = None  # [lineno, start, end, line text]: unreadable text
+        plies = 0
+        limit_hit: set[str] = set()  # the limits already reported in this game
         last_end = (0, 0)
         unterminated = False
         finished = False
         max_depth = self._max_depth
 
+        def over_limit(name: str, lineno: int, col: int, message: str) -> None:
+            """Report a limit once per game."""
+            if name not in limit_hit:
+                limit_hit.add(name)
+                errors.append(PdnError(lineno, col, message))
+
+        def flush_junk() -> None:
+            nonlocal junk_run
+            if junk_run is None:
+                return
+            lineno, start, stop, line_text = junk_run
+            junk_run = None
+            token = line_text[start:stop]
+            if len(token) > MAX_TOKEN_CHARS:
+                token = token[:MAX_TOKEN_CHARS] + "…"
+            errors.append(PdnError(lineno, start + 1, f"unreadable text {token!r}", token))
+
         def add_comment(text: str, lineno: int, col: int) -> None:
             nonlocal preamble_reported
             text = _clean_comment(text)
+            if len(text) > MAX_COMMENT_CHARS:
+                over_limit("comment", lineno, col,
+                           f"comment longer than {MAX_COMMENT_CHARS:,} characters: the rest "
+                           "is skipped")
+                text = text[:MAX_COMMENT_CHARS]
             if not in_moves:
                 if not tags and not preamble_reported:
                     errors.append(PdnError(lineno, col, "comment before the tags "
                                                         "(kept as the game's opening comment)"))
                     preamble_reported = True
+                if len(game.comment) + len(text) > MAX_COMMENT_CHARS:
+                    over_limit("comment", lineno, col,
+                               f"comments longer than {MAX_COMMENT_CHARS:,} characters: the "
+                               "rest is skipped")
+                    return
                 game.comment = f"{game.comment} {text}".strip() if game.comment else text
                 return
             if sink_depth:
                 return
             frame = stack[-1]
+            held = frame.nodes[-1].comment if frame.nodes else frame.pending
+            if len(held) + len(text) > MAX_COMMENT_CHARS:
+                over_limit("comment", lineno, col,
+                           f"comments longer than {MAX_COMMENT_CHARS:,} characters: the "
+                           "rest is skipped")
+                return
             if frame.nodes:
                 node = frame.nodes[-1]
                 node.comment = f"{node.comment} {text}" if node.comment else text
@@ -263,6 +363,7 @@ class SyntaxReader:
                 break
             lineno, text, pos = item
             n = len(text)
+            flush_junk()
             if comment_parts is not None:
                 end = text.find("}", pos)
                 if end < 0:
@@ -272,7 +373,9 @@ class SyntaxReader:
                         add_comment(" ".join(comment_parts), *comment_at)
                         comment_parts = None
                     else:
-                        comment_parts.append(text[pos:])
+                        if comment_size[0] <= MAX_COMMENT_CHARS:
+                            comment_parts.append(text[pos:])
+                            comment_size[0] += n - pos
                         continue
                 else:
                     comment_parts.append(text[pos:end])
@@ -310,8 +413,19 @@ class SyntaxReader:
                                                f"malformed tag {m.group(kind)!r}: the value must "
                                                "be in double quotes (read as "
                                                f"{value!r})"))
+                    if len(value) > MAX_TAG_CHARS:
+                        errors.append(PdnError(lineno, col,
+                                               f"tag {name} is longer than {MAX_TAG_CHARS:,} "
+                                               f"characters ({len(value):,}): cut to the "
+                                               f"first {MAX_TAG_CHARS:,}"))
+                        value = value[:MAX_TAG_CHARS]
                     if name in tags:
                         errors.append(PdnError(lineno, col, f"duplicate tag {name!r}"))
+                    elif len(tags) >= MAX_TAGS:
+                        over_limit("tags", lineno, col, f"more than {MAX_TAGS:,} tags in one "
+                                                        "game: the others are skipped")
+                        pos = end
+                        continue
                     tags[name] = value
                     game.tag_pos[name] = (lineno, col)
                     if not game.line:
@@ -327,6 +441,7 @@ class SyntaxReader:
                     close = text.find("}", pos + 1)
                     if close < 0:
                         comment_parts = [text[pos + 1:]]
+                        comment_size[0] = n - pos
                         comment_at = (lineno, col)
                         pos = n
                         break
@@ -342,24 +457,23 @@ class SyntaxReader:
                 in_moves = True
                 last_end = (lineno, end + 1)
                 if kind == "junk":
-                    token = m.group(kind)
-                    if last_junk is not None and last_junk[1] == lineno and \
-                            not text[last_junk[2]:pos].strip():
-                        index = last_junk[0]
-                        old = errors[index]
-                        start = old.col - 1
-                        token = text[start:end]
-                        errors[index] = PdnError(old.line, old.col,
-                                                 f"unreadable text {token!r}", token)
+                    # neighbouring unreadable words are one error, built once the
+                    # run ends (linear in the length of the line)
+                    if junk_run is not None and not text[junk_run[2]:pos].strip():
+                        junk_run[2] = end
                     else:
-                        errors.append(PdnError(lineno, col, f"unreadable text {token!r}", token))
-                        index = len(errors) - 1
-                    last_junk = (index, lineno, end)
+                        flush_junk()
+                        junk_run = [lineno, pos, end, text]
                     pos = end
                     continue
-                last_junk = None
+                flush_junk()
                 if kind == "move" or kind == "placeholder":
-                    if not sink_depth:
+                    plies += 1
+                    if plies > MAX_PLIES:
+                        over_limit("plies", lineno, col,
+                                   f"more than {MAX_PLIES:,} moves in one game: the rest "
+                                   "are skipped")
+                    elif not sink_depth:
                         frame = stack[-1]
                         node = PdnNode(m.group(kind), lineno, col)
                         if frame.pending:
@@ -418,6 +532,7 @@ class SyntaxReader:
                     break
                 pos = end
 
+        flush_junk()
         if comment_parts is not None:
             errors.append(PdnError(*comment_at, "unterminated comment"))
             add_comment(" ".join(comment_parts), *comment_at)

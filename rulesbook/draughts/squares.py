@@ -48,6 +48,10 @@ def parse_square(text: str) -> int:
     """A square written as a number (``"15"``) or algebraically (``"c3"``)."""
     t = str(text).strip()
     if t.isdigit():
+        # reader limit: only ASCII digits, and never int() of a 5,000-digit number
+        if not t.isascii() or len(t) > 4:
+            shown = t if len(t) <= 12 else t[:12] + "…"
+            raise DraughtsError(f"unknown square {shown}: squares are 1-32")
         n = int(t)
         if 1 <= n <= 32:
             return n

@@ -53,6 +53,7 @@ from rulesbook.reconstruct.record import (
     Record,
     RecordError,
     WrittenMove,
+    iter_records,
     parse_moves_text,
     read_records,
     written_squares,
@@ -87,6 +88,6 @@ __all__ = [
     "CancelToken", "GapResult", "Known", "SearchCancelled", "diverge_points", "fill_gap",
     "parse_known",
     "Record", "RecordError", "WrittenMove", "parse_moves_text", "read_records",
-    "written_squares",
+    "written_squares", "iter_records",
     "INCIDENTS", "Analysis", "IllegalMove", "Reason", "Replay", "analyse_move", "replay",
 ]

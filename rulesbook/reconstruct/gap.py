@@ -112,7 +112,7 @@ class Known:
         return f"ply {self.ply} " + " and ".join(parts)
 
 
-_KNOWN = re.compile(r"^\s*(?P<ply>\d+)\s*(?P<side>[BWbw])?\s*:\s*(?P<move>.+?)\s*$")
+_KNOWN = re.compile(r"^\s*(?P<ply>[0-9]{1,5})\s*(?P<side>[BWbw])?\s*:\s*(?P<move>.+?)\s*$")
 
 
 def parse_known(text: str, start: Position | None = None) -> Known:

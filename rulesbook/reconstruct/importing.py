@@ -14,8 +14,14 @@ from typing import Any
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.pdn import iter_games
-from rulesbook.reconstruct.record import RecordError, looks_like_pdn, read_records
+from rulesbook.reconstruct.record import (
+    RecordError,
+    check_importable,
+    looks_like_pdn,
+    read_records,
+)
 from rulesbook.reconstruct.session import GameRecord, RecordMove
+from rulesbook.textio import visible_controls
 
 __all__ = ["GameChunk", "ImportedRecord", "split_games", "node_line_text", "import_record"]
 
@@ -40,7 +46,7 @@ class ImportedRecord:
     problems: tuple[str, ...] = ()
 
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]')
 
 
 def split_games(text: str) -> list[GameChunk]:
@@ -65,12 +71,12 @@ def split_games(text: str) -> list[GameChunk]:
         end = starts[k + 1] if k + 1 < len(starts) else len(lines)
         chunk = "".join(lines[begin:end])
         tags = {m.group(1): m.group(2) for m in _TAG.finditer(chunk[:4000])}
-        players = " – ".join(tags.get(t, "?") for t in ("Black", "White"))
+        players = " – ".join(visible_controls(tags.get(t, "?")) for t in ("Black", "White"))
         bits = [f"{k + 1}.", players]
         for key in ("Event", "Date"):
             value = tags.get(key, "")
             if value and value != "?" and not value.startswith("?"):
-                bits.append(f"· {value}")
+                bits.append(f"· {visible_controls(value)}")
         result = tags.get("Result", "")
         if result and result != "*":
             bits.append(f"· {result}")
@@ -99,7 +105,7 @@ def import_record(text: str, index: int = 0,
     """Game ``index`` of a PDN text, or a plain move list, as the board keeps it.
     Games without a GameType tag are read as ``variant`` (default pool).  Raises
     :class:`~rulesbook.reconstruct.record.RecordError` (a DraughtsError) when there
-    is no such game or its start position cannot be read."""
+    is no such game, no move of it can be read or its start position cannot be read."""
     chosen = Variant.named(variant) if variant is not None else Variant.named("pool")
     notes: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
     comment = ""
@@ -121,6 +127,7 @@ def import_record(text: str, index: int = 0,
                 notes[(node.line, node.col)] = (node.comment, variations)
     else:
         read = read_records(text, chosen)[0]
+    check_importable(read)  # at least one readable move (or a set-up position)
     if read.start is None:
         raise RecordError("; ".join(read.problems) or "the start position cannot be read")
     moves = tuple(RecordMove(m.text, *notes.get((m.line, m.col), ("", ())), m.line, m.col)

@@ -13,15 +13,16 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
-from rulesbook.draughts.pdn import PdnNode, build_game
-from rulesbook.draughts.pdn_syntax import RESULTS, SyntaxReader, normalize_result
+from rulesbook.draughts.pdn import build_game
+from rulesbook.draughts.pdn_syntax import MAX_PLIES, RESULTS, SyntaxReader, normalize_result
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
-           "looks_like_pdn", "written_squares"]
+           "iter_records", "looks_like_pdn", "MAX_MOVES_TEXT_CHARS", "is_move_text",
+           "check_importable", "written_squares"]
 
 
 class RecordError(DraughtsError):
@@ -113,7 +114,7 @@ def looks_like_pdn(text: str) -> bool:
     return re.search(r'^\s*\[\s*[A-Za-z0-9_]+\s*"', text, re.MULTILINE) is not None
 
 
-def _span(nodes: Sequence[PdnNode], acc: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+def _span(nodes, acc: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
     for node in nodes:
         for line in node.variations:
             if line:
@@ -127,52 +128,150 @@ def _span(nodes: Sequence[PdnNode], acc: list[tuple[tuple[int, int], tuple[int, 
                 acc.append((min(positions), max(positions)))
 
 
-def read_records(text: str, variant: str | Variant | None = None) -> list[Record]:
-    """Every game of ``text``: PDN when it has tags, otherwise one plain list of moves.
+#: Characters read first to tell a PDN file from a plain list of moves.
+PDN_SNIFF_CHARS = 1_000_000
+#: Longest plain list of moves (one game, read whole).
+MAX_MOVES_TEXT_CHARS = 4_000_000
 
-    ``variant`` is used for games without a ``GameType`` tag (default pool).
-    Raises :class:`RecordError` when there is no game at all.
-    """
+
+class _Prefixed:
+    """A text stream whose first characters were already read (``head``)."""
+
+    def __init__(self, head: str, rest) -> None:
+        self._head = io.StringIO(head)
+        self._head_left = bool(head)
+        self._rest = rest
+
+    def readline(self, limit: int = -1) -> str:
+        if self._head_left:
+            line = self._head.readline(limit)
+            if line.endswith("\n") or (limit >= 0 and len(line) >= limit):
+                return line
+            self._head_left = False
+            more = self._rest.readline(limit - len(line) if limit >= 0 else -1)
+            return line + more
+        return self._rest.readline(limit)
+
+
+def _record(raw, default: Variant) -> Record:
+    syntax_errors = list(raw.errors)
+    game = build_game(raw, default)
+    tag_places = set(raw.tag_pos.values())
+    problems = []
+    junk = []
+    for error in syntax_errors:
+        if error.token is not None:  # unreadable text: a move replay will reject
+            junk.append(WrittenMove(error.token, error.line, error.col))
+        else:
+            problems.append(f"line {error.line} col {error.col}: {error.message}")
+    for error in game.errors:
+        if error in syntax_errors:
+            continue
+        if (error.line, error.col) in tag_places:  # bad FEN or GameType
+            problems.append(f"line {error.line} col {error.col}: {error.message}")
+    spans: list = []
+    _span(raw.mainline, spans)
+    moves = [WrittenMove(n.text, n.line, n.col) for n in raw.mainline]
+    for item in junk:
+        where = (item.line, item.col)
+        if any(lo <= where <= hi for lo, hi in spans):
+            continue  # inside a variation: not part of the game
+        moves.append(item)
+    moves.sort(key=lambda m: (m.line, m.col))
+    start = game.start
+    fen_at = raw.tag_pos.get("FEN")
+    if fen_at is not None and any((e.line, e.col) == fen_at for e in game.errors):
+        start = None
+    return Record(tuple(moves), game.variant, start, dict(raw.tags), game.result,
+                  tuple(problems))
+
+
+def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Record]:
+    """Every game of the text stream ``handle``, one at a time (memory does not
+    grow with the number of games): PDN when the first
+    :data:`PDN_SNIFF_CHARS` characters have tags, otherwise one plain list of
+    moves of at most :data:`MAX_MOVES_TEXT_CHARS` characters.
+
+    Raises :class:`RecordError` when there is no game at all or a plain list
+    is too long, and :class:`~rulesbook.draughts.pdn_syntax.PdnLimitError`
+    past the PDN reader's game limit."""
     default = Variant.named(variant) if variant is not None else Variant.named("pool")
-    if not looks_like_pdn(text):
+    head = handle.read(PDN_SNIFF_CHARS)
+    if not looks_like_pdn(head):
+        rest = handle.read(MAX_MOVES_TEXT_CHARS + 1 - len(head)) if \
+            len(head) == PDN_SNIFF_CHARS else ""
+        text = head + rest
+        if len(text) > MAX_MOVES_TEXT_CHARS:
+            raise RecordError(f"a list of moves without PDN tags may be at most "
+                              f"{MAX_MOVES_TEXT_CHARS:,} characters (the limit); this one "
+                              f"is longer")
         moves = parse_moves_text(text)
         results = [t for t in re.findall(r"\S+", _COMMENT.sub(" ", text)) if t in RESULTS]
         if not moves:
             raise RecordError("the record has no moves")
-        return [Record(tuple(moves), default, Position.start(default), {},
-                       normalize_result(results[-1]) if results else "*", ())]
-    records = []
-    for raw in SyntaxReader(io.StringIO(text)):
-        syntax_errors = list(raw.errors)
-        game = build_game(raw, default)
-        tag_places = set(raw.tag_pos.values())
-        problems = []
-        junk = []
-        for error in syntax_errors:
-            if error.token is not None:  # unreadable text: a move replay will reject
-                junk.append(WrittenMove(error.token, error.line, error.col))
-            else:
-                problems.append(f"line {error.line} col {error.col}: {error.message}")
-        for error in game.errors:
-            if error in syntax_errors:
-                continue
-            if (error.line, error.col) in tag_places:  # bad FEN or GameType
-                problems.append(f"line {error.line} col {error.col}: {error.message}")
-        spans: list[tuple[tuple[int, int], tuple[int, int]]] = []
-        _span(raw.mainline, spans)
-        moves = [WrittenMove(n.text, n.line, n.col) for n in raw.mainline]
-        for item in junk:
-            where = (item.line, item.col)
-            if any(lo <= where <= hi for lo, hi in spans):
-                continue  # inside a variation: not part of the game
-            moves.append(item)
-        moves.sort(key=lambda m: (m.line, m.col))
-        start = game.start
-        fen_at = raw.tag_pos.get("FEN")
-        if fen_at is not None and any((e.line, e.col) == fen_at for e in game.errors):
-            start = None
-        records.append(Record(tuple(moves), game.variant, start, dict(raw.tags),
-                              game.result, tuple(problems)))
-    if not records:
+        if len(moves) > MAX_PLIES:
+            raise RecordError(f"more than {MAX_PLIES:,} moves in one game (the limit): move "
+                              f"{MAX_PLIES + 1:,} is at line {moves[MAX_PLIES].line} col "
+                              f"{moves[MAX_PLIES].col}")
+        yield Record(tuple(moves), default, Position.start(default), {},
+                     normalize_result(results[-1]) if results else "*", ())
+        return
+    found = False
+    for raw in SyntaxReader(_Prefixed(head, handle)):
+        found = True
+        yield _record(raw, default)
+    if not found:
         raise RecordError("the file has no game")
-    return records
+
+
+def read_records(text: str, variant: str | Variant | None = None) -> list[Record]:
+    """Every game of ``text``: PDN when it has tags, otherwise one plain list of moves.
+
+    ``variant`` is used for games without a ``GameType`` tag (default pool).
+    Raises :class:`RecordError` when there is no game at all (see
+    :func:`iter_records`, which reads a stream game by game).
+    """
+    return list(iter_records(io.StringIO(text), variant))
+
+
+_MOVE_SEP = re.compile(r"[-x:]")
+_SHORT = re.compile(r"^[a-h][a-h][1-8](?:[-x:][a-h][1-8])*$")
+
+
+def is_move_text(text: str) -> bool:
+    """True when ``text`` is written as a move could be (``11-15``, ``15x24x31``,
+    ``c3-d4``, ``ed4``): squares that exist, joined by ``-``, ``x`` or ``:``.
+    Whether it is legal is for :func:`~rulesbook.reconstruct.replay` to say."""
+    text = text.strip()
+    if _SHORT.match(text.lower()):
+        return True
+    parts = _MOVE_SEP.split(text)
+    if len(parts) < 2 or len(text) > 200:
+        return False
+    try:
+        for part in parts:
+            parse_square(part)
+    except DraughtsError:
+        return False
+    return True
+
+
+def check_importable(record: Record) -> None:
+    """Raise :class:`RecordError` when ``record`` holds no move that can be read
+    (random bytes, ``hello world 99-100``) and no set-up position: the message
+    says what was found, at which line and column. A record with one readable
+    move is imported (its bad moves are for "Check record" to show)."""
+    if any(is_move_text(m.text) for m in record.moves):
+        return
+    if "FEN" in record.tags:
+        return  # a position to start from, with no move yet
+    if not record.moves:
+        raise RecordError("no move can be read in it: it holds no move text (moves are "
+                          "written 11-15 or 15x24)")
+    first = record.moves[0]
+    shown = first.text if len(first.text) <= 40 else first.text[:40] + "…"
+    where = f"line {first.line} col {first.col}: " if first.line else ""
+    more = len(record.moves) - 1
+    raise RecordError(f"no move can be read in it: {where}{shown!r} is not a move"
+                      + (f" (nor are the {more} other word(s))" if more else "")
+                      + "; moves are written 11-15 or 15x24")

@@ -521,7 +521,9 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
     raw_illegal: list[tuple[int, WrittenMove, Analysis, Position]] = []
     position = start
     for index, item in enumerate(written):
-        analysis = analyse_move(position, item, texts[index + 1:])
+        # only the next LOOKAHEAD texts can settle an ambiguity: a slice of the
+        # whole rest would make a long record quadratic
+        analysis = analyse_move(position, item, texts[index + 1:index + 1 + LOOKAHEAD])
         if analysis.move is not None:
             position = position.play(analysis.move)
             played.append(analysis.move)
@@ -536,11 +538,13 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
     total = len(written)
     outcome = result or "*"
     illegal = []
-    for n, (ply, item, analysis, before) in enumerate(raw_illegal):
+    sides_seen: set[Color] = set()
+    for ply, item, analysis, before in raw_illegal:
         side = before.turn
         number = move_number(start, ply)
         assert analysis.reason is not None
-        repeated = any(b.turn is side for _, _, _, b in raw_illegal[:n])
+        repeated = side in sides_seen
+        sides_seen.add(side)
         facts = {
             "ply": ply,
             "plies_ago": total - ply,

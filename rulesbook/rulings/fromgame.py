@@ -7,6 +7,7 @@ accepts exactly that shape, and :func:`first_illegal_move` replays a record
 with it."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .catalogue import get_incident
@@ -52,13 +53,87 @@ def first_illegal_move(library, text: str) -> GameIncident | None:
                                         found.move, found.message)
 
 
-def ensure_game_text(path) -> str:
-    from pathlib import Path
+@dataclass(frozen=True)
+class GameFinding:
+    """What a record says about one game: its record errors (``problems``,
+    ``"line L col C: message"``), whether it could be replayed at all
+    (``readable``: False when its start position cannot be read), and its
+    first illegal move as an incident (None when every move is legal)."""
 
-    p = Path(path)
+    game: int
+    title: str
+    problems: tuple[str, ...] = ()
+    readable: bool = True
+    incident: GameIncident | None = None
+
+    @property
+    def sound(self) -> bool:
+        """The record has no error of its own: a ruling may rest on it."""
+        return self.readable and not self.problems
+
+
+def _title(record) -> str:
+    tags = record.tags
+    if not tags:
+        return "moves"
+    from ..textio import visible_controls
+
+    return " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White"))
+
+
+def _incident(library, record) -> GameIncident | None:
+    from ..reconstruct import replay
+
+    found = replay(record).first_illegal
+    if found is None:
+        return None
+    incident = get_incident(library, found.incident)
+    # The reconstruction also reports facts of its own (ply, side...) that are not
+    # questions of this incident: only the incident's facts go to the rulings.
+    facts = {k: v for k, v in found.facts.items() if k in incident.fact_ids}
+    return incident_from_reconstruction(found.incident, facts, library, found.ply,
+                                        found.move, found.message)
+
+
+def findings_from_file(library, path, game: int | None = None,
+                       warnings: list[str] | None = None) -> Iterator[GameFinding]:
+    """Every game of the record file ``path`` (or only the ``game``-th, from 1),
+    read as a stream under the decoding policy and limits of the readers
+    (:mod:`rulesbook.textio`, :mod:`rulesbook.limits`); a decoding warning goes
+    to ``warnings``. Raises :class:`GameRecordError` when the file cannot be
+    used (unreadable, too large, no game, fewer than ``game`` games)."""
+    from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
+    from ..reconstruct import iter_records
+    from ..textio import open_text
+
+    count = 0
     try:
-        return p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise GameRecordError(f"no such file: {p}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameRecordError(f"cannot read {p}: {exc}") from None
+        with open_text(path, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
+                       warnings=warnings) as handle:
+            for number, record in enumerate(iter_records(handle), 1):
+                count = number
+                if game is not None and number != game:
+                    continue
+                readable = record.start is not None
+                yield GameFinding(number, _title(record), record.problems, readable,
+                                  _incident(library, record) if readable else None)
+                if game is not None:
+                    return
+    except GameRecordError:
+        raise
+    except ValueError as exc:  # RulesbookError, DraughtsError, limits, decoding
+        raise GameRecordError(str(exc) if str(path) in str(exc) else f"{path}: {exc}") \
+            from None
+    if game is not None and count < game:
+        raise GameRecordError(f"--game {game}: {path} has {count} game(s)")
+
+
+def ensure_game_text(path) -> str:
+    """The text of a record file, decoded and bounded like every game file."""
+    from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
+    from ..textio import read_text
+
+    try:
+        return read_text(path, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE).text
+    except ValueError as exc:
+        raise GameRecordError(str(exc)) from None

@@ -265,18 +265,50 @@ def test_a_recovery_still_in_use_by_another_running_app_is_not_offered(session, 
     import subprocess
     import sys
 
+    from ui.autosave import owner_lock_path, release
+
     _first, ws = session()
     vote(ws, "B", "10", "2 1")
     [file] = recovery_files(autosave)
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    release(file)  # the other app (a child process) owns it now, through the OS lock
+    hold = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT);"
+            " fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)")
+    other = subprocess.Popen([sys.executable, "-c", hold, str(owner_lock_path(file))],
+                             stdout=subprocess.PIPE, text=True)
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-        data["pid"] = other.pid  # as if another app on this machine were editing
-        file.write_text(json.dumps(data), encoding="utf-8")
+        assert other.stdout.readline().strip() == "held"
         _win, ws2 = session()
-        assert not ws2.recovery_banner.isVisibleTo(ws2)
+        assert not ws2.restore_button.isVisibleTo(ws2)
+        # never hidden silently: the banner says whose it is
+        assert ws2.recovery_banner.isVisibleTo(ws2)
+        assert "still running" in ws2.recovery_label.text()
     finally:
         other.kill()
         other.wait()
+        if other.stdout is not None:
+            other.stdout.close()
     _win, ws3 = session()  # that app is gone: its unsaved votes are offered
     assert ws3.restore_button.isVisibleTo(ws3)
+
+
+def test_a_live_pid_in_a_recovery_does_not_hide_it(session, autosave):
+    """After a reboot the recorded pid may be any live process: still offered."""
+    import subprocess
+    import sys
+
+    from ui.autosave import release
+
+    _first, ws = session()
+    vote(ws, "B", "10", "2 1")
+    [file] = recovery_files(autosave)
+    release(file)  # as if that app had crashed
+    stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+        data["pid"] = stranger.pid
+        file.write_text(json.dumps(data), encoding="utf-8")
+        _win, ws2 = session()
+        assert ws2.restore_button.isVisibleTo(ws2)
+    finally:
+        stranger.kill()
+        stranger.wait()

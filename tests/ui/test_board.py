@@ -612,10 +612,12 @@ def test_clock_readings_are_read_as_written():
 
 def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
     """A second app does not take over the first one's live autosave, and neither
-    overwrites the other; once the first is gone, its work is offered."""
+    overwrites the other; once the first is gone, its work is offered. "Running"
+    is the OS lock on the autosave (held by a child process here), not a pid."""
     import subprocess
     import sys
 
+    from ui.autosave import owner_lock_path, release
     from ui.board.controller import AUTOSAVE_NAME, BoardController
 
     first = BoardController()
@@ -623,18 +625,54 @@ def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
     live = autosave_dir / AUTOSAVE_NAME
     data = json.loads(live.read_text(encoding="utf-8"))
     data["dirty"] = True
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    live.write_text(json.dumps(data), encoding="utf-8")
+    release(live)  # this process lets go; the other app (a child) takes the lock
+    other = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(owner_lock_path(live))],
+                             stdout=subprocess.PIPE, text=True)
     try:
-        data["pid"] = other.pid  # that file now belongs to another running app
-        live.write_text(json.dumps(data), encoding="utf-8")
+        assert other.stdout.readline().strip() == "held"
         before = live.read_bytes()
         second = BoardController()
-        assert second.files.recoverable() is None
+        with qtbot.waitSignal(second.statusMessage) as said:
+            assert second.files.recoverable() is None
+        assert "still running" in said.args[0] and str(live) in said.args[0]
         assert second.autosave()
         assert second.autosave_path != live and live.read_bytes() == before
     finally:
         other.kill()
         other.wait()
+        if other.stdout is not None:
+            other.stdout.close()
     third = BoardController()  # the other app is gone: its unsaved work is offered
     found = third.files.recoverable()
-    assert found is not None and found["pid"] == other.pid
+    assert found is not None and third.autosave_path == live
+
+
+def test_a_live_process_with_the_recorded_pid_does_not_hide_a_recovery(qtbot, autosave_dir):
+    """After a reboot the pid written in an autosave may belong to any process:
+    the work must still be offered (main treated it as "in use" and hid it)."""
+    import subprocess
+    import sys
+
+    from ui.board.controller import AUTOSAVE_NAME, BoardController
+
+    first = BoardController()
+    first.autosave()
+    first.files.discard_autosave()  # releases the lock, as a crash would
+    live = autosave_dir / AUTOSAVE_NAME
+    stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        session = first.files.to_session()
+        session["dirty"] = True
+        session["pid"] = stranger.pid  # a live process that is no Rulesbook
+        live.write_text(json.dumps(session), encoding="utf-8")
+        found = BoardController().files.recoverable()
+        assert found is not None and found["pid"] == stranger.pid
+    finally:
+        stranger.kill()
+        stranger.wait()
+
+
+#: A child process that holds an owner lock (as another running app does).
+HOLD_LOCK = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, "
+             "0o600); fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)")

@@ -42,10 +42,11 @@ from rulesbook.ballots import (
     tally,
     verify_file,
 )
+from rulesbook.ballots.model import ABSTAIN_WORDS
 from rulesbook.rulesfolder import RulesFolderError, recorded_change
-from rulesbook.storage import SaveError, atomic_write_text, file_lock
+from rulesbook.storage import SaveError, atomic_write_text, durability_notes, file_lock
 
-from ..autosave import bytes_digest, file_digest
+from ..autosave import bytes_digest, file_digest, in_use_notice
 from .keyring import KeyRing
 from .recovery import (
     Recovery,
@@ -65,19 +66,21 @@ THRESHOLD_LABELS = {"plurality": "most votes", "simple-majority": "more than hal
 
 def parse_ranking_numbers(question: Question, text: str) -> list[str]:
     """A ranking typed as option numbers ("2 1 3", "2,1"), or as option names
-    ("10A 10"); "-" or "0" abstains. Raises BallotError with a plain message."""
+    ("10A 10"); "0" or one of the core's abstention words ("-", "none", "abstain")
+    abstains. Raises BallotError with a plain message."""
     text = text.strip()
-    if text in ("-", "0", "abstain"):
+    if text == "0" or text.lower() in ABSTAIN_WORDS:
         return []
     if not text:
         raise BallotError("type the options in order of preference, e.g. 2 1 3 "
                           "(or - to abstain)")
     out = []
     for token in [t for t in re.split(r"[\s,>]+", text) if t]:
-        if token.isdigit():
-            n = int(token)
+        if token.isascii() and token.isdigit():
+            n = int(token) if len(token) <= 4 else 0  # never int() of 5,000 digits
             if not 1 <= n <= len(question.options):
-                raise BallotError(f"there is no option {n}: question {question.id!r} has "
+                shown = token if len(token) <= 12 else token[:12] + "…"
+                raise BallotError(f"there is no option {shown}: question {question.id!r} has "
                                   f"options 1 to {len(question.options)}")
             out.append(question.options[n - 1])
         else:
@@ -262,8 +265,12 @@ class BallotController(QObject):
         a version of the file that is no longer on disk is refused and kept aside."""
         if self.dirty:
             return None
-        own = find_recovery(self.path) if self.path is not None else None
-        candidates = [own] if own is not None else all_recoveries()
+        busy: list[Recovery] = []
+        own = find_recovery(self.path, busy) if self.path is not None else None
+        candidates = [own] if own is not None else all_recoveries(busy)
+        for other in busy:  # never hidden silently
+            self.recoveryNotice.emit(in_use_notice(
+                other.file, f"Unsaved changes to ballot {other.ballot_id} ({other.summary})"))
         for recovery in candidates:
             if recovery.is_stale():
                 self._refuse(recovery)
@@ -460,9 +467,12 @@ class BallotController(QObject):
                 if changed and not overwrite:
                     raise BallotConflict(target, self.changes)
                 backup = changed and target.exists()
-                written = atomic_write_text(target, text, backup=backup)
+                with durability_notes() as notes:
+                    written = atomic_write_text(target, text, backup=backup)
         except RulesFolderError as exc:
             raise SaveError(str(exc)) from None
+        for note in notes:  # written, but the folder could not be flushed: say so
+            self.statusMessage.emit(note)
         self.discard_recovery_file()
         self.path = written
         self.base_digest = bytes_digest(text.encode("utf-8"))

@@ -20,6 +20,7 @@ from rulesbook.ballots import METHODS, Ballot, parse_ballot
 
 from ..autosave import (
     autosave_dir,
+    claim,
     file_digest,
     in_use_by_another_app,
     read_json,
@@ -67,11 +68,12 @@ class Recovery:
     saved_at: str
     text: str  # the whole unsaved ballot (dump_ballot)
     changes: list[dict]
-    pid: int | None = None  # the process that wrote it
+    pid: int | None = None  # the process that wrote it (shown only; never decides)
 
     def in_use(self) -> bool:
-        """Another running app is still working on it: not a crash to recover from."""
-        return in_use_by_another_app(self.pid)
+        """Another running app is still working on it (holds its OS owner lock):
+        not a crash to recover from."""
+        return in_use_by_another_app(self.file)
 
     def ballot(self) -> Ballot:
         return parse_ballot(self.text, str(self.file))
@@ -89,6 +91,7 @@ def write_recovery(ballot_path: Path, ballot_text: str, ballot_id: str,
                    base_digest: str | None, changes: list[dict]) -> Path:
     """Write (atomically) the recovery file of ``ballot_path``; raises SaveError/OSError."""
     target = recovery_path(ballot_path)
+    claim(target)  # this process owns it until it ends (the OS then releases the lock)
     write_json(target, {
         "version": RECOVERY_VERSION, "kind": RECOVERY_KIND,
         "path": str(Path(ballot_path).resolve()), "ballot_id": ballot_id,
@@ -126,20 +129,35 @@ def read_recovery(file: Path) -> Recovery | None:
         return None
 
 
-def find_recovery(ballot_path: Path) -> Recovery | None:
-    """The recovery left for ``ballot_path`` by a session that ended, if any."""
+def find_recovery(ballot_path: Path, busy: list[Recovery] | None = None) -> Recovery | None:
+    """The recovery left for ``ballot_path`` by a session that ended, if any; one
+    still owned by a running app is not returned but added to ``busy``."""
     found = read_recovery(recovery_path(ballot_path))
-    return None if found is None or found.in_use() else found
+    if found is not None and found.in_use():
+        if busy is not None:
+            busy.append(found)
+        return None
+    return found
 
 
-def all_recoveries() -> list[Recovery]:
-    """Every recovery in the folder, the newest first."""
+def all_recoveries(busy: list[Recovery] | None = None) -> list[Recovery]:
+    """Every recovery in the folder, the newest first; those still owned by a
+    running app are left out and added to ``busy``."""
     folder = recovery_folder()
     try:
         files = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
     except OSError:
         return []
-    return [r for r in (read_recovery(f) for f in files) if r is not None and not r.in_use()]
+    out = []
+    for recovery in (read_recovery(f) for f in files):
+        if recovery is None:
+            continue
+        if recovery.in_use():
+            if busy is not None:
+                busy.append(recovery)
+            continue
+        out.append(recovery)
+    return out
 
 
 def set_recovery_aside(recovery: Recovery) -> Path | None:

@@ -7,6 +7,7 @@ import html
 
 from rulesbook.ballots import STATUS_QUO
 from rulesbook.textdiff import word_diff
+from rulesbook.textio import visible_controls
 
 from .controller import METHOD_LABELS, THRESHOLD_LABELS
 
@@ -38,7 +39,7 @@ def option_label(library, option: str) -> str:
     member = getattr(entry, "member", None)
     if member:
         try:
-            return f"{short} ({library.member(member).name})"
+            return f"{short} ({visible_controls(library.member(member).name)})"
         except LookupError:
             return f"{short} ({member})"
     return f"{short} (original)"
@@ -75,7 +76,7 @@ def settings_text(ballot, library=None) -> str:
                 name = library.member(m).name
             except LookupError:
                 name = None
-        roll.append(f"{m} {name}" if name else m)
+        roll.append(f"{m} {visible_controls(name)}" if name else m)
     base = "ballots cast" if ballot.threshold_base == "cast" else "members on the roll"
     return (f"{ballot.title} ({ballot.id}) — {ballot.status.upper()} · "
             f"method: {METHOD_LABELS.get(ballot.method, ballot.method)} · threshold: "

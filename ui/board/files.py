@@ -4,6 +4,7 @@ case file (:mod:`rulesbook.reconstruct.case`).
 """
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -25,8 +26,9 @@ from rulesbook.reconstruct import (
     split_games,
 )
 from rulesbook.rulesfolder import recorded_change
+from rulesbook.storage import durability_notes
 
-from ..autosave import AutosaveSlot
+from ..autosave import AutosaveSlot, in_use_notice
 from .setup import TOOLS
 
 if TYPE_CHECKING:
@@ -62,6 +64,8 @@ class SessionFiles(QObject):
         board = self._board
         data = board.session.to_dict()
         data.update({
+            "version": SESSION_VERSION,
+            "pid": os.getpid(),
             "ply": board.ply,
             "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
             "dirty": board.dirty,
@@ -94,7 +98,9 @@ class SessionFiles(QObject):
 
     def recoverable(self) -> dict[str, Any] | None:
         """The newest autosaved session of a run that ended with unsaved changes."""
-        return self._slot.recoverable()
+        return self._slot.recoverable(
+            in_use=lambda file: self.statusMessage.emit(in_use_notice(file,
+                                                                      "Unsaved board work")))
 
     def recover(self) -> bool:
         """Load the autosave of a previous run (if it had unsaved changes)."""
@@ -145,13 +151,15 @@ class SessionFiles(QObject):
         case = case_from_session(board.session, case_findings(board.checked, board.gap.result),
                                  board.edition_id or "")
         try:
-            with recorded_change(path, f"Case file: {Path(path).name}"):
+            with durability_notes() as notes, \
+                    recorded_change(path, f"Case file: {Path(path).name}"):
                 written = Path(save_case(case, Path(path), backup=True))
         except (RulesbookError, DraughtsError, OSError) as exc:
             self.statusMessage.emit(f"Cannot save the case: {exc}")
             return None
         board.saved_as(written)
-        self.statusMessage.emit(f"Saved the case to {written}")
+        # written, but the folder could not be flushed: the note says the data is saved
+        self.statusMessage.emit(notes[0] if notes else f"Saved the case to {written}")
         return written
 
     def open_case(self, path: str | Path) -> bool:

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from rulesbook.ballots import METHODS, BallotError
 from rulesbook.storage import SaveError
+from rulesbook.textio import visible_controls
 
 from ..ballots.chart import TallyChart
 from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
@@ -675,7 +676,7 @@ class BallotsWorkspace(Workspace):
                     name = library.member(m).name
                 except LookupError:
                     name = ""
-            roll.append((m, f"{m} {name}".strip()))
+            roll.append((m, f"{m} {visible_controls(name)}".strip()))
         if tuple(roll) != self._listed_roll:
             self._listed_roll = tuple(roll)
             with blocked(self.member_combo):

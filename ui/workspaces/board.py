@@ -363,16 +363,24 @@ class BoardWorkspace(Workspace):
         return titles.index(title) if ok and title in titles else None
 
     def open_pdn(self, path: str | Path, index: int | None = None) -> bool:
+        from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
+        from rulesbook.textio import read_text
+
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError as exc:
-            self.show_status(f"Cannot open {path}: {exc.strerror or exc}")
+        try:  # the decoding policy and size limit of every reader (rulesbook.textio)
+            decoded = read_text(path, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
+                                name=path.name)
+        except ValueError as exc:
+            self.show_status(f"Cannot open {path}: {exc}")
             return False
-        return self.import_text(text, index, source=path.name)
+        done = self.import_text(decoded.text, index, source=path.name)
+        if done and decoded.warning:
+            self.show_status(f"{self.status_text()} — {decoded.warning}")
+        return done
 
     def import_text(self, text: str, index: int | None = None, source: str = "") -> bool:
         bc = self.board_controller
+        text = text.removeprefix("\ufeff")  # a BOM copied along with the record
         chunks = bc.files.games_in(text) if text.lstrip().startswith(("[", "{", ";")) or "[" in \
             text[:2000] else []
         if index is None:

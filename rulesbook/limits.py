@@ -1,0 +1,63 @@
+"""Every reader's limits, in one place (the numbers are defined where they are
+enforced and gathered here for the CLI, the app and the fuzzer).
+
+Up to these limits every reader is linear in time and bounded in memory;
+past one it stops (or, inside one game, skips the rest of what is too long)
+with a message that names the limit and where it was hit.
+
+=========================  ==============  =====================================
+what                       limit           past it
+=========================  ==============  =====================================
+game file (PDN or moves)   256 MiB         stops: "may be at most … bytes"
+from a pipe or a device    16 MiB          stops (read whole: no second pass)
+games in one file          200,000         stops at the next game
+line of a PDN file         1,000,000 chars rest of the line skipped, one error
+tag value                  10,000 chars    cut, one error
+tags in one game           1,000           others skipped, one error
+comment (per move / game)  100,000 chars   rest skipped, one error
+moves in one game          100,000         rest skipped, one error
+errors kept per game       1,000           one "too many errors" error
+variation nesting          64              deeper ones skipped, one error
+plain list of moves        4,000,000 chars refused (RecordError)
+FEN file (--fen-file)      16 MiB          stops
+one FEN                    2,000 chars     refused
+YAML data / ballot / case  20 MiB, 64 deep refused with file:line:col
+autosave read back         64 MiB          not offered (unreadable)
+=========================  ==============  =====================================
+
+Game files are read as a stream (:func:`rulesbook.textio.open_text`,
+:func:`rulesbook.reconstruct.iter_records`): memory does not grow with the
+number of games. Text is decoded by :mod:`rulesbook.textio`.
+"""
+from __future__ import annotations
+
+from .draughts.pdn_syntax import (
+    MAX_COMMENT_CHARS,
+    MAX_ERRORS,
+    MAX_GAMES,
+    MAX_LINE_CHARS,
+    MAX_PLIES,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    MAX_VARIATION_DEPTH,
+)
+from .reconstruct.record import MAX_MOVES_TEXT_CHARS
+from .textio import MAX_STREAM_BYTES
+from .yamlio import MAX_DEPTH as MAX_YAML_DEPTH
+from .yamlio import MAX_FILE_BYTES as MAX_YAML_BYTES
+
+__all__ = [
+    "MAX_COMMENT_CHARS", "MAX_ERRORS", "MAX_FEN_CHARS", "MAX_FEN_FILE_BYTES", "MAX_GAMES",
+    "MAX_GAME_FILE_BYTES", "MAX_LINE_CHARS", "MAX_MOVES_TEXT_CHARS", "MAX_PLIES",
+    "MAX_TAGS", "MAX_TAG_CHARS", "MAX_VARIATION_DEPTH", "MAX_YAML_BYTES", "MAX_YAML_DEPTH",
+    "GAME_FILE", "MAX_STREAM_BYTES",
+]
+
+#: Largest game file read (PDN or a list of moves), in bytes.
+MAX_GAME_FILE_BYTES = 256 * 1024 * 1024
+#: Largest file of FENs (``moves --fen-file``), in bytes.
+MAX_FEN_FILE_BYTES = 16 * 1024 * 1024
+#: Longest FEN read (a 10x10 position with every square written is ~ 200).
+MAX_FEN_CHARS = 2_000
+#: How a game file is named in limit messages.
+GAME_FILE = "a game file"

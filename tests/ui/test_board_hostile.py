@@ -1,0 +1,97 @@
+"""Issue #14 on the Board: files read by the one decoding policy, and the
+import/paste refusal of text in which no move can be read. Driven through the
+real widgets (the toolbar's Paste Record action, the status line)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QGuiApplication
+
+LEGAL = '[Event "club"]\n[Black "Ann"]\n[White "Bob"]\n\n1. 11-15 23-19 2. 8-11 22-17 *\n'
+
+
+@pytest.fixture(autouse=True)
+def autosave_dir(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "autosave"
+    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def ws(qtbot, controller):
+    from ui.workspaces.board import BoardWorkspace
+
+    ws = BoardWorkspace(controller)
+    ws.confirm_close = lambda: "discard"
+    qtbot.addWidget(ws)
+    ws.resize(1100, 720)
+    ws.show()
+    qtbot.waitExposed(ws)
+    yield ws
+    ws.board_controller.shutdown()
+
+
+def paste(ws, text: str) -> None:
+    QGuiApplication.clipboard().setText(text)
+    ws.paste_action.trigger()
+
+
+def test_a_pdn_file_with_a_bom_opens_as_the_game_it_is(ws, tmp_path):
+    path = tmp_path / "bom.pdn"
+    path.write_bytes(b"\xef\xbb\xbf" + LEGAL.encode("utf-8"))
+    assert ws.open_pdn(path)
+    bc = ws.board_controller
+    assert [m.text for m in bc.moves] == ["11-15", "23-19", "8-11", "22-17"]
+    assert bc.record.tags.get("Black") == "Ann"
+
+
+def test_a_windows_1252_file_opens_with_a_warning_naming_it(ws, tmp_path):
+    path = tmp_path / "cp1252.pdn"
+    path.write_bytes(LEGAL.replace("Ann", "Ren\xe9e").encode("cp1252"))
+    assert ws.open_pdn(path)
+    assert ws.board_controller.record.tags.get("Black") == "Renée"
+    assert "cp1252.pdn" in ws.status_text() and "Windows-1252" in ws.status_text()
+
+
+@pytest.mark.parametrize("text, found", [
+    ("hello world 99-100", "line 1 col 1: 'hello' is not a move"),
+    ("\n\n  %&/(§ zz-yy", "line 3 col 3"),
+])
+def test_paste_refuses_text_with_no_readable_move(ws, text, found):
+    paste(ws, LEGAL)
+    before = [m.text for m in ws.board_controller.moves]
+    assert before  # a record is on the board
+    paste(ws, text)
+    assert [m.text for m in ws.board_controller.moves] == before  # nothing imported
+    status = ws.status_text()
+    assert "Cannot import" in status and "no move can be read" in status and found in status
+
+
+def test_paste_refuses_random_bytes(ws):
+    # fixed bytes (seeded): the same input on every run
+    junk = random.Random(14).randbytes(4096).decode("latin-1").replace("\x00", "")
+    paste(ws, junk)
+    assert ws.board_controller.moves == ()
+    assert "no move can be read" in ws.status_text()
+
+
+def test_a_record_with_one_readable_move_is_still_imported(ws):
+    """Refusal is only for text with no move at all: bad moves are for Check record."""
+    paste(ws, "11-15 hello 23-19")
+    assert [m.text for m in ws.board_controller.moves] == ["11-15", "hello", "23-19"]
+
+
+def test_a_flush_failure_after_the_rename_says_the_case_was_saved(ws, tmp_path, monkeypatch):
+    from rulesbook import storage
+
+    def fail(_folder):
+        raise OSError(5, "Input/output error")
+
+    paste(ws, LEGAL)
+    monkeypatch.setattr(storage, "_fsync_dir", fail)
+    path = tmp_path / "case.yaml"
+    assert ws.board_controller.files.save_case(path) == path
+    assert path.exists() and "was saved" in ws.status_text()
+    assert "Cannot save" not in ws.status_text()
