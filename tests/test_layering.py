@@ -13,7 +13,7 @@ no longer find anything fails instead of passing quietly.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -111,11 +111,16 @@ def test_the_private_name_check_finds_what_is_planted():
     assert any("private module rulesbook.draughts._fast" in f for f in found)
 
 
-def test_the_ui_imports_no_private_core_name():
+def problems_in_ui(check: Callable[[str, str], list[str]]) -> list[str]:
+    """``check(source, where)`` over every module of ``ui/``."""
     problems = []
     for path in sorted((REPO / "ui").rglob("*.py")):
-        problems += private_uses(path.read_text(encoding="utf-8"),
-                                 str(path.relative_to(REPO)))
+        problems += check(path.read_text(encoding="utf-8"), str(path.relative_to(REPO)))
+    return problems
+
+
+def test_the_ui_imports_no_private_core_name():
+    problems = problems_in_ui(private_uses)
     assert not problems, "\n".join(problems)
 
 
@@ -143,10 +148,7 @@ def test_the_foreign_private_check_finds_what_is_planted():
 
 
 def test_no_ui_module_uses_another_objects_private_names():
-    problems = []
-    for path in sorted((REPO / "ui").rglob("*.py")):
-        problems += foreign_private_uses(path.read_text(encoding="utf-8"),
-                                         str(path.relative_to(REPO)))
+    problems = problems_in_ui(foreign_private_uses)
     assert not problems, "\n".join(problems)
 
 
