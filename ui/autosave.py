@@ -12,11 +12,12 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 
-from rulesbook.storage import atomic_write_text, durability_notes
+from rulesbook.storage import SaveError, atomic_write_text, durability_notes
 from rulesbook.textio import read_text
 
 #: Largest autosave read back (a board session or a ballot with its changes).
@@ -24,7 +25,7 @@ MAX_AUTOSAVE_BYTES = 64 * 1024 * 1024
 
 __all__ = ["autosave_dir", "bytes_digest", "file_digest", "read_json", "write_json",
            "set_aside", "SET_ASIDE", "in_use_by_another_app", "claim", "release",
-           "owner_lock_path", "in_use_notice"]
+           "owner_lock_path", "in_use_notice", "AutosaveSlot"]
 
 #: the subfolder (of a recovery file's folder) where unusable recoveries are kept
 SET_ASIDE = "set-aside"
@@ -168,3 +169,77 @@ def set_aside(path: Path) -> Path | None:
         return None
     return None
 
+
+class AutosaveSlot:
+    """The autosave file of one kind of work in this app run (``version`` marks the
+    format; files of another version are ignored).
+
+    The file is owned through an OS lock (:func:`claim`): if another running app
+    owns the same file, this run takes a file of its own (``<stem>-<pid>.json``):
+    neither overwrites the other.  Only a file this run wrote or recovered is ever
+    deleted."""
+
+    def __init__(self, path: Path, version: int):
+        self.path = Path(path)
+        self.version = version
+        self.owned = False
+        self.last_error = ""
+
+    def read(self, path: Path | None = None) -> dict | None:
+        """The autosave in ``path`` (default: this slot's), None when missing,
+        unreadable or of another version."""
+        data = read_json(self.path if path is None else path)
+        return data if data is not None and data.get("version") == self.version else None
+
+    def write(self, data: dict) -> str:
+        """Write ``data`` (with the version and this app's pid) at once, atomically;
+        never raises.  The error, or "" when written; a failure already reported
+        (the same error again) is returned as ""."""
+        if not self.owned and not claim(self.path):
+            self.path = self.path.with_name(f"{self.path.stem}-{os.getpid()}{self.path.suffix}")
+            claim(self.path)
+        try:
+            write_json(self.path, {**data, "version": self.version, "pid": os.getpid()})
+        except (OSError, SaveError) as exc:
+            new = str(exc) != self.last_error
+            self.last_error = str(exc)
+            return self.last_error if new else ""
+        self.last_error = ""
+        self.owned = True
+        return ""
+
+    def recoverable(self, in_use: Callable[[Path], None] | None = None) -> dict | None:
+        """The newest autosave of a run that ended with unsaved changes (``dirty``),
+        if any.  One owned by an app still running (it holds the file's OS lock) is
+        not offered: ``in_use`` is called with its path.  This slot then owns and
+        writes to the file it recovers."""
+        stem, suffix = self.path.stem, self.path.suffix
+        head, _, tail = stem.rpartition("-")
+        base = head if head and tail.isdigit() else stem  # board-autosave-<pid>: its kind
+        try:
+            files = sorted(self.path.parent.glob(f"{base}*{suffix}"),
+                           key=lambda p: p.stat().st_mtime, reverse=True)
+        except OSError:
+            return None
+        for file in files:
+            data = self.read(file)
+            if data is None or not data.get("dirty"):
+                continue
+            if in_use_by_another_app(file) or not claim(file):
+                if in_use is not None:
+                    in_use(file)
+                continue
+            self.path = file
+            return data
+        return None
+
+    def discard(self) -> None:
+        """Delete the autosave this run wrote or recovered (never another's)."""
+        if not self.owned:
+            return
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+        release(self.path)
+        self.owned = False

@@ -9,15 +9,29 @@ Pure Python on top of :mod:`rulesbook.draughts`; never imports Qt.
   the board (with known moves as constraints);
 * :func:`check_board` checks a position set up on a board;
 * :func:`prorate_clocks` suggests the clock times at a restored position;
-* :class:`DisputeCase` is the referee's case file (YAML, kind ``dispute``).
+* :class:`GameRecord` (moves as written, with comments and variations) and
+  :class:`BoardSession` (record, set-up, the board now, notes) are the referee's
+  work at the board, frozen; :func:`import_record` reads one from PDN or a move list;
+* :class:`DisputeCase` is the referee's case file (YAML, kind ``dispute``);
+  :func:`case_from_session` / :func:`session_from_case` convert.
 """
-from rulesbook.reconstruct.board import BoardError, ClockAdvice, check_board, prorate_clocks
+from rulesbook.reconstruct.board import (
+    BoardError,
+    ClockAdvice,
+    ClockMoves,
+    check_board,
+    moves_taken_back,
+    prorate_clocks,
+)
 from rulesbook.reconstruct.case import (
     CaseFileError,
     DisputeCase,
+    case_findings,
+    case_from_session,
     case_to_yaml,
     load_case,
     save_case,
+    session_from_case,
 )
 from rulesbook.reconstruct.gap import (
     CancelToken,
@@ -28,6 +42,13 @@ from rulesbook.reconstruct.gap import (
     fill_gap,
     parse_known,
 )
+from rulesbook.reconstruct.importing import (
+    GameChunk,
+    ImportedRecord,
+    import_record,
+    node_line_text,
+    split_games,
+)
 from rulesbook.reconstruct.record import (
     Record,
     RecordError,
@@ -35,6 +56,7 @@ from rulesbook.reconstruct.record import (
     iter_records,
     parse_moves_text,
     read_records,
+    written_squares,
 )
 from rulesbook.reconstruct.replay import (
     INCIDENTS,
@@ -45,13 +67,27 @@ from rulesbook.reconstruct.replay import (
     analyse_move,
     replay,
 )
+from rulesbook.reconstruct.session import (
+    BoardSession,
+    GameRecord,
+    RecordMove,
+    SessionError,
+    move_number,
+    record_case_text,
+    record_pdn,
+)
 
 __all__ = [
-    "BoardError", "ClockAdvice", "check_board", "prorate_clocks",
+    "BoardError", "ClockAdvice", "ClockMoves", "check_board", "moves_taken_back",
+    "prorate_clocks",
     "CaseFileError", "DisputeCase", "case_to_yaml", "load_case", "save_case",
+    "case_findings", "case_from_session", "session_from_case",
+    "GameChunk", "ImportedRecord", "import_record", "node_line_text", "split_games",
+    "BoardSession", "GameRecord", "RecordMove", "SessionError", "move_number",
+    "record_case_text", "record_pdn",
     "CancelToken", "GapResult", "Known", "SearchCancelled", "diverge_points", "fill_gap",
     "parse_known",
     "Record", "RecordError", "WrittenMove", "parse_moves_text", "read_records",
-    "iter_records",
+    "written_squares", "iter_records",
     "INCIDENTS", "Analysis", "IllegalMove", "Reason", "Replay", "analyse_move", "replay",
 ]

@@ -19,10 +19,12 @@ side's average time per own move so far, and gives it back:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rulesbook.draughts import Color, Position, PositionError
 
-__all__ = ["check_board", "BoardError", "ClockAdvice", "prorate_clocks"]
+__all__ = ["check_board", "BoardError", "ClockAdvice", "ClockMoves", "moves_taken_back",
+           "prorate_clocks"]
 
 
 class BoardError(PositionError):
@@ -64,10 +66,34 @@ class ClockAdvice:
     white_given_back: float
     note: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, float | str]:
         return {"black": round(self.black, 1), "white": round(self.white, 1),
                 "black_given_back": round(self.black_given_back, 1),
                 "white_given_back": round(self.white_given_back, 1), "note": self.note}
+
+
+class ClockMoves(NamedTuple):
+    """The move counts :func:`prorate_clocks` needs: the moves each side played up
+    to discovery, and how many of them are taken back."""
+
+    black_total: int
+    white_total: int
+    black_since: int
+    white_since: int
+
+
+def moves_taken_back(first_turn: Color, plies: int, first_taken_back: int) -> ClockMoves:
+    """The moves of a record of ``plies`` plies (``first_turn`` to move first) when
+    ply ``first_taken_back`` (1-based) and every later one are taken back."""
+    counts = {Color.BLACK: [0, 0], Color.WHITE: [0, 0]}
+    turn = first_turn
+    for ply in range(1, plies + 1):
+        counts[turn][0] += 1
+        if ply >= first_taken_back:
+            counts[turn][1] += 1
+        turn = turn.opponent
+    black, white = counts[Color.BLACK], counts[Color.WHITE]
+    return ClockMoves(black[0], white[0], black[1], white[1])
 
 
 def prorate_clocks(black_reading: float, white_reading: float, black_moves_total: int,

@@ -16,20 +16,35 @@ True
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from rulesbook.draughts import DraughtsError, Position
 from rulesbook.errors import DataFileError, Problem
+from rulesbook.reconstruct.importing import import_record
+from rulesbook.reconstruct.record import looks_like_pdn
+from rulesbook.reconstruct.session import BoardSession, GameRecord, record_case_text
 from rulesbook.schema import validate
 from rulesbook.storage import atomic_write_text
 from rulesbook.yamlio import LoadedYaml, load_file, loads
 
-__all__ = ["DisputeCase", "CaseFileError", "load_case", "save_case", "case_to_yaml"]
+if TYPE_CHECKING:
+    from rulesbook.reconstruct.gap import GapResult
+    from rulesbook.reconstruct.replay import Replay
+
+__all__ = ["DisputeCase", "CaseFileError", "load_case", "save_case", "case_to_yaml",
+           "case_findings", "case_from_session", "session_from_case"]
 
 KIND = "dispute"
+_EDITION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_FACT_TYPES = (bool, int, float, str)
+#: the case's fields that come from the record's PDN tags
+_TAG_FIELDS = (("event", "Event"), ("round", "Round"), ("date", "Date"),
+               ("black", "Black"), ("white", "White"))
 
 
 class CaseFileError(DataFileError):
@@ -41,7 +56,7 @@ class CaseFileError(DataFileError):
         self.args = ("\n".join(str(p) for p in self.problems),)
 
     def __str__(self) -> str:
-        return self.args[0]
+        return str(self.args[0])
 
 
 @dataclass(frozen=True)
@@ -59,7 +74,7 @@ class DisputeCase:
     edition: str = ""
     board: str | None = None
     notes: str = ""
-    findings: dict = field(default_factory=dict)
+    findings: dict[str, Any] = field(default_factory=dict)
 
     def start_position(self) -> Position:
         if self.start.strip().lower() == "start":
@@ -69,8 +84,8 @@ class DisputeCase:
     def board_position(self) -> Position | None:
         return None if self.board is None else Position.from_fen(self.board, self.variant)
 
-    def to_dict(self) -> dict:
-        out: dict = {"schema_version": 1, "kind": KIND}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"schema_version": 1, "kind": KIND}
         for key in ("event", "round", "date"):
             value = getattr(self, key)
             if value:
@@ -90,7 +105,7 @@ class DisputeCase:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> DisputeCase:
+    def from_dict(cls, data: dict[str, Any]) -> DisputeCase:
         players = data.get("players") or {}
         return cls(record=data.get("record", ""), variant=data.get("variant", "pool"),
                    start=data.get("start", "start"), event=data.get("event", ""),
@@ -106,8 +121,9 @@ class DisputeCase:
 def case_to_yaml(case: DisputeCase) -> str:
     """The YAML text of a case file."""
     header = "# Rulesbook referee case file (kind: dispute)\n"
-    return header + yaml.safe_dump(case.to_dict(), sort_keys=False, allow_unicode=True,
-                                   default_flow_style=False, width=88)
+    body: str = yaml.safe_dump(case.to_dict(), sort_keys=False, allow_unicode=True,
+                               default_flow_style=False, width=88)
+    return header + body
 
 
 def _check(doc: LoadedYaml) -> list[Problem]:
@@ -154,3 +170,55 @@ def save_case(case: DisputeCase, path: str | Path, backup: bool = False) -> Path
     if problems:
         raise CaseFileError(problems)
     return atomic_write_text(path, text, backup=backup)
+
+
+def case_findings(checked: Replay | None, gap: GapResult | None) -> dict[str, Any]:
+    """What the reconstruction found, as a case file keeps it: the record check
+    (``checked``: None when the record was not checked) and the gap search."""
+    findings: dict[str, Any] = {}
+    if checked is not None:
+        first = checked.first_illegal
+        findings["first_illegal"] = first.to_dict() if first is not None else None
+        findings["summary"] = first.message if first is not None else \
+            f"every move is legal ({len(checked.moves)} plies)"
+        if first is not None:
+            findings["facts"] = {k: v for k, v in first.facts.items()
+                                 if isinstance(v, _FACT_TYPES)}
+            findings["restored_fen"] = first.fen_before
+    if gap is not None and not gap.cancelled:
+        findings["gap"] = {"status": getattr(gap.status, "value", gap.status),
+                           "sequences": [list(t) for t in gap.texts],
+                           "diverge_at": [d for d in gap.diverge_at if d >= 1],
+                           "explanation": gap.explanation}
+    return findings
+
+
+def case_from_session(session: BoardSession, findings: dict[str, Any] | None = None,
+                      edition: str = "") -> DisputeCase:
+    """The case file of a board session (an edition id that cannot be one is left out)."""
+    record = session.record
+    start = "start" if record.starts_at_standard else record.start.fen()
+    return DisputeCase(
+        record=record_case_text(record), variant=record.variant.name, start=start,
+        **{key: record.tag(tag) for key, tag in _TAG_FIELDS},
+        edition=edition if _EDITION_ID.match(edition) else "",
+        board=session.target.fen() if session.target is not None else None,
+        notes=session.notes, findings=dict(findings or {}))
+
+
+def session_from_case(case: DisputeCase) -> BoardSession:
+    """The board session of a case file: its record (PDN with comments, or a plain
+    move list from the case's start), the players and event as tags, the board at
+    discovery as the board now, the notes.  Raises a DraughtsError for a record
+    that cannot be read."""
+    start = case.start_position()
+    if case.record.strip():
+        record = import_record(case.record, 0, case.variant).record
+        if not looks_like_pdn(case.record):
+            record = record.replace(start=start)
+    else:
+        record = GameRecord.empty(case.variant, start)
+    tags = dict(record.tags)
+    tags.update({tag: getattr(case, key) for key, tag in _TAG_FIELDS if getattr(case, key)})
+    return BoardSession(record.replace(tags=tags), target=case.board_position(),
+                        notes=case.notes)

@@ -22,7 +22,7 @@ from rulesbook.draughts.pdn_syntax import MAX_PLIES, RESULTS, SyntaxReader, norm
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
            "iter_records", "looks_like_pdn", "MAX_MOVES_TEXT_CHARS", "is_move_text",
-           "check_importable"]
+           "check_importable", "written_squares"]
 
 
 class RecordError(DraughtsError):
@@ -54,13 +54,33 @@ class Record:
     moves: tuple[WrittenMove, ...]
     variant: Variant = field(default_factory=lambda: Variant.named("pool"))
     start: Position | None = None
-    tags: dict = field(default_factory=dict, compare=False)
+    tags: dict[str, str] = field(default_factory=dict, compare=False)
     result: str = "*"
     problems: tuple[str, ...] = ()
 
     @property
     def texts(self) -> list[str]:
         return [m.text for m in self.moves]
+
+
+_SEP = re.compile(r"\s*[-x:X×]\s*")
+
+
+def written_squares(text: str) -> tuple[int, ...] | None:
+    """The squares a move text names (``9-13``, ``10x19x26``, ``c3-d4``), read as
+    written whether legal or not; None when it names no squares.
+
+    >>> written_squares("10x19x26"), written_squares("good")
+    ((10, 19, 26), None)
+    """
+    raw = text.strip().rstrip("!?+#*").strip()
+    tokens = _SEP.split(raw)
+    if len(tokens) < 2 or any(not t for t in tokens):
+        return None
+    try:
+        return tuple(parse_square(t) for t in tokens)
+    except DraughtsError:
+        return None
 
 
 _MOVE_NUMBER = re.compile(r"^\d+\s*\.+")

@@ -38,7 +38,6 @@ from rulesbook.draughts import (
     Piece,
     Position,
     Variant,
-    parse_square,
 )
 from rulesbook.draughts.pdn import LOOKAHEAD as LOOKAHEAD  # one look-ahead for PDN and replay
 from rulesbook.draughts.pdn import disambiguate, resolve_move
@@ -50,6 +49,7 @@ from rulesbook.reconstruct.geometry import (
     is_diagonal,
 )
 from rulesbook.reconstruct.record import Record, WrittenMove, parse_moves_text
+from rulesbook.reconstruct.record import written_squares as _squares
 
 __all__ = ["Reason", "INCIDENTS", "IllegalMove", "Replay", "replay", "analyse_move",
            "Analysis", "move_number", "DECISIVE_RESULTS"]
@@ -113,20 +113,6 @@ def move_number(start: Position, ply: int) -> int:
     """The move number (``1.``, ``2.``...) of ``ply`` (1-based) played from ``start``."""
     offset = 0 if start.turn is start.variant.first_player else 1
     return (ply - 1 + offset) // 2 + 1
-
-
-_SEP = re.compile(r"\s*[-x:X×]\s*")
-
-
-def _squares(text: str) -> tuple[int, ...] | None:
-    raw = text.strip().rstrip("!?+#*").strip()
-    tokens = _SEP.split(raw)
-    if len(tokens) < 2 or any(not t for t in tokens):
-        return None
-    try:
-        return tuple(parse_square(t) for t in tokens)
-    except DraughtsError:
-        return None
 
 
 def _is_short_algebraic(text: str) -> bool:

@@ -69,7 +69,7 @@ def test_set_up_a_position_with_the_palette(qtbot, ws):
     ws.mode_actions["setup"].trigger()
     assert bc.mode == "setup" and ws.setup_scroll.isVisible()
     qtbot.mouseClick(ws.clear_button, Qt.MouseButton.LeftButton)
-    assert bc.setup_position().pieces() == {}
+    assert bc.setup.position().pieces() == {}
     assert "empty" in ws.sanity_label.text()
     qtbot.mouseClick(ws.tool_buttons["white-man"], Qt.MouseButton.LeftButton)
     click_square(qtbot, ws, 22)
@@ -83,7 +83,7 @@ def test_set_up_a_position_with_the_palette(qtbot, ws):
     click_square(qtbot, ws, 9, Qt.MouseButton.RightButton)  # right-click on an empty square
     ws.turn_combo.setCurrentIndex(1)
     ws.turn_combo.activated.emit(1)
-    pos = bc.setup_position()
+    pos = bc.setup.position()
     assert pos.turn is Color.WHITE
     assert pos.pieces() == {3: Piece(Color.BLACK, True), 11: Piece(Color.BLACK),
                             18: Piece(Color.BLACK), 22: Piece(Color.WHITE)}
@@ -98,14 +98,14 @@ def test_set_up_a_position_with_the_palette(qtbot, ws):
     assert ws.sanity_label.text().startswith("✓")
     qtbot.mouseClick(ws.use_start_button, Qt.MouseButton.LeftButton)
     assert bc.mode == "play" and bc.start.fen() == "W:W22:BK3,11,18"
-    assert bc.moves == []
+    assert bc.moves == ()
 
     # -- play the capture 22x15x8 by clicks: the piece, then the squares it stops on
     click_square(qtbot, ws, 22)
-    assert bc.partial == (22,)
-    assert set(bc.hint_squares()) >= {15, 8}
+    assert bc.input.partial == (22,)
+    assert set(bc.input.hint_squares()) >= {15, 8}
     click_square(qtbot, ws, 15)  # an intermediate stop: the capture goes on
-    assert bc.partial == (22, 15)
+    assert bc.input.partial == (22, 15)
     click_square(qtbot, ws, 8)
     assert [m.text for m in bc.moves] == ["22x8"]
     assert bc.position().fen() == "B:W8:BK3"
@@ -118,8 +118,8 @@ def test_capture_by_clicking_its_end_and_fen_paste(qtbot, ws):
     ws.mode_actions["setup"].trigger()
     ws.fen_edit.setText("W:W22:B11,18")
     qtbot.keyClick(ws.fen_edit, Qt.Key.Key_Return)
-    assert bc.setup_position().fen() == "W:W22:B11,18"
-    bc.use_setup_as_start()
+    assert bc.setup.position().fen() == "W:W22:B11,18"
+    bc.setup.use_as_start()
     click_square(qtbot, ws, 22)
     click_square(qtbot, ws, 8)  # the only capture ending on 8
     assert bc.position().fen() == "B:W8:B"
@@ -137,9 +137,9 @@ def test_illegal_move_is_refused_with_the_engines_reason(qtbot, ws):
     assert "you must capture: 10x19" in ws.status_text()
     assert len(bc.moves) == 6  # nothing played
     click_square(qtbot, ws, 10)
-    assert bc.partial == (10,) and bc.hint_squares() == (19,)
+    assert bc.input.partial == (10,) and bc.input.hint_squares() == (19,)
     qtbot.keyClick(ws.board, Qt.Key.Key_Escape)
-    assert bc.partial == ()
+    assert bc.input.partial == ()
     # the legal capture is accepted, by dragging
     start = ws.board.square_rect(10).center()
     end = ws.board.square_rect(19).center()
@@ -179,7 +179,7 @@ def test_import_pdn_and_step_with_the_keyboard(qtbot, ws):
     qtbot.keyClick(ws.move_list, Qt.Key.Key_Home)
     assert bc.ply == 0
     # the opening comment and the variations of the PDN are shown
-    assert "Petrov" in bc.comment or "Black claims" in bc.comment
+    assert "Petrov" in bc.record.comment or "Black claims" in bc.record.comment
     assert "Black claims" in ws.comment_view.toPlainText()
     with_variations = [i for i, m in enumerate(bc.moves, 1) if m.variations]
     assert with_variations
@@ -192,7 +192,7 @@ def test_import_pdn_and_step_with_the_keyboard(qtbot, ws):
     assert bc.ply == 4
     # the counts panel: three kings against one, the 13-count is running
     assert "13-count" in ws.counts_text() or "moves" in ws.counts_text()
-    state = bc.counts_at()
+    state = bc.counts.at()
     assert state is not None and state.three_vs_one_active
 
 
@@ -210,7 +210,7 @@ def test_choose_a_game_of_a_multi_game_file(ws):
     assert asked and asked[0] > 700
     bc = ws.board_controller
     assert bc.variant.name == "english"
-    assert bc.tags["Black"] == "E Fuller" and bc.tags["White"] == "MF Tinsley"
+    assert bc.record.tags["Black"] == "E Fuller" and bc.record.tags["White"] == "MF Tinsley"
     assert [m.text for m in bc.moves[:3]] == ["11-15", "23-18", "9-14"]
     assert bc.available_plies == len(bc.moves)
 
@@ -244,8 +244,7 @@ def test_check_record_marks_the_failure_to_capture(qtbot, ws):
     assert facts["fen"] == Position.start("pool").fen() == bc.start.fen()
     assert facts["move"] == "9-13" and facts["variant"] == "pool"
     # let illegal moves stand: every one is listed
-    bc.moves.append(bc.moves[-1].__class__("20-11"))
-    bc._record_changed(bc.ply)
+    bc.set_record(bc.record.with_moves(bc.moves + (bc.moves[-1].__class__("20-11"),)))
     ws.let_stand_box.setChecked(True)
     bc.check_record()
     assert len(bc.checked.illegal) >= 2
@@ -265,7 +264,7 @@ def test_fill_a_six_ply_gap_and_adopt_it(qtbot, ws):
     assert bc.mode == "play" and bc.gap_target == target
     ws.gap_kind.setCurrentIndex(0)
     ws.gap_plies.setValue(6)
-    with qtbot.waitSignal(bc.gapFinished, timeout=20000) as blocker:
+    with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:
         qtbot.mouseClick(ws.gap_search_button, Qt.MouseButton.LeftButton)
     result = blocker.args[0]
     assert result.status in ("unique", "several") and result.texts
@@ -284,7 +283,7 @@ def test_impossible_gap_says_why(qtbot, ws):
     bc = ws.board_controller
     bc.mark_board_now(Position.from_fen("B:W21-32:B1-11,13"))
     ws.gap_plies.setValue(2)
-    with qtbot.waitSignal(bc.gapFinished, timeout=20000) as blocker:
+    with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:
         ws.start_gap()
     result = blocker.args[0]
     assert result.status == "impossible"
@@ -298,23 +297,23 @@ def test_board_stays_responsive_during_the_gap_search(qtbot, ws):
     ticks = []
     timer = QTimer()
     timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(bc.gap_running))
+    timer.timeout.connect(lambda: ticks.append(bc.gap.running))
     timer.start()
     progress = []
-    bc.gapProgress.connect(lambda f, n: progress.append(n))
+    bc.gap.progress.connect(lambda f, n: progress.append(n))
     ws.gap_plies.setValue(12)
     assert ws.start_gap()
-    assert bc.gap_running and ws.gap_cancel_button.isEnabled()
+    assert bc.gap.running and ws.gap_cancel_button.isEnabled()
     qtbot.waitUntil(lambda: sum(ticks) >= 10 and bool(progress), timeout=10000)
     # the GUI thread still handles input while the search runs
     bc.go(0)
-    assert bc.gap_running
-    with qtbot.waitSignal(bc.gapFinished, timeout=10000) as blocker:
+    assert bc.gap.running
+    with qtbot.waitSignal(bc.gap.finished, timeout=10000) as blocker:
         qtbot.mouseClick(ws.gap_cancel_button, Qt.MouseButton.LeftButton)
     timer.stop()
     assert blocker.args[0].cancelled
     assert "cancelled" in ws.gap_explanation.text()
-    qtbot.waitUntil(lambda: not bc.gap_running, timeout=5000)
+    qtbot.waitUntil(lambda: not bc.gap.running, timeout=5000)
 
 
 def test_autosave_survives_a_crash_and_is_recovered(qtbot, controller, settings,
@@ -390,7 +389,7 @@ def test_case_file_round_trip_and_export(qtbot, ws, tmp_path, controller):
     assert load_case(path).record.split() == PLANTED.split()
     assert not list(tmp_path.glob(".case.yaml.*.tmp"))
     other = BoardController(autosave_path=tmp_path / "other.json")
-    assert other.open_case(path)
+    assert other.files.open_case(path)
     assert [m.text for m in other.moves] == PLANTED.split()
     assert not other.dirty
     # PDN export reads back to the same moves; FEN of the board shown
@@ -437,7 +436,7 @@ def test_rulings_request_reaches_the_app_controller(qtbot, ws, controller):
                                                                                  facts)))
     ws.board_controller.type_moves(PLANTED)
     ws.board_controller.check_record()
-    assert ws.board_controller.request_rulings()
+    assert ws.board_controller.check.request_rulings()
     assert received and received[0][0] == "failure_to_capture"
     assert received[0][1]["ply"] == 7
 
@@ -462,7 +461,7 @@ def test_ambiguous_capture_asks_for_the_square_it_stops_on(qtbot, ws):
     click_square(qtbot, ws, 24)  # 6x15x24 and 6x13x22x15x24 both end on 24
     assert not bc.moves
     assert "Several captures end on 24" in ws.status_text()
-    assert bc.pending_end == 24 and 13 in bc.hint_squares()
+    assert bc.input.pending_end == 24 and 13 in bc.input.hint_squares()
     click_square(qtbot, ws, 13)
     assert len(bc.moves) == 1 and bc.played_move(1).path == (6, 13, 22, 15, 24)
     assert bc.moves[0].text == Position.from_fen("W:W6:B8,9,10,17,18,19,21").move_text(
@@ -474,7 +473,7 @@ def test_rulings_request_carries_a_set_up_start(qtbot, ws):
     bc.new_game(start=Position.from_fen("W:W6:B8,9,10,17,18,19,21"))
     bc.type_moves("6-2")  # White must capture
     bc.check_record()
-    facts = bc.rulings_facts()
+    facts = bc.check.rulings_facts()
     assert facts["fen"] == "W:W6:B8,9,10,17,18,19,21"
     assert facts["moves"] == "6-2" and facts["ply"] == 1
 
@@ -493,7 +492,7 @@ def gap_ready(qtbot, ws):
     assert bc.mark_board_now(target)
     ws.gap_kind.setCurrentIndex(0)
     ws.gap_plies.setValue(6)
-    with qtbot.waitSignal(bc.gapFinished, timeout=20000) as blocker:
+    with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:
         qtbot.mouseClick(ws.gap_search_button, Qt.MouseButton.LeftButton)
     return blocker.args[0], target
 
@@ -504,7 +503,7 @@ def test_gap_sequences_are_previewed_on_the_board(qtbot, ws):
     assert len(result.sequences) == 3 and result.diverge_at == (3, 4)
     record_end = bc.positions[2]
     # the first sequence is shown at once, from the end of the record
-    assert bc.previewing and bc.preview_index == 0 and bc.preview_ply == 0
+    assert bc.gap.previewing and bc.gap.preview_index == 0 and bc.gap.preview_ply == 0
     assert ws.board.position() == record_end
     assert ws.preview_box.isEnabled()
 
@@ -512,17 +511,17 @@ def test_gap_sequences_are_previewed_on_the_board(qtbot, ws):
     seq = result.sequences[1]
     ws.gap_list.setFocus()
     ws.gap_list.setCurrentRow(1)
-    assert bc.preview_index == 1
+    assert bc.gap.preview_index == 1
     qtbot.keyClick(ws.gap_list, Qt.Key.Key_Right)
     qtbot.keyClick(ws.gap_list, Qt.Key.Key_Right)
-    assert bc.preview_ply == 2 and ws.gap_list.currentRow() == 1
+    assert bc.gap.preview_ply == 2 and ws.gap_list.currentRow() == 1
     assert ws.board.position() == record_end.play(seq[0]).play(seq[1])
     assert ws.board.highlights()["last"] == seq[1].path
     assert ws.preview_slider.value() == 2
     # where the sequences part: marked on the slider and in the moves, and on the board
     # the other sequences' moves (dashed) beside this one's next move
-    assert ws.preview_slider.marks() == (3, 4) == bc.branch_plies(1)
-    assert bc.branch_plies(0) == (3,)
+    assert ws.preview_slider.marks() == (3, 4) == bc.gap.branch_plies(1)
+    assert bc.gap.branch_plies(0) == (3,)
     arrows = ws.board.highlights()["arrows"]
     assert any(a.path == seq[2].path and not a.dashed for a in arrows)
     assert any(a.path == result.sequences[0][2].path and a.dashed for a in arrows)
@@ -532,17 +531,17 @@ def test_gap_sequences_are_previewed_on_the_board(qtbot, ws):
     assert "▼8-11" not in strip
     # the slider steps too; the board's arrow keys and End follow the preview
     ws.preview_slider.setValue(4)
-    assert bc.preview_ply == 4
-    assert ws.board.position() == bc.preview_position(4)
+    assert bc.gap.preview_ply == 4
+    assert ws.board.position() == bc.gap.preview_position(4)
     ws.board.setFocus()
     qtbot.keyClick(ws.board, Qt.Key.Key_Left)
-    assert bc.preview_ply == 3 and ws.preview_slider.value() == 3
+    assert bc.gap.preview_ply == 3 and ws.preview_slider.value() == 3
     qtbot.keyClick(ws.board, Qt.Key.Key_End)
-    assert bc.preview_ply == 6 and ws.board.position() == target
+    assert bc.gap.preview_ply == 6 and ws.board.position() == target
     assert "ply 6/6" in ws.preview_ply_label.text()
     # switching sequences keeps the ply, so they can be compared
     ws.gap_list.setCurrentRow(2)
-    assert bc.preview_index == 2 and bc.preview_ply == 6
+    assert bc.gap.preview_index == 2 and bc.gap.preview_ply == 6
     ws.gap_list.setCurrentRow(1)
     ws.preview_slider.setValue(3)
     # a click on the board does not change the record while previewing
@@ -550,14 +549,14 @@ def test_gap_sequences_are_previewed_on_the_board(qtbot, ws):
     assert [m.text for m in bc.moves] == GAP_START.split() and "Previewing" in ws.status_text()
     # Esc goes back to the record; the record was never changed by the preview
     qtbot.keyClick(ws.board, Qt.Key.Key_Escape)
-    assert not bc.previewing and ws.board.position() == record_end
+    assert not bc.gap.previewing and ws.board.position() == record_end
     assert not ws.preview_box.isEnabled()
     # clicking the sequence again shows it again; then it is adopted
     rect = ws.gap_list.visualItemRect(ws.gap_list.item(1))
     qtbot.mouseClick(ws.gap_list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert bc.previewing and bc.preview_index == 1
+    assert bc.gap.previewing and bc.gap.preview_index == 1
     qtbot.mouseClick(ws.gap_adopt_button, Qt.MouseButton.LeftButton)
-    assert not bc.previewing
+    assert not bc.gap.previewing
     assert [m.text for m in bc.moves[2:]] == list(result.texts[1])
     assert bc.position() == target
 
@@ -579,8 +578,8 @@ def test_clock_pro_rating_after_the_first_illegal_move(qtbot, ws):
     assert ws.clock_form.isVisible()
     assert ws.clock_formula.text() == FORMULA
     # 8 plies, the illegal move is ply 7: each side played 4 moves, 1 is taken back
-    assert bc.clock_moves() == {"black_total": 4, "white_total": 4, "black_since": 1,
-                                "white_since": 1}
+    assert bc.clocks.moves()._asdict() == {"black_total": 4, "white_total": 4, "black_since": 1,
+                                          "white_since": 1}
     qtbot.keyClicks(ws.clock_black, "18:40")
     assert "Type both clock readings" in ws.clock_text()
     qtbot.keyClicks(ws.clock_white, "21:05")
@@ -635,7 +634,7 @@ def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
         before = live.read_bytes()
         second = BoardController()
         with qtbot.waitSignal(second.statusMessage) as said:
-            assert second.recoverable() is None
+            assert second.files.recoverable() is None
         assert "still running" in said.args[0] and str(live) in said.args[0]
         assert second.autosave()
         assert second.autosave_path != live and live.read_bytes() == before
@@ -645,7 +644,7 @@ def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
         if other.stdout is not None:
             other.stdout.close()
     third = BoardController()  # the other app is gone: its unsaved work is offered
-    found = third.recoverable()
+    found = third.files.recoverable()
     assert found is not None and third.autosave_path == live
 
 
@@ -659,15 +658,15 @@ def test_a_live_process_with_the_recorded_pid_does_not_hide_a_recovery(qtbot, au
 
     first = BoardController()
     first.autosave()
-    first.discard_autosave()  # releases the lock, as a crash would
+    first.files.discard_autosave()  # releases the lock, as a crash would
     live = autosave_dir / AUTOSAVE_NAME
     stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        session = first.to_session()
+        session = first.files.to_session()
         session["dirty"] = True
         session["pid"] = stranger.pid  # a live process that is no Rulesbook
         live.write_text(json.dumps(session), encoding="utf-8")
-        found = BoardController().recoverable()
+        found = BoardController().files.recoverable()
         assert found is not None and found["pid"] == stranger.pid
     finally:
         stranger.kill()

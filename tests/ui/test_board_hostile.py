@@ -44,14 +44,14 @@ def test_a_pdn_file_with_a_bom_opens_as_the_game_it_is(ws, tmp_path):
     assert ws.open_pdn(path)
     bc = ws.board_controller
     assert [m.text for m in bc.moves] == ["11-15", "23-19", "8-11", "22-17"]
-    assert bc.tags.get("Black") == "Ann"
+    assert bc.record.tags.get("Black") == "Ann"
 
 
 def test_a_windows_1252_file_opens_with_a_warning_naming_it(ws, tmp_path):
     path = tmp_path / "cp1252.pdn"
     path.write_bytes(LEGAL.replace("Ann", "Ren\xe9e").encode("cp1252"))
     assert ws.open_pdn(path)
-    assert ws.board_controller.tags.get("Black") == "Renée"
+    assert ws.board_controller.record.tags.get("Black") == "Renée"
     assert "cp1252.pdn" in ws.status_text() and "Windows-1252" in ws.status_text()
 
 
@@ -73,7 +73,7 @@ def test_paste_refuses_random_bytes(ws):
     # fixed bytes (seeded): the same input on every run
     junk = random.Random(14).randbytes(4096).decode("latin-1").replace("\x00", "")
     paste(ws, junk)
-    assert ws.board_controller.moves == []
+    assert ws.board_controller.moves == ()
     assert "no move can be read" in ws.status_text()
 
 
@@ -92,6 +92,6 @@ def test_a_flush_failure_after_the_rename_says_the_case_was_saved(ws, tmp_path, 
     paste(ws, LEGAL)
     monkeypatch.setattr(storage, "_fsync_dir", fail)
     path = tmp_path / "case.yaml"
-    assert ws.board_controller.save_case(path) == path
+    assert ws.board_controller.files.save_case(path) == path
     assert path.exists() and "was saved" in ws.status_text()
     assert "Cannot save" not in ws.status_text()

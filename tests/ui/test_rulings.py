@@ -154,10 +154,10 @@ def test_decision_and_notes_survive_a_restart(window, rulings, settings, qtbot):
 def test_from_the_board(window, rulings, qtbot):
     bc = window.workspaces["board"].board_controller
     # 2. 10-14 ignores Black's capture 15x22 (the rules' words: capturing is compulsory)
-    bc.load_text('[GameType "23"]\n1. 11-15 22-18 2. 10-14 *\n')
+    bc.files.load_text('[GameType "23"]\n1. 11-15 22-18 2. 10-14 *\n')
     bc.check_record()
     assert bc.first_illegal is not None
-    assert bc.request_rulings()
+    assert bc.check.request_rulings()
     assert window.current_workspace() is rulings
     assert rulings.rulings.incident_id == "failure_to_capture"
     assert rulings.rulings.facts.get("discovered") is not None

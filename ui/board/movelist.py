@@ -2,6 +2,8 @@
 illegal moves marked, comments shown; a click on a move goes to it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -13,6 +15,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..widgets import plain_tip
+
+if TYPE_CHECKING:
+    from .controller import BoardController
 
 __all__ = ["MoveList", "PLY_ROLE"]
 
@@ -50,7 +55,7 @@ class MoveList(QTableWidget):
         cell = self._cells.get(ply)
         return self.item(*cell) if cell is not None else None
 
-    def rebuild(self, controller) -> None:
+    def rebuild(self, controller: BoardController) -> None:
         """Fill the list from the controller's record."""
         first = controller.variant.first_player
         self.setHorizontalHeaderLabels([first.title, first.opponent.title])
@@ -87,7 +92,7 @@ class MoveList(QTableWidget):
                 item.setBackground(illegal_bg)
                 item.setFont(bold)
                 item.setText("✗ " + text)
-                illegal = next((i for i in controller.checked.illegal if i.ply == ply), None)
+                illegal = controller.check.illegal_at(ply)
                 if illegal is not None:
                     tip.append(illegal.message)
             elif state == "suspect":
@@ -122,7 +127,7 @@ class MoveList(QTableWidget):
         cell = self._cells.get(ply)
         if cell is None:
             self.clearSelection()
-            self.setCurrentItem(None)
+            self.setCurrentItem(None)  # type: ignore[call-overload]  # None clears it
             if self.rowCount():
                 self.scrollToTop()
         else:

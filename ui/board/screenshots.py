@@ -51,16 +51,16 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
 
         bc.type_moves(PLAY)
         bc.go(len(bc.moves))
-        bc.click_square(10)  # select a piece: its moves are hinted (10x19)
+        bc.input.click_square(10)  # select a piece: its moves are hinted (10x19)
         shot("board-play")
         bc.set_mode("setup")
-        bc.setup_clear()
+        bc.setup.clear()
         for square, tool in ((30, "black-king"), (22, "black-king"), (2, "black-king"),
                              (21, "white-king"), (15, "black-man"), (27, "white-man")):
-            bc.set_tool(tool)
-            bc.click_square(square)
-        bc.set_tool("white-king")
-        bc.set_setup_turn(bc.setup_turn.opponent)
+            bc.setup.set_tool(tool)
+            bc.input.click_square(square)
+        bc.setup.set_tool("white-king")
+        bc.setup.set_turn(bc.setup.turn.opponent)
         ws.numbers_action.setChecked(True)
         ws.board.set_show_numbers(True)
         shot("board-setup")
@@ -84,17 +84,17 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
         ws.gap_kind.setCurrentIndex(0)
         ws.gap_plies.setValue(len(GAP_MISSING.split()))
         ws.start_gap()
-        bc.wait_gap(60000)
+        bc.gap.wait(60000)
         for _ in range(20):
             app.processEvents()
-            if bc.gap_result is not None:
+            if bc.gap.result is not None:
                 break
             QTest.qWait(50)
         ws.panels.setCurrentIndex(2)
         ws.right_splitter.setSizes([170, size[1] - 170])
-        if bc.gap_result is not None and len(bc.gap_result.sequences) > 1:
+        if bc.gap.result is not None and len(bc.gap.result.sequences) > 1:
             ws.gap_list.setCurrentRow(1)
-            bc.preview_go(2)  # the position where the sequences part
+            bc.gap.preview_go(2)  # the position where the sequences part
         shot("board-gap")
         bc.autosave_enabled = False
         ws.close()

@@ -292,9 +292,9 @@ class BoardWidget(QWidget):
         for arrow in self._arrows:
             self._paint_arrow(p, arrow, size)
         if dragged is not None and self._position is not None:
-            piece = self._position.piece_at(dragged)
-            if piece is not None and self._drag_pos is not None:
-                self._paint_piece(p, self._drag_pos, size, piece)
+            lifted = self._position.piece_at(dragged)
+            if lifted is not None and self._drag_pos is not None:
+                self._paint_piece(p, self._drag_pos, size, lifted)
         if self._caption:
             p.setPen(self.palette().color(self.foregroundRole()))
             p.setFont(self.font())

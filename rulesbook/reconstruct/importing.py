@@ -1,0 +1,136 @@
+"""Importing a record into the board: the games of a PDN file (split quickly,
+for a chooser) and one game read as a :class:`~rulesbook.reconstruct.session.GameRecord`
+with its comments and variations, or a plain list of moves.
+
+>>> imported = import_record("1. 11-15 {good} 23-19 *")
+>>> [m.text for m in imported.record.moves], imported.problems
+(['11-15', '23-19'], ())
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from rulesbook.draughts import Variant
+from rulesbook.draughts.pdn import iter_games
+from rulesbook.reconstruct.record import (
+    RecordError,
+    check_importable,
+    looks_like_pdn,
+    read_records,
+)
+from rulesbook.reconstruct.session import GameRecord, RecordMove
+from rulesbook.textio import visible_controls
+
+__all__ = ["GameChunk", "ImportedRecord", "split_games", "node_line_text", "import_record"]
+
+
+@dataclass(frozen=True)
+class GameChunk:
+    """One game of a PDN file: a title for the chooser and its text."""
+
+    index: int
+    title: str
+    text: str
+    first_line: int
+    tags: dict[str, str] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class ImportedRecord:
+    """A record read for the board, and the record's own problems (syntax, a bad
+    FEN or game type) as ``"line L col C: message"``."""
+
+    record: GameRecord
+    problems: tuple[str, ...] = ()
+
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]')
+
+
+def split_games(text: str) -> list[GameChunk]:
+    """The games of a PDN text without resolving any move (fast for big files):
+    a game starts at a tag line that follows a non-tag line."""
+    lines = text.splitlines(keepends=True)
+    starts: list[int] = []
+    prev_tag = False
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        is_tag = stripped.startswith("[") and _TAG.match(stripped) is not None
+        if is_tag and not prev_tag:
+            starts.append(i)
+        prev_tag = is_tag
+    if not starts:
+        return [GameChunk(0, "Game 1", text, 1)] if text.strip() else []
+    starts[0] = 0  # a comment block before the first tags belongs to the first game
+    out = []
+    for k, begin in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        chunk = "".join(lines[begin:end])
+        tags = {m.group(1): m.group(2) for m in _TAG.finditer(chunk[:4000])}
+        players = " – ".join(visible_controls(tags.get(t, "?")) for t in ("Black", "White"))
+        bits = [f"{k + 1}.", players]
+        for key in ("Event", "Date"):
+            value = tags.get(key, "")
+            if value and value != "?" and not value.startswith("?"):
+                bits.append(f"· {visible_controls(value)}")
+        result = tags.get("Result", "")
+        if result and result != "*":
+            bits.append(f"· {result}")
+        out.append(GameChunk(k, " ".join(bits), chunk, begin + 1, tags))
+    return out
+
+
+def node_line_text(nodes: Any, depth: int = 0) -> str:
+    """A variation (list of PdnNode) as PDN-like text, nested variations in brackets."""
+    words = []
+    for node in nodes:
+        if node.pre_comment:
+            words.append("{" + node.pre_comment + "}")
+        words.append(node.text)
+        if node.comment:
+            words.append("{" + node.comment + "}")
+        if depth < 8:
+            for sub in node.variations:
+                if sub:
+                    words.append("(" + node_line_text(sub, depth + 1) + ")")
+    return " ".join(words)
+
+
+def import_record(text: str, index: int = 0,
+                  variant: str | Variant | None = None) -> ImportedRecord:
+    """Game ``index`` of a PDN text, or a plain move list, as the board keeps it.
+    Games without a GameType tag are read as ``variant`` (default pool).  Raises
+    :class:`~rulesbook.reconstruct.record.RecordError` (a DraughtsError) when there
+    is no such game, no move of it can be read or its start position cannot be read."""
+    chosen = Variant.named(variant) if variant is not None else Variant.named("pool")
+    notes: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
+    comment = ""
+    if looks_like_pdn(text):
+        chunks = split_games(text)
+        if not chunks:
+            raise RecordError("the file has no game")
+        if not 0 <= index < len(chunks):
+            raise RecordError(f"the file has {len(chunks)} games; there is no game "
+                              f"{index + 1}")
+        chunk = chunks[index]
+        body = "\n" * (chunk.first_line - 1) + chunk.text  # file line numbers
+        read = read_records(body, chosen)[0]
+        game = next(iter(iter_games(body, chosen)), None)
+        if game is not None:
+            comment = game.comment
+            for node in game.mainline:
+                variations = tuple(node_line_text(v) for v in node.variations if v)
+                notes[(node.line, node.col)] = (node.comment, variations)
+    else:
+        read = read_records(text, chosen)[0]
+    check_importable(read)  # at least one readable move (or a set-up position)
+    if read.start is None:
+        raise RecordError("; ".join(read.problems) or "the start position cannot be read")
+    moves = tuple(RecordMove(m.text, *notes.get((m.line, m.col), ("", ())), m.line, m.col)
+                  for m in read.moves)
+    record = GameRecord(read.variant, read.start, moves, read.tags, read.result, comment)
+    return ImportedRecord(record, read.problems)

@@ -1,0 +1,109 @@
+"""Checking the record: the first illegal move (every one when illegal moves are
+let stand), how the move list marks each ply, and the rulings request."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from rulesbook.reconstruct import IllegalMove, Replay, replay
+
+if TYPE_CHECKING:
+    from .controller import BoardController
+
+__all__ = ["CheckController", "MOVE_STATES"]
+
+#: how the move list shows a ply (see :meth:`CheckController.move_state`)
+MOVE_STATES = ("legal", "illegal", "suspect", "unchecked", "unplayed")
+
+
+class CheckController(QObject):
+    """The result of "Check record" (cleared by the board when the record changes).
+
+    Signals:
+      rulingsRequested(str incident, dict facts)   for the rulings panel
+      statusMessage(str)
+    """
+
+    rulingsRequested = Signal(str, dict)
+    statusMessage = Signal(str)
+
+    def __init__(self, board: BoardController):
+        super().__init__(board)
+        self._board = board
+        self.result: Replay | None = None
+
+    def clear(self) -> None:
+        self.result = None
+
+    @property
+    def first_illegal(self) -> IllegalMove | None:
+        """The first illegal move of the checked record (core ``IllegalMove``:
+        ``.incident``, ``.facts``, ``.message``, ``.legal_moves``), or None."""
+        return self.result.first_illegal if self.result is not None else None
+
+    def run(self) -> Replay:
+        """Replay the record and mark the first illegal move (all of them when
+        illegal moves are let stand); the board shows the position it was played in."""
+        board = self._board
+        record = board.record
+        self.result = checked = replay(record.written, start=record.start,
+                                       variant=record.variant, let_stand=board.let_stand,
+                                       result=record.result)
+        first = checked.first_illegal
+        if first is not None:
+            count = len(checked.illegal)
+            more = f" ({count} illegal moves in all)" if board.let_stand and count > 1 else ""
+            self.statusMessage.emit(first.message + more)
+        else:
+            self.statusMessage.emit(f"Every move is legal ({len(record.moves)} plies)")
+        board.enter_check(checked, first.ply - 1 if first is not None else board.available_plies)
+        return checked
+
+    def illegal_here(self) -> IllegalMove | None:
+        """In check mode: the illegal move played from the current ply, if any."""
+        board = self._board
+        if board.mode != "check" or self.result is None:
+            return None
+        return next((i for i in self.result.illegal if i.ply == board.ply + 1), None)
+
+    def illegal_at(self, ply: int) -> IllegalMove | None:
+        """The illegal move the check found at ``ply``, if any."""
+        if self.result is None:
+            return None
+        return next((i for i in self.result.illegal if i.ply == ply), None)
+
+    def move_state(self, ply: int) -> str:
+        """How the move list shows ``ply`` (one of :data:`MOVE_STATES`): ``illegal``
+        (found by "Check record"), ``suspect`` (not legal, record not checked yet),
+        ``unchecked`` (after the first illegal move when they are not let stand),
+        ``unplayed`` (the replay cannot reach it) or ``legal``."""
+        board = self._board
+        checked = self.result
+        if checked is not None:
+            if self.illegal_at(ply) is not None:
+                return "illegal"
+            if not checked.let_stand and checked.first_illegal is not None \
+                    and ply > checked.first_illegal.ply:
+                return "unchecked"
+        elif board.illegal_at(ply) is not None:
+            return "suspect"
+        if ply > board.available_plies:
+            return "unplayed"
+        return "legal"
+
+    def rulings_facts(self) -> dict[str, Any] | None:
+        """What "Rulings for This Incident" sends for the first illegal move (see
+        :meth:`rulesbook.reconstruct.GameRecord.incident_facts`); None before a check
+        finds one."""
+        first = self.first_illegal
+        return None if first is None else self._board.record.incident_facts(first)
+
+    def request_rulings(self) -> bool:
+        """Emit rulingsRequested(incident, facts) for the first illegal move."""
+        first = self.first_illegal
+        if first is None:
+            self.statusMessage.emit("No illegal move: check the record first")
+            return False
+        self.rulingsRequested.emit(first.incident, self._board.record.incident_facts(first))
+        return True

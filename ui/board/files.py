@@ -1,0 +1,174 @@
+"""The board session and files: records imported (PDN or a move list), the
+autosave (written at every change, recovered after a crash) and the referee's
+case file (:mod:`rulesbook.reconstruct.case`).
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from rulesbook.draughts import DraughtsError, Variant
+from rulesbook.errors import RulesbookError
+from rulesbook.reconstruct import (
+    BoardSession,
+    GameChunk,
+    case_findings,
+    case_from_session,
+    import_record,
+    load_case,
+    save_case,
+    session_from_case,
+    split_games,
+)
+from rulesbook.rulesfolder import recorded_change
+from rulesbook.storage import durability_notes
+
+from ..autosave import AutosaveSlot, in_use_notice
+from .setup import TOOLS
+
+if TYPE_CHECKING:
+    from .controller import BoardController
+
+__all__ = ["SessionFiles", "SESSION_VERSION"]
+
+#: the version of the autosave's JSON (files of another version are ignored)
+SESSION_VERSION = 1
+
+
+class SessionFiles(QObject):
+    """Autosave, recovery and case files of one board.
+
+    Signals:
+      statusMessage(str)   a sentence for the status line
+    """
+
+    statusMessage = Signal(str)
+
+    def __init__(self, board: BoardController, autosave_path: Path):
+        super().__init__(board)
+        self._board = board
+        self._slot = AutosaveSlot(autosave_path, SESSION_VERSION)
+        self.enabled = True
+
+    @property
+    def autosave_path(self) -> Path:
+        return self._slot.path
+
+    def to_session(self) -> dict[str, Any]:
+        """The autosave's JSON: the core session and where the user is in it."""
+        board = self._board
+        data = board.session.to_dict()
+        data.update({
+            "version": SESSION_VERSION,
+            "pid": os.getpid(),
+            "ply": board.ply,
+            "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+            "dirty": board.dirty,
+            "case_path": str(board.case_path) if board.case_path else None,
+            "mode": board.mode if board.mode != "check" else "play",
+            "tool": board.setup.tool,
+        })
+        return data
+
+    def load_session(self, data: Mapping[str, Any]) -> None:
+        """Restore :meth:`to_session` (raises SessionError or a DraughtsError)."""
+        session = BoardSession.from_dict(data)
+        tool = data.get("tool")
+        if tool in TOOLS:
+            self._board.setup.set_tool(str(tool))
+        path = data.get("case_path")
+        ply = data.get("ply", 0)
+        self._board.restore(session, ply if isinstance(ply, int) else 0,
+                            str(data.get("mode", "play")), bool(data.get("dirty", True)),
+                            Path(path) if isinstance(path, str) and path else None)
+
+    def autosave(self) -> bool:
+        """Write the session to the autosave file at once (atomic); never raises."""
+        if not self.enabled:
+            return False
+        error = self._slot.write(self.to_session())
+        if error:
+            self.statusMessage.emit(f"Autosave failed: {error}")
+        return not self._slot.last_error
+
+    def recoverable(self) -> dict[str, Any] | None:
+        """The newest autosaved session of a run that ended with unsaved changes."""
+        return self._slot.recoverable(
+            in_use=lambda file: self.statusMessage.emit(in_use_notice(file,
+                                                                      "Unsaved board work")))
+
+    def recover(self) -> bool:
+        """Load the autosave of a previous run (if it had unsaved changes)."""
+        data = self.recoverable()
+        if data is None:
+            return False
+        try:
+            self.load_session(data)
+        except (DraughtsError, KeyError, TypeError, ValueError) as exc:
+            self.statusMessage.emit(f"The autosave could not be restored: {exc}")
+            return False
+        self._slot.owned = True
+        self.statusMessage.emit(f"Restored unsaved work from {data.get('saved_at', 'the last run')}")
+        return True
+
+    def discard_autosave(self) -> None:
+        """Delete the autosave this session wrote or restored (never another's)."""
+        self._slot.discard()
+
+    @staticmethod
+    def games_in(text: str) -> list[GameChunk]:
+        """The games of a PDN text (titles for the chooser), without resolving moves."""
+        return split_games(text)
+
+    def load_text(self, text: str, index: int = 0, variant: str | Variant | None = None,
+                  source: str = "") -> bool:
+        """Import a record: PDN (game ``index`` of the file) or a plain move list.
+        Games without a GameType tag are read as ``variant`` (the one chosen)."""
+        board = self._board
+        chosen = Variant.named(variant) if variant is not None else board.variant
+        try:
+            imported = import_record(text, index, chosen)
+        except DraughtsError as exc:
+            self.statusMessage.emit(f"Cannot import{' ' + source if source else ''}: {exc}")
+            return False
+        board.case_path = None
+        board.new_record(imported.record)
+        problems = "; ".join(imported.problems)
+        self.statusMessage.emit(
+            f"Imported {source or 'the record'}: {len(board.moves)} plies "
+            f"({board.variant.name})" + (f" — problems: {problems}" if problems else ""))
+        return True
+
+    def save_case(self, path: str | Path) -> Path | None:
+        """Save the case file (the core's dispute case format) atomically; the core
+        checks the document before it writes; in a rules folder the save is one commit."""
+        board = self._board
+        case = case_from_session(board.session, case_findings(board.checked, board.gap.result),
+                                 board.edition_id or "")
+        try:
+            with durability_notes() as notes, \
+                    recorded_change(path, f"Case file: {Path(path).name}"):
+                written = Path(save_case(case, Path(path), backup=True))
+        except (RulesbookError, DraughtsError, OSError) as exc:
+            self.statusMessage.emit(f"Cannot save the case: {exc}")
+            return None
+        board.saved_as(written)
+        # written, but the folder could not be flushed: the note says the data is saved
+        self.statusMessage.emit(notes[0] if notes else f"Saved the case to {written}")
+        return written
+
+    def open_case(self, path: str | Path) -> bool:
+        """Open a dispute case file (the current record can be had back with Undo)."""
+        try:
+            session = session_from_case(load_case(Path(path)))
+        except (RulesbookError, DraughtsError, OSError, ValueError) as exc:
+            self.statusMessage.emit(f"Cannot open the case: {exc}")
+            return False
+        self._board.open_session(session, Path(path))
+        self.statusMessage.emit(f"Opened the case {path}: {len(self._board.moves)} plies")
+        return True

@@ -1,0 +1,249 @@
+"""Gap filling on the board: the search (off the GUI thread, :mod:`.gapworker`)
+from the end of the record to the board now, and the preview of a sequence found.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from rulesbook.draughts import Move, Position
+from rulesbook.reconstruct import RecordMove
+
+from .gapworker import GapWorker
+
+if TYPE_CHECKING:
+    from .controller import BoardController
+
+__all__ = ["GapController"]
+
+
+class GapController(QObject):
+    """The gap search and its preview.
+
+    Signals:
+      started() / progress(float fraction, int nodes)
+      finished(object GapResult) / failed(str message)
+      previewChanged(int index, int ply)   the sequence previewed on the board
+                                           (index -1: no preview, the board shows the record)
+      changed()                            redraw the board
+      statusMessage(str)
+    """
+
+    started = Signal()
+    progress = Signal(float, int)
+    finished = Signal(object)
+    failed = Signal(str)
+    previewChanged = Signal(int, int)
+    changed = Signal()
+    statusMessage = Signal(str)
+
+    def __init__(self, board: BoardController):
+        super().__init__(board)
+        self._board = board
+        self._worker: GapWorker | None = None
+        self.result: Any = None  # the GapResult of the last search (None: none)
+        self.from_ply: int | None = None
+        self.preview_index: int | None = None
+        self.preview_ply = 0
+
+    # ------------------------------------------------------------------ search
+    @property
+    def running(self) -> bool:
+        return self._worker is not None and self._worker.isRunning()
+
+    def start_position(self) -> Position:
+        """The known position the gap starts from: the end of the replayed record."""
+        return self._board.positions[self._board.available_plies]
+
+    def start(self, plies: int | None = None, max_plies: int | None = None,
+              known: Iterable[str] = (), limit: int = 200) -> bool:
+        """Search, off the GUI thread, every sequence from the end of the record to
+        the board now; results arrive through ``finished``."""
+        board = self._board
+        if self.running:
+            self.statusMessage.emit("A search is already running")
+            return False
+        if board.gap_target is None:
+            self.statusMessage.emit("Mark the board now first (set it up, then "
+                                    "\"This is the board now\")")
+            return False
+        self.from_ply = board.available_plies
+        kwargs = dict(start=self.start_position(), target=board.gap_target, plies=plies,
+                      max_plies=max_plies, known=tuple(known), variant=board.variant,
+                      limit=limit)
+        worker = GapWorker(kwargs, self)
+        worker.progressed.connect(self.progress)
+        worker.found.connect(self._found)
+        worker.failed.connect(self._failed)
+        worker.finished.connect(self._thread_done)
+        self._worker = worker
+        self.result = None
+        self.end_preview()
+        worker.start()
+        self.started.emit()
+        what = f"{plies} plies" if plies is not None else f"up to {max_plies} plies"
+        self.statusMessage.emit(f"Searching the missing {what}…")
+        return True
+
+    def cancel(self) -> None:
+        if self._worker is not None:
+            self._worker.cancel()
+            self.statusMessage.emit("Cancelling the search…")
+
+    def wait(self, ms: int = 30000) -> bool:
+        return self._worker.wait(ms) if self._worker is not None else True
+
+    def shutdown(self) -> None:
+        """Stop a running search (window closing)."""
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker.wait(5000)
+
+    def forget(self) -> None:
+        """The record or the board now changed: the result no longer applies."""
+        self.result = None
+        self.end_preview()
+
+    def _found(self, result: Any) -> None:
+        self.result = result
+        self.end_preview()
+        self.statusMessage.emit(result.explanation)
+        self.finished.emit(result)
+        self.changed.emit()
+
+    def _failed(self, message: str) -> None:
+        self.result = None
+        self.end_preview()
+        self.statusMessage.emit(f"Cannot search: {message}")
+        self.failed.emit(message)
+
+    def _thread_done(self) -> None:
+        worker = self._worker
+        if worker is not None and not worker.isRunning():
+            worker.wait()
+            self._worker = None
+            worker.deleteLater()
+
+    # ------------------------------------------------------------------ preview
+    @property
+    def previewing(self) -> bool:
+        """True while a sequence found by the gap search is shown on the board."""
+        result = self.result
+        return (self.preview_index is not None and result is not None
+                and 0 <= self.preview_index < len(result.sequences)
+                and self._board.mode != "setup")
+
+    def _sequence(self, index: int | None, field: str) -> tuple[Any, ...]:
+        index = self.preview_index if index is None else index
+        items = getattr(self.result, field, None) if self.result is not None else None
+        if items is None or index is None or not 0 <= index < len(items):
+            return ()
+        return tuple(items[index])
+
+    def preview_moves(self, index: int | None = None) -> tuple[Move, ...]:
+        """The moves of sequence ``index`` (default: the one previewed)."""
+        return self._sequence(index, "sequences")
+
+    def preview_texts(self, index: int | None = None) -> tuple[str, ...]:
+        return self._sequence(index, "texts")
+
+    def base_ply(self) -> int:
+        """The ply of the record the gap sequences start from."""
+        board = self._board
+        at = self.from_ply if self.from_ply is not None else board.available_plies
+        return max(0, min(at, board.available_plies))
+
+    def preview_position(self, ply: int | None = None) -> Position:
+        """The board after ``ply`` plies (default: the preview's) of the previewed sequence."""
+        ply = self.preview_ply if ply is None else ply
+        position = self._board.positions[self.base_ply()]
+        for move in self.preview_moves()[:ply]:
+            position = position.play(move)
+        return position
+
+    def _parting(self, moves: tuple[Move, ...], k: int) -> list[Move]:
+        """The other sequences' moves at ply k + 1 that agree with ``moves`` up to k."""
+        out: list[Move] = []
+        for seq in self.result.sequences:
+            if len(seq) > k and tuple(seq[:k]) == moves[:k] and seq[k] != moves[k] \
+                    and seq[k] not in out:
+                out.append(seq[k])
+        return out
+
+    def branch_plies(self, index: int | None = None) -> tuple[int, ...]:
+        """The plies (1 = the first missing ply) where sequence ``index`` parts from
+        another sequence found: the same moves before, another move there."""
+        moves = self.preview_moves(index)
+        if not moves or self.result is None:
+            return ()
+        return tuple(k + 1 for k in range(len(moves)) if self._parting(moves, k))
+
+    def preview_alternatives(self) -> tuple[Move, ...]:
+        """While previewing at ply k: the other sequences' moves at ply k + 1 (those that
+        agree with the previewed one up to k); empty where the sequences do not part."""
+        moves = self.preview_moves()
+        k = self.preview_ply
+        if not moves or k >= len(moves) or self.result is None:
+            return ()
+        return tuple(self._parting(moves, k))
+
+    def preview_sequence(self, index: int, ply: int | None = None) -> bool:
+        """Show sequence ``index`` on the board at ``ply`` (default: the ply shown now,
+        so that sequences can be compared at the same ply)."""
+        result = self.result
+        if result is None or not 0 <= index < len(result.sequences):
+            self.stop_preview()
+            return False
+        self._board.leave_setup()
+        self._board.input.reset()
+        self.preview_index = index
+        target = self.preview_ply if ply is None else ply
+        self.preview_ply = max(0, min(int(target), len(result.sequences[index])))
+        self.previewChanged.emit(index, self.preview_ply)
+        self.changed.emit()
+        return True
+
+    def preview_go(self, ply: int) -> None:
+        """Step the previewed sequence to ``ply`` (0 = the end of the record)."""
+        if not self.previewing:
+            return
+        ply = max(0, min(int(ply), len(self.preview_moves())))
+        if ply != self.preview_ply:
+            self.preview_ply = ply
+            self.previewChanged.emit(self.preview_index, ply)
+        self.changed.emit()
+
+    def step(self, delta: int) -> None:
+        self.preview_go(self.preview_ply + delta)
+
+    def stop_preview(self) -> None:
+        """Show the record again."""
+        if self.preview_index is None:
+            return
+        self.end_preview()
+        self.changed.emit()
+
+    def end_preview(self) -> None:
+        """End the preview without a redraw (the caller redraws)."""
+        if self.preview_index is not None:
+            self.preview_index = None
+            self.preview_ply = 0
+            self.previewChanged.emit(-1, 0)
+
+    def adopt(self, index: int) -> bool:
+        """Append sequence ``index`` of the result to the record (undoable)."""
+        result = self.result
+        if result is None or not 0 <= index < len(result.texts):
+            self.statusMessage.emit("No sequence to adopt")
+            return False
+        at = self.base_ply()
+        texts = result.texts[index]
+        dropped = len(self._board.moves) - at
+        self._board.adopt_moves(at, [RecordMove(t) for t in texts])
+        msg = f"Adopted {len(texts)} plies: {' '.join(texts)}"
+        if dropped:
+            msg += f" (replacing {dropped} unplayable move(s); Ctrl+Z to undo)"
+        self.statusMessage.emit(msg)
+        return True

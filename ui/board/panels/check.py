@@ -1,0 +1,62 @@
+"""The Check tab: Check Record, let illegal moves stand, the result (from the
+core's :func:`~rulesbook.reconstruct.display.check_html`), the rulings request
+and clock pro-rating."""
+from __future__ import annotations
+
+from PySide6.QtCore import QUrl
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+
+from rulesbook.reconstruct import Replay
+from rulesbook.reconstruct.display import CHECK_LINK, check_html
+
+from ..controller import BoardController
+from .clocks import ClockBox
+from .common import CompactBrowser
+
+__all__ = ["CheckPanel"]
+
+
+class CheckPanel(QWidget):
+    def __init__(self, bc: BoardController):
+        super().__init__()
+        self._bc = bc
+        lay = QVBoxLayout(self)
+        row = QHBoxLayout()
+        self.check_button = QPushButton("Check Record")
+        self.check_button.setToolTip("Replay the record and find the first illegal move")
+        self.check_button.clicked.connect(bc.check_record)
+        self.let_stand_box = QCheckBox("Let illegal moves stand (show all)")
+        self.let_stand_box.toggled.connect(bc.set_let_stand)
+        row.addWidget(self.check_button)
+        row.addWidget(self.let_stand_box, 1)
+        lay.addLayout(row)
+        self.check_view = CompactBrowser()
+        self.check_view.setAccessibleName("Check result")
+        self.check_view.setOpenLinks(False)
+        self.check_view.anchorClicked.connect(self._link)
+        self.check_view.setPlaceholderText("Check the record to find the first illegal move.")
+        self.check_view.setMinimumHeight(90)
+        lay.addWidget(self.check_view, 1)
+        self.clocks = ClockBox(bc)
+        self.rulings_button = QPushButton("Rulings for This Incident…")
+        self.rulings_button.setEnabled(False)
+        self.rulings_button.clicked.connect(bc.check.request_rulings)
+        row = QHBoxLayout()
+        row.addWidget(self.clocks.toggle)
+        row.addWidget(self.rulings_button, 1)
+        lay.addLayout(row)
+        lay.addWidget(self.clocks)
+        bc.checkChanged.connect(self.show_result)
+
+    def show_result(self, result: Replay | None) -> None:
+        if result is None:
+            self.check_view.clear()
+            self.rulings_button.setEnabled(False)
+            return
+        self.check_view.setHtml(check_html(result, self._bc.let_stand))
+        self.rulings_button.setEnabled(result.first_illegal is not None)
+
+    def _link(self, url: QUrl) -> None:
+        text = url.toString()
+        if text.startswith(CHECK_LINK):
+            self._bc.go(int(text[len(CHECK_LINK):]) - 1)

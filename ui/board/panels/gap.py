@@ -1,0 +1,196 @@
+"""The Gap tab: the board now, how many plies are missing, known moves, the search
+(progress, cancel), the sequences found, their preview and adopting one."""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..controller import BoardController
+from .sequence import SequencePreview
+
+__all__ = ["GapPanel"]
+
+
+class GapPanel(QWidget):
+    """``mark_button`` is wired by the workspace (it also shows this tab)."""
+
+    def __init__(self, bc: BoardController):
+        super().__init__()
+        self._bc = bc
+        gap = bc.gap
+        lay = QVBoxLayout(self)
+        self.target_label = QLabel()
+        self.target_label.setWordWrap(True)
+        self.target_label.setTextFormat(Qt.TextFormat.PlainText)
+        lay.addWidget(self.target_label)
+        row = QHBoxLayout()
+        self.mark_button = QPushButton("Board Shown Is the Board Now")
+        row.addWidget(self.mark_button)
+        lay.addLayout(row)
+        row = QHBoxLayout()
+        self.kind = QComboBox()
+        self.kind.setAccessibleName("Missing plies")
+        self.kind.addItem("Exactly", "exact")
+        self.kind.addItem("At most", "max")
+        self.plies = QSpinBox()
+        self.plies.setRange(0, 40)
+        self.plies.setValue(2)
+        self.plies.setSuffix(" plies missing")
+        self.plies.setAccessibleName("Number of missing plies")
+        row.addWidget(self.kind)
+        row.addWidget(self.plies, 1)
+        lay.addLayout(row)
+        self.known = QLineEdit()
+        self.known.setPlaceholderText("Known moves, e.g. 3:22x15, 5:11-? (optional)")
+        self.known.setAccessibleName("Known moves")
+        lay.addWidget(self.known)
+        row = QHBoxLayout()
+        self.search_button = QPushButton("Search")
+        self.search_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(gap.cancel)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
+        self.progress.setTextVisible(True)
+        self.progress.setFormat("")
+        row.addWidget(self.search_button)
+        row.addWidget(self.progress, 1)
+        row.addWidget(self.cancel_button)
+        lay.addLayout(row)
+        self.explanation = QLabel()
+        self.explanation.setWordWrap(True)
+        self.explanation.setTextFormat(Qt.TextFormat.PlainText)
+        self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        lay.addWidget(self.explanation)
+        self.list = QListWidget()
+        self.list.setAccessibleName("Sequences found")
+        self.list.setToolTip("Choose a sequence to see it on the board; ←/→ step "
+                             "through its plies, double-click adopts it")
+        self.list.currentRowChanged.connect(self._row_changed)
+        self.list.itemDoubleClicked.connect(lambda _i: self.adopt_selected())
+        self.list.itemClicked.connect(  # the row shown again after "Show Record"
+            lambda _i: self._row_changed(self.list.currentRow()))
+        self.list.installEventFilter(self)
+        self.list.setMinimumHeight(60)
+        lay.addWidget(self.list, 1)
+        self.preview = SequencePreview(bc)
+        lay.addWidget(self.preview)
+        self.adopt_button = QPushButton("Adopt Sequence into the Record")
+        self.adopt_button.setEnabled(False)
+        self.adopt_button.clicked.connect(self.adopt_selected)
+        lay.addWidget(self.adopt_button)
+        gap.started.connect(self._started)
+        gap.progress.connect(self._progress)
+        gap.finished.connect(self._finished)
+        gap.failed.connect(self._failed)
+        bc.changed.connect(self.show_target)
+
+    # ------------------------------------------------------------------ search
+    def start(self) -> bool:
+        n = self.plies.value()
+        known = [k.strip() for k in self.known.text().replace(";", ",").split(",")
+                 if k.strip()]
+        if self.kind.currentData() == "max":
+            return self._bc.gap.start(max_plies=n, known=known)
+        return self._bc.gap.start(plies=n, known=known)
+
+    def _started(self) -> None:
+        self.list.clear()
+        self.explanation.setText("Searching…")
+        self.progress.setValue(0)
+        self.progress.setFormat("%p%")
+        self.show_target()
+
+    def _progress(self, fraction: float, nodes: int) -> None:
+        self.progress.setValue(int(max(0.0, min(1.0, fraction)) * 1000))
+        self.progress.setFormat(f"%p% · {nodes:,} positions")
+
+    def _finished(self, result: Any) -> None:
+        self.progress.setValue(1000 if not result.cancelled else self.progress.value())
+        self.progress.setFormat("cancelled" if result.cancelled else
+                                f"done · {result.nodes:,} positions")
+        self.explanation.setText(result.explanation)
+        self.list.clear()
+        for i, texts in enumerate(result.texts, 1):
+            item = QListWidgetItem(f"{i}. " + " ".join(texts))
+            item.setToolTip(" ".join(texts))
+            self.list.addItem(item)
+        if result.texts:
+            self.list.setCurrentRow(0)
+        for problem in result.unaccounted:
+            self.list.addItem(QListWidgetItem(f"✗ {problem}"))
+        self.show_target()
+
+    def _failed(self, message: str) -> None:
+        self.progress.setFormat("")
+        self.explanation.setText(f"Cannot search: {message}")
+        self.show_target()
+
+    def adopt_selected(self) -> bool:
+        row = self.list.currentRow()
+        result = self._bc.gap.result
+        if result is None or not 0 <= row < len(result.texts):
+            return False
+        ok = self._bc.gap.adopt(row)
+        if ok:
+            self.list.clear()
+            self.explanation.setText("")
+        return ok
+
+    # ------------------------------------------------------------------ preview
+    def _row_changed(self, row: int) -> None:
+        gap = self._bc.gap
+        result = gap.result
+        if result is not None and 0 <= row < len(result.sequences):
+            gap.preview_sequence(row)
+        else:
+            gap.stop_preview()
+            self.show_target()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if obj is self.list and isinstance(event, QKeyEvent) \
+                and event.type() == QEvent.Type.KeyPress:
+            # Up/Down choose a sequence; Left/Right step through the one shown
+            bc = self._bc
+            plain = not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+            if plain and bc.gap.previewing and event.key() in (Qt.Key.Key_Left,
+                                                                 Qt.Key.Key_Right):
+                bc.gap.step(-1 if event.key() == Qt.Key.Key_Left else 1)
+                return True
+            if event.key() == Qt.Key.Key_Escape and bc.gap.previewing:
+                bc.gap.stop_preview()
+                return True
+        return super().eventFilter(obj, event)
+
+    def show_target(self) -> None:
+        bc = self._bc
+        running = bc.gap.running
+        if bc.gap_target is None:
+            self.target_label.setText(
+                "1. Set the board up as it stands now (Set Up), then \"This Is the Board "
+                "Now\". 2. Say how many plies are missing. 3. Search.")
+        else:
+            self.target_label.setText(
+                f"From the end of the record (ply {bc.available_plies}) to the board now: "
+                f"{bc.gap_target.fen()}")
+        self.search_button.setEnabled(bc.gap_target is not None and not running)
+        self.cancel_button.setEnabled(running)
+        self.adopt_button.setEnabled(
+            not running and bc.gap.result is not None and self.list.currentRow() >= 0)

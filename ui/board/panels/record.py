@@ -1,0 +1,85 @@
+"""The record beside the board: its title (players, event, variant, case, unsaved
+changes), the move list, the comment of the current move and the move entry."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QLineEdit, QTextBrowser, QVBoxLayout, QWidget
+
+from rulesbook.reconstruct.display import comment_html
+
+from ..controller import BoardController
+from ..movelist import MoveList
+
+__all__ = ["RecordPanel", "CommentView", "record_title"]
+
+
+def record_title(bc: BoardController) -> str:
+    """``Black – White · event · variant · case file · unsaved changes``."""
+    tags = bc.record.tags
+    names = [tags.get(k, "?") for k in ("Black", "White")]
+    players = " – ".join(names) if any(n not in ("", "?") for n in names) else \
+        ("Imported record" if tags else "New record")
+    event = tags.get("Event", "")
+    case = f" · case {bc.case_path.name}" if bc.case_path else ""
+    dirty = " · unsaved changes (autosaved)" if bc.dirty else ""
+    return f"{players}{' · ' + event if event else ''} · {bc.variant.name}{case}{dirty}"
+
+
+class CommentView(QTextBrowser):
+    """The comment and variations of the current move (the game's comment at ply 0)."""
+
+    def __init__(self, bc: BoardController):
+        super().__init__()
+        self._bc = bc
+        self.setAccessibleName("Comment")
+        self.setOpenLinks(False)
+        self.setMaximumHeight(80)
+        self.setMinimumHeight(30)
+        self.setPlaceholderText("Comments and variations of the current move")
+        bc.changed.connect(self.refresh)
+        bc.recordChanged.connect(self.refresh)
+
+    def refresh(self) -> None:
+        self.setHtml(comment_html(self._bc.record, self._bc.ply))
+
+
+class RecordPanel(QWidget):
+    """Title, move list (a click goes to the move), comment, move entry (Enter adds)."""
+
+    def __init__(self, bc: BoardController):
+        super().__init__()
+        self._bc = bc
+        self.move_list = MoveList()
+        self.move_list.plyClicked.connect(bc.go)
+        self.comment_view = CommentView(bc)
+        self.move_entry = QLineEdit()
+        self.move_entry.setPlaceholderText("Type moves as written: 11-15 23-19 8-11… (Enter)")
+        self.move_entry.setAccessibleName("Type moves")
+        self.move_entry.returnPressed.connect(self._typed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.record_title = QLabel()
+        self.record_title.setTextFormat(Qt.TextFormat.PlainText)
+        self.record_title.setWordWrap(True)
+        layout.addWidget(self.record_title)
+        layout.addWidget(self.move_list, 1)
+        layout.addWidget(self.comment_view)
+        layout.addWidget(self.move_entry)
+        bc.recordChanged.connect(self.rebuild)
+        bc.checkChanged.connect(lambda _result: self.rebuild())
+        bc.plyChanged.connect(self.move_list.set_current)
+        bc.changed.connect(self.update_title)
+        bc.dirtyChanged.connect(lambda _dirty: self.update_title())
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        self.move_list.rebuild(self._bc)
+        self.update_title()
+
+    def update_title(self) -> None:
+        self.record_title.setText(record_title(self._bc))
+
+    def _typed(self) -> None:
+        text = self.move_entry.text().strip()
+        if text and self._bc.type_moves(text):
+            self.move_entry.clear()
