@@ -77,16 +77,23 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path, keys):
     use_key(ws, "B")
 
     # a secretary types the paper ballots: numbers, Enter, next question
-    for member, text in VOTES_10.items():
+    members = list(VOTES_10)
+    for n, (member, text) in enumerate(VOTES_10.items()):
         enter(ws, qtbot, member, "10", text)
-        assert ws.current_question_id() == "11"  # Enter moved on
+        # Enter goes to the next member's paper ballot; after the last, the next question
+        if n + 1 < len(members):
+            assert ws.current_question_id() == "10"
+            assert ws.member_combo.currentData() == members[n + 1]
+        else:
+            assert ws.current_question_id() == "11" and ws.member_combo.currentData() == "A"
     enter(ws, qtbot, "A", "13", "9")
     assert "no option 9" in ws.vote_error.text()
     assert ws.ballots.ranking_of("A", "13") is None
     assert ws.ballots.ranking_of("C", "10") == ("apca:10C", "apca:10B")
     row10 = [q.id for q in ws.ballots.ballot.questions].index("10")
-    assert ws.grid.item(row10, 2).text() == "4 3 (proxy B)"  # C's paper ballot
-    assert ws.grid.item(row10, 1).text() == "1 4"  # B's own vote
+    # the grid names the options (4 3 = 10C then 10B), not their numbers
+    assert ws.grid.item(row10, 2).text() == "10C > 10B (proxy B)"  # C's paper ballot
+    assert ws.grid.item(row10, 1).text() == "10 > 10C"  # B's own vote
     assert ws.ballots.dirty and "(unsaved votes)" in ws.info.text()
     assert path.read_text(encoding="utf-8") == before  # nothing written yet
 
@@ -164,8 +171,27 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path, keys):
     # the true file back: adopt, and the Editions workspace shows the redline
     path.write_text(sealed, encoding="utf-8")
     assert ws.verify().ok
-    assert ws.adopt("2026-ballot")
+    # Adopt… asks for the edition's id, title and date and shows the redline first
+    from PySide6.QtCore import QTimer
+
+    seen = {}
+
+    def fill_in():
+        dialog = ws.adopt_dialog
+        dialog.id_edit.setText("2026-ballot")
+        dialog.title_edit.setText("Second edition")
+        dialog.date_edit.setText("2026-03-15")
+        seen["preview"] = dialog.preview.page_html()
+        seen["enabled"] = dialog.adopt_button.isEnabled()
+        dialog.adopt_button.click()
+
+    QTimer.singleShot(0, fill_in)
+    ws.adopt_button.click()
+    assert seen["enabled"]
+    assert "apca:10 → text of apca:10C" in seen["preview"] and "<ins" in seen["preview"]
     assert win.controller.edition_id == "2026-ballot"
+    adopted = win.controller.library.edition("2026-ballot")
+    assert adopted.title == "Second edition" and str(adopted.date) == "2026-03-15"
     assert "2026-ballot" in (data / "editions.yaml").read_text(encoding="utf-8")
     editions = win.workspaces["editions"]
     assert win.current_workspace() is editions
@@ -197,3 +223,22 @@ def test_new_ballot_from_the_library(app, data):
     assert not target.exists()  # nothing written until saved
     assert ws.save() == target
     assert target.exists()
+
+
+def test_sealing_warns_about_questions_without_votes_and_below_quorum(app):
+    from ui.ballots.views import seal_warnings
+
+    _win, ws = app
+    ballot = ws.ballots.ballot
+    assert ballot.quorum == 3 and not ballot.votes
+    warning = seal_warnings(ballot)
+    assert f"{len(ballot.questions)} of {len(ballot.questions)} questions have no votes" in warning
+    use_key(ws, "B")
+    for member, text in (("A", "1"), ("B", "1 4")):
+        ws.member_combo.setCurrentIndex(ws.member_combo.findData(member))
+        ws.question_list.setCurrentRow([q.id for q in ballot.questions].index("10"))
+        ws.ranking_edit.setText(text)
+        assert ws.enter_ranking(), ws.vote_error.text()
+    warning = seal_warnings(ws.ballots.ballot)
+    assert "Below the quorum: 10 (2 of 3)" in warning
+    assert f"{len(ballot.questions) - 1} of {len(ballot.questions)} questions" in warning

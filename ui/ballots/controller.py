@@ -587,7 +587,7 @@ class BallotController(QObject):
             raise BallotError("no ballot file")
         return check_receipt(load_ballot(self.path), code)
 
-    def adopt(self, edition_id: str, title: str | None = None) -> str:
+    def adopt(self, edition_id: str, title: str | None = None, date: str | None = None) -> str:
         """Write the next edition from the sealed file on disk, then reload the data folder."""
         library = self.library
         if library is None or self.path is None:
@@ -601,7 +601,7 @@ class BallotController(QObject):
         try:
             with recorded_change(library.root / "editions.yaml",
                                  f"Adopt ballot {ballot.id} as edition {edition_id}"):
-                adopt_ballot(library, ballot, edition_id, title=title)
+                adopt_ballot(library, ballot, edition_id, title=title, date=date)
         except (SaveError, RulesFolderError) as exc:
             raise BallotError(str(exc)) from None
         self.adopted.emit(edition_id)

@@ -25,6 +25,31 @@ def option_text(library, option: str) -> str:
         return option
 
 
+def short_option(option: str) -> str:
+    """An option as the grid shows it: "10C", "10" (the original), "status quo"."""
+    return "status quo" if option == STATUS_QUO else option.split(":", 1)[-1]
+
+
+def seal_warnings(ballot) -> str:
+    """What the chair should know before sealing: questions nobody voted on, and
+    questions whose votes are below the quorum (empty when there is nothing)."""
+    empty, short = [], []
+    for q in ballot.questions:
+        cast = len({v.member for v in ballot.votes if v.question == q.id})
+        if cast == 0:
+            empty.append(q.id)
+        elif ballot.quorum and cast < ballot.quorum:
+            short.append(f"{q.id} ({cast} of {ballot.quorum})")
+    lines = []
+    if empty:
+        lines.append(f"{len(empty)} of {len(ballot.questions)} questions have no votes: "
+                     + ", ".join(empty[:12]) + (" …" if len(empty) > 12 else "") + ".")
+    if short:
+        lines.append("Below the quorum: " + ", ".join(short[:12])
+                     + (" …" if len(short) > 12 else "") + ".")
+    return ("\n\nWarning: " + " ".join(lines)) if lines else ""
+
+
 def option_label(library, option: str) -> str:
     """ "10A (Pecan)", "10 (original)", "status quo"."""
     if option == STATUS_QUO:

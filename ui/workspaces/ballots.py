@@ -37,7 +37,14 @@ from rulesbook.textio import visible_controls
 from ..ballots.chart import TallyChart
 from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
 from ..ballots.keypanel import KeyPanel
-from ..ballots.views import option_label, question_html, result_html, settings_text
+from ..ballots.views import (
+    option_label,
+    question_html,
+    result_html,
+    seal_warnings,
+    settings_text,
+    short_option,
+)
 from ..dialogs import SAVE_DISCARD_CANCEL, YES_NO, Choice, Icon, Role, ask, ask_text, message_box
 from ..widgets import DocBrowser, plain_tip, set_cell
 from . import Workspace
@@ -93,6 +100,8 @@ class BallotsWorkspace(Workspace):
         self.open_dialog = QFileDialog.getOpenFileName  # tests replace these
         self.save_dialog = QFileDialog.getSaveFileName
         self.ask_text = ask_text
+        #: asks for the new edition: (id, title, date) or None (tests replace it)
+        self.ask_adoption = self._ask_adoption
         self.last_error = ""
         self.last_recovery_notice = ""
 
@@ -216,7 +225,8 @@ class BallotsWorkspace(Workspace):
         el.addWidget(self.vote_options)
         el.addWidget(rank_label)
         el.addWidget(self.ranking_edit)
-        el.addWidget(QLabel("Enter records the vote and goes to the next question."))
+        el.addWidget(QLabel("Type the member's whole ranking (option numbers, best first); "
+                            "Enter records it and goes to the next member."))
         el.addWidget(self.vote_error)
         el.addStretch(1)
         self.v_split = QSplitter()
@@ -547,7 +557,7 @@ class BallotsWorkspace(Workspace):
                 self, "Close and seal",
                 f"Close ballot {ballot.id}, count it with "
                 f"{METHOD_LABELS.get(ballot.method, ballot.method)} and seal it? No vote can "
-                "change afterwards.", YES_NO, default="no") != "yes":
+                "change afterwards." + seal_warnings(ballot), YES_NO, default="no") != "yes":
             return False
         if self._with_conflicts(
                 lambda overwrite: self.ballots.close_and_seal(overwrite=overwrite),
@@ -580,24 +590,35 @@ class BallotsWorkspace(Workspace):
         self.banner.setVisible(True)
         return result
 
-    def adopt(self, edition_id: str | None = None) -> bool:
+    def adopt(self, edition_id: str | None = None, title: str | None = None,
+              date: str | None = None) -> bool:
+        """Adopt the sealed ballot as the next edition. Without ``edition_id`` the
+        Adopt dialog asks for the id, title and date and shows the redline first."""
         ballot = self.ballots.ballot
         if ballot is None or self.controller.library is None:
             return False
         if edition_id is None:
-            edition_id, ok = self.ask_text(
-                self, "Adopt the ballot",
-                "Id of the new edition (it is written to editions.yaml and put in force):",
-                QLineEdit.EchoMode.Normal, ballot.id)
-            if not ok or not edition_id.strip():
+            answer = self.ask_adoption(ballot)
+            if answer is None:
                 return False
+            edition_id, title, date = answer
         try:
-            self.ballots.adopt(edition_id.strip())
+            self.ballots.adopt(edition_id.strip(), title=title or None, date=date or None)
         except (BallotError, SaveError) as exc:
             self._error("The edition was not adopted", exc)
             return False
         self.controller.workspaceRequested.emit("editions")
         return True
+
+    def _ask_adoption(self, ballot) -> tuple[str, str, str] | None:
+        from ..ballots.adoptdialog import AdoptDialog
+
+        dialog = AdoptDialog(self.controller.library, ballot, self)
+        self.adopt_dialog = dialog
+        try:
+            return dialog.answer() if dialog.exec() else None
+        finally:
+            self.adopt_dialog = None
 
     def _error(self, title: str, exc: Exception) -> None:
         self.last_error = str(exc)
@@ -701,8 +722,8 @@ class BallotsWorkspace(Workspace):
                         text = ""
                     elif not ranking:
                         text = "abstains"
-                    else:
-                        text = " ".join(str(q.options.index(o) + 1) for o in ranking)
+                    else:  # the options' short names, best first: "10C > 10B"
+                        text = " > ".join(short_option(o) for o in ranking)
                     tip = ""
                     if vote is not None and vote.proxy_by:
                         text += f" (proxy {vote.proxy_by})"
@@ -782,10 +803,17 @@ class BallotsWorkspace(Workspace):
             self.last_error = str(exc)
             return False
         self.vote_error.setText("")
+        # the secretary goes through one question's paper ballots member by member:
+        # Enter goes to the next member, and after the last to the next question
         row = self.question_list.currentRow()
-        if row + 1 < self.question_list.count():
-            self.question_list.setCurrentRow(row + 1)
-            self._select_cell(row + 1, self.member_combo.currentIndex())
+        col = self.member_combo.currentIndex() + 1
+        if col >= self.member_combo.count():
+            col = 0
+            if row + 1 < self.question_list.count():
+                row += 1
+                self.question_list.setCurrentRow(row)
+        self.member_combo.setCurrentIndex(col)
+        self._select_cell(row, col)
         self._show_vote_question()
         self.ranking_edit.setFocus()
         return True
