@@ -1,6 +1,7 @@
 """Helpers for the rules-folder tests: run the CLI in-process, read a folder's log."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,11 +18,37 @@ class Run:
     err: str
 
 
+@pytest.fixture(autouse=True)
+def user_config(tmp_path, monkeypatch) -> Path:
+    """The user's configuration folder, where ``rulesbook member keygen`` keeps the
+    private keys (never in a rules folder)."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("RULESBOOK_CONFIG", str(folder))
+    return folder
+
+
+def config_of(folder: Path) -> Path:
+    """The configuration folder (private keys) of the member who works in ``folder``:
+    each committee member has their own computer, so their own keys."""
+    return folder.parent / f"{folder.name}.config"
+
+
 @pytest.fixture
 def rb(capsys):
-    """``rb("ballot", "vote", ...)``: run the command line, return code/out/err."""
-    def run(*argv) -> Run:
-        code = main([str(a) for a in argv])
+    """``rb("ballot", "vote", ...)``: run the command line, return code/out/err;
+    ``config=`` runs it with that configuration folder (another member's computer)."""
+    def run(*argv, config: Path | None = None) -> Run:
+        saved = os.environ.get("RULESBOOK_CONFIG")
+        if config is not None:
+            os.environ["RULESBOOK_CONFIG"] = str(config)
+        try:
+            code = main([str(a) for a in argv])
+        finally:
+            if config is not None:
+                if saved is None:
+                    os.environ.pop("RULESBOOK_CONFIG", None)
+                else:
+                    os.environ["RULESBOOK_CONFIG"] = saved
         out, err = capsys.readouterr()
         return Run(code, out, err)
     return run

@@ -46,7 +46,9 @@ def test_rule_history_text_at_a_commit_and_redline(qtbot, settings, tmp_path):
     book = folder / "apca" / "rulebook.yaml"
     seed_text = next(r["text"] for r in yaml.safe_load(book.read_text())["rules"]
                      if r["id"] == "28")
-    book.write_text(book.read_text().replace("THIRTEEN", "FOURTEEN", 1))
+    # a word that no ruling quotes (an edit of quoted words would not validate)
+    assert book.read_text().count("COUNT STARTS") == 1
+    book.write_text(book.read_text().replace("COUNT STARTS", "COUNT BEGINS", 1))
     with open_repo(folder) as repo:
         commit_pending(repo, lambda _m: None)
     win = start(qtbot, settings, folder)
@@ -63,10 +65,10 @@ def test_rule_history_text_at_a_commit_and_redline(qtbot, settings, tmp_path):
     assert panel.table.item(0, 4).text() == "Edit by hand: apca/rulebook.yaml"
     panel.table.selectRow(1)  # the first version: the seed's text
     assert seed_text.split()[0] in panel.view.toPlainText()
-    assert "FOURTEEN" not in panel.view.toPlainText()
+    assert "BEGINS" not in panel.view.toPlainText()
     panel.table.selectAll()
     html = panel.view.page_html()
-    assert '<del class="del">THIRTEEN' in html and '<ins class="ins">FOURTEEN' in html
+    assert '<del class="del">STARTS' in html and '<ins class="ins">BEGINS' in html
 
 
 def test_history_of_an_unversioned_folder_says_so(qtbot, settings, tmp_path):
