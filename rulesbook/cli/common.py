@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
@@ -34,3 +36,18 @@ def with_library(handler):
         except (RulesbookError, ValueError, OSError) as exc:
             return fail(str(exc))
     return run
+
+
+def folder_of(file: str | os.PathLike, data: str | os.PathLike | None) -> Path:
+    """The data folder a ballot file belongs to (its members' keys, its library, its
+    editions): ``--data`` when given, else the rules folder holding the file (a
+    member's clone), else ``$RULESBOOK_DATA`` or the user's rules folder."""
+    from ..datapath import resolve_data_dir
+
+    if data is None:
+        from ..rulesfolder import find_rules_folder
+
+        root = find_rules_folder(Path(file).parent)
+        if root is not None and (root / "members.yaml").is_file():
+            return root
+    return resolve_data_dir(data)

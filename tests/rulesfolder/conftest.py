@@ -1,7 +1,6 @@
 """Helpers for the rules-folder tests: run the CLI in-process, read a folder's log."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,6 +8,8 @@ import pytest
 from dulwich.repo import Repo
 
 from rulesbook.cli import main
+
+from .computers import on_computer_of
 
 
 @dataclass(frozen=True)
@@ -27,28 +28,14 @@ def user_config(tmp_path, monkeypatch) -> Path:
     return folder
 
 
-def config_of(folder: Path) -> Path:
-    """The configuration folder (private keys) of the member who works in ``folder``:
-    each committee member has their own computer, so their own keys."""
-    return folder.parent / f"{folder.name}.config"
-
-
 @pytest.fixture
 def rb(capsys):
     """``rb("ballot", "vote", ...)``: run the command line, return code/out/err;
-    ``config=`` runs it with that configuration folder (another member's computer)."""
-    def run(*argv, config: Path | None = None) -> Run:
-        saved = os.environ.get("RULESBOOK_CONFIG")
-        if config is not None:
-            os.environ["RULESBOOK_CONFIG"] = str(config)
-        try:
+    ``owner=FOLDER`` runs it on the computer of the member who works in FOLDER (with
+    their configuration folder, so their private key)."""
+    def run(*argv, owner: Path | None = None) -> Run:
+        with on_computer_of(owner):
             code = main([str(a) for a in argv])
-        finally:
-            if config is not None:
-                if saved is None:
-                    os.environ.pop("RULESBOOK_CONFIG", None)
-                else:
-                    os.environ["RULESBOOK_CONFIG"] = saved
         out, err = capsys.readouterr()
         return Run(code, out, err)
     return run

@@ -18,7 +18,7 @@ from rulesbook.ballots import load_ballot, load_registry
 from rulesbook.library import load_library
 from rulesbook.rulesfolder import open_repo
 
-from .conftest import bare_repo, config_of, file_bytes, log
+from .conftest import bare_repo, file_bytes, log
 
 BALLOT = "apca/ballots/2026-committee.yaml"
 REPO = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def votes(folder: Path) -> set[tuple[str, str, tuple[str, ...]]]:
 def as_owner(rb, folder: Path, *argv):
     """Run a command as the member who works in ``folder``, on their computer (their
     own configuration folder, so their own private key)."""
-    return rb("--data", folder, *argv, config=config_of(folder))
+    return rb("--data", folder, *argv, owner=folder)
 
 
 def vote(rb, folder: Path, member: str, question: str, ranking: str) -> None:

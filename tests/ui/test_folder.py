@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMessageBox
 from rulesbook.cli import main
 from rulesbook.rulesfolder import init_folder, open_repo
 from rulesbook.rulesfolder.sync import commit_pending
+from tests.rulesfolder.computers import on_computer_of
 
 BALLOT = "apca/ballots/2026-committee.yaml"
 
@@ -29,8 +30,31 @@ def start(qtbot, settings, folder: Path):
     return win
 
 
-def cli(*argv) -> int:
-    return main([str(a) for a in argv])
+def cli(*argv, owner: Path | None = None) -> int:
+    """The command line, run on the computer of the member who works in ``owner``."""
+    with on_computer_of(owner):
+        return main([str(a) for a in argv])
+
+
+def shared_pair(tmp_path) -> tuple[Path, Path]:
+    """``mine`` (the chair A's folder), shared through a bare repository, and
+    ``theirs`` (the secretary B's clone), each member with their key on their own
+    computer, confirmed through sync; both in step with the remote."""
+    bare = tmp_path / "shared.git"
+    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    init_folder(mine)
+    assert cli("--data", mine, "member", "keygen", "--member", "A", owner=mine) == 0
+    assert cli("--data", mine, "member", "role", "A", "chair", owner=mine) == 0
+    assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
+    assert cli("clone", bare, theirs, "--quiet") == 0
+    assert cli("--data", theirs, "member", "keygen", "--member", "B", owner=theirs) == 0
+    assert cli("--data", theirs, "sync", "--quiet") == 0
+    assert cli("--data", mine, "sync", "--quiet") == 0
+    assert cli("--data", mine, "member", "role", "B", "secretary", owner=mine) == 0
+    assert cli("--data", mine, "sync", "--quiet") == 0
+    assert cli("--data", theirs, "sync", "--quiet") == 0
+    return mine, theirs
 
 
 def test_the_app_and_the_command_line_share_one_folder(qapp):
@@ -83,20 +107,15 @@ def test_history_of_an_unversioned_folder_says_so(qtbot, settings, tmp_path):
 
 
 def test_file_sync_receives_sends_and_shows_the_status(qtbot, settings, tmp_path):
-    bare = tmp_path / "shared.git"
-    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
-    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    init_folder(mine)
-    assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
-    assert cli("clone", bare, theirs, "--quiet") == 0
+    mine, theirs = shared_pair(tmp_path)
     assert cli("ballot", "vote", theirs / BALLOT, "--member", "B", "--question", "10",
-               "--ranking", "10C") == 0
+               "--ranking", "10C", owner=theirs) == 0
     assert cli("--data", theirs, "sync", "--quiet") == 0
     win = start(qtbot, settings, mine)  # opening the folder looks at the remote
     qtbot.waitUntil(lambda: win.folder_status.text() == "Sync: 1 to receive", timeout=20000)
     win.folder.wait()
     assert cli("ballot", "vote", mine / BALLOT, "--member", "A", "--question", "10",
-               "--ranking", "10A") == 0
+               "--ranking", "10A", owner=mine) == 0
     win.folder.refresh()
     assert win.folder_status.text() == "Sync: 1 to send, 1 to receive"
     steps = []
@@ -118,15 +137,11 @@ def test_file_sync_receives_sends_and_shows_the_status(qtbot, settings, tmp_path
 
 
 def test_a_sync_conflict_is_shown_with_the_records(qtbot, settings, tmp_path):
-    bare = tmp_path / "shared.git"
-    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
-    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    init_folder(mine)
-    assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
-    assert cli("clone", bare, theirs, "--quiet") == 0
-    for folder, ranking in ((theirs, "10C"), (mine, "10A")):
+    mine, theirs = shared_pair(tmp_path)
+    # D phoned the secretary B and wrote to the chair A, differently
+    for folder, ranking, proxy in ((theirs, "10C", "B"), (mine, "10A", "A")):
         assert cli("ballot", "vote", folder / BALLOT, "--member", "D", "--question", "10",
-                   "--ranking", ranking) == 0
+                   "--ranking", ranking, "--proxy-by", proxy, owner=folder) == 0
     assert cli("--data", theirs, "sync", "--quiet") == 0
     win = start(qtbot, settings, mine)
     win.folder.wait()
