@@ -193,3 +193,24 @@ def test_a_case_file_saved_from_the_board_into_the_folder_is_one_commit(qtbot, t
     assert ws.save_case(target)  # saved again unchanged: no empty commit
     with open_repo(folder) as repo:
         assert repo[repo.head()].id == head.id
+
+
+def test_a_key_created_in_the_app_is_one_commit_by_the_member(open_ballots, tmp_path):
+    folder = tmp_path / "rules"
+    init_folder(folder)
+    win, ws = open_ballots(folder)
+    panel = ws.key_panel
+    panel.member_combo.setCurrentIndex(panel.member_combo.findData("A"))
+    panel.create_button.click()
+    assert "created and registered in members.yaml" in panel.status.text()
+    name = next(m["name"] for m in yaml.safe_load((folder / "members.yaml").read_text())
+                ["members"] if m["id"] == "A")
+    with open_repo(folder) as repo:
+        head = repo[repo.head()]
+        assert head.message.decode().strip() == "Member A: new signing key"
+        assert head.author.decode().startswith(f"{name} (member A)")
+        assert len(head.parents) == 1
+    from rulesbook.rulesfolder import folder_status
+
+    assert folder_status(folder).pending == ()  # members.yaml committed, nothing left over
+    assert "registry" in yaml.safe_load((folder / "members.yaml").read_text())
