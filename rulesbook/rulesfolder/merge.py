@@ -133,7 +133,9 @@ class _Merger:
 
 
 def _time(item: dict):
-    at = item.get("at", item.get("replaced_at"))
+    """When an entry of a log was written: a replaced vote's ``replaced_at``, a signed
+    statement's ``at``."""
+    at = item.get("replaced_at", item.get("at"))
     return at if isinstance(at, str) else None
 
 
