@@ -24,8 +24,8 @@ BALLOT = "apca/ballots/2026-committee.yaml"
 REPO = Path(__file__).resolve().parents[2]
 
 
-#: who works in which folder: the chair A, member B, and the secretary E
-OWNER = {"member-a": "A", "member-b": "B", "secretary": "E"}
+#: who works in which folder: the chair A, members B and C, and the secretary E
+OWNER = {"member-a": "A", "member-b": "B", "member-c": "C", "secretary": "E"}
 
 
 def votes(folder: Path) -> set[tuple[str, str, tuple[str, ...]]]:
@@ -61,7 +61,7 @@ def join(rb, remote: str, folder: Path, member: str) -> None:
     """A member clones the shared folder, makes their key and sends it (the chair
     confirms it with a role: :func:`confirm`)."""
     ok(rb("clone", remote, folder, "--quiet"))
-    OWNER.setdefault(folder.name, member)
+    assert OWNER[folder.name] == member
     ok(as_owner(rb, folder, "member", "keygen", "--member", member))
     ok(sync(rb, folder))
 
