@@ -21,18 +21,44 @@ from pathlib import Path
 from dulwich.objects import Blob
 from dulwich.repo import Repo
 
-from rulesbook.ballots import Vote, dump_ballot, load_ballot
+from rulesbook.ballots import (
+    Vote,
+    append_statement,
+    dump_ballot,
+    generate_key,
+    load_ballot,
+    sign_statement,
+)
+from rulesbook.ballots.registry import now_utc
+from rulesbook.ballots.signing import sign_vote
 from rulesbook.rulesfolder import clone, init_folder, sync
 from rulesbook.rulesfolder.repo import Identity, build_tree, commit_files, make_commit
 from rulesbook.rulesfolder.serve import serving
+from rulesbook.rulesfolder.sync import commit_pending
 
 GOAL = 2.0
 BALLOT = "apca/ballots/2026-committee.yaml"
 
 
+def member_keys(folder: Path) -> dict:
+    """A key for each member A-E (in ``$RULESBOOK_CONFIG``), registered in members.yaml
+    and committed, as `rulesbook member keygen` does."""
+    keys = {}
+    for member in "ABCDE":
+        signer, _ = generate_key(member, rules_folder=folder)
+        append_statement(folder, sign_statement({"op": "key", "member": member,
+                                                 "key": signer.public, "at": now_utc()},
+                                                signer))
+        keys[member] = signer
+    with Repo(str(folder)) as repo:
+        commit_pending(repo, lambda _message: None)
+    return keys
+
+
 def build_history(folder: Path, commits: int) -> None:
-    """``commits`` votes, each its own commit (as ``rulesbook ballot vote`` makes them;
-    written directly, as a thousand CLI runs would take minutes)."""
+    """``commits`` signed votes, each its own commit (as ``rulesbook ballot vote`` makes
+    them; written directly, as a thousand CLI runs would take minutes)."""
+    keys = member_keys(folder)
     ballot = load_ballot(folder / BALLOT)
     questions = [q.id for q in ballot.questions if q.rule][:10]
     with Repo(str(folder)) as repo:
@@ -43,7 +69,8 @@ def build_history(folder: Path, commits: int) -> None:
             question = ballot.find_question(questions[(i // 5) % len(questions)])
             option = question.options[i % len(question.options)]
             votes = {(v.member, v.question): v for v in ballot.votes}
-            votes[(member, question.id)] = Vote(member, question.id, (option,))
+            votes[(member, question.id)] = sign_vote(
+                ballot.id, Vote(member, question.id, (option,), now_utc()), keys[member])
             ballot = dataclasses.replace(ballot, votes=tuple(votes.values()))
             blob = Blob.from_string(dump_ballot(ballot).encode())
             repo.object_store.add_object(blob)
@@ -70,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     commits = int(argv[0]) if argv else 1000
     work = Path(tempfile.mkdtemp(prefix="rulesbook-bench-sync-"))
     os.environ.setdefault("RULESBOOK_AUTHOR", "Bench <bench@apca.invalid>")
+    os.environ["RULESBOOK_CONFIG"] = str(work / "config")  # the members' private keys
     try:
         secretary = work / "secretary"
         init_folder(secretary)

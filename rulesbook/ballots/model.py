@@ -242,15 +242,19 @@ def signature_table(ballot: Ballot) -> list[dict]:
     """One row per signature of the ballot's votes (current and replaced): who signed,
     when, with which key, and the signature; a vote names its row (``signed: N``).
     Sorted by time, member and signature, so the order of the votes never matters."""
-    rows: dict[str, dict] = {}
-    for vote in list(ballot.votes) + [h.vote for h in ballot.history if h.vote is not None]:
-        if vote.signature and vote.signature not in rows:
-            row = {"member": vote.member, "at": vote.at}
-            if vote.proxy_by:
-                row["proxy_by"] = vote.proxy_by
-            row.update({"key": vote.key, "signature": vote.signature})
-            rows[vote.signature] = row
-    return sorted(rows.values(), key=lambda r: (r["at"], r["member"], r["signature"]))
+    return sort_signature_rows(
+        {"member": vote.member, **vote.signed_fields()}
+        for vote in list(ballot.votes) + [h.vote for h in ballot.history if h.vote is not None]
+        if vote.signature)
+
+
+def sort_signature_rows(rows) -> list[dict]:
+    """The rows of a signatures table (``{member, at, [proxy_by], key, signature}``),
+    one per signature, in the table's order: by time, member and signature."""
+    unique: dict[str, dict] = {}
+    for row in rows:
+        unique.setdefault(row["signature"], row)
+    return sorted(unique.values(), key=lambda r: (r["at"], r["member"], r["signature"]))
 
 
 def match_option(question: Question, text: str) -> str:

@@ -236,15 +236,19 @@ def append_statement(root: str | Path, statement: dict) -> Registry:
         text = path.read_text(encoding="utf-8")
         doc = loads(text, "members.yaml")
         before = registry_from_doc(doc)
-        block = yaml.safe_dump([statement], sort_keys=False, allow_unicode=True, width=1000,
-                               default_flow_style=None)
-        block = "".join("  " + ln if ln.strip() else ln for ln in block.splitlines(True))
         if not text.endswith("\n"):
             text += "\n"
         if not re.search(r"^registry:\s*$", text, flags=re.MULTILINE):
             text += "registry:\n"
-        elif re.search(r"^registry:\s*\n(?:[ #].*\n|\n)*^[A-Za-z_]", text, flags=re.MULTILINE):
+        elif re.search(r"^registry:\s*\n(?:[ #-].*\n|\n)*^[A-Za-z_]", text, flags=re.MULTILINE):
             raise BallotError(f"{path}: `registry:` must be the last key of the file")
+        # the statements above are indented as this file has them (a file written by a
+        # sync's merge has them at the left margin)
+        found = re.search(r"^registry:\s*\n(?:\s*#.*\n|\s*\n)*( *)- ", text, flags=re.MULTILINE)
+        indent = found.group(1) if found else "  "
+        block = yaml.safe_dump([statement], sort_keys=False, allow_unicode=True, width=1000,
+                               default_flow_style=None)
+        block = "".join(indent + ln if ln.strip() else ln for ln in block.splitlines(True))
         new_text = text + block
         after = registry_from_doc(loads(new_text, "members.yaml"))
         if len(after.problems) > len(before.problems):

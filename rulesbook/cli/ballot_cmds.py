@@ -35,11 +35,10 @@ from ..ballots import (
     vote_file,
 )
 from ..ballots.registry import now_utc
-from ..datapath import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..storage import atomic_write_text
-from .common import int_range, one_line
+from .common import folder_of, int_range, one_line
 from .member_cmds import open_key
 
 
@@ -63,11 +62,11 @@ def _guard(handler):
 
 
 def _registry(args):
-    return load_registry(resolve_data_dir(args.data))
+    return load_registry(folder_of(args.file, args.data))
 
 
 def cmd_new(args) -> int:
-    library = load_library(args.data)
+    library = load_library(folder_of(args.out, args.data))
     out = Path(args.out)
     ballot = build_ballot(library, args.id or out.stem.removesuffix(".yaml"),
                           title=args.title, method=args.method, threshold=args.threshold,
@@ -202,7 +201,7 @@ def cmd_verify(args) -> int:
 
 
 def cmd_adopt(args) -> int:
-    library = load_library(args.data)
+    library = load_library(folder_of(args.file, args.data))
     ballot = load_ballot(args.file)
     plan = adopt_ballot(library, ballot, args.edition, title=args.title, date=args.date)
     print(f"edition {args.edition!r} (base {plan.base}) written to "

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..datapath import resolve_data_dir
 from ..errors import DataFileError
 from ..yamlio import load_file
+from .common import folder_of
 
 Described = tuple[Path, str, "str | None"]
 
@@ -79,7 +80,7 @@ def _revoke(args) -> Described:
 
 
 def _adopt(args) -> Described:
-    return (resolve_data_dir(args.data) / "editions.yaml",
+    return (folder_of(args.file, args.data) / "editions.yaml",
             f"Adopt ballot {_ballot_name(args.file)} as edition {args.edition}", None)
 
 

@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
+from pathlib import Path
 
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
@@ -84,3 +86,18 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {_cut(message, 300)}\n")
+
+
+def folder_of(file: str | os.PathLike, data: str | os.PathLike | None) -> Path:
+    """The data folder a ballot file belongs to (its members' keys, its library, its
+    editions): ``--data`` when given, else the rules folder holding the file (a
+    member's clone), else ``$RULESBOOK_DATA`` or the user's rules folder."""
+    from ..datapath import resolve_data_dir
+
+    if data is None:
+        from ..rulesfolder import find_rules_folder
+
+        root = find_rules_folder(Path(file).parent)
+        if root is not None and (root / "members.yaml").is_file():
+            return root
+    return resolve_data_dir(data)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from ..ballots.records import inline_signatures, is_ballot, table_signatures
 from ..errors import DataFileError
 from ..yamlio import loads_bytes
 from .errors import ConflictedRecord
@@ -76,11 +77,26 @@ class _Merger:
             return theirs
         if theirs == base:
             return ours
-        if base is _MISSING or ours is _MISSING or theirs is _MISSING:
+        if (base is _MISSING and where and type(ours) is type(theirs)
+                and isinstance(ours, (dict, list))):
+            # a part of a file added on both sides (the first keys of members.yaml's
+            # registry, a ballot's first replaced votes): merged as if it had been there
+            # empty (a whole file added on both sides differently stays a conflict)
+            base = type(ours)()
+        elif base is _MISSING or ours is _MISSING or theirs is _MISSING:
             # added differently on both sides, or changed on one and removed on the other
             self.conflict(where, ours, theirs)
             return ours
         if isinstance(ours, dict) and isinstance(theirs, dict):
+            if "signature" in ours or "signature" in theirs:
+                # a signed record (a vote, a statement) is whole: its signature covers
+                # every field, so two versions never mix
+                if ours.get("ranking") != theirs.get("ranking"):
+                    self.conflict(f"{where}.ranking", ours.get("ranking", _MISSING),
+                                  theirs.get("ranking", _MISSING))
+                else:
+                    self.conflict(where, ours, theirs)
+                return ours
             base = base if isinstance(base, dict) else {}
             out = {}
             for key in list(ours) + [k for k in theirs if k not in ours]:
@@ -108,11 +124,45 @@ class _Merger:
             return out
         records = all(isinstance(item, dict) for item in ours + theirs)
         if records and ours[:len(base)] == base and theirs[:len(base)] == base:
-            # a log of records (a ballot's replaced votes): both sides appended to it
-            extra = ours[len(base):]
-            return ours + [item for item in theirs[len(base):] if item not in extra]
+            # a log of records (a ballot's replaced votes, the signed statements of
+            # members.yaml): both sides appended to it
+            mine = ours[len(base):]
+            return base + _interleave(mine, [i for i in theirs[len(base):] if i not in mine])
         self.conflict(where, ours, theirs)
         return ours
+
+
+def _time(item: dict):
+    """When an entry of a log was written: a replaced vote's ``replaced_at``, a signed
+    statement's ``at``."""
+    at = item.get("replaced_at", item.get("at"))
+    return at if isinstance(at, str) else None
+
+
+def _interleave(ours: list, theirs: list) -> list:
+    """Both sides' new entries of a log. When every entry is dated (``at``, as the
+    statements of the members' registry are, each side's in time order), in time
+    order, each side's own order kept, the same whichever side merges; otherwise ours
+    first. The registry applies its statements in order and refuses one dated before
+    the one above it, so two members' keys added on different clones merge into a
+    registry that verifies."""
+    if not all(_time(item) is not None for item in ours + theirs):
+        return ours + theirs
+    out: list = []
+    i = j = 0
+    while i < len(ours) and j < len(theirs):
+        a, b = ours[i], theirs[j]
+        if (_time(a), _canonical(a)) <= (_time(b), _canonical(b)):
+            out.append(a)
+            i += 1
+        else:
+            out.append(b)
+            j += 1
+    return out + ours[i:] + theirs[j:]
+
+
+def _canonical(item) -> str:
+    return json.dumps(item, sort_keys=True, ensure_ascii=False, default=str)
 
 
 def _load(data: bytes | None, path: str):
@@ -135,11 +185,16 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None,
     except DataFileError as exc:
         merger.conflict("", "changed", f"unreadable: {exc}")
         return FileMerge(path, ours, tuple(merger.conflicts))
+    ballot = any(is_ballot(d) for d in (b, o, t))
+    if ballot:  # each vote a record carrying its own signature (no row numbers)
+        b, o, t = (inline_signatures(d) if is_ballot(d) else d for d in (b, o, t))
     merged = merger.merge(b, o, t, "")
     if merger.conflicts:
         return FileMerge(path, ours, tuple(merger.conflicts))
     if merged is _MISSING:
         return FileMerge(path, None)
+    if ballot and is_ballot(merged):
+        merged = table_signatures(merged)
     return FileMerge(path, dump_merged(path, merged, ours or theirs or b""))
 
 

@@ -9,6 +9,8 @@ from dulwich.repo import Repo
 
 from rulesbook.cli import main
 
+from .computers import on_computer_of
+
 
 @dataclass(frozen=True)
 class Run:
@@ -17,11 +19,23 @@ class Run:
     err: str
 
 
+@pytest.fixture(autouse=True)
+def user_config(tmp_path, monkeypatch) -> Path:
+    """The user's configuration folder, where ``rulesbook member keygen`` keeps the
+    private keys (never in a rules folder)."""
+    folder = tmp_path / "config"
+    monkeypatch.setenv("RULESBOOK_CONFIG", str(folder))
+    return folder
+
+
 @pytest.fixture
 def rb(capsys):
-    """``rb("ballot", "vote", ...)``: run the command line, return code/out/err."""
-    def run(*argv) -> Run:
-        code = main([str(a) for a in argv])
+    """``rb("ballot", "vote", ...)``: run the command line, return code/out/err;
+    ``owner=FOLDER`` runs it on the computer of the member who works in FOLDER (with
+    their configuration folder, so their private key)."""
+    def run(*argv, owner: Path | None = None) -> Run:
+        with on_computer_of(owner):
+            code = main([str(a) for a in argv])
         out, err = capsys.readouterr()
         return Run(code, out, err)
     return run

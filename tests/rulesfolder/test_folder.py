@@ -70,14 +70,18 @@ def test_init_from_a_folder_and_refusals(rb, tmp_path, data_copy):
 def test_a_vote_is_one_commit_by_the_member(rb, tmp_path):
     folder = Path(rb("where").out.strip())
     (folder / "topics.yaml").write_text((folder / "topics.yaml").read_text() + "# note\n")
+    members = yaml.safe_load((folder / "members.yaml").read_text())["members"]
+    name = next(m["name"] for m in members if m["id"] == "A")
+    keygen = rb("member", "keygen", "--member", "A")  # A's key: signs A's votes
+    assert keygen.code == 0, keygen.err
+    assert log(folder)[0].message == "Member A: new signing key"
+    assert log(folder)[0].author.startswith(f"{name} (member A)")
     result = rb("ballot", "vote", folder / BALLOT, "--member", "A", "--question", "10",
                 "--ranking", "10B,10A")
     assert result.code == 0, result.err
     newest = log(folder)[0]
-    assert len(log(folder)) == 2
+    assert len(log(folder)) == 3  # the seed, A's key, A's vote
     assert "member A" in newest.message and "question 10" in newest.message
-    members = yaml.safe_load((folder / "members.yaml").read_text())["members"]
-    name = next(m["name"] for m in members if m["id"] == "A")
     assert newest.author.startswith(f"{name} (member A)")
     assert newest.committer == "Test Runner <tests@apca.invalid>"
     with porcelain.open_repo_closing(str(folder)) as repo:
@@ -130,10 +134,14 @@ def test_nothing_is_written_into_the_seed(rb, tmp_path):
 
 
 def _adopt_28a(rb, folder: Path) -> None:
+    for member in "ABCDE":  # each member's key (here all on one computer)
+        assert rb("member", "keygen", "--member", member).code == 0
+    assert rb("member", "role", "A", "chair").code == 0  # the first chair names themself
     for member in "ABCDE":  # unanimous: 28A wins under every counting method
         assert rb("ballot", "vote", folder / BALLOT, "--member", member, "--question", "28",
                   "--ranking", "28A").code == 0
-    assert rb("ballot", "close", folder / BALLOT).code == 0
+    closed = rb("ballot", "close", folder / BALLOT, "--as", "A")
+    assert closed.code == 0, closed.err
     result = rb("ballot", "adopt", folder / BALLOT, "--edition", "2027", "--date", "2027-01-02")
     assert result.code == 0, result.err
 
@@ -144,9 +152,12 @@ def test_history_of_a_rule_and_of_an_edition(rb, tmp_path):
     folder = Path(rb("where").out.strip())
     _adopt_28a(rb, folder)
     messages = [e.message for e in log(folder)]
-    assert len(messages) == 1 + 5 + 1 + 1
+    # the seed, five keys and the chair's role, five votes, the close, the adoption
+    assert len(messages) == 1 + 5 + 1 + 5 + 1 + 1
     assert messages[0] == "Adopt ballot 2026-committee as edition 2027"
-    assert messages[1].startswith("Close ballot 2026-committee")
+    assert messages[1] == "Close ballot 2026-committee: results stored and sealed by A"
+    assert messages[7] == "Member A: role chair"
+    assert messages[8:13] == [f"Member {m}: new signing key" for m in "EDCBA"]
     result = rb("history", "apca:28", "--json")
     assert result.code == 0, result.err
     entries = json.loads(result.out)
@@ -172,9 +183,11 @@ def test_history_lists_a_text_change_and_shows_the_older_text(rb, tmp_path):
     book = folder / "apca" / "rulebook.yaml"
     seed_rule = next(r for r in yaml.safe_load(book.read_text())["rules"] if r["id"] == "28")
     text = book.read_text(encoding="utf-8")
-    marker = "THIRTEEN"
-    assert marker in seed_rule["text"]
-    book.write_text(text.replace(marker, "FOURTEEN", 1), encoding="utf-8")
+    # a word of rule 28 that no ruling quotes (a hand edit of quoted words would make
+    # the folder invalid, and then it is not committed)
+    marker = "COUNT STARTS"
+    assert marker in seed_rule["text"] and text.count(marker) == 1
+    book.write_text(text.replace(marker, "COUNT BEGINS", 1), encoding="utf-8")
     with open_repo(folder) as repo:
         assert commit_pending(repo, lambda _m: None) == ("apca/rulebook.yaml",)
     library = load_library(folder)
@@ -182,7 +195,7 @@ def test_history_lists_a_text_change_and_shows_the_older_text(rb, tmp_path):
     assert [e.change for e in entries] == ["changed", "added"]
     old = record_text_at(folder, library, "apca:28", entries[1].commit)
     assert old == seed_rule["text"]
-    assert "FOURTEEN" in record_text_at(folder, library, "apca:28", entries[0].commit)
+    assert "COUNT BEGINS" in record_text_at(folder, library, "apca:28", entries[0].commit)
     assert record_history(folder, library, "apca:10") == [
         e for e in record_history(folder, library, "apca:10") if e.change == "added"]
 

@@ -22,6 +22,7 @@ app = QApplication([])
 ctrl = AppController()
 assert ctrl.load().ok
 ballots = BallotController(ctrl)
+ballots.keys.use("A")  # the chair signs in: the others' votes are his proxy votes
 path = ctrl.data_dir / "apca" / "ballots" / "app.yaml"
 ballots.new_from_library("app", path)
 ballots.save()
@@ -69,8 +70,15 @@ def test_every_writing_command_leaves_the_installed_package_unchanged(installed,
                RULESBOOK_AUTHOR="Installed User <user@apca.invalid>")
     env.pop("RULESBOOK_DATA", None)
 
-    def rb(*argv, code=0):
-        proc = subprocess.run([sys.executable, "-m", "rulesbook", *map(str, argv)], env=env,
+    ran = set()
+
+    def rb(*argv, code=0, config="chair"):
+        """The command on the computer of ``config`` (its configuration folder holds
+        that member's private key)."""
+        words = argv[2:] if argv[0] == "--data" else argv
+        ran.add((words[0], words[1] if len(words) > 1 else None))
+        proc = subprocess.run([sys.executable, "-m", "rulesbook", *map(str, argv)],
+                              env=dict(env, RULESBOOK_CONFIG=str(tmp_path / config)),
                               cwd=tmp_path, capture_output=True, text=True, timeout=120)
         assert proc.returncode == code, (argv, proc.stdout, proc.stderr)
         return proc.stdout
@@ -80,30 +88,48 @@ def test_every_writing_command_leaves_the_installed_package_unchanged(installed,
     located = subprocess.run([sys.executable, "-c", "import rulesbook; print(rulesbook.__file__)"],
                              env=env, cwd=tmp_path, capture_output=True, text=True)
     assert Path(located.stdout.strip()).is_relative_to(installed)  # the installed copy runs
+    rb("member", "keygen", "--member", "A")  # the chair's key, and he names himself
+    rb("member", "role", "A", "chair")
     ballots = where / "apca" / "ballots"
     rb("ballot", "new", ballots / "cli.yaml", "--quorum", "3")
     rb("ballot", "vote", ballots / "cli.yaml", "--member", "A", "--question", "28",
        "--ranking", "28A")
-    copy = tmp_path / "b.yaml"
-    copy.write_text(yaml.safe_dump({"schema_version": 1, "kind": "member-ballot",
-                                    "ballot": "cli", "member": "B",
-                                    "votes": [{"question": "28", "ranking": ["28A"]}]}))
-    rb("ballot", "import", ballots / "cli.yaml", copy)
-    rb("ballot", "vote", ballots / "cli.yaml", "--member", "C", "--question", "28",
-       "--ranking", "28A")
-    rb("ballot", "close", ballots / "cli.yaml")
-    rb("ballot", "adopt", ballots / "cli.yaml", "--edition", "cli-edition")
-    rb("history", "apca:28")
     bare = tmp_path / "shared.git"
     from dulwich.repo import Repo
 
     Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
     rb("sync", "--remote", bare)
-    rb("clone", bare, tmp_path / "clone")
+    clone = tmp_path / "clone"  # member B, on his computer
+    rb("clone", bare, clone, config="b")
+    rb("--data", clone, "member", "keygen", "--member", "B", config="b")
+    rb("--data", clone, "sync", config="b")
+    rb("sync")  # the chair receives B's key and makes him secretary
+    rb("member", "role", "B", "secretary")
+    rb("sync")
+    rb("--data", clone, "sync", config="b")
+    rb("--data", clone, "ballot", "vote", clone / "apca" / "ballots" / "cli.yaml",
+       "--member", "B", "--question", "28", "--ranking", "28A", config="b")
+    copy = tmp_path / "b.yaml"  # B's signed copy, sent to the chair
+    rb("--data", clone, "ballot", "export", clone / "apca" / "ballots" / "cli.yaml",
+       "--member", "B", "-o", copy, config="b")
+    pem = next((tmp_path / "b" / "keys").glob("B-*.pem"))  # B's key on his second computer
+    rb("--data", clone, "member", "import-key", pem, "--member", "B", config="b-laptop")
+    rb("ballot", "import", ballots / "cli.yaml", copy)
+    rb("ballot", "vote", ballots / "cli.yaml", "--member", "C", "--question", "28",
+       "--ranking", "28A", "--proxy-by", "A")  # C's telephone vote, entered by the chair
+    rb("ballot", "close", ballots / "cli.yaml", "--as", "A")
+    rb("ballot", "adopt", ballots / "cli.yaml", "--edition", "cli-edition")
+    rb("history", "apca:28")
+    rb("member", "revoke", "B")  # B lost his laptop
+    rb("sync")
     rb("init", tmp_path / "fresh")
+    from rulesbook.cli.changes import WRITING_COMMANDS
+
+    assert set(WRITING_COMMANDS) <= ran, set(WRITING_COMMANDS) - ran  # every one was run
     seed = installed / "rules_data" / "apca" / "ballots" / "2026-committee.yaml"
     rb("ballot", "vote", seed, "--member", "A", "--question", "10", "--ranking", "10B", code=2)
-    app = subprocess.run([sys.executable, "-c", APP_SAVES], env=env, cwd=tmp_path,
+    app = subprocess.run([sys.executable, "-c", APP_SAVES], cwd=tmp_path,
+                         env=dict(env, RULESBOOK_CONFIG=str(tmp_path / "chair")),
                          capture_output=True, text=True, timeout=120)
     assert app.returncode == 0, app.stderr
     assert Path(app.stdout.strip()) == where

@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 from dulwich.repo import Repo
 
-from rulesbook.ballots import load_ballot
+from rulesbook.ballots import load_ballot, load_registry
 from rulesbook.library import load_library
 from rulesbook.rulesfolder import open_repo
 
@@ -24,13 +24,27 @@ BALLOT = "apca/ballots/2026-committee.yaml"
 REPO = Path(__file__).resolve().parents[2]
 
 
+#: who works in which folder: the chair A, members B and C, and the secretary E
+OWNER = {"member-a": "A", "member-b": "B", "member-c": "C", "secretary": "E"}
+
+
 def votes(folder: Path) -> set[tuple[str, str, tuple[str, ...]]]:
     return {(v.member, v.question, v.ranking) for v in load_ballot(folder / BALLOT).votes}
 
 
+def as_owner(rb, folder: Path, *argv):
+    """Run a command as the member who works in ``folder``, on their computer (their
+    own configuration folder, so their own private key)."""
+    return rb("--data", folder, *argv, owner=folder)
+
+
 def vote(rb, folder: Path, member: str, question: str, ranking: str) -> None:
-    result = rb("--data", folder, "ballot", "vote", folder / BALLOT, "--member", member,
-                "--question", question, "--ranking", ranking)
+    """``member`` votes in ``folder``: their own vote when it is their folder, else a
+    postal or telephone vote the folder's owner (the chair or secretary) enters."""
+    owner = OWNER.get(folder.name, member)
+    proxy = () if owner == member else ("--proxy-by", owner)
+    result = as_owner(rb, folder, "ballot", "vote", folder / BALLOT, "--member", member,
+                      "--question", question, "--ranking", ranking, *proxy)
     assert result.code == 0, result.err
 
 
@@ -38,22 +52,60 @@ def sync(rb, folder: Path, *extra):
     return rb("--data", folder, "sync", "--quiet", *extra)
 
 
+def ok(result):
+    assert result.code == 0, result.err
+    return result
+
+
+def join(rb, remote: str, folder: Path, member: str) -> None:
+    """A member clones the shared folder, makes their key and sends it (the chair
+    confirms it with a role: :func:`confirm`)."""
+    ok(rb("clone", remote, folder, "--quiet"))
+    assert OWNER[folder.name] == member
+    ok(as_owner(rb, folder, "member", "keygen", "--member", member))
+    ok(sync(rb, folder))
+
+
+def confirm(rb, chair: Path, roles: dict[str, str]) -> None:
+    """The chair receives the new keys, signs each member's role, and sends them."""
+    ok(sync(rb, chair))
+    for member, role in roles.items():
+        ok(as_owner(rb, chair, "member", "role", member, role))
+    ok(sync(rb, chair))
+
+
 def committee(rb, tmp_path, remote: str | None = None):
-    """The secretary makes the folder and shares it; A and B clone it."""
+    """As a committee sets up (docs/rules-folder.md): the secretary E makes the folder,
+    her key, and shares it; the chair A clones it, makes his key and names himself
+    chair; B clones it and makes his key; the chair confirms B and makes E secretary;
+    everyone syncs. Each on their own computer (their own keys)."""
     if remote is None:
         remote = str(bare_repo(tmp_path / "shared.git"))
     secretary, a, b = tmp_path / "secretary", tmp_path / "member-a", tmp_path / "member-b"
-    assert rb("init", secretary).code == 0
-    first = sync(rb, secretary, "--remote", remote)
-    assert first.code == 0, first.err
-    for folder in (a, b):
-        result = rb("clone", remote, folder, "--quiet")
-        assert result.code == 0, result.err
+    ok(rb("init", secretary))
+    ok(as_owner(rb, secretary, "member", "keygen", "--member", "E"))
+    ok(sync(rb, secretary, "--remote", remote))
+    join(rb, remote, a, "A")
+    ok(as_owner(rb, a, "member", "role", "A", "chair"))  # the first chair names himself
+    ok(sync(rb, a))
+    join(rb, remote, b, "B")
+    confirm(rb, a, {"B": "member", "E": "secretary"})
+    for folder in (secretary, b):
+        ok(sync(rb, folder))
+    for folder in (secretary, a, b):
+        registry = load_registry(folder)
+        assert registry.chair == "A" and registry.role_at("E") == "secretary"
+        assert all(registry.key_problem(m, registry.key_of(m)) is None for m in "ABE")
     return remote, secretary, a, b
 
 
 def test_three_clones_vote_and_sync_in_different_orders(rb, tmp_path):
     remote, secretary, a, b = committee(rb, tmp_path)
+    c = tmp_path / "member-c"  # C has a key too, but sends his votes by e-mail
+    join(rb, remote, c, "C")
+    confirm(rb, a, {"C": "member"})
+    for folder in (secretary, b, c):
+        ok(sync(rb, folder))
     expected = {("A", "10", ("apca:10B", "apca:10A")), ("B", "28", ("apca:28A",)),
                 ("A", "28", ("apca:24B",)), ("B", "10", ("apca:10C",))}
     vote(rb, a, "A", "10", "10B,10A")
@@ -64,11 +116,12 @@ def test_three_clones_vote_and_sync_in_different_orders(rb, tmp_path):
     assert log(a)[0].parents == 2 and "merge" in log(a)[0].message.lower()
     vote(rb, a, "A", "28", "24B")
     vote(rb, b, "B", "10", "10C")
-    # the secretary enters member C's own copy, received by e-mail, without syncing first
+    # the secretary enters member C's own signed copy, received by e-mail, without
+    # syncing first
+    vote(rb, c, "C", "10", "10A")
     copy = tmp_path / "c.yaml"
-    copy.write_text(yaml.safe_dump({"schema_version": 1, "kind": "member-ballot",
-                                    "ballot": "2026-committee", "member": "C",
-                                    "votes": [{"question": "10", "ranking": ["10A"]}]}))
+    ok(as_owner(rb, c, "ballot", "export", c / BALLOT, "--member", "C", "-o", copy))
+    assert yaml.safe_load(copy.read_text())["signature"]
     assert rb("--data", secretary, "ballot", "import", secretary / BALLOT, copy).code == 0
     expected.add(("C", "10", ("apca:10A",)))
     c = next(m for m in yaml.safe_load((secretary / "members.yaml").read_text())["members"]
@@ -87,9 +140,9 @@ def test_three_clones_vote_and_sync_in_different_orders(rb, tmp_path):
 
 def test_a_real_conflict_stops_the_sync_and_keeps_both_sides(rb, tmp_path):
     remote, secretary, a, b = committee(rb, tmp_path)
-    vote(rb, b, "D", "10", "10C")  # D phoned B...
-    vote(rb, a, "D", "10", "10A")  # ...and wrote to A, differently
-    assert sync(rb, b).code == 0
+    vote(rb, secretary, "D", "10", "10C")  # D phoned the secretary...
+    vote(rb, a, "D", "10", "10A")  # ...and wrote to the chair A, differently
+    assert sync(rb, secretary).code == 0
     before_files, before_head = file_bytes(a), log(a)[0].id
     result = sync(rb, a)
     assert result.code == 2
@@ -101,23 +154,28 @@ def test_a_real_conflict_stops_the_sync_and_keeps_both_sides(rb, tmp_path):
     load_library(a)
     with open_repo(a) as repo:  # theirs intact, as fetched
         theirs = repo.refs[b"refs/remotes/origin/main"]
-        assert theirs.decode() == log(b)[0].id
+        assert theirs.decode() == log(secretary)[0].id
     as_json = json.loads(rb("--data", a, "sync", "--json").out)
     assert as_json["conflict"][0]["file"] == BALLOT
     assert as_json["conflict"][0]["record"].startswith("votes[member=D, question=10]")
-    assert log(b)[0].id == log(tmp_path / "shared.git")[0].id  # nothing pushed by A
+    assert log(secretary)[0].id == log(tmp_path / "shared.git")[0].id  # nothing pushed by A
 
 
 def test_an_invalid_merge_is_not_pushed(rb, tmp_path):
     remote, secretary, a, b = committee(rb, tmp_path)
-    assert rb("--data", b, "ballot", "close", b / BALLOT).code == 0  # B closes and seals
-    assert sync(rb, b).code == 0
-    vote(rb, a, "E", "10", "10B")  # A records a vote on the ballot B just sealed
+    vote(rb, b, "B", "10", "10A")
+    ok(sync(rb, b))
+    ok(sync(rb, secretary))
+    # the secretary closes and seals
+    ok(as_owner(rb, secretary, "ballot", "close", secretary / BALLOT, "--as", "E"))
+    assert sync(rb, secretary).code == 0
+    vote(rb, a, "E", "10", "10B")  # the chair records E's vote on the ballot just sealed
     head = log(a)[0].id
     result = sync(rb, a)
     assert result.code == 2 and "would not be valid" in result.err
     assert "seal" in result.err
-    assert log(a)[0].id == head and log(tmp_path / "shared.git")[0].id == log(b)[0].id
+    assert log(a)[0].id == head
+    assert log(tmp_path / "shared.git")[0].id == log(secretary)[0].id
 
 
 def test_hand_edits_are_committed_by_sync_when_valid(rb, tmp_path):
@@ -171,9 +229,9 @@ def test_a_sync_killed_with_sigkill_leaves_a_valid_folder(rb, tmp_path):
     expected = set()
     for i, (member, question) in enumerate([(m, q) for m in "BCDE" for q in ("10", "28")]):
         ranking = ["10A", "10B", "10C"][i % 3] if question == "10" else ["28A", "24B"][i % 2]
-        vote(rb, b, member, question, ranking)
+        vote(rb, secretary, member, question, ranking)  # B, C, D by post, and E
         expected.add((member, question, (f"apca:{ranking}",)))
-    assert sync(rb, b).code == 0
+    assert sync(rb, secretary).code == 0
     vote(rb, a, "A", "10", "10B")
     expected.add(("A", "10", ("apca:10B",)))
     env = dict(os.environ, PYTHONPATH=str(REPO))
@@ -189,8 +247,8 @@ def test_a_sync_killed_with_sigkill_leaves_a_valid_folder(rb, tmp_path):
     result = sync(rb, a)
     assert result.code == 0, result.err
     assert votes(a) == expected
-    assert sync(rb, b).code == 0 and votes(b) == expected
-    assert log(a)[0].id == log(b)[0].id == log(tmp_path / "shared.git")[0].id
+    assert sync(rb, secretary).code == 0 and votes(secretary) == expected
+    assert log(a)[0].id == log(secretary)[0].id == log(tmp_path / "shared.git")[0].id
 
 
 def test_rulesbook_serve_shares_a_repository_over_http(rb, tmp_path):

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QMessageBox
 from rulesbook.cli import main
 from rulesbook.rulesfolder import init_folder, open_repo
 from rulesbook.rulesfolder.sync import commit_pending
+from tests.rulesfolder.computers import on_computer_of
 
 BALLOT = "apca/ballots/2026-committee.yaml"
 
@@ -29,8 +30,31 @@ def start(qtbot, settings, folder: Path):
     return win
 
 
-def cli(*argv) -> int:
-    return main([str(a) for a in argv])
+def cli(*argv, owner: Path | None = None) -> int:
+    """The command line, run on the computer of the member who works in ``owner``."""
+    with on_computer_of(owner):
+        return main([str(a) for a in argv])
+
+
+def shared_pair(tmp_path) -> tuple[Path, Path]:
+    """``mine`` (the chair A's folder), shared through a bare repository, and
+    ``theirs`` (the secretary B's clone), each member with their key on their own
+    computer, confirmed through sync; both in step with the remote."""
+    bare = tmp_path / "shared.git"
+    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    init_folder(mine)
+    assert cli("--data", mine, "member", "keygen", "--member", "A", owner=mine) == 0
+    assert cli("--data", mine, "member", "role", "A", "chair", owner=mine) == 0
+    assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
+    assert cli("clone", bare, theirs, "--quiet") == 0
+    assert cli("--data", theirs, "member", "keygen", "--member", "B", owner=theirs) == 0
+    assert cli("--data", theirs, "sync", "--quiet") == 0
+    assert cli("--data", mine, "sync", "--quiet") == 0
+    assert cli("--data", mine, "member", "role", "B", "secretary", owner=mine) == 0
+    assert cli("--data", mine, "sync", "--quiet") == 0
+    assert cli("--data", theirs, "sync", "--quiet") == 0
+    return mine, theirs
 
 
 def test_the_app_and_the_command_line_share_one_folder(qapp):
@@ -46,7 +70,9 @@ def test_rule_history_text_at_a_commit_and_redline(qtbot, settings, tmp_path):
     book = folder / "apca" / "rulebook.yaml"
     seed_text = next(r["text"] for r in yaml.safe_load(book.read_text())["rules"]
                      if r["id"] == "28")
-    book.write_text(book.read_text().replace("THIRTEEN", "FOURTEEN", 1))
+    # a word that no ruling quotes (an edit of quoted words would not validate)
+    assert book.read_text().count("COUNT STARTS") == 1
+    book.write_text(book.read_text().replace("COUNT STARTS", "COUNT BEGINS", 1))
     with open_repo(folder) as repo:
         commit_pending(repo, lambda _m: None)
     win = start(qtbot, settings, folder)
@@ -63,10 +89,10 @@ def test_rule_history_text_at_a_commit_and_redline(qtbot, settings, tmp_path):
     assert panel.table.item(0, 4).text() == "Edit by hand: apca/rulebook.yaml"
     panel.table.selectRow(1)  # the first version: the seed's text
     assert seed_text.split()[0] in panel.view.toPlainText()
-    assert "FOURTEEN" not in panel.view.toPlainText()
+    assert "BEGINS" not in panel.view.toPlainText()
     panel.table.selectAll()
     html = panel.view.page_html()
-    assert '<del class="del">THIRTEEN' in html and '<ins class="ins">FOURTEEN' in html
+    assert '<del class="del">STARTS' in html and '<ins class="ins">BEGINS' in html
 
 
 def test_history_of_an_unversioned_folder_says_so(qtbot, settings, tmp_path):
@@ -81,20 +107,15 @@ def test_history_of_an_unversioned_folder_says_so(qtbot, settings, tmp_path):
 
 
 def test_file_sync_receives_sends_and_shows_the_status(qtbot, settings, tmp_path):
-    bare = tmp_path / "shared.git"
-    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
-    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    init_folder(mine)
-    assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
-    assert cli("clone", bare, theirs, "--quiet") == 0
+    mine, theirs = shared_pair(tmp_path)
     assert cli("ballot", "vote", theirs / BALLOT, "--member", "B", "--question", "10",
-               "--ranking", "10C") == 0
+               "--ranking", "10C", owner=theirs) == 0
     assert cli("--data", theirs, "sync", "--quiet") == 0
     win = start(qtbot, settings, mine)  # opening the folder looks at the remote
     qtbot.waitUntil(lambda: win.folder_status.text() == "Sync: 1 to receive", timeout=20000)
     win.folder.wait()
     assert cli("ballot", "vote", mine / BALLOT, "--member", "A", "--question", "10",
-               "--ranking", "10A") == 0
+               "--ranking", "10A", owner=mine) == 0
     win.folder.refresh()
     assert win.folder_status.text() == "Sync: 1 to send, 1 to receive"
     steps = []
@@ -116,15 +137,11 @@ def test_file_sync_receives_sends_and_shows_the_status(qtbot, settings, tmp_path
 
 
 def test_a_sync_conflict_is_shown_with_the_records(qtbot, settings, tmp_path):
-    bare = tmp_path / "shared.git"
-    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
-    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
-    init_folder(mine)
-    assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
-    assert cli("clone", bare, theirs, "--quiet") == 0
-    for folder, ranking in ((theirs, "10C"), (mine, "10A")):
+    mine, theirs = shared_pair(tmp_path)
+    # D phoned the secretary B and wrote to the chair A, differently
+    for folder, ranking, proxy in ((theirs, "10C", "B"), (mine, "10A", "A")):
         assert cli("ballot", "vote", folder / BALLOT, "--member", "D", "--question", "10",
-                   "--ranking", ranking) == 0
+                   "--ranking", ranking, "--proxy-by", proxy, owner=folder) == 0
     assert cli("--data", theirs, "sync", "--quiet") == 0
     win = start(qtbot, settings, mine)
     win.folder.wait()
@@ -176,3 +193,24 @@ def test_a_case_file_saved_from_the_board_into_the_folder_is_one_commit(qtbot, t
     assert ws.save_case(target)  # saved again unchanged: no empty commit
     with open_repo(folder) as repo:
         assert repo[repo.head()].id == head.id
+
+
+def test_a_key_created_in_the_app_is_one_commit_by_the_member(open_ballots, tmp_path):
+    folder = tmp_path / "rules"
+    init_folder(folder)
+    win, ws = open_ballots(folder)
+    panel = ws.key_panel
+    panel.member_combo.setCurrentIndex(panel.member_combo.findData("A"))
+    panel.create_button.click()
+    assert "created and registered in members.yaml" in panel.status.text()
+    name = next(m["name"] for m in yaml.safe_load((folder / "members.yaml").read_text())
+                ["members"] if m["id"] == "A")
+    with open_repo(folder) as repo:
+        head = repo[repo.head()]
+        assert head.message.decode().strip() == "Member A: new signing key"
+        assert head.author.decode().startswith(f"{name} (member A)")
+        assert len(head.parents) == 1
+    from rulesbook.rulesfolder import folder_status
+
+    assert folder_status(folder).pending == ()  # members.yaml committed, nothing left over
+    assert "registry" in yaml.safe_load((folder / "members.yaml").read_text())

@@ -118,7 +118,7 @@ class KeyRing(QObject):
             signer, _ = import_key(member, pem, passphrase.encode("utf-8") or None,
                                    rules_folder=self.root)
             if self.registry().registered_key(member) != signer.public:
-                self._register(signer)
+                self._register(signer, "signing key imported")
             else:
                 self._set(signer)
                 self.message.emit(f"Imported the key of {member}; signing as {member}", False)
@@ -128,10 +128,17 @@ class KeyRing(QObject):
             self._fail(exc)
         return signer
 
-    def _register(self, signer: SigningKey) -> None:
+    def _register(self, signer: SigningKey, what: str = "new signing key") -> None:
+        from rulesbook.rulesfolder import RulesFolderError, recorded_change
+
         statement = sign_statement({"op": "key", "member": signer.member, "key": signer.public,
                                     "at": now_utc()}, signer)
-        registry = append_statement(self.root, statement)
+        try:  # one commit in a rules folder, as `rulesbook member keygen` makes
+            with recorded_change(self.root / "members.yaml",
+                                 f"Member {signer.member}: {what}", member=signer.member):
+                registry = append_statement(self.root, statement)
+        except RulesFolderError as exc:
+            raise BallotError(str(exc)) from None
         self._set(signer)
         why = registry.key_problem(signer.member, signer.public)
         note = f"; it counts once the chair ({registry.chair}) confirms it" if why else ""
