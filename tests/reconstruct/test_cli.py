@@ -101,3 +101,13 @@ def test_reconstruct_errors(capsys):
     code, _, err = run(capsys, "reconstruct", "--from", "start", "--to", "B:W21:B1",
                        "--plies", "2", "--known", "zz")
     assert code == 2 and "PLY:MOVE" in err
+
+
+def test_reconstruct_a_straight_king_run_is_unique(capsys):
+    # issue 21: the only ply is 29 taking 25 and 15 and landing on 11
+    code, out, _ = run(capsys, "reconstruct", "--variant", "russian", "--from",
+                       "W:WK29:B25,15,1", "--to", "B:WK11:B1", "--plies", "1", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["status"] == "unique"
+    assert result["sequences"] == [["29x11"]]
