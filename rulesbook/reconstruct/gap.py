@@ -29,6 +29,7 @@ object with ``is_set()``, such as ``threading.Event``).
 """
 from __future__ import annotations
 
+import enum
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -55,8 +56,20 @@ from rulesbook.draughts.movegen import (
 )
 from rulesbook.reconstruct.geometry import coords
 
-__all__ = ["Known", "GapResult", "CancelToken", "SearchCancelled", "fill_gap", "parse_known",
-           "diverge_points"]
+__all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
+           "parse_known", "diverge_points"]
+
+
+class Status(str, enum.Enum):
+    """What a gap search found.  Compares equal to its value (``"unique"``)."""
+
+    IMPOSSIBLE = "impossible"  #: no legal sequence: the record or the board is wrong
+    UNIQUE = "unique"  #: exactly one sequence
+    SEVERAL = "several"  #: two or more (``truncated`` when more than the limit exist)
+    CANCELLED = "cancelled"  #: stopped before the search finished
+
+    def __str__(self) -> str:
+        return self.value
 
 
 class SearchCancelled(Exception):
@@ -154,16 +167,18 @@ def parse_known(text: str, start: Position | None = None) -> Known:
 class GapResult:
     """The answer of :func:`fill_gap`.
 
-    ``status`` is ``"impossible"``, ``"unique"`` or ``"several"``;
+    ``status`` is a :class:`Status`, chosen from the number of sequences that
+    exist (not from the list kept): ``truncated`` says more than ``limit``
+    exist, and then only the first ``limit`` are kept;
     ``sequences`` the move sequences found (each a tuple of Moves), ``texts``
     the same as PDN move texts; ``diverge_at`` the plies (1 = the first
     missing ply) where two sequences found first differ; ``unaccounted`` the
     problems that make it impossible (pieces that cannot be accounted for).
-    ``truncated`` is True when more than ``limit`` sequences exist (only the
-    first are kept); ``cancelled`` when the search was stopped early.
+    ``cancelled`` is True (and ``status`` CANCELLED) when the search was
+    stopped early; ``done`` is the fraction of the search it had covered.
     """
 
-    status: str
+    status: Status
     sequences: tuple[tuple[Move, ...], ...]
     texts: tuple[tuple[str, ...], ...]
     diverge_at: tuple[int, ...]
@@ -174,10 +189,11 @@ class GapResult:
     seconds: float = field(default=0.0, compare=False)
     truncated: bool = False
     cancelled: bool = False
+    done: float = field(default=1.0, compare=False)
 
     def to_dict(self) -> dict:
         """The object printed by ``rulesbook reconstruct --json``."""
-        return {"status": self.status, "sequences": [list(t) for t in self.texts],
+        return {"status": self.status.value, "sequences": [list(t) for t in self.texts],
                 "diverge_at": list(self.diverge_at), "explanation": self.explanation}
 
 
@@ -496,13 +512,19 @@ class _Search:
         if not moves:
             self.done += weight
         nxt = not black
+        limit = self.limit
         for mv in moves:
             nb = apply(bm, bk, wm, wk, black, mv)
             for suffix in self.run(*nb, nxt, remaining - 1, share):
-                if len(out) >= self.limit:
-                    self.truncated = True
-                    break
                 out.append((mv, *suffix))
+                if len(out) >= limit:
+                    break
+            if len(out) >= limit:
+                # enough below this node: every ancestor has enough too, so the
+                # search unwinds at once (an entry cut here is never reused
+                # except to say, again, that there are enough)
+                self.truncated = True
+                break
         result = tuple(out)
         self.memo[key] = result
         return result
@@ -573,7 +595,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
 
     ``progress(fraction, nodes)`` is called now and then; returning False
     cancels, as does ``cancel.is_set()``.  At most ``limit`` sequences are
-    kept (``truncated`` says when there were more).
+    kept: the search stops as soon as it has found one more than that
+    (``truncated`` then says more exist, and the status counts them).
     """
     t0 = time.perf_counter()
     chosen = Variant.named(variant) if variant is not None else None
@@ -611,35 +634,39 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         frontier = _frontier(t, chosen, rules, max(room, 0))
     found: list[tuple] = []
     nodes = 0
-    truncated = cancelled = False
+    cancelled = False
+    done = 1.0
     tried = []
     for index, n in enumerate(lengths):
-        search = _Search(t, rules, constraints, limit - len(found), frontier,
+        # one more than kept: finding it tells that more than ``limit`` exist
+        search = _Search(t, rules, constraints, limit + 1 - len(found), frontier,
                          _scaled(progress, index, len(lengths)), cancel, n)
         try:
             found.extend(search.run(bm, bk, wm, wk, black, n))
         except SearchCancelled:
             cancelled = True
             nodes += search.nodes
+            done = (index + min(search.done, 1.0)) / len(lengths)
             break
         nodes += search.nodes
-        truncated = truncated or search.truncated
         tried.append(n)
-        if len(found) >= limit:
-            truncated = truncated or len(found) > limit
+        if len(found) > limit:
             break
+    truncated = len(found) > limit
     sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in found[:limit])
     texts = _texts(start, sequences)
     diverge = diverge_points(sequences)
     span = f"{plies}" if plies is not None else f"at most {max_plies}"
+    unaccounted: tuple[str, ...] = ()
     if cancelled:
-        status = "impossible" if not sequences else ("unique" if len(sequences) == 1
-                                                     else "several")
-        explanation = (f"search cancelled after {nodes} positions; "
-                       f"{len(sequences)} sequence(s) found so far")
-        unaccounted: tuple[str, ...] = ()
-    elif not sequences:
-        status = "impossible"
+        status = Status.CANCELLED
+        so_far = (f"{len(sequences)} sequence(s) found so far" if sequences
+                  else "no sequence found yet, which says nothing about whether one exists")
+        explanation = (f"search cancelled after {nodes:,} position{'s' if nodes != 1 else ''}, "
+                       f"about {done:.0%} of the search done: {so_far}. To make it finish, add "
+                       f"a move the players agree on or give a smaller number of plies")
+    elif not found:
+        status = Status.IMPOSSIBLE
         problems = _describe_counts(start, target)
         if not lengths:
             problems.append(
@@ -652,19 +679,24 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
             + (f" with the known moves ({', '.join(str(k) for ks in constraints.values() for k in ks)})"
                if constraints else ""))
         explanation = f"impossible: the record or the board is wrong: {detail}"
-    elif len(sequences) == 1:
-        status = "unique"
-        unaccounted = ()
+    elif len(found) == 1:
+        status = Status.UNIQUE
         explanation = (f"reconstructed: exactly one sequence of {len(sequences[0])} plies: "
                        + " ".join(texts[0]))
     else:
-        status = "several"
-        unaccounted = ()
-        more = " (more exist; only the first are listed)" if truncated else ""
-        explanation = (f"{len(sequences)} sequences lead to the board{more}; they first "
-                       f"differ at ply {', '.join(str(d) for d in diverge)}")
+        status = Status.SEVERAL
+        if truncated:
+            head = ("more than one sequence leads to the board (the first is listed)"
+                    if limit == 1 else
+                    f"more than {limit} sequences lead to the board (the first {limit} are "
+                    f"listed)")
+        else:
+            head = f"{len(sequences)} sequences lead to the board"
+        where = (f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
+                 if diverge else "")
+        explanation = head + where
     return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
-                     nodes, time.perf_counter() - t0, truncated, cancelled)
+                     nodes, time.perf_counter() - t0, truncated, cancelled, done)
 
 
 def _scaled(progress, index: int, count: int):

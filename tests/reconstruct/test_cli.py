@@ -111,3 +111,17 @@ def test_reconstruct_a_straight_king_run_is_unique(capsys):
     result = json.loads(out)
     assert result["status"] == "unique"
     assert result["sequences"] == [["29x11"]]
+
+
+def test_reconstruct_limit_does_not_hide_the_other_sequences(capsys):
+    # issue 20: five sequences exist; --limit 1 lists one and says there are more
+    board = "B:W17,20,21,22,25,26,28,29,30,31,32:B1,2,3,4,5,6,7,8,12"
+    code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to", board,
+                       "--plies", "8", "--limit", "1", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["status"] == "several" and len(result["sequences"]) == 1
+    assert "more than one" in result["explanation"]
+    code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to", board,
+                       "--plies", "8", "--limit", "1")
+    assert code == 0 and "exactly one" not in out and "more than one" in out

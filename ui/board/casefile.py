@@ -44,7 +44,7 @@ def case_from_controller(controller):
             findings["restored_fen"] = first.fen_before
     gap = controller.gap_result
     if gap is not None and not gap.cancelled:
-        findings["gap"] = {"status": gap.status,
+        findings["gap"] = {"status": gap.status.value,
                            "sequences": [list(t) for t in gap.texts],
                            "diverge_at": [d for d in gap.diverge_at if d >= 1],
                            "explanation": gap.explanation}
