@@ -369,14 +369,19 @@ class Position:
 
     def move_text(self, move: Move, algebraic: bool = False) -> str:
         """The PDN 3.0 text of ``move``: start and end only (``11-15``,
-        ``9x25``) when no other legal move reads the same, otherwise every
+        ``9x25``) when no other legal move goes from the same square to the
+        same square (even one this reader would tell apart), otherwise every
         intermediate stop (``c3xa5xc7xe5xc3``): each square where the piece
         turns and, on a straight run over two pieces, the square immediately
-        behind the first."""
+        behind the first.  A single capture whose ends another capture
+        shares has no intermediate square to give: it is written start x end,
+        which :meth:`parse_move` reads as the move that stops exactly there."""
         if move not in self._generate()[0]:
             raise self._illegal(move.full_text(), move.path)
-        short = (move.start, move.end)
-        chosen = short if self._matches(short) == [move] else move.path
+        start, end = move.start, move.end
+        alone = not any(m.start == start and m.end == end and m != move
+                        for m in self._generate()[1])
+        chosen = (start, end) if alone else move.path
         fmt = square_to_algebraic if algebraic else str
         return move.separator.join(fmt(s) for s in chosen)
 
