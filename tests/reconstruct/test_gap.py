@@ -12,12 +12,12 @@ from rulesbook.reconstruct.gap import (
     CancelToken,
     Known,
     Status,
-    _frontier,
-    _Target,
     diverge_points,
     fill_gap,
     parse_known,
 )
+from rulesbook.reconstruct.gap_bounds import Target
+from rulesbook.reconstruct.gap_retro import frontier
 
 
 def random_gap(rng: random.Random, variant: str, hidden: int):
@@ -150,9 +150,9 @@ def test_frontier_matches_brute_force():
         rules = compile_rules(Position.start(variant).variant)
         for _ in range(15):
             earlier, board, truth = random_gap(rng, variant, 1)
-            t = _Target(*board.bitboards())
+            t = Target(*board.bitboards())
             room = earlier.count(board.turn) - board.count(board.turn)
-            table = _frontier(t, earlier.variant, rules, room)
+            table = frontier(t, earlier.variant, rules, room)
             key = earlier.bitboards()
             assert key in table
             bm, bk, wm, wk, black = key

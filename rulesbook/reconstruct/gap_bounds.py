@@ -1,0 +1,206 @@
+"""Lower bounds for the gap search: can a position still reach the board in
+so many plies?  (:func:`feasible`; never says no to a position that can.)
+
+What the board tells: material per side only goes down and must reach the
+board's; men are never created; kings appear only by crowning; every target
+square that a side does not hold yet needs a move of that side ending on it,
+every square it must leave needs a move starting there (or a capture by the
+other side); when a side has no capture left to make its men only step
+forward, so a target man needs a man behind it in its cone; and the men that
+stay men advance row by row: a quiet move takes a man one row forward, a
+jump at most two, so the rows the board's men are ahead of the men now bound
+the moves from below -- and fix their number exactly for a side with no king,
+no capture left to make, no piece left to lose and no crowning to come.
+"""
+from __future__ import annotations
+
+from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE
+from rulesbook.reconstruct.geometry import coords
+
+__all__ = ["Target", "feasible", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
+           "CROWN_ROW_WHITE"]
+
+
+def bits(x: int) -> list[int]:
+    out = []
+    while x:
+        b = x & -x
+        out.append(b.bit_length() - 1)
+        x ^= b
+    return out
+
+
+def _cones() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """``cone[c][t]``: quiet steps a man needs from bit c to bit t (99 = never)."""
+    out = []
+    for black in (True, False):
+        table = []
+        for c in range(32):
+            rc, fc = coords(c + 1)
+            row = []
+            for t in range(32):
+                rt, ft = coords(t + 1)
+                ahead = rt - rc if black else rc - rt
+                row.append(ahead if ahead >= abs(ft - fc) else 99)
+            table.append(tuple(row))
+        out.append(tuple(table))
+    return out[0], out[1]
+
+
+CONE_BLACK, CONE_WHITE = _cones()
+
+
+def _rings(cone, forward: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """``rings[a]``: ``(d, mask)`` pairs, nearest first, ``mask`` holding the bits
+    ``b`` a man needs ``d`` quiet steps to go to from ``a`` (``forward``) or to
+    come from to ``a`` (not ``forward``); unreachable bits are in no mask."""
+    out = []
+    for a in range(32):
+        masks: dict[int, int] = {}
+        for b in range(32):
+            d = cone[a][b] if forward else cone[b][a]
+            if d != 99:
+                masks[d] = masks.get(d, 0) | BIT[b]
+        out.append(tuple(sorted(masks.items())))
+    return tuple(out)
+
+
+# a man's way ahead (to its target squares) and behind (where it can come from)
+_AHEAD_BLACK, _BEHIND_BLACK = _rings(CONE_BLACK, True), _rings(CONE_BLACK, False)
+_AHEAD_WHITE, _BEHIND_WHITE = _rings(CONE_WHITE, True), _rings(CONE_WHITE, False)
+CROWN_ROW_BLACK = tuple(bits(CROWN_BLACK))
+CROWN_ROW_WHITE = tuple(bits(CROWN_WHITE))
+_NEVER = 1 << 30
+# the squares of each row, from the side's own back row to its king row
+_ROWS_WHITE = tuple(sum(BIT[i] for i in range(32) if i // 4 == 7 - a) for a in range(8))
+_ROWS_BLACK = tuple(sum(BIT[i] for i in range(32) if i // 4 == a) for a in range(8))
+
+
+class Target:
+    __slots__ = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "nbm", "nwm", "key",
+                 "b_goals", "w_goals")
+
+    def __init__(self, bm: int, bk: int, wm: int, wk: int, black: bool) -> None:
+        self.bm, self.bk, self.wm, self.wk, self.black = bm, bk, wm, wk, black
+        self.nb = (bm | bk).bit_count()
+        self.nw = (wm | wk).bit_count()
+        self.nbm = bm.bit_count()
+        self.nwm = wm.bit_count()
+        self.key = (bm, bk, wm, wk, black)
+        # where a man that leaves its square can end: a target man's square, or
+        # the king row when the target has kings of that side
+        self.b_goals = bm | (CROWN_BLACK if bk else 0)
+        self.w_goals = wm | (CROWN_WHITE if wk else 0)
+
+
+def _steps_needed(rings, froms: int, tos: int) -> int:
+    """The sum over the bits of ``froms`` of the fewest steps to (or from, by
+    ``rings``: see :func:`_rings`) any bit of ``tos``; _NEVER when one cannot."""
+    need = 0
+    while froms:
+        b = froms & -froms
+        froms ^= b
+        for d, ring in rings[b.bit_length() - 1]:
+            if ring & tos:
+                need += d
+                break
+        else:
+            return _NEVER
+    return need
+
+
+def _rows_ahead(rows: tuple[int, ...], men: int) -> tuple[int, ...]:
+    """How many of ``men`` stand on each row, counted from the side's own back
+    row (index 0) to its king row (index 7)."""
+    return tuple((men & row).bit_count() for row in rows)
+
+
+def _advance_bound(rows: tuple[int, ...], men: int, kings: int, tmen: int, tkings: int,
+                   moves: int, lost_left: int, takes_left: int) -> bool:
+    """The men that are men on the board came from as many men now, each moving
+    one row forward per quiet move and at most two rows per jump: at least
+    (rows the board's men are ahead) - 2 x (jumps left) quiet moves, the most
+    advanced men now being the most favourable choice.  With no king, no
+    capture to make, no piece to lose and no crowning, every move is such a
+    step: the number is exact."""
+    want = _rows_ahead(rows, tmen)
+    have = _rows_ahead(rows, men)
+    target_sum = sum(a * n for a, n in enumerate(want))
+    left = sum(want)
+    best = 0
+    for a in range(7, -1, -1):  # the most advanced men first
+        take = have[a] if have[a] < left else left
+        best += a * take
+        left -= take
+        if not left:
+            break
+    need = target_sum - best
+    if not (kings or tkings or lost_left or takes_left):
+        return need == moves  # all men survive as men, every move a step
+    if takes_left:
+        need = need - 2 * takes_left + 1
+    return need <= moves
+
+
+def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
+                moves: int, lost_left: int, takes_left: int, ahead, behind,
+                rows: tuple[int, ...]) -> bool:
+    """Can one side go from (men, kings) to (tmen, tkings) in ``moves`` moves,
+    losing ``lost_left`` pieces to the opponent and taking ``takes_left``?"""
+    if tmen and not _advance_bound(rows, men, kings, tmen, tkings, moves, lost_left,
+                                   takes_left):
+        return False
+    fill = ((tmen & ~men) | (tkings & ~kings)).bit_count()
+    if fill > moves:
+        return False
+    vacate = ((men & ~tmen) | (kings & ~tkings)).bit_count()
+    if vacate - lost_left > moves:
+        return False
+    if takes_left:
+        return moves >= 1
+    # no capture left for this side: its men only step forward, so every target
+    # man not there yet needs a man behind it ...
+    missing = tmen & ~men
+    if missing and _steps_needed(behind, missing, men) > moves:
+        return False
+    # ... and, when none of its men is taken, every man that leaves its square
+    # must reach a target man's square or the king row
+    leaving = men & ~tmen
+    if lost_left or not leaving:
+        return True
+    return _steps_needed(ahead, leaving, goals) <= moves
+
+
+def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
+             t: Target) -> bool:
+    """False when the position (``black`` to move) cannot reach the target in
+    ``remaining`` plies; True says only that no bound rules it out."""
+    nb = (bm | bk).bit_count()
+    nw = (wm | wk).bit_count()
+    if nb < t.nb or nw < t.nw:
+        return False
+    nbm = bm.bit_count()
+    nwm = wm.bit_count()
+    if nbm < t.nbm or nwm < t.nwm:
+        return False
+    if remaining == 0:
+        return (bm, bk, wm, wk, black) == t.key
+    black_moves = (remaining + 1) // 2 if black else remaining // 2
+    white_moves = remaining - black_moves
+    lost_b = nb - t.nb
+    lost_w = nw - t.nw
+    if lost_w and not black_moves:
+        return False
+    if lost_b and not white_moves:
+        return False
+    # kings appear only by crowning a man (men leave the men count)
+    if t.bk.bit_count() > bk.bit_count() + (nbm - t.nbm):
+        return False
+    if t.wk.bit_count() > wk.bit_count() + (nwm - t.nwm):
+        return False
+    return (_side_bound(bm, bk, t.bm, t.bk, t.b_goals, black_moves, lost_b, lost_w,
+                        _AHEAD_BLACK, _BEHIND_BLACK, _ROWS_BLACK)
+            and _side_bound(wm, wk, t.wm, t.wk, t.w_goals, white_moves, lost_w, lost_b,
+                            _AHEAD_WHITE, _BEHIND_WHITE, _ROWS_WHITE))
+
+
