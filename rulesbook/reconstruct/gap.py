@@ -36,7 +36,6 @@ from rulesbook.draughts import (
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target
-from rulesbook.reconstruct.gap_retro import frontier as retro_frontier
 from rulesbook.reconstruct.gap_search import MAX_PLIES, CancelToken, GapSearch, SearchCancelled
 
 __all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
@@ -263,11 +262,6 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     key = tuple(start.bitboards())
     t = Target(*target.bitboards())
     rules = compile_rules(chosen)
-    frontier = None
-    if use_frontier and chosen.mid_capture_crowning in ("no", "ends"):
-        # the side that made the last move captured pieces of the side to move now
-        room = start.count(target.turn) - target.count(target.turn)
-        frontier = retro_frontier(t, chosen, rules, max(room, 0))
     found: list[tuple] = []
     total = 0  # sequences that exist (counted up to limit + 1)
     nodes = 0
@@ -276,10 +270,10 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     tried = []
     for index, n in enumerate(lengths):
         # one more than kept: finding it tells that more than ``limit`` exist
-        search = GapSearch(t, rules, constraints, frontier, n, limit + 1 - total,
-                           _scaled(progress, index, len(lengths)), cancel)
+        report = _scaled(progress, index, len(lengths))
+        search = GapSearch(t, rules, constraints, n, limit + 1 - total, report, cancel)
         try:
-            count = search.count(key)  # type: ignore[arg-type]
+            count = search.count(key, chosen if use_frontier else None)  # type: ignore[arg-type]
         except SearchCancelled:
             cancelled = True
             nodes += search.nodes

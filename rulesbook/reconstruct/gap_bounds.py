@@ -71,9 +71,9 @@ _AHEAD_WHITE, _BEHIND_WHITE = _rings(CONE_WHITE, True), _rings(CONE_WHITE, False
 CROWN_ROW_BLACK = tuple(bits(CROWN_BLACK))
 CROWN_ROW_WHITE = tuple(bits(CROWN_WHITE))
 _NEVER = 1 << 30
-# the squares of each row, from the side's own back row to its king row
-_ROWS_WHITE = tuple(sum(BIT[i] for i in range(32) if i // 4 == 7 - a) for a in range(8))
-_ROWS_BLACK = tuple(sum(BIT[i] for i in range(32) if i // 4 == a) for a in range(8))
+# the sum of the rows (0 = squares 1-4) of the men of a board, by 16-bit halves
+_ROWSUM_LO = tuple(sum((i // 4) for i in range(16) if x >> i & 1) for x in range(1 << 16))
+_ROWSUM_HI = tuple(sum((4 + i // 4) for i in range(16) if x >> i & 1) for x in range(1 << 16))
 
 
 class Target:
@@ -109,13 +109,7 @@ def _steps_needed(rings, froms: int, tos: int) -> int:
     return need
 
 
-def _rows_ahead(rows: tuple[int, ...], men: int) -> tuple[int, ...]:
-    """How many of ``men`` stand on each row, counted from the side's own back
-    row (index 0) to its king row (index 7)."""
-    return tuple((men & row).bit_count() for row in rows)
-
-
-def _advance_bound(rows: tuple[int, ...], men: int, kings: int, tmen: int, tkings: int,
+def _advance_bound(black: bool, men: int, kings: int, tmen: int, tkings: int,
                    moves: int, lost_left: int, takes_left: int) -> bool:
     """The men that are men on the board came from as many men now, each moving
     one row forward per quiet move and at most two rows per jump: at least
@@ -123,18 +117,23 @@ def _advance_bound(rows: tuple[int, ...], men: int, kings: int, tmen: int, tking
     advanced men now being the most favourable choice.  With no king, no
     capture to make, no piece to lose and no crowning, every move is such a
     step: the number is exact."""
-    want = _rows_ahead(rows, tmen)
-    have = _rows_ahead(rows, men)
-    target_sum = sum(a * n for a, n in enumerate(want))
-    left = sum(want)
-    best = 0
-    for a in range(7, -1, -1):  # the most advanced men first
-        take = have[a] if have[a] < left else left
-        best += a * take
-        left -= take
-        if not left:
-            break
-    need = target_sum - best
+    # rows counted from the top (square 1-4 = row 0); Black advances down
+    target_rows = _ROWSUM_LO[tmen & 0xFFFF] + _ROWSUM_HI[tmen >> 16]
+    kept = tmen.bit_count()
+    have = men.bit_count()
+    if have == kept:
+        rows = _ROWSUM_LO[men & 0xFFFF] + _ROWSUM_HI[men >> 16]
+    else:  # the ``kept`` most advanced men
+        rows = 0
+        left = kept
+        for r in (range(7, -1, -1) if black else range(8)):
+            n = ((men >> (4 * r)) & 15).bit_count()
+            if n >= left:
+                rows += r * left
+                break
+            rows += r * n
+            left -= n
+    need = target_rows - rows if black else (rows - target_rows)
     if not (kings or tkings or lost_left or takes_left):
         return need == moves  # all men survive as men, every move a step
     if takes_left:
@@ -144,10 +143,10 @@ def _advance_bound(rows: tuple[int, ...], men: int, kings: int, tmen: int, tking
 
 def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
                 moves: int, lost_left: int, takes_left: int, ahead, behind,
-                rows: tuple[int, ...]) -> bool:
+                black: bool) -> bool:
     """Can one side go from (men, kings) to (tmen, tkings) in ``moves`` moves,
     losing ``lost_left`` pieces to the opponent and taking ``takes_left``?"""
-    if tmen and not _advance_bound(rows, men, kings, tmen, tkings, moves, lost_left,
+    if tmen and not _advance_bound(black, men, kings, tmen, tkings, moves, lost_left,
                                    takes_left):
         return False
     fill = ((tmen & ~men) | (tkings & ~kings)).bit_count()
@@ -199,8 +198,8 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
     if t.wk.bit_count() > wk.bit_count() + (nwm - t.nwm):
         return False
     return (_side_bound(bm, bk, t.bm, t.bk, t.b_goals, black_moves, lost_b, lost_w,
-                        _AHEAD_BLACK, _BEHIND_BLACK, _ROWS_BLACK)
+                        _AHEAD_BLACK, _BEHIND_BLACK, True)
             and _side_bound(wm, wk, t.wm, t.wk, t.w_goals, white_moves, lost_w, lost_b,
-                            _AHEAD_WHITE, _BEHIND_WHITE, _ROWS_WHITE))
+                            _AHEAD_WHITE, _BEHIND_WHITE, False))
 
 

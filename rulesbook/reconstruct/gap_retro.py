@@ -8,11 +8,21 @@ un-moved: the search goes forward all the way there.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import BIT, FULL, RAYS_BY_DIR, apply, legal_raw_moves
-from rulesbook.reconstruct.gap_bounds import CROWN_ROW_BLACK, CROWN_ROW_WHITE, Target, bits
+from rulesbook.reconstruct.gap_bounds import (
+    CROWN_ROW_BLACK,
+    CROWN_ROW_WHITE,
+    Target,
+    bits,
+    feasible,
+)
 
-__all__ = ["unmoves", "frontier"]
+__all__ = ["unmoves", "frontier", "next_layer", "can_unmove"]
+
+Key = tuple[int, int, int, int, bool]
 
 
 def unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
@@ -116,3 +126,48 @@ def frontier(t: Target, variant: Variant, rules: tuple, room: int
     return table
 
 
+def can_unmove(variant: Variant) -> bool:
+    """Whether :func:`unmoves` knows the variant (not Russian: its men crowned
+    in the middle of a capture capture on as kings)."""
+    return variant.mid_capture_crowning in ("no", "ends")
+
+
+def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: tuple, start: Key,
+               plies: int, known: dict[int, Sequence[object]],
+               tick: Callable[[], None] | None = None) -> dict[Key, int]:
+    """The backward layer ``k`` from layer ``k - 1`` (``below``): every position
+    from which the target is reached in exactly ``k`` plies (the last ``k`` of
+    ``plies``, honouring the constraints ``known`` on them), with the number
+    of such sequences, counted by playing every legal move of the position.
+    Positions the ``start`` cannot reach in the plies before are left out
+    (they are never looked up).  Layer 0 is ``{target: 1}``."""
+    sb, sbk, sw, swk, _ = start
+    start_black = (sb | sbk).bit_count()
+    start_white = (sw | swk).bit_count()
+    ply = plies - k + 1  # the ply of the move from this layer to the one below
+    constraints = [c.matches for c in known.get(ply) or ()]  # type: ignore[attr-defined]
+    layer: dict[Key, int] = {}
+    seen: set[Key] = set()
+    for x in below:
+        if tick is not None:
+            tick()
+        bm, bk, wm, wk, black = x
+        mover = not black
+        # the mover may have taken pieces of the side to move now
+        room = (start_black - (bm | bk).bit_count() if black
+                else start_white - (wm | wk).bit_count())
+        for q in unmoves(bm, bk, wm, wk, black, variant, max(room, 0)):
+            key = (*q, mover)
+            if key in seen:
+                continue
+            seen.add(key)
+            if not feasible(*start, plies - k, Target(*key)):
+                continue
+            count = 0
+            for mv in legal_raw_moves(*q, mover, rules):
+                if constraints and not all(ok(tuple(i + 1 for i in mv[0])) for ok in constraints):
+                    continue
+                count += below.get((*apply(*q, mover, mv), black), 0)
+            if count:
+                layer[key] = count
+    return layer
