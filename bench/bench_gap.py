@@ -116,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=20, help="positions of each kind")
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per search")
     parser.add_argument("--quick", action="store_true", help="a few short gaps only")
+    parser.add_argument("--no-today", action="store_true", help="skip today's search")
     args = parser.parse_args(argv)
-    baseline = load_baseline()
+    baseline = None if args.no_today else load_baseline()
     peer = pydraughts_perft4()
     print(f"pydraughts perft(4), English start: "
           f"{'%.3f s' % peer if peer else 'n/a (pydraughts not installed)'}")
@@ -140,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                 check(case, result)
             now.append(seconds)
         line = f"{kind:24s} {plies:2d} plies, {len(cases):2d} positions: now {show(now)}"
-        if baseline is not None and not (kind == "english" and plies >= 18 and args.quick):
+        if baseline is not None:
             today = [timed(baseline.fill_gap, case, plies, args.budget, baseline.CancelToken)[0]
                      for case in cases]
             line += f" | today {show(today)}"

@@ -351,10 +351,10 @@ def count_quiet(men, kings, occ, black, rules):
 
 
 def generate(men, kings, opp, occ, black, rules):
-    """All legal moves (captures are compulsory)."""
-    caps = captures(men, kings, opp, occ, black, rules)
-    if caps:
-        return caps
+    """All legal moves (captures are compulsory).  Most positions have no
+    capture: a bitboard test says so before any capture is searched."""
+    if has_capture(men, kings, opp, occ, black, rules):
+        return captures(men, kings, opp, occ, black, rules)
     return quiet_moves(men, kings, occ, black, rules)
 
 

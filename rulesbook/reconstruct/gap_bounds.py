@@ -6,11 +6,9 @@ board's; men are never created; kings appear only by crowning; every target
 square that a side does not hold yet needs a move of that side ending on it,
 every square it must leave needs a move starting there (or a capture by the
 other side); when a side has no capture left to make its men only step
-forward, so a target man needs a man behind it in its cone; and the men that
-stay men advance row by row: a quiet move takes a man one row forward, a
-jump at most two, so the rows the board's men are ahead of the men now bound
-the moves from below -- and fix their number exactly for a side with no king,
-no capture left to make, no piece left to lose and no crowning to come.
+forward, so a target man needs a man behind it in its cone; and for a side
+with no king, no capture left to make, no piece left to lose and no crowning
+to come, the number of its moves is exactly the rows its men still advance.
 """
 from __future__ import annotations
 
@@ -109,36 +107,13 @@ def _steps_needed(rings, froms: int, tos: int) -> int:
     return need
 
 
-def _advance_bound(black: bool, men: int, kings: int, tmen: int, tkings: int,
-                   moves: int, lost_left: int, takes_left: int) -> bool:
-    """The men that are men on the board came from as many men now, each moving
-    one row forward per quiet move and at most two rows per jump: at least
-    (rows the board's men are ahead) - 2 x (jumps left) quiet moves, the most
-    advanced men now being the most favourable choice.  With no king, no
-    capture to make, no piece to lose and no crowning, every move is such a
-    step: the number is exact."""
-    # rows counted from the top (square 1-4 = row 0); Black advances down
-    target_rows = _ROWSUM_LO[tmen & 0xFFFF] + _ROWSUM_HI[tmen >> 16]
-    kept = tmen.bit_count()
-    have = men.bit_count()
-    if have == kept:
-        rows = _ROWSUM_LO[men & 0xFFFF] + _ROWSUM_HI[men >> 16]
-    else:  # the ``kept`` most advanced men
-        rows = 0
-        left = kept
-        for r in (range(7, -1, -1) if black else range(8)):
-            n = ((men >> (4 * r)) & 15).bit_count()
-            if n >= left:
-                rows += r * left
-                break
-            rows += r * n
-            left -= n
-    need = target_rows - rows if black else (rows - target_rows)
-    if not (kings or tkings or lost_left or takes_left):
-        return need == moves  # all men survive as men, every move a step
-    if takes_left:
-        need = need - 2 * takes_left + 1
-    return need <= moves
+def _exact_steps(black: bool, men: int, tmen: int, moves: int) -> bool:
+    """For a side with men only, no capture to make, no piece to lose and no
+    crowning to come, every move is one man's step one row forward: the number
+    of moves is exactly the rows the board's men are ahead of the men now."""
+    ahead = (_ROWSUM_LO[tmen & 0xFFFF] + _ROWSUM_HI[tmen >> 16]
+             - _ROWSUM_LO[men & 0xFFFF] - _ROWSUM_HI[men >> 16])
+    return (ahead if black else -ahead) == moves
 
 
 def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
@@ -146,8 +121,8 @@ def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
                 black: bool) -> bool:
     """Can one side go from (men, kings) to (tmen, tkings) in ``moves`` moves,
     losing ``lost_left`` pieces to the opponent and taking ``takes_left``?"""
-    if tmen and not _advance_bound(black, men, kings, tmen, tkings, moves, lost_left,
-                                   takes_left):
+    if not (kings or tkings or lost_left or takes_left) and \
+            not _exact_steps(black, men, tmen, moves):
         return False
     fill = ((tmen & ~men) | (tkings & ~kings)).bit_count()
     if fill > moves:
