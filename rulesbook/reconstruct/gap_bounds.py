@@ -75,11 +75,17 @@ _ROWSUM_HI = tuple(sum((4 + i // 4) for i in range(16) if x >> i & 1) for x in r
 
 
 class Target:
-    __slots__ = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "nbm", "nwm", "key",
-                 "b_goals", "w_goals")
+    """The position to reach, with what the bounds read from it.  ``men_back``:
+    whether men capture backward in the variant (when they do not, a man goes
+    only forward even while capturing, and the man bounds hold then too)."""
 
-    def __init__(self, bm: int, bk: int, wm: int, wk: int, black: bool) -> None:
+    __slots__ = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "nbm", "nwm", "key",
+                 "b_goals", "w_goals", "men_back")
+
+    def __init__(self, bm: int, bk: int, wm: int, wk: int, black: bool,
+                 men_back: bool = True) -> None:
         self.bm, self.bk, self.wm, self.wk, self.black = bm, bk, wm, wk, black
+        self.men_back = men_back
         self.nb = (bm | bk).bit_count()
         self.nw = (wm | wk).bit_count()
         self.nbm = bm.bit_count()
@@ -118,7 +124,7 @@ def _exact_steps(black: bool, men: int, tmen: int, moves: int) -> bool:
 
 def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
                 moves: int, lost_left: int, takes_left: int, ahead, behind,
-                black: bool) -> bool:
+                black: bool, men_back: bool) -> bool:
     """Can one side go from (men, kings) to (tmen, tkings) in ``moves`` moves,
     losing ``lost_left`` pieces to the opponent and taking ``takes_left``?"""
     if not (kings or tkings or lost_left or takes_left) and \
@@ -130,19 +136,21 @@ def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
     vacate = ((men & ~tmen) | (kings & ~tkings)).bit_count()
     if vacate - lost_left > moves:
         return False
-    if takes_left:
+    if takes_left and (men_back or moves < 1):
         return moves >= 1
-    # no capture left for this side: its men only step forward, so every target
-    # man not there yet needs a man behind it ...
+    # men only go forward (a capture by a man that never jumps backward too),
+    # a quiet move one row, a jump two: so every target man not there yet needs
+    # a man behind it, as many rows away as moves (less two per jump left) ...
+    spare = 2 * takes_left
     missing = tmen & ~men
-    if missing and _steps_needed(behind, missing, men) > moves:
+    if missing and _steps_needed(behind, missing, men) - spare > moves:
         return False
     # ... and, when none of its men is taken, every man that leaves its square
     # must reach a target man's square or the king row
     leaving = men & ~tmen
     if lost_left or not leaving:
         return True
-    return _steps_needed(ahead, leaving, goals) <= moves
+    return _steps_needed(ahead, leaving, goals) - spare <= moves
 
 
 def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
@@ -173,8 +181,8 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
     if t.wk.bit_count() > wk.bit_count() + (nwm - t.nwm):
         return False
     return (_side_bound(bm, bk, t.bm, t.bk, t.b_goals, black_moves, lost_b, lost_w,
-                        _AHEAD_BLACK, _BEHIND_BLACK, True)
+                        _AHEAD_BLACK, _BEHIND_BLACK, True, t.men_back)
             and _side_bound(wm, wk, t.wm, t.wk, t.w_goals, white_moves, lost_w, lost_b,
-                            _AHEAD_WHITE, _BEHIND_WHITE, False))
+                            _AHEAD_WHITE, _BEHIND_WHITE, False, t.men_back))
 
 
