@@ -12,10 +12,10 @@ to come, the number of its moves is exactly the rows its men still advance.
 """
 from __future__ import annotations
 
-from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE
+from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE, FULL
 from rulesbook.reconstruct.geometry import coords
 
-__all__ = ["Target", "feasible", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
+__all__ = ["Target", "feasible", "move_masks", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
            "CROWN_ROW_WHITE"]
 
 
@@ -186,3 +186,25 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
                             _AHEAD_WHITE, _BEHIND_WHITE, False, t.men_back))
 
 
+def move_masks(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
+               t: Target) -> tuple[int, int]:
+    """``(ends, starts)``: the squares the next move must end on and start from
+    for the target to stay within reach (bits; all squares when free).
+
+    Each move of a side fills at most one target square of its own (the one
+    it ends on) and leaves at most one square it must leave (the one it
+    starts from): when the side has exactly as many moves left as squares to
+    fill, its next move must end on one of them, and likewise for the
+    squares to leave, less the pieces it is still to lose."""
+    if black:
+        men, kings, tmen, tkings = bm, bk, t.bm, t.bk
+        lost = (bm | bk).bit_count() - t.nb
+    else:
+        men, kings, tmen, tkings = wm, wk, t.wm, t.wk
+        lost = (wm | wk).bit_count() - t.nw
+    moves = (remaining + 1) // 2
+    fill = (tmen & ~men) | (tkings & ~kings)
+    vacate = (men & ~tmen) | (kings & ~tkings)
+    ends = fill if fill.bit_count() >= moves else FULL
+    starts = vacate if vacate.bit_count() - lost >= moves else FULL
+    return ends, starts

@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from rulesbook.draughts import Variant
-from rulesbook.draughts.movegen import apply, legal_raw_moves
-from rulesbook.reconstruct.gap_bounds import Target, feasible
+from rulesbook.draughts.movegen import BIT, FULL, apply, legal_raw_moves
+from rulesbook.reconstruct.gap_bounds import Target, feasible, move_masks
 from rulesbook.reconstruct.gap_retro import can_unmove, next_layer
 
 __all__ = ["CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
@@ -175,6 +175,9 @@ class GapSearch:
             self.done += weight
             return 0
         moves = self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1)
+        ends, starts = move_masks(bm, bk, wm, wk, black, remaining, self.target)
+        if ends != FULL or starts != FULL:
+            moves = [mv for mv in moves if BIT[mv[0][-1]] & ends and BIT[mv[0][0]] & starts]
         if not moves:
             self.memo[memo_key] = 0
             self.done += weight
