@@ -260,7 +260,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         raise DraughtsError(f"at most {MAX_PLIES} missing plies can be searched, not "
                             f"{max(lengths)}: add a move the players agree on to split the gap")
     key = tuple(start.bitboards())
-    t = Target(*target.bitboards(), men_back=chosen.men_capture_backward)
+    t = Target(*target.bitboards(), men_back=chosen.men_capture_backward,
+               flying=chosen.flying_kings)
     rules = compile_rules(chosen)
     found: list[tuple] = []
     total = 0  # sequences that exist (counted up to limit + 1)

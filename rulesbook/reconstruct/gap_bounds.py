@@ -69,6 +69,38 @@ _AHEAD_WHITE, _BEHIND_WHITE = _rings(CONE_WHITE, True), _rings(CONE_WHITE, False
 CROWN_ROW_BLACK = tuple(bits(CROWN_BLACK))
 CROWN_ROW_WHITE = tuple(bits(CROWN_WHITE))
 _NEVER = 1 << 30
+
+
+def _king_tables() -> dict[tuple[bool, bool], tuple]:
+    """By (black, flying): ``(from_kings, from_men)``, rings (see :func:`_rings`)
+    of the fewest moves that put a king of the side on each square: from a
+    king of the side (on an empty board), and from a man of it (forward to
+    its king row, crowned there, then on as a king)."""
+    out = {}
+    for black in (True, False):
+        cone = CONE_BLACK if black else CONE_WHITE
+        crown = [i for i in range(32) if (i >= 28 if black else i < 4)]
+        for flying in (True, False):
+            king = []
+            for a in range(32):
+                ra, fa = coords(a + 1)
+                row = []
+                for b in range(32):
+                    rb, fb = coords(b + 1)
+                    if a == b:
+                        row.append(0)
+                    elif flying:
+                        row.append(1 if abs(ra - rb) == abs(fa - fb) else 2)
+                    else:
+                        row.append(max(abs(ra - rb), abs(fa - fb)))
+                king.append(tuple(row))
+            man = tuple(tuple(min(99, min(cone[m][c] + king[c][t] for c in crown))
+                              for t in range(32)) for m in range(32))
+            out[black, flying] = (_rings(tuple(king), False), _rings(man, False))
+    return out
+
+
+_KING_RINGS = _king_tables()
 # the sum of the rows (0 = squares 1-4) of the men of a board, by 16-bit halves
 _ROWSUM_LO = tuple(sum((i // 4) for i in range(16) if x >> i & 1) for x in range(1 << 16))
 _ROWSUM_HI = tuple(sum((4 + i // 4) for i in range(16) if x >> i & 1) for x in range(1 << 16))
@@ -77,15 +109,18 @@ _ROWSUM_HI = tuple(sum((4 + i // 4) for i in range(16) if x >> i & 1) for x in r
 class Target:
     """The position to reach, with what the bounds read from it.  ``men_back``:
     whether men capture backward in the variant (when they do not, a man goes
-    only forward even while capturing, and the man bounds hold then too)."""
+    only forward even while capturing, and the man bounds hold then too);
+    ``flying``: whether kings move and capture at a distance.  The defaults
+    are the weakest assumptions (the bounds hold for every variant)."""
 
     __slots__ = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "nbm", "nwm", "key",
-                 "b_goals", "w_goals", "men_back")
+                 "b_goals", "w_goals", "men_back", "flying")
 
     def __init__(self, bm: int, bk: int, wm: int, wk: int, black: bool,
-                 men_back: bool = True) -> None:
+                 men_back: bool = True, flying: bool = True) -> None:
         self.bm, self.bk, self.wm, self.wk, self.black = bm, bk, wm, wk, black
         self.men_back = men_back
+        self.flying = flying
         self.nb = (bm | bk).bit_count()
         self.nw = (wm | wk).bit_count()
         self.nbm = bm.bit_count()
@@ -124,7 +159,7 @@ def _exact_steps(black: bool, men: int, tmen: int, moves: int) -> bool:
 
 def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
                 moves: int, lost_left: int, takes_left: int, ahead, behind,
-                black: bool, men_back: bool) -> bool:
+                black: bool, men_back: bool, flying: bool) -> bool:
     """Can one side go from (men, kings) to (tmen, tkings) in ``moves`` moves,
     losing ``lost_left`` pieces to the opponent and taking ``takes_left``?"""
     if not (kings or tkings or lost_left or takes_left) and \
@@ -136,6 +171,30 @@ def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
     vacate = ((men & ~tmen) | (kings & ~tkings)).bit_count()
     if vacate - lost_left > moves:
         return False
+    # a target king not there yet needs a king of the side to go there, or a
+    # man to reach the king row and go on as a king (two squares a jump)
+    crowned = tkings & ~kings
+    if crowned and (not takes_left or not (men_back or flying)):
+        from_kings, from_men = _KING_RINGS[black, flying]
+        need = 0
+        while crowned:
+            b = crowned & -crowned
+            crowned ^= b
+            sq = b.bit_length() - 1
+            best = _NEVER
+            for d, ring in from_kings[sq]:
+                if ring & kings:
+                    best = d
+                    break
+            for d, ring in from_men[sq]:
+                if d >= best:
+                    break
+                if ring & men:
+                    best = d
+                    break
+            need += best
+        if need - 2 * takes_left > moves:
+            return False
     if takes_left and (men_back or moves < 1):
         return moves >= 1
     # men only go forward (a capture by a man that never jumps backward too),
@@ -181,9 +240,9 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
     if t.wk.bit_count() > wk.bit_count() + (nwm - t.nwm):
         return False
     return (_side_bound(bm, bk, t.bm, t.bk, t.b_goals, black_moves, lost_b, lost_w,
-                        _AHEAD_BLACK, _BEHIND_BLACK, True, t.men_back)
+                        _AHEAD_BLACK, _BEHIND_BLACK, True, t.men_back, t.flying)
             and _side_bound(wm, wk, t.wm, t.wk, t.w_goals, white_moves, lost_w, lost_b,
-                            _AHEAD_WHITE, _BEHIND_WHITE, False, t.men_back))
+                            _AHEAD_WHITE, _BEHIND_WHITE, False, t.men_back, t.flying))
 
 
 def move_masks(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,

@@ -161,7 +161,8 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: tuple, st
             if key in seen:
                 continue
             seen.add(key)
-            if not feasible(*start, plies - k, Target(*key, men_back=variant.men_capture_backward)):
+            if not feasible(*start, plies - k, Target(*key, men_back=variant.men_capture_backward,
+                                                      flying=variant.flying_kings)):
                 continue
             count = 0
             for mv in legal_raw_moves(*q, mover, rules):
