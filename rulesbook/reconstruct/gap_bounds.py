@@ -12,10 +12,10 @@ to come, the number of its moves is exactly the rows its men still advance.
 """
 from __future__ import annotations
 
-from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE, FULL
+from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE
 from rulesbook.reconstruct.geometry import coords
 
-__all__ = ["Target", "feasible", "move_masks", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
+__all__ = ["Target", "feasible", "move_slack", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
            "CROWN_ROW_WHITE"]
 
 
@@ -245,25 +245,28 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
                             _AHEAD_WHITE, _BEHIND_WHITE, False, t.men_back, t.flying))
 
 
-def move_masks(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
-               t: Target) -> tuple[int, int]:
-    """``(ends, starts)``: the squares the next move must end on and start from
-    for the target to stay within reach (bits; all squares when free).
+def move_slack(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
+               t: Target) -> tuple[int, int, int, int, int, int]:
+    """What the next move of the side to move must not spoil, as bit masks:
+    ``(fill, held, fill_slack, vacate, kept, vacate_slack)``.
 
-    Each move of a side fills at most one target square of its own (the one
-    it ends on) and leaves at most one square it must leave (the one it
-    starts from): when the side has exactly as many moves left as squares to
-    fill, its next move must end on one of them, and likewise for the
-    squares to leave, less the pieces it is still to lose."""
+    After the move the side has one move less; the squares it still has to
+    fill (``fill``: target squares of its own it does not hold) must not
+    outnumber them: a move ending on ``fill`` fills one, a move starting on
+    ``held`` (a target square it holds) opens one, so the move must have
+    (starts on held) - (ends on fill) <= ``fill_slack``.  Likewise the
+    squares it must leave (``vacate``), less the pieces it is still to lose:
+    (ends off ``kept``, the target squares of its own) - (starts on vacate)
+    <= ``vacate_slack``.  A slack of 1 or more lets every move through."""
     if black:
         men, kings, tmen, tkings = bm, bk, t.bm, t.bk
         lost = (bm | bk).bit_count() - t.nb
     else:
         men, kings, tmen, tkings = wm, wk, t.wm, t.wk
         lost = (wm | wk).bit_count() - t.nw
-    moves = (remaining + 1) // 2
+    after = (remaining + 1) // 2 - 1  # the side's moves after this one
     fill = (tmen & ~men) | (tkings & ~kings)
+    held = (men & tmen) | (kings & tkings)
     vacate = (men & ~tmen) | (kings & ~tkings)
-    ends = fill if fill.bit_count() >= moves else FULL
-    starts = vacate if vacate.bit_count() - lost >= moves else FULL
-    return ends, starts
+    return (fill, held, after - fill.bit_count(), vacate, tmen | tkings,
+            after - (vacate.bit_count() - lost))
