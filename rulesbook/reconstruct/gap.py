@@ -239,6 +239,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         start = Position.from_bitboards(start.bitboards(), chosen)
     if (plies is None) == (max_plies is None):
         raise DraughtsError("give either the number of missing plies or a maximum")
+    if not isinstance(limit, int) or limit < 1:
+        raise DraughtsError(f"the number of sequences to keep must be 1 or more, not {limit!r}")
     if plies is not None:
         if plies < 0:
             raise DraughtsError(f"the number of plies must be 0 or more, not {plies}")

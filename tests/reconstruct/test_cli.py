@@ -125,3 +125,11 @@ def test_reconstruct_limit_does_not_hide_the_other_sequences(capsys):
     code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to", board,
                        "--plies", "8", "--limit", "1")
     assert code == 0 and "exactly one" not in out and "more than one" in out
+
+
+def test_reconstruct_refuses_a_gap_too_long_to_search(capsys):
+    code, out, err = run(capsys, "reconstruct", "--from", "start", "--to", "B:W21-32:B1-12",
+                         "--plies", "5000")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "at most 200 missing plies" in err
+    assert "Traceback" not in err

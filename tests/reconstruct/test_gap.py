@@ -228,6 +228,8 @@ def test_bad_arguments():
         fill_gap(start, start)
     with pytest.raises(DraughtsError):
         fill_gap(start, start, plies=-1)
+    with pytest.raises(DraughtsError, match="1 or more"):
+        fill_gap(start, start, plies=2, limit=0)
 
 
 @pytest.mark.slow
