@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
                      for case in cases]
             line += f" | today {show(today)}"
         if peer:
-            line += f" | now median = {statistics.median(now) / peer:.1f} x perft(4)"
+            line += f" | now median = {statistics.median(now) / peer:.2f} x perft(4)"
         goal = GOALS.get((kind, plies))
         if goal:
             med_goal, worst_goal = goal
