@@ -125,12 +125,12 @@ class GapSearch:
 
         With the ``variant`` the search also goes backward from the target
         (:func:`~rulesbook.reconstruct.gap_retro.next_layer`) and the forward
-        search stops where it meets the backward layers.  A backward layer
-        costs about as much as searching forward from as many positions: the
-        next one is built once the forward search has visited
-        :data:`GROW` times as many positions as the last layer holds (so a
-        gap that is quick forward never pays for it); the search then goes on
-        with the table it has (counts already known stay valid)."""
+        search stops where it meets the backward layers.  The next backward
+        layer is built once the forward search has run :data:`GROW` times as
+        long as that layer should take (the last one's time times its
+        growth), so a gap that is quick forward never pays for it; the
+        search then goes on with the table it has (counts already known stay
+        valid).  Whichever layers are built, the count is the same."""
         if variant is not None and can_unmove(variant) and self.plies >= 2:
             self._grow(variant, key)
         while True:
