@@ -16,8 +16,10 @@ Contracts (stable, scripts rely on them):
 * ``reconstruct --from FEN|start --to FEN [--variant V] (--plies N |
   --max-plies N) [--known PLY:MOVE ...] [--json]``: ``{"status":
   "impossible"|"unique"|"several", "sequences": [[move, ...], ...],
-  "diverge_at": [...], "explanation"}``.  Exit 0 when reconstructed or
-  several, 1 when impossible, 2 on bad input.
+  "diverge_at": [...], "explanation"}``.  ``--limit N`` keeps N sequences
+  and stops the search at the (N+1)-th: the status counts what exists
+  ("several" when more than N exist, the explanation says so).  Exit 0 when
+  reconstructed or several, 1 when impossible, 2 on bad input.
 
 Errors: a message on stderr, exit 2, no traceback.
 """
@@ -70,7 +72,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "3:?-15 (ended on 15), 12B:11-? (Black's 12th move); plies count "
                         "from 1 = the first missing ply")
     g.add_argument("--limit", metavar="N", type=int_range(1, 100_000), default=200,
-                   help="keep at most N sequences (default 200)")
+                   help="keep at most N sequences (default 200); the search stops once more "
+                        "are found and says that more exist")
     g.add_argument("--json", action="store_true", help="machine-readable output")
     g.set_defaults(func=cmd_reconstruct)
 
@@ -169,7 +172,7 @@ def _print_report(report: dict, record) -> None:
 def cmd_reconstruct(args: argparse.Namespace) -> int:
     from rulesbook.draughts import DraughtsError, Position, Variant
     from rulesbook.reconstruct.board import check_board
-    from rulesbook.reconstruct.gap import fill_gap, parse_known
+    from rulesbook.reconstruct.gap import Status, fill_gap, parse_known
 
     try:
         from .draughts_cmds import check_fen_length
@@ -198,4 +201,4 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
             print(f"{number}. {' '.join(seq)}")
         if result.diverge_at:
             print(f"sequences diverge at ply {', '.join(map(str, result.diverge_at))}")
-    return 1 if result.status == "impossible" else 0
+    return 1 if result.status is Status.IMPOSSIBLE else 0

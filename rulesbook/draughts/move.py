@@ -31,6 +31,28 @@ class Move:
     def separator(self) -> str:
         return "x" if self.captures else "-"
 
+    def stops_fit(self, inner: tuple[int, ...] | list[int]) -> bool:
+        """Whether the intermediate squares ``inner`` of a written move (square
+        numbers, in order; any subset of the stops) name stops of this move: a
+        square where it turns, or, on a straight run over two pieces, any square
+        between them (the square immediately behind the first piece is the
+        one :attr:`path` holds, as PDN 3.0 writes it)."""
+        if not inner:
+            return True
+        if not self.captures:
+            return False
+        from rulesbook.draughts.movegen import stop_choices
+
+        masks = stop_choices(tuple(s - 1 for s in self.path), tuple(s - 1 for s in self.captures))
+        it = iter(masks)
+        for square in inner:
+            if not isinstance(square, int) or not 1 <= square <= 32:
+                return False
+            bit = 1 << (square - 1)
+            if not any(mask & bit for mask in it):
+                return False
+        return True
+
     def full_text(self) -> str:
         """Every stop: ``"9-14"``, ``"9x18x27"``."""
         return self.separator.join(str(s) for s in self.path)

@@ -174,11 +174,21 @@ def _king_dfs(i, capmask, path, caps, opp, empty, crowns, out):
     return found
 
 
-def _fking_dfs(i, capmask, path, caps, opp, empty, crowns, out):
+def _fking_dfs(i, capmask, path, caps, opp, empty, crowns, out, skip=-1):
     """Flying king: captures at a distance, landing anywhere beyond; a landing
-    square from which the capture can go on must be chosen when one exists."""
+    square from which the capture can go on must be chosen when one exists.
+
+    One move per distinct (start, end, ordered captures): when the capture goes
+    on straight ahead, every landing square before the next piece leads to the
+    same move, so that continuation is searched from the nearest landing only
+    (the square immediately behind the captured piece, as PDN 3.0 writes it);
+    the other landings search only their turns (``skip`` is the direction they
+    must not search again).  The landing after the last capture stays the
+    player's choice."""
     found = False
-    for ray in RAYS[i]:
+    for d, ray in enumerate(RAYS_BY_DIR[i]):
+        if d == skip or len(ray) < 2:
+            continue
         target = 0
         lands = None
         for j in ray:
@@ -200,10 +210,19 @@ def _fking_dfs(i, capmask, path, caps, opp, empty, crowns, out):
             found = True
             nm = capmask | target
             nc = caps + (to,)
+            # can the capture go on straight ahead, past the last landing square?
+            k = ray.index(lands[-1]) + 1
+            straight = (k + 1 < len(ray) and opp & BIT[ray[k]] and not nm & BIT[ray[k]]
+                        and empty & BIT[ray[k + 1]])
             going_on = False
             ends = []
-            for land in lands:
-                if _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out):
+            for n, land in enumerate(lands):
+                if n == 0:
+                    cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out)
+                else:
+                    cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out,
+                                      d) or straight
+                if cont:
                     going_on = True
                 elif not going_on:
                     ends.append(land)
@@ -332,10 +351,10 @@ def count_quiet(men, kings, occ, black, rules):
 
 
 def generate(men, kings, opp, occ, black, rules):
-    """All legal moves (captures are compulsory)."""
-    caps = captures(men, kings, opp, occ, black, rules)
-    if caps:
-        return caps
+    """All legal moves (captures are compulsory).  Most positions have no
+    capture: a bitboard test says so before any capture is searched."""
+    if has_capture(men, kings, opp, occ, black, rules):
+        return captures(men, kings, opp, occ, black, rules)
     return quiet_moves(men, kings, occ, black, rules)
 
 
@@ -343,8 +362,8 @@ def legal_raw_moves(bm: int, bk: int, wm: int, wk: int, black: bool,
                     rules: tuple) -> list[tuple]:
     """Every legal raw move of the side to move (``black`` or White) on the
     boards ``bm, bk, wm, wk`` under ``rules`` (from :func:`compile_rules`);
-    captures are compulsory.  The same move may be listed twice when two
-    capture orders take the same pieces on the same path."""
+    captures are compulsory.  One move per distinct start, end and ordered
+    captures (a flying king's straight run over two pieces is one move)."""
     if black:
         return generate(bm, bk, wm | wk, bm | bk | wm | wk, True, rules)
     return generate(wm, wk, bm | bk, bm | bk | wm | wk, False, rules)
@@ -476,6 +495,23 @@ def _between():
 
 
 BETWEEN = _between()
+# DIRECTION[i, j]: the index in DIRS of the direction from bit i to bit j on one diagonal
+DIRECTION = {(i, j): d for i in range(32) for d, ray in enumerate(RAYS_BY_DIR[i]) for j in ray}
+
+
+def stop_choices(path: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
+    """For each intermediate stop of a capture (bit indices), the mask of the
+    squares a text may name for it: the turning square where the piece turns,
+    and on a straight run over two pieces any square between them (a flying
+    king may be said to stop on any of them; the move is the same)."""
+    out = []
+    for k in range(1, len(path) - 1):
+        here = path[k]
+        if DIRECTION.get((path[k - 1], here)) == DIRECTION.get((here, path[k + 1])):
+            out.append(BETWEEN.get((caps[k - 1], caps[k]), 0) | BIT[here])
+        else:
+            out.append(BIT[here])
+    return tuple(out)
 
 
 def quiet_step(men, kings, occ, black, rules, i, j):

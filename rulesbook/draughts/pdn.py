@@ -228,18 +228,13 @@ def _algebraic(move: Move) -> str:
     return move.separator.join(square_to_algebraic(s) for s in move.path)
 
 
-def _in_order(needle: list[int], hay: tuple[int, ...]) -> bool:
-    it = iter(hay)
-    return all(any(s == h for h in it) for s in needle)
-
-
 def _short_candidates(position: Position, text: str) -> list[Move]:
     """The legal moves the short algebraic ``text`` (``ed4``, ``ed4:f6``) can stand for."""
     from_file = text[0]
     squares = [parse_square(t) for t in _SEP.split(text[1:])]
     return [m for m in position.legal_moves()
             if square_to_algebraic(m.start)[0] == from_file and m.end == squares[-1]
-            and _in_order(squares[:-1], m.path[1:-1])]
+            and m.stops_fit(squares[:-1])]
 
 
 def resolve_move(position: Position, text: str) -> Move:

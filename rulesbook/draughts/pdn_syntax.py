@@ -12,6 +12,7 @@ stack for variations (never recursion), nesting capped at
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -151,7 +152,7 @@ class RawGame:
 
 
 _STOP = r"(?=[\s\[\]{}();]|$)"
-_SQ = r"(?:\d{1,2}|[a-h][1-8])"
+_SQ = r"(?:\d{1,2}|[a-hA-H][1-8])"  # upper-case squares (E3-D4) are read too
 # Whitespace before a token is skipped by the same match (the token starts at
 # ``m.start(m.lastgroup)``); a match fails only on trailing whitespace.
 _TOKEN = re.compile(
@@ -166,7 +167,7 @@ _TOKEN = re.compile(
     + _STOP + ")"
     r"|(?P<num>\d+\s*\.(?:\s*\.\.)?)"
     r"|(?P<ellipsis>\.\.\.?)"
-    r"|(?P<move>" + _SQ + r"(?:[-x:]" + _SQ + r")+|[a-h][a-h][1-8](?:[-x:][a-h][1-8])*)"
+    r"|(?P<move>" + _SQ + r"(?:[-xX:]" + _SQ + r")+|[a-h][a-h][1-8](?:[-x:][a-h][1-8])*)"
     r"|(?P<nag>\$\d{1,3}(?!\d))"
     r"|(?P<mark>!!|\?\?|!\?|\?!|!|\?)"
     r"|(?P<placeholder>--?" + _STOP + ")"
@@ -174,7 +175,66 @@ _TOKEN = re.compile(
     r")"
 )
 _TAG_LINE = re.compile(r"\s*\[\s*[A-Za-z0-9_]+\s*[^\]]*\]\s*$")
+#: Most lines looked ahead for the ')' that closes a '(' (see _scan_groups).
+MAX_PAREN_LINES = 40
 _WS = re.compile(r"\s+")
+
+
+_PROSE = frozenset(("junk", "result", "semi", "tag", "badtag"))
+
+
+def _scan_groups(lineno: int, text: str, fetch
+                 ) -> tuple[dict[tuple[int, int], tuple[int, int, bool]], set[int]]:
+    """Every ``( )`` group opened on line ``lineno`` (``text``) and on the lines
+    after it that a group still open at the end of a line reaches into
+    (``fetch(k)``: the k-th line after this one, or None), at most
+    :data:`MAX_PAREN_LINES` of them, and never past a tag line.
+
+    Returns ``{(line, position of "("): (line, position of ")", is prose)}``
+    and the lines scanned.  A group is prose (a comment written in
+    parentheses) when a word that is no move, number, NAG or mark, or a
+    result, stands in it directly (not in a group nested in it)."""
+    groups: dict[tuple[int, int], tuple[int, int, bool]] = {}
+    stack: list[list] = []  # [line, position, prose]
+    lines = {lineno}
+    in_brace = False
+    k = 0
+    while True:
+        pos, n = 0, len(text)
+        while pos < n:
+            if in_brace:
+                close = text.find("}", pos)
+                if close < 0:
+                    break
+                in_brace = False
+                pos = close + 1
+                continue
+            m = _TOKEN.match(text, pos)
+            if m is None:
+                break
+            kind = m.lastgroup
+            start = m.start(kind)
+            if kind == "lbrace":
+                in_brace = True
+                pos = start + 1
+                continue
+            if kind == "lparen":
+                stack.append([lineno, start, False])
+            elif kind == "rparen":
+                if stack:
+                    opened = stack.pop()
+                    groups[opened[0], opened[1]] = (lineno, start, opened[2])
+            elif kind in _PROSE and stack:
+                stack[-1][2] = True
+            pos = m.end()
+        if not stack or k >= MAX_PAREN_LINES:
+            return groups, lines
+        item = fetch(k)
+        k += 1
+        if item is None or _TAG_LINE.match(item[1]):
+            return groups, lines
+        lineno, text = item
+        lines.add(lineno)
 
 
 def _clean_comment(text: str) -> str:
@@ -227,12 +287,18 @@ class SyntaxReader:
         self._eof = False
         self._line_errors: list[PdnError] = []  # the current game's error list
         self._games = 0
+        self._ahead: deque[tuple[int, str]] = deque()  # lines read ahead, not yet used
+        self._groups: dict[tuple[int, int], tuple[int, int, bool]] = {}
+        self._groups_lines: set[int] = set()  # the lines self._groups was scanned from
 
     # -- input -------------------------------------------------------------
     def _next_line(self) -> tuple[int, str, int] | None:
         if self._pending is not None:
             item, self._pending = self._pending, None
             return item
+        if self._ahead:
+            lineno, text = self._ahead.popleft()
+            return lineno, text, 0
         if self._eof:
             return None
         line = self._handle.readline(MAX_LINE_CHARS)
@@ -260,6 +326,31 @@ class SyntaxReader:
                 return
             yield game
 
+    # -- ( ) written as comments --------------------------------------------
+    def _read_ahead(self, index: int) -> tuple[int, str] | None:
+        """The ``index``-th line after the current one (read into the
+        look-ahead queue if need be); None at the end of the input."""
+        while len(self._ahead) <= index:
+            saved, self._ahead = self._ahead, deque()
+            try:
+                item = self._next_line()
+            finally:
+                self._ahead = saved
+            if item is None:
+                return None
+            self._ahead.append((item[0], item[1]))
+        return self._ahead[index]
+
+    def _group_at(self, lineno: int, text: str, pos: int) -> tuple[int, int, bool] | None:
+        """``(close line, close position, is prose)`` of the ``( )`` group opened
+        at ``text[pos]`` (line ``lineno``), or None when no ``)`` closes it
+        within :data:`MAX_PAREN_LINES` lines.  The lines are scanned once for
+        all the groups they open (linear time, however deep the nesting)."""
+        if lineno not in self._groups_lines:
+            self._groups, self._groups_lines = _scan_groups(lineno, text, self._read_ahead)
+        return self._groups.get((lineno, pos))
+
+    # -- the game reader ---------------------------------------------------
     # -- the game reader ---------------------------------------------------
     def read(self) -> RawGame | None:
         """The next raw game, or None at the end; raises :class:`PdnLimitError`
@@ -491,6 +582,30 @@ class SyntaxReader:
                             value = (int(m.group(kind)[1:]) if kind == "nag"
                                      else MARK_NAGS[m.group(kind)])
                             nodes[-1].nags.append(value)
+                elif kind == "lparen" and not sink_depth and \
+                        (group := self._group_at(lineno, text, pos)) is not None and group[2]:
+                    # a comment written in parentheses: prose or a result inside
+                    # never ends the game and is no variation
+                    close_no, after = group[0], group[1] + 1
+                    errors.append(PdnError(
+                        lineno, col, "comment written in parentheses: read as a comment "
+                                     "(PDN comments go in braces { }; ( ) holds variations)"))
+                    if close_no == lineno:
+                        add_comment(text[pos + 1:after - 1], lineno, col)
+                        last_end = (lineno, after + 1)
+                        pos = after
+                        continue
+                    body = [text[pos + 1:]]
+                    while True:
+                        ahead_no, ahead_text = self._ahead.popleft()
+                        if ahead_no == close_no:
+                            body.append(ahead_text[:after - 1])
+                            break
+                        body.append(ahead_text)
+                    add_comment(" ".join(body), lineno, col)
+                    last_end = (close_no, after + 1)
+                    self._pending = (close_no, ahead_text, after)  # go on after the ')'
+                    break
                 elif kind == "lparen":
                     if sink_depth:
                         sink_depth += 1

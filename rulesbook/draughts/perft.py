@@ -1,7 +1,8 @@
 """Perft: count the leaf nodes of the legal move tree (move generator test).
 
-Moves with the same captures by a different path are distinct moves.  The last
-ply is bulk-counted (quiet moves are counted with shifts, not generated).
+One move per distinct start, end and ordered captures (as dctl and Aart Bik
+count: see tests/draughts/test_engine_perft.py).  The last ply is bulk-counted
+(quiet moves are counted with shifts, not generated).
 """
 from __future__ import annotations
 

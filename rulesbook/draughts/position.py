@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from itertools import combinations
 
 from rulesbook.draughts.errors import (
     AmbiguousMoveError,
@@ -69,11 +68,6 @@ def _or_list(items: list[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " or " + items[-1]
-
-
-def _is_subsequence(needle: tuple[int, ...], hay: tuple[int, ...]) -> bool:
-    it = iter(hay)
-    return all(any(x == y for y in it) for x in needle)
 
 
 class Position:
@@ -319,7 +313,8 @@ class Position:
         return step
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move (captures compulsory; duplicates by path are distinct)."""
+        """Every legal move (captures compulsory), one per distinct start, end
+        and ordered captures."""
         return list(self._generate()[1])
 
     def is_legal(self, move: Move) -> bool:
@@ -360,32 +355,33 @@ class Position:
 
     # ------------------------------------------------------------------ notation
     def _matches(self, squares: tuple[int, ...]) -> list[Move]:
+        """The legal moves a text stopping on ``squares`` can stand for: the one
+        move whose stops are exactly ``squares``, else every move from the first
+        to the last square whose stops the squares between name (in order, any
+        subset: see :meth:`Move.stops_fit`)."""
         moves = self._generate()[1]
         exact = [m for m in moves if m.path == squares]
         if len(exact) == 1:
             return exact
         inner = squares[1:-1]
         return [m for m in moves
-                if m.start == squares[0] and m.end == squares[-1]
-                and _is_subsequence(inner, m.path[1:-1])]
+                if m.start == squares[0] and m.end == squares[-1] and m.stops_fit(inner)]
 
     def move_text(self, move: Move, algebraic: bool = False) -> str:
-        """Shortest unambiguous PDN text: ``11-15``, ``9x25``; intermediate
-        stops are added only when another legal move would read the same."""
+        """The PDN 3.0 text of ``move``: start and end only (``11-15``,
+        ``9x25``) when no other legal move goes from the same square to the
+        same square (even one this reader would tell apart), otherwise every
+        intermediate stop (``c3xa5xc7xe5xc3``): each square where the piece
+        turns and, on a straight run over two pieces, the square immediately
+        behind the first.  A single capture whose ends another capture
+        shares has no intermediate square to give: it is written start x end,
+        which :meth:`parse_move` reads as the move that stops exactly there."""
         if move not in self._generate()[0]:
             raise self._illegal(move.full_text(), move.path)
-        inner = move.path[1:-1]
-        chosen = move.path
-        for k in range(len(inner) + 1):
-            found = None
-            for combo in combinations(inner, k):
-                squares = (move.start, *combo, move.end)
-                if self._matches(squares) == [move]:
-                    found = squares
-                    break
-            if found is not None:
-                chosen = found
-                break
+        start, end = move.start, move.end
+        alone = not any(m.start == start and m.end == end and m != move
+                        for m in self._generate()[1])
+        chosen = (start, end) if alone else move.path
         fmt = square_to_algebraic if algebraic else str
         return move.separator.join(fmt(s) for s in chosen)
 
@@ -394,8 +390,8 @@ class Position:
         ``c3-d4``, ``c3:e5:c7``); raises IllegalMoveError / AmbiguousMoveError.
 
         When several legal moves match ``text`` but all of them lead to the same
-        position (a flying king's landing squares: ``29x4`` for ``29x15x4`` and
-        ``29x18x4``), the first of them (in ``legal_moves()`` order) is returned."""
+        position (a king taking the same pieces in another order), the first of
+        them (in ``legal_moves()`` order) is returned."""
         if type(text) is str:
             squares = _TWO_SQUARE_TEXTS.get(text)
             if squares is None and "x" in text:

@@ -186,7 +186,7 @@ def case_findings(checked: Replay | None, gap: GapResult | None) -> dict[str, An
                                  if isinstance(v, _FACT_TYPES)}
             findings["restored_fen"] = first.fen_before
     if gap is not None and not gap.cancelled:
-        findings["gap"] = {"status": getattr(gap.status, "value", gap.status),
+        findings["gap"] = {"status": gap.status.value,
                            "sequences": [list(t) for t in gap.texts],
                            "diverge_at": [d for d in gap.diverge_at if d >= 1],
                            "explanation": gap.explanation}

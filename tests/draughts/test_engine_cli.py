@@ -75,3 +75,14 @@ def test_errors_exit_2_without_traceback(capsys: pytest.CaptureFixture[str], arg
     assert code == 2
     assert "Traceback" not in err and err.strip()
     assert out == ""
+
+
+def test_moves_a_straight_king_run_once_per_landing(capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 21: the king on 29 takes 25 and 15 on one line and lands on 11, 8
+    # or 4; where it "stops" between the two pieces is no choice: 3 moves.
+    code, out, _ = run(capsys, "moves", "--variant", "russian", "--fen", "W:WK29:B25,15,1",
+                       "--json")
+    assert code == 0
+    moves = json.loads(out)
+    assert sorted(m["path"][-1] for m in moves) == [4, 8, 11]
+    assert all(m["captures"] == [25, 15] for m in moves)

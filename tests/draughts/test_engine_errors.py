@@ -130,8 +130,10 @@ def test_ambiguous_move() -> None:
     assert pos.parse_move("11x18x5").captures == (15, 9)
     assert pos.parse_move("11x20x5").captures == (16, 24, 9)
     assert pos.parse_move("11x27x5").captures == (16, 24, 9)
+    # PDN 3.0 (FMJD grammar): a disambiguated capture gives the complete
+    # sequence of intermediate squares, not the fewest that happen to suffice.
     assert sorted(pos.move_text(m) for m in pos.legal_moves()
-                  if m.end == 5) == ["11x18x5", "11x20x5"]
+                  if m.end == 5) == ["11x18x5", "11x20x27x5"]
 
 
 def test_errors_carry_the_move_and_the_reason() -> None:
@@ -160,7 +162,8 @@ def test_full_path_wins_over_a_longer_route() -> None:
     assert pos.parse_move("23x12").captures == (16,)
     loop = pos.parse_move("23x14x21x30x12")
     assert loop.captures == (18, 17, 25, 16)
-    assert pos.move_text(loop) == "23x14x12"
+    # PDN 3.0: an ambiguous capture is written with every intermediate square
+    assert pos.move_text(loop) == "23x14x21x30x12"
 
 
 def test_play_rejects_illegal_move_objects() -> None:

@@ -80,3 +80,32 @@ def test_world_championship_short_notation():
     assert games[0].result == "1/2-1/2" and games[1].result == "0-1"
     # hg7 (game 2) has two readings, h8-g7 and h6-g7: the moves that follow decide
     assert games[1].errors == []
+
+
+def test_british_computer_championship_comments_in_parentheses():
+    # the comments are written in ( ), some with result-like text ("Score 1-0 to
+    # Nemesis"): 16 games (the file's README), no phantom game, every move legal
+    games = read("english-british-computer-championship-2002.pdn", "english")
+    assert len(games) == 16
+    assert [g.tags["Comment"].rsplit("bham", 1)[1] for g in games] == \
+        [f"{n:02d}.xml" for n in range(1, 17)]
+    for g in games:
+        assert len(g.mainline_moves()) == len(g.mainline) > 0
+        # the only defects: ( ) comments, and no result after the moves
+        kinds = {e.message.split(":")[0].split(" (")[0] for e in g.errors}
+        assert kinds <= {"comment written in parentheses", "the game has no result"}
+    first = games[0]
+    note = next(e for e in first.errors if e.message.startswith("comment written"))
+    assert (note.line, note.col) == (9, 18)  # '9-13 22-18 11-16 (Roberto's ...'
+    assert first.mainline[2].text == "11-16"
+    assert first.mainline[2].comment == "Roberto's first choice, the Wilderness 1."
+    assert "Score 1-0 to Nemesis" in first.mainline[-1].comment
+
+
+def test_uppercase_squares():
+    games = read("russian-uppercase-squares-test.pdn", "russian")
+    assert len(games) == 3
+    second = games[1]
+    assert not [e for e in second.errors if "unreadable" in e.message]
+    assert second.mainline[0].text == "E3-D4"
+    assert len(second.mainline_moves()) == len(second.mainline) > 20

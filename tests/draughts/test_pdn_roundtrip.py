@@ -83,3 +83,78 @@ def test_pydraughts_reads_our_output(variant, choices):
 
 def test_variant_equality_sanity():
     assert Variant.named("russian") == Variant.named("russian")
+
+
+# --------------------------------------------------------------------------- ambiguous captures
+# PDN 3.0 (FMJD grammar, https://pdn.fmjd.org/grammar.html): a capture is
+# written start x end unless that is ambiguous; then with the complete
+# sequence of intermediate squares (where the piece turns, or the square
+# immediately behind a captured piece when it goes on straight).
+
+# issue 21: the writer used to write c3xa5xc7xc3 here, which pydraughts rejects
+ISSUE_FEN = "W:W19,20,21,22,23,25,27,29,30,31,32:B1,2,3,4,7,8,9,10,12,14,17,18"
+
+
+def _pydraughts_after_one_move(text: str, variant: str) -> str:
+    draughts = pytest.importorskip("draughts")
+    from draughts.PDN import PDNReader
+
+    (read,) = PDNReader(pdn_text=text).games
+    board = draughts.Board(variant, fen=read.tags["FEN"])
+    (move_text,) = read.moves
+    board.push(draughts.Move(board, pdn_move=move_text))
+    return board.fen
+
+
+def _ambiguous_positions(variant: str, wanted: int) -> list[Position]:
+    """Seeded king-heavy positions where some capture must be written in full."""
+    import random
+
+    rng = random.Random(f"ambiguous-{variant}")
+    out = []
+    tries = 0
+    while len(out) < wanted and tries < 200_000:
+        tries += 1
+        squares = rng.sample(range(1, 33), rng.randint(5, 10))
+        white_kings = squares[:2]
+        black = [s for s in squares[2:] if s < 29]
+        if not black:
+            continue
+        fen = "W:W{}:B{}".format(",".join(f"K{s}" for s in white_kings),
+                                 ",".join(str(s) for s in black))
+        pos = Position.from_fen(fen, variant)
+        moves = pos.legal_moves()
+        if any(pos.move_text(m) != m.short_text() for m in moves):
+            out.append(pos)
+    return out
+
+
+@pytest.mark.parametrize("variant", ["russian", "brazilian", "english"])
+def test_pydraughts_reads_every_ambiguous_capture_we_write(variant):
+    positions = _ambiguous_positions(variant, 25)
+    if variant == "russian":
+        positions.insert(0, Position.from_fen(ISSUE_FEN, variant))
+    assert len(positions) >= 20
+    written = full = 0
+    for pos in positions:
+        for move in pos.legal_moves():
+            text = PdnGame.from_moves([move], variant, start=pos).to_pdn()
+            (back,) = read_games(text)
+            assert back.errors == [] and back.mainline_moves() == [move], text
+            same_ends = [m for m in pos.legal_moves() if (m.start, m.end) == (move.start, move.end)]
+            if len(move.path) == 2 and len(same_ends) > 1:
+                # a single capture that shares its ends with a longer one has no
+                # intermediate square to write; pydraughts then takes any move
+                # between those squares (its reader keys moves on the two ends)
+                continue
+            theirs = _pydraughts_after_one_move(text, variant)
+            assert _pieces(theirs) == _pieces(pos.play(move).fen()), text
+            written += 1
+            full += len(pos.move_text(move).split("x")) > 2
+    assert full >= 20 and written > full
+
+
+def test_issue_capture_is_written_with_every_turn():
+    pos = Position.from_fen(ISSUE_FEN, "russian")
+    texts = sorted(pos.move_text(m, algebraic=True) for m in pos.legal_moves())
+    assert texts == ["c3xa5xc7xe5xc3", "c3xe5xc7xa5xc3"]

@@ -211,3 +211,54 @@ def test_a_million_tokens_stop_at_the_plies_limit():
     limit = [e for e in g.errors if "moves in one game" in e.message]
     assert len(limit) == 1 and f"{MAX_PLIES:,}" in limit[0].message
     assert limit[0].line == MAX_PLIES // 2 + 1 and g.result == "*"
+
+
+# --------------------------------------------------------------------------- ( ) as comments
+
+PAREN_NOTE = "comment written in parentheses: read as a comment"
+
+
+def test_prose_in_parentheses_is_a_comment_and_its_result_ends_nothing():
+    g = one("1. 11-15 (Score 1-0 to Nemesis.) 23-19 2. 8-11 *")
+    assert texts(g.mainline) == ["11-15", "23-19", "8-11"]
+    assert g.mainline[0].comment == "Score 1-0 to Nemesis." and not g.mainline[0].variations
+    assert g.result == "*"
+    assert [(e.line, e.col) for e in g.errors] == [(1, 10)]
+    assert g.errors[0].message.startswith(PAREN_NOTE)
+
+
+def test_prose_in_parentheses_over_several_lines():
+    text = ('[Event "a"]\n1. 11-15 (a long note\nthat says 1-0 on its\nsecond line) 23-19 *\n'
+            '[Event "b"]\n1. 9-14 *\n')
+    a, b = raw_games(text)
+    assert texts(a.mainline) == ["11-15", "23-19"] and a.result == "*"
+    assert a.mainline[0].comment == "a long note that says 1-0 on its second line"
+    assert [(e.line, e.col) for e in a.errors] == [(2, 10)]
+    assert (a.mainline[1].line, a.mainline[1].col) == (4, 14)
+    assert texts(b.mainline) == ["9-14"] and b.errors == []
+
+
+def test_variations_stay_variations():
+    g = one("1. 11-15 (1. 9-14 22-18 {a comment (with parentheses)}) 23-19 *")
+    assert g.errors == []
+    assert texts(g.mainline) == ["11-15", "23-19"]
+    assert texts(g.mainline[0].variations[0]) == ["9-14", "22-18"]
+
+
+def test_prose_nested_in_a_variation():
+    g = one("1. 11-15 (1. 9-14 (the book move) 22-18) 23-19 *")
+    assert texts(g.mainline) == ["11-15", "23-19"]
+    (line,) = g.mainline[0].variations
+    assert texts(line) == ["9-14", "22-18"] and line[0].comment == "the book move"
+    assert [(e.line, e.col) for e in g.errors] == [(1, 19)]
+
+
+def test_unclosed_prose_is_still_an_unterminated_variation():
+    g = one("1. 11-15 (no closing parenthesis 1-0")
+    assert any("unterminated variation" in e.message for e in g.errors)
+
+
+def test_uppercase_squares_are_moves():
+    g = one("1. E3-D4 F6-G5 2. D4XF6 *")
+    assert texts(g.mainline) == ["E3-D4", "F6-G5", "D4XF6"]
+    assert g.errors == []

@@ -101,3 +101,36 @@ def test_reconstruct_errors(capsys):
     code, _, err = run(capsys, "reconstruct", "--from", "start", "--to", "B:W21:B1",
                        "--plies", "2", "--known", "zz")
     assert code == 2 and "PLY:MOVE" in err
+
+
+def test_reconstruct_a_straight_king_run_is_unique(capsys):
+    # issue 21: the only ply is 29 taking 25 and 15 and landing on 11
+    code, out, _ = run(capsys, "reconstruct", "--variant", "russian", "--from",
+                       "W:WK29:B25,15,1", "--to", "B:WK11:B1", "--plies", "1", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["status"] == "unique"
+    assert result["sequences"] == [["29x11"]]
+
+
+def test_reconstruct_limit_does_not_hide_the_other_sequences(capsys):
+    # issue 20: five sequences exist; --limit 1 lists one and says there are more
+    board = "B:W17,20,21,22,25,26,28,29,30,31,32:B1,2,3,4,5,6,7,8,12"
+    code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to", board,
+                       "--plies", "8", "--limit", "1", "--json")
+    assert code == 0
+    result = json.loads(out)
+    assert result["status"] == "several" and len(result["sequences"]) == 1
+    assert "more than one" in result["explanation"]
+    code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to", board,
+                       "--plies", "8", "--limit", "1")
+    assert code == 0 and "exactly one" not in out and "more than one" in out
+
+
+def test_reconstruct_refuses_a_gap_too_long_to_search(capsys):
+    code, out, err = run(capsys, "reconstruct", "--from", "start", "--to", "B:W21-32:B1-12",
+                         "--plies", "5000")
+    assert code == 2 and out == ""
+    # the argument's own range check (200 plies at most) answers first, in one line
+    assert err.count("\n") == 1 and "--plies" in err and "give 0 to 200" in err
+    assert "Traceback" not in err

@@ -11,12 +11,13 @@ from rulesbook.draughts.movegen import apply, compile_rules, legal_raw_moves
 from rulesbook.reconstruct.gap import (
     CancelToken,
     Known,
-    _frontier,
-    _Target,
+    Status,
     diverge_points,
     fill_gap,
     parse_known,
 )
+from rulesbook.reconstruct.gap_bounds import Target
+from rulesbook.reconstruct.gap_retro import frontier
 
 
 def random_gap(rng: random.Random, variant: str, hidden: int):
@@ -149,9 +150,9 @@ def test_frontier_matches_brute_force():
         rules = compile_rules(Position.start(variant).variant)
         for _ in range(15):
             earlier, board, truth = random_gap(rng, variant, 1)
-            t = _Target(*board.bitboards())
+            t = Target(*board.bitboards())
             room = earlier.count(board.turn) - board.count(board.turn)
-            table = _frontier(t, earlier.variant, rules, room)
+            table = frontier(t, earlier.variant, rules, room)
             key = earlier.bitboards()
             assert key in table
             bm, bk, wm, wk, black = key
@@ -167,18 +168,58 @@ def test_progress_and_cancel():
     result = fill_gap(earlier, board, plies=6,
                       progress=lambda f, n: seen.append((f, n)) or True)
     assert truth in result.sequences
+    assert result.status in (Status.UNIQUE, Status.SEVERAL) and not result.cancelled
+    # progress was reported, as fractions of the search that only grow, with
+    # the number of positions searched so far
+    assert seen, "progress was never reported"
+    fractions = [f for f, _ in seen]
+    nodes = [n for _, n in seen]
+    assert all(0.0 <= f <= 1.0 for f in fractions)
+    assert fractions == sorted(fractions) and nodes == sorted(nodes)
+    assert all(n <= result.nodes for n in nodes)
+
     token = CancelToken()
     token.cancel()
     stopped = fill_gap(Position.start("pool"), Position.start("pool"), plies=12,
                        cancel=token)
-    assert stopped.cancelled and "cancelled" in stopped.explanation
+    assert stopped.cancelled and stopped.status is Status.CANCELLED
+    assert stopped.sequences == () and stopped.unaccounted == ()
+    assert "cancelled" in stopped.explanation and "impossible" not in stopped.explanation
     event = threading.Event()
     event.set()
-    assert fill_gap(Position.start("pool"), Position.start("pool"), plies=12,
-                    cancel=event).cancelled
+    by_event = fill_gap(Position.start("pool"), Position.start("pool"), plies=12, cancel=event)
+    assert by_event.cancelled and by_event.status is Status.CANCELLED
+    calls = []
     refused = fill_gap(Position.start("pool"), Position.start("pool"), plies=12,
-                       progress=lambda f, n: False)
-    assert refused.cancelled or refused.status == "impossible"
+                       progress=lambda f, n: calls.append(n) is not None)
+    assert calls and refused.cancelled and refused.status is Status.CANCELLED
+
+
+def test_status_counts_what_exists_not_what_is_listed():
+    # issue 20: from the start, 9-14, 10-15, 11-15 for Black and 23-19, 24-19 for
+    # White with the exchanges 19x10 ... in some order: the five orders of the
+    # same moves listed by --limit 10; --limit 1 must not say "exactly one".
+    board = "B:W17,20,21,22,25,26,28,29,30,31,32:B1,2,3,4,5,6,7,8,12"
+    full = fill_gap("start", board, plies=8, limit=10)
+    assert full.status is Status.SEVERAL and not full.truncated
+    assert len(full.sequences) == len(set(full.sequences)) >= 2
+    for limit in range(1, len(full.sequences)):
+        cut = fill_gap("start", board, plies=8, limit=limit)
+        assert cut.status is Status.SEVERAL and cut.truncated
+        assert cut.sequences == full.sequences[:limit]
+        assert "more than" in cut.explanation and "exactly one" not in cut.explanation
+    exact = fill_gap("start", board, plies=8, limit=len(full.sequences))
+    assert exact.sequences == full.sequences and not exact.truncated
+
+
+def test_limit_stops_the_search():
+    # a quiet king shuffle has a great many sequences; a small limit must stop
+    # the search early instead of listing them all and cutting afterwards
+    start = Position.from_fen("W:WK29,K32:BK1,K4", "pool")
+    big = fill_gap(start, start, plies=6, limit=100000)
+    small = fill_gap(start, start, plies=6, limit=3)
+    assert len(big.sequences) > 3 and small.truncated and len(small.sequences) == 3
+    assert small.nodes < big.nodes
 
 
 def test_bad_arguments():
@@ -187,6 +228,8 @@ def test_bad_arguments():
         fill_gap(start, start)
     with pytest.raises(DraughtsError):
         fill_gap(start, start, plies=-1)
+    with pytest.raises(DraughtsError, match="1 or more"):
+        fill_gap(start, start, plies=2, limit=0)
 
 
 @pytest.mark.slow

@@ -292,8 +292,12 @@ def test_impossible_gap_says_why(qtbot, ws):
 
 def test_board_stays_responsive_during_the_gap_search(qtbot, ws):
     bc = ws.board_controller
-    bc.new_game(start=Position.from_fen("W:WK21,K28:BK31,K22,K2,K5"))
-    bc.mark_board_now(Position.from_fen("W:WK20,K29:BK30,K23,K3,K6"))
+    # an 18-ply English gap from a real game (Tinsley collection, ply 20 on)
+    # that takes the search seconds (a king shuffle no longer does: the search
+    # stops once it has more sequences than it keeps)
+    bc.new_game("english", Position.from_fen(
+        "B:W17,19,21,22,25,26,27,28,29,31:B2,3,4,9,10,11,12,13,14,20", "english"))
+    bc.mark_board_now(Position.from_fen("B:WK6,21,22,25,26,29:B2,3,8,9,13,K31", "english"))
     ticks = []
     timer = QTimer()
     timer.setInterval(10)
@@ -301,7 +305,7 @@ def test_board_stays_responsive_during_the_gap_search(qtbot, ws):
     timer.start()
     progress = []
     bc.gap.progress.connect(lambda f, n: progress.append(n))
-    ws.gap_plies.setValue(12)
+    ws.gap_plies.setValue(18)
     assert ws.start_gap()
     assert bc.gap.running and ws.gap_cancel_button.isEnabled()
     qtbot.waitUntil(lambda: sum(ticks) >= 10 and bool(progress), timeout=10000)

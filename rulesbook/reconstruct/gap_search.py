@@ -1,0 +1,248 @@
+"""The search of the gap filler: how many legal sequences of moves lead from a
+position to the board, and the first of them.
+
+A depth-first search over the engine's raw bitboards that counts instead of
+listing: below every (position, plies left) it remembers the number of
+sequences that reach the board (a transposition table keyed by the position),
+so a position reached by many move orders is searched once and no list of
+sequences is ever built during the search.  Counts stop at ``cap``: once a
+node has that many below it, its later moves are not searched (a count that
+reached ``cap`` means "at least ``cap``", and it stays so wherever it is
+reused).  :mod:`rulesbook.reconstruct.gap_bounds` prunes the positions that
+cannot reach the board in the plies left; the last plies are not searched but
+looked up in backward layers built by retro moves from the board
+(:mod:`rulesbook.reconstruct.gap_retro`): the search meets them in the middle.
+
+The first sequences are then read off the table in move-generation order
+(:meth:`GapSearch.sequences`): only positions with a count above zero are
+entered, so listing costs no search.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from rulesbook.draughts import Variant
+from rulesbook.draughts.movegen import BIT, apply, legal_raw_moves
+from rulesbook.reconstruct.gap_bounds import Target, feasible, move_slack
+from rulesbook.reconstruct.gap_retro import can_unmove, next_layer
+
+__all__ = ["CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
+
+#: The longest gap searched (a deeper search could not finish anyway).
+MAX_PLIES = 200
+
+Key = tuple[int, int, int, int, bool]
+
+
+#: The forward search builds the next backward layer once it has searched
+#: for GROW times as long as that layer is expected to take.
+GROW = 1.0
+
+
+class _Deeper(Exception):
+    """Unwinds the forward search to build one more backward layer."""
+
+
+class SearchCancelled(Exception):
+    """Raised inside the search when it is cancelled (caught by ``fill_gap``)."""
+
+
+class CancelToken:
+    """A flag the app sets to stop a running search (thread-safe enough: one bool)."""
+
+    def __init__(self) -> None:
+        self._set = False
+
+    def cancel(self) -> None:
+        self._set = True
+
+    def is_set(self) -> bool:
+        return self._set
+
+
+class _Constraint(Protocol):
+    def matches(self, path: tuple[int, ...]) -> bool: ...
+
+
+class GapSearch:
+    """Counts the sequences of ``plies`` moves from a position to ``target``.
+
+    ``known[p]``: constraints on ply ``p`` (1 = the first ply searched), each
+    with ``matches(path in square numbers)``; ``cap``: counts stop there.  ``progress(fraction, nodes)`` is called now
+    and then (returning False cancels, as does ``cancel.is_set()``).
+    """
+
+    def __init__(self, target: Target, rules: tuple, known: dict[int, Sequence[_Constraint]],
+                 plies: int, cap: int,
+                 progress: Callable[[float, int], bool | None] | None = None,
+                 cancel: object | None = None) -> None:
+        self.target = target
+        self.rules = rules
+        self.known = known
+        # back[k]: {position: sequences to the target in exactly k plies}, k <= depth
+        self.back: list[dict[Key, int]] = [{target.key: 1}]
+        self.depth = 0
+        self._grow_at = -1.0  # when (perf_counter) to build the next backward layer
+        self.plies = plies
+        self.cap = max(cap, 1)
+        self.progress = progress
+        self.cancel = cancel
+        self.memo: dict[tuple[int, int, int, int, bool, int], int] = {}
+        self.nodes = 0
+        self.done = 0.0
+        self._last_report = 0.0
+        self._shown = 0.0  # the progress reported so far (it never goes back)
+
+    # ------------------------------------------------------------------ progress
+    def tick(self) -> None:
+        """Raise SearchCancelled when cancelled; report progress now and then."""
+        cancel = self.cancel
+        if cancel is not None and cancel.is_set():  # type: ignore[attr-defined]
+            raise SearchCancelled
+        if self.progress is not None:
+            now = time.perf_counter()
+            if now - self._last_report >= 0.05:
+                self._last_report = now
+                self._shown = max(self._shown, min(self.done, 1.0))
+                if self.progress(self._shown, self.nodes) is False:
+                    raise SearchCancelled
+
+    # ------------------------------------------------------------------ moves
+    def _moves(self, bm: int, bk: int, wm: int, wk: int, black: bool, ply: int) -> list[tuple]:
+        """The legal raw moves at ``ply`` (1-based) that the constraints allow."""
+        moves = legal_raw_moves(bm, bk, wm, wk, black, self.rules)
+        constraints = self.known.get(ply)
+        if constraints:
+            moves = [mv for mv in moves
+                     if all(k.matches(tuple(i + 1 for i in mv[0])) for k in constraints)]
+        return moves
+
+    # ------------------------------------------------------------------ counting
+    def count(self, key: Key, variant: Variant | None = None) -> int:
+        """The number of sequences from ``key`` (at most ``cap``).
+
+        With the ``variant`` the search also goes backward from the target
+        (:func:`~rulesbook.reconstruct.gap_retro.next_layer`) and the forward
+        search stops where it meets the backward layers.  The next backward
+        layer is built once the forward search has run :data:`GROW` times as
+        long as that layer should take (the last one's time times its
+        growth), so a gap that is quick forward never pays for it; the
+        search then goes on with the table it has (counts already known stay
+        valid).  Whichever layers are built, the count is the same."""
+        if variant is not None and can_unmove(variant) and self.plies >= 2:
+            self._grow(variant, key)
+        while True:
+            try:
+                return self._count(*key, self.plies, 1.0)
+            except _Deeper:
+                self._grow(variant, key)  # type: ignore[arg-type]
+                self.done = 0.0
+
+    def _grow(self, variant: Variant, key: Key) -> None:
+        k = self.depth + 1
+        began = time.perf_counter()
+        layer = next_layer(self.back[-1], k, variant, self.rules, key, self.plies, self.known,
+                           self.tick)
+        now = time.perf_counter()
+        self.back.append(layer)
+        self.depth = k
+        if layer and k < self.plies // 2:
+            # the next layer will cost about this one's time times its growth
+            growth = len(layer) / max(len(self.back[-2]), 1)
+            self._grow_at = now + GROW * (now - began) * max(growth, 1.0)
+        else:
+            self._grow_at = -1.0  # no deeper layer
+
+    def _count(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
+               weight: float) -> int:
+        if remaining <= self.depth:
+            self.done += weight
+            return min(self.back[remaining].get((bm, bk, wm, wk, black), 0), self.cap)
+        memo_key = (bm, bk, wm, wk, black, remaining)
+        hit = self.memo.get(memo_key)
+        if hit is not None:
+            self.done += weight
+            return hit
+        self.nodes += 1
+        if self.nodes == 1 or not self.nodes & 1023:
+            self.tick()
+            if self._grow_at >= 0 and time.perf_counter() >= self._grow_at:
+                raise _Deeper
+        if not feasible(bm, bk, wm, wk, black, remaining, self.target):
+            self.memo[memo_key] = 0
+            self.done += weight
+            return 0
+        moves = self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1)
+        fill, held, fill_slack, vacate, kept, vacate_slack = move_slack(
+            bm, bk, wm, wk, black, remaining, self.target)
+        if fill_slack < 1 or vacate_slack < 1:
+            # moves after which the side could not fill or leave its squares in time
+            moves = [mv for mv in moves
+                     if (bool(BIT[mv[0][0]] & held) - bool(BIT[mv[0][-1]] & fill)
+                         <= fill_slack)
+                     and (bool(BIT[mv[0][-1]] & ~kept) - bool(BIT[mv[0][0]] & vacate)
+                          <= vacate_slack)]
+        if not moves:
+            self.memo[memo_key] = 0
+            self.done += weight
+            return 0
+        share = weight / len(moves)
+        cap = self.cap
+        nxt = not black
+        below = remaining - 1
+        total = 0
+        if below <= self.depth:
+            # the children are in a backward layer: look them up
+            layer = self.back[below]
+            for mv in moves:
+                nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
+                total += layer.get((nbm, nbk, nwm, nwk, nxt), 0)
+            self.done += weight
+            total = min(total, cap)
+            self.memo[memo_key] = total
+            return total
+        memo = self.memo
+        for n, mv in enumerate(moves):
+            nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
+            hit = memo.get((nbm, nbk, nwm, nwk, nxt, below))
+            if hit is None:
+                total += self._count(nbm, nbk, nwm, nwk, nxt, below, share)
+            else:
+                total += hit
+                self.done += share
+            if total >= cap:
+                total = cap
+                self.done += share * (len(moves) - n - 1)  # the moves not searched
+                break
+        self.memo[memo_key] = total
+        return total
+
+    # ------------------------------------------------------------------ listing
+    def sequences(self, key: Key, limit: int) -> list[tuple[tuple, ...]]:
+        """The first ``limit`` sequences (tuples of raw moves) from ``key``, in
+        move-generation order; call after :meth:`count`."""
+        out: list[tuple[tuple, ...]] = []
+        if limit > 0 and self._known_count(key, self.plies):
+            self._walk(*key, self.plies, (), out, limit)
+        return out
+
+    def _known_count(self, key: Key, remaining: int) -> int:
+        if remaining <= self.depth:
+            return self.back[remaining].get(key, 0)
+        return self.memo.get((*key, remaining)) or 0
+
+    def _walk(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
+              prefix: tuple, out: list, limit: int) -> None:
+        if remaining == 0:
+            out.append(prefix)
+            return
+        nxt = not black
+        below = remaining - 1
+        for mv in self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1):
+            nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
+            if self._known_count((nbm, nbk, nwm, nwk, nxt), below):
+                self._walk(nbm, nbk, nwm, nwk, nxt, below, (*prefix, mv), out, limit)
+                if len(out) >= limit:
+                    return
