@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rulesbook.draughts.geometry import stop_choices
+
 __all__ = ["Move"]
 
 
@@ -41,8 +43,6 @@ class Move:
             return True
         if not self.captures:
             return False
-        from rulesbook.draughts.movegen import stop_choices
-
         masks = stop_choices(tuple(s - 1 for s in self.path), tuple(s - 1 for s in self.captures))
         it = iter(masks)
         for square in inner:

@@ -28,6 +28,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rulesbook.draughts.geometry import (  # noqa: F401 - re-exported for callers
+    BETWEEN,
+    BIT,
+    DIRECTION,
+    DIRS,
+    NB,
+    RAYS_BY_DIR,
+    stop_choices,
+)
 from rulesbook.draughts.move import Move
 from rulesbook.draughts.variant import Variant
 
@@ -61,42 +70,10 @@ class Bitboards(NamedTuple):
     black_to_move: bool
 
 FULL = (1 << 32) - 1
-BIT = tuple(1 << i for i in range(32))
-DIRS = ((-1, -1), (-1, 1), (1, -1), (1, 1))  # up-left, up-right, down-left, down-right
 BLACK_FORWARD = (2, 3)
 WHITE_FORWARD = (0, 1)
 
 
-def _coords(i: int) -> tuple[int, int]:
-    row = i // 4
-    return row, 2 * (i % 4) + (1 if row % 2 == 0 else 0)
-
-
-def _index(row: int, file: int) -> int:
-    if 0 <= row < 8 and 0 <= file < 8 and (row + file) % 2 == 1:
-        return row * 4 + file // 2
-    return -1
-
-
-def _build():
-    nb = []
-    rays = []
-    for i in range(32):
-        r, f = _coords(i)
-        nb.append(tuple(_index(r + dr, f + df) for dr, df in DIRS))
-        rs = []
-        for dr, df in DIRS:
-            ray = []
-            k = 1
-            while _index(r + k * dr, f + k * df) >= 0:
-                ray.append(_index(r + k * dr, f + k * df))
-                k += 1
-            rs.append(tuple(ray))
-        rays.append(tuple(rs))
-    return tuple(nb), tuple(rays)
-
-
-NB, RAYS_BY_DIR = _build()  # RAYS_BY_DIR[i][d]: the squares from bit i in DIRS[d], nearest first
 RAYS = tuple(tuple(r for r in rs if len(r) >= 2) for rs in RAYS_BY_DIR)  # rays long enough to capture on
 
 
@@ -480,38 +457,6 @@ def _step_masks(steps):
 STEPMASK_BLACK = _step_masks(STEPS_BLACK)
 STEPMASK_WHITE = _step_masks(STEPS_WHITE)
 STEPMASK_ALL = _step_masks(STEPS_ALL)
-
-
-def _between():
-    """{(i, j): mask of the squares strictly between} for i, j on one diagonal."""
-    out = {}
-    for i in range(32):
-        for ray in RAYS_BY_DIR[i]:
-            mask = 0
-            for j in ray:
-                out[i, j] = mask
-                mask |= BIT[j]
-    return out
-
-
-BETWEEN = _between()
-# DIRECTION[i, j]: the index in DIRS of the direction from bit i to bit j on one diagonal
-DIRECTION = {(i, j): d for i in range(32) for d, ray in enumerate(RAYS_BY_DIR[i]) for j in ray}
-
-
-def stop_choices(path: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...]:
-    """For each intermediate stop of a capture (bit indices), the mask of the
-    squares a text may name for it: the turning square where the piece turns,
-    and on a straight run over two pieces any square between them (a flying
-    king may be said to stop on any of them; the move is the same)."""
-    out = []
-    for k in range(1, len(path) - 1):
-        here = path[k]
-        if DIRECTION.get((path[k - 1], here)) == DIRECTION.get((here, path[k + 1])):
-            out.append(BETWEEN.get((caps[k - 1], caps[k]), 0) | BIT[here])
-        else:
-            out.append(BIT[here])
-    return tuple(out)
 
 
 def quiet_step(men, kings, occ, black, rules, i, j):

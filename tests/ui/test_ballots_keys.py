@@ -132,7 +132,7 @@ def test_import_a_key_and_a_member_cannot_vote_for_others(open_ballots, data, qt
     ws.ballots.open(data / BALLOT)
     assert ws.import_member(str(target))
     row10 = [q.id for q in ws.ballots.ballot.questions].index("10")
-    assert ws.grid.item(row10, 2).text() == "4"
+    assert ws.grid.item(row10, 2).text() == "10C"  # option 4, by name
     # ... and C cannot close the ballot
     choose(panel, "C")
     panel.use_button.click()
