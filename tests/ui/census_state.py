@@ -49,7 +49,7 @@ class Census:
         """The corpus game on the Board, at its start, not in a preview."""
         self.window.show_workspace("board")
         bc = self.bc
-        bc.stop_preview()
+        bc.gap.stop_preview()
         if [m.text for m in bc.moves] != pdn_moves(self.pdn) or bc.mode != "play":
             bc.set_mode("play")
             assert self.ws("board").open_pdn(self.pdn)
@@ -83,9 +83,9 @@ class Census:
         return moves[4:]
 
     def gap_result(self):
-        assert self.bc.wait_gap()
-        self.qtbot.waitUntil(lambda: self.bc.gap_result is not None)
-        return self.bc.gap_result
+        assert self.bc.gap.wait()
+        self.qtbot.waitUntil(lambda: self.bc.gap.result is not None)
+        return self.bc.gap.result
 
     def long_gap(self) -> None:
         """A search of about a second (English, 12 plies from the start), running."""
@@ -97,7 +97,7 @@ class Census:
         target = bc.position()
         bc.new_game("english")
         assert bc.mark_board_now(target)
-        assert bc.start_gap(plies=len(LONG_GAP.split()))
+        assert bc.gap.start(plies=len(LONG_GAP.split()))
 
     def gap_found(self) -> list[str]:
         missing = self.gap()
@@ -142,5 +142,5 @@ class Census:
         path = self.tmp / "saved-case.yaml"
         if not path.exists():
             self.record()
-            assert self.bc.save_case(path) is not None
+            assert self.bc.files.save_case(path) is not None
         return path

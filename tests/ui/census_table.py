@@ -87,7 +87,7 @@ def _mode(mode: str):
 
 def _tool(tool: str):
     return Expect(prepare=lambda c: c.record() or c.bc.set_mode("setup"),
-                  check=lambda c, _b: ok(c.bc.tool == tool and
+                  check=lambda c, _b: ok(c.bc.setup.tool == tool and
                                          c.ws("board").tool_buttons[tool].isChecked()))
 
 
@@ -263,21 +263,21 @@ EXPECT: dict[str, Expect] = {
     "board/[White king]": _tool("white-king"),
     "board/[Eraser]": _tool("eraser"),
     "board/[Clear Board]": Expect(prepare=_setup,
-                                  check=lambda c, _b: ok(not c.bc.setup_position().pieces())),
+                                  check=lambda c, _b: ok(not c.bc.setup.position().pieces())),
     "board/[Start Position]": Expect(
-        prepare=lambda c: (_setup(c), c.bc.setup_clear()),
-        check=lambda c, _b: ok(c.bc.setup_position().fen()
+        prepare=lambda c: (_setup(c), c.bc.setup.clear()),
+        check=lambda c, _b: ok(c.bc.setup.position().fen()
                                == Position.start(c.bc.variant).fen())),
     "board/[Paste FEN]": Expect(
         prepare=lambda c: (_setup(c), QGuiApplication.clipboard().setText("W:W18,K30:B14")),
-        check=lambda c, _b: ok(c.bc.setup_position().fen()
+        check=lambda c, _b: ok(c.bc.setup.position().fen()
                                == Position.from_fen("W:W18,K30:B14").fen())),
     "board/[Copy FEN]": Expect(
         prepare=_setup, check=lambda c, _b: ok(c.clipboard() == c.bc.export_fen()
-                                               and c.clipboard() == c.bc.setup_position().fen())),
+                                               and c.clipboard() == c.bc.setup.position().fen())),
     "board/[Start Record from Here]": Expect(
-        prepare=lambda c: (_setup(c), c.bc.set_setup_fen("W:W18,K30:B14"),
-                           c.bc.setup_position().fen())[-1],
+        prepare=lambda c: (_setup(c), c.bc.setup.set_fen("W:W18,K30:B14"),
+                           c.bc.setup.position().fen())[-1],
         check=lambda c, fen: ok(c.bc.mode == "play" and c.bc.start.fen() == fen
                                 and not c.bc.moves)),
     "board/[This Is the Board Now]": Expect(
@@ -305,19 +305,19 @@ EXPECT: dict[str, Expect] = {
     "board/[Search]": Expect(
         prepare=lambda c: c.gap(),
         check=lambda c, missing: ok(c.gap_result() is not None
-                                    and list(missing) in [list(t) for t in c.bc.gap_result.texts])),
+                                    and list(missing) in [list(t) for t in c.bc.gap.result.texts])),
     "board/[Cancel]": Expect(
         prepare=lambda c: c.long_gap(),
-        check=lambda c, _b: ok(c.gap_result() is not None and c.bc.gap_result.cancelled
+        check=lambda c, _b: ok(c.gap_result() is not None and c.bc.gap.result.cancelled
                                and "cancelled" in c.ws("board").gap_progress.format())),
     "board/[◀]": Expect(
-        prepare=lambda c: (c.gap_found(), c.bc.preview_go(2)),
-        check=lambda c, _b: ok(c.bc.previewing and c.bc.preview_ply == 1)),
+        prepare=lambda c: (c.gap_found(), c.bc.gap.preview_go(2)),
+        check=lambda c, _b: ok(c.bc.gap.previewing and c.bc.gap.preview_ply == 1)),
     "board/[▶]": Expect(
-        prepare=lambda c: (c.gap_found(), c.bc.preview_go(0)),
-        check=lambda c, _b: ok(c.bc.previewing and c.bc.preview_ply == 1)),
+        prepare=lambda c: (c.gap_found(), c.bc.gap.preview_go(0)),
+        check=lambda c, _b: ok(c.bc.gap.previewing and c.bc.gap.preview_ply == 1)),
     "board/[Show Record]": Expect(prepare=lambda c: c.gap_found(),
-                                  check=lambda c, _b: ok(not c.bc.previewing)),
+                                  check=lambda c, _b: ok(not c.bc.gap.previewing)),
     "board/[Adopt Sequence into the Record]": Expect(
         prepare=lambda c: c.gap_found(),
         check=lambda c, missing: ok([m.text for m in c.bc.moves] == PLANTED.split()[:4] + missing)),
@@ -337,8 +337,8 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: _choose_case(c),
         check=lambda c, case: ok(c.ws("rulings").rulings.incident_id == case.incident
                                  and c.ws("rulings").tabs.currentIndex() == 0)),
-    "rulings/[Save as HTML…]": _export("report.html", "rulings", b"<!DOCTYPE", "Dispute"),
-    "rulings/[Save as PDF…]": _export("report.pdf", "rulings", b"%PDF"),
+    "rulings/[Export as HTML…]": _export("report.html", "rulings", b"<!DOCTYPE", "Dispute"),
+    "rulings/[Export as PDF…]": _export("report.pdf", "rulings", b"%PDF"),
     # -- Ballots ----------------------------------------------------------------------------------------
     "ballots/[Open…]": Expect(
         prepare=lambda c: (c.ballot(), c.dialogs.files.append(c.data / BALLOT)),

@@ -36,7 +36,7 @@ class KeyPanel(QWidget):
         self.passphrase_edit.setAccessibleName("Passphrase")
         self.passphrase_edit.setPlaceholderText("passphrase (if the key has one)")
         self.use_button = QPushButton("&Use Key")
-        self.create_button = QPushButton("Create &Key")
+        self.create_button = QPushButton("&Create Key")
         self.import_button = QPushButton("Import Key…")
         self.use_button.setToolTip("Open your key from this computer's configuration folder")
         self.create_button.setToolTip("Make a new key for the member: the private key stays "

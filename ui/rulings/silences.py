@@ -125,7 +125,7 @@ class SilencesView(QWidget):
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         self.proposal = QComboBox()
         self.proposal.setAccessibleName("Which silences would a proposal fill?")
-        label = QLabel("Which silences would a &proposal fill?")
+        label = QLabel("&Which silences would a proposal fill?")
         label.setBuddy(self.proposal)
         row = QHBoxLayout()
         row.addWidget(label)
