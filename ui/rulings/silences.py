@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from rulesbook.rulings import OUTCOMES, RulingsError, get_incident
 from rulesbook.rulings.silences import Fill, Silence, fills, open_proposals, silences
 
+from ..widgets import plain_tip
 from .panel import answer_text
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -189,7 +190,7 @@ class SilencesView(QWidget):
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ROW_ROLE, row)
-                item.setToolTip(facts_words(library, s) if col == 1 else text)
+                item.setToolTip(plain_tip(facts_words(library, s) if col == 1 else text))
                 if s.conflict:
                     item.setBackground(QBrush(CONFLICT_BG))
                     item.setForeground(QBrush(DARK_FG))
