@@ -3,7 +3,7 @@ with an illegal move, a gap search, the committee ballot with votes, unsaved vot
 of an earlier session, a saved case (tests/ui/test_census.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -28,6 +28,10 @@ class Census:
     tmp: Path
     pdn: Path
     watchdog: Watchdog | None = None
+    #: each member's signing key (tests/ballots/helpers.make_keys: A chair, B secretary)
+    keys: dict = field(default_factory=dict)
+    #: receipts members were given for the signed ballots they sent (member -> code)
+    receipts: dict = field(default_factory=dict)
 
     # -- shortcuts to the parts ---------------------------------------------------
     def ws(self, name: str):
@@ -108,10 +112,22 @@ class Census:
         ws.gap_list.setCurrentRow(0)
         return missing
 
+    def sign_as(self, member: str) -> None:
+        """``member``'s key in use, chosen through the key panel's own widgets."""
+        signer = self.ballots.keys.signer
+        if signer is not None and signer.member == member:
+            return
+        panel = self.ws("ballots").key_panel
+        panel.member_combo.setCurrentIndex(panel.member_combo.findData(member))
+        panel.use_button.click()
+        assert panel.status.text().startswith(f"Signing as {member}"), panel.status.text()
+
     def ballot(self, votes: bool = False) -> None:
-        """The committee ballot of the data folder, open and saved."""
+        """The committee ballot of the data folder, open and saved, with the
+        secretary's key (B) in use: every vote entered is signed."""
         self.window.show_workspace("ballots")
         b = self.ballots
+        self.sign_as("B")
         if b.dirty:
             b.discard_changes()
         if b.path != self.data / BALLOT or b.ballot is None or not b.ballot.is_open:
@@ -137,6 +153,23 @@ class Census:
         b.open(self.data / BALLOT)
         b.recovery_file.write_bytes(kept)
         assert b.check_recovery() is not None
+
+    def member_file(self, member: str, question: str, ranking: str) -> Path:
+        """A member's own ballot, as `ballot export` writes it on their computer: their
+        vote signed with their key; the receipt they were given is kept."""
+        from rulesbook.ballots import cast_vote, dump_member_ballot, export_member_ballot
+
+        self.ballot()
+        registry = self.ballots.keys.registry()
+        signer = self.keys[member]
+        at = "2026-05-01T10:00:00Z"
+        theirs = cast_vote(self.ballots.ballot, member, question, ranking, at=at,
+                           signer=signer, registry=registry)
+        doc, receipt = export_member_ballot(theirs, member, signer, at)
+        path = self.tmp / f"member-{member.lower()}.yaml"
+        path.write_text(dump_member_ballot(doc), encoding="utf-8")
+        self.receipts[member] = receipt
+        return path
 
     def case_file(self) -> Path:
         path = self.tmp / "saved-case.yaml"

@@ -172,10 +172,9 @@ def hostile_data(folder: Path) -> Path:
 
 @pytest.fixture
 def hostile_window(qtbot, tmp_path, settings):
+    from tests.ballots.helpers import make_keys
     from ui.controller import AppController
     from ui.mainwindow import MainWindow
-
-    from tests.ballots.helpers import make_keys
 
     data = hostile_data(copy_data(tmp_path / "data"))
     make_keys(data)  # every vote is signed: A is chair, B secretary (keys in $RULESBOOK_CONFIG)
