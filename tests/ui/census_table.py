@@ -215,7 +215,8 @@ def _export_votes_check(c, _before):
     doc = load_member_ballot(path).data
     ok(doc["member"] == "B" and [v["question"] for v in doc["votes"]] == ["10"],
        f"exported {doc['member']}: {doc['votes']}")
-    ok(all(v.get("signature") for v in doc["votes"]), "an exported vote is not signed")
+    ok(doc.get("signature") and doc.get("key") == c.keys["B"].public,
+       "the export is not signed with B's key")
     receipt = c.ballots.last_receipt
     banner = c.ws("ballots").banner
     ok(receipt and banner.isVisible() and receipt in banner.text(),
@@ -235,7 +236,8 @@ def _receipt_check(c, _before):
 
 
 SYNC_REMOTE = "shared.git"
-THIRTEEN, FOURTEEN = "THIRTEEN", "FOURTEEN"
+# a sentence of rule 28 that no ruling quotes (a quote must stay in the rule's text)
+OLD_WORDS, NEW_WORDS = "THE FIRST COUNT STARTS", "THE FIRST COUNT BEGINS"
 
 
 def _sync_prepare(c):
@@ -253,7 +255,7 @@ def _sync_prepare(c):
     assert c.window.controller.load(folder).ok
     c.window.folder.wait()
     book = folder / "apca" / "rulebook.yaml"
-    book.write_text(book.read_text(encoding="utf-8").replace(THIRTEEN, FOURTEEN, 1),
+    book.write_text(book.read_text(encoding="utf-8").replace(OLD_WORDS, NEW_WORDS, 1),
                     encoding="utf-8")
     with Repo(str(bare)) as remote:
         return remote.refs[b"refs/heads/main"]
@@ -264,7 +266,8 @@ def _sync_check(c, before):
 
     win = c.window
     c.qtbot.waitUntil(lambda: not win.folder.running and (win.folder.last_result is not None
-                                                          or win.folder.last_error), timeout=30000)
+                                                          or win.folder.last_error is not None),
+                      timeout=30000)
     win.folder.wait()
     ok(win.folder.last_error is None, f"sync failed: {win.folder.last_error}")
     result = win.folder.last_result
@@ -283,7 +286,7 @@ def _sync_check(c, before):
     panel.history.wait()
     ok([panel.table.item(r, 2).text() for r in range(2)] == ["changed", "added"])
     panel.table.selectRow(0)
-    ok(FOURTEEN in panel.view.toPlainText(), "the text after the edit is not shown")
+    ok(NEW_WORDS in panel.view.toPlainText(), "the text after the edit is not shown")
 
 
 def _quit_prepare(c):
