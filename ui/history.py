@@ -26,7 +26,7 @@ from rulesbook.rulesfolder import is_rules_folder
 from rulesbook.rulesfolder.history import HistoryEntry, record_history, record_text_at
 from rulesbook.textdiff import word_diff
 
-from .widgets import DocBrowser
+from .widgets import DocBrowser, plain_tip
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,7 @@ class HistoryPanel(QWidget):
         self.history = HistoryController(app_controller, self)
         self.note = QLabel("Select a rule to see its history.")
         self.note.setWordWrap(True)
+        self.note.setTextFormat(Qt.TextFormat.PlainText)  # a ref and git's messages
         self.table = QTableWidget(0, len(self.COLUMNS))
         self.table.setHorizontalHeaderLabels(self.COLUMNS)
         self.table.setAccessibleName("Rule history")
@@ -149,7 +150,7 @@ class HistoryPanel(QWidget):
                                           else "") if x), e.message)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(f"{e.commit[:10]} — {e.message}")
+                item.setToolTip(plain_tip(f"{e.commit[:10]} — {e.message}"))
                 self.table.setItem(row, col, item)
         self.table.resizeColumnsToContents()
         self.note.setText(f"{ref}: {len(versions)} version(s). Select one to read its text, "

@@ -28,31 +28,45 @@ def grab(widget, path: Path, settle_ms: int = 30) -> Path:
     return path
 
 
+def demo_keys(data: Path, members=("A", "B", "C"), secretary: str | None = None) -> dict:
+    """Demo signing keys of ``members`` (in ``$RULESBOOK_CONFIG``), registered in
+    ``data``/members.yaml; the first member is chair and names ``secretary``."""
+    from rulesbook.ballots import append_statement, generate_key, sign_statement
+
+    at = "2026-05-01T10:00:00Z"
+    keys = {}
+    for member in members:
+        keys[member], _ = generate_key(member, rules_folder=data)
+        append_statement(data, sign_statement({"op": "key", "member": member,
+                                               "key": keys[member].public, "at": at},
+                                              keys[member]))
+    chair = keys[members[0]]
+    append_statement(data, sign_statement({"op": "role", "member": chair.member,
+                                           "role": "chair", "key": chair.public, "at": at},
+                                          chair))
+    if secretary:
+        append_statement(data, sign_statement({"op": "role", "member": secretary,
+                                               "role": "secretary",
+                                               "key": keys[secretary].public, "at": at},
+                                              chair))
+    return keys
+
+
 def _adopt_demo_edition(data: Path) -> None:
     """A demo edition adopting 28A and 27A, the way the committee makes one: members
     with keys vote, the chair closes and signs, the ballot is adopted."""
     from rulesbook.ballots import (
         adopt_ballot,
-        append_statement,
         build_ballot,
         cast_vote,
         close_ballot,
-        generate_key,
         load_registry,
         save_ballot,
-        sign_statement,
     )
     from rulesbook.library import load_library
 
     at = "2026-05-01T10:00:00Z"
-    keys = {}
-    for member in ("A", "B", "C"):
-        keys[member], _ = generate_key(member, rules_folder=data)
-        append_statement(data, sign_statement({"op": "key", "member": member,
-                                               "key": keys[member].public, "at": at},
-                                              keys[member]))
-    append_statement(data, sign_statement({"op": "role", "member": "A", "role": "chair",
-                                           "key": keys["A"].public, "at": at}, keys["A"]))
+    keys = demo_keys(data)
     registry = load_registry(data)
     ballot = build_ballot(load_library(data), "demo", quorum=3)
     for member in keys:

@@ -3,7 +3,7 @@ with an illegal move, a gap search, the committee ballot with votes, unsaved vot
 of an earlier session, a saved case (tests/ui/test_census.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -28,6 +28,10 @@ class Census:
     tmp: Path
     pdn: Path
     watchdog: Watchdog | None = None
+    #: each member's signing key (tests/ballots/helpers.make_keys: A chair, B secretary)
+    keys: dict = field(default_factory=dict)
+    #: receipts members were given for the signed ballots they sent (member -> code)
+    receipts: dict = field(default_factory=dict)
 
     # -- shortcuts to the parts ---------------------------------------------------
     def ws(self, name: str):
@@ -49,7 +53,7 @@ class Census:
         """The corpus game on the Board, at its start, not in a preview."""
         self.window.show_workspace("board")
         bc = self.bc
-        bc.stop_preview()
+        bc.gap.stop_preview()
         if [m.text for m in bc.moves] != pdn_moves(self.pdn) or bc.mode != "play":
             bc.set_mode("play")
             assert self.ws("board").open_pdn(self.pdn)
@@ -83,9 +87,9 @@ class Census:
         return moves[4:]
 
     def gap_result(self):
-        assert self.bc.wait_gap()
-        self.qtbot.waitUntil(lambda: self.bc.gap_result is not None)
-        return self.bc.gap_result
+        assert self.bc.gap.wait()
+        self.qtbot.waitUntil(lambda: self.bc.gap.result is not None)
+        return self.bc.gap.result
 
     def long_gap(self) -> None:
         """A search of about a second (English, 12 plies from the start), running."""
@@ -97,7 +101,7 @@ class Census:
         target = bc.position()
         bc.new_game("english")
         assert bc.mark_board_now(target)
-        assert bc.start_gap(plies=len(LONG_GAP.split()))
+        assert bc.gap.start(plies=len(LONG_GAP.split()))
 
     def gap_found(self) -> list[str]:
         missing = self.gap()
@@ -108,10 +112,22 @@ class Census:
         ws.gap_list.setCurrentRow(0)
         return missing
 
+    def sign_as(self, member: str) -> None:
+        """``member``'s key in use, chosen through the key panel's own widgets."""
+        signer = self.ballots.keys.signer
+        if signer is not None and signer.member == member:
+            return
+        panel = self.ws("ballots").key_panel
+        panel.member_combo.setCurrentIndex(panel.member_combo.findData(member))
+        panel.use_button.click()
+        assert panel.status.text().startswith(f"Signing as {member}"), panel.status.text()
+
     def ballot(self, votes: bool = False) -> None:
-        """The committee ballot of the data folder, open and saved."""
+        """The committee ballot of the data folder, open and saved, with the
+        secretary's key (B) in use: every vote entered is signed."""
         self.window.show_workspace("ballots")
         b = self.ballots
+        self.sign_as("B")
         if b.dirty:
             b.discard_changes()
         if b.path != self.data / BALLOT or b.ballot is None or not b.ballot.is_open:
@@ -138,9 +154,26 @@ class Census:
         b.recovery_file.write_bytes(kept)
         assert b.check_recovery() is not None
 
+    def member_file(self, member: str, question: str, ranking: str) -> Path:
+        """A member's own ballot, as `ballot export` writes it on their computer: their
+        vote signed with their key; the receipt they were given is kept."""
+        from rulesbook.ballots import cast_vote, dump_member_ballot, export_member_ballot
+
+        self.ballot()
+        registry = self.ballots.keys.registry()
+        signer = self.keys[member]
+        at = "2026-05-01T10:00:00Z"
+        theirs = cast_vote(self.ballots.ballot, member, question, ranking, at=at,
+                           signer=signer, registry=registry)
+        doc, receipt = export_member_ballot(theirs, member, signer, at)
+        path = self.tmp / f"member-{member.lower()}.yaml"
+        path.write_text(dump_member_ballot(doc), encoding="utf-8")
+        self.receipts[member] = receipt
+        return path
+
     def case_file(self) -> Path:
         path = self.tmp / "saved-case.yaml"
         if not path.exists():
             self.record()
-            assert self.bc.save_case(path) is not None
+            assert self.bc.files.save_case(path) is not None
         return path

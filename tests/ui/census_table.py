@@ -7,11 +7,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
-from rulesbook.ballots import load_ballot, member_copy
+from rulesbook.ballots import load_ballot
 from rulesbook.draughts import Position
 from tests.ui.census import pdn_moves
 from tests.ui.census_state import BALLOT, PLANTED
@@ -87,7 +86,7 @@ def _mode(mode: str):
 
 def _tool(tool: str):
     return Expect(prepare=lambda c: c.record() or c.bc.set_mode("setup"),
-                  check=lambda c, _b: ok(c.bc.tool == tool and
+                  check=lambda c, _b: ok(c.bc.setup.tool == tool and
                                          c.ws("board").tool_buttons[tool].isChecked()))
 
 
@@ -134,14 +133,160 @@ def _save_case_prepare(c):
 
 
 def _import_prepare(c):
+    c.dialogs.files.append(c.member_file("A", "12", "12A"))
+
+
+def _seal_prepare(c):
+    """A's signed ballot imported and saved (so A's receipt is in the sealed file), then
+    the secretary's key seals it."""
     c.ballot()
-    copy = member_copy(c.ballots.ballot, "A")
-    for v in copy["votes"]:
-        if v["question"] == "12":
-            v["ranking"] = ["12A"]
-    path = c.tmp / "member-a.yaml"
-    path.write_text(yaml.safe_dump(copy, sort_keys=False), encoding="utf-8")
+    ws = c.ws("ballots")
+    assert ws.import_member(str(c.member_file("A", "12", "12A")))
+    assert ws.save() is not None
+    c.dialogs.buttons.append("&Yes")
+
+
+def _choose_member(c, member: str) -> None:
+    c.ballot()
+    c.ballots.keys.forget()
+    panel = c.ws("ballots").key_panel
+    panel.member_combo.setCurrentIndex(panel.member_combo.findData(member))
+    panel.passphrase_edit.clear()
+
+
+def _use_key_check(c, _before):
+    signer = c.ballots.keys.signer
+    ok(signer is not None and signer.member == "C" and signer.public == c.keys["C"].public,
+       f"signing as {signer}")
+    ok(c.ws("ballots").key_panel.status.text().startswith("Signing as C"))
+
+
+def _create_key_check(c, _before):
+    from rulesbook.ballots import load_registry
+
+    signer = c.ballots.keys.signer
+    ok(signer is not None and signer.member == "E" and signer.public != c.keys["E"].public,
+       f"signing as {signer}")
+    ok(any(r.member == "E" and r.key == signer.public for r in load_registry(c.data).keys),
+       "the new key is not registered in members.yaml")
+    ok("created and registered" in c.ws("ballots").key_panel.status.text())
+
+
+def _import_key_prepare(c):
+    """D brings a key made on another computer (a PEM file, no passphrase); the public
+    key it must register is written as members.yaml keeps it: ed25519:<base64 raw>."""
+    import base64
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    _choose_member(c, "D")
+    key = Ed25519PrivateKey.generate()
+    path = c.tmp / "d-key.pem"
+    path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                       serialization.PrivateFormat.PKCS8,
+                                       serialization.NoEncryption()))
     c.dialogs.files.append(path)
+    raw = key.public_key().public_bytes(serialization.Encoding.Raw,
+                                        serialization.PublicFormat.Raw)
+    return "ed25519:" + base64.b64encode(raw).decode("ascii")
+
+
+def _import_key_check(c, public):
+    from rulesbook.ballots import load_registry
+
+    signer = c.ballots.keys.signer
+    ok(signer is not None and signer.member == "D" and signer.public == public,
+       f"signing as {signer}")
+    ok(any(r.member == "D" and r.key == public for r in load_registry(c.data).keys),
+       "the imported key is not registered in members.yaml")
+
+
+def _export_votes_prepare(c):
+    c.ballot(votes=True)
+    c.dialogs.files.append(c.tmp / "my-votes.yaml")
+
+
+def _export_votes_check(c, _before):
+    from rulesbook.ballots import load_member_ballot
+
+    path = c.tmp / "my-votes.yaml"
+    ok(path.exists(), f"{path} was not written")
+    doc = load_member_ballot(path).data
+    ok(doc["member"] == "B" and [v["question"] for v in doc["votes"]] == ["10"],
+       f"exported {doc['member']}: {doc['votes']}")
+    ok(doc.get("signature") and doc.get("key") == c.keys["B"].public,
+       "the export is not signed with B's key")
+    receipt = c.ballots.last_receipt
+    banner = c.ws("ballots").banner
+    ok(receipt and banner.isVisible() and receipt in banner.text(),
+       f"receipt {receipt!r} not shown: {banner.text()!r}")
+
+
+def _receipt_prepare(c):
+    c.ballot()
+    ok(c.ballots.ballot.seal is not None, "the ballot is not sealed")
+    c.ws("ballots").receipt_edit.setText(c.receipts["A"].lower())  # as a member might type it
+
+
+def _receipt_check(c, _before):
+    banner = c.ws("ballots").banner
+    ok(banner.isVisible() and banner.text().startswith("✔")
+       and "not sealed" not in banner.text(), banner.text())
+
+
+SYNC_REMOTE = "shared.git"
+# a sentence of rule 28 that no ruling quotes (a quote must stay in the rule's text)
+OLD_WORDS, NEW_WORDS = "THE FIRST COUNT STARTS", "THE FIRST COUNT BEGINS"
+
+
+def _sync_prepare(c):
+    """A rules folder (made from the census's data folder) that shares a local bare
+    remote, open in the app, with an edit by hand of rule 28 to send."""
+    from dulwich.repo import Repo
+
+    from rulesbook.rulesfolder import init_folder
+    from rulesbook.rulesfolder.sync import sync
+
+    folder, bare = c.tmp / "rules-folder", c.tmp / SYNC_REMOTE
+    Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
+    init_folder(folder, source=c.data)
+    sync(folder, remote=str(bare))
+    assert c.window.controller.load(folder).ok
+    c.window.folder.wait()
+    book = folder / "apca" / "rulebook.yaml"
+    book.write_text(book.read_text(encoding="utf-8").replace(OLD_WORDS, NEW_WORDS, 1),
+                    encoding="utf-8")
+    with Repo(str(bare)) as remote:
+        return remote.refs[b"refs/heads/main"]
+
+
+def _sync_check(c, before):
+    from dulwich.repo import Repo
+
+    win = c.window
+    c.qtbot.waitUntil(lambda: not win.folder.running and (win.folder.last_result is not None
+                                                          or win.folder.last_error is not None),
+                      timeout=30000)
+    win.folder.wait()
+    ok(win.folder.last_error is None, f"sync failed: {win.folder.last_error}")
+    result = win.folder.last_result
+    with Repo(str(c.tmp / SYNC_REMOTE)) as remote:
+        after = remote.refs[b"refs/heads/main"]
+    ok(result.pushed >= 1 and after != before, f"nothing sent: {result}")
+    ok(win.folder_status.text() == "In step with the remote", win.folder_status.text())
+    ok(win.sync_action.isEnabled() and win.sync_progress is None)
+    # the Rules workspace's History tab shows the edit that was sent
+    win.show_workspace("rules")
+    rules = win.workspaces["rules"]
+    win.controller.open_ref("28")
+    rules.views.setCurrentWidget(rules.history_panel)
+    panel = rules.history_panel
+    c.qtbot.waitUntil(lambda: panel.table.rowCount() == 2, timeout=10000)
+    panel.history.wait()
+    ok([panel.table.item(r, 2).text() for r in range(2)] == ["changed", "added"])
+    panel.table.selectRow(0)
+    ok(NEW_WORDS in panel.view.toPlainText(), "the text after the edit is not shown")
 
 
 def _quit_prepare(c):
@@ -263,21 +408,21 @@ EXPECT: dict[str, Expect] = {
     "board/[White king]": _tool("white-king"),
     "board/[Eraser]": _tool("eraser"),
     "board/[Clear Board]": Expect(prepare=_setup,
-                                  check=lambda c, _b: ok(not c.bc.setup_position().pieces())),
+                                  check=lambda c, _b: ok(not c.bc.setup.position().pieces())),
     "board/[Start Position]": Expect(
-        prepare=lambda c: (_setup(c), c.bc.setup_clear()),
-        check=lambda c, _b: ok(c.bc.setup_position().fen()
+        prepare=lambda c: (_setup(c), c.bc.setup.clear()),
+        check=lambda c, _b: ok(c.bc.setup.position().fen()
                                == Position.start(c.bc.variant).fen())),
     "board/[Paste FEN]": Expect(
         prepare=lambda c: (_setup(c), QGuiApplication.clipboard().setText("W:W18,K30:B14")),
-        check=lambda c, _b: ok(c.bc.setup_position().fen()
+        check=lambda c, _b: ok(c.bc.setup.position().fen()
                                == Position.from_fen("W:W18,K30:B14").fen())),
     "board/[Copy FEN]": Expect(
         prepare=_setup, check=lambda c, _b: ok(c.clipboard() == c.bc.export_fen()
-                                               and c.clipboard() == c.bc.setup_position().fen())),
+                                               and c.clipboard() == c.bc.setup.position().fen())),
     "board/[Start Record from Here]": Expect(
-        prepare=lambda c: (_setup(c), c.bc.set_setup_fen("W:W18,K30:B14"),
-                           c.bc.setup_position().fen())[-1],
+        prepare=lambda c: (_setup(c), c.bc.setup.set_fen("W:W18,K30:B14"),
+                           c.bc.setup.position().fen())[-1],
         check=lambda c, fen: ok(c.bc.mode == "play" and c.bc.start.fen() == fen
                                 and not c.bc.moves)),
     "board/[This Is the Board Now]": Expect(
@@ -305,19 +450,19 @@ EXPECT: dict[str, Expect] = {
     "board/[Search]": Expect(
         prepare=lambda c: c.gap(),
         check=lambda c, missing: ok(c.gap_result() is not None
-                                    and list(missing) in [list(t) for t in c.bc.gap_result.texts])),
+                                    and list(missing) in [list(t) for t in c.bc.gap.result.texts])),
     "board/[Cancel]": Expect(
         prepare=lambda c: c.long_gap(),
-        check=lambda c, _b: ok(c.gap_result() is not None and c.bc.gap_result.cancelled
+        check=lambda c, _b: ok(c.gap_result() is not None and c.bc.gap.result.cancelled
                                and "cancelled" in c.ws("board").gap_progress.format())),
     "board/[◀]": Expect(
-        prepare=lambda c: (c.gap_found(), c.bc.preview_go(2)),
-        check=lambda c, _b: ok(c.bc.previewing and c.bc.preview_ply == 1)),
+        prepare=lambda c: (c.gap_found(), c.bc.gap.preview_go(2)),
+        check=lambda c, _b: ok(c.bc.gap.previewing and c.bc.gap.preview_ply == 1)),
     "board/[▶]": Expect(
-        prepare=lambda c: (c.gap_found(), c.bc.preview_go(0)),
-        check=lambda c, _b: ok(c.bc.previewing and c.bc.preview_ply == 1)),
+        prepare=lambda c: (c.gap_found(), c.bc.gap.preview_go(0)),
+        check=lambda c, _b: ok(c.bc.gap.previewing and c.bc.gap.preview_ply == 1)),
     "board/[Show Record]": Expect(prepare=lambda c: c.gap_found(),
-                                  check=lambda c, _b: ok(not c.bc.previewing)),
+                                  check=lambda c, _b: ok(not c.bc.gap.previewing)),
     "board/[Adopt Sequence into the Record]": Expect(
         prepare=lambda c: c.gap_found(),
         check=lambda c, missing: ok([m.text for m in c.bc.moves] == PLANTED.split()[:4] + missing)),
@@ -337,8 +482,8 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: _choose_case(c),
         check=lambda c, case: ok(c.ws("rulings").rulings.incident_id == case.incident
                                  and c.ws("rulings").tabs.currentIndex() == 0)),
-    "rulings/[Save as HTML…]": _export("report.html", "rulings", b"<!DOCTYPE", "Dispute"),
-    "rulings/[Save as PDF…]": _export("report.pdf", "rulings", b"%PDF"),
+    "rulings/[Export as HTML…]": _export("report.html", "rulings", b"<!DOCTYPE", "Dispute"),
+    "rulings/[Export as PDF…]": _export("report.pdf", "rulings", b"%PDF"),
     # -- Ballots ----------------------------------------------------------------------------------------
     "ballots/[Open…]": Expect(
         prepare=lambda c: (c.ballot(), c.dialogs.files.append(c.data / BALLOT)),
@@ -376,15 +521,24 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: (c.ballot(), c.ws("ballots").method_combo.setCurrentIndex(
             c.ws("ballots").method_combo.findData("plurality"))),
         check=lambda c, _b: ok(c.ballots.ballot.method == "plurality")),
+    "ballots/[Use Key]": Expect(prepare=lambda c: _choose_member(c, "C"), check=_use_key_check),
+    "ballots/[Create Key]": Expect(prepare=lambda c: _choose_member(c, "E"),
+                                   check=_create_key_check),
+    "ballots/[Import Key…]": Expect(prepare=_import_key_prepare, check=_import_key_check),
+    "ballots/[Export My Votes…]": Expect(prepare=_export_votes_prepare,
+                                         check=_export_votes_check),
     "ballots/[Close and Seal…]": Expect(
-        prepare=lambda c: (c.ballot(), c.ws("ballots").save(), c.dialogs.buttons.append("&Yes")),
+        prepare=_seal_prepare,
         check=lambda c, _b: ok(not c.ballots.ballot.is_open and c.ballots.ballot.seal)),
     "ballots/[Verify the Seal]": Expect(check=lambda c, _b: ok(
         "Seal verified" in c.ws("ballots").banner.text() and c.ws("ballots").banner.isVisible())),
+    "ballots/[Check Receipt]": Expect(prepare=_receipt_prepare, check=_receipt_check),
     "ballots/[Adopt…]": Expect(
         prepare=lambda c: c.dialogs.texts.append("census-edition"),
         check=lambda c, _b: ok(c.window.current_workspace().id == "editions"
                                and c.window.controller.edition_id == "census-edition")),
+    # -- a rules folder shared through a remote (it replaces the data folder) -----------------
+    "menu/File/Sync Rules Folder": Expect(prepare=_sync_prepare, check=_sync_check),
     # -- last: Quit ------------------------------------------------------------------------------------
     "menu/File/Quit": Expect(prepare=_quit_prepare,
                              check=lambda c, _b: ok(not c.window.isVisible())),

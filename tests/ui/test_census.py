@@ -87,7 +87,10 @@ def census(qtbot, tmp_path, monkeypatch, settings, corpus_dir):
     dialogs.install(monkeypatch)
     logged = []
     monkeypatch.setattr(errors, "log_exception", lambda *a: logged.append(a) or None)
+    from tests.ballots.helpers import make_keys
+
     data = copy_data(tmp_path / "data")
+    keys = make_keys(data)  # every vote and seal is signed (keys in $RULESBOOK_CONFIG)
     controller = AppController()
     assert controller.load(data).ok
     window = MainWindow(controller, settings)
@@ -95,7 +98,7 @@ def census(qtbot, tmp_path, monkeypatch, settings, corpus_dir):
     window.show()
     qtbot.waitExposed(window)
     window.activateWindow()
-    c = Census(window, dialogs, qtbot, data, tmp_path, corpus_dir / GAME)
+    c = Census(window, dialogs, qtbot, data, tmp_path, corpus_dir / GAME, keys=keys)
     watchdog = Watchdog(dialogs)
     c.watchdog = watchdog
     c.record()

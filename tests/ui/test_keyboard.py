@@ -118,6 +118,10 @@ def two(qtbot, two_editions, settings):
 
     controller = AppController()
     assert controller.load(two_editions).ok
+    # adopting "second" through its ballot put it in force (as `ballot adopt` does);
+    # these tests start, as the report did, with the original edition in force
+    controller.set_edition("original")
+    assert controller.edition_id == "original"
     win = MainWindow(controller, settings)
     qtbot.addWidget(win)
     win.show()
@@ -256,7 +260,7 @@ def test_copy_fen_export_pdn_and_open_case_have_shortcuts(board, qtbot, tmp_path
     monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(case), "")))
     qtbot.keyClick(window.nav, Qt.Key.Key_S, CTRL_SHIFT)
     assert pdn.exists() and "9-13" in pdn.read_text(encoding="utf-8")
-    assert bc.save_case(case) is not None
+    assert bc.files.save_case(case) is not None
     bc.new_game()
     qtbot.keyClick(window.nav, Qt.Key.Key_D, CTRL_SHIFT)
     assert bc.case_path == case and [m.text for m in bc.moves] == PLANTED.split()

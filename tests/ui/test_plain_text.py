@@ -172,10 +172,12 @@ def hostile_data(folder: Path) -> Path:
 
 @pytest.fixture
 def hostile_window(qtbot, tmp_path, settings):
+    from tests.ballots.helpers import make_keys
     from ui.controller import AppController
     from ui.mainwindow import MainWindow
 
     data = hostile_data(copy_data(tmp_path / "data"))
+    make_keys(data)  # every vote is signed: A is chair, B secretary (keys in $RULESBOOK_CONFIG)
     controller = AppController()
     result = controller.load(data)
     assert result.ok, result.problems
@@ -211,6 +213,11 @@ def test_ballot_questions_and_member_names_are_shown_literally(hostile_window, q
     assert not problems and f"10: Question 10 {HOSTILE}" in visible
     assert f"Ballot {HOSTILE}" in ws.info.text()
     # a vote for 10A (proposed by member A, whose name is HTML): grid and tally tooltips
+    # the secretary's key in use, through the key panel's own widgets
+    panel = ws.key_panel
+    panel.member_combo.setCurrentIndex(panel.member_combo.findData("B"))
+    panel.use_button.click()
+    assert panel.status.text().startswith("Signing as B"), panel.status.text()
     ws.tabs.setCurrentIndex(ws.TAB_VOTES)
     ws.member_combo.setCurrentIndex(ws.member_combo.findData("B"))
     ws.question_list.setCurrentRow(row)

@@ -36,7 +36,7 @@ class KeyPanel(QWidget):
         self.passphrase_edit.setAccessibleName("Passphrase")
         self.passphrase_edit.setPlaceholderText("passphrase (if the key has one)")
         self.use_button = QPushButton("&Use Key")
-        self.create_button = QPushButton("Create &Key")
+        self.create_button = QPushButton("&Create Key")
         self.import_button = QPushButton("Import Key…")
         self.use_button.setToolTip("Open your key from this computer's configuration folder")
         self.create_button.setToolTip("Make a new key for the member: the private key stays "
@@ -58,6 +58,7 @@ class KeyPanel(QWidget):
         self.create_button.clicked.connect(lambda: self.create())
         self.import_button.clicked.connect(lambda: self.import_key())
         keys.message.connect(self._message)
+        keys.keyChanged.connect(self._key_changed)
 
     def set_members(self, members: list[tuple[str, str]]) -> None:
         """(id, name) of the members one can sign as."""
@@ -73,6 +74,13 @@ class KeyPanel(QWidget):
                 local = []
             index = self.member_combo.findData(local[0]) if local else 0
         self.member_combo.setCurrentIndex(max(0, index))
+
+    def _key_changed(self, signer) -> None:
+        """The member shown is the one whose key is in use, however it was chosen."""
+        if signer is not None:
+            index = self.member_combo.findData(signer.member)
+            if index >= 0:
+                self.member_combo.setCurrentIndex(index)
 
     def _message(self, text: str, error: bool) -> None:
         self.status.setText(text)

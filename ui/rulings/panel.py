@@ -372,7 +372,7 @@ class CaseBrowser(QWidget):
         self.filter = QComboBox()
         self.filter.setAccessibleName("Cases to show")
         self.filter.currentIndexChanged.connect(self.refresh)
-        label = QLabel("&Show:")
+        label = QLabel("Sho&w:")
         label.setBuddy(self.filter)
         self.list = QListWidget()
         self.list.setAccessibleName("Cases")
@@ -456,7 +456,7 @@ class ReportPreview(DocBrowser):
 
 
 FIELD_LABELS = {
-    "title": "&Title", "event": "Eve&nt", "round": "&Round", "date": "Date", "black": "&Black (red men)",
+    "title": "&Title", "event": "Eve&nt", "round": "Ro&und", "date": "Date", "black": "&Black (red men)",
     "white": "&White", "description": "What happened", "fen": "Start position (FEN)",
     "moves": "&Moves", "disputed_ply": "Disputed move (pl&y)",
     "decision": "Referee's &decision", "notes": "Notes",
@@ -502,8 +502,8 @@ class ReportPane(QWidget):
         self.preview = ReportPreview()
         self.preview.setAccessibleName("Report preview")
         self.preview.internalLink.connect(lambda _l: None)
-        self.save_html_button = QPushButton("Save as HTM&L…")
-        self.save_pdf_button = QPushButton("Save a&s PDF…")
+        self.save_html_button = QPushButton("Export as HTM&L…")
+        self.save_pdf_button = QPushButton("E&xport as PDF…")
         self.save_html_button.clicked.connect(lambda: self.saveRequested.emit("html"))
         self.save_pdf_button.clicked.connect(lambda: self.saveRequested.emit("pdf"))
         buttons = QHBoxLayout()

@@ -59,12 +59,15 @@ def main(argv: list[str] | None = None) -> int:
 
     from ..controller import AppController
     from ..mainwindow import MainWindow
+    from ..screenshots import demo_keys
 
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
         shutil.copytree(bundled_data_dir(), data,
                         ignore=shutil.ignore_patterns("__pycache__", "__init__.py"))
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
+        os.environ["RULESBOOK_CONFIG"] = str(Path(tmp) / "config")  # demo keys only
+        demo_keys(data, members=tuple("ABCDE"), secretary="B")  # every vote is signed
         controller = AppController()
         if not controller.load(data).ok:
             return 1
@@ -93,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
 
         ballots = window.workspaces["ballots"]
         window.show_workspace("ballots")
+        ballots.ballots.keys.use("B")  # the secretary enters the committee's votes
         for member, text in VOTES.items():
             ballots.ballots.cast(member, "10", text)
         for member, text in zip("ABCDE", ["2", "1 2", "2 1", "2", "1"], strict=True):

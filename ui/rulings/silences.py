@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from rulesbook.rulings import OUTCOMES, RulingsError, get_incident
 from rulesbook.rulings.silences import Fill, Silence, fills, open_proposals, silences
 
+from ..widgets import plain_tip
 from .panel import answer_text
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -125,7 +126,7 @@ class SilencesView(QWidget):
         self.heading.setTextFormat(Qt.TextFormat.PlainText)
         self.proposal = QComboBox()
         self.proposal.setAccessibleName("Which silences would a proposal fill?")
-        label = QLabel("Which silences would a &proposal fill?")
+        label = QLabel("&Which silences would a proposal fill?")
         label.setBuddy(self.proposal)
         row = QHBoxLayout()
         row.addWidget(label)
@@ -189,7 +190,7 @@ class SilencesView(QWidget):
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ROW_ROLE, row)
-                item.setToolTip(facts_words(library, s) if col == 1 else text)
+                item.setToolTip(plain_tip(facts_words(library, s) if col == 1 else text))
                 if s.conflict:
                     item.setBackground(QBrush(CONFLICT_BG))
                     item.setForeground(QBrush(DARK_FG))

@@ -17,9 +17,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
-    QInputDialog,
     QLabel,
-    QMessageBox,
     QPushButton,
     QSizePolicy,
     QSplitter,
@@ -40,6 +38,7 @@ from ..board.panels.gap import GapPanel
 from ..board.panels.palette import SetupPalette
 from ..board.panels.record import RecordPanel
 from ..board.panels.toolbar import BoardToolbar
+from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, ask_item, warn
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
@@ -75,14 +74,14 @@ class BoardWorkspace(Workspace):
         self.board_view = BoardView(bc, self.board)
         self.toolbar = BoardToolbar(bc, self.board, self, self)
         self.setup_panel = SetupPalette(bc)
-        self.setup_panel.board_now_button.clicked.connect(self._mark_board_now)
-        self.setup_panel.copy_fen_button.clicked.connect(self.copy_fen)
+        self.setup_panel.board_now_button.clicked.connect(lambda: self._mark_board_now())
+        self.setup_panel.copy_fen_button.clicked.connect(lambda: self.copy_fen())
         self.record_panel = RecordPanel(bc)
         self.record_panel.move_list.installEventFilter(self)
         self.check_panel = CheckPanel(bc)
         self.counts_panel = CountsPanel(bc)
         self.gap_panel = GapPanel(bc)
-        self.gap_panel.mark_button.clicked.connect(self._mark_board_now)
+        self.gap_panel.mark_button.clicked.connect(lambda: self._mark_board_now())
         self._alias_panel_widgets()
 
         self.panels = QTabWidget()
@@ -124,11 +123,12 @@ class BoardWorkspace(Workspace):
         bl.setContentsMargins(8, 4, 8, 4)
         self.banner_label = QLabel()
         self.banner_label.setWordWrap(True)
+        self.banner_label.setTextFormat(Qt.TextFormat.PlainText)
         self.banner_discard = QPushButton("Discard Restored Work")
-        self.banner_discard.clicked.connect(self._discard_recovered)
+        self.banner_discard.clicked.connect(lambda: self._discard_recovered())
         self.banner_close = QToolButton()
         self.banner_close.setText("OK")
-        self.banner_close.clicked.connect(self.banner.hide)
+        self.banner_close.clicked.connect(lambda: self.banner.hide())
         bl.addWidget(self.banner_label, 1)
         bl.addWidget(self.banner_discard)
         bl.addWidget(self.banner_close)
@@ -183,6 +183,7 @@ class BoardWorkspace(Workspace):
         self.export_action, self.copy_fen_action = tb.export_action, tb.copy_fen_action
         self.open_case_action, self.save_case_action, self.undo_action = \
             tb.open_case_action, tb.save_case_action, tb.undo_action
+        self.nav_actions = tb.nav_actions
         self.tool_group, self.tool_buttons = sp.tool_group, sp.tool_buttons
         self.clear_button, self.start_button, self.turn_combo = \
             sp.clear_button, sp.start_button, sp.turn_combo
@@ -339,28 +340,16 @@ class BoardWorkspace(Workspace):
         return True
 
     def _ask_close(self) -> str:
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Unsaved case")
-        box.setText("The board has changes that are not saved in a case file.")
-        box.setInformativeText("Save them before closing?")
-        box.setStandardButtons(QMessageBox.StandardButton.Save
-                               | QMessageBox.StandardButton.Discard
-                               | QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Save)
-        answer = box.exec()
-        if answer == QMessageBox.StandardButton.Save:
-            return "save"
-        if answer == QMessageBox.StandardButton.Discard:
-            return "discard"
-        return "cancel"
+        return ask(self, "Unsaved case",
+                   "The board has changes that are not saved in a case file.",
+                   SAVE_DISCARD_CANCEL, icon=Icon.Warning, informative="Save them before closing?",
+                   default="save")
 
     # ------------------------------------------------------------------ files
     def _ask_game(self, chunks: list) -> int | None:
         titles = [c.title for c in chunks]
-        title, ok = QInputDialog.getItem(self, "Choose a game",
-                                         f"The file has {len(chunks)} games:", titles, 0, False)
-        return titles.index(title) if ok and title in titles else None
+        title = ask_item(self, "Choose a game", f"The file has {len(chunks)} games:", titles)
+        return titles.index(title) if title in titles else None
 
     def open_pdn(self, path: str | Path, index: int | None = None) -> bool:
         from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
@@ -418,7 +407,7 @@ class BoardWorkspace(Workspace):
         try:
             atomic_write_text(path, self.board_controller.export_pdn())
         except SaveError as exc:
-            QMessageBox.warning(self, "Export failed", str(exc))
+            warn(self, "Export failed", str(exc))
             return
         self.show_status(f"Exported {path}")
 

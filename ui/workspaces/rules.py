@@ -70,7 +70,7 @@ class RulesWorkspace(Workspace):
         self.history_panel = HistoryPanel(controller, self)
         self.views = QTabWidget()
         self.views.addTab(self.page, "&Text")
-        self.views.addTab(self.history_panel, "&History")
+        self.views.addTab(self.history_panel, "Hi&story")
         self.views.currentChanged.connect(lambda _i: self._refresh_history())
         lay.addWidget(self.views)
         self._history_of: str | None = None

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 from rulesbook.reconstruct.display import counts_lines
 
+from ...widgets import plain_label
 from ..controller import BoardController
 
 __all__ = ["CountsPanel"]
@@ -42,7 +43,9 @@ class CountsPanel(QWidget):
                 value = QLabel()
                 value.setWordWrap(True)
                 value.setTextFormat(Qt.TextFormat.PlainText)
-                self.form.addRow(f"{label}:", value)
+                name = plain_label(f"{label}:")
+                name.setWordWrap(False)
+                self.form.addRow(name, value)
                 self.labels.append(value)
         for value, (_label, text) in zip(self.labels, rows, strict=True):
             if value.text() != text:

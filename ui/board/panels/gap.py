@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...widgets import plain_tip
 from ..controller import BoardController
 from .sequence import SequencePreview
 
@@ -61,10 +62,10 @@ class GapPanel(QWidget):
         lay.addWidget(self.known)
         row = QHBoxLayout()
         self.search_button = QPushButton("Search")
-        self.search_button.clicked.connect(self.start)
+        self.search_button.clicked.connect(lambda: self.start())
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
-        self.cancel_button.clicked.connect(gap.cancel)
+        self.cancel_button.clicked.connect(lambda: gap.cancel())
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
@@ -94,7 +95,7 @@ class GapPanel(QWidget):
         lay.addWidget(self.preview)
         self.adopt_button = QPushButton("Adopt Sequence into the Record")
         self.adopt_button.setEnabled(False)
-        self.adopt_button.clicked.connect(self.adopt_selected)
+        self.adopt_button.clicked.connect(lambda: self.adopt_selected())
         lay.addWidget(self.adopt_button)
         gap.started.connect(self._started)
         gap.progress.connect(self._progress)
@@ -130,7 +131,7 @@ class GapPanel(QWidget):
         self.list.clear()
         for i, texts in enumerate(result.texts, 1):
             item = QListWidgetItem(f"{i}. " + " ".join(texts))
-            item.setToolTip(" ".join(texts))
+            item.setToolTip(plain_tip(" ".join(texts)))
             self.list.addItem(item)
         if result.texts:
             self.list.setCurrentRow(0)

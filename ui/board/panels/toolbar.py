@@ -29,11 +29,12 @@ class ToolbarHost(Protocol):
 
 def make_action(owner: QWidget, text: str, slot: Callable[[], object],
                 shortcut: str | None = None, tip: str = "") -> QAction:
-    """An action of ``owner`` (its shortcut works while the focus is inside it)."""
+    """An action of ``owner``; its shortcut works in the whole window while
+    ``owner`` is shown (a hidden workspace's shortcuts are off), wherever the focus is."""
     action = QAction(text, owner)
     if shortcut:
         action.setShortcut(QKeySequence(shortcut))
-        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
     # triggered(bool) must never reach the slot: New got `variant=False`
     # and Save Case `path=False` that way (issue 13).
     action.triggered.connect(lambda _checked=False: slot())
@@ -98,17 +99,26 @@ class BoardToolbar(QToolBar):
         self.addAction(self.flip_action)
         self.addAction(self.numbers_action)
         self.addSeparator()
-        self.export_action = action("Export PDN…", host.export_pdn_dialog, None,
+        self.export_action = action("Export PDN…", host.export_pdn_dialog, "Ctrl+Shift+S",
                                     "Save the record as PDN")
-        self.copy_fen_action = action("Copy FEN", host.copy_fen, None,
+        self.copy_fen_action = action("Copy FEN", host.copy_fen, "Ctrl+Shift+C",
                                       "Copy the position shown as FEN")
-        self.open_case_action = action("Open Case…", host.open_case_dialog, None)
+        self.open_case_action = action("Open Case…", host.open_case_dialog, "Ctrl+Shift+D",
+                                       "Open a dispute case file")
         self.save_case_action = action("Save Case", host.save_case, "Ctrl+S",
                                        "Save the dispute case file")
         self.undo_action = action("Undo", bc.undo, "Ctrl+Z")
         for item in (self.export_action, self.copy_fen_action, self.open_case_action,
                      self.save_case_action, self.undo_action):
             self.addAction(item)
+        # stepping through the record: whenever the Board is shown, wherever the
+        # focus is (a text field keeps its own arrow keys; Up/Down stay with lists)
+        self.nav_actions: dict[str, QAction] = {
+            name: action(text, getattr(bc, name), key)
+            for name, text, key in (("previous", "Previous Move", "Left"),
+                                    ("next", "Next Move", "Right"),
+                                    ("first", "First Position", "Home"),
+                                    ("last", "Last Position", "End"))}
         bc.modeChanged.connect(self._mode_changed)
         bc.changed.connect(self.refresh)
         self._mode_changed(bc.mode)
