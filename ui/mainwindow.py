@@ -110,8 +110,9 @@ class MainWindow(QMainWindow):
         self.search_field.setPlaceholderText("Search the rules or type a rule number (Ctrl+K)")
         self.search_field.setClearButtonEnabled(True)
         self.search_field.setAccessibleName("Search")
+        # wide enough for a query; the placeholder may be cut at the smallest widths
         self.search_field.setMinimumWidth(self.search_field.fontMetrics().horizontalAdvance(
-            self.search_field.placeholderText()) + 40)
+            "touched a piece in the corner") + 40)
         self.toolbar.addWidget(self.search_field)
         self.search_scope = QComboBox()
         self.search_scope.setAccessibleName("Search in")
@@ -119,7 +120,7 @@ class MainWindow(QMainWindow):
         self.search_scope.addItem("All rulebooks", None)
         self.search_scope.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.search_scope.setMinimumContentsLength(16)  # long titles are elided
+        self.search_scope.setMinimumContentsLength(12)  # long titles are elided
         self.search_scope.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
         self.toolbar.addWidget(self.search_scope)
         self.search_results = SearchResults(self)
