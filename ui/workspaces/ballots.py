@@ -225,8 +225,10 @@ class BallotsWorkspace(Workspace):
         el.addWidget(self.vote_options)
         el.addWidget(rank_label)
         el.addWidget(self.ranking_edit)
-        el.addWidget(QLabel("Type the member's whole ranking (option numbers, best first); "
-                            "Enter records it and goes to the next member."))
+        hint = QLabel("Type the member's whole ranking (option numbers, best first); "
+                      "Enter records it and goes to the next member.")
+        hint.setWordWrap(True)
+        el.addWidget(hint)
         el.addWidget(self.vote_error)
         el.addStretch(1)
         self.v_split = QSplitter()
