@@ -12,6 +12,7 @@ One question per rule that has alternative proposals, one per added text:
   ``endorsements``, never as an option. Comments are not options.
 * Every ``addition`` (in the preamble or filed under a rule) is a yes/no
   question: ``rule: null``, ``options: [status-quo, PROPOSAL]``.
+* A withdrawn proposal is on no new ballot (it stays in the record).
 """
 from __future__ import annotations
 
@@ -34,13 +35,13 @@ def build_questions(library: Library, book_id: str) -> tuple[Question, ...]:
     options: dict[str, list[str]] = {r.ref: [] for r in book.rules}
     endorsements: dict[str, list[str]] = {r.ref: [] for r in book.rules}
     for rule in book.rules:  # filed under the rule first...
-        for prop in rule.proposals:
+        for prop in (p for p in rule.proposals if p.is_open):
             if prop.kind == "replacement" and rule.ref in _concerned_rules(library, prop):
                 options[rule.ref].append(prop.ref)
             elif prop.kind == "endorsement" and rule.ref in _concerned_rules(library, prop):
                 endorsements[rule.ref].append(prop.ref)
     for prop in book.proposals:  # ...then from elsewhere, in book order
-        if prop.kind not in ("replacement", "endorsement"):
+        if prop.kind not in ("replacement", "endorsement") or not prop.is_open:
             continue
         for target in _concerned_rules(library, prop):
             if target != prop.rule:
@@ -53,12 +54,13 @@ def build_questions(library: Library, book_id: str) -> tuple[Question, ...]:
         return Question(prop.id, None, (STATUS_QUO, prop.ref),
                         f"Add new text {prop.title or prop.id}{about}")
 
-    questions = [addition(p) for p in book.preamble if p.kind == "addition"]
+    questions = [addition(p) for p in book.preamble if p.kind == "addition" and p.is_open]
     for rule in book.rules:
         if options[rule.ref]:
             questions.append(Question(rule.id, rule.ref, (rule.ref, *options[rule.ref]),
                                       rule.title, tuple(endorsements[rule.ref])))
-        questions.extend(addition(p) for p in rule.proposals if p.kind == "addition")
+        questions.extend(addition(p) for p in rule.proposals
+                         if p.kind == "addition" and p.is_open)
     return tuple(questions)
 
 
