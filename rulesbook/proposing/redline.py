@@ -35,8 +35,9 @@ def text_in_force(library: Library, rule_ref: str | None,
 
 
 def redline(in_force: InForce | None, text: str) -> WordDiff:
-    """The words of ``text`` against the text in force (all inserted for new text)."""
-    return word_diff(in_force.text if in_force else "", text)
+    """The words of ``text`` against the text in force (all inserted for new text).
+    Case is ignored, as in ``compare``: the original is written in capitals."""
+    return word_diff(in_force.text if in_force else "", text, ignore_case=True)
 
 
 def proposal_redline(library: Library, prop: Proposal,
