@@ -61,6 +61,16 @@ def _then(*steps):
     return run
 
 
+def _editor_shown(c, editing, rule) -> None:
+    """The proposal editor is open on ``rule`` (editing ``editing``); closed again."""
+    editor = c.ws("rules").proposal_actions.editor
+    ok(editor is not None and editor.isVisible(), "the proposal editor is not shown")
+    ok(editor.editing == editing and editor.rule == rule,
+       f"the editor is on {editor.rule} editing {editor.editing}")
+    editor.saved = True
+    editor.close()
+
+
 def _export(name: str, workspace: str, starts: bytes = b"", contains: str = ""):
     prepare, check = _file(lambda c: c.tmp / name, starts=starts, contains=contains)
     return Expect(prepare=_then(lambda c: c.window.show_workspace(workspace), prepare),
@@ -211,6 +221,19 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:10")),
         check=lambda c, _b: ok(c.window.current_workspace().id == "compare"
                                and c.ws("compare").comparison.subject == "apca:10")),
+    "rules/New Proposal…": Expect(
+        prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:28")),
+        check=lambda c, _b: _editor_shown(c, None, "apca:28")),
+    "rules/Edit Proposal…": Expect(
+        prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:28A")),
+        check=lambda c, _b: _editor_shown(c, "apca:28A", "apca:28")),
+    "rules/Withdraw Proposal…": Expect(
+        prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:28B"),
+                           c.dialogs.texts.append("census")),
+        check=lambda c, _b: ok("Withdrawn on" in c.ws("rules").page.toPlainText())),
+    "rules/Add Member…": Expect(
+        prepare=lambda c: (c.window.show_workspace("rules"), c.dialogs.texts.append("Census")),
+        check=lambda c, _b: ok("Census" in [m.name for m in c.window.controller.library.members])),
     "compare/[Columns]": Expect(check=lambda c, _b: ok(_shown(c, "popup", ""))),
     "compare/Choose Columns…": Expect(
         prepare=lambda c: c.window.show_workspace("compare"),
