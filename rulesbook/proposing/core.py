@@ -83,8 +83,8 @@ def clean_text(text: str, what: str = "the text") -> str:
     if len(text) > MAX_TEXT:
         raise ProposalError(f"{what} has {len(text):,} characters; at most {MAX_TEXT:,} "
                             "are allowed")
-    bad = next((c for c in text if (ord(c) < 32 and c not in "\n\t") or 0xD800 <= ord(c) <= 0xDFFF
-                or ord(c) in (0x7F, 0xFEFF)), None)
+    bad = next((c for c in text if (ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F
+                or 0xD800 <= ord(c) <= 0xDFFF or ord(c) in (0xFEFF, 0xFFFE, 0xFFFF)), None)
     if bad is not None:
         raise ProposalError(f"{what} holds the control character U+{ord(bad):04X}; "
                             "remove it (only new lines and tabs are allowed)")

@@ -11,6 +11,7 @@ it was typed.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 import yaml
@@ -24,9 +25,16 @@ class YamlEditError(RulesbookError):
     """The file does not have the shape the edit needs."""
 
 
+# Characters JSON leaves raw that YAML would not keep: line breaks of its own (NEL,
+# U+2028, U+2029 would be folded into spaces) and characters it refuses to read.
+_YAML_UNSAFE = re.compile("[\x80-\x9f\u2028\u2029\ufffe\uffff]")
+
+
 def quoted(text: str) -> str:
-    """``text`` as a YAML double-quoted scalar (JSON escaping)."""
-    return json.dumps(text, ensure_ascii=False)
+    """``text`` as a YAML double-quoted scalar (JSON escaping, plus ``\\uXXXX`` for the
+    characters YAML reads differently), read back exactly as given."""
+    return _YAML_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}",
+                            json.dumps(text, ensure_ascii=False))
 
 
 def compose(text: str, file: str) -> yaml.MappingNode:

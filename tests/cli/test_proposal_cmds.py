@@ -123,6 +123,8 @@ def test_ids_follow_the_source_convention_and_are_stable(folder, capsys):
     (["--member", "F", "--rule", "28", "--kind", "comment", "--text", " \n "], "is empty"),
     (["--member", "F", "--rule", "28", "--kind", "comment", "--text", "a\x00b"],
      "control character U+0000"),
+    (["--member", "F", "--rule", "28", "--kind", "comment", "--text", "a\x85b"],
+     "control character U+0085"),
     (["--member", "F", "--rule", "28", "--kind", "comment", "--text", "x", "--topic", "clok"],
      "no topic 'clok'"),
     (["--member", "F", "--rule", "28", "--kind", "comment", "--text", "x", "--concerns", "99"],
@@ -140,7 +142,8 @@ def test_propose_refuses_bad_input_and_writes_nothing(folder, capsys, argv, word
 
 def test_hostile_text_lands_verbatim(folder, capsys, tmp_path):
     run(capsys, "member", "add", "Frank")
-    text = 'He said: "no" # not a comment\n- not a list\n  key: value\n&anchor *alias ’13’'
+    text = ('He said: "no" # not a comment\n- not a list\n  key: value\n&anchor *alias ’13’'
+            ' \\ back\tslash \u2028line separator 😀 {flow: [x]} --- ...')
     source = tmp_path / "t.txt"
     source.write_text(text + "\r\n", encoding="utf-8")
     code, out, err = run(capsys, "propose", "--member", "F", "--rule", "28", "--kind",

@@ -69,7 +69,7 @@ def test_member_proposal_redline_save_edit_withdraw(qtbot, settings, club, monke
     actions = rules.proposal_actions
     answer_input(monkeypatch, "Frank")
     actions.member_action.trigger()
-    assert commits(club)[0] == "Member: Frank joins the committee"
+    assert commits(club)[0] == "Member F: Frank joins the committee"
     assert {"id": "F", "name": "Frank", "aliases": []} in \
         yaml.safe_load((club / "members.yaml").read_text())["members"]
 

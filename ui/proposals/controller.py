@@ -12,6 +12,7 @@ from rulesbook.proposing import (
     Withdrawal,
     add_member,
     edit_proposal,
+    plan_member,
     plan_proposal,
     propose,
     withdraw_proposal,
@@ -47,9 +48,10 @@ class ProposalController(QObject):
         self.written.emit(ref or "")
 
     def add_member(self, name: str, letter: str | None = None) -> NewMember:
+        planned = plan_member(self.app.library, name, letter or None)  # the letter, checked
         with durability_notes(), recorded_change(self.root / "members.yaml",
-                                                 f"Member: {name.strip()[:80]} joins the "
-                                                 "committee"):
+                                                 f"Member {planned.id}: {planned.name} joins "
+                                                 "the committee"):
             member = add_member(self.root, name, letter or None)
         self._reload(None, f"Member {member.id}: {member.name} added")
         return member
