@@ -402,7 +402,8 @@ class _Loader:
                             path + ("adopted", j, "proposal"),
                             f"adopted names {adoption['proposal']!r}, which is not a proposal"
                             f"{_did_you_mean(adoption['proposal'], refs)}"))
-                    elif not target.offers_text:
+                    elif not target.offers_text and not (target.kind == "deletion"
+                                                         and adoption.get("rule")):
                         self.problems.append(doc.problem(
                             path + ("adopted", j, "proposal"),
                             f"{target.ref} is a {target.kind}, which has no rule text to adopt"))

@@ -233,3 +233,30 @@ def test_withdrawn_stays_in_the_record_and_leaves_the_next_ballot(folder, capsys
     out = tmp_path / "b.yaml"
     assert run(capsys, "ballot", "new", out)[0] == 0
     assert "apca:28F" not in out.read_text()
+
+
+def test_a_deletion_carried_repeals_its_rule(folder, capsys):
+    from tests.ballots.helpers import make_keys
+
+    run(capsys, "member", "add", "Frank")
+    code, out, err = run(capsys, "propose", "--member", "F", "--rule", "28", "--kind",
+                         "deletion", "--text", "Drop the count: play it out.", "--json")
+    assert code == 0, err
+    assert json.loads(out)["kind"] == "deletion"
+    make_keys(folder, members=("A", "B", "C", "F"))
+    ballot = folder / "apca" / "ballots" / "2027.yaml"
+    assert run(capsys, "ballot", "new", ballot, "--quorum", "3")[0] == 0
+    questions = {q["id"]: q for q in yaml.safe_load(ballot.read_text())["questions"]}
+    assert "apca:28F" in questions["28"]["options"]
+    for member in ("A", "B", "C", "F"):
+        assert run(capsys, "ballot", "vote", ballot, "--member", member, "--question", "28",
+                   "--ranking", "28F")[0] == 0
+    assert run(capsys, "ballot", "close", ballot, "--as", "A")[0] == 0
+    code, _, err = run(capsys, "ballot", "adopt", ballot, "--edition", "2027")
+    assert code == 0, err
+    code, out, err = run(capsys, "edition", "show", "2027", "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert "apca:28" not in [r["ref"] for r in shown["rules"]]
+    assert "apca:27" in [r["ref"] for r in shown["rules"]]
+    assert run(capsys, "validate")[0] == 0
