@@ -96,6 +96,12 @@ def test_member_proposal_redline_save_edit_withdraw(qtbot, settings, club, monke
     assert commits(club)[0].startswith("Proposal 28F by member F: replacement for 28")
     assert rules.current == "apca:28F"
     assert "Against the text in force" in rules.page.toPlainText()
+    # everywhere a proposal is: search (the index rebuilt with the library) and compare
+    assert "apca:28F" in [h.ref for h in win.controller.search("fifteen")]
+    win.controller.compare("apca:28")
+    compare = win.workspaces["compare"]
+    assert "apca:28F" in [v.ref for v in compare.comparison.variants]
+    win.controller.open_ref("apca:28F")
 
     # Edit from the proposal's page: only the text changes
     rules.proposal_actions.edit_action.trigger()
