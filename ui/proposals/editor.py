@@ -89,7 +89,7 @@ class ProposalEditor(QDialog):
             item.setCheckState(Qt.CheckState.Unchecked)
             self.topics.addItem(item)
         self.suggest_button = QPushButton("S&uggest Topics")
-        self.suggest_button.clicked.connect(self.suggest)
+        self.suggest_button.clicked.connect(lambda: self.suggest())
 
         self.in_force = QTextBrowser()
         self.in_force.setAccessibleName("Text in force")
@@ -148,10 +148,10 @@ class ProposalEditor(QDialog):
                                                     QDialogButtonBox.ButtonRole.RejectRole)
         self.save_button.setToolTip("Save the proposal (Ctrl+Return): one commit in the "
                                     "rules folder")
-        self.save_button.clicked.connect(self.save)
-        self.cancel_button.clicked.connect(self.reject)
+        self.save_button.clicked.connect(lambda: self.save())
+        self.cancel_button.clicked.connect(lambda: self.reject())
         give_mnemonics(self.buttons.buttons())
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self.save)
+        QShortcut(QKeySequence("Ctrl+Return"), self, activated=lambda: self.save())
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.notice)
