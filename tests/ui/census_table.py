@@ -61,6 +61,12 @@ def _then(*steps):
     return run
 
 
+def _written(c, landed) -> None:
+    """A proposal write runs on a worker thread: wait for it, then check ``landed``."""
+    c.qtbot.waitUntil(lambda: not c.ws("rules").proposal_actions.proposals.busy)
+    ok(landed(), "the change did not land")
+
+
 def _editor_shown(c, editing, rule) -> None:
     """The proposal editor is open on ``rule`` (editing ``editing``); closed again."""
     editor = c.ws("rules").proposal_actions.editor
@@ -230,10 +236,11 @@ EXPECT: dict[str, Expect] = {
     "rules/Withdraw Proposal…": Expect(
         prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:28B"),
                            c.dialogs.texts.append("census")),
-        check=lambda c, _b: ok("Withdrawn on" in c.ws("rules").page.toPlainText())),
+        check=lambda c, _b: _written(c, lambda: "Withdrawn on" in c.ws("rules").page.toPlainText())),
     "rules/Add Member…": Expect(
         prepare=lambda c: (c.window.show_workspace("rules"), c.dialogs.texts.append("Census")),
-        check=lambda c, _b: ok("Census" in [m.name for m in c.window.controller.library.members])),
+        check=lambda c, _b: _written(c, lambda: "Census" in [
+            m.name for m in c.window.controller.library.members])),
     "compare/[Columns]": Expect(check=lambda c, _b: ok(_shown(c, "popup", ""))),
     "compare/Choose Columns…": Expect(
         prepare=lambda c: c.window.show_workspace("compare"),

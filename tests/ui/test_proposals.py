@@ -69,6 +69,7 @@ def test_member_proposal_redline_save_edit_withdraw(qtbot, settings, club, monke
     actions = rules.proposal_actions
     answer_input(monkeypatch, "Frank")
     actions.member_action.trigger()
+    qtbot.waitUntil(lambda: not actions.proposals.busy)  # written on a worker thread
     assert commits(club)[0] == "Member F: Frank joins the committee"
     assert {"id": "F", "name": "Frank", "aliases": []} in \
         yaml.safe_load((club / "members.yaml").read_text())["members"]
@@ -110,12 +111,14 @@ def test_member_proposal_redline_save_edit_withdraw(qtbot, settings, club, monke
     editor.draft.selectAll()
     qtbot.keyClicks(editor.draft, NEW_28.replace("fifteen", "fourteen"))
     qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not editor.isVisible())
     assert commits(club)[0] == "Proposal apca:28F: text edited"
     assert "fourteen" in (club / "apca" / "rulebook.yaml").read_text(encoding="utf-8")
 
     # Withdraw from the proposal's page: it stays, marked
     answer_input(monkeypatch, "a better one is coming")
     rules.proposal_actions.withdraw_action.trigger()
+    qtbot.waitUntil(lambda: not actions.proposals.busy)
     assert commits(club)[0] == "Proposal apca:28F: withdrawn (a better one is coming)"
     assert "Withdrawn on" in rules.page.toPlainText()
     assert not rules.proposal_actions.edit_action.isEnabled()
@@ -125,7 +128,8 @@ def test_an_addition_is_recovered_after_a_crash(qtbot, settings, club, monkeypat
     win, rules = open_app(qtbot, settings, club)
     answer_input(monkeypatch, "Frank")
     rules.proposal_actions.member_action.trigger()
-    win.controller.open_ref("topic:purpose") if False else rules.show_topic("purpose")
+    qtbot.waitUntil(lambda: not rules.proposal_actions.proposals.busy)
+    rules.show_topic("purpose")
     rules.proposal_actions.new_action.trigger()
     editor = rules.proposal_actions.editor
     assert editor.rule is None and editor.kind.currentData() == "addition"
@@ -145,6 +149,7 @@ def test_an_addition_is_recovered_after_a_crash(qtbot, settings, club, monkeypat
     assert "Recovered the unsaved draft" in editor2.notice.text()
     editor2.set_topics(["time-limits", "match-play"])
     qtbot.mouseClick(editor2.save_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not editor2.isVisible())
     assert commits(club)[0] == "Proposal F1 by member F: addition Time in match play"
     assert rules2.current == "apca:F1"
 
@@ -212,3 +217,23 @@ def test_screenshot_at_1024x700(qtbot, settings, club, tmp_path):
     assert path.stat().st_size > 0
     editor.saved = True
     editor.close()
+
+
+def test_the_write_runs_off_the_gui_thread(qtbot, settings, club, monkeypatch):
+    import threading
+
+    import ui.proposals.controller as controller_module
+
+    win, rules = open_app(qtbot, settings, club)
+    threads = []
+    real = controller_module.add_member
+
+    def spy(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+    monkeypatch.setattr(controller_module, "add_member", spy)
+    answer_input(monkeypatch, "Frank")
+    rules.proposal_actions.member_action.trigger()
+    qtbot.waitUntil(lambda: not rules.proposal_actions.proposals.busy)
+    assert threads and threads[0] is not threading.main_thread()
+    assert "Frank" in [m.name for m in win.controller.library.members]

@@ -20,6 +20,9 @@ class ProposalActions(QObject):
         self.workspace = workspace
         self.proposals = ProposalController(workspace.controller, self)
         self.proposals.statusMessage.connect(workspace.controller.statusMessage)
+        self._failure_title: str | None = None
+        self.proposals.failed.connect(self._failed)
+        self.proposals.written.connect(self._written)
         self.editor: ProposalEditor | None = None
         self.new_action = self._action("New Proposal…", "Ctrl+Shift+A", self.new_proposal)
         self.edit_action = self._action("Edit Proposal…", "Ctrl+Shift+T", self.edit_proposal)
@@ -118,9 +121,11 @@ class ProposalActions(QObject):
                               "ballot.\nReason (optional):")
         if not ok:
             return
+        self._report_failure("Not withdrawn")
         try:
             self.proposals.withdraw(entry.ref, reason)
         except (RulesbookError, OSError) as exc:
+            self._failure_title = None
             warn(self.workspace, "Not withdrawn", str(exc))
 
     def add_member(self) -> None:
@@ -129,13 +134,25 @@ class ProposalActions(QObject):
                             "given):")
         if not ok or not name.strip():
             return
+        self._report_failure("Member not added")
         try:
-            member = self.proposals.add_member(name)
+            self.proposals.add_member(name)
         except (RulesbookError, OSError) as exc:
+            self._failure_title = None
             warn(self.workspace, "Member not added", str(exc))
-            return
-        self.workspace.controller.statusMessage.emit(f"Member {member.id}: {member.name} "
-                                                     "added")
+
+    def _report_failure(self, title: str) -> None:
+        """A refusal of the write started next (withdraw, member) is shown under ``title``
+        (the editor shows its own)."""
+        self._failure_title = title
+
+    def _failed(self, message: str) -> None:
+        title, self._failure_title = self._failure_title, None
+        if title:
+            warn(self.workspace, title, message)
+
+    def _written(self, _ref: str) -> None:
+        self._failure_title = None
 
     def recover(self) -> ProposalEditor | None:
         """After a crash: the editor again with the draft that was being written."""

@@ -166,6 +166,9 @@ class ProposalEditor(QDialog):
         self.timer.setSingleShot(True)
         self.timer.setInterval(TYPING_PAUSE_MS)
         self.timer.timeout.connect(self.refresh)
+        self._pending = False
+        proposals.written.connect(self._written)
+        proposals.failed.connect(self._failed)
 
         in_force = text_in_force(library, rule, proposals.app.edition_id)
         self._in_force = in_force
@@ -267,20 +270,42 @@ class ProposalEditor(QDialog):
 
     # -- saving ----------------------------------------------------------------
     def save(self) -> None:
+        """Start the write (on the controller's worker thread); the editor closes when
+        it has landed, or shows why it was refused and stays open."""
+        if self._pending:
+            return
         try:
             if self.editing:
-                self.proposals.edit(self.editing, self.draft.toPlainText())
+                started = self.proposals.edit(self.editing, self.draft.toPlainText())
             else:
-                self.proposals.propose(
+                started = self.proposals.propose(
                     member=self.member.currentData(), rule=self.rule,
                     kind=self.kind.currentData(), text=self.draft.toPlainText(),
                     title=self.title_edit.text() or None, topics=self.chosen_topics())
-        except (RulesbookError, OSError) as exc:
+        except (RulesbookError, OSError) as exc:  # refused before anything is written
             warn(self, "Proposal not saved", str(exc))
             return
+        if started:
+            self._pending = True
+            self.save_button.setEnabled(False)
+            self.notice.setText("Saving…")
+            self.notice.show()
+
+    def _written(self, _ref: str) -> None:
+        if not self._pending:
+            return
+        self._pending = False
         self.saved = True
         self.slot.discard()
         self.accept()
+
+    def _failed(self, message: str) -> None:
+        if not self._pending:
+            return
+        self._pending = False
+        self.save_button.setEnabled(True)
+        self.notice.setText("Not saved.")
+        warn(self, "Proposal not saved", message)
 
     def reject(self) -> None:
         text = self.draft.toPlainText()
