@@ -120,6 +120,8 @@ def consolidate(library: Library, edition_id: str | None = None) -> Consolidated
         for adoption in step.adopted:
             proposal = library.index[adoption.proposal]
             assert isinstance(proposal, Proposal)
+            if proposal.kind == "deletion":
+                continue  # its rule goes with the edition's ``repealed`` entry
             target = adoption.rule or (proposal.rule if proposal.kind == "replacement" else None)
             if target and target in in_force:
                 old = in_force[target]

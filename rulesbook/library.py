@@ -25,6 +25,7 @@ from .model import (
     Rule,
     Rulebook,
     Topic,
+    Withdrawn,
     make_ref,
 )
 from .yamlio import LoadedYaml, load_file
@@ -297,7 +298,10 @@ class _Loader:
             member=raw["member"], kind=raw["kind"], text=raw["text"],
             topics=tuple(raw["topics"]), rule=rule_ref, title=raw.get("title"),
             concerns=tuple(raw.get("concerns", ())), notes=self._notes(raw.get("notes")),
-            rulings=tuple(raw.get("rulings", ())))
+            rulings=tuple(raw.get("rulings", ())),
+            withdrawn=(Withdrawn(str(raw["withdrawn"]["date"]),
+                                 raw["withdrawn"].get("reason", ""))
+                       if raw.get("withdrawn") else None))
 
     def _check_topics(self, doc, path, topics, topic_ids) -> None:
         for j, topic in enumerate(topics):
@@ -398,7 +402,8 @@ class _Loader:
                             path + ("adopted", j, "proposal"),
                             f"adopted names {adoption['proposal']!r}, which is not a proposal"
                             f"{_did_you_mean(adoption['proposal'], refs)}"))
-                    elif not target.offers_text:
+                    elif not target.offers_text and not (target.kind == "deletion"
+                                                         and adoption.get("rule")):
                         self.problems.append(doc.problem(
                             path + ("adopted", j, "proposal"),
                             f"{target.ref} is a {target.kind}, which has no rule text to adopt"))

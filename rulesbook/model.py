@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-PROPOSAL_KINDS = ("endorsement", "replacement", "comment", "addition")
+PROPOSAL_KINDS = ("endorsement", "replacement", "comment", "addition", "deletion")
 NOTE_KINDS = ("truncated", "misfiled", "refers-elsewhere", "attribution", "editorial")
 
 
@@ -52,8 +52,17 @@ class Topic:
 
 
 @dataclass(frozen=True)
+class Withdrawn:
+    """A proposal its member withdrew: it stays in the record, off every new ballot."""
+
+    date: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Proposal:
-    """A committee member's proposal: an endorsement, replacement, comment or addition."""
+    """A committee member's proposal: an endorsement, replacement, comment, addition or
+    deletion (the rule it is filed under should go; its text says why)."""
 
     ref: str
     id: str
@@ -67,6 +76,12 @@ class Proposal:
     concerns: tuple[str, ...] = ()
     notes: tuple[Note, ...] = ()
     rulings: tuple[dict, ...] = field(default=(), compare=False, hash=False)
+    withdrawn: Withdrawn | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Not withdrawn: it goes on the next ballot."""
+        return self.withdrawn is None
 
     @property
     def is_endorsement(self) -> bool:

@@ -19,7 +19,8 @@ from rulesbook.editions import ConsolidatedRulebook, Redline
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#+!-])")
 _LIST_START = re.compile(r"^(\s*\d+)\.")
 KIND_LABELS = {"endorsement": "endorsement", "replacement": "replacement",
-               "comment": "comment", "addition": "addition", "original": "original",
+               "comment": "comment", "addition": "addition", "deletion": "deletion",
+               "original": "original",
                "section": "section"}
 
 
@@ -145,6 +146,7 @@ def rule_page(library: Library, ref: str, consolidated: ConsolidatedRulebook | N
         lines += [f"### {rule_link(prop.ref, prop.id)} — {esc(member.label)}, "
                   f"{esc(KIND_LABELS.get(prop.kind, prop.kind))}", ""]
         lines.append(paragraphs(prop.text))
+        lines += _withdrawn_md(prop)
         if prop.concerns:
             lines += ["", "Concerns " + ", ".join(rule_link(c) for c in prop.concerns)]
         if prop.topics and set(prop.topics) != set(rule.topics):
@@ -167,6 +169,13 @@ def rule_page(library: Library, ref: str, consolidated: ConsolidatedRulebook | N
     return md_to_html("\n".join(lines))
 
 
+def _withdrawn_md(prop: Proposal) -> list[str]:
+    if prop.withdrawn is None:
+        return []
+    why = f": {esc(prop.withdrawn.reason)}" if prop.withdrawn.reason else ""
+    return ["", f"**Withdrawn on {esc(prop.withdrawn.date)}**{why}", ""]
+
+
 def proposal_page(library: Library, prop: Proposal) -> str:
     member = library.member(prop.member)
     title = prop.title or (library.index[prop.rule].title if prop.rule else prop.id)
@@ -176,7 +185,15 @@ def proposal_page(library: Library, prop: Proposal) -> str:
         lines += [f"Filed under {rule_link(prop.rule)}", ""]
     else:
         lines += ["Filed in the preamble (outside the numbered rules)", ""]
+    lines += _withdrawn_md(prop)
     lines += ["## Text", "", paragraphs(prop.text), ""]
+    from rulesbook.proposing.redline import proposal_redline
+
+    in_force, diff = proposal_redline(library, prop)
+    if in_force is not None and not prop.is_endorsement:
+        lines += [f"## Against the text in force ({esc(in_force.source)}, edition "
+                  f"{esc(in_force.edition)})", "",
+                  f"<div class=\"redline\">{diff.html()}</div>", ""]
     if prop.concerns:
         lines += ["Concerns " + ", ".join(rule_link(c) for c in prop.concerns), ""]
     lines += _notes_md(prop.notes)

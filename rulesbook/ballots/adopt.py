@@ -1,7 +1,9 @@
 """Turning a closed, verified ballot into the next edition of the rules.
 
 For each question whose winning text was adopted: an ``adopted`` entry
-``{proposal, rule, ballot, question, note}`` (no ``rule`` for new text). The
+``{proposal, rule, ballot, question, note}`` (no ``rule`` for new text); a winning
+``deletion`` is adopted so too and its rule repealed (a ``repealed`` entry
+``{rule, ballot, note}``). The
 edition's base is the edition in force; its date is the day the ballot was
 closed (unless given); the ballot id is in every entry and the seal's digest
 in the description and the notes; ``previous`` is the hash of the record before it
@@ -61,11 +63,18 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
         raise BallotError(f"date {date!r} must be YYYY-MM-DD")
     short = ballot.seal.digest[:16]
     adopted = []
+    repealed = []
     for result in tally(ballot):
         if result.adopted is None:
             continue
         proposal = library.index.get(result.adopted)
-        if not isinstance(proposal, Proposal) or not proposal.offers_text:
+        deletion = isinstance(proposal, Proposal) and proposal.kind == "deletion" \
+            and result.rule is not None
+        if deletion:  # carried: adopted (the chain's record) and its rule repealed
+            repealed.append({"rule": result.rule, "ballot": ballot.id,
+                             "note": f"deleted by {proposal.ref} (question {result.question})"
+                                     f" [seal sha256:{short}]"})
+        elif not isinstance(proposal, Proposal) or not proposal.offers_text:
             raise BallotError(f"question {result.question!r}: {result.adopted!r} is not a "
                               f"proposal with text in the library")
         entry: dict = {"proposal": proposal.ref}
@@ -90,6 +99,7 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
                         f"{ballot.seal.closed_at}, seal sha256:{ballot.seal.digest}. "
                         f"{len(adopted)} proposal(s) adopted. {_provenance(ballot)}"),
         "adopted": adopted,
+        **({"repealed": repealed} if repealed else {}),
     }
     return AdoptionPlan(edition, base.id, _append_edition(text, edition, str(path)))
 

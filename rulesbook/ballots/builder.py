@@ -12,12 +12,19 @@ One question per rule that has alternative proposals, one per added text:
   ``endorsements``, never as an option. Comments are not options.
 * Every ``addition`` (in the preamble or filed under a rule) is a yes/no
   question: ``rule: null``, ``options: [status-quo, PROPOSAL]``.
+* A ``deletion`` is an option of its rule's question like a replacement: adopted,
+  it repeals the rule.
+* A withdrawn proposal is on no new ballot (it stays in the record).
 """
 from __future__ import annotations
 
 from ..library import Library
 from ..model import Proposal, Rule
 from .model import STATUS_QUO, Ballot, BallotError, Question
+
+#: the kinds that are options of their rule's question: a text to replace it, or to
+#: delete it (adopted, a deletion repeals the rule)
+_OPTIONS = ("replacement", "deletion")
 
 
 def _concerned_rules(library: Library, prop: Proposal) -> list[str]:
@@ -34,17 +41,17 @@ def build_questions(library: Library, book_id: str) -> tuple[Question, ...]:
     options: dict[str, list[str]] = {r.ref: [] for r in book.rules}
     endorsements: dict[str, list[str]] = {r.ref: [] for r in book.rules}
     for rule in book.rules:  # filed under the rule first...
-        for prop in rule.proposals:
-            if prop.kind == "replacement" and rule.ref in _concerned_rules(library, prop):
+        for prop in (p for p in rule.proposals if p.is_open):
+            if prop.kind in _OPTIONS and rule.ref in _concerned_rules(library, prop):
                 options[rule.ref].append(prop.ref)
             elif prop.kind == "endorsement" and rule.ref in _concerned_rules(library, prop):
                 endorsements[rule.ref].append(prop.ref)
     for prop in book.proposals:  # ...then from elsewhere, in book order
-        if prop.kind not in ("replacement", "endorsement"):
+        if prop.kind not in (*_OPTIONS, "endorsement") or not prop.is_open:
             continue
         for target in _concerned_rules(library, prop):
             if target != prop.rule:
-                bucket = options if prop.kind == "replacement" else endorsements
+                bucket = options if prop.kind in _OPTIONS else endorsements
                 if prop.ref not in bucket[target]:
                     bucket[target].append(prop.ref)
 
@@ -53,12 +60,13 @@ def build_questions(library: Library, book_id: str) -> tuple[Question, ...]:
         return Question(prop.id, None, (STATUS_QUO, prop.ref),
                         f"Add new text {prop.title or prop.id}{about}")
 
-    questions = [addition(p) for p in book.preamble if p.kind == "addition"]
+    questions = [addition(p) for p in book.preamble if p.kind == "addition" and p.is_open]
     for rule in book.rules:
         if options[rule.ref]:
             questions.append(Question(rule.id, rule.ref, (rule.ref, *options[rule.ref]),
                                       rule.title, tuple(endorsements[rule.ref])))
-        questions.extend(addition(p) for p in rule.proposals if p.kind == "addition")
+        questions.extend(addition(p) for p in rule.proposals
+                         if p.kind == "addition" and p.is_open)
     return tuple(questions)
 
 

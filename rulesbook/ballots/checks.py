@@ -43,7 +43,7 @@ def check_ballot(library, doc: LoadedYaml, registry: Registry | None = None) -> 
             if not isinstance(target, Proposal):
                 problems.append(doc.problem(path + ("options", k),
                                             f"option {option!r} is not a proposal"))
-            elif not target.offers_text:
+            elif not target.offers_text and not (target.kind == "deletion" and q["rule"]):
                 problems.append(doc.problem(path + ("options", k), f"option {option} is a "
                                             f"{target.kind}, which offers no text to adopt"))
         for k, ref in enumerate(q.get("endorsements", ())):

@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "rulesbook.cli.rulings_cmds",
     "rulesbook.cli.ballot_cmds",
     "rulesbook.cli.member_cmds",
+    "rulesbook.cli.proposal_cmds",
     "rulesbook.cli.reconstruct_cmds",
     "rulesbook.cli.folder_cmds",
 )

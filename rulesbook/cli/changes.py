@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..datapath import resolve_data_dir
-from ..errors import DataFileError
+from ..errors import DataFileError, RulesbookError
+from ..library import load_library
 from ..yamlio import load_file
 from .common import folder_of
 
@@ -84,6 +85,56 @@ def _adopt(args) -> Described:
             f"Adopt ballot {_ballot_name(args.file)} as edition {args.edition}", None)
 
 
+def _member_add(args) -> Described:
+    letter = args.letter
+    if not letter:
+        try:  # the letter the command will give (its own checks report any problem)
+            from ..proposing import plan_member
+
+            letter = plan_member(load_library(args.data), args.name).id
+        except (RulesbookError, OSError):
+            letter = None
+    return (_members_file(args), f"Member {letter or '?'}: {args.name.strip()[:80]} joins "
+            "the committee", None)
+
+
+def _propose(args) -> Described:
+    root = resolve_data_dir(args.data)
+    what = f"{args.kind} for {args.rule}" if args.rule else f"{args.kind} {args.title or ''}"
+    ref = ""
+    try:  # the id the command will give (its own checks report any problem)
+        from ..proposing import home_book, next_proposal_id
+
+        library = load_library(root)
+        rule = library.resolve(args.rule) if args.rule else None
+        book = home_book(library)
+        ref = next_proposal_id(library, book, rule.id if rule else None, args.member) + " "
+    except (RulesbookError, OSError):
+        pass
+    return (root, f"Proposal {ref}by member {args.member}: {what.strip()[:120]}",
+            _member_or_none(root, args.member))
+
+
+def _member_or_none(root: Path, member: str) -> str | None:
+    """The member a change is by, when ``members.yaml`` knows them (else the command
+    reports the unknown member itself)."""
+    try:
+        data = load_file(root / "members.yaml").data
+    except DataFileError:
+        return None
+    ids = [m.get("id") for m in data.get("members", ())] if isinstance(data, dict) else []
+    return member if member in ids and member != "unknown" else None
+
+
+def _proposal_edit(args) -> Described:
+    return (resolve_data_dir(args.data), f"Proposal {args.ref}: text edited", None)
+
+
+def _proposal_withdraw(args) -> Described:
+    why = f" ({args.reason})" if args.reason else ""
+    return (resolve_data_dir(args.data), f"Proposal {args.ref}: withdrawn{why}", None)
+
+
 #: (command, sub-command) -> describe(args)
 WRITING_COMMANDS: dict[tuple[str, str | None], Callable[..., Described]] = {
     ("ballot", "new"): _new,
@@ -95,6 +146,10 @@ WRITING_COMMANDS: dict[tuple[str, str | None], Callable[..., Described]] = {
     ("member", "import-key"): _import_key,
     ("member", "role"): _role,
     ("member", "revoke"): _revoke,
+    ("member", "add"): _member_add,
+    ("propose", None): _propose,
+    ("proposal", "edit"): _proposal_edit,
+    ("proposal", "withdraw"): _proposal_withdraw,
 }
 
 

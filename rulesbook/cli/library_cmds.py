@@ -8,6 +8,7 @@ from ..datapath import resolve_data_dir
 from ..editions import consolidate, redline
 from ..library import Library, validate_folder
 from ..model import Proposal, Rule
+from ..proposing.redline import proposal_redline
 from ..search import search
 from .common import fail, int_range, print_json, with_library
 
@@ -98,6 +99,14 @@ def cmd_show(args, library: Library) -> int:
     else:
         data = proposal_json(library, entry)
         data["rulebook"] = entry.rulebook
+        data["title"] = entry.title
+        data["withdrawn"] = (None if entry.withdrawn is None else
+                             {"date": entry.withdrawn.date, "reason": entry.withdrawn.reason})
+        in_force, diff = proposal_redline(library, entry)
+        data["in_force"] = None if in_force is None else {
+            "ref": in_force.ref, "source": in_force.source, "edition": in_force.edition,
+            "text": in_force.text}
+        data["redline"] = diff.to_list()
     if args.json:
         print_json(data)
         return 0
@@ -117,6 +126,14 @@ def cmd_show(args, library: Library) -> int:
         print(entry.text)
         for note in entry.notes:
             print(f"  note ({note.kind}): {note.text}")
+        if entry.withdrawn is not None:
+            why = f": {entry.withdrawn.reason}" if entry.withdrawn.reason else ""
+            print(f"  withdrawn on {entry.withdrawn.date}{why}")
+        in_force, diff = proposal_redline(library, entry)
+        if in_force is not None and not entry.is_endorsement:
+            print(f"\nagainst the text in force ({in_force.source}, edition "
+                  f"{in_force.edition}):")
+            print(diff.plain())
     print(f"topics: {', '.join(entry.topics)}")
     return 0
 

@@ -172,6 +172,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     msub = member.add_subparsers(dest="member_command", metavar="ACTION")
     member.set_defaults(func=lambda args: (member.print_help(), 2)[1])
 
+    from .proposal_cmds import register_member_add
+
+    register_member_add(msub)
+
     p = msub.add_parser("keygen", help="create a member's signing key")
     p.add_argument("--member", required=True, metavar="L")
     p.add_argument("--passphrase-file", metavar="F", help="protect the key with the "

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 
 from rulesbook.ballots import load_ballot
@@ -58,6 +58,22 @@ def _then(*steps):
             out = step(c)
         return out
     return run
+
+
+def _written(c, landed) -> None:
+    """A proposal write runs on a worker thread: wait for it, then check ``landed``."""
+    c.qtbot.waitUntil(lambda: not c.ws("rules").proposal_actions.proposals.busy)
+    ok(landed(), "the change did not land")
+
+
+def _editor_shown(c, editing, rule) -> None:
+    """The proposal editor is open on ``rule`` (editing ``editing``); closed again."""
+    editor = c.ws("rules").proposal_actions.editor
+    ok(editor is not None and editor.isVisible(), "the proposal editor is not shown")
+    ok(editor.editing == editing and editor.rule == rule,
+       f"the editor is on {editor.rule} editing {editor.editing}")
+    editor.saved = True
+    editor.close()
 
 
 def _export(name: str, workspace: str, starts: bytes = b"", contains: str = ""):
@@ -223,6 +239,19 @@ def _export_votes_check(c, _before):
        f"receipt {receipt!r} not shown: {banner.text()!r}")
 
 
+def _adopt_prepare(c):
+    """The Adopt dialog asks for the edition's id, title and date (with its redline):
+    fill it in as the chair would and press its Adopt button."""
+    def answer():
+        dialog = c.ws("ballots").adopt_dialog
+        if dialog is not None:
+            dialog.id_edit.setText("census-edition")
+            dialog.title_edit.setText("Census edition")
+            assert dialog.adopt_button.isEnabled(), dialog.preview.page_html()
+            dialog.adopt_button.click()
+    QTimer.singleShot(0, answer)
+
+
 def _receipt_prepare(c):
     c.ballot()
     ok(c.ballots.ballot.seal is not None, "the ballot is not sealed")
@@ -356,6 +385,20 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:10")),
         check=lambda c, _b: ok(c.window.current_workspace().id == "compare"
                                and c.ws("compare").comparison.subject == "apca:10")),
+    "rules/New Proposal…": Expect(
+        prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:28")),
+        check=lambda c, _b: _editor_shown(c, None, "apca:28")),
+    "rules/Edit Proposal…": Expect(
+        prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:28A")),
+        check=lambda c, _b: _editor_shown(c, "apca:28A", "apca:28")),
+    "rules/Withdraw Proposal…": Expect(
+        prepare=lambda c: (c.window.show_workspace("rules"), c.ws("rules").show_ref("apca:28B"),
+                           c.dialogs.texts.append("census")),
+        check=lambda c, _b: _written(c, lambda: "Withdrawn on" in c.ws("rules").page.toPlainText())),
+    "rules/Add Member…": Expect(
+        prepare=lambda c: (c.window.show_workspace("rules"), c.dialogs.texts.append("Census")),
+        check=lambda c, _b: _written(c, lambda: "Census" in [
+            m.name for m in c.window.controller.library.members])),
     "compare/[Columns]": Expect(check=lambda c, _b: ok(_shown(c, "popup", ""))),
     "compare/Choose Columns…": Expect(
         prepare=lambda c: c.window.show_workspace("compare"),
@@ -534,7 +577,7 @@ EXPECT: dict[str, Expect] = {
         "Seal verified" in c.ws("ballots").banner.text() and c.ws("ballots").banner.isVisible())),
     "ballots/[Check Receipt]": Expect(prepare=_receipt_prepare, check=_receipt_check),
     "ballots/[Adopt…]": Expect(
-        prepare=lambda c: c.dialogs.texts.append("census-edition"),
+        prepare=_adopt_prepare,
         check=lambda c, _b: ok(c.window.current_workspace().id == "editions"
                                and c.window.controller.edition_id == "census-edition")),
     # -- a rules folder shared through a remote (it replaces the data folder) -----------------

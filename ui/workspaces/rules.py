@@ -60,6 +60,12 @@ class RulesWorkspace(Workspace):
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         bar.addAction(self.back_action)
         bar.addAction(self.compare_action)
+        from ..proposals.actions import ProposalActions
+
+        self.proposal_actions = ProposalActions(self)
+        bar.addSeparator()
+        for action in self.proposal_actions.actions:
+            bar.addAction(action)
         for action in (self.back_action, self.compare_action):
             action.setToolTip(f"{action.text()} ({action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})")
         right = QWidget()
@@ -85,6 +91,7 @@ class RulesWorkspace(Workspace):
         layout.addWidget(self.splitter)
 
         self.current: str | None = None  # "apca:28" or "topic:ID"
+        self._recovery_offered = False
         self._history: list[str] = []
         self.tree.selectionModel().currentChanged.connect(self._tree_current)
         self.topics.selectionModel().currentChanged.connect(self._topic_current)
@@ -103,6 +110,10 @@ class RulesWorkspace(Workspace):
         first = library.normalise_ref("1") if library.rulebooks else None
         if first:
             self.show_ref(first, remember=False)
+        self.proposal_actions.update()
+        if not self._recovery_offered:  # once a run: a draft left by a crash comes back
+            self._recovery_offered = True
+            self.proposal_actions.recover()
 
     def on_edition(self, edition_id: str) -> None:
         if self.current and not self.current.startswith("topic:"):
@@ -150,6 +161,7 @@ class RulesWorkspace(Workspace):
         self.page.set_page(html)
         self._mark_search_words()
         self.compare_action.setEnabled(True)
+        self.proposal_actions.update()
         self._refresh_history()
 
     def _refresh_history(self, force: bool = False) -> None:

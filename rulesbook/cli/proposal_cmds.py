@@ -1,0 +1,115 @@
+"""Writing the record: ``rulesbook member add``, ``rulesbook propose`` and
+``rulesbook proposal edit|withdraw``. Each is one commit in the rules folder
+(:mod:`rulesbook.cli.changes`). Exit codes: 0 written, 2 any error (one line on
+stderr, nothing written)."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..datapath import resolve_data_dir
+from ..errors import LibraryError, RulesbookError
+from ..model import PROPOSAL_KINDS
+from ..proposing import add_member, edit_proposal, propose, withdraw_proposal
+from ..proposing.core import MAX_TEXT
+from ..textio import read_text
+from .common import fail, print_json
+
+
+def _guard(handler):
+    def run(args) -> int:
+        try:
+            return handler(args)
+        except LibraryError as exc:
+            return fail(f"the data folder is not valid, so nothing was written: {exc}")
+        except (RulesbookError, OSError) as exc:
+            return fail(str(exc))
+    return run
+
+
+def read_text_arg(args) -> str:
+    """The text of ``--text`` or of the file ``--text-file`` (strict UTF-8)."""
+    if args.text is not None:
+        return args.text
+    return read_text(Path(args.text_file), max_bytes=4 * MAX_TEXT, what="the text file",
+                     fallback=False, name=args.text_file).text
+
+
+def cmd_member_add(args) -> int:
+    member = add_member(resolve_data_dir(args.data), args.name, args.letter)
+    if args.json:
+        print_json({"id": member.id, "name": member.name})
+    else:
+        print(f"member {member.id}: {member.name}")
+    return 0
+
+
+def cmd_propose(args) -> int:
+    draft = propose(resolve_data_dir(args.data), member=args.member, rule=args.rule,
+                    kind=args.kind, text=read_text_arg(args), title=args.title,
+                    concerns=args.concerns or (), topics=args.topic or ())
+    if args.json:
+        print_json(draft.to_json())
+    else:
+        where = f"filed under {draft.rule}" if draft.rule else f"new text {draft.title!r}"
+        print(f"{draft.ref}: {draft.kind} by member {draft.member}, {where}; "
+              f"topics {', '.join(draft.topics)}")
+    return 0
+
+
+def cmd_edit(args) -> int:
+    prop = edit_proposal(resolve_data_dir(args.data), args.ref, read_text_arg(args))
+    print(f"{prop.ref}: text replaced ({len(prop.text.split())} words)")
+    return 0
+
+
+def cmd_withdraw(args) -> int:
+    done = withdraw_proposal(resolve_data_dir(args.data), args.ref, args.reason)
+    print(f"{done.ref}: withdrawn on {done.date}" + (f" ({done.reason})" if done.reason else ""))
+    return 0
+
+
+def _text_options(p: argparse.ArgumentParser) -> None:
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--text-file", metavar="F", help="the text, from a UTF-8 file")
+    group.add_argument("--text", metavar="T", help="the text itself")
+
+
+def register_member_add(msub) -> None:
+    """``member add`` (called by :mod:`rulesbook.cli.member_cmds`)."""
+    p = msub.add_parser("add", help="a new committee member, with the next free letter")
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("--letter", metavar="L", default=None, help="the member's letter "
+                   "(default: the next free one: F, G, ...)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_guard(cmd_member_add))
+
+
+def register(sub) -> None:
+    p = sub.add_parser("propose", help="a member's new proposal against a rule (or new text)")
+    p.add_argument("--member", required=True, metavar="L")
+    p.add_argument("--rule", metavar="REF", default=None,
+                   help="the rule it is filed under (an addition may have none)")
+    p.add_argument("--kind", required=True, choices=PROPOSAL_KINDS)
+    _text_options(p)
+    p.add_argument("--title", metavar="T", default=None,
+                   help="a title (needed for an addition not filed under a rule)")
+    p.add_argument("--concerns", nargs="+", metavar="REF", default=None,
+                   help="the rules it really concerns, when not the one it is filed under")
+    p.add_argument("--topic", action="append", metavar="T", default=None,
+                   help="a topic (repeat for several; default: suggested from the text)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_guard(cmd_propose))
+
+    proposal = sub.add_parser("proposal", help="edit or withdraw a proposal")
+    psub = proposal.add_subparsers(dest="proposal_command", metavar="ACTION")
+    proposal.set_defaults(func=lambda args: (proposal.print_help(), 2)[1])
+    p = psub.add_parser("edit", help="replace the text of a proposal (until a closed "
+                        "ballot includes it)")
+    p.add_argument("ref", metavar="REF")
+    _text_options(p)
+    p.set_defaults(func=_guard(cmd_edit))
+    p = psub.add_parser("withdraw", help="withdraw a proposal (it stays in the record)")
+    p.add_argument("ref", metavar="REF")
+    p.add_argument("--reason", metavar="T", default=None)
+    p.set_defaults(func=_guard(cmd_withdraw))
