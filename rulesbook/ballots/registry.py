@@ -114,12 +114,29 @@ class Registry:
             return f"the key of member {member} was revoked at {record.revoked_at}"
         return None
 
+    def owner_of(self, key: str, other_than: str | None = None) -> str | None:
+        """The member (other than ``other_than``) who registered ``key``, if any."""
+        records = self._by_key.get(key, [])  # type: ignore[attr-defined]
+        return next((r.member for r in records if r.member != other_than), None)
+
+    def refuse_shared_key(self, member: str, key: str) -> None:
+        """BallotError when ``key`` is registered to a member other than ``member``."""
+        owner = self.owner_of(key, other_than=member)
+        if owner is not None:
+            raise BallotError(shared_key_message(member, owner, key))
+
     def role_at(self, member: str, at: str | None = None) -> str:
         role = "member"
         for r in self.roles:
             if r.member == member and (at is None or r.at <= at):
                 role = r.role
         return role
+
+
+def shared_key_message(member: str, owner: str, key: str) -> str:
+    return (f"the key {key[:20]}… is already registered to member {owner}: it cannot also be "
+            f"member {member}'s (one key signs for one member; {member} needs a key of "
+            f"their own, `rulesbook member keygen --member {member}`)")
 
 
 def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
@@ -173,6 +190,10 @@ def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
         if op == "key":
             if n is not None:
                 bad(i, "key", f"member {member} already registered this key")
+                continue
+            owner = next((k.member for k in keys if k.key == key and k.member != member), None)
+            if owner is not None:
+                bad(i, "key", shared_key_message(member, owner, key))
                 continue
             keys.append(KeyRecord(member, key, at, endorsed_at=at if chair is None else None))
         elif op == "role":
