@@ -145,6 +145,7 @@ def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
     keys: list[KeyRecord] = []
     roles: list[RoleRecord] = []
     chair: tuple[str, str] | None = None
+    owners: dict[str, str] = {}  # public key -> the member who registered it
     last_at = ""
 
     def bad(i: int, key: str, message: str) -> None:
@@ -191,10 +192,11 @@ def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
             if n is not None:
                 bad(i, "key", f"member {member} already registered this key")
                 continue
-            owner = next((k.member for k in keys if k.key == key and k.member != member), None)
-            if owner is not None:
+            owner = owners.get(key)
+            if owner is not None and owner != member:
                 bad(i, "key", shared_key_message(member, owner, key))
                 continue
+            owners[key] = member
             keys.append(KeyRecord(member, key, at, endorsed_at=at if chair is None else None))
         elif op == "role":
             if n is None:
