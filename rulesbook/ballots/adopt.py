@@ -115,6 +115,7 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
         "adopted": adopted,
     }
     if signer is not None:
+        edition["description"] += f" Edition adopted and signed by {signer.member}."
         edition = sign_edition(edition, signer, when)
     return AdoptionPlan(edition, base.id, _append_edition(text, edition, str(path)))
 

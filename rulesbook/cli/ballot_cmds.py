@@ -315,7 +315,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guard(cmd_verify))
 
-    p = bsub.add_parser("adopt", help="make a closed, verified ballot the next edition")
+    p = bsub.add_parser("adopt", help="make a closed, verified ballot the next edition "
+                                      "(the record signed by the chair or secretary)")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--edition", required=True, metavar="ID")
     p.add_argument("--title")
