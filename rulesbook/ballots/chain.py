@@ -23,23 +23,14 @@ from datetime import date as Date
 
 from ..errors import Problem
 from ..yamlio import LoadedYaml
+from .edition_sig import SIGNED_FIELDS, check_edition_signature, plain
 from .registry import Registry
 from .seal import canonical_json
 
 
 def record_hash(record: dict) -> str:
     """``sha256:<hex>`` of an edition record (plain data as read from YAML)."""
-    return "sha256:" + hashlib.sha256(canonical_json(_plain(record))).hexdigest()
-
-
-def _plain(obj):
-    if isinstance(obj, dict):
-        return {str(k): _plain(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_plain(v) for v in obj]
-    if obj is None or isinstance(obj, (str, int, float, bool)):
-        return obj
-    return str(obj)  # a YAML date read as a date
+    return "sha256:" + hashlib.sha256(canonical_json(plain(record))).hexdigest()
 
 
 def expected_adoptions(ballot) -> list[dict]:
@@ -57,8 +48,6 @@ def check_chain(doc: LoadedYaml, ballots: dict,
     """Problems of the chain of ``editions.yaml`` (``doc``); ``ballots`` maps a ballot
     id to (Ballot, LoadedYaml) for the sealed ballots of the folder; ``registry`` (the
     members' keys and roles) checks the adopters' signatures."""
-    from .edition_sig import SIGNED_FIELDS, check_edition_signature
-
     problems: list[Problem] = []
     records = doc.data.get("editions", [])
     for i, record in enumerate(records):

@@ -20,12 +20,22 @@ EDITION_CONTEXT = "rulesbook-edition/1"
 SIGNED_FIELDS = ("signed_by", "signed_at", "key", "signature")
 
 
+def plain(obj):
+    """Plain JSON data of a YAML value (a date read as a date becomes its text)."""
+    if isinstance(obj, dict):
+        return {str(k): plain(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [plain(v) for v in obj]
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    return str(obj)
+
+
 def edition_message(record: dict) -> bytes:
-    from .chain import _plain
     from .seal import canonical_json
 
     body = {str(k): v for k, v in record.items() if k != "signature"}
-    return canonical_json({"context": EDITION_CONTEXT, "record": _plain(body)})
+    return canonical_json({"context": EDITION_CONTEXT, "record": plain(body)})
 
 
 def signer_problem(registry: Registry, member: str, key: str, at: str) -> str | None:
