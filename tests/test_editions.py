@@ -16,6 +16,18 @@ def two_editions(data_copy, tmp_path, monkeypatch):
     path = data_copy / "editions.yaml"
     path.write_text(path.read_text(encoding="utf-8") + "    repealed:\n      - rule: apca:34\n",
                     encoding="utf-8")
+    # the chair re-signs the record with the repeal (every edition record is signed by
+    # its adopter: a repeal added without the chair's key is reported as a hand edit)
+    import yaml
+
+    from rulesbook.ballots import load_registry, load_signing_key
+    from rulesbook.ballots.edition_sig import sign_edition
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    chair = load_signing_key("A", load_registry(data_copy).key_of("A"))
+    data["editions"][-1] = sign_edition(data["editions"][-1], chair, "2027-01-01T12:00:00Z")
+    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
+                    encoding="utf-8")
     return load_library(data_copy)
 
 

@@ -75,7 +75,7 @@ def _adopt_demo_edition(data: Path) -> None:
                                registry=registry)
     ballot = close_ballot(ballot, keys["A"], registry, at="2026-06-01T12:00:00Z")
     save_ballot(data / "apca" / "ballots" / "demo.yaml", ballot)
-    adopt_ballot(load_library(data), ballot, "demo-2026",
+    adopt_ballot(load_library(data), ballot, "demo-2026", signer=keys["A"],
                  title="Demo edition (adopts 28A and 27A)", date="2026-06-01")
 
 

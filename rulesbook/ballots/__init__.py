@@ -57,6 +57,7 @@ from .model import (
 )
 from .ops import (
     SignatureError,
+    UnsealedError,
     add_signed_votes,
     cast_vote,
     close_ballot,
@@ -69,7 +70,7 @@ from .ops import (
 )
 from .registry import ROLES, Registry, append_statement, load_registry, sign_statement
 from .seal import Verification, canonical_form, canonical_json, compute_seal, verify_ballot
-from .signing import ReceiptCheck, check_receipt, receipt_code
+from .signing import ReceiptCheck, ReceiptStatus, check_receipt, receipt_code
 from .tally import IrvRound, QuestionResult, passes_threshold, tally, tally_question
 
 __all__ = [
@@ -83,7 +84,7 @@ __all__ = [
     "passes_threshold", "tally", "tally_question", "check_chain", "record_hash",
     "dump_member_ballot", "export_member_ballot", "KeyStoreError", "MissingKeyError",
     "PassphraseError", "SigningKey", "config_dir", "generate_key", "import_key",
-    "load_signing_key", "SignatureError", "read_sealed", "ROLES", "Registry",
-    "append_statement", "load_registry", "sign_statement", "ReceiptCheck", "check_receipt",
-    "receipt_code", "add_signed_votes",
+    "load_signing_key", "SignatureError", "UnsealedError", "read_sealed", "ROLES", "Registry",
+    "append_statement", "load_registry", "sign_statement", "ReceiptCheck", "ReceiptStatus",
+    "check_receipt", "receipt_code", "add_signed_votes",
 ]

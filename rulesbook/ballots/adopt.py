@@ -7,13 +7,15 @@ For each question whose winning text was adopted: an ``adopted`` entry
 edition's base is the edition in force; its date is the day the ballot was
 closed (unless given); the ballot id is in every entry and the seal's digest
 in the description and the notes; ``previous`` is the hash of the record before it
-(:mod:`.chain`). ``editions.yaml`` is rewritten atomically
+(:mod:`.chain`); the adopter (chair or secretary) signs the whole record
+(:mod:`.edition_sig`). ``editions.yaml`` is rewritten atomically
 with the new edition appended (comments kept) and ``in_force`` set to it.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date as Date
 
 import yaml
 
@@ -23,8 +25,10 @@ from ..model import Proposal, Rule
 from ..storage import atomic_write_text, file_lock
 from ..yamlio import loads, read_data_text
 from .chain import record_hash
+from .edition_sig import sign_edition, signer_problem
+from .keys import SigningKey
 from .model import Ballot, BallotError
-from .registry import load_registry
+from .registry import load_registry, now_utc
 from .seal import verify_ballot
 from .tally import tally
 
@@ -36,11 +40,32 @@ class AdoptionPlan:
     text: str  # the new editions.yaml
 
 
+def check_date(date: str) -> str:
+    """``date`` if it is a real day written YYYY-MM-DD (else a BallotError)."""
+    if not isinstance(date, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        raise BallotError(f"date {date!r} must be YYYY-MM-DD")
+    try:
+        Date.fromisoformat(date)
+    except ValueError:
+        raise BallotError(f"date {date!r} is not a day of the calendar (YYYY-MM-DD: "
+                          f"month 01-12, a day that month has)") from None
+    return date
+
+
 def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
-                  title: str | None = None, date: str | None = None) -> AdoptionPlan:
+                  title: str | None = None, date: str | None = None,
+                  signer: SigningKey | None = None, at: str | None = None) -> AdoptionPlan:
+    """The new edition record and editions file; signed by ``signer`` (the chair or
+    secretary adopting, at ``at``, default now) when given — a preview has none."""
     if ballot.status != "closed" or ballot.seal is None:
         raise BallotError(f"ballot {ballot.id!r} is not closed: close it before adopting")
-    check = verify_ballot(ballot, load_registry(library.root))
+    registry = load_registry(library.root)
+    when = at or now_utc()
+    if signer is not None:
+        why = signer_problem(registry, signer.member, signer.public, when)
+        if why:
+            raise BallotError(f"{signer.member} cannot adopt the ballot: {why}")
+    check = verify_ballot(ballot, registry)
     if not check.ok:
         raise BallotError(f"ballot {ballot.id!r} fails verification, it cannot be adopted: "
                           + "; ".join(check.failures))
@@ -58,9 +83,7 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
                           f"{base.id!r} is in force")
     if any(e.id == edition_id for e in library.editions):
         raise BallotError(f"edition {edition_id!r} already exists")
-    date = date or ballot.seal.closed_at[:10]
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
-        raise BallotError(f"date {date!r} must be YYYY-MM-DD")
+    date = check_date(date or ballot.seal.closed_at[:10])
     short = ballot.seal.digest[:16]
     adopted = []
     repealed = []
@@ -101,6 +124,9 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
         "adopted": adopted,
         **({"repealed": repealed} if repealed else {}),
     }
+    if signer is not None:
+        edition["description"] += f" Edition adopted and signed by {signer.member}."
+        edition = sign_edition(edition, signer, when)
     return AdoptionPlan(edition, base.id, _append_edition(text, edition, str(path)))
 
 
@@ -163,8 +189,10 @@ def _textual_append(text: str, doc, edition: dict) -> str | None:
 
 
 def adopt_ballot(library: Library, ballot: Ballot, edition_id: str, *,
-                 title: str | None = None, date: str | None = None) -> AdoptionPlan:
-    """Write the next edition into the data folder's editions.yaml (atomically)."""
+                 signer: SigningKey, title: str | None = None, date: str | None = None,
+                 at: str | None = None) -> AdoptionPlan:
+    """Write the next edition, signed by ``signer`` (the chair or secretary), into the
+    data folder's editions.yaml (atomically)."""
     path = library.root / "editions.yaml"
     with file_lock(path):
         on_disk = loads(read_data_text(path), str(path)).data
@@ -173,6 +201,7 @@ def adopt_ballot(library: Library, ballot: Ballot, edition_id: str, *,
                 or on_disk.get("in_force") != library.in_force):
             raise BallotError(f"{path} changed since the rules were loaded (another "
                               f"edition was published); reload and adopt again")
-        plan = plan_adoption(library, ballot, edition_id, title=title, date=date)
+        plan = plan_adoption(library, ballot, edition_id, title=title, date=date,
+                             signer=signer, at=at)
         atomic_write_text(path, plan.text)
     return plan

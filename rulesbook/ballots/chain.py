@@ -9,29 +9,28 @@ with the ballot) and carry that digest, and the edition must adopt exactly what
 the sealed results adopt — so a hand edit of the newest record's adoptions (which
 no later ``previous`` covers) is caught as well. (A ``repealed`` entry has no
 ballot to come from yet; only the chain covers it.)
+
+Every record written by ``ballot adopt`` (every record after the first, and any
+that names a ballot) also carries the adopter's signature over all its fields
+(:mod:`.edition_sig`): a hand edit of the newest record's title, date or
+description is caught too, and the signer must have held the chair's or the
+secretary's role. Every record's ``date`` must be a real day.
 """
 from __future__ import annotations
 
 import hashlib
+from datetime import date as Date
 
 from ..errors import Problem
 from ..yamlio import LoadedYaml
+from .edition_sig import SIGNED_FIELDS, check_edition_signature, plain
+from .registry import Registry
 from .seal import canonical_json
 
 
 def record_hash(record: dict) -> str:
     """``sha256:<hex>`` of an edition record (plain data as read from YAML)."""
-    return "sha256:" + hashlib.sha256(canonical_json(_plain(record))).hexdigest()
-
-
-def _plain(obj):
-    if isinstance(obj, dict):
-        return {str(k): _plain(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_plain(v) for v in obj]
-    if obj is None or isinstance(obj, (str, int, float, bool)):
-        return obj
-    return str(obj)  # a YAML date read as a date
+    return "sha256:" + hashlib.sha256(canonical_json(plain(record))).hexdigest()
 
 
 def expected_adoptions(ballot) -> list[dict]:
@@ -44,14 +43,29 @@ def expected_adoptions(ballot) -> list[dict]:
     return out
 
 
-def check_chain(doc: LoadedYaml, ballots: dict) -> list[Problem]:
+def check_chain(doc: LoadedYaml, ballots: dict,
+                registry: Registry | None = None) -> list[Problem]:
     """Problems of the chain of ``editions.yaml`` (``doc``); ``ballots`` maps a ballot
-    id to (Ballot, LoadedYaml) for the sealed ballots of the folder."""
+    id to (Ballot, LoadedYaml) for the sealed ballots of the folder; ``registry`` (the
+    members' keys and roles) checks the adopters' signatures."""
     problems: list[Problem] = []
     records = doc.data.get("editions", [])
     for i, record in enumerate(records):
         path = ("editions", i)
         eid = record.get("id")
+        day = record.get("date")
+        if isinstance(day, str):
+            try:
+                Date.fromisoformat(day)
+            except ValueError:
+                problems.append(doc.problem(path + ("date",), f"edition {eid!r} is dated "
+                                f"{day!r}, which is not a day of the calendar (YYYY-MM-DD)"))
+        if registry is not None and (i > 0 or record.get("ballot") or "previous" in record
+                                     or any(f in record for f in SIGNED_FIELDS)):
+            signed = check_edition_signature(record, registry)
+            if not signed.ok:
+                field = signed.field if signed.field in record else "id"
+                problems.append(doc.problem(path + (field,), signed.message))
         if i > 0:
             want = record_hash(records[i - 1])
             line, _ = doc.where(("editions", i - 1))

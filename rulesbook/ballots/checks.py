@@ -84,7 +84,7 @@ def check_library(library, docs: dict) -> list[Problem]:
         if ballot.seal is not None:
             sealed[ballot.id] = (ballot, doc) if not found else None
     for doc in docs.get("editions", []):
-        problems.extend(check_chain(doc, sealed))
+        problems.extend(check_chain(doc, sealed, registry))
     declared = {m for doc in docs.get("ballot", []) for m in doc.data.get("members", {})}
     for doc in docs.get("member-ballot", []):
         problems.extend(check_member_ballot(library, doc, declared))

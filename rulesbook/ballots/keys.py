@@ -146,6 +146,11 @@ def generate_key(member: str, passphrase: bytes | None = None, *,
     return _store(member, Ed25519PrivateKey.generate(), passphrase, rules_folder)
 
 
+def public_of_pem(pem: bytes, passphrase: bytes | None = None) -> str:
+    """The public key (``ed25519:...``) of a private key file, without storing it."""
+    return encode_public(_open_pem(pem, passphrase, "the key file").public_key())
+
+
 def import_key(member: str, pem: bytes, passphrase: bytes | None = None, *,
                rules_folder: Path | None = None) -> tuple[SigningKey, Path]:
     """Store an existing private key (PEM, PKCS#8) for ``member`` under the same passphrase."""

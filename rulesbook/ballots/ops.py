@@ -34,6 +34,10 @@ from .signing import batch_message, sign_vote
 from .tally import tally
 
 
+class UnsealedError(BallotError):
+    """A readable ballot that is not closed and sealed: nothing to verify yet."""
+
+
 class SignatureError(BallotError):
     """A signature, a signer or a key does not match (``ballot import`` exits 1)."""
 
@@ -129,6 +133,8 @@ def _apply(ballot: Ballot, new_votes: list[Vote], at: str, source: str) -> Ballo
     for vote in new_votes:
         for i, old in enumerate(votes):
             if old.member == vote.member and old.question == vote.question:
+                if old.signature and old == vote:
+                    break  # the very vote, signed, already recorded (a copy imported twice)
                 history.append(Replaced(old.member, old.question, old.ranking, at, source,
                                         old if old.signature else None))
                 votes[i] = vote
@@ -310,7 +316,7 @@ def read_sealed(path: str | os.PathLike):
         raise BallotError(f"{path} is not a valid ballot", problems)
     ballot, problems = ballot_from_doc(doc)
     if ballot.seal is None:
-        raise BallotError(f"ballot {ballot.id!r} is {ballot.status} and not sealed: "
+        raise UnsealedError(f"ballot {ballot.id!r} is {ballot.status} and not sealed: "
                           f"nothing to verify (close it first)", problems)
     return ballot, problems
 

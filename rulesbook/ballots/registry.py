@@ -114,6 +114,17 @@ class Registry:
             return f"the key of member {member} was revoked at {record.revoked_at}"
         return None
 
+    def owner_of(self, key: str, other_than: str | None = None) -> str | None:
+        """The member (other than ``other_than``) who registered ``key``, if any."""
+        records = self._by_key.get(key, [])  # type: ignore[attr-defined]
+        return next((r.member for r in records if r.member != other_than), None)
+
+    def refuse_shared_key(self, member: str, key: str) -> None:
+        """BallotError when ``key`` is registered to a member other than ``member``."""
+        owner = self.owner_of(key, other_than=member)
+        if owner is not None:
+            raise BallotError(shared_key_message(member, owner, key))
+
     def role_at(self, member: str, at: str | None = None) -> str:
         role = "member"
         for r in self.roles:
@@ -122,12 +133,19 @@ class Registry:
         return role
 
 
+def shared_key_message(member: str, owner: str, key: str) -> str:
+    return (f"the key {key[:20]}… is already registered to member {owner}: it cannot also be "
+            f"member {member}'s (one key signs for one member; {member} needs a key of "
+            f"their own, `rulesbook member keygen --member {member}`)")
+
+
 def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
     """Apply the statements in order (see the module docstring)."""
     problems: list[Problem] = []
     keys: list[KeyRecord] = []
     roles: list[RoleRecord] = []
     chair: tuple[str, str] | None = None
+    owners: dict[str, str] = {}  # public key -> the member who registered it
     last_at = ""
 
     def bad(i: int, key: str, message: str) -> None:
@@ -174,6 +192,11 @@ def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
             if n is not None:
                 bad(i, "key", f"member {member} already registered this key")
                 continue
+            owner = owners.get(key)
+            if owner is not None and owner != member:
+                bad(i, "key", shared_key_message(member, owner, key))
+                continue
+            owners[key] = member
             keys.append(KeyRecord(member, key, at, endorsed_at=at if chair is None else None))
         elif op == "role":
             if n is None:

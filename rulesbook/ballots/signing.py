@@ -24,6 +24,7 @@ import dataclasses
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 
 from .keys import SigningKey
 from .model import Ballot, Replaced, Vote
@@ -107,17 +108,34 @@ def normalise_receipt(code: str) -> str:
     return "-".join(letters[i:i + 4] for i in range(0, len(letters), 4))
 
 
+class ReceiptStatus(str, Enum):
+    """What became of the votes of a receipt."""
+
+    UNCHANGED = "unchanged"  # in the ballot as cast, and counted
+    REPLACED = "replaced"  # in the ballot as cast, then replaced by a later vote of the member
+    CHANGED = "changed"  # the votes no longer match their signature: tampering
+    MISSING = "missing"  # no vote has this receipt: removed, or the code is mistyped
+
+    @property
+    def is_failure(self) -> bool:
+        """A sign that the ballot was tampered with (or a mistyped code): a replaced
+        vote is a legitimate, recorded event of the ballot and is not one."""
+        return self in (ReceiptStatus.CHANGED, ReceiptStatus.MISSING)
+
+
 @dataclass(frozen=True)
 class ReceiptCheck:
-    ok: bool
+    ok: bool  # the receipt's votes are in the ballot as cast and are the ones counted
     code: str
     message: str
     member: str | None = None
     questions: tuple[str, ...] = ()
+    status: ReceiptStatus = ReceiptStatus.MISSING
 
     def to_dict(self) -> dict:
-        return {"ok": self.ok, "code": self.code, "message": self.message,
-                "member": self.member, "questions": list(self.questions)}
+        return {"ok": self.ok, "status": self.status.value, "code": self.code,
+                "message": self.message, "member": self.member,
+                "questions": list(self.questions)}
 
 
 def check_receipt(ballot: Ballot, code: str) -> ReceiptCheck:
@@ -136,15 +154,31 @@ def check_receipt(ballot: Ballot, code: str) -> ReceiptCheck:
                                                  batch.signature):
             return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} were CHANGED after "
                                 f"they were cast (the signature no longer matches them)",
-                                first.member, questions)
-        current = {(v.member, v.question, v.signature) for v in ballot.votes}
+                                first.member, questions, ReceiptStatus.CHANGED)
+        current = {(v.member, v.question): v for v in ballot.votes}
         replaced = [v.question for v in batch.votes
-                    if (v.member, v.question, v.signature) not in current]
+                    if (v.member, v.question) not in current
+                    or current[(v.member, v.question)].signature != v.signature]
         if replaced:
-            return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} are in the ballot, "
-                                f"but the vote(s) on {', '.join(replaced)} were replaced by a "
-                                f"later vote (see the history)", first.member, questions)
+            later = []
+            for q in replaced:
+                now = current.get((first.member, q))
+                if now is None:
+                    later.append(f"{q} (no vote now)")
+                else:
+                    by = f", entered by proxy by {now.proxy_by}" if now.proxy_by else ""
+                    later.append(f"{q} (at {now.at}{by})")
+            kept = [q for q in questions if q not in replaced]
+            also = (f"; the vote(s) on {', '.join(kept)} are unchanged and counted"
+                    if kept else "")
+            return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} are in the sealed "
+                                f"ballot as cast, but this receipt's vote(s) on "
+                                f"{', '.join(replaced)} were replaced by a later vote of the "
+                                f"same member {first.member} on {', '.join(later)}: the later "
+                                f"vote is the one counted (see the history){also}",
+                                first.member, questions, ReceiptStatus.REPLACED)
         return ReceiptCheck(True, wanted, f"receipt {wanted}: {who} are in the ballot "
-                            f"unchanged", first.member, questions)
+                            f"unchanged", first.member, questions, ReceiptStatus.UNCHANGED)
     return ReceiptCheck(False, wanted, f"receipt {wanted}: no vote in the ballot has this "
-                        f"receipt: the vote was removed (or the code is mistyped)")
+                        f"receipt: the vote was removed (or the code is mistyped)",
+                        status=ReceiptStatus.MISSING)

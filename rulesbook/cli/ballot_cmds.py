@@ -2,9 +2,10 @@
 
 Votes and seals are signed with the members' keys (``rulesbook member keygen``);
 the keys and roles are checked against the registry of ``members.yaml`` of the
-data folder (``--data``). Exit codes: 0 done; 1 ``verify`` found a failure, or
-``import`` refused a file whose signature or member does not match; 2 any other
-error (a clear message on stderr, never a traceback).
+data folder (``--data``). Exit codes: 0 done; 1 ``verify`` found a failure (or the
+ballot is not sealed yet), or ``import`` refused a file whose signature or member does
+not match; 2 any other error (a clear message on stderr, never a traceback; ``verify
+--json`` prints ``{"ok": false, "failures": [...]}`` on stdout as well).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..ballots import (
     THRESHOLDS,
     BallotError,
     SignatureError,
+    UnsealedError,
     adopt_ballot,
     build_ballot,
     check_receipt,
@@ -111,6 +113,10 @@ def cmd_import(args) -> int:
     ballot = import_file(args.file, args.member_file, _registry(args))
     added = len(ballot.votes) - len(before.votes)
     replaced = len(ballot.history) - len(before.history)
+    if not added and not replaced:
+        print(f"imported {args.member_file}: its votes are already in the ballot, "
+              f"nothing changed")
+        return 0
     print(f"imported {args.member_file}: {added} new vote(s), {replaced} replaced")
     return 0
 
@@ -169,9 +175,21 @@ def cmd_close(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    ballot, result = read_sealed(args.file)
-    if ballot is not None:
-        result = verify_ballot(ballot, _registry(args), result)
+    """Exit 0: the ballot is intact (a receipt whose votes were later replaced by the
+    same member is stated, and is no failure); 1: readable but not sealed, or not intact
+    (every failure listed, a receipt that was changed or is missing among them); 2: the
+    file (or members.yaml) cannot be read. With ``--json`` stdout is always one object
+    ``{"ok", "failures", "digest", "expected"[, "receipt"]}``: ``ok`` is true exactly
+    when the exit code is 0; ``receipt`` carries the receipt's own outcome (``status``:
+    unchanged, replaced, changed or missing; its ``ok``: counted as cast)."""
+    try:
+        ballot, result = read_sealed(args.file)
+        if ballot is not None:
+            result = verify_ballot(ballot, _registry(args), result)
+    except UnsealedError as exc:
+        return _verify_refused(args, str(exc), 1)
+    except (RulesbookError, OSError) as exc:
+        return _verify_refused(args, str(exc), 2)
     failures = list(result.failures)
     receipt = None
     if args.receipt:
@@ -179,7 +197,7 @@ def cmd_verify(args) -> int:
             failures.append(f"receipt {args.receipt}: the file cannot be read as a ballot")
         else:
             receipt = check_receipt(ballot, args.receipt)
-            if not receipt.ok:
+            if receipt.status.is_failure:
                 failures.append(receipt.message)
     ok = not failures
     if args.json:
@@ -200,10 +218,25 @@ def cmd_verify(args) -> int:
     return 0 if ok else 1
 
 
+def _verify_refused(args, message: str, code: int) -> int:
+    """A ballot that cannot be verified at all: one line on stderr, and with ``--json``
+    the same as a failure on stdout."""
+    if args.json:
+        json.dump({"ok": False, "failures": [one_line(message)], "digest": None,
+                   "expected": None}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    return _fail(message, code)
+
+
 def cmd_adopt(args) -> int:
     library = load_library(folder_of(args.file, args.data))
     ballot = load_ballot(args.file)
-    plan = adopt_ballot(library, ballot, args.edition, title=args.title, date=args.date)
+    if ballot.seal is None:
+        return _fail(f"ballot {ballot.id!r} is not closed: close it before adopting")
+    adopter = args.adopter or ballot.seal.closed_by
+    signer = open_key(load_registry(library.root), adopter, args.passphrase_file)
+    plan = adopt_ballot(library, ballot, args.edition, signer=signer, title=args.title,
+                        date=args.date)
     print(f"edition {args.edition!r} (base {plan.base}) written to "
           f"{library.root / 'editions.yaml'} and put in force; "
           f"{len(plan.edition['adopted'])} proposal(s) adopted")
@@ -282,11 +315,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guard(cmd_verify))
 
-    p = bsub.add_parser("adopt", help="make a closed, verified ballot the next edition")
+    p = bsub.add_parser("adopt", help="make a closed, verified ballot the next edition "
+                                      "(the record signed by the chair or secretary)")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--edition", required=True, metavar="ID")
     p.add_argument("--title")
     p.add_argument("--date", help="YYYY-MM-DD (default: the day the ballot closed)")
+    p.add_argument("--as", dest="adopter", metavar="L", help="the chair or secretary "
+                   "adopting, who signs the edition record (default: the ballot's closer)")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of L's key")
     p.set_defaults(func=_guard(cmd_adopt))
 
 

@@ -24,7 +24,7 @@ from ..ballots import (
     load_signing_key,
     sign_statement,
 )
-from ..ballots.keys import fingerprint, needs_passphrase
+from ..ballots.keys import fingerprint, needs_passphrase, public_of_pem
 from ..ballots.registry import now_utc
 from ..datapath import resolve_data_dir
 from ..errors import RulesbookError
@@ -97,6 +97,7 @@ def cmd_import_key(args) -> int:
     except OSError as exc:
         raise BallotError(f"cannot read {args.key_file}: {exc.strerror}") from None
     passphrase = read_passphrase(args.passphrase_file)
+    load_registry(root).refuse_shared_key(args.member, public_of_pem(pem, passphrase))
     signer, path = import_key(args.member, pem, passphrase, rules_folder=root)
     if load_registry(root).key_problem(args.member, signer.public) is None:
         print(f"member {args.member}: key {signer.fingerprint} stored in {path}")

@@ -59,5 +59,6 @@ def adopt_edition(data: Path, edition_id: str, votes: dict, *, ballot_id: str = 
     ballot = close_ballot(ballot, keys["A"], registry, at="2026-05-02T12:00:00Z")
     path = data / "apca" / "ballots" / f"{ballot_id}.yaml"
     save_ballot(path, ballot)
-    adopt_ballot(load_library(data), ballot, edition_id, title=title, date=date)
+    adopt_ballot(load_library(data), ballot, edition_id, signer=keys["A"], title=title,
+                 date=date)
     return path

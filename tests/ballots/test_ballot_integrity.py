@@ -153,7 +153,9 @@ def test_reordering_votes_is_not_a_change(sealed_file, registry):
 
 
 def test_verify_of_an_open_ballot_is_an_error(open_ballot_file, capsys):
-    assert main(["ballot", "verify", str(open_ballot_file)]) == 2
+    # readable but not sealed: a failure of the ballot (exit 1, issue #15's tester
+    # fix 4), not an unreadable file (exit 2)
+    assert main(["ballot", "verify", str(open_ballot_file)]) == 1
     assert "not sealed" in capsys.readouterr().err
 
 

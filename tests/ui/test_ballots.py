@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.ui.conftest import copy_data
 
@@ -193,6 +194,11 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path, keys):
     adopted = win.controller.library.edition("2026-ballot")
     assert adopted.title == "Second edition" and str(adopted.date) == "2026-03-15"
     assert "2026-ballot" in (data / "editions.yaml").read_text(encoding="utf-8")
+    # the record is signed by the key in use (issue #15's tester: the newest record too)
+    record = yaml.safe_load((data / "editions.yaml").read_text(encoding="utf-8"))["editions"][-1]
+    assert record["id"] == "2026-ballot" and record["signature"]
+    assert (record["signed_by"], record["key"]) == (ws.ballots.keys.signer.member,
+                                                    ws.ballots.keys.signer.public)
     editions = win.workspaces["editions"]
     assert win.current_workspace() is editions
     assert editions.new_combo.currentData() == "2026-ballot"

@@ -187,3 +187,21 @@ def test_verify_lists_failures_adoption_refused_and_a_broken_chain(open_ballots,
     assert dialog is not None and dialog.isVisible()
     assert "editions.yaml:" in dialog.text() and "adopts apca:10A" in dialog.text()
     dialog.hide()
+
+
+def test_importing_another_members_key_is_refused(open_ballots, data, qtbot):
+    """Issue #15's tester: C's private key imported as E's (so that E's votes would be
+    signed with C's key) is refused, naming both members, and nothing is stored."""
+    win, ws = open_ballots(data)
+    panel = ws.key_panel
+    config = Path(os.environ["RULESBOOK_CONFIG"])
+    [c_file] = (config / "keys").glob("C-*.pem")
+    members = (data / "members.yaml").read_bytes()
+    choose(panel, "E")
+    panel.open_dialog = lambda *a: (str(c_file), "")
+    panel.import_button.click()
+    assert "already registered to member C" in panel.status.text()
+    assert "cannot also be member E's" in panel.status.text()
+    assert ws.ballots.keys.signer is None or ws.ballots.keys.signer.member != "E"
+    assert (data / "members.yaml").read_bytes() == members
+    assert not list((config / "keys").glob("E-*.pem"))

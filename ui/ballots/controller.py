@@ -598,10 +598,12 @@ class BallotController(QObject):
             raise BallotError("the ballot does not verify, it cannot be adopted: "
                               + "; ".join(self.verification.failures))
         ballot = load_ballot(self.path)
+        signer = self.keys.require()  # the adopter signs the edition record
         try:
             with recorded_change(library.root / "editions.yaml",
                                  f"Adopt ballot {ballot.id} as edition {edition_id}"):
-                adopt_ballot(library, ballot, edition_id, title=title, date=date)
+                adopt_ballot(library, ballot, edition_id, signer=signer, title=title,
+                             date=date)
         except (SaveError, RulesFolderError) as exc:
             raise BallotError(str(exc)) from None
         self.adopted.emit(edition_id)

@@ -28,7 +28,7 @@ from rulesbook.ballots import (
     load_signing_key,
     sign_statement,
 )
-from rulesbook.ballots.keys import has_private_key, key_file, needs_passphrase
+from rulesbook.ballots.keys import has_private_key, key_file, needs_passphrase, public_of_pem
 from rulesbook.ballots.registry import now_utc
 
 
@@ -115,6 +115,8 @@ class KeyRing(QObject):
                 pem = Path(path).read_bytes()
             except OSError as exc:
                 raise KeyStoreError(f"cannot read the key file {path}: {exc.strerror}") from None
+            self.registry().refuse_shared_key(
+                member, public_of_pem(pem, passphrase.encode("utf-8") or None))
             signer, _ = import_key(member, pem, passphrase.encode("utf-8") or None,
                                    rules_folder=self.root)
             if self.registry().registered_key(member) != signer.public:
