@@ -70,6 +70,9 @@ def cmd_sync(args) -> int:
             print_json({"conflict": [r.to_dict() for r in exc.records],
                         "remote_ref": exc.remote_ref})
         return fail(str(exc))
+    if result.not_shared and not args.json:
+        print(f"not shared (only the rules data files are synced; these stay on this "
+              f"computer): {', '.join(result.not_shared)}", file=sys.stderr)
     if args.json:
         print_json(result.to_dict())
     elif result.up_to_date:

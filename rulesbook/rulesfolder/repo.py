@@ -149,6 +149,16 @@ def is_tracked_path(rel: str) -> bool:
         and not rel.endswith("~")
 
 
+DATA_SUFFIXES = (".yaml", ".yml")
+
+
+def is_data_path(rel: str) -> bool:
+    """The rules folder's own data files: the YAML files the library loads (every
+    ``*.yaml``/``*.yml`` outside hidden folders), which a hand edit may change. Other
+    files a member keeps in the folder (notes, downloads) are never shared by a sync."""
+    return is_tracked_path(rel) and rel != ".gitignore" and rel.endswith(DATA_SUFFIXES)
+
+
 def worktree_files(root: Path) -> dict[str, Path]:
     """``{path: file}`` of every versioned file in the working folder."""
     out: dict[str, Path] = {}

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dulwich.client import HangupException, get_transport_and_path
+from dulwich.config import ConfigDict
 from dulwich.errors import GitProtocolError, NotGitRepository
 from dulwich.graph import find_merge_base
 from dulwich.objects import Blob
@@ -35,6 +36,7 @@ from .repo import (
     commit_files,
     folder_lock,
     head_id,
+    is_data_path,
     make_commit,
     open_repo,
     set_head,
@@ -56,8 +58,9 @@ class SyncResult:
     merged: bool  # a merge commit was made
     fast_forward: bool
     pushed: int  # commits sent
-    committed_edits: tuple[str, ...]  # files edited by hand, committed first
+    committed_edits: tuple[str, ...]  # data files edited by hand, committed first
     head: str
+    not_shared: tuple[str, ...] = ()  # other files changed in the folder, left alone
 
     @property
     def up_to_date(self) -> bool:
@@ -67,7 +70,7 @@ class SyncResult:
         return {"remote": self.remote, "fetched": self.fetched, "merged": self.merged,
                 "fast_forward": self.fast_forward, "pushed": self.pushed,
                 "committed_edits": list(self.committed_edits), "head": self.head,
-                "up_to_date": self.up_to_date}
+                "up_to_date": self.up_to_date, "not_shared": list(self.not_shared)}
 
 
 @dataclass(frozen=True)
@@ -123,9 +126,22 @@ def _count(repo: Repo, include: bytes | None, exclude: bytes | None) -> int:
                                           exclude=[exclude] if exclude else None))
 
 
+#: request bodies up to this size go to an HTTP remote whole, with a Content-Length
+#: (dulwich's default, 1 MiB, streams larger pushes chunked with chunks as large as
+#: a pack's objects, which dulwich's own server, ``rulesbook serve``, refuses above
+#: 1 MiB). A few data files at their limit (20 MiB each) fit.
+HTTP_POST_BUFFER = 256 * 1024 * 1024
+
+
+def _client_config() -> ConfigDict:
+    config = ConfigDict()
+    config.set((b"http",), b"postBuffer", str(HTTP_POST_BUFFER).encode())
+    return config
+
+
 def _transport(url: str):
     try:
-        return get_transport_and_path(url)
+        return get_transport_and_path(url, config=_client_config())
     except (ValueError, NotGitRepository) as exc:
         raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
 
@@ -233,35 +249,59 @@ def edition_chain_problems(library) -> list[Problem]:
     return problems
 
 
-def commit_pending(repo: Repo, progress: Progress) -> tuple[str, ...]:
-    """Commit versioned files edited by hand (a new member, a corrected text) when the
-    folder validates; refuse otherwise."""
+@dataclass(frozen=True)
+class PendingEdits:
+    """What a sync did with the files changed by hand before it ran."""
+
+    committed: tuple[str, ...]  # data files, committed as "Edit by hand"
+    not_shared: tuple[str, ...]  # any other file: left alone, never committed
+
+
+def pending_files(repo: Repo) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(data files changed by hand, other files changed or added) against the head."""
+    root = Path(repo.path)
+    committed = commit_files(repo, head_id(repo))
+    now = worktree_state(root)
+    changed = sorted(p for p in set(committed) | set(now) if committed.get(p) != now.get(p))
+    return (tuple(p for p in changed if is_data_path(p)),
+            tuple(p for p in changed if not is_data_path(p)))
+
+
+def commit_pending(repo: Repo, progress: Progress) -> PendingEdits:
+    """Commit the data files edited by hand (a new member, a corrected text) when the
+    folder validates; refuse otherwise. Any other file (a member's notes, a download)
+    is left alone and named as not shared."""
     from ..library import load_library
 
     root = Path(repo.path)
     head = head_id(repo)
-    committed = commit_files(repo, head)
-    now = worktree_state(root)
-    changed = sorted(p for p in set(committed) | set(now) if committed.get(p) != now.get(p))
-    if not changed:
-        return ()
+    data, others = pending_files(repo)
+    if others:
+        progress(f"Not shared (not rules data): {', '.join(others)}")
+    if not data:
+        return PendingEdits((), others)
     try:
         load_library(root)
     except LibraryError as exc:
         raise RulesFolderError(
-            f"the rules folder has edits that were never committed ({', '.join(changed)}) "
+            f"the rules folder has edits that were never committed ({', '.join(data)}) "
             f"and it does not validate, so nothing was synced:\n"
             + "\n".join(str(p) for p in exc.problems)) from None
-    progress(f"Committing edits made by hand: {', '.join(changed)}")
-    for path in changed:
-        if path in now:
-            repo.object_store.add_object(Blob.from_string((root / path).read_bytes()))
+    progress(f"Committing edits made by hand: {', '.join(data)}")
+    files = commit_files(repo, head)
+    for path in data:
+        if (root / path).is_file():
+            blob = Blob.from_string((root / path).read_bytes())
+            repo.object_store.add_object(blob)
+            files[path] = blob.id
+        else:
+            files.pop(path, None)
     user = user_identity(repo)
-    commit = make_commit(repo, build_tree(repo, now), [head] if head else [],
-                         "Edit by hand: " + ", ".join(changed), user)
+    commit = make_commit(repo, build_tree(repo, files), [head] if head else [],
+                         "Edit by hand: " + ", ".join(data), user)
     set_head(repo, commit, head)
-    stage(repo, changed)
-    return tuple(changed)
+    stage(repo, list(data))
+    return PendingEdits(data, others)
 
 
 def _refuse_working_folder(url: str) -> None:
@@ -294,7 +334,7 @@ def sync(root: str | os.PathLike, remote: str | None = None,
         repo.close()
 
 
-def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
+def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
                progress: Progress) -> SyncResult:
     local = head_id(repo)
     theirs = _fetch(repo, url, progress)
@@ -333,9 +373,9 @@ def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
         repo.refs[tracking] = new
     if name == DEFAULT_REMOTE:
         _remember_origin(repo, url)
-    progress("Up to date" if not (fetched or pushed or edits) else "Synced")
-    return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed, edits,
-                      new.decode())
+    progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
+    return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed,
+                      edits.committed, new.decode(), edits.not_shared)
 
 
 def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes,
