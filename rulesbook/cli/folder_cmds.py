@@ -14,6 +14,7 @@ from ..datapath import ENV_VAR, resolve_data_dir, user_rules_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
+from ..rulesfolder.errors import Resolution, Side
 from ..rulesfolder.history import edition_history, record_history
 from .common import fail, print_json
 
@@ -61,10 +62,23 @@ def cmd_clone(args) -> int:
     return 0
 
 
+def _resolution(take: list[str] | None) -> Resolution | None:
+    if not take:
+        return None
+    side, *records = take
+    try:
+        return Resolution(Side(side.lower()), tuple(records))
+    except ValueError:
+        raise RulesFolderError(f"--take keeps 'theirs' (the remote's version) or 'mine' "
+                               f"(this folder's), then the records to keep it for (none: "
+                               f"every conflicting record), not {side!r}") from None
+
+
 def cmd_sync(args) -> int:
     folder = resolve_data_dir(args.data)
+    take = _resolution(args.take)
     try:
-        result = sync(folder, args.remote, _progress(args))
+        result = sync(folder, args.remote, _progress(args), take)
     except SyncConflict as exc:
         if args.json:
             print_json({"conflict": [r.to_dict() for r in exc.records],
@@ -87,6 +101,9 @@ def cmd_sync(args) -> int:
         if result.pushed:
             parts.append(f"sent {result.pushed} change(s)")
         print(f"{folder}: synced with {result.remote}: " + "; ".join(parts))
+    if not args.json:
+        for dropped in result.dropped:
+            print(f"  {dropped}")
     return 0
 
 
@@ -184,6 +201,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--remote", metavar="NAME|URL",
                    help="remote name or URL (default: origin; a URL given the first time "
                         "is remembered as origin)")
+    p.add_argument("--take", nargs="+", metavar=("theirs|mine", "RECORD"),
+                   help="settle a conflict: keep the remote's version (theirs) or this "
+                        "folder's (mine) of the named records (as the conflict names them, "
+                        "e.g. 'votes[member=D, question=10]'; none: every conflicting record)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_guard(cmd_sync))

@@ -26,7 +26,7 @@ from dulwich.objects import Blob
 from dulwich.repo import Repo
 
 from ..errors import LibraryError, Problem
-from .errors import RulesFolderError, SyncConflict, SyncInvalid
+from .errors import DroppedRecord, Resolution, RulesFolderError, SyncConflict, SyncInvalid
 from .merge import merge_trees
 from .repo import (
     BRANCH,
@@ -61,6 +61,7 @@ class SyncResult:
     committed_edits: tuple[str, ...]  # data files edited by hand, committed first
     head: str
     not_shared: tuple[str, ...] = ()  # other files changed in the folder, left alone
+    dropped: tuple[DroppedRecord, ...] = ()  # conflicting records settled by --take
 
     @property
     def up_to_date(self) -> bool:
@@ -70,7 +71,8 @@ class SyncResult:
         return {"remote": self.remote, "fetched": self.fetched, "merged": self.merged,
                 "fast_forward": self.fast_forward, "pushed": self.pushed,
                 "committed_edits": list(self.committed_edits), "head": self.head,
-                "up_to_date": self.up_to_date, "not_shared": list(self.not_shared)}
+                "up_to_date": self.up_to_date, "not_shared": list(self.not_shared),
+                "dropped": [d.to_dict() for d in self.dropped]}
 
 
 @dataclass(frozen=True)
@@ -315,8 +317,9 @@ def _refuse_working_folder(url: str) -> None:
 
 
 def sync(root: str | os.PathLike, remote: str | None = None,
-         progress: Progress | None = None) -> SyncResult:
-    """Fetch the remote's branch, merge it record by record, validate, push."""
+         progress: Progress | None = None, take: Resolution | None = None) -> SyncResult:
+    """Fetch the remote's branch, merge it record by record, validate, push.
+    ``take``: the side to keep of conflicting records (``--take``)."""
     progress = progress or (lambda _message: None)
     repo = open_repo(root)
     try:
@@ -326,7 +329,7 @@ def sync(root: str | os.PathLike, remote: str | None = None,
             edits = commit_pending(repo, progress)
             for _attempt in range(5):
                 try:
-                    return _sync_once(repo, name, url, edits, progress)
+                    return _sync_once(repo, name, url, edits, progress, take)
                 except _RemoteMoved:
                     progress("The remote changed meanwhile; fetching again")
             raise RulesFolderError(f"{shown(url)} kept changing during the sync; try again")
@@ -335,7 +338,7 @@ def sync(root: str | os.PathLike, remote: str | None = None,
 
 
 def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
-               progress: Progress) -> SyncResult:
+               progress: Progress, take: Resolution | None = None) -> SyncResult:
     local = head_id(repo)
     theirs = _fetch(repo, url, progress)
     tracking = _tracking_ref(name)
@@ -343,6 +346,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         repo.refs[tracking] = theirs
     fetched = merged = fast_forward = False
     received = 0
+    dropped: tuple[DroppedRecord, ...] = ()
     new = local
     if theirs is not None and theirs != local:
         bases = find_merge_base(repo, [local, theirs])
@@ -358,12 +362,15 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         else:
             progress("Merging")
             received = _count(repo, theirs, local)
-            files = _merge(repo, base, local, theirs, name)
+            files, dropped = _merge(repo, base, local, theirs, name, take)
             progress("Validating the merged folder")
             _validate_tree(repo, files)
             user = user_identity(repo)
-            new = make_commit(repo, build_tree(repo, files), [local, theirs],
-                              f"Sync: merge {received} change(s) from {shown(url)}", user)
+            message = f"Sync: merge {received} change(s) from {shown(url)}"
+            if dropped:
+                message += "\n\nConflicts settled with --take:\n" + "\n".join(
+                    f"- {d}" for d in dropped)
+            new = make_commit(repo, build_tree(repo, files), [local, theirs], message, user)
             checkout(repo, local, new)
             merged = fetched = True
     pushed = 0
@@ -375,23 +382,33 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         _remember_origin(repo, url)
     progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
     return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed,
-                      edits.committed, new.decode(), edits.not_shared)
+                      edits.committed, new.decode(), edits.not_shared, dropped)
 
 
-def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes,
-           name: str) -> dict[str, bytes]:
+def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes, name: str,
+           take: Resolution | None = None) -> tuple[dict[str, bytes], tuple[DroppedRecord, ...]]:
     result, merged = merge_trees(commit_files(repo, base), commit_files(repo, ours),
                                  commit_files(repo, theirs),
-                                 lambda sha: repo[sha].as_raw_string())
+                                 lambda sha: repo[sha].as_raw_string(), take)
     conflicts = [c for m in merged for c in m.conflicts]
     if conflicts:
         raise SyncConflict(conflicts, _tracking_ref(name).decode().removeprefix("refs/remotes/"))
+    late = [c for m in merged for c in m.after_seal]
+    if late:
+        raise SyncInvalid(
+            "sync stopped: the merged rules folder would not be valid, so nothing was merged "
+            "or pushed: a ballot was sealed on one side while votes were made on the other:\n"
+            + "\n".join(f"{c.file}: {c.record}: here {c.ours}; remote {c.theirs} — {c.note}"
+                        for c in late)
+            + f"\nKeep the sealed ballot with `rulesbook sync --take theirs '{late[0].record}'` "
+              f"(or `--take mine` when this folder sealed it); the vote made after the seal "
+              f"is dropped")
     for item in merged:
         if item.data is not None:
             blob = Blob.from_string(item.data)
             repo.object_store.add_object(blob)
             result[item.path] = blob.id
-    return result
+    return result, tuple(d for m in merged for d in m.dropped)
 
 
 def fetch_status(root: str | os.PathLike, remote: str | None = None,

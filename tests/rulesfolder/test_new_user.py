@@ -8,6 +8,8 @@ import os
 
 from dulwich.repo import Repo
 
+from rulesbook.ballots import load_ballot
+
 from .conftest import bare_repo, log
 
 
@@ -59,3 +61,88 @@ def test_a_push_of_several_megabytes_goes_through_rulesbook_serve(rb, tmp_path, 
     other = tmp_path / "other"
     ok(rb("clone", url, other))
     assert (other / "members.yaml").read_bytes() == members.read_bytes()
+
+
+# -- a stopped sync settled with `rulesbook sync --take` ------------------------------
+
+def test_a_conflicting_vote_is_settled_with_take_theirs(rb, tmp_path):
+    from rulesbook.library import load_library
+
+    from .test_sync import BALLOT, committee, sync, vote, votes
+
+    remote, secretary, a, b = committee(rb, tmp_path)
+    vote(rb, secretary, "D", "10", "10C")  # D phoned the secretary...
+    vote(rb, a, "D", "10", "10A")  # ...and wrote to the chair A, differently
+    ok(sync(rb, secretary))
+    stopped = sync(rb, a)
+    assert stopped.code == 2
+    assert "..." not in stopped.err  # both sides in full
+    assert "apca:10A" in stopped.err and "apca:10C" in stopped.err
+    assert "--take theirs" in stopped.err
+    # they agree on 10A, and A records it again: still two different signed records
+    vote(rb, a, "D", "10", "10C")
+    again = sync(rb, a)
+    assert again.code == 2 and '"at"' in again.err and '"signature"' in again.err
+    assert "..." not in again.err
+    settled = sync(rb, a, "--take", "theirs", "votes[member=D, question=10]")
+    assert settled.code == 0, settled.err
+    secretary_vote = next(v for v in load_ballot(secretary / BALLOT).votes if v.member == "D")
+    mine = next(v for v in load_ballot(a / BALLOT).votes if v.member == "D")
+    assert mine == secretary_vote  # the remote's record, its time and signature
+    assert ("D", "10", ("apca:10C",)) in votes(a)
+    load_library(a)
+    assert log(tmp_path / "shared.git")[0].id == log(a)[0].id  # pushed
+    ok(sync(rb, secretary))
+    assert votes(secretary) == votes(a)
+
+
+def test_take_mine_keeps_this_folders_record_and_says_what_was_dropped(rb, tmp_path):
+    from .test_sync import committee, sync, vote, votes
+
+    remote, secretary, a, b = committee(rb, tmp_path)
+    vote(rb, secretary, "D", "10", "10C")
+    vote(rb, a, "D", "10", "10A")
+    ok(sync(rb, secretary))
+    result = rb("--data", a, "sync", "--take", "mine", "--json")
+    assert result.code == 0, result.err
+    dropped = json.loads(result.out)["dropped"]
+    assert [d["kept"] for d in dropped] == ["mine"]
+    assert dropped[0]["record"].startswith("votes[member=D, question=10]")
+    assert "apca:10C" in dropped[0]["dropped"]  # the remote's ranking, given up
+    assert ("D", "10", ("apca:10A",)) in votes(a)
+    ok(sync(rb, secretary))
+    assert ("D", "10", ("apca:10A",)) in votes(secretary)
+
+
+def test_a_vote_made_after_the_remote_sealed_the_ballot_can_be_dropped(rb, tmp_path):
+    from rulesbook.library import load_library
+
+    from .test_sync import as_owner, committee, sync, vote, votes
+
+    remote, secretary, a, b = committee(rb, tmp_path)
+    ok(sync(rb, secretary))
+    ok(as_owner(rb, secretary, "ballot", "close", secretary / BALLOT_PATH, "--as", "E"))
+    ok(sync(rb, secretary))
+    vote(rb, a, "E", "10", "10B")  # after the seal, unknown to A
+    stopped = sync(rb, a)
+    assert stopped.code == 2
+    assert "votes[member=E, question=10]" in stopped.err and "sealed" in stopped.err
+    assert "--take theirs" in stopped.err
+    settled = sync(rb, a, "--take", "theirs", "votes[member=E, question=10]")
+    assert settled.code == 0, settled.err
+    assert "votes[member=E, question=10]" in settled.out and "apca:10B" in settled.out
+    assert votes(a) == votes(secretary)
+    load_library(a)  # the seal verifies
+    ok(sync(rb, a))
+
+
+def test_take_refuses_a_side_that_is_not_theirs_or_mine(rb, tmp_path):
+    folder = tmp_path / "mine"
+    ok(rb("init", folder))
+    result = rb("--data", folder, "sync", "--take", "yours", "--remote",
+                bare_repo(tmp_path / "s.git"))
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+    assert "'theirs'" in result.err and "Traceback" not in result.err
+
+
+BALLOT_PATH = "apca/ballots/2026-committee.yaml"
