@@ -110,3 +110,12 @@ class SyncConflict(RulesFolderError):
 
 class SyncInvalid(RulesFolderError):
     """The merged folder would not validate, so nothing was merged or pushed."""
+
+
+class SealedMeanwhile(SyncInvalid):
+    """A ballot was sealed on one side while votes were made on the other: the merge
+    would not verify; ``--take`` keeps the sealed ballot (dropping those votes)."""
+
+    def __init__(self, message: str, records: list[ConflictedRecord]):
+        self.records = tuple(records)
+        super().__init__(message)

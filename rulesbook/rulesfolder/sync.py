@@ -26,7 +26,14 @@ from dulwich.objects import Blob
 from dulwich.repo import Repo
 
 from ..errors import LibraryError, Problem
-from .errors import DroppedRecord, Resolution, RulesFolderError, SyncConflict, SyncInvalid
+from .errors import (
+    DroppedRecord,
+    Resolution,
+    RulesFolderError,
+    SealedMeanwhile,
+    SyncConflict,
+    SyncInvalid,
+)
 from .merge import merge_trees
 from .repo import (
     BRANCH,
@@ -395,14 +402,14 @@ def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes, name: str
         raise SyncConflict(conflicts, _tracking_ref(name).decode().removeprefix("refs/remotes/"))
     late = [c for m in merged for c in m.after_seal]
     if late:
-        raise SyncInvalid(
+        raise SealedMeanwhile(
             "sync stopped: the merged rules folder would not be valid, so nothing was merged "
             "or pushed: a ballot was sealed on one side while votes were made on the other:\n"
             + "\n".join(f"{c.file}: {c.record}: here {c.ours}; remote {c.theirs} — {c.note}"
                         for c in late)
             + f"\nKeep the sealed ballot with `rulesbook sync --take theirs '{late[0].record}'` "
               f"(or `--take mine` when this folder sealed it); the vote made after the seal "
-              f"is dropped")
+              f"is dropped", late)
     for item in merged:
         if item.data is not None:
             blob = Blob.from_string(item.data)
