@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+from pathlib import Path
 
 from dulwich.repo import Repo
 
@@ -146,3 +147,31 @@ def test_take_refuses_a_side_that_is_not_theirs_or_mine(rb, tmp_path):
 
 
 BALLOT_PATH = "apca/ballots/2026-committee.yaml"
+
+
+def test_a_folder_made_from_a_read_only_seed_is_writable(rb, tmp_path):
+    import shutil
+    import stat
+
+    seed = tmp_path / "seed"
+    shutil.copytree(REPO / "rules_data", seed)
+    for path in [seed, *seed.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    old = os.umask(0o027)
+    try:
+        folder = tmp_path / "mine"
+        ok(rb("init", folder, "--from", seed))
+    finally:
+        os.umask(old)
+        for path in [seed, *seed.rglob("*")]:
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    checked = [p for p in [folder, *folder.rglob("*")] if ".git" not in p.parts]
+    assert len(checked) > 20
+    for path in checked:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        expected = 0o750 if path.is_dir() else 0o640  # 0o777/0o666 less the umask 027
+        assert mode == expected, (path, oct(mode))
+    (folder / "members.yaml").write_text((folder / "members.yaml").read_text())  # writable
+
+
+REPO = Path(__file__).resolve().parents[2]
