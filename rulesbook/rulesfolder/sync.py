@@ -38,6 +38,7 @@ from .merge import merge_trees
 from .repo import (
     BRANCH,
     HEAD_REF,
+    MARKER,
     build_tree,
     checkout,
     commit_files,
@@ -484,7 +485,17 @@ def clone(url: str, target: str | os.PathLike, progress: Progress | None = None)
                 raise RulesFolderError(
                     f"{shown(url)} has no rules folder yet: the secretary creates one with "
                     f"`rulesbook init DIR` and shares it with `rulesbook sync --remote {shown(url)}`")
-            _validate_tree(repo, commit_files(repo, theirs))
+            files = commit_files(repo, theirs)
+            if MARKER not in files:
+                raise RulesFolderError(
+                    f"{shown(url)} is a git repository but not a rules folder (it has no "
+                    f"{MARKER} at its top); nothing was cloned")
+            try:
+                _validate_tree(repo, files)
+            except SyncInvalid as exc:
+                raise RulesFolderError(
+                    f"{shown(url)} holds a rules folder that does not validate, so nothing "
+                    f"was cloned:" + str(exc).partition(":")[2].partition(":")[2]) from None
             repo.refs[_tracking_ref(DEFAULT_REMOTE)] = theirs
             checkout(repo, None, theirs)
             _remember_origin(repo, url)

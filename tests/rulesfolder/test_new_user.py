@@ -175,3 +175,29 @@ def test_a_folder_made_from_a_read_only_seed_is_writable(rb, tmp_path):
 
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def test_clone_refuses_a_git_repository_that_is_not_a_rules_folder(rb, tmp_path):
+    from rulesbook.rulesfolder.repo import Identity, build_tree, make_commit
+
+    # a repository holding a data folder one level down (as the program's own
+    # checkout holds rules_data/): loadable as a library, but not a rules folder
+    bare = bare_repo(tmp_path / "project.git")
+    with Repo(str(bare)) as repo:
+        from dulwich.objects import Blob
+
+        files = {}
+        for path in (REPO / "rules_data").rglob("*.yaml"):
+            if "schema" in path.parts:
+                continue
+            blob = Blob.from_string(path.read_bytes())
+            repo.object_store.add_object(blob)
+            files["rules_data/" + path.relative_to(REPO / "rules_data").as_posix()] = blob.id
+        commit = make_commit(repo, build_tree(repo, files), [], "code", Identity("x", "x@y"))
+        repo.refs[b"refs/heads/main"] = commit
+    target = tmp_path / "out"
+    result = rb("clone", bare, target, "--quiet")
+    assert result.code == 2 and len(result.err.strip().splitlines()) == 1
+    assert "not a rules folder" in result.err and "Traceback" not in result.err
+    assert not target.exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]  # no staging left
