@@ -83,7 +83,10 @@ def test_a_conflicting_vote_is_settled_with_take_theirs(rb, tmp_path):
     # they agree on 10A, and A records it again: still two different signed records
     vote(rb, a, "D", "10", "10C")
     again = sync(rb, a)
-    assert again.code == 2 and '"at"' in again.err and '"signature"' in again.err
+    assert again.code == 2, again.err
+    # the fields that still differ (the signature; the time too when not in the same
+    # second), not the ranking both now hold
+    assert '"signature"' in again.err and '"ranking"' not in again.err
     assert "..." not in again.err
     settled = sync(rb, a, "--take", "theirs", "votes[member=D, question=10]")
     assert settled.code == 0, settled.err
@@ -201,3 +204,21 @@ def test_clone_refuses_a_git_repository_that_is_not_a_rules_folder(rb, tmp_path)
     assert "not a rules folder" in result.err and "Traceback" not in result.err
     assert not target.exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".out.")]  # no staging left
+
+
+def test_a_hand_edit_that_breaks_the_yaml_is_named_alone(rb, tmp_path):
+    folder, remote = tmp_path / "mine", bare_repo(tmp_path / "shared.git")
+    ok(rb("init", folder))
+    members = folder / "members.yaml"
+    lines = members.read_text().splitlines(keepends=True)
+    members.write_text("".join(lines) + "  - {id: F, name: [broken\n")
+    result = rb("--data", folder, "sync", "--remote", remote, "--quiet")
+    assert result.code == 2
+    problems = result.err.split("nothing was synced:", 1)[1]
+    # the cause, first and alone (the parser reports it where the unclosed list ends,
+    # past the line appended)
+    assert problems.strip().startswith("members.yaml:")
+    assert len(problems.strip().split("; ")) == 1 and len(problems.strip().splitlines()) == 1
+    line = int(problems.strip().split(":")[1])
+    assert line > len(lines)
+    assert "not valid YAML" in problems and "neither in members.yaml" not in problems
