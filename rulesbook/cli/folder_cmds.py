@@ -126,6 +126,10 @@ def cmd_serve(args) -> int:
 
 
 def cmd_history(args) -> int:
+    if args.edition and args.ref:
+        return fail(f"history takes a rule or proposal ({args.ref}) or --edition "
+                    f"{args.edition}, not both: `history {args.ref}` lists what changed it, "
+                    f"`history --edition {args.edition}` what that edition changed")
     library = load_library(args.data)
     if args.edition:
         history = edition_history(library.root, library, args.edition)

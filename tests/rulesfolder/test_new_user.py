@@ -222,3 +222,29 @@ def test_a_hand_edit_that_breaks_the_yaml_is_named_alone(rb, tmp_path):
     line = int(problems.strip().split(":")[1])
     assert line > len(lines)
     assert "not valid YAML" in problems and "neither in members.yaml" not in problems
+
+
+def test_history_refuses_a_reference_with_an_edition(rb, tmp_path):
+    folder = tmp_path / "mine"
+    ok(rb("init", folder))
+    result = rb("--data", folder, "history", "apca:28", "--edition", "original")
+    assert result.code == 2 and result.out == ""
+    assert len(result.err.strip().splitlines()) == 1 and "not both" in result.err
+    assert "apca:28" in result.err and "Traceback" not in result.err
+
+
+def test_a_writing_command_in_an_unversioned_folder_says_no_commit_was_made(rb, tmp_path):
+    import shutil
+
+    folder = tmp_path / "plain"
+    shutil.copytree(REPO / "rules_data", folder)
+    before = (folder / "members.yaml").read_bytes()
+    result = rb("--data", folder, "member", "keygen", "--member", "A")
+    assert result.code == 0, result.err
+    assert (folder / "members.yaml").read_bytes() != before  # it wrote
+    assert "not versioned" in result.err and "no commit" in result.err
+    assert not (folder / ".git").exists()
+    versioned = tmp_path / "mine"
+    ok(rb("init", versioned))
+    again = rb("--data", versioned, "member", "keygen", "--member", "B")
+    assert again.code == 0 and "not versioned" not in again.err, again.err
