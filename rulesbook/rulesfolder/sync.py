@@ -185,7 +185,8 @@ def _push(repo: Repo, url: str, expected: bytes | None, new: bytes, progress: Pr
     except Moved:
         raise _RemoteMoved() from None
     except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot push to {shown(url)}: {_reason(exc)}") from None
+        raise RulesFolderError(f"cannot push to {shown(url)}: {_reason(exc)}; your changes "
+                               f"are kept here and the next sync sends them") from None
     status = (getattr(result, "ref_status", None) or {}).get(HEAD_REF)
     if status:
         raise RulesFolderError(f"{shown(url)} refused the push: {status}")

@@ -248,3 +248,32 @@ def test_a_writing_command_in_an_unversioned_folder_says_no_commit_was_made(rb, 
     ok(rb("init", versioned))
     again = rb("--data", versioned, "member", "keygen", "--member", "B")
     assert again.code == 0 and "not versioned" not in again.err, again.err
+
+
+def test_a_failed_push_is_one_readable_line_and_the_next_sync_sends_it(rb, tmp_path,
+                                                                        http_remote,
+                                                                        monkeypatch):
+    import importlib
+
+    sync_module = importlib.import_module("rulesbook.rulesfolder.sync")
+
+    url, bare = http_remote
+    folder = tmp_path / "mine"
+    ok(rb("init", folder))
+    ok(rb("--data", folder, "sync", "--remote", url, "--quiet"))
+    members = folder / "members.yaml"
+    noise = base64.b64encode(os.urandom(3 * 1024 * 1024)).decode()
+    members.write_text(members.read_text()
+                       + "".join(f"# {noise[i:i + 76]}\n" for i in range(0, len(noise), 76)))
+    # as dulwich's own default did: the push streamed in chunks the server refuses
+    monkeypatch.setattr(sync_module, "HTTP_POST_BUFFER", 1024 * 1024)
+    failed = rb("--data", folder, "sync", "--quiet")
+    # (the server, in this process, logs its own traceback on the same stderr)
+    mine = [line for line in failed.err.splitlines() if line.startswith("rulesbook")]
+    assert failed.code == 2 and len(mine) == 1, failed.err
+    assert "cannot push" in mine[0] and "next sync sends them" in mine[0], mine
+    assert log(bare)[0].id != log(folder)[0].id  # nothing arrived
+    monkeypatch.undo()
+    again = rb("--data", folder, "sync", "--quiet")
+    assert again.code == 0, again.err
+    assert log(bare)[0].id == log(folder)[0].id
