@@ -278,7 +278,12 @@ def pending_files(repo: Repo) -> tuple[tuple[str, ...], tuple[str, ...]]:
             tuple(p for p in changed if not is_data_path(p)))
 
 
-def commit_pending(repo: Repo, progress: Progress) -> PendingEdits:
+def commit_pending(repo: Repo, progress: Progress) -> tuple[str, ...]:
+    """The data files edited by hand, committed (see :func:`commit_hand_edits`)."""
+    return commit_hand_edits(repo, progress).committed
+
+
+def commit_hand_edits(repo: Repo, progress: Progress) -> PendingEdits:
     """Commit the data files edited by hand (a new member, a corrected text) when the
     folder validates; refuse otherwise. Any other file (a member's notes, a download)
     is left alone and named as not shared."""
@@ -335,7 +340,7 @@ def sync(root: str | os.PathLike, remote: str | None = None,
         with folder_lock(root):
             name, url = _remote_url(repo, remote)
             _refuse_working_folder(url)
-            edits = commit_pending(repo, progress)
+            edits = commit_hand_edits(repo, progress)
             for _attempt in range(5):
                 try:
                     return _sync_once(repo, name, url, edits, progress, take)

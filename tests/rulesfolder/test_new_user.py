@@ -250,25 +250,47 @@ def test_a_writing_command_in_an_unversioned_folder_says_no_commit_was_made(rb, 
     assert again.code == 0 and "not versioned" not in again.err, again.err
 
 
+def _big_edit(folder) -> None:
+    """4 MB of comment lines that do not compress appended to members.yaml."""
+    members = folder / "members.yaml"
+    noise = base64.b64encode(os.urandom(3 * 1024 * 1024)).decode()
+    members.write_text(members.read_text()
+                       + "".join(f"# {noise[i:i + 76]}\n" for i in range(0, len(noise), 76)))
+
+
+def test_serve_takes_a_push_streamed_in_chunks_over_one_mebibyte(rb, tmp_path, http_remote,
+                                                                 monkeypatch):
+    """As dulwich's client sends a push above its post buffer (and Rulesbook did before
+    it sent pushes whole): chunked, a pack's objects as chunks of any size."""
+    import importlib
+
+    sync_module = importlib.import_module("rulesbook.rulesfolder.sync")
+    url, bare = http_remote
+    folder = tmp_path / "mine"
+    ok(rb("init", folder))
+    ok(rb("--data", folder, "sync", "--remote", url, "--quiet"))
+    _big_edit(folder)
+    monkeypatch.setattr(sync_module, "HTTP_POST_BUFFER", 1024 * 1024)
+    result = rb("--data", folder, "sync", "--quiet")
+    assert result.code == 0, result.err
+    assert log(bare)[0].id == log(folder)[0].id
+
+
 def test_a_failed_push_is_one_readable_line_and_the_next_sync_sends_it(rb, tmp_path,
                                                                         http_remote,
                                                                         monkeypatch):
     import importlib
 
-    sync_module = importlib.import_module("rulesbook.rulesfolder.sync")
-
+    serve_module = importlib.import_module("rulesbook.rulesfolder.serve")
     url, bare = http_remote
     folder = tmp_path / "mine"
     ok(rb("init", folder))
     ok(rb("--data", folder, "sync", "--remote", url, "--quiet"))
-    members = folder / "members.yaml"
-    noise = base64.b64encode(os.urandom(3 * 1024 * 1024)).decode()
-    members.write_text(members.read_text()
-                       + "".join(f"# {noise[i:i + 76]}\n" for i in range(0, len(noise), 76)))
-    # as dulwich's own default did: the push streamed in chunks the server refuses
-    monkeypatch.setattr(sync_module, "HTTP_POST_BUFFER", 1024 * 1024)
+    _big_edit(folder)
+    monkeypatch.setattr(serve_module, "MAX_PUSH_BYTES", 1024 * 1024)  # a stricter server
+    monkeypatch.setattr(importlib.import_module("rulesbook.rulesfolder.sync"),
+                        "HTTP_POST_BUFFER", 1024 * 1024)
     failed = rb("--data", folder, "sync", "--quiet")
-    # (the server, in this process, logs its own traceback on the same stderr)
     mine = [line for line in failed.err.splitlines() if line.startswith("rulesbook")]
     assert failed.code == 2 and len(mine) == 1, failed.err
     assert "cannot push" in mine[0] and "next sync sends them" in mine[0], mine
