@@ -90,7 +90,7 @@ class FolderStatus:
     remote: str | None
     ahead: int
     behind: int
-    pending: tuple[str, ...]  # versioned files changed but not committed
+    pending: tuple[str, ...]  # data files edited by hand, not committed (a sync commits them)
 
     def to_dict(self) -> dict:
         return {"remote": self.remote, "ahead": self.ahead, "behind": self.behind,
@@ -213,8 +213,13 @@ class _RemoteMoved(Exception):
     """Someone pushed between our fetch and our push: fetch and merge again."""
 
 
-def _validate_tree(repo: Repo, files: dict[str, bytes]) -> None:
-    """Load the folder a tree describes, fully validated; raise SyncInvalid."""
+_MERGED = ("sync stopped: the merged rules folder would not be valid, so nothing was "
+           "merged or pushed")
+
+
+def _validate_tree(repo: Repo, files: dict[str, bytes], stopped: str = _MERGED) -> None:
+    """Load the folder a tree describes, fully validated; raise SyncInvalid (its
+    message starting with ``stopped``)."""
     from ..library import load_library
 
     with tempfile.TemporaryDirectory(prefix="rulesbook-merge-") as tmp:
@@ -226,8 +231,7 @@ def _validate_tree(repo: Repo, files: dict[str, bytes]) -> None:
         try:
             library = load_library(root)
         except LibraryError as exc:
-            raise SyncInvalid("sync stopped: the merged rules folder would not be valid, so "
-                              "nothing was merged or pushed:\n"
+            raise SyncInvalid(f"{stopped}:\n"
                               + "\n".join(str(p) for p in exc.problems)) from None
         problems = edition_chain_problems(library)
         if problems:
@@ -454,10 +458,7 @@ def folder_status(root: str | os.PathLike, remote: str | None = None) -> FolderS
         if name is not None:
             with contextlib.suppress(KeyError):
                 theirs = repo.refs[_tracking_ref(name)]
-        committed = commit_files(repo, local)
-        now = worktree_state(Path(root))
-        pending = tuple(sorted(p for p in set(committed) | set(now)
-                               if committed.get(p) != now.get(p)))
+        pending, _others = pending_files(repo)  # what a sync would commit
         if theirs is None:
             return FolderStatus(shown(url) if url else None,
                                 _count(repo, local, None) if url else 0, 0, pending)
@@ -496,12 +497,8 @@ def clone(url: str, target: str | os.PathLike, progress: Progress | None = None)
                 raise RulesFolderError(
                     f"{shown(url)} is a git repository but not a rules folder (it has no "
                     f"{MARKER} at its top); nothing was cloned")
-            try:
-                _validate_tree(repo, files)
-            except SyncInvalid as exc:
-                raise RulesFolderError(
-                    f"{shown(url)} holds a rules folder that does not validate, so nothing "
-                    f"was cloned:" + str(exc).partition(":")[2].partition(":")[2]) from None
+            _validate_tree(repo, files, f"{shown(url)} holds a rules folder that does not "
+                                        f"validate, so nothing was cloned")
             repo.refs[_tracking_ref(DEFAULT_REMOTE)] = theirs
             checkout(repo, None, theirs)
             _remember_origin(repo, url)

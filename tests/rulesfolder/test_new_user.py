@@ -40,6 +40,9 @@ def test_sync_shares_only_the_rules_data_files(rb, tmp_path):
     assert "members.yaml" in paths
     assert "mynotes.txt" not in paths and "big.bin" not in paths
     assert (folder / "mynotes.txt").exists()  # left alone
+    from rulesbook.rulesfolder import folder_status
+
+    assert folder_status(folder).pending == ()  # nothing for a sync to commit (the app's status)
     as_json = json.loads(ok(rb("--data", folder, "sync", "--json")).out)
     assert sorted(as_json["not_shared"]) == ["big.bin", "mynotes.txt"]
     assert as_json["committed_edits"] == []
