@@ -298,8 +298,8 @@ class MainWindow(QMainWindow):
             box.setInformativeText("Agree on one version; the other is dropped (the next "
                                    "message says what). A vote made after the seal is "
                                    "dropped by keeping the sealed ballot's side.")
-            for side, label, name in ((Side.THEIRS, "Keep the remote's versions", "TakeTheirs"),
-                                      (Side.MINE, "Keep my versions", "TakeMine")):
+            for side, label, name in ((Side.THEIRS, "&Keep the remote's versions", "TakeTheirs"),
+                                      (Side.MINE, "Keep &my versions", "TakeMine")):
                 button = box.addButton(label, QMessageBox.ButtonRole.AcceptRole)
                 button.setObjectName(name)
                 button.clicked.connect(
