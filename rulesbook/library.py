@@ -190,6 +190,8 @@ class _Loader:
     root: Path
     problems: list[Problem] = field(default_factory=list)
     docs: dict[str, list[LoadedYaml]] = field(default_factory=dict)
+    #: files that could not be read or parsed (their problems are the real cause)
+    unreadable: set[str] = field(default_factory=set)
 
     def read_all(self) -> None:
         if not self.root.is_dir():
@@ -201,6 +203,7 @@ class _Loader:
                 doc = load_file(path, name)
             except DataFileError as exc:
                 self.problems.append(exc.problem)
+                self.unreadable.add(exc.problem.file)
                 continue
             kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
             if not isinstance(doc.data, dict):
@@ -437,6 +440,10 @@ def load_library(path: str | os.PathLike | None = None) -> Library:
     loader = _Loader(root)
     loader.read_all()
     library = loader.build()
+    if loader.unreadable:
+        # a file that does not parse (a hand edit that broke the YAML) is the cause;
+        # what follows from its absence (dozens of unknown members) is not shown
+        raise LibraryError([p for p in loader.problems if p.file in loader.unreadable])
     if loader.problems:
         raise LibraryError(loader.problems)
     return library

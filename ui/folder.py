@@ -15,12 +15,14 @@ from rulesbook.datapath import APP_AUTHOR, APP_NAME, FOLDER_NAME
 from rulesbook.errors import RulesbookError
 from rulesbook.rulesfolder import (
     FolderStatus,
+    SyncConflict,
     SyncResult,
     fetch_status,
     folder_status,
     is_rules_folder,
     sync,
 )
+from rulesbook.rulesfolder.errors import Resolution, SealedMeanwhile
 
 
 def app_rules_dir() -> Path:
@@ -52,18 +54,22 @@ def describe_status(status: FolderStatus | None) -> str:
 class _SyncThread(QThread):
     progress = Signal(str)
     done = Signal(object)  # SyncResult
-    failed = Signal(str)
+    failed = Signal(str, bool)  # the message; whether keeping one side settles it
 
-    def __init__(self, root: Path, remote: str | None, parent=None):
+    def __init__(self, root: Path, remote: str | None, take: Resolution | None = None,
+                 parent=None):
         super().__init__(parent)
         self.root = root
         self.remote = remote
+        self.take = take
 
     def run(self) -> None:  # pragma: no cover - exercised through FolderController.sync
         try:
-            self.done.emit(sync(self.root, self.remote, self.progress.emit))
+            self.done.emit(sync(self.root, self.remote, self.progress.emit, self.take))
+        except (SyncConflict, SealedMeanwhile) as exc:
+            self.failed.emit(str(exc), True)
         except (RulesbookError, OSError) as exc:
-            self.failed.emit(str(exc))
+            self.failed.emit(str(exc), False)
 
 
 class _FetchThread(QThread):
@@ -89,7 +95,9 @@ class FolderController(QObject):
                               ``offline`` says whether the last look at the remote failed
       syncProgress(str)       a step of the sync in progress
       syncFinished(object)    SyncResult; the library is reloaded after it
-      syncFailed(str)         the message (a conflict names the records)
+      syncFailed(str)         the message (a conflict names the records); when
+                              ``can_settle``, syncing again with ``take`` (keep one
+                              side of the records) gets past it
     """
 
     statusChanged = Signal(object)
@@ -106,6 +114,8 @@ class FolderController(QObject):
         self.offline = False
         self.last_result: SyncResult | None = None
         self.last_error: str | None = None
+        #: the last sync stopped on records that keeping one side settles
+        self.can_settle = False
         #: look at the remote (fetch only) whenever a folder is opened
         self.check_on_load = True
         app_controller.libraryLoaded.connect(self.opened)
@@ -162,14 +172,15 @@ class FolderController(QObject):
         self.statusChanged.emit(self.status)
         return self.status
 
-    def sync(self, remote: str | None = None) -> bool:
-        """Start a sync on a worker thread; False when one runs or nothing to sync."""
+    def sync(self, remote: str | None = None, take: Resolution | None = None) -> bool:
+        """Start a sync on a worker thread; False when one runs or nothing to sync.
+        ``take``: the side to keep of the records the last sync stopped on."""
         if self.running:
             return False
         if not self.versioned:
             self.syncFailed.emit(f"{self.root} is not a rules folder: it cannot be synced")
             return False
-        self._thread = _SyncThread(Path(self.root), remote, self)
+        self._thread = _SyncThread(Path(self.root), remote, take, self)
         self._thread.progress.connect(self.syncProgress)
         self._thread.done.connect(self._done)
         self._thread.failed.connect(self._failed)
@@ -184,14 +195,16 @@ class FolderController(QObject):
     def _done(self, result: SyncResult) -> None:
         self.wait()
         self.last_result, self.last_error = result, None
+        self.can_settle = False
         self.offline = False
         if not result.up_to_date:
             self.app.load(self.root)
         self.refresh()
         self.syncFinished.emit(result)
 
-    def _failed(self, message: str) -> None:
+    def _failed(self, message: str, can_settle: bool = False) -> None:
         self.wait()
         self.last_result, self.last_error = None, message
+        self.can_settle = can_settle
         self.refresh()
         self.syncFailed.emit(message)

@@ -252,8 +252,8 @@ class MainWindow(QMainWindow):
                                           else "")
         self.folder_status.setText(text)
 
-    def start_sync(self) -> bool:
-        if not self.folder.sync():
+    def start_sync(self, take=None) -> bool:
+        if not self.folder.sync(take=take):
             return False
         self.sync_action.setEnabled(False)
         self.sync_progress = QProgressDialog("Syncing the rules folder…", "", 0, 0, self)
@@ -280,6 +280,12 @@ class MainWindow(QMainWindow):
         text = ("Up to date with " + result.remote if result.up_to_date else
                 f"Synced with {result.remote}: received {result.fetched}, sent {result.pushed}")
         self.statusBar().showMessage(text, 8000)
+        if result.dropped:
+            box = QMessageBox(QMessageBox.Icon.Information, "Sync: what was dropped",
+                              "\n".join(str(d) for d in result.dropped),
+                              QMessageBox.StandardButton.Ok, self)
+            box.setObjectName("SyncDropped")
+            box.open()
 
     def _sync_failed(self, message: str) -> None:
         self._end_sync()
@@ -287,6 +293,18 @@ class MainWindow(QMainWindow):
         box = QMessageBox(QMessageBox.Icon.Warning, "Sync stopped", message,
                           QMessageBox.StandardButton.Ok, self)
         box.setObjectName("SyncFailed")
+        if self.folder.can_settle:
+            from rulesbook.rulesfolder.errors import Resolution, Side
+
+            box.setInformativeText("Agree on one version; the other is dropped (the next "
+                                   "message says what). A vote made after the seal is "
+                                   "dropped by keeping the sealed ballot's side.")
+            for side, label, name in ((Side.THEIRS, "&Keep the remote's versions", "TakeTheirs"),
+                                      (Side.MINE, "Keep &my versions", "TakeMine")):
+                button = box.addButton(label, QMessageBox.ButtonRole.AcceptRole)
+                button.setObjectName(name)
+                button.clicked.connect(
+                    lambda _checked=False, s=side: self.start_sync(Resolution(s)))
         box.open()
 
     # -- library and edition ----------------------------------------------

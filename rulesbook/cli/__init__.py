@@ -118,6 +118,10 @@ def _run(args) -> int:
                 change.abort()
     except (RulesbookError, OSError) as exc:
         return fail(str(exc))
+    if code == 0 and change.root is None:
+        folder = where if where.is_dir() else where.parent
+        print(f"note: {folder} is not versioned (not a rules folder), so no commit was "
+              f"made; make it one with `rulesbook init DIR --from {folder}`", file=sys.stderr)
     return code
 
 

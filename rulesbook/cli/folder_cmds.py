@@ -14,6 +14,7 @@ from ..datapath import ENV_VAR, resolve_data_dir, user_rules_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
+from ..rulesfolder.errors import Resolution, Side
 from ..rulesfolder.history import edition_history, record_history
 from .common import fail, print_json
 
@@ -61,15 +62,31 @@ def cmd_clone(args) -> int:
     return 0
 
 
+def _resolution(take: list[str] | None) -> Resolution | None:
+    if not take:
+        return None
+    side, *records = take
+    try:
+        return Resolution(Side(side.lower()), tuple(records))
+    except ValueError:
+        raise RulesFolderError(f"--take keeps 'theirs' (the remote's version) or 'mine' "
+                               f"(this folder's), then the records to keep it for (none: "
+                               f"every conflicting record), not {side!r}") from None
+
+
 def cmd_sync(args) -> int:
     folder = resolve_data_dir(args.data)
+    take = _resolution(args.take)
     try:
-        result = sync(folder, args.remote, _progress(args))
+        result = sync(folder, args.remote, _progress(args), take)
     except SyncConflict as exc:
         if args.json:
             print_json({"conflict": [r.to_dict() for r in exc.records],
                         "remote_ref": exc.remote_ref})
         return fail(str(exc))
+    if result.not_shared and not args.json:
+        print(f"not shared (only the rules data files are synced; these stay on this "
+              f"computer): {', '.join(result.not_shared)}", file=sys.stderr)
     if args.json:
         print_json(result.to_dict())
     elif result.up_to_date:
@@ -84,6 +101,9 @@ def cmd_sync(args) -> int:
         if result.pushed:
             parts.append(f"sent {result.pushed} change(s)")
         print(f"{folder}: synced with {result.remote}: " + "; ".join(parts))
+    if not args.json:
+        for dropped in result.dropped:
+            print(f"  {dropped}")
     return 0
 
 
@@ -106,6 +126,10 @@ def cmd_serve(args) -> int:
 
 
 def cmd_history(args) -> int:
+    if args.edition and args.ref:
+        return fail(f"history takes a rule or proposal ({args.ref}) or --edition "
+                    f"{args.edition}, not both: `history {args.ref}` lists what changed it, "
+                    f"`history --edition {args.edition}` what that edition changed")
     library = load_library(args.data)
     if args.edition:
         history = edition_history(library.root, library, args.edition)
@@ -181,6 +205,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--remote", metavar="NAME|URL",
                    help="remote name or URL (default: origin; a URL given the first time "
                         "is remembered as origin)")
+    p.add_argument("--take", nargs="+", metavar=("theirs|mine", "RECORD"),
+                   help="settle a conflict: keep the remote's version (theirs) or this "
+                        "folder's (mine) of the named records (as the conflict names them, "
+                        "e.g. 'votes[member=D, question=10]'; none: every conflicting record)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_guard(cmd_sync))

@@ -1,6 +1,7 @@
 """The errors of the rules folder: each message says what happened and what to do."""
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from ..errors import RulesbookError
@@ -18,21 +19,76 @@ class SeedReadOnlyError(RulesFolderError):
     """Something tried to write into the bundled seed data (the installed package)."""
 
 
+class Side(enum.Enum):
+    """Which version of a conflicting record a sync keeps."""
+
+    MINE = "mine"  # this folder's
+    THEIRS = "theirs"  # the remote's
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """``rulesbook sync --take theirs|mine [RECORD...]``: keep one side of the named
+    conflicting records (of every conflicting record when none is named)."""
+
+    side: Side
+    records: tuple[str, ...] = ()
+
+    def applies(self, file: str, record: str) -> bool:
+        if not self.records:
+            return True
+        record = _squeeze(record)
+        for spec in map(_squeeze, self.records):
+            if spec == file:  # every conflicting record of that file
+                return True
+            if spec.startswith(f"{file}:"):
+                spec = spec[len(file) + 1:]
+            if record == spec or record.startswith((spec + ".", spec + "[")):
+                return True
+        return False
+
+
+def _squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
 @dataclass(frozen=True)
 class ConflictedRecord:
     """One record changed differently on both sides of a merge."""
 
     file: str
     record: str  # e.g. "votes[member=A, question=10]" or "rules[id=28].text"
-    ours: str  # a short rendering of each side's value
+    ours: str  # each side's value, in full (JSON; of a signed record, the fields that differ)
     theirs: str
+    note: str = ""  # e.g. that the vote was made after the remote sealed the ballot
 
     def __str__(self) -> str:
-        return f"{self.file}: {self.record} (here: {self.ours}; remote: {self.theirs})"
+        text = f"{self.file}: {self.record} (here: {self.ours}; remote: {self.theirs})"
+        return f"{text} — {self.note}" if self.note else text
 
     def to_dict(self) -> dict:
         return {"file": self.file, "record": self.record, "ours": self.ours,
-                "theirs": self.theirs}
+                "theirs": self.theirs, "note": self.note}
+
+
+@dataclass(frozen=True)
+class DroppedRecord:
+    """A conflicting record settled by ``--take``: the side kept and the value dropped."""
+
+    file: str
+    record: str
+    kept: Side
+    dropped: str  # the value given up, in full
+
+    def __str__(self) -> str:
+        whose = "this folder's" if self.kept is Side.THEIRS else "the remote's"
+        kept = "the remote's" if self.kept is Side.THEIRS else "this folder's"
+        return (f"{self.file}: {self.record}: kept {kept} version, dropped {whose}: "
+                f"{self.dropped}")
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "record": self.record, "kept": self.kept.value,
+                "dropped": self.dropped}
 
 
 class SyncConflict(RulesFolderError):
@@ -43,12 +99,23 @@ class SyncConflict(RulesFolderError):
         self.remote_ref = remote_ref
         names = "; ".join(str(r) for r in records[:5])
         more = f" and {len(records) - 5} more" if len(records) > 5 else ""
+        example = records[0].record if records else "RECORD"
         super().__init__(
             f"sync stopped: {len(records)} record(s) were changed both here and on the remote: "
             f"{names}{more}. Nothing was merged or pushed; your version is unchanged and the "
-            f"remote's is kept as {remote_ref}. Agree on one version, change the record "
-            f"here, and sync again")
+            f"remote's is kept as {remote_ref}. Agree on one version and keep it with "
+            f"`rulesbook sync --take theirs '{example}'` (the remote's) or `--take mine "
+            f"'{example}'` (yours); `--take theirs` alone keeps the remote's for every one")
 
 
 class SyncInvalid(RulesFolderError):
     """The merged folder would not validate, so nothing was merged or pushed."""
+
+
+class SealedMeanwhile(SyncInvalid):
+    """A ballot was sealed on one side while votes were made on the other: the merge
+    would not verify; ``--take`` keeps the sealed ballot (dropping those votes)."""
+
+    def __init__(self, message: str, records: list[ConflictedRecord]):
+        self.records = tuple(records)
+        super().__init__(message)

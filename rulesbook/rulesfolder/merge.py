@@ -18,7 +18,7 @@ import yaml
 from ..ballots.records import inline_signatures, is_ballot, table_signatures
 from ..errors import DataFileError
 from ..yamlio import loads_bytes
-from .errors import ConflictedRecord
+from .errors import ConflictedRecord, DroppedRecord, Resolution, Side
 
 _MISSING = object()
 
@@ -30,13 +30,28 @@ class FileMerge:
     path: str
     data: bytes | None
     conflicts: tuple[ConflictedRecord, ...] = ()
+    dropped: tuple[DroppedRecord, ...] = ()
+    #: votes made on one side after the other side sealed the ballot: the merge would
+    #: not validate (``--take`` settles them like conflicts)
+    after_seal: tuple[ConflictedRecord, ...] = ()
 
 
-def _short(value) -> str:
+def _shown(value) -> str:
+    """A value in full, as a message shows it."""
     if value is _MISSING:
         return "removed"
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _differing(ours, theirs) -> tuple[str, str]:
+    """Two versions of a record as shown side by side: of two mappings, only the
+    fields that differ (a vote's ``at`` and ``signature``), each in full."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        keys = [k for k in list(ours) + [k for k in theirs if k not in ours]
+                if ours.get(k, _MISSING) != theirs.get(k, _MISSING)]
+        return (_shown({k: ours[k] for k in keys if k in ours}),
+                _shown({k: theirs[k] for k in keys if k in theirs}))
+    return _shown(ours), _shown(theirs)
 
 
 def _record_key(item) -> str | None:
@@ -62,13 +77,31 @@ def _keyed(items: list) -> dict[str, object] | None:
 
 
 class _Merger:
-    def __init__(self, file: str):
+    def __init__(self, file: str, resolution: Resolution | None = None):
         self.file = file
+        self.resolution = resolution
         self.conflicts: list[ConflictedRecord] = []
+        self.dropped: list[DroppedRecord] = []
+        self.after_seal: list[ConflictedRecord] = []
 
-    def conflict(self, where: str, ours, theirs) -> None:
-        self.conflicts.append(ConflictedRecord(self.file, where or "(whole file)",
-                                               _short(ours), _short(theirs)))
+    def conflict(self, where: str, ours, theirs, *, shown_ours=_MISSING, shown_theirs=_MISSING,
+                 note: str = "", value_ours=_MISSING, value_theirs=_MISSING):
+        """A record changed differently on both sides: the side ``--take`` names
+        (recorded as dropped), else a conflict (ours kept for now). ``value_*``: the
+        values to keep, when they are not the ones shown."""
+        record = where or "(whole file)"
+        keep_ours = ours if value_ours is _MISSING else value_ours
+        keep_theirs = theirs if value_theirs is _MISSING else value_theirs
+        if self.resolution is not None and self.resolution.applies(self.file, record):
+            side = self.resolution.side
+            given_up = keep_ours if side is Side.THEIRS else keep_theirs
+            self.dropped.append(DroppedRecord(self.file, record, side, _shown(given_up)))
+            return keep_theirs if side is Side.THEIRS else keep_ours
+        a, b = _differing(ours, theirs)
+        self.conflicts.append(ConflictedRecord(
+            self.file, record, a if shown_ours is _MISSING else shown_ours,
+            b if shown_theirs is _MISSING else shown_theirs, note))
+        return keep_ours
 
     def merge(self, base, ours, theirs, where: str):
         if ours == theirs:
@@ -85,18 +118,14 @@ class _Merger:
             base = type(ours)()
         elif base is _MISSING or ours is _MISSING or theirs is _MISSING:
             # added differently on both sides, or changed on one and removed on the other
-            self.conflict(where, ours, theirs)
-            return ours
+            return self.conflict(where, ours, theirs)
         if isinstance(ours, dict) and isinstance(theirs, dict):
             if "signature" in ours or "signature" in theirs:
                 # a signed record (a vote, a statement) is whole: its signature covers
                 # every field, so two versions never mix
-                if ours.get("ranking") != theirs.get("ranking"):
-                    self.conflict(f"{where}.ranking", ours.get("ranking", _MISSING),
-                                  theirs.get("ranking", _MISSING))
-                else:
-                    self.conflict(where, ours, theirs)
-                return ours
+                named = f"{where}.ranking" if ours.get("ranking") != theirs.get("ranking") \
+                    else where
+                return self.conflict(named, ours, theirs)
             base = base if isinstance(base, dict) else {}
             out = {}
             for key in list(ours) + [k for k in theirs if k not in ours]:
@@ -108,8 +137,7 @@ class _Merger:
         if isinstance(ours, list) and isinstance(theirs, list):
             base = base if isinstance(base, list) else []
             return self.merge_list(base, ours, theirs, where)
-        self.conflict(where, ours, theirs)
-        return ours
+        return self.conflict(where, ours, theirs)
 
     def merge_list(self, base: list, ours: list, theirs: list, where: str):
         kb, ko, kt = _keyed(base), _keyed(ours), _keyed(theirs)
@@ -128,8 +156,7 @@ class _Merger:
             # members.yaml): both sides appended to it
             mine = ours[len(base):]
             return base + _interleave(mine, [i for i in theirs[len(base):] if i not in mine])
-        self.conflict(where, ours, theirs)
-        return ours
+        return self.conflict(where, ours, theirs)
 
 
 def _time(item: dict):
@@ -172,30 +199,86 @@ def _load(data: bytes | None, path: str):
 
 
 def merge_file(path: str, base: bytes | None, ours: bytes | None,
-               theirs: bytes | None) -> FileMerge:
-    """Merge one file changed on both sides (bytes, None when absent)."""
+               theirs: bytes | None, resolution: Resolution | None = None) -> FileMerge:
+    """Merge one file changed on both sides (bytes, None when absent). ``resolution``:
+    the side to keep of the conflicting records it names."""
     if ours == theirs:
         return FileMerge(path, ours)
-    merger = _Merger(path)
+    merger = _Merger(path, resolution)
+
+    def whole(theirs_shown: str) -> FileMerge:
+        kept = merger.conflict("", "changed", theirs_shown, value_ours=ours, value_theirs=theirs)
+        if merger.dropped:
+            dropped = merger.dropped[0]
+            size = len((theirs if dropped.kept is Side.MINE else ours) or b"")
+            merger.dropped[0] = DroppedRecord(path, dropped.record, dropped.kept,
+                                              f"the whole file ({size} bytes)")
+        return FileMerge(path, kept, tuple(merger.conflicts), tuple(merger.dropped))
+
     if not path.endswith((".yaml", ".yml")):
-        merger.conflict("", "changed", "changed")
-        return FileMerge(path, ours, tuple(merger.conflicts))
+        return whole("changed")
     try:
         b, o, t = _load(base, path), _load(ours, path), _load(theirs, path)
     except DataFileError as exc:
-        merger.conflict("", "changed", f"unreadable: {exc}")
-        return FileMerge(path, ours, tuple(merger.conflicts))
+        return whole(f"unreadable: {exc}")
     ballot = any(is_ballot(d) for d in (b, o, t))
     if ballot:  # each vote a record carrying its own signature (no row numbers)
         b, o, t = (inline_signatures(d) if is_ballot(d) else d for d in (b, o, t))
     merged = merger.merge(b, o, t, "")
+    if not merger.conflicts and ballot and is_ballot(merged):
+        merged = _after_seal(merger, b, o, t, merged)
     if merger.conflicts:
-        return FileMerge(path, ours, tuple(merger.conflicts))
+        return FileMerge(path, ours, tuple(merger.conflicts), tuple(merger.dropped))
     if merged is _MISSING:
-        return FileMerge(path, None)
+        return FileMerge(path, None, (), tuple(merger.dropped))
     if ballot and is_ballot(merged):
         merged = table_signatures(merged)
-    return FileMerge(path, dump_merged(path, merged, ours or theirs or b""))
+    return FileMerge(path, dump_merged(path, merged, ours or theirs or b""), (),
+                     tuple(merger.dropped), tuple(merger.after_seal))
+
+
+def _after_seal(merger: _Merger, base, ours, theirs, merged):
+    """A ballot sealed on one side while the other side voted: the votes made after
+    the seal cannot be merged into it (the seal covers every vote). Each is a
+    conflict that ``--take`` settles (taking the sealed side drops that vote)."""
+    seals = [d.get("seal") if isinstance(d, dict) else None for d in (base, ours, theirs)]
+    if seals[2] and seals[2] != seals[0] and seals[1] == seals[0]:
+        sealed, sealed_side, where_sealed = theirs, Side.THEIRS, "on the remote"
+    elif seals[1] and seals[1] != seals[0] and seals[2] == seals[0]:
+        sealed, sealed_side, where_sealed = ours, Side.MINE, "here"
+    else:
+        return merged
+    kept, now = _keyed(sealed.get("votes") or []), _keyed(merged.get("votes") or [])
+    if kept is None or now is None or kept == now:
+        return merged
+    closed = (sealed.get("seal") or {}).get("closed_at", "")
+    note = (f"the ballot was closed and sealed {where_sealed}"
+            + (f" at {closed}" if closed else "") + " before this vote was merged: "
+            + ("drop the vote made here with `--take theirs`" if sealed_side is Side.THEIRS
+               else "the remote's vote is dropped with `--take mine`"))
+    votes = []
+    for key in list(now) + [k for k in kept if k not in now]:
+        mine, theirs_vote = now.get(key, _MISSING), kept.get(key, _MISSING)
+        if mine == theirs_vote:
+            votes.append(mine)
+            continue
+        late, sealed_vote = mine, theirs_vote  # the vote not in the sealed ballot
+        if sealed_side is Side.THEIRS:
+            value = merger.conflict(f"votes[{key}]", late, sealed_vote, note=note)
+        else:
+            value = merger.conflict(f"votes[{key}]", sealed_vote, late, note=note)
+        if value is not _MISSING:
+            votes.append(value)
+    merger.after_seal.extend(merger.conflicts)
+    merger.conflicts.clear()
+    out = dict(merged, votes=votes)
+    if not merger.after_seal and all(d.kept is sealed_side for d in merger.dropped):
+        for key in ("history", "results", "status"):
+            if key in sealed:
+                out[key] = sealed[key]
+            else:
+                out.pop(key, None)
+    return out
 
 
 def dump_merged(path: str, data, like: bytes) -> bytes:
@@ -212,7 +295,8 @@ def dump_merged(path: str, data, like: bytes) -> bytes:
 
 
 def merge_trees(base: dict[str, bytes], ours: dict[str, bytes], theirs: dict[str, bytes],
-                read) -> tuple[dict[str, bytes | bytes], list[FileMerge]]:
+                read, resolution: Resolution | None = None
+                ) -> tuple[dict[str, bytes | bytes], list[FileMerge]]:
     """Merge three ``{path: blob id}`` maps. ``read(blob_id) -> bytes``. Returns the
     merged ``{path: blob id}`` (for files taken whole) and the files merged as data
     (their bytes still to store), conflicts included."""
@@ -228,5 +312,5 @@ def merge_trees(base: dict[str, bytes], ours: dict[str, bytes], theirs: dict[str
                 result[path] = t
         else:
             merged.append(merge_file(path, read(b) if b else None, read(o) if o else None,
-                                     read(t) if t else None))
+                                     read(t) if t else None, resolution))
     return result, merged

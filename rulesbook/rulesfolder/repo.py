@@ -149,6 +149,16 @@ def is_tracked_path(rel: str) -> bool:
         and not rel.endswith("~")
 
 
+DATA_SUFFIXES = (".yaml", ".yml")
+
+
+def is_data_path(rel: str) -> bool:
+    """The rules folder's own data files: the YAML files the library loads (every
+    ``*.yaml``/``*.yml`` outside hidden folders), which a hand edit may change. Other
+    files a member keeps in the folder (notes, downloads) are never shared by a sync."""
+    return is_tracked_path(rel) and rel != ".gitignore" and rel.endswith(DATA_SUFFIXES)
+
+
 def worktree_files(root: Path) -> dict[str, Path]:
     """``{path: file}`` of every versioned file in the working folder."""
     out: dict[str, Path] = {}
@@ -271,6 +281,26 @@ def finish_checkout(repo: Repo) -> None:
 
 # -- creating a folder -------------------------------------------------------------
 
+SEED_SKIPPED = ("__pycache__", "__init__.py", ".*", "*~", "schema")
+
+
+def copy_data(src: Path, target: Path) -> None:
+    """Copy a data folder's files (not its permissions: a read-only seed, as a
+    system-wide install is, gives a folder the user can write, as the umask allows)."""
+    import fnmatch
+
+    def skipped(name: str) -> bool:
+        return any(fnmatch.fnmatch(name, pattern) for pattern in SEED_SKIPPED)
+
+    for dirpath, dirnames, filenames in os.walk(src):
+        dirnames[:] = sorted(d for d in dirnames if not skipped(d))
+        here = target / Path(dirpath).relative_to(src)
+        here.mkdir(parents=True, exist_ok=True)
+        for name in filenames:
+            if not skipped(name):
+                shutil.copyfile(Path(dirpath) / name, here / name)
+
+
 def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = None,
                 identity: Identity | None = None) -> bytes:
     """Create a rules folder at ``target`` from the data folder ``source`` (the bundled
@@ -293,8 +323,7 @@ def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = No
                                f"{exc.strerror or exc}") from None
     try:
         work = staging / "folder"
-        shutil.copytree(src, work, ignore=shutil.ignore_patterns(
-            "__pycache__", "__init__.py", ".*", "*~", "schema"))
+        copy_data(src, work)
         (work / ".gitignore").write_bytes(GITIGNORE)
         repo = Repo.init(str(work), default_branch=BRANCH)
         files = worktree_files(work)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 from dulwich.errors import NotGitRepository
 from dulwich.repo import Repo
 from dulwich.server import DictBackend
-from dulwich.web import make_wsgi_chain
+from dulwich.web import ChunkedEncodingError, _chunk_iter, make_wsgi_chain
 
 from .errors import RulesFolderError
 from .repo import BRANCH
@@ -27,6 +28,40 @@ from .repo import BRANCH
 class _Quiet(WSGIRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 - the standard library's name
         pass
+
+
+#: the largest request body taken (a push): several data files at their 20 MiB limit
+MAX_PUSH_BYTES = 256 * 1024 * 1024
+#: the largest chunk of a chunked request: dulwich's server takes 1 MiB at most, and
+#: dulwich's client (before Rulesbook sent pushes whole) sends a pack's objects as
+#: chunks of any size; so the body is read here, whole, and handed on with a length
+MAX_CHUNK_BYTES = MAX_PUSH_BYTES
+
+
+def _whole_body(app):
+    """WSGI middleware: a ``Transfer-Encoding: chunked`` request body (a push) is read
+    with dulwich's own de-chunker, under larger bounds, and passed on with a
+    ``Content-Length``."""
+    def wrapped(environ, start_response):
+        if environ.get("HTTP_TRANSFER_ENCODING", "").lower() != "chunked":
+            yield from app(environ, start_response)
+            return
+        with tempfile.SpooledTemporaryFile(max_size=16 * 1024 * 1024) as body:
+            try:
+                for chunk in _chunk_iter(environ["wsgi.input"], MAX_CHUNK_BYTES,
+                                         MAX_PUSH_BYTES):
+                    body.write(chunk)
+            except ChunkedEncodingError as exc:
+                start_response("413 Request Entity Too Large",
+                               [("Content-Type", "text/plain")])
+                yield f"the push was refused: {exc}\n".encode()
+                return
+            environ["CONTENT_LENGTH"] = str(body.tell())
+            body.seek(0)
+            environ["wsgi.input"] = body
+            del environ["HTTP_TRANSFER_ENCODING"]
+            yield from app(environ, start_response)
+    return wrapped
 
 
 @dataclass(frozen=True)
@@ -56,7 +91,7 @@ def make_http_server(bare: str | os.PathLike, host: str = "127.0.0.1",
         raise RulesFolderError(f"{bare} is not a git repository; create one with "
                                f"`rulesbook serve {bare} --create`") from None
     try:
-        server = make_server(host, port, make_wsgi_chain(DictBackend({b"/": repo})),
+        server = make_server(host, port, _whole_body(make_wsgi_chain(DictBackend({b"/": repo}))),
                              handler_class=_Quiet)
     except OSError as exc:
         repo.close()

@@ -19,22 +19,32 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dulwich.client import HangupException, get_transport_and_path
+from dulwich.config import ConfigDict
 from dulwich.errors import GitProtocolError, NotGitRepository
 from dulwich.graph import find_merge_base
 from dulwich.objects import Blob
 from dulwich.repo import Repo
 
 from ..errors import LibraryError, Problem
-from .errors import RulesFolderError, SyncConflict, SyncInvalid
+from .errors import (
+    DroppedRecord,
+    Resolution,
+    RulesFolderError,
+    SealedMeanwhile,
+    SyncConflict,
+    SyncInvalid,
+)
 from .merge import merge_trees
 from .repo import (
     BRANCH,
     HEAD_REF,
+    MARKER,
     build_tree,
     checkout,
     commit_files,
     folder_lock,
     head_id,
+    is_data_path,
     make_commit,
     open_repo,
     set_head,
@@ -56,8 +66,10 @@ class SyncResult:
     merged: bool  # a merge commit was made
     fast_forward: bool
     pushed: int  # commits sent
-    committed_edits: tuple[str, ...]  # files edited by hand, committed first
+    committed_edits: tuple[str, ...]  # data files edited by hand, committed first
     head: str
+    not_shared: tuple[str, ...] = ()  # other files changed in the folder, left alone
+    dropped: tuple[DroppedRecord, ...] = ()  # conflicting records settled by --take
 
     @property
     def up_to_date(self) -> bool:
@@ -67,7 +79,8 @@ class SyncResult:
         return {"remote": self.remote, "fetched": self.fetched, "merged": self.merged,
                 "fast_forward": self.fast_forward, "pushed": self.pushed,
                 "committed_edits": list(self.committed_edits), "head": self.head,
-                "up_to_date": self.up_to_date}
+                "up_to_date": self.up_to_date, "not_shared": list(self.not_shared),
+                "dropped": [d.to_dict() for d in self.dropped]}
 
 
 @dataclass(frozen=True)
@@ -77,7 +90,7 @@ class FolderStatus:
     remote: str | None
     ahead: int
     behind: int
-    pending: tuple[str, ...]  # versioned files changed but not committed
+    pending: tuple[str, ...]  # data files edited by hand, not committed (a sync commits them)
 
     def to_dict(self) -> dict:
         return {"remote": self.remote, "ahead": self.ahead, "behind": self.behind,
@@ -123,9 +136,22 @@ def _count(repo: Repo, include: bytes | None, exclude: bytes | None) -> int:
                                           exclude=[exclude] if exclude else None))
 
 
+#: request bodies up to this size go to an HTTP remote whole, with a Content-Length
+#: (dulwich's default, 1 MiB, streams larger pushes chunked with chunks as large as
+#: a pack's objects, which dulwich's own server, ``rulesbook serve``, refuses above
+#: 1 MiB). A few data files at their limit (20 MiB each) fit.
+HTTP_POST_BUFFER = 256 * 1024 * 1024
+
+
+def _client_config() -> ConfigDict:
+    config = ConfigDict()
+    config.set((b"http",), b"postBuffer", str(HTTP_POST_BUFFER).encode())
+    return config
+
+
 def _transport(url: str):
     try:
-        return get_transport_and_path(url)
+        return get_transport_and_path(url, config=_client_config())
     except (ValueError, NotGitRepository) as exc:
         raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
 
@@ -159,7 +185,8 @@ def _push(repo: Repo, url: str, expected: bytes | None, new: bytes, progress: Pr
     except Moved:
         raise _RemoteMoved() from None
     except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot push to {shown(url)}: {_reason(exc)}") from None
+        raise RulesFolderError(f"cannot push to {shown(url)}: {_reason(exc)}; your changes "
+                               f"are kept here and the next sync sends them") from None
     status = (getattr(result, "ref_status", None) or {}).get(HEAD_REF)
     if status:
         raise RulesFolderError(f"{shown(url)} refused the push: {status}")
@@ -186,8 +213,13 @@ class _RemoteMoved(Exception):
     """Someone pushed between our fetch and our push: fetch and merge again."""
 
 
-def _validate_tree(repo: Repo, files: dict[str, bytes]) -> None:
-    """Load the folder a tree describes, fully validated; raise SyncInvalid."""
+_MERGED = ("sync stopped: the merged rules folder would not be valid, so nothing was "
+           "merged or pushed")
+
+
+def _validate_tree(repo: Repo, files: dict[str, bytes], stopped: str = _MERGED) -> None:
+    """Load the folder a tree describes, fully validated; raise SyncInvalid (its
+    message starting with ``stopped``)."""
     from ..library import load_library
 
     with tempfile.TemporaryDirectory(prefix="rulesbook-merge-") as tmp:
@@ -199,8 +231,7 @@ def _validate_tree(repo: Repo, files: dict[str, bytes]) -> None:
         try:
             library = load_library(root)
         except LibraryError as exc:
-            raise SyncInvalid("sync stopped: the merged rules folder would not be valid, so "
-                              "nothing was merged or pushed:\n"
+            raise SyncInvalid(f"{stopped}:\n"
                               + "\n".join(str(p) for p in exc.problems)) from None
         problems = edition_chain_problems(library)
         if problems:
@@ -233,35 +264,64 @@ def edition_chain_problems(library) -> list[Problem]:
     return problems
 
 
+@dataclass(frozen=True)
+class PendingEdits:
+    """What a sync did with the files changed by hand before it ran."""
+
+    committed: tuple[str, ...]  # data files, committed as "Edit by hand"
+    not_shared: tuple[str, ...]  # any other file: left alone, never committed
+
+
+def pending_files(repo: Repo) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(data files changed by hand, other files changed or added) against the head."""
+    root = Path(repo.path)
+    committed = commit_files(repo, head_id(repo))
+    now = worktree_state(root)
+    changed = sorted(p for p in set(committed) | set(now) if committed.get(p) != now.get(p))
+    return (tuple(p for p in changed if is_data_path(p)),
+            tuple(p for p in changed if not is_data_path(p)))
+
+
 def commit_pending(repo: Repo, progress: Progress) -> tuple[str, ...]:
-    """Commit versioned files edited by hand (a new member, a corrected text) when the
-    folder validates; refuse otherwise."""
+    """The data files edited by hand, committed (see :func:`commit_hand_edits`)."""
+    return commit_hand_edits(repo, progress).committed
+
+
+def commit_hand_edits(repo: Repo, progress: Progress) -> PendingEdits:
+    """Commit the data files edited by hand (a new member, a corrected text) when the
+    folder validates; refuse otherwise. Any other file (a member's notes, a download)
+    is left alone and named as not shared."""
     from ..library import load_library
 
     root = Path(repo.path)
     head = head_id(repo)
-    committed = commit_files(repo, head)
-    now = worktree_state(root)
-    changed = sorted(p for p in set(committed) | set(now) if committed.get(p) != now.get(p))
-    if not changed:
-        return ()
+    data, others = pending_files(repo)
+    if others:
+        progress(f"Not shared (not rules data): {', '.join(others)}")
+    if not data:
+        return PendingEdits((), others)
     try:
         load_library(root)
     except LibraryError as exc:
         raise RulesFolderError(
-            f"the rules folder has edits that were never committed ({', '.join(changed)}) "
+            f"the rules folder has edits that were never committed ({', '.join(data)}) "
             f"and it does not validate, so nothing was synced:\n"
             + "\n".join(str(p) for p in exc.problems)) from None
-    progress(f"Committing edits made by hand: {', '.join(changed)}")
-    for path in changed:
-        if path in now:
-            repo.object_store.add_object(Blob.from_string((root / path).read_bytes()))
+    progress(f"Committing edits made by hand: {', '.join(data)}")
+    files = commit_files(repo, head)
+    for path in data:
+        if (root / path).is_file():
+            blob = Blob.from_string((root / path).read_bytes())
+            repo.object_store.add_object(blob)
+            files[path] = blob.id
+        else:
+            files.pop(path, None)
     user = user_identity(repo)
-    commit = make_commit(repo, build_tree(repo, now), [head] if head else [],
-                         "Edit by hand: " + ", ".join(changed), user)
+    commit = make_commit(repo, build_tree(repo, files), [head] if head else [],
+                         "Edit by hand: " + ", ".join(data), user)
     set_head(repo, commit, head)
-    stage(repo, changed)
-    return tuple(changed)
+    stage(repo, list(data))
+    return PendingEdits(data, others)
 
 
 def _refuse_working_folder(url: str) -> None:
@@ -275,18 +335,19 @@ def _refuse_working_folder(url: str) -> None:
 
 
 def sync(root: str | os.PathLike, remote: str | None = None,
-         progress: Progress | None = None) -> SyncResult:
-    """Fetch the remote's branch, merge it record by record, validate, push."""
+         progress: Progress | None = None, take: Resolution | None = None) -> SyncResult:
+    """Fetch the remote's branch, merge it record by record, validate, push.
+    ``take``: the side to keep of conflicting records (``--take``)."""
     progress = progress or (lambda _message: None)
     repo = open_repo(root)
     try:
         with folder_lock(root):
             name, url = _remote_url(repo, remote)
             _refuse_working_folder(url)
-            edits = commit_pending(repo, progress)
+            edits = commit_hand_edits(repo, progress)
             for _attempt in range(5):
                 try:
-                    return _sync_once(repo, name, url, edits, progress)
+                    return _sync_once(repo, name, url, edits, progress, take)
                 except _RemoteMoved:
                     progress("The remote changed meanwhile; fetching again")
             raise RulesFolderError(f"{shown(url)} kept changing during the sync; try again")
@@ -294,8 +355,8 @@ def sync(root: str | os.PathLike, remote: str | None = None,
         repo.close()
 
 
-def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
-               progress: Progress) -> SyncResult:
+def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
+               progress: Progress, take: Resolution | None = None) -> SyncResult:
     local = head_id(repo)
     theirs = _fetch(repo, url, progress)
     tracking = _tracking_ref(name)
@@ -303,6 +364,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
         repo.refs[tracking] = theirs
     fetched = merged = fast_forward = False
     received = 0
+    dropped: tuple[DroppedRecord, ...] = ()
     new = local
     if theirs is not None and theirs != local:
         bases = find_merge_base(repo, [local, theirs])
@@ -318,12 +380,15 @@ def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
         else:
             progress("Merging")
             received = _count(repo, theirs, local)
-            files = _merge(repo, base, local, theirs, name)
+            files, dropped = _merge(repo, base, local, theirs, name, take)
             progress("Validating the merged folder")
             _validate_tree(repo, files)
             user = user_identity(repo)
-            new = make_commit(repo, build_tree(repo, files), [local, theirs],
-                              f"Sync: merge {received} change(s) from {shown(url)}", user)
+            message = f"Sync: merge {received} change(s) from {shown(url)}"
+            if dropped:
+                message += "\n\nConflicts settled with --take:\n" + "\n".join(
+                    f"- {d}" for d in dropped)
+            new = make_commit(repo, build_tree(repo, files), [local, theirs], message, user)
             checkout(repo, local, new)
             merged = fetched = True
     pushed = 0
@@ -333,25 +398,35 @@ def _sync_once(repo: Repo, name: str, url: str, edits: tuple[str, ...],
         repo.refs[tracking] = new
     if name == DEFAULT_REMOTE:
         _remember_origin(repo, url)
-    progress("Up to date" if not (fetched or pushed or edits) else "Synced")
-    return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed, edits,
-                      new.decode())
+    progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
+    return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed,
+                      edits.committed, new.decode(), edits.not_shared, dropped)
 
 
-def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes,
-           name: str) -> dict[str, bytes]:
+def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes, name: str,
+           take: Resolution | None = None) -> tuple[dict[str, bytes], tuple[DroppedRecord, ...]]:
     result, merged = merge_trees(commit_files(repo, base), commit_files(repo, ours),
                                  commit_files(repo, theirs),
-                                 lambda sha: repo[sha].as_raw_string())
+                                 lambda sha: repo[sha].as_raw_string(), take)
     conflicts = [c for m in merged for c in m.conflicts]
     if conflicts:
         raise SyncConflict(conflicts, _tracking_ref(name).decode().removeprefix("refs/remotes/"))
+    late = [c for m in merged for c in m.after_seal]
+    if late:
+        raise SealedMeanwhile(
+            "sync stopped: the merged rules folder would not be valid, so nothing was merged "
+            "or pushed: a ballot was sealed on one side while votes were made on the other:\n"
+            + "\n".join(f"{c.file}: {c.record}: here {c.ours}; remote {c.theirs} — {c.note}"
+                        for c in late)
+            + f"\nKeep the sealed ballot with `rulesbook sync --take theirs '{late[0].record}'` "
+              f"(or `--take mine` when this folder sealed it); the vote made after the seal "
+              f"is dropped", late)
     for item in merged:
         if item.data is not None:
             blob = Blob.from_string(item.data)
             repo.object_store.add_object(blob)
             result[item.path] = blob.id
-    return result
+    return result, tuple(d for m in merged for d in m.dropped)
 
 
 def fetch_status(root: str | os.PathLike, remote: str | None = None,
@@ -383,10 +458,7 @@ def folder_status(root: str | os.PathLike, remote: str | None = None) -> FolderS
         if name is not None:
             with contextlib.suppress(KeyError):
                 theirs = repo.refs[_tracking_ref(name)]
-        committed = commit_files(repo, local)
-        now = worktree_state(Path(root))
-        pending = tuple(sorted(p for p in set(committed) | set(now)
-                               if committed.get(p) != now.get(p)))
+        pending, _others = pending_files(repo)  # what a sync would commit
         if theirs is None:
             return FolderStatus(shown(url) if url else None,
                                 _count(repo, local, None) if url else 0, 0, pending)
@@ -420,7 +492,13 @@ def clone(url: str, target: str | os.PathLike, progress: Progress | None = None)
                 raise RulesFolderError(
                     f"{shown(url)} has no rules folder yet: the secretary creates one with "
                     f"`rulesbook init DIR` and shares it with `rulesbook sync --remote {shown(url)}`")
-            _validate_tree(repo, commit_files(repo, theirs))
+            files = commit_files(repo, theirs)
+            if MARKER not in files:
+                raise RulesFolderError(
+                    f"{shown(url)} is a git repository but not a rules folder (it has no "
+                    f"{MARKER} at its top); nothing was cloned")
+            _validate_tree(repo, files, f"{shown(url)} holds a rules folder that does not "
+                                        f"validate, so nothing was cloned")
             repo.refs[_tracking_ref(DEFAULT_REMOTE)] = theirs
             checkout(repo, None, theirs)
             _remember_origin(repo, url)

@@ -214,3 +214,30 @@ def test_a_key_created_in_the_app_is_one_commit_by_the_member(open_ballots, tmp_
 
     assert folder_status(folder).pending == ()  # members.yaml committed, nothing left over
     assert "registry" in yaml.safe_load((folder / "members.yaml").read_text())
+
+
+def test_a_sync_conflict_is_settled_in_the_app_by_keeping_the_remotes_version(
+        qtbot, settings, tmp_path):
+    mine, theirs = shared_pair(tmp_path)
+    for folder, ranking, proxy in ((theirs, "10C", "B"), (mine, "10A", "A")):
+        assert cli("ballot", "vote", folder / BALLOT, "--member", "D", "--question", "10",
+                   "--ranking", ranking, "--proxy-by", proxy, owner=folder) == 0
+    assert cli("--data", theirs, "sync", "--quiet") == 0
+    win = start(qtbot, settings, mine)
+    win.folder.wait()
+    with qtbot.waitSignal(win.folder.syncFailed, timeout=20000):
+        assert win.start_sync()
+    box = win.findChild(QMessageBox, "SyncFailed")
+    take = next(b for b in box.buttons() if b.objectName() == "TakeTheirs")
+    with qtbot.waitSignal(win.folder.syncFinished, timeout=20000) as finished:
+        qtbot.mouseClick(take, Qt.MouseButton.LeftButton)
+    result = finished.args[0]
+    assert [d.record for d in result.dropped] == ["votes[member=D, question=10].ranking"]
+    dropped = win.findChild(QMessageBox, "SyncDropped")
+    assert dropped is not None and dropped.isVisible() and "apca:10A" in dropped.text()
+    assert win.folder_status.text() == "In step with the remote"
+    ballots = [d for d in win.controller.library.extra["ballot"]
+               if d.data["id"] == "2026-committee"]
+    ranking = [v["ranking"] for v in ballots[0].data["votes"] if v["member"] == "D"]
+    assert ranking == [["apca:10C"]]
+    dropped.close()
