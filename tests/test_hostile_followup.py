@@ -81,3 +81,26 @@ def test_a_million_character_token_is_never_printed_whole(tmp_path, capsys):
         assert "aaaa…" in out
     code, out, err = run(capsys, "rulings", "--from-game", path)
     assert len(out) + len(err) < 20_000 and "aaaa…" in out
+
+
+@pytest.mark.parametrize("argv, command", [
+    (("replay", "/dev/zero"), "rulesbook replay"),
+    (("pdn", "check", "/dev/zero"), "rulesbook pdn check"),
+    (("rulings", "--from-game", "/dev/zero"), "rulesbook rulings"),
+])
+def test_one_prefix_style_for_every_command(capsys, argv, command):
+    code, out, err = run(capsys, *argv)
+    lines = err.splitlines()
+    # the style argparse gives a bad argument: "rulesbook replay: error: ..."
+    assert code == 2 and len(lines) == 1 and lines[0].startswith(f"{command}: error: ")
+    assert "16,777,216 bytes" in lines[0]
+
+
+def test_the_pipe_limit_is_in_the_readme():
+    from pathlib import Path
+
+    from rulesbook.limits import MAX_STREAM_BYTES
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Reading what users give it", 1)[1].split("\n## ", 1)[0]
+    assert f"{MAX_STREAM_BYTES // 2**20} MiB read from a pipe" in " ".join(section.split())

@@ -31,7 +31,7 @@ import sys
 
 from rulesbook.limits import MAX_GAMES
 
-from .common import int_range, one_line
+from .common import fail, int_range, warn
 
 #: Most missing plies a gap search takes (each ply multiplies the work).
 MAX_GAP_PLIES = 200
@@ -79,8 +79,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _error(command: str, message: str) -> int:
-    print(f"rulesbook {command}: error: {one_line(message)}", file=sys.stderr)
-    return 2
+    return fail(message)
 
 
 def _game_report(number: int, record, let_stand: bool) -> tuple[dict, bool]:
@@ -120,7 +119,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         with open_text(args.file, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
                        warnings=warnings) as handle:
             for warning in warnings:
-                print(f"rulesbook replay: warning: {warning}", file=sys.stderr)
+                warn(warning)
             for number, record in enumerate(iter_records(handle, variant), 1):
                 count = number
                 if args.game is not None and number != args.game:
