@@ -104,3 +104,21 @@ def test_the_pipe_limit_is_in_the_readme():
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Reading what users give it", 1)[1].split("\n## ", 1)[0]
     assert f"{MAX_STREAM_BYTES // 2**20} MiB read from a pipe" in " ".join(section.split())
+
+
+def test_a_data_file_that_is_not_utf8_is_reported_once_not_as_a_cascade(data_copy):
+    from rulesbook.library import validate_folder
+
+    path = data_copy / "incidents.yaml"
+    raw = path.read_bytes()
+    at = raw.index(b"title")
+    path.write_bytes(raw[:at] + b"\xe9" + raw[at:])  # é in Latin-1: not UTF-8
+    problems = validate_folder(data_copy)
+    texts = [f"{p.file}: {p.message}" for p in problems]
+    assert any(p.file == "incidents.yaml" and "0xe9" in p.message and "UTF-8" in p.message
+               for p in problems), texts
+    # the folder is otherwise clean: nothing that depends on incidents.yaml is
+    # reported as missing or unknown
+    assert not any("there is no incidents.yaml" in t or "unknown incident" in t
+                   for t in texts), texts
+    assert len(problems) <= 3, texts
