@@ -190,8 +190,11 @@ class _Loader:
     root: Path
     problems: list[Problem] = field(default_factory=list)
     docs: dict[str, list[LoadedYaml]] = field(default_factory=dict)
-    #: files that could not be read or parsed (their problems are the real cause)
-    unreadable: set[str] = field(default_factory=set)
+    #: data files that could not be read or parsed (not UTF-8, bad YAML, too big):
+    #: their problems are the real cause; their kind is unknown, so the cross-file
+    #: checks, which may need them, are skipped rather than reported as ~190
+    #: misleading "unknown incident" errors
+    unreadable: list[str] = field(default_factory=list)
 
     def read_all(self) -> None:
         if not self.root.is_dir():
@@ -203,7 +206,8 @@ class _Loader:
                 doc = load_file(path, name)
             except DataFileError as exc:
                 self.problems.append(exc.problem)
-                self.unreadable.add(exc.problem.file)
+                if exc.problem.file not in self.unreadable:
+                    self.unreadable.append(exc.problem.file)
                 continue
             kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
             if not isinstance(doc.data, dict):
@@ -274,6 +278,12 @@ class _Loader:
                           tuple(editions), in_force,
                           extra={k: v for k, v in self.docs.items()
                                  if k not in ("members", "topics", "editions", "rulebook")})
+        if self.unreadable:  # the checks would report what the unread file holds
+            self.problems.append(Problem(
+                str(self.root), 0, 0,
+                f"the checks across files were skipped until {', '.join(self.unreadable)} "
+                "can be read"))
+            return library
         self._check_cross_refs(library)
         for check in _extra_checks():
             self.problems.extend(check(library, self.docs))

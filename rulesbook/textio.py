@@ -39,6 +39,7 @@ from pathlib import Path
 from .errors import RulesbookError
 
 __all__ = [
+    "shorten",
     "FALLBACK_ENCODING",
     "MAX_STREAM_BYTES",
     "DecodedText",
@@ -335,3 +336,10 @@ def visible_controls(text: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def shorten(text: str, width: int = 40) -> str:
+    """``text`` cut to ``width`` characters with an ellipsis (``'[[[[…'``): how a
+    message quotes what a user wrote, however long (a token of 1,000,000
+    characters is never printed whole)."""
+    return text if len(text) <= width else text[:width] + "…"

@@ -143,6 +143,15 @@ class MainWindow(QMainWindow):
         if controller.library is not None:  # loaded before the window was built
             self.folder.opened()
         controller.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        # what a workspace restored at start (the Board's autosave after a crash) is
+        # said whatever workspace is shown: a status bar label, until it is closed
+        notices = [ws.start_notice for ws in self.workspaces.values() if ws.start_notice]
+        self.start_notice = QLabel(" ".join(notices))
+        self.start_notice.setObjectName("start-notice")
+        self.start_notice.setTextFormat(Qt.TextFormat.PlainText)
+        self.start_notice.setAccessibleName("Restored work")
+        self.statusBar().addWidget(self.start_notice, 1)
+        self.start_notice.setVisible(bool(notices))
 
         self._build_menus()
 
@@ -374,6 +383,8 @@ class MainWindow(QMainWindow):
 
     def _workspace_changed(self, row: int) -> None:
         ws = self.stack.widget(row)
+        if ws is not None and getattr(ws, "start_notice", "") and hasattr(self, "start_notice"):
+            self.start_notice.hide()  # the workspace (its banner) says it from now on
         if ws is not None and ws.id in getattr(self, "workspace_actions", {}):
             self.workspace_actions[ws.id].setChecked(True)
 

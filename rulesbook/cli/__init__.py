@@ -57,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
 
     def show_warning(message, category, filename, lineno, file=None, line=None):
         if issubclass(category, DurabilityWarning):
-            print(f"rulesbook: warning: {message}", file=sys.stderr)
+            from .common import warn
+
+            warn(str(message))
         else:  # pragma: no cover - library warnings stay as Python shows them
             sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
@@ -69,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from .common import set_command
+
+    set_command(args)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", DurabilityWarning)
@@ -90,8 +95,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _last_resort(message: str) -> int:
-    print(f"rulesbook: error: {message}", file=sys.stderr)
-    return 2
+    from .common import fail
+
+    return fail(message)
 
 
 def _run(args) -> int:

@@ -40,13 +40,12 @@ from ..ballots.registry import now_utc
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..storage import atomic_write_text
-from .common import folder_of, int_range, one_line
+from .common import fail, folder_of, int_range
 from .member_cmds import open_key
 
 
 def _fail(message: str, code: int = 2) -> int:
-    print(f"rulesbook ballot: {one_line(message)}", file=sys.stderr)
-    return code
+    return fail(message, code)
 
 
 def _guard(handler):

@@ -33,10 +33,38 @@ def one_line(message: str) -> str:
                           text)
 
 
+#: The command being run (``rulesbook replay``): the one prefix of every message.
+_command = "rulesbook"
+
+
+def set_command(args: argparse.Namespace) -> None:
+    """Name the command being run from its parsed ``args`` (``rulesbook pdn
+    check``), for :func:`prefix`."""
+    global _command
+    words = ["rulesbook"]
+    for key in ("command", "ballot_command", "member_command", "pdn_command",
+                "proposal_command"):
+        value = getattr(args, key, None)
+        if value:
+            words.append(str(value))
+    _command = " ".join(words)
+
+
+def prefix(kind: str = "error") -> str:
+    """The one prefix style of every command's messages: ``rulesbook replay: error:``
+    (or ``warning:``), as argparse writes a bad argument."""
+    return f"{_command}: {kind}:"
+
+
 def fail(message: str, code: int = 2) -> int:
     """Print one readable line on stderr and return the exit code."""
-    print(f"rulesbook: {one_line(message)}", file=sys.stderr)
+    print(f"{prefix()} {one_line(message)}", file=sys.stderr)
     return code
+
+
+def warn(message: str) -> None:
+    """A warning (a file read as Windows-1252) as one line on stderr."""
+    print(f"{prefix('warning')} {one_line(message)}", file=sys.stderr)
 
 
 def with_library(handler):

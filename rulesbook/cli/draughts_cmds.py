@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 from rulesbook.draughts import VARIANTS, DraughtsError, Position, perft
 from rulesbook.errors import RulesbookError
 from rulesbook.limits import MAX_FEN_CHARS, MAX_FEN_FILE_BYTES
 from rulesbook.textio import open_text
 
-from .common import int_range, one_line
+from .common import fail, int_range, warn
 
 #: Deepest perft accepted (the published tables stop at 12; 20 is already years of work).
 MAX_PERFT_DEPTH = 20
@@ -45,8 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _error(message: str) -> int:
-    print(f"rulesbook: error: {one_line(message)}", file=sys.stderr)
-    return 2
+    return fail(message)
 
 
 def check_fen_length(fen: str, where: str = "") -> str:
@@ -96,7 +94,7 @@ def cmd_moves(args: argparse.Namespace) -> int:
         with open_text(args.fen_file, max_bytes=MAX_FEN_FILE_BYTES, what="a FEN file",
                        warnings=warnings) as handle:
             for warning in warnings:
-                print(f"rulesbook: warning: {warning}", file=sys.stderr)
+                warn(warning)
             lines = ((n, line.strip()) for n, line in
                      enumerate(iter(lambda: handle.readline(MAX_FEN_CHARS + 2), ""), 1))
             return _print_moves(args, ((n, line) for n, line in lines if line), single=False)

@@ -39,11 +39,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
     from rulesbook.textio import open_text, visible_controls
 
-    from .common import one_line
+    from .common import fail, warn
 
     def error(message: str) -> int:
-        print(f"rulesbook pdn check: {one_line(message)}", file=sys.stderr)
-        return 2
+        return fail(message)
 
     variant = None
     if args.variant is not None:
@@ -57,7 +56,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         with open_text(args.file, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
                        warnings=warnings) as handle:
             for warning in warnings:
-                print(f"rulesbook pdn check: warning: {warning}", file=sys.stderr)
+                warn(warning)
             for number, game in enumerate(PdnReader(handle, variant), 1):
                 if game.errors:
                     bad += 1

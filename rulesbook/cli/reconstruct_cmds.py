@@ -31,7 +31,7 @@ import sys
 
 from rulesbook.limits import MAX_GAMES
 
-from .common import int_range, one_line
+from .common import fail, int_range, warn
 
 #: Most missing plies a gap search takes (each ply multiplies the work).
 MAX_GAP_PLIES = 200
@@ -79,17 +79,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _error(command: str, message: str) -> int:
-    print(f"rulesbook {command}: error: {one_line(message)}", file=sys.stderr)
-    return 2
+    return fail(message)
 
 
 def _game_report(number: int, record, let_stand: bool) -> tuple[dict, bool]:
-    from rulesbook.reconstruct import replay
+    from rulesbook.reconstruct import no_move_problem, replay
 
     result = {"game": number, "tags": dict(record.tags), "plies": len(record.moves),
               "first_illegal": None, "illegal": [], "final_fen": None,
               "result": record.result}
-    if record.start is None:
+    if record.start is None or no_move_problem(record) is not None:
         return result, False
     outcome = replay(record, let_stand=let_stand)
     result["first_illegal"] = (outcome.first_illegal.to_dict()
@@ -103,7 +102,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from rulesbook.draughts import DraughtsError, Variant
     from rulesbook.errors import RulesbookError
     from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
-    from rulesbook.reconstruct import iter_records
+    from rulesbook.reconstruct import iter_records, no_move_problem
     from rulesbook.textio import open_text
 
     variant = None
@@ -120,12 +119,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
         with open_text(args.file, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
                        warnings=warnings) as handle:
             for warning in warnings:
-                print(f"rulesbook replay: warning: {warning}", file=sys.stderr)
+                warn(warning)
             for number, record in enumerate(iter_records(handle, variant), 1):
                 count = number
                 if args.game is not None and number != args.game:
                     continue
-                for problem in record.problems:
+                unusable = no_move_problem(record)  # the app's import check
+                for problem in record.problems + ((unusable,) if unusable else ()):
                     print(f"{args.file}: game {number}: {problem}", file=sys.stderr)
                 report, ok = _game_report(number, record, args.let_stand)
                 bad = bad or not ok or bool(record.problems)
@@ -158,6 +158,11 @@ def _print_report(report: dict, record) -> None:
     print(f"game {report['game']} ({who}), {report['plies']} plies:")
     if record.start is None:
         print("  the start position could not be read")
+        return
+    from rulesbook.reconstruct import no_move_problem
+
+    if no_move_problem(record) is not None:
+        print("  no move can be read in it (see the record error): nothing was replayed")
         return
     if not report["illegal"]:
         print("  every move is legal")

@@ -7,7 +7,7 @@ import sys
 from ..errors import RulesbookError
 from ..limits import MAX_GAMES, MAX_PLIES
 from ..rulings.errors import GameRecordError
-from .common import fail, int_range, print_json, with_library
+from .common import fail, int_range, print_json, warn, with_library
 
 
 def register(sub) -> None:
@@ -192,7 +192,7 @@ def _draw_claims(args, library) -> int:
     except ValueError as exc:
         raise GameRecordError(str(exc)) from None
     for warning in warnings:
-        print(f"rulesbook: warning: {warning}", file=sys.stderr)
+        warn(warning)
     if game is None:
         return fail(f"--game {wanted}: {args.from_game} has {count} game(s)")
     for error in game.errors:
@@ -237,7 +237,7 @@ def _from_game(args, library) -> int:
     findings = findings_from_file(library, args.from_game, args.game, warnings)
     first = next(findings, None)
     for warning in warnings:
-        print(f"rulesbook: warning: {warning}", file=sys.stderr)
+        warn(warning)
     if first is None:
         return fail(f"{args.from_game}: the file has no game")
     second = next(findings, None)

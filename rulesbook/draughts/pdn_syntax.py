@@ -167,7 +167,9 @@ _TOKEN = re.compile(
     + _STOP + ")"
     r"|(?P<num>\d+\s*\.(?:\s*\.\.)?)"
     r"|(?P<ellipsis>\.\.\.?)"
-    r"|(?P<move>" + _SQ + r"(?:[-xX:]" + _SQ + r")+|[a-h][a-h][1-8](?:[-x:][a-h][1-8])*)"
+    r"|(?P<move>(?:" + _SQ + r"(?:[-xX:]" + _SQ + r")+|[a-h][a-h][1-8](?:[-x:][a-h][1-8])*)"
+    r"(?!\d))"  # 11-999... is one unreadable word, never the move 11-99 (a word glued
+    # after a move, 8-11Red..., is still read apart: real files have them)
     r"|(?P<nag>\$\d{1,3}(?!\d))"
     r"|(?P<mark>!!|\?\?|!\?|\?!|!|\?)"
     r"|(?P<placeholder>--?" + _STOP + ")"

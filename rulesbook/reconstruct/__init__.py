@@ -54,6 +54,7 @@ from rulesbook.reconstruct.record import (
     RecordError,
     WrittenMove,
     iter_records,
+    no_move_problem,
     parse_moves_text,
     read_records,
     written_squares,
@@ -88,6 +89,6 @@ __all__ = [
     "CancelToken", "GapResult", "Known", "SearchCancelled", "diverge_points", "fill_gap",
     "parse_known",
     "Record", "RecordError", "WrittenMove", "parse_moves_text", "read_records",
-    "written_squares", "iter_records",
+    "written_squares", "iter_records", "no_move_problem",
     "INCIDENTS", "Analysis", "IllegalMove", "Reason", "Replay", "analyse_move", "replay",
 ]

@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
 from rulesbook.draughts.pdn import build_game
 from rulesbook.draughts.pdn_syntax import MAX_PLIES, RESULTS, SyntaxReader, normalize_result
+from rulesbook.textio import shorten
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
            "iter_records", "looks_like_pdn", "MAX_MOVES_TEXT_CHARS", "is_move_text",
-           "check_importable", "written_squares"]
+           "check_importable", "no_move_problem", "written_squares"]
 
 
 class RecordError(DraughtsError):
@@ -176,6 +177,10 @@ def _record(raw, default: Variant) -> Record:
         where = (item.line, item.col)
         if any(lo <= where <= hi for lo, hi in spans):
             continue  # inside a variation: not part of the game
+        if item.text.lstrip().startswith("["):  # a broken tag (cut by a limit): no move
+            problems.append(f"line {item.line} col {item.col}: broken tag "
+                            f"{shorten(item.text)!r}: it is not a move")
+            continue
         moves.append(item)
     moves.sort(key=lambda m: (m.line, m.col))
     start = game.start
@@ -256,22 +261,30 @@ def is_move_text(text: str) -> bool:
     return True
 
 
-def check_importable(record: Record) -> None:
-    """Raise :class:`RecordError` when ``record`` holds no move that can be read
-    (random bytes, ``hello world 99-100``) and no set-up position: the message
-    says what was found, at which line and column. A record with one readable
-    move is imported (its bad moves are for "Check record" to show)."""
+def no_move_problem(record: Record) -> str | None:
+    """Why ``record`` cannot be used at all, or None: it holds no move that can be
+    read (random bytes, ``hello world 99-100``) and no set-up position. The
+    message says what was found, at which line and column. A record with one
+    readable move is usable (its bad moves are for replay to show). The one
+    check of the app's import and of ``replay`` / ``rulings --from-game``."""
     if any(is_move_text(m.text) for m in record.moves):
-        return
+        return None
     if "FEN" in record.tags:
-        return  # a position to start from, with no move yet
+        return None  # a position to start from, with no move yet
     if not record.moves:
-        raise RecordError("no move can be read in it: it holds no move text (moves are "
-                          "written 11-15 or 15x24)")
+        return ("no move can be read in it: it holds no move text (moves are "
+                "written 11-15 or 15x24)")
     first = record.moves[0]
-    shown = first.text if len(first.text) <= 40 else first.text[:40] + "…"
     where = f"line {first.line} col {first.col}: " if first.line else ""
     more = len(record.moves) - 1
-    raise RecordError(f"no move can be read in it: {where}{shown!r} is not a move"
-                      + (f" (nor are the {more} other word(s))" if more else "")
-                      + "; moves are written 11-15 or 15x24")
+    return (f"no move can be read in it: {where}{shorten(first.text)!r} is not a move"
+            + (f" (nor are the {more} other word(s))" if more else "")
+            + "; moves are written 11-15 or 15x24")
+
+
+def check_importable(record: Record) -> None:
+    """Raise :class:`RecordError` with :func:`no_move_problem`'s message when
+    ``record`` holds no move that can be read and no set-up position."""
+    problem = no_move_problem(record)
+    if problem is not None:
+        raise RecordError(problem)

@@ -50,6 +50,7 @@ from rulesbook.reconstruct.geometry import (
 )
 from rulesbook.reconstruct.record import Record, WrittenMove, parse_moves_text
 from rulesbook.reconstruct.record import written_squares as _squares
+from rulesbook.textio import shorten
 
 __all__ = ["Reason", "INCIDENTS", "IllegalMove", "Replay", "replay", "analyse_move",
            "Analysis", "move_number", "DECISIVE_RESULTS"]
@@ -318,7 +319,8 @@ def analyse_move(position: Position, text: str | WrittenMove,
     squares = None if _is_short_algebraic(text) else _squares(text)
     if squares is None:
         return Analysis(None, Reason.UNREADABLE,
-                        f"{text!r} cannot be read as a move (write it as from-to, e.g. 11-15, "
+                        f"{shorten(text)!r} cannot be read as a move (write it as from-to, "
+                        f"e.g. 11-15, "
                         f"or fromxto, e.g. 15x24)", {})
     if not legal:
         return Analysis(None, Reason.GAME_OVER,
@@ -436,7 +438,7 @@ class IllegalMove:
             "ply": self.ply,
             "move_number": self.move_number,
             "side": self.side.name.lower(),
-            "move": self.move,
+            "move": shorten(self.move),
             "reason": self.reason.value,
             "incident": self.incident,
             "message": self.message,
@@ -554,7 +556,7 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
             "reconstructible": True,
         }
         legal_texts = tuple(_texts(before, before.legal_moves()))
-        message = (f"At move {number} {side.title} played {item.text}, but "
+        message = (f"At move {number} {side.title} played {shorten(item.text)}, but "
                    f"{analysis.explanation}.")
         applied = let_stand and analysis.as_played is not None
         illegal.append(IllegalMove(ply, number, side, item.text, analysis.reason, message,

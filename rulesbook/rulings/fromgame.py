@@ -49,8 +49,10 @@ def first_illegal_move(library, text: str) -> GameIncident | None:
     # The reconstruction also reports facts of its own (ply, side...) that are not
     # questions of this incident: only the incident's facts go to the rulings.
     facts = {k: v for k, v in found.facts.items() if k in incident.fact_ids}
+    from ..textio import shorten
+
     return incident_from_reconstruction(found.incident, facts, library, found.ply,
-                                        found.move, found.message)
+                                        shorten(found.move), found.message)
 
 
 @dataclass(frozen=True)
@@ -91,8 +93,10 @@ def _incident(library, record) -> GameIncident | None:
     # The reconstruction also reports facts of its own (ply, side...) that are not
     # questions of this incident: only the incident's facts go to the rulings.
     facts = {k: v for k, v in found.facts.items() if k in incident.fact_ids}
+    from ..textio import shorten
+
     return incident_from_reconstruction(found.incident, facts, library, found.ply,
-                                        found.move, found.message)
+                                        shorten(found.move), found.message)
 
 
 def findings_from_file(library, path, game: int | None = None,
@@ -103,7 +107,7 @@ def findings_from_file(library, path, game: int | None = None,
     to ``warnings``. Raises :class:`GameRecordError` when the file cannot be
     used (unreadable, too large, no game, fewer than ``game`` games)."""
     from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
-    from ..reconstruct import iter_records
+    from ..reconstruct import iter_records, no_move_problem
     from ..textio import open_text
 
     count = 0
@@ -115,8 +119,13 @@ def findings_from_file(library, path, game: int | None = None,
                 if game is not None and number != game:
                     continue
                 readable = record.start is not None
-                yield GameFinding(number, _title(record), record.problems, readable,
-                                  _incident(library, record) if readable else None)
+                # the app's import check: text with no readable move is a record
+                # error, never a player's illegal move (never a ruling)
+                unusable = no_move_problem(record)
+                problems = record.problems + ((unusable,) if unusable else ())
+                yield GameFinding(number, _title(record), problems, readable,
+                                  _incident(library, record)
+                                  if readable and unusable is None else None)
                 if game is not None:
                     return
     except GameRecordError:

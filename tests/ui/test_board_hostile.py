@@ -95,3 +95,36 @@ def test_a_flush_failure_after_the_rename_says_the_case_was_saved(ws, tmp_path, 
     assert ws.board_controller.files.save_case(path) == path
     assert path.exists() and "was saved" in ws.status_text()
     assert "Cannot save" not in ws.status_text()
+
+
+def test_a_restore_shows_the_autosaves_time_and_is_announced_on_any_workspace(
+        qtbot, controller, settings, autosave_dir):
+    """After a crash the banner gives the time the autosave was written (from the
+    file, not the new session's start), and the main window says at start that
+    work was restored while another workspace is shown."""
+    import json
+
+    from ui.mainwindow import MainWindow
+    from ui.workspaces.board import BoardWorkspace
+
+    first = BoardWorkspace(controller)
+    first.board_controller.type_moves("11-15 23-19")
+    path = autosave_dir / "board-autosave.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["saved_at"] = "2001-02-03 04:05:06"  # a time no new session can have
+    path.write_text(json.dumps(data), encoding="utf-8")
+    first.hide()
+    first.deleteLater()  # the app dies without closing
+    del first
+    QGuiApplication.processEvents()
+
+    win = MainWindow(controller, settings)
+    qtbot.addWidget(win)
+    board = win.workspaces["board"]
+    board.confirm_close = lambda: "discard"
+    win.show()
+    assert "autosaved 2001-02-03 04:05:06" in board.banner_label.text()
+    assert win.stack.currentWidget() is not board
+    notice = win.findChild(type(win.edition_status), "start-notice")
+    assert notice is not None and notice.isVisibleTo(win)
+    assert "restored" in notice.text() and "2001-02-03 04:05:06" in notice.text()

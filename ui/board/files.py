@@ -27,6 +27,7 @@ from rulesbook.reconstruct import (
 )
 from rulesbook.rulesfolder import recorded_change
 from rulesbook.storage import durability_notes
+from rulesbook.textio import shorten, visible_controls
 
 from ..autosave import AutosaveSlot, in_use_notice
 from .setup import TOOLS
@@ -54,6 +55,9 @@ class SessionFiles(QObject):
         self._board = board
         self._slot = AutosaveSlot(autosave_path, SESSION_VERSION)
         self.enabled = True
+        #: when the restored autosave was written (its own ``saved_at``, shown as
+        #: written, cut short), "" until :meth:`recover` restores one
+        self.recovered_at = ""
 
     @property
     def autosave_path(self) -> Path:
@@ -113,7 +117,10 @@ class SessionFiles(QObject):
             self.statusMessage.emit(f"The autosave could not be restored: {exc}")
             return False
         self._slot.owned = True
-        self.statusMessage.emit(f"Restored unsaved work from {data.get('saved_at', 'the last run')}")
+        saved = data.get("saved_at")
+        self.recovered_at = (visible_controls(shorten(saved, 30))
+                             if isinstance(saved, str) else "")
+        self.statusMessage.emit(f"Restored unsaved work from {self.recovered_at or 'the last run'}")
         return True
 
     def discard_autosave(self) -> None:

@@ -23,6 +23,9 @@ class Workspace(QWidget):
     title: str = ""
     #: a one-line description (navigation tooltip)
     description: str = ""
+    #: a sentence the main window shows at start whatever workspace is shown
+    #: (the Board restored an autosave); "" when there is nothing to announce
+    start_notice: str = ""
 
     def __init__(self, controller: AppController, parent: QWidget | None = None):
         super().__init__(parent)

@@ -158,11 +158,13 @@ class BoardWorkspace(Workspace):
             bc.rulingsRequested.connect(
                 lambda incident, facts: controller.rulingsRequested.emit(incident, dict(facts)))
         if bc.files.recover():
-            saved = bc.files.to_session().get("saved_at", "")
+            saved = bc.files.recovered_at  # the autosave's time, not this session's
+            when = f" (autosaved {saved})" if saved else ""
             self.banner_label.setText(
-                "Restored the unsaved work of the last session"
-                + (f" (autosaved {saved})" if saved else "")
-                + ". Save it as a case to keep it, or discard it.")
+                f"Restored the unsaved work of the last session{when}. Save it as a "
+                "case to keep it, or discard it.")
+            self.start_notice = (f"Board: restored the unsaved work of the last "
+                                 f"session{when}; open the Board to save or discard it.")
             self.banner.show()
         self.record_panel.rebuild()
         self._mode_changed(bc.mode)
