@@ -60,3 +60,73 @@ def test_sl13_consent_is_not_read_from_accompaniment(library):
         if spec.when.get("opponent_consent") is True:
             assert not any("accompanied" in normalise(q) for q in spec.all_quotes)
             assert any("assent" in normalise(q) for q in spec.all_quotes)
+
+
+# Words that must stand in a quote said to fix the outcome (the outcome's own words).
+OUTCOME_WORDS = {"forfeit": ("forfeit", "lose", "lost", "loses", "win"),
+                 "draw": ("draw", "tie"), "caution": ("caution", "warn", "penaliz")}
+
+
+def test_a_case_quote_contains_the_outcome_it_is_said_to_fix(library):
+    from rulesbook.rulings import load_cases
+
+    for case in load_cases(library):
+        for ref, outcome in case.expected.items():
+            if outcome in OUTCOME_WORDS and ref not in case.inferred:
+                quote = normalise(case.quotes[ref])
+                assert any(w in quote for w in OUTCOME_WORDS[outcome]), (case.id, ref, quote)
+
+
+def test_the_tester_s_cases_rest_on_inferred_rulings(library):
+    # Rule 9, ACF 15, Rule 30, 26B, Law 13, 23B: their words state no forfeit / draw.
+    from rulesbook.rulings import compare, get_case
+
+    named = {"flag-falls-with-clocks": ("apca:9", "acf-guide:15"),
+             "leaving-room-without-consent": ("apca:30", "apca:26B", "standard-laws:13"),
+             "stronger-side-not-making-progress": ("apca:23B",),
+             "stronger-side-within-extension": ("apca:23B",)}
+    for case_id, refs in named.items():
+        case = get_case(library, case_id)
+        comp = compare(library, case.incident, case.facts)
+        for ref in refs:
+            assert ref in case.inferred and ref not in case.quotes, (case_id, ref)
+            # the ruling that gives it is itself inferred, with a note
+            assert comp.verdict(ref).basis == "inferred", (case_id, ref)
+
+
+def test_every_inferred_expectation_rests_on_an_inferred_ruling(library):
+    from rulesbook.rulings import compare, load_cases
+
+    for case in load_cases(library):
+        comp = compare(library, case.incident, case.facts)
+        for ref in case.inferred:
+            assert comp.verdict(ref).basis == "inferred", (case.id, ref)
+
+
+def _copy(tmp_path):
+    import shutil
+
+    from rulesbook.datapath import bundled_data_dir
+
+    data = tmp_path / "data"
+    shutil.copytree(bundled_data_dir(), data, ignore=shutil.ignore_patterns("__pycache__"))
+    return data
+
+
+def test_case_inferred_is_validated(tmp_path):
+    from rulesbook.library import validate_folder
+
+    data = _copy(tmp_path)
+    case = data / "cases" / "both-flags-down.yaml"
+    text = case.read_text(encoding="utf-8")
+    # both quoted and inferred, and an inferred ref with no expected outcome
+    case.write_text(text + "inferred:\n  acf-guide:15: read into the text for a test\n"
+                    "  apca:34: not expected in this case at all\n", encoding="utf-8")
+    messages = [str(p) for p in validate_folder(data)]
+    assert any("acf-guide:15 is both quoted and inferred" in m for m in messages)
+    assert any("inferred names 'apca:34'" in m for m in messages)
+    # an inferred expectation needs no quote: without it the case is valid
+    case.write_text(text.split("quotes:")[0]
+                    + "inferred:\n  acf-guide:15: read into the text for a test\n",
+                    encoding="utf-8")
+    assert not [m for m in map(str, validate_folder(data)) if "both-flags-down" in m]
