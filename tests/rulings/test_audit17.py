@@ -1,6 +1,8 @@
 """Issue 17, the tester's findings: each ruling checked against the words of its text."""
 from __future__ import annotations
 
+import json
+
 from rulesbook.rulings import compare
 from rulesbook.rulings.catalogue import _cache
 from rulesbook.rulings.quotes import find_quote, normalise
@@ -130,3 +132,68 @@ def test_case_inferred_is_validated(tmp_path):
                     + "inferred:\n  acf-guide:15: read into the text for a test\n",
                     encoding="utf-8")
     assert not [m for m in map(str, validate_folder(data)) if "both-flags-down" in m]
+
+
+def run(capsys, *argv):
+    from rulesbook.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_counts_that_cannot_happen_are_refused(capsys):
+    # "How many times ... this time included?": a count, 1 or more, whole.
+    for bad in ("-3", "0", "1.5"):
+        code, out, err = run(capsys, "rulings", "touch_move", "--fact", "notice_given=no",
+                             "--fact", "piece_playable=no", "--fact", f"offense_number={bad}")
+        assert code == 2 and out == "" and len(err.strip().splitlines()) == 1, (bad, err)
+        assert "offense_number" in err and "Traceback" not in err
+    code, out, _ = run(capsys, "rulings", "touch_move", "--fact", "notice_given=no",
+                       "--fact", "piece_playable=no", "--fact", "offense_number=2.0")
+    assert code == 0 and "forfeit" in out  # 2.0 is the whole number 2
+
+
+def test_a_fact_given_twice_with_different_values_is_refused(capsys):
+    code, out, err = run(capsys, "rulings", "touch_move", "--fact", "piece_playable=yes",
+                         "--fact", "piece_playable=no")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "piece_playable" in err and "twice" in err
+    code, _, _ = run(capsys, "rulings", "touch_move", "--fact", "piece_playable=yes",
+                     "--fact", "piece_playable=yes")
+    assert code == 0
+
+
+def test_compare_says_how_many_decide(capsys, library):
+    facts = {"notice_given": True, "piece_playable": True, "refuses_to_move": False}
+    comp = compare(library, "touch_move", facts)
+    deciding = sum(v.outcome is not None for v in comp.verdicts)
+    undecided = len(comp.verdicts) - deciding
+    assert deciding and undecided  # the case of the finding: some undecided
+    code, out, _ = run(capsys, "rulings", "touch_move", "--compare",
+                       *[a for k, v in facts.items() for a in ("--fact", f"{k}={'yes' if v else 'no'}")])
+    last = out.strip().splitlines()[-1]
+    assert code == 0 and "All variants agree" not in out
+    assert f"{deciding} variants that decide agree" in last
+    assert f"other {undecided} are undecided" in last
+    # a single deciding variant is not "agreement"
+    code, out, _ = run(capsys, "rulings", "dispute_with_clocks", "--compare")
+    comp = compare(library, "dispute_with_clocks", {})
+    if sum(v.outcome is not None for v in comp.verdicts) == 1:
+        assert "Only " in out.strip().splitlines()[-1]
+
+
+def test_an_acf_suggestion_is_marked_in_text_and_json(capsys):
+    # ACF guide 4: "There is less clarity in ACF and EDA rules ... I suggest ...".
+    argv = ("rulings", "illegal_move", "--fact", "discovered=later_in_game",
+            "--fact", "reconstructible=yes", "--edition", "original")
+    code, out, _ = run(capsys, *argv, "--compare", "--json")
+    by_ref = {e["ref"]: e for e in json.loads(out)}
+    assert code == 0 and by_ref["acf-guide:4"]["suggestion"] is True
+    assert all(e["suggestion"] is False for r, e in by_ref.items() if r.startswith("apca:"))
+    code, out, _ = run(capsys, *argv, "--compare")
+    line = next(x for x in out.splitlines() if "acf-guide:4" in x)
+    assert "suggestion" in line
+    code, out, _ = run(capsys, *argv, "--json")
+    entries = json.loads(out)
+    assert entries and all(e["suggestion"] is False for e in entries if e["ref"].startswith("apca:"))
