@@ -90,11 +90,18 @@ class Library:
     def resolve(self, text: str) -> Entry:
         """The rule or proposal a person means: ``apca:28``, ``28``, ``rule 28``, ``10B``,
         ``Rule 10B``, ``standard-laws:10``. Bare ids are looked up in the APCA book first."""
-        ref = self.normalise_ref(text)
+        ref = self.normalise_ref(text) or self.reference_from_names(text)
         if ref is None:
             raise UnknownReferenceError(
                 f"{text!r} is not a rule reference{_did_you_mean(text.strip(), list(self.index))}")
         return self.index[ref]
+
+    def reference_from_names(self, text: str) -> str | None:
+        """The reference meant by a rulebook's name and a number (``SL 7``, ``ACF 3``), read
+        with the names of ``synonyms.yaml`` by the same reader as search; or None."""
+        from .search import Vocabulary, reference_from_names
+
+        return reference_from_names(self, Vocabulary.from_library(self), text)
 
     def normalise_ref(self, text: str) -> str | None:
         """The canonical reference for ``text``, or None."""

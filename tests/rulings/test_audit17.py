@@ -197,3 +197,20 @@ def test_an_acf_suggestion_is_marked_in_text_and_json(capsys):
     code, out, _ = run(capsys, *argv, "--json")
     entries = json.loads(out)
     assert entries and all(e["suggestion"] is False for e in entries if e["ref"].startswith("apca:"))
+
+
+def test_show_and_compare_read_references_as_search_does(capsys, library):
+    from rulesbook.search import Vocabulary, reference_from_names
+
+    vocab = Vocabulary.from_library(library)
+    # the issue's own examples of references
+    for text, want in (("SL 7", "standard-laws:7"), ("Standard Laws 7", "standard-laws:7"),
+                       ("ACF 3", "acf-guide:3"), ("Spanish 6", "spanish-pool:6")):
+        assert reference_from_names(library, vocab, text) == want
+        assert library.resolve(text).ref == want
+        code, out, err = run(capsys, "show", text)
+        assert code == 0 and out.startswith(want), (text, err)
+        code, out, err = run(capsys, "compare", text)
+        assert code == 0 and want in out and "not a rule reference" not in err
+    code, out, err = run(capsys, "show", "XX 7")
+    assert code == 2 and "'XX 7' is not a rule reference" in err
