@@ -214,3 +214,20 @@ def test_show_and_compare_read_references_as_search_does(capsys, library):
         assert code == 0 and want in out and "not a rule reference" not in err
     code, out, err = run(capsys, "show", "XX 7")
     assert code == 2 and "'XX 7' is not a rule reference" in err
+
+
+def test_13a_only_names_rule_29_and_is_listed_apart(capsys, library):
+    from rulesbook.compare import compare_rule, mentions
+
+    # 13A: "(See Rule 29 for additional comments on this Rule)": a pointer, not a text for 29.
+    assert "29" in mentions(library.index["apca:13A"].text)
+    comp = compare_rule(library, "apca:29")
+    assert "apca:13A" not in [v.ref for v in comp.variants]
+    assert [r.ref for r in comp.refers_apart] == ["apca:13A"]
+    assert comp.refers_apart[0].filed_under == "apca:13"
+    code, out, _ = run(capsys, "compare", "apca:29", "--json")
+    data = json.loads(out)
+    assert "apca:13A" not in [v["ref"] for v in data["variants"]]
+    assert [r["ref"] for r in data["refers_apart"]] == ["apca:13A"]
+    # 29A speaks of moving over the angle, Rule 13's subject: still an alternative there
+    assert "apca:29A" in [v.ref for v in compare_rule(library, "apca:13").variants]
