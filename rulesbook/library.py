@@ -191,10 +191,15 @@ def _display(root: Path, path: Path) -> str:
         return str(path)
 
 
+#: Kinds other files refer to: when one fails its schema, cross-references are not checked.
+_REFERENCED_KINDS = frozenset({"rulebook", "members", "topics", "editions", "incidents"})
+
+
 @dataclass
 class _Loader:
     root: Path
     problems: list[Problem] = field(default_factory=list)
+    failed_kinds: set[str] = field(default_factory=set)  # kinds with a file failing its schema
     docs: dict[str, list[LoadedYaml]] = field(default_factory=dict)
 
     def read_all(self) -> None:
@@ -226,6 +231,7 @@ class _Loader:
             schema_problems = schema.validate(doc, kind)
             if schema_problems:
                 self.problems.extend(schema_problems)
+                self.failed_kinds.add(kind)
                 continue
             self.docs.setdefault(kind, []).append(doc)
         for kind in ("members", "topics", "editions"):
@@ -277,6 +283,11 @@ class _Loader:
                           tuple(editions), in_force,
                           extra={k: v for k, v in self.docs.items()
                                  if k not in ("members", "topics", "editions", "rulebook")})
+        if self.failed_kinds.intersection(_REFERENCED_KINDS):
+            # A file others refer to failed its schema and was left out: every reference
+            # to it would be reported missing (hundreds of follow-on errors burying the
+            # real one), so the cross-reference checks wait until its schema errors are fixed.
+            return library
         self._check_cross_refs(library)
         for check in _extra_checks():
             self.problems.extend(check(library, self.docs))

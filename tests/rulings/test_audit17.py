@@ -231,3 +231,16 @@ def test_13a_only_names_rule_29_and_is_listed_apart(capsys, library):
     assert [r["ref"] for r in data["refers_apart"]] == ["apca:13A"]
     # 29A speaks of moving over the angle, Rule 13's subject: still an alternative there
     assert "apca:29A" in [v.ref for v in compare_rule(library, "apca:13").variants]
+
+
+def test_one_schema_error_is_not_buried_under_follow_on_errors(tmp_path):
+    from rulesbook.library import validate_folder
+
+    data = _copy(tmp_path)
+    book = data / "apca" / "rulebook.yaml"
+    text = book.read_text(encoding="utf-8")
+    assert "basis: stated" in text
+    book.write_text(text.replace("basis: stated", "basis: maybe", 1), encoding="utf-8")
+    problems = validate_folder(data)
+    assert len(problems) == 1, [str(p) for p in problems[:5]]
+    assert problems[0].file == "apca/rulebook.yaml" and "'maybe'" in problems[0].message
