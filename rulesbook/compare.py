@@ -60,18 +60,40 @@ class FiledApart:
 
 
 @dataclass(frozen=True)
+class RefersTo:
+    """A proposal of another rule that only names this one (``See Rule 29``): not an
+    alternative to it, since it shares none of its topics."""
+
+    ref: str
+    filed_under: str | None
+    member: str | None
+    member_name: str | None
+
+    @property
+    def label(self) -> str:
+        where = self.filed_under.partition(":")[2] if self.filed_under else "no rule"
+        return f"{self.ref}: filed under {where}, refers to this rule"
+
+    def to_dict(self) -> dict:
+        return {"ref": self.ref, "filed_under": self.filed_under, "member": self.member,
+                "member_name": self.member_name, "label": self.label}
+
+
+@dataclass(frozen=True)
 class Comparison:
     subject: str  # the rule ref or "topic:ID"
     title: str
     original: Entry | None
     variants: tuple[Variant, ...]
     filed_apart: tuple[FiledApart, ...] = ()
+    refers_apart: tuple[RefersTo, ...] = ()
 
     def to_dict(self) -> dict:
         return {"subject": self.subject, "title": self.title,
                 "original": self.original.ref if self.original else None,
                 "variants": [v.to_dict() for v in self.variants],
-                "filed_apart": [f.to_dict() for f in self.filed_apart]}
+                "filed_apart": [f.to_dict() for f in self.filed_apart],
+                "refers_apart": [r.to_dict() for r in self.refers_apart]}
 
 
 _RULE_MENTION = re.compile(r"\brule\s+(?:number\s+)?(\d+)\b", re.IGNORECASE)
@@ -111,6 +133,7 @@ def compare_rule(library: Library, ref: str, other_books: bool = True) -> Compar
     topics = set(rule.topics)
     variants = [_variant(library, rule, base_text, topics, "original")]
     apart: list[FiledApart] = []
+    referring: list[RefersTo] = []
     seen = {rule.ref}
     if isinstance(rule, Rule):
         for prop in rule.proposals:
@@ -129,8 +152,12 @@ def compare_rule(library: Library, ref: str, other_books: bool = True) -> Compar
     number = str(rule.number) if isinstance(rule, Rule) and rule.number is not None else None
     for prop in (p for b in library.rulebooks if b.id == rule.rulebook for p in b.proposals):
         if number and prop.ref not in seen and number in mentions(prop.text):
-            variants.append(_variant(library, prop, base_text, topics, "refers to"))
             seen.add(prop.ref)
+            if topics.intersection(prop.topics):  # it speaks of this rule's subject
+                variants.append(_variant(library, prop, base_text, topics, "refers to"))
+            else:  # it only names the rule ("See Rule 29"): listed apart
+                member = library.member(prop.member)
+                referring.append(RefersTo(prop.ref, prop.rule, member.id, member.name))
     if other_books:
         scored = []
         for book in library.rulebooks:
@@ -142,7 +169,8 @@ def compare_rule(library: Library, ref: str, other_books: bool = True) -> Compar
                     scored.append((-len(shared), book.id, section))
         for _, _, section in sorted(scored, key=lambda s: (s[0], s[1])):
             variants.append(_variant(library, section, base_text, topics, "topic"))
-    return Comparison(rule.ref, rule.title, rule, tuple(variants), tuple(apart))
+    return Comparison(rule.ref, rule.title, rule, tuple(variants), tuple(apart),
+                      tuple(referring))
 
 
 def compare_topic(library: Library, topic_id: str) -> Comparison:

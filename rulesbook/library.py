@@ -91,11 +91,18 @@ class Library:
     def resolve(self, text: str) -> Entry:
         """The rule or proposal a person means: ``apca:28``, ``28``, ``rule 28``, ``10B``,
         ``Rule 10B``, ``standard-laws:10``. Bare ids are looked up in the APCA book first."""
-        ref = self.normalise_ref(text)
+        ref = self.normalise_ref(text) or self.reference_from_names(text)
         if ref is None:
             raise UnknownReferenceError(
                 f"{text!r} is not a rule reference{_did_you_mean(text.strip(), list(self.index))}")
         return self.index[ref]
+
+    def reference_from_names(self, text: str) -> str | None:
+        """The reference meant by a rulebook's name and a number (``SL 7``, ``ACF 3``), read
+        with the names of ``synonyms.yaml`` by the same reader as search; or None."""
+        from .search import Vocabulary, reference_from_names
+
+        return reference_from_names(self, Vocabulary.from_library(self), text)
 
     def normalise_ref(self, text: str) -> str | None:
         """The canonical reference for ``text``, or None."""
@@ -185,10 +192,15 @@ def _display(root: Path, path: Path) -> str:
         return str(path)
 
 
+#: Kinds other files refer to: when one fails its schema, cross-references are not checked.
+_REFERENCED_KINDS = frozenset({"rulebook", "members", "topics", "editions", "incidents"})
+
+
 @dataclass
 class _Loader:
     root: Path
     problems: list[Problem] = field(default_factory=list)
+    failed_kinds: set[str] = field(default_factory=set)  # kinds with a file failing its schema
     docs: dict[str, list[LoadedYaml]] = field(default_factory=dict)
     #: data files that could not be read or parsed (not UTF-8, bad YAML, too big):
     #: their problems are the real cause; their kind is unknown, so the cross-file
@@ -227,6 +239,7 @@ class _Loader:
             schema_problems = schema.validate(doc, kind)
             if schema_problems:
                 self.problems.extend(schema_problems)
+                self.failed_kinds.add(kind)
                 continue
             self.docs.setdefault(kind, []).append(doc)
         for kind in ("members", "topics", "editions"):
@@ -283,6 +296,11 @@ class _Loader:
                 str(self.root), 0, 0,
                 f"the checks across files were skipped until {', '.join(self.unreadable)} "
                 "can be read"))
+            return library
+        if self.failed_kinds.intersection(_REFERENCED_KINDS):
+            # A file others refer to failed its schema and was left out: every reference
+            # to it would be reported missing (hundreds of follow-on errors burying the
+            # real one), so the cross-reference checks wait until its schema errors are fixed.
             return library
         self._check_cross_refs(library)
         for check in _extra_checks():

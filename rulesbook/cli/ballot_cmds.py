@@ -40,7 +40,7 @@ from ..ballots.registry import now_utc
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..storage import atomic_write_text
-from .common import fail, folder_of, int_range
+from .common import fail, folder_of, int_range, one_line
 from .member_cmds import open_key
 
 

@@ -158,6 +158,11 @@ def cmd_compare(args, library: Library) -> int:
         for f in comparison.filed_apart:
             who = f" — {f.member_name} ({f.member})" if f.member else ""
             print(f"  {f.label}{who}")
+    if comparison.refers_apart:
+        print("\nOnly naming this rule (about another, not an alternative to it):")
+        for r in comparison.refers_apart:
+            who = f" — {r.member_name} ({r.member})" if r.member else ""
+            print(f"  {r.label}{who}")
     return 0
 
 

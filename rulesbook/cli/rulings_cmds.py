@@ -82,7 +82,11 @@ def _parse_facts(pairs: list[str]) -> dict:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise RulesbookError(f"--fact {pair!r} must be written KEY=VALUE (e.g. repeated=no)")
-        facts[key.strip()] = value.strip()
+        key, value = key.strip(), value.strip()
+        if key in facts and facts[key].lower() != value.lower():
+            raise RulesbookError(f"--fact {key} is given twice, as {facts[key]!r} and {value!r}: "
+                                 f"give each fact once")
+        facts[key] = value
     return facts
 
 
@@ -132,10 +136,10 @@ def _print_suggestions(result) -> None:
         print(f"  {r.summary}")
         for quote in r.quotes:
             print(f"  words: \u201c{quote}\u201d")
-        if r.basis == "inferred":
-            print(f"  inferred: {r.note}")
-        elif r.suggestion:
-            print(f"  suggestion, not a rule: {r.note}")
+        if r.suggestion:
+            print("  suggestion: the author's suggestion, not a rule of the book")
+        if r.basis == "inferred" or r.suggestion and r.note:
+            print(f"  {'inferred' if r.basis == 'inferred' else 'note'}: {r.note}")
         if r.matched_facts:
             print("  because: " + ", ".join(f"{k}={_show(v)}" for k, v in r.matched_facts.items()))
         print(f"  text: {r.text}")
@@ -154,8 +158,23 @@ def _print_comparison(comp) -> None:
         opts = f" ({' / '.join(v.options)})" if v.options else ""
         outcome = v.outcome or "undecided" + (f" [needs {', '.join(v.unknown_facts)}]"
                                               if v.unknown_facts else "")
-        print(f"  {v.label}: {outcome}{opts}{mark}")
-    print("All variants agree." if comp.agree else "The variants disagree.")
+        suggestion = " (the author's suggestion, not a rule)" if v.suggestion else ""
+        print(f"  {v.label}: {outcome}{opts}{suggestion}{mark}")
+    print(_agreement(comp))
+
+
+def _agreement(comp) -> str:
+    """Whether the variants agree, saying how many decide and how many are undecided."""
+    deciding = [v for v in comp.verdicts if v.outcome is not None]
+    undecided = len(comp.verdicts) - len(deciding)
+    rest = f"; the other {undecided} {'is' if undecided == 1 else 'are'} undecided" if undecided else ""
+    if not deciding:
+        return f"No variant decides these facts (all {undecided} undecided)."
+    if not comp.agree:
+        return f"The variants disagree ({len(deciding)} of {len(comp.verdicts)} decide{rest})."
+    if len(deciding) == 1:
+        return f"Only {deciding[0].ref} decides{rest}: nothing to compare it with."
+    return f"The {len(deciding)} variants that decide agree{rest}."
 
 
 def _show(value) -> str:

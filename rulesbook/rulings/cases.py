@@ -22,6 +22,8 @@ class Case:
     facts: dict = field(hash=False, compare=False)
     expected: dict = field(hash=False, compare=False)  # ref -> outcome code (or None)
     quotes: dict = field(default_factory=dict, hash=False, compare=False)  # ref -> its words
+    # ref -> note, for expected outcomes that rest on an inferred ruling (no quote states them)
+    inferred: dict = field(default_factory=dict, hash=False, compare=False)
     description: str = ""
     sources: tuple[str, ...] = ()
     fen: str | None = None
@@ -41,6 +43,7 @@ class Case:
         return cls(id=data["id"], title=data["title"], incident=data["incident"],
                    facts=dict(data["facts"]), expected=dict(data["expected"]),
                    quotes=dict(data.get("quotes") or {}),
+                   inferred=dict(data.get("inferred") or {}),
                    description=data.get("description", "").strip(),
                    sources=tuple(data.get("sources", ())), fen=data.get("fen"),
                    moves=data.get("moves", ""), disputed_ply=data.get("disputed_ply"),

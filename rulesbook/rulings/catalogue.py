@@ -29,6 +29,33 @@ class Fact:
     type: str
     question: str
     choices: tuple[str, ...] = ()
+    minimum: float | None = None   # a number fact: the least value that can happen
+    whole: bool = False            # a number fact that counts: whole numbers only
+
+    def _number(self, value: Any, where: str) -> int | float:
+        """``value`` as a number this fact can take (a whole count, not below its minimum)."""
+        number = None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str):
+            text = value.strip()
+            try:
+                number = int(text)
+            except ValueError:
+                try:
+                    number = float(text)
+                except ValueError:
+                    pass
+        if number is None or number != number or abs(number) == float("inf"):
+            raise FactTypeError(f"{where} must be a number, not {value!r}")
+        if self.whole:
+            if number != int(number):
+                raise FactTypeError(f"{where} counts, so it must be a whole number, not {value!r}")
+            number = int(number)
+        if self.minimum is not None and number < self.minimum:
+            low = int(self.minimum) if self.minimum == int(self.minimum) else self.minimum
+            raise FactTypeError(f"{where} cannot be less than {low}, not {value!r}")
+        return number
 
     @property
     def accepted(self) -> str:
@@ -36,7 +63,11 @@ class Fact:
         if self.type == "yes/no":
             return "yes or no"
         if self.type == "number":
-            return "a number"
+            words = "a whole number" if self.whole else "a number"
+            if self.minimum is not None:
+                low = int(self.minimum) if self.minimum == int(self.minimum) else self.minimum
+                words += f" from {low}"
+            return words
         return "one of " + ", ".join(self.choices)
 
     def coerce(self, value: Any, incident: str = "") -> bool | int | float | str:
@@ -49,21 +80,7 @@ class Fact:
                 return value.strip().lower() in _YES
             raise FactTypeError(f"{where} must be yes or no, not {value!r}")
         if self.type == "number":
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                return value
-            if isinstance(value, str):
-                text = value.strip()
-                try:
-                    return int(text)
-                except ValueError:
-                    try:
-                        number = float(text)
-                    except ValueError:
-                        pass
-                    else:
-                        if number == number and abs(number) != float("inf"):
-                            return number
-            raise FactTypeError(f"{where} must be a number, not {value!r}")
+            return self._number(value, where)
         if isinstance(value, str):
             key = value.strip().lower().replace("-", "_").replace(" ", "_")
             if key in self.choices:
@@ -190,7 +207,8 @@ def parse_incidents(data_list) -> tuple[Incident, ...]:
     out = []
     for data in data_list:
         for raw in data.get("incidents", ()):
-            facts = tuple(Fact(f["id"], f["type"], f["question"], tuple(f.get("choices", ())))
+            facts = tuple(Fact(f["id"], f["type"], f["question"], tuple(f.get("choices", ())),
+                               f.get("minimum"), bool(f.get("whole", False)))
                           for f in raw.get("facts", ()))
             out.append(Incident(raw["id"], raw["title"], raw["description"].strip(), facts,
                                 tuple(raw.get("topics", ()))))

@@ -178,11 +178,22 @@ def _check_case(library, doc, incidents, seen, problems) -> None:
             problems.append(doc.problem(("expected", ref), f"unknown outcome {outcome!r}"
                                         f"{did_you_mean(outcome, OUTCOMES)}"))
     quotes = data.get("quotes") or {}
+    inferred = data.get("inferred") or {}
     for ref, outcome in data["expected"].items():
-        if outcome is not None and ref in library.index and ref not in quotes:
+        if (outcome is not None and ref in library.index and ref not in quotes
+                and ref not in inferred):
             problems.append(doc.problem(("expected", ref), f"expected {ref}: {outcome} has no "
                                         f"quote: give quotes: {{{ref}: the words of its text "
-                                        f"that fix it}}"))
+                                        f"that fix it}}, or, when the text states no such "
+                                        f"outcome, inferred: {{{ref}: what was inferred and why}}"))
+    for ref in inferred:
+        if data["expected"].get(ref) is None:
+            problems.append(doc.problem(("inferred", ref), f"inferred names {ref!r}, which has "
+                                        f"no expected outcome in this case"))
+        elif ref in quotes:
+            problems.append(doc.problem(("inferred", ref), f"{ref} is both quoted and inferred: "
+                                        f"an expectation the text does not state has no quote "
+                                        f"that fixes it (say which words it rests on in the note)"))
     for ref, quote in quotes.items():
         if ref not in data["expected"]:
             problems.append(doc.problem(("quotes", ref), f"quotes names {ref!r}, which has no "

@@ -50,7 +50,8 @@ class Ruling:
                 "options": list(self.options), "summary": self.summary,
                 "matched_facts": dict(self.matched_facts),
                 "unknown_facts": list(self.unknown_facts), "text": self.text,
-                "quotes": list(self.quotes), "basis": self.basis}
+                "quotes": list(self.quotes), "basis": self.basis,
+                "suggestion": self.suggestion}
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,8 @@ class Verdict:
                 "matched_facts": dict(self.matched_facts),
                 "unknown_facts": list(self.unknown_facts), "text": self.text,
                 "label": self.label, "kind": self.kind, "endorses": self.endorses,
-                "differs": self.differs, "quotes": list(self.quotes), "basis": self.basis}
+                "differs": self.differs, "quotes": list(self.quotes), "basis": self.basis,
+                "suggestion": self.suggestion}
 
 
 @dataclass(frozen=True)

@@ -161,7 +161,8 @@ def test_everyday_suggestions_show_the_text_and_its_words(library, incident, fac
     assert best is not None and best.applies
     assert best.text == library.index[best.ref].text
     assert set(best.as_json()) == {"ref", "rulebook", "outcome", "options", "summary",
-                                   "matched_facts", "unknown_facts", "text", "quotes", "basis"}
+                                   "matched_facts", "unknown_facts", "text", "quotes", "basis",
+                                   "suggestion"}
     assert best.as_json()["basis"] in ("stated", "inferred") and best.quotes
     assert all(find_quote(best.text, q) for q in best.quotes)
 

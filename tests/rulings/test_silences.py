@@ -69,16 +69,17 @@ def test_json_contract(library, capsys):
 
 
 def test_two_rules_in_force_that_disagree_are_a_conflict(library):
-    # 13B ("obligated to move the piece that he originally touched") put in place of
-    # Rule 12, while Rule 11 still lets a player arrange pieces "UPON GIVING SATISFACTORY
-    # NOTICE": with notice, 11 says no penalty and 13B says the piece must be moved.
-    lib = with_edition(library, Adoption("apca:13B", "apca:12"))
+    # 9A ("have 20 minutes to finish that game when one player complains about too much
+    # time is being used") put in place of Rule 9, while Rule 8 still says "ANY APPARENT
+    # DELAY ... SHOULD BE CALLED TO THE ATTENTION OF THE REFEREE": on a complaint, 8 leaves
+    # it to the referee and 9A sets 20-minute clocks. (13B in place of Rule 12 no longer
+    # clashes with Rule 11: 13B says nothing of notice, see test_audit17.)
+    lib = with_edition(library, Adoption("apca:9A", "apca:9"))
     clashes = [s for s in silences(lib, "test-ed") if s.conflict]
-    touch = [s for s in clashes if s.incident == "touch_move"]
-    assert touch and all(set(s.conflict) == {"apca:11", "apca:13B"} for s in touch)
-    assert all(s.facts.get("notice_given") is True for s in touch)
-    assert touch[0].decisions == {"apca:11": "no_penalty", "apca:13B": "must_move_piece"}
-    assert touch[0].as_json()["conflict"] == ["apca:11", "apca:13B"]
+    slow = [s for s in clashes if s.incident == "slow_play_complaint"]
+    assert slow and all(set(s.conflict) == {"apca:8", "apca:9A"} for s in slow)
+    assert slow[0].decisions == {"apca:8": "referee_decides", "apca:9A": "clocks_20_minutes"}
+    assert slow[0].as_json()["conflict"] == ["apca:8", "apca:9A"]
 
 
 def test_proposals_fill_silences(library):
