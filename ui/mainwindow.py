@@ -150,7 +150,7 @@ class MainWindow(QMainWindow):
         self.start_notice.setObjectName("start-notice")
         self.start_notice.setTextFormat(Qt.TextFormat.PlainText)
         self.start_notice.setAccessibleName("Restored work")
-        self.statusBar().addWidget(self.start_notice, 1)
+        self.statusBar().addPermanentWidget(self.start_notice)  # never under a message
         self.start_notice.setVisible(bool(notices))
 
         self._build_menus()
