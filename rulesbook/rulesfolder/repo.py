@@ -284,6 +284,26 @@ def finish_checkout(repo: Repo) -> None:
 SEED_SKIPPED = ("__pycache__", "__init__.py", ".*", "*~", "schema")
 
 
+def new_folder_target(target: str | os.PathLike) -> Path:
+    """``target`` resolved, refused unless it is missing or an empty folder."""
+    target = Path(target).expanduser().resolve()
+    if target.exists() and (not target.is_dir() or any(target.iterdir())):
+        raise RulesFolderError(f"{target} already exists and is not empty; choose a new folder")
+    return target
+
+
+def staging_beside(target: Path) -> Path:
+    """A private staging folder next to ``target``, where a new rules folder is
+    built before it is renamed into place (so it appears whole or not at all)."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
+                                     dir=target.parent))
+    except OSError as exc:
+        raise RulesFolderError(f"cannot create the rules folder {target}: "
+                               f"{exc.strerror or exc}") from None
+
+
 def copy_data(src: Path, target: Path) -> None:
     """Copy a data folder's files (not its permissions: a read-only seed, as a
     system-wide install is, gives a folder the user can write, as the umask allows)."""
@@ -308,19 +328,10 @@ def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = No
     from ..datapath import bundled_data_dir
     from ..library import load_library
 
-    target = Path(target).expanduser().resolve()
+    target = new_folder_target(target)
     src = Path(source).expanduser().resolve() if source else bundled_data_dir()
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise RulesFolderError(f"{target} already exists and is not empty; choose a new "
-                               f"folder")
     load_library(src)  # refuse to start from a folder that does not validate
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
-                                        dir=target.parent))
-    except OSError as exc:
-        raise RulesFolderError(f"cannot create the rules folder {target}: "
-                               f"{exc.strerror or exc}") from None
+    staging = staging_beside(target)
     try:
         work = staging / "folder"
         copy_data(src, work)

@@ -46,9 +46,11 @@ from .repo import (
     head_id,
     is_data_path,
     make_commit,
+    new_folder_target,
     open_repo,
     set_head,
     stage,
+    staging_beside,
     user_identity,
     worktree_state,
 )
@@ -472,16 +474,8 @@ def clone(url: str, target: str | os.PathLike, progress: Progress | None = None)
     """Clone a shared rules folder into ``target`` (which must not exist or be empty);
     it appears whole and validated, or not at all."""
     progress = progress or (lambda _message: None)
-    target = Path(target).expanduser().resolve()
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise RulesFolderError(f"{target} already exists and is not empty; choose a new folder")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
-                                        dir=target.parent))
-    except OSError as exc:
-        raise RulesFolderError(f"cannot create the rules folder {target}: "
-                               f"{exc.strerror or exc}") from None
+    target = new_folder_target(target)
+    staging = staging_beside(target)
     try:
         work = staging / "folder"
         work.mkdir()
