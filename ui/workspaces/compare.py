@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMenu,
+    QPushButton,
     QScrollArea,
     QSizePolicy,
     QToolButton,
@@ -23,7 +24,9 @@ from ..render import comparison_columns, variant_header, variant_html
 from ..widgets import DocBrowser, route_link
 from . import Workspace
 
-COLUMN_WIDTH = 340
+#: the narrowest a column may be; as many columns as fit at this width are shown
+#: side by side, the others are paged (never a sideways scroll bar: issue 19)
+COLUMN_WIDTH = 270
 
 
 class VariantColumn(QFrame):
@@ -61,7 +64,7 @@ class CompareWorkspace(Workspace):
         super().__init__(controller, parent)
         self.subject = QComboBox()
         self.subject.setEditable(False)
-        self.subject.setMinimumContentsLength(36)
+        self.subject.setMinimumContentsLength(30)
         self.subject.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.subject.setAccessibleName("Compare subject")
@@ -81,11 +84,22 @@ class CompareWorkspace(Workspace):
         self.columns_button.setToolTip("Choose which columns to show (Ctrl+Shift+L)")
         self.summary = QLabel()
         self.summary.setTextFormat(Qt.TextFormat.PlainText)
+        # the summary gives way (its whole text is in the tooltip) rather than widen the window
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.summary.setMinimumWidth(0)
         top = QHBoxLayout()
         top.addWidget(label)
         top.addWidget(self.subject)
         top.addWidget(self.columns_button)
         top.addWidget(self.summary, 1)
+        self.previous_button = QPushButton("◀ &Previous")
+        self.previous_button.setToolTip("Show the columns before these (Alt+P)")
+        self.previous_button.clicked.connect(lambda: self.page_columns(-1))
+        self.next_button = QPushButton("&Next ▶")
+        self.next_button.setToolTip("Show the columns after these (Alt+N)")
+        self.next_button.clicked.connect(lambda: self.page_columns(1))
+        top.addWidget(self.previous_button)
+        top.addWidget(self.next_button)
 
         self.strip = QWidget()
         self.strip_layout = QHBoxLayout(self.strip)
@@ -93,6 +107,7 @@ class CompareWorkspace(Workspace):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll.setWidget(self.strip)
         self.apart = QLabel()
         self.apart.setTextFormat(Qt.TextFormat.PlainText)
@@ -106,6 +121,7 @@ class CompareWorkspace(Workspace):
         self.comparison: Comparison | None = None
         self.columns: list[VariantColumn] = []
         self.hidden: set[str] = set()  # hidden groups/refs: "Proposals", "acf-guide", "apca:28B"
+        self.first_paged = 0  # index (among the paged columns) of the first one shown
         self._syncing = False
         controller.compareRequested.connect(self.show_subject)
 
@@ -217,10 +233,63 @@ class CompareWorkspace(Workspace):
                 lambda value, c=column: self._sync_scroll(c, value))
             self.strip_layout.addWidget(column)
             self.columns.append(column)
-        shown, total = len(self.columns), len(self.comparison.variants)
-        self.summary.setText(f"  {self.comparison.subject} — {self.comparison.title}: "
-                             f"{shown} of {total} columns")
+        self.first_paged = 0
+        self._show_page()
         QTimer.singleShot(0, self._fit_height)
+
+    # -- paging: as many columns as fit, the original always first ------------------
+    def _pinned(self) -> list[VariantColumn]:
+        original = self.comparison.original.ref if self.comparison and self.comparison.original \
+            else None
+        return [c for c in self.columns[:1] if c.ref == original]
+
+    def _paged(self) -> list[VariantColumn]:
+        pinned = self._pinned()
+        return [c for c in self.columns if c not in pinned]
+
+    def columns_that_fit(self) -> int:
+        # the workspace's own width: the scroll area's viewport is resized only later
+        width = self.width() - 2 * self.layout().contentsMargins().left() - 8
+        return max(1, width // COLUMN_WIDTH)
+
+    def shown_columns(self) -> list[VariantColumn]:
+        """The columns on screen now, left to right."""
+        return [c for c in self.columns if not c.isHidden()]
+
+    def page_columns(self, step: int) -> None:
+        """Show the next (``step`` 1) or previous (-1) page of columns."""
+        room = max(1, self.columns_that_fit() - len(self._pinned()))
+        paged = len(self._paged())
+        last_start = max(0, paged - room)
+        self.first_paged = min(last_start, max(0, self.first_paged + step * room))
+        self._show_page()
+
+    def _show_page(self) -> None:
+        pinned, paged = self._pinned(), self._paged()
+        fit = self.columns_that_fit()
+        room = max(1, fit - len(pinned)) if len(self.columns) > fit else len(paged)
+        self.first_paged = min(self.first_paged, max(0, len(paged) - room))
+        window = paged[self.first_paged:self.first_paged + room]
+        for column in self.columns:
+            column.setVisible(column in pinned or column in window)
+        paging = len(window) < len(paged)
+        self.previous_button.setVisible(paging)
+        self.next_button.setVisible(paging)
+        self.previous_button.setEnabled(self.first_paged > 0)
+        self.next_button.setEnabled(self.first_paged + room < len(paged))
+        if self.comparison is None:
+            self.summary.setText("")
+            return
+        total = len(self.comparison.variants)
+        if paging:
+            start = self.first_paged + 1 + len(pinned)
+            end = self.first_paged + len(window) + len(pinned)
+            first = "1 and " if pinned else ""
+            text = f"Columns {first}{start}–{end} of {len(self.columns)}"
+        else:
+            text = f"{len(self.columns)} of {total} columns"
+        self.summary.setText(text)
+        self.summary.setToolTip(f"{self.comparison.subject} — {self.comparison.title}: {text}")
 
     def _fit_height(self) -> None:
         self.strip.setMinimumHeight(max(0, self.scroll.viewport().height()))
@@ -228,6 +297,8 @@ class CompareWorkspace(Workspace):
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self._fit_height()
+        if self.columns:
+            self._show_page()
 
     def _sync_scroll(self, source: VariantColumn, value: int) -> None:
         """Synchronized scrolling: the other columns follow proportionally."""

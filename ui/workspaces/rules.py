@@ -68,11 +68,13 @@ class RulesWorkspace(Workspace):
             bar.addAction(action)
         for action in (self.back_action, self.compare_action):
             action.setToolTip(f"{action.text()} ({action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)})")
+        # The toolbar spans the whole workspace (not only the page) so that every
+        # action stays visible at 1024 px (issue 19: nothing hidden behind »).
+        self.toolbar = bar
         right = QWidget()
         lay = QVBoxLayout(right)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
-        lay.addWidget(bar)
         self.history_panel = HistoryPanel(controller, self)
         self.views = QTabWidget()
         self.views.addTab(self.page, "&Text")
@@ -88,6 +90,8 @@ class RulesWorkspace(Workspace):
         self.splitter.setSizes([300, 700])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(bar)
         layout.addWidget(self.splitter)
 
         self.current: str | None = None  # "apca:28" or "topic:ID"
