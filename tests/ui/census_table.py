@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
 
 from rulesbook.ballots import load_ballot
 from rulesbook.draughts import Position
@@ -338,6 +339,25 @@ def _columns_check(c, before):
     ws._rebuild_columns()
 
 
+def _paging_prepare(c, steps: int = 0):
+    """Compare rule 28 in a 1024-wide window: more columns than fit, so they page."""
+    c.restore_size = c.window.size()
+    c.window.resize(1024, 700)
+    c.window.show_workspace("compare")
+    c.window.controller.compare("28")
+    QApplication.processEvents()
+    ws = c.ws("compare")
+    for _ in range(steps):
+        ws.next_button.click()
+    return [col.ref for col in ws.shown_columns()]
+
+
+def _paging_check(c, before):
+    shown = [col.ref for col in c.ws("compare").shown_columns()]
+    c.window.resize(c.restore_size)
+    ok(shown != before and shown[0] == before[0], f"columns {before} -> {shown}")
+
+
 EXPECT: dict[str, Expect] = {
     # -- File, Edit, View, Help ------------------------------------------------------------
     "menu/File/Open Data Folder…": Expect(
@@ -399,6 +419,9 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: (c.window.show_workspace("rules"), c.dialogs.texts.append("Census")),
         check=lambda c, _b: _written(c, lambda: "Census" in [
             m.name for m in c.window.controller.library.members])),
+    "compare/[Next ▶]": Expect(prepare=_paging_prepare, check=_paging_check),
+    "compare/[◀ Previous]": Expect(prepare=lambda c: _paging_prepare(c, 1),
+                                   check=_paging_check),
     "compare/[Columns]": Expect(check=lambda c, _b: ok(_shown(c, "popup", ""))),
     "compare/Choose Columns…": Expect(
         prepare=lambda c: c.window.show_workspace("compare"),

@@ -36,13 +36,50 @@ def test_compare_columns_can_be_chosen(window, controller):
 def test_compare_scrolling_is_synchronized(window, controller, qtbot):
     controller.compare("topic:thirteen-count")
     compare = window.workspaces["compare"]
-    window.resize(900, 300)
+    window.resize(1280, 300)
     qtbot.wait(50)
-    bars = [c.browser.verticalScrollBar() for c in compare.columns]
+    bars = [c.browser.verticalScrollBar() for c in compare.shown_columns()]
     scrollable = [b for b in bars if b.maximum() > 0]
     assert len(scrollable) >= 2
     scrollable[0].setValue(scrollable[0].maximum())
     assert all(b.value() == b.maximum() for b in scrollable)
+
+
+def test_compare_pages_columns_instead_of_scrolling_sideways(window, controller, qtbot):
+    """Issue 19: at 1024x700 nothing scrolls sideways. As many columns as fit are
+    shown, the original stays first, and Next/Previous (Alt+N/Alt+P) bring the rest."""
+    window.resize(1024, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    controller.compare("28")
+    compare = window.workspaces["compare"]
+    qtbot.wait(20)
+    assert not compare.scroll.horizontalScrollBar().isVisible()
+    all_refs = [c.ref for c in compare.columns]
+    assert len(all_refs) > 3  # 28, its proposals and the other rulebooks: more than fit
+    seen: list[str] = []
+    for _ in range(len(all_refs)):
+        shown = compare.shown_columns()
+        assert shown[0].ref == "apca:28"  # the original is always the first column
+        assert 1 < len(shown) < len(all_refs)
+        right = compare.scroll.viewport().width()
+        for column in shown:  # every shown column lies wholly inside the viewport
+            assert column.geometry().right() <= right, column.ref
+        seen += [c.ref for c in shown if c.ref not in seen]
+        if not compare.next_button.isEnabled():
+            break
+        compare.next_button.click()
+    assert seen == all_refs  # Next reaches every column, in order
+    assert compare.previous_button.isEnabled()
+    assert f"of {len(all_refs)}" in compare.summary.text()
+    while compare.previous_button.isEnabled():
+        compare.previous_button.click()
+    assert [c.ref for c in compare.shown_columns()][:2] == ["apca:28", "apca:28A"]
+    # wide enough for all of them: no paging buttons
+    window.resize(3000, 700)
+    qtbot.wait(20)
+    if len(compare.shown_columns()) == len(all_refs):
+        assert not compare.next_button.isVisible()
 
 
 def test_compare_topic(window, controller):
