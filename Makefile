@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: run test bench lint fuzz screenshots install install-test clean lock test-newest
+.PHONY: run test bench lint typecheck fuzz screenshots install install-test clean lock test-newest
 
 # The versions we test are the versions we install: both targets install from a
 # hash-pinned lock generated from pyproject.toml (`make lock` refreshes it).
@@ -37,8 +37,12 @@ test: install-test
 bench: install-test
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run_all.py
 
-lint: install-test
+lint: install-test typecheck
 	$(BIN)/ruff check rulesbook ui tests bench
+
+# The core strictly, the Qt layer with mypy's defaults (settings in pyproject.toml).
+typecheck: install-test
+	$(BIN)/mypy rulesbook ui
 
 # Regenerate both locks from pyproject.toml: one universal lock for every
 # Python the package allows, with the hash of every file.

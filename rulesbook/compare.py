@@ -4,6 +4,7 @@ compare with proposals written in ordinary case)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 
 from .library import Library
@@ -25,7 +26,7 @@ class Variant:
     diff: WordDiff
     why: str  # how it was found: "original", "filed under", "concerns", "refers to", "topic"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {
             "ref": self.ref, "rulebook": self.rulebook, "kind": self.kind, "title": self.title,
             "text": self.text, "member": self.member, "member_name": self.member_name,
@@ -53,7 +54,7 @@ class FiledApart:
         about = ", ".join(num(c) for c in self.concerns) or "no rule (new text)"
         return f"{self.ref}: filed under {num(self.filed_under)}, concerns {about}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"ref": self.ref, "filed_under": self.filed_under,
                 "concerns": list(self.concerns), "member": self.member,
                 "member_name": self.member_name, "label": self.label}
@@ -74,7 +75,7 @@ class RefersTo:
         where = self.filed_under.partition(":")[2] if self.filed_under else "no rule"
         return f"{self.ref}: filed under {where}, refers to this rule"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"ref": self.ref, "filed_under": self.filed_under, "member": self.member,
                 "member_name": self.member_name, "label": self.label}
 
@@ -88,7 +89,7 @@ class Comparison:
     filed_apart: tuple[FiledApart, ...] = ()
     refers_apart: tuple[RefersTo, ...] = ()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"subject": self.subject, "title": self.title,
                 "original": self.original.ref if self.original else None,
                 "variants": [v.to_dict() for v in self.variants],
@@ -104,11 +105,15 @@ def mentions(text: str) -> set[str]:
     return {m[1] for m in _RULE_MENTION.finditer(text)}
 
 
-def _variant(library: Library, entry: Entry, base_text: str, base_topics, why: str) -> Variant:
+def _variant(library: Library, entry: Entry, base_text: str, base_topics: Container[str],
+             why: str) -> Variant:
+    member_id: str | None
+    member_name: str | None
     if isinstance(entry, Proposal):
         kind = entry.kind
         member = library.member(entry.member)
-        title = entry.title or (library.index[entry.rule].title if entry.rule else entry.id)
+        filed_under = library.index[entry.rule] if entry.rule else None
+        title = entry.title or (filed_under.title if filed_under else None) or entry.id
         member_id, member_name = member.id, member.name
     else:
         kind = "original" if entry.rulebook == "apca" else "section"
@@ -169,7 +174,8 @@ def compare_rule(library: Library, ref: str, other_books: bool = True) -> Compar
                     scored.append((-len(shared), book.id, section))
         for _, _, section in sorted(scored, key=lambda s: (s[0], s[1])):
             variants.append(_variant(library, section, base_text, topics, "topic"))
-    return Comparison(rule.ref, rule.title, rule, tuple(variants), tuple(apart),
+    # the original's title as its variant shows it (a preamble proposal has no title)
+    return Comparison(rule.ref, variants[0].title, rule, tuple(variants), tuple(apart),
                       tuple(referring))
 
 

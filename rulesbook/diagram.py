@@ -5,8 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
+from typing import TYPE_CHECKING
 
 from .draughts.squares import square_to_algebraic
+
+if TYPE_CHECKING:
+    from .draughts.position import Position
 
 GREEN, BUFF = "#2e7d32", "#f0dc9c"
 RED, WHITE = "#c62828", "#fafafa"
@@ -26,7 +30,7 @@ def _xy(square: int) -> tuple[int, int]:
     return "abcdefgh".index(name[0]), 8 - int(name[1])
 
 
-def board_svg(position=None, size: int = 320, numbers: bool = True,
+def board_svg(position: Position | None = None, size: int = 320, numbers: bool = True,
               highlight: tuple[int, ...] = (), title: str = "",
               arrows: tuple[DiagramArrow, ...] = ()) -> str:
     """The SVG text of ``position`` (a rulesbook.draughts Position, or None for an empty

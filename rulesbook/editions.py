@@ -160,7 +160,9 @@ def redline(library: Library, old_id: str, new_id: str) -> Redline:
             status = "changed"
         else:
             status = "unchanged"
-        entries.append(RedlineEntry(ref, (b or a).title, status, old_text, new_text,
+        shown = b or a
+        assert shown is not None  # every ref is a rule of one edition or the other
+        entries.append(RedlineEntry(ref, shown.title, status, old_text, new_text,
                                     word_diff(old_text, new_text, ignore_case=True),
                                     a.source if a else None, b.source if b else None))
     return Redline(old.edition, new.edition, tuple(entries))

@@ -22,7 +22,7 @@ class Problem:
             return f"{self.file}:{self.line}:{self.col}: {self.message}"
         return f"{self.file}: {self.message}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, str | int]:
         return {"file": self.file, "line": self.line, "col": self.col, "message": self.message}
 
 

@@ -75,7 +75,7 @@ class Proposal:
     title: str | None = None
     concerns: tuple[str, ...] = ()
     notes: tuple[Note, ...] = ()
-    rulings: tuple[dict, ...] = field(default=(), compare=False, hash=False)
+    rulings: tuple[dict[str, Any], ...] = field(default=(), compare=False, hash=False)  # as in YAML
     withdrawn: Withdrawn | None = None
 
     @property
@@ -107,7 +107,7 @@ class Rule:
     notes: tuple[Note, ...] = ()
     see_also: tuple[str, ...] = ()
     proposals: tuple[Proposal, ...] = ()
-    rulings: tuple[dict, ...] = field(default=(), compare=False, hash=False)
+    rulings: tuple[dict[str, Any], ...] = field(default=(), compare=False, hash=False)  # as in YAML
 
     @property
     def label(self) -> str:

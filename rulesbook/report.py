@@ -5,9 +5,12 @@ HTML; the file is written atomically."""
 from __future__ import annotations
 
 import html
+import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import markdown
 
@@ -17,11 +20,15 @@ from .reconstruct.replay import IllegalMove, move_number, replay
 from .storage import atomic_write_text
 from .textio import visible_controls
 
+if TYPE_CHECKING:
+    from .library import Library
+    from .rulings.cases import Case
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>])")
 _DIAGRAM = "RULESBOOKDIAGRAMPLACEHOLDER"
 
 
-def md_escape(text) -> str:
+def md_escape(text: object) -> str:
     """Text made literal for Markdown: bidi overrides and other invisible controls
     shown as ``<U+202E>`` (a name reads as typed), HTML-escaped, then Markdown
     punctuation escaped."""
@@ -33,12 +40,13 @@ def _quote(text: str) -> str:
                      str(text).splitlines())
 
 
-def _quote_marked(text: str, quotes) -> str:
+def _quote_marked(text: str, quotes: Iterable[str]) -> str:
     """The rule text as a block quote with the deciding words (``quotes``) in bold."""
     from .rulings import merged_spans
 
     text = " ".join(str(text).split())  # one paragraph: spans never cross a line break
-    parts, at = [], 0
+    parts: list[str] = []
+    at = 0
     for start, end in merged_spans(text, quotes):
         parts.append(md_escape(text[at:start]))
         parts.append(f"**{md_escape(text[start:end])}**")
@@ -72,7 +80,7 @@ def scoresheet_name(start: Position, before: Position, ply: int, text: str) -> s
     return f"{before.turn.title}'s {ordinal(move_number(start, ply))} move, {text}"
 
 
-def record_view(case) -> RecordView:
+def record_view(case: Case) -> RecordView:
     """Replay the case's record with the reconstruction core; raises GameRecordError
     when a move other than the disputed one cannot be played."""
     from .draughts import DraughtsError
@@ -116,7 +124,8 @@ def _squares_of(text: str) -> tuple[int, ...]:
                  if s.isascii() and s.isdigit() and len(s) <= 2)
 
 
-def report_markdown(library, case, edition: str | None = None) -> tuple[str, str]:
+def report_markdown(library: Library, case: Case,
+                    edition: str | None = None) -> tuple[str, str]:
     """(markdown, svg) of the report for ``case``."""
     from .diagram import board_svg
     from .rulings import compare, fact_words, get_incident, outcome_words, suggest, verdict_words
@@ -155,7 +164,7 @@ def report_markdown(library, case, edition: str | None = None) -> tuple[str, str
         if view.texts:
             lines += ["## Moves", ""]
             start_first = view.start.turn is view.start.variant.first_player
-            items = []
+            items: list[str] = []
             for i, text in enumerate(view.texts, start=1):
                 first_of_pair = (i % 2 == 1) == start_first
                 prefix = f"{move_number(view.start, i)}\\. " if first_of_pair or i == 1 else ""
@@ -214,7 +223,7 @@ table{border-collapse:collapse;width:100%}td,th{border:1px solid #bbb;padding:.2
 figure{margin:1em 0}div.decision{page-break-inside:avoid;break-inside:avoid}"""
 
 
-def report_html(library, case, edition: str | None = None) -> str:
+def report_html(library: Library, case: Case, edition: str | None = None) -> str:
     """The standalone HTML report for ``case``."""
     text, svg = report_markdown(library, case, edition)
     body = markdown.markdown(text, extensions=["tables", "md_in_html"], output_format="html")
@@ -225,6 +234,7 @@ def report_html(library, case, edition: str | None = None) -> str:
             f"</body>\n</html>\n")
 
 
-def write_report(library, case, path, edition: str | None = None) -> Path:
+def write_report(library: Library, case: Case, path: str | os.PathLike[str],
+                 edition: str | None = None) -> Path:
     """Write the report for ``case`` to ``path`` atomically."""
     return atomic_write_text(path, report_html(library, case, edition))

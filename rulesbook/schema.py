@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Mapping
 from functools import cache, lru_cache
+from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 from referencing import Registry, Resource
 
 from .datapath import schema_dir
@@ -24,7 +26,7 @@ def _registry() -> Registry:
     return Registry().with_resources(resources)
 
 
-def _inline(node, base: str, depth: int = 0):
+def _inline(node: Any, base: str, depth: int = 0) -> Any:  # Any: JSON Schema as parsed
     """The schema with every ``$ref`` replaced by its target.
 
     The project's schemas are not recursive; inlining them once saves the
@@ -62,13 +64,21 @@ def available_kinds() -> list[str]:
                   if p.name != "common.schema.json")
 
 
-def _describe(error) -> str:
+def _unknown_keys(error: ValidationError) -> tuple[list[str], list[object]]:
+    """For an ``additionalProperties`` error: the keys the schema allows, and the
+    keys of the value that it does not."""
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    allowed = [str(k) for k in schema.get("properties", {})]
+    instance = error.instance if isinstance(error.instance, Mapping) else {}
+    return allowed, [k for k in instance if k not in allowed]
+
+
+def _describe(error: ValidationError) -> str:
     """A readable message for one jsonschema error, with a "did you mean" where it helps."""
     where = ".".join(str(p) for p in error.absolute_path)
     prefix = f"{where}: " if where else ""
     if error.validator == "additionalProperties":
-        allowed = list(error.schema.get("properties", {}))
-        extra = [k for k in error.instance if k not in allowed]
+        allowed, extra = _unknown_keys(error)
         parts = []
         for key in extra:
             guess = difflib.get_close_matches(str(key), allowed, n=1)
@@ -76,7 +86,8 @@ def _describe(error) -> str:
             parts.append(f"unknown key {key!r}{hint}")
         return prefix + "; ".join(parts) + f"; allowed keys: {', '.join(allowed)}"
     if error.validator == "enum":
-        options = [str(o) for o in error.validator_value]
+        values = error.validator_value
+        options = [str(o) for o in values] if isinstance(values, (list, tuple)) else []
         guess = difflib.get_close_matches(str(error.instance), options, n=1)
         hint = f" (did you mean {guess[0]!r}?)" if guess else ""
         return f"{prefix}{error.instance!r} is not one of {', '.join(options)}{hint}"
@@ -95,12 +106,11 @@ def _describe(error) -> str:
 
 def validate(doc: LoadedYaml, kind: str) -> list[Problem]:
     """Every schema problem of ``doc`` as ``kind``, each at its line."""
-    problems = []
+    problems: list[Problem] = []
     for error in validator_for(kind).iter_errors(doc.data):
         path = tuple(error.absolute_path)
         if error.validator == "additionalProperties":
-            allowed = error.schema.get("properties", {})
-            extra = [k for k in error.instance if k not in allowed]
+            _allowed, extra = _unknown_keys(error)
             if extra:
                 path = path + (extra[0],)
         problems.append(doc.problem(path, _describe(error)))

@@ -80,7 +80,7 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
-def real_path(path: str | os.PathLike) -> Path:
+def real_path(path: str | os.PathLike[str]) -> Path:
     """The file a save of ``path`` writes: symbolic links are followed to their
     target (which a save then replaces, so the link keeps pointing at the new
     version and every name of the file takes the same lock)."""
@@ -118,7 +118,7 @@ def _check_target(shown: Path, target: Path, backup: Path) -> os.stat_result | N
     return st
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes, backup: bool = False,
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes, backup: bool = False,
                        private: bool = False) -> Path:
     """Write ``data`` to ``path`` atomically; with ``backup`` keep the old file as ``path~``.
 
@@ -192,14 +192,14 @@ def durability_notes() -> Iterator[list[str]]:
             warnings.warn_explicit(item.message, item.category, item.filename, item.lineno)
 
 
-def atomic_write_text(path: str | os.PathLike, text: str, backup: bool = False,
+def atomic_write_text(path: str | os.PathLike[str], text: str, backup: bool = False,
                       private: bool = False) -> Path:
     """Write UTF-8 text atomically (see :func:`atomic_write_bytes`)."""
     return atomic_write_bytes(path, text.encode("utf-8"), backup=backup, private=private)
 
 
 @contextlib.contextmanager
-def file_lock(path: str | os.PathLike, timeout: float = 10.0) -> Iterator[None]:
+def file_lock(path: str | os.PathLike[str], timeout: float = 10.0) -> Iterator[None]:
     """Hold an exclusive lock for a read-modify-write of ``path``.
 
     Two programs updating one file (two secretaries, a member's ``ballot import``

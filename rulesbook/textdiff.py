@@ -4,6 +4,7 @@ from __future__ import annotations
 import difflib
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _TOKEN = re.compile(r"\s+|\S+\s*")
@@ -57,7 +58,7 @@ class WordDiff:
                 out.append(f'<ins class="ins">{text}</ins>')
         return "".join(out)
 
-    def to_list(self) -> list[dict]:
+    def to_list(self) -> list[dict[str, str]]:
         return [{"op": op.op, "text": op.text} for op in self.ops]
 
 
@@ -65,7 +66,7 @@ def _words(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-def _norm(token: str, key) -> str:
+def _norm(token: str, key: Callable[[str], str]) -> str:
     return key(token.strip())
 
 

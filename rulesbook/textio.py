@@ -35,8 +35,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .errors import RulesbookError
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 __all__ = [
     "shorten",
@@ -155,7 +159,7 @@ def _too_large(name: str, max_bytes: int, what: str) -> InputLimitError:
                            limit=f"{what} size", where=f"byte {max_bytes:,}")
 
 
-def _open_binary(path: Path, name: str):
+def _open_binary(path: Path, name: str) -> BinaryIO:
     try:
         return open(path, "rb")  # noqa: SIM115 - closed by the callers
     except FileNotFoundError:
@@ -166,7 +170,7 @@ def _open_binary(path: Path, name: str):
         raise RulesbookError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
-def read_text(path: str | os.PathLike, *, max_bytes: int, what: str = "the file",
+def read_text(path: str | os.PathLike[str], *, max_bytes: int, what: str = "the file",
               fallback: bool = True, name: str | None = None) -> DecodedText:
     """The decoded text of ``path``, reading at most ``max_bytes`` bytes.
 
@@ -188,7 +192,7 @@ def read_text(path: str | os.PathLike, *, max_bytes: int, what: str = "the file"
 class _Bounded(io.RawIOBase):
     """A binary stream that raises :class:`InputLimitError` past ``max_bytes``."""
 
-    def __init__(self, handle, max_bytes: int, name: str, what: str) -> None:
+    def __init__(self, handle: BinaryIO, max_bytes: int, name: str, what: str) -> None:
         self._handle = handle
         self._left = max_bytes
         self._max = max_bytes
@@ -198,7 +202,7 @@ class _Bounded(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:
+    def readinto(self, buffer: WriteableBuffer) -> int:
         if self._left < 0:
             raise _too_large(self._name, self._max, self._what)
         view = memoryview(buffer)
@@ -219,7 +223,7 @@ class _Bounded(io.RawIOBase):
         super().close()
 
 
-def _scan_utf8(handle, max_bytes: int, name: str, what: str) -> tuple[int, int, int] | None:
+def _scan_utf8(handle: BinaryIO, max_bytes: int, name: str, what: str) -> tuple[int, int, int] | None:
     """Where the first byte that is not UTF-8 is, as (line, col, byte), or None;
     reads the whole (bounded) stream in chunks without keeping it."""
     decoder = codecs.getincrementaldecoder("utf-8")()
@@ -256,9 +260,9 @@ def _scan_utf8(handle, max_bytes: int, name: str, what: str) -> tuple[int, int, 
 
 
 @contextmanager
-def open_text(path: str | os.PathLike, *, max_bytes: int, what: str = "the file",
+def open_text(path: str | os.PathLike[str], *, max_bytes: int, what: str = "the file",
               fallback: bool = True, name: str | None = None,
-              warnings: list[str] | None = None) -> Iterator[io.TextIOBase]:
+              warnings: list[str] | None = None) -> Iterator[TextIO]:
     """A text stream over ``path`` decoded by the policy of this module, that
     raises :class:`InputLimitError` past ``max_bytes`` bytes; the fallback
     warning (if any) is appended to ``warnings``. Memory does not grow with the
@@ -281,8 +285,8 @@ def open_text(path: str | os.PathLike, *, max_bytes: int, what: str = "the file"
         handle.close()
 
 
-def _decoding_stream(handle, name: str, max_bytes: int, what: str, fallback: bool,
-                     warnings: list[str] | None) -> io.TextIOBase:
+def _decoding_stream(handle: BinaryIO, name: str, max_bytes: int, what: str, fallback: bool,
+                     warnings: list[str] | None) -> TextIO:
     mode = os.fstat(handle.fileno()).st_mode
     if not stat.S_ISREG(mode):
         # a pipe or a device cannot be scanned twice: read it whole, bounded

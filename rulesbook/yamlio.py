@@ -9,9 +9,10 @@ refused (no "billion laughs"), nesting and file size are bounded.
 from __future__ import annotations
 
 import stat
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import yaml
 
@@ -31,6 +32,9 @@ _SAFE_SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:timestamp",
 }
+#: Where a value stands in a document: the keys and list indices that lead to it.
+YamlPath: TypeAlias = tuple[object, ...]
+
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
@@ -40,25 +44,25 @@ class LoadedYaml:
     """A YAML document as plain data plus the position of every value."""
 
     file: str
-    data: Any
-    marks: dict  # path tuple -> (line, col), both 1-based
+    data: Any  # plain data as written: dicts, lists, str, int, float, bool, None
+    marks: dict[YamlPath, tuple[int, int]]  # path -> (line, col), both 1-based
 
-    def where(self, path: tuple) -> tuple[int, int]:
+    def where(self, path: Sequence[object]) -> tuple[int, int]:
         """The line and column of the value at ``path`` (or of its nearest parent)."""
         path = tuple(path)
         while path and path not in self.marks:
             path = path[:-1]
         return self.marks.get(path, (1, 1))
 
-    def problem(self, path: tuple, message: str) -> Problem:
+    def problem(self, path: Sequence[object], message: str) -> Problem:
         line, col = self.where(path)
         return Problem(self.file, line, col, message)
 
 
 class _Converter:
-    def __init__(self, file: str):
+    def __init__(self, file: str) -> None:
         self.file = file
-        self.marks: dict = {}
+        self.marks: dict[YamlPath, tuple[int, int]] = {}
         self.constructor = yaml.constructor.SafeConstructor()
         self.seen: set[int] = set()
 
@@ -66,7 +70,7 @@ class _Converter:
         mark = node.start_mark
         return DataFileError(Problem(self.file, mark.line + 1, mark.column + 1, message))
 
-    def convert(self, node: yaml.Node, path: tuple, depth: int) -> Any:
+    def convert(self, node: yaml.Node, path: YamlPath, depth: int) -> Any:
         if depth > MAX_DEPTH:
             raise self.fail(node, f"nested more than {MAX_DEPTH} levels deep")
         if id(node) in self.seen:
@@ -76,7 +80,7 @@ class _Converter:
         if isinstance(node, yaml.MappingNode):
             if node.tag != _MAP_TAG:
                 raise self.fail(node, f"unsupported tag {node.tag!r}: only plain YAML is allowed")
-            result: dict = {}
+            result: dict[Any, Any] = {}
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
                     raise self.fail(key_node, "YAML merge keys (<<) are not allowed in rules data")
@@ -96,6 +100,7 @@ class _Converter:
             if node.tag != _SEQ_TAG:
                 raise self.fail(node, f"unsupported tag {node.tag!r}: only plain YAML is allowed")
             return [self.convert(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        assert isinstance(node, yaml.ScalarNode)  # PyYAML's third kind of node
         return self.scalar(node)
 
     def scalar(self, node: yaml.ScalarNode) -> Any:

@@ -97,3 +97,14 @@ def test_a_baseline_that_is_not_the_topics_rule_is_refused(data_copy):
     path.write_text(text.replace("baseline: apca:12", "baseline: apca:1", 1), "utf-8")
     messages = [p.message for p in validate_folder(data_copy)]
     assert any("baseline apca:1 does not have the topic 'touch-move'" in m for m in messages)
+
+
+def test_a_preamble_proposal_is_titled_by_its_heading(library, capsys):
+    # Shotgun's "Purpose" stands before the numbered rules and has no title of its
+    # own: the comparison is titled by the record's id, as its variant is (it said None).
+    entry = library.index["apca:Purpose"]
+    assert entry.title is None and entry.rule is None
+    comparison = compare_rule(library, "apca:Purpose")
+    assert comparison.title == entry.id == comparison.variants[0].title
+    assert main(["compare", "apca:Purpose", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["title"] == "Purpose"

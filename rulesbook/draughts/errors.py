@@ -5,6 +5,12 @@ input" can catch that; the message is written for a referee to read.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rulesbook.draughts.move import Move
+
 __all__ = [
     "DraughtsError",
     "FenError",
@@ -50,7 +56,7 @@ class AmbiguousMoveError(IllegalMoveError):
     when the error was raised without them.
     """
 
-    def __init__(self, message: str = "", candidates=(), *, move: str | None = None,
+    def __init__(self, message: str = "", candidates: Iterable[Move] = (), *, move: str | None = None,
                  explanation: str | None = None) -> None:
         super().__init__(message, move=move, explanation=explanation)
         self.candidates = list(candidates)

@@ -20,15 +20,15 @@ def _index(row: int, file: int) -> int:
     return -1
 
 
-def _build():
-    nb = []
-    rays = []
+def _build() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[tuple[int, ...], ...], ...]]:
+    nb: list[tuple[int, ...]] = []
+    rays: list[tuple[tuple[int, ...], ...]] = []
     for i in range(32):
         r, f = _coords(i)
         nb.append(tuple(_index(r + dr, f + df) for dr, df in DIRS))
-        rs = []
+        rs: list[tuple[int, ...]] = []
         for dr, df in DIRS:
-            ray = []
+            ray: list[int] = []
             k = 1
             while _index(r + k * dr, f + k * df) >= 0:
                 ray.append(_index(r + k * dr, f + k * df))
@@ -41,9 +41,9 @@ def _build():
 NB, RAYS_BY_DIR = _build()  # RAYS_BY_DIR[i][d]: the squares from bit i in DIRS[d], nearest first
 
 
-def _between():
+def _between() -> dict[tuple[int, int], int]:
     """{(i, j): mask of the squares strictly between} for i, j on one diagonal."""
-    out = {}
+    out: dict[tuple[int, int], int] = {}
     for i in range(32):
         for ray in RAYS_BY_DIR[i]:
             mask = 0
@@ -63,7 +63,7 @@ def stop_choices(path: tuple[int, ...], caps: tuple[int, ...]) -> tuple[int, ...
     squares a text may name for it: the turning square where the piece turns,
     and on a straight run over two pieces any square between them (a flying
     king may be said to stop on any of them; the move is the same)."""
-    out = []
+    out: list[int] = []
     for k in range(1, len(path) - 1):
         here = path[k]
         if DIRECTION.get((path[k - 1], here)) == DIRECTION.get((here, path[k + 1])):

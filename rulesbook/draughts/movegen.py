@@ -26,7 +26,8 @@ Everything else here is internal to the engine and may change.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, TypeAlias
 
 from rulesbook.draughts.geometry import (  # noqa: F401 - re-exported for callers
     BETWEEN,
@@ -47,6 +48,8 @@ __all__ = [
     "FULL",
     "RAYS_BY_DIR",
     "Bitboards",
+    "RawMove",
+    "Rules",
     "apply",
     "compile_rules",
     "legal_raw_moves",
@@ -69,6 +72,18 @@ class Bitboards(NamedTuple):
     white_kings: int
     black_to_move: bool
 
+
+# A generated move: (path, captures, crowns, capture_mask), squares as bit indices.
+RawMove: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], bool, int]
+# The variant flags compile_rules gives: (men capture backward, flying kings,
+# "most" capture precedence, mid-capture crowning mode MODE_*).
+Rules: TypeAlias = tuple[bool, bool, bool, int]
+# One single jump from an origin: (bit of the jumped square, bit of the landing
+# square, jumped square, landing square).
+_Jump: TypeAlias = tuple[int, int, int, int]
+_Jumps: TypeAlias = tuple[tuple[_Jump, ...], ...]
+_Masks: TypeAlias = tuple[tuple[int, int], ...]
+
 FULL = (1 << 32) - 1
 BLACK_FORWARD = (2, 3)
 WHITE_FORWARD = (0, 1)
@@ -77,10 +92,10 @@ WHITE_FORWARD = (0, 1)
 RAYS = tuple(tuple(r for r in rs if len(r) >= 2) for rs in RAYS_BY_DIR)  # rays long enough to capture on
 
 
-def _jumps(dirs):
-    out = []
+def _jumps(dirs: Sequence[int]) -> _Jumps:
+    out: list[tuple[_Jump, ...]] = []
     for i in range(32):
-        js = []
+        js: list[_Jump] = []
         for d in dirs:
             o = NB[i][d]
             if o >= 0 and NB[o][d] >= 0:
@@ -90,7 +105,7 @@ def _jumps(dirs):
     return tuple(out)
 
 
-def _steps(dirs):
+def _steps(dirs: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(NB[i][d] for d in dirs if NB[i][d] >= 0) for i in range(32))
 
 
@@ -106,7 +121,7 @@ CROWN_WHITE = sum(BIT[i] for i in range(0, 4))  # squares 1-4
 LONG_LINE = sum(BIT[s - 1] for s in (4, 8, 11, 15, 18, 22, 25, 29))
 
 
-def _shift_masks(dirs):
+def _shift_masks(dirs: Sequence[int]) -> _Masks:
     """{delta: mask of origins whose neighbour in one of ``dirs`` is origin + delta}."""
     masks: dict[int, int] = {}
     for i in range(32):
@@ -137,7 +152,8 @@ def compile_rules(variant: Variant) -> tuple[bool, bool, bool, int]:
 
 # --------------------------------------------------------------------------- captures
 
-def _king_dfs(i, capmask, path, caps, opp, empty, crowns, out):
+def _king_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...], opp: int,
+              empty: int, crowns: bool, out: list[RawMove]) -> bool:
     """Short (non-flying) king: jump adjacent pieces in all four directions."""
     found = False
     for ob, lb, o, land in JUMPS_ALL[i]:
@@ -151,7 +167,8 @@ def _king_dfs(i, capmask, path, caps, opp, empty, crowns, out):
     return found
 
 
-def _fking_dfs(i, capmask, path, caps, opp, empty, crowns, out, skip=-1):
+def _fking_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...], opp: int,
+               empty: int, crowns: bool, out: list[RawMove], skip: int = -1) -> bool:
     """Flying king: captures at a distance, landing anywhere beyond; a landing
     square from which the capture can go on must be chosen when one exists.
 
@@ -166,8 +183,8 @@ def _fking_dfs(i, capmask, path, caps, opp, empty, crowns, out, skip=-1):
     for d, ray in enumerate(RAYS_BY_DIR[i]):
         if d == skip or len(ray) < 2:
             continue
-        target = 0
-        lands = None
+        target = to = 0
+        lands: list[int] = []
         for j in ray:
             b = BIT[j]
             if target:
@@ -189,10 +206,10 @@ def _fking_dfs(i, capmask, path, caps, opp, empty, crowns, out, skip=-1):
             nc = caps + (to,)
             # can the capture go on straight ahead, past the last landing square?
             k = ray.index(lands[-1]) + 1
-            straight = (k + 1 < len(ray) and opp & BIT[ray[k]] and not nm & BIT[ray[k]]
-                        and empty & BIT[ray[k + 1]])
+            straight = (k + 1 < len(ray) and bool(opp & BIT[ray[k]]) and not nm & BIT[ray[k]]
+                        and bool(empty & BIT[ray[k + 1]]))
             going_on = False
-            ends = []
+            ends: list[int] = []
             for n, land in enumerate(lands):
                 if n == 0:
                     cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out)
@@ -209,7 +226,9 @@ def _fking_dfs(i, capmask, path, caps, opp, empty, crowns, out, skip=-1):
     return found
 
 
-def _man_dfs(i, capmask, path, caps, opp, empty, jumps, crown, mode, flying, out):
+def _man_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...], opp: int,
+             empty: int, jumps: _Jumps, crown: int, mode: int, flying: bool,
+             out: list[RawMove]) -> bool:
     found = False
     for ob, lb, o, land in jumps[i]:
         if opp & ob and not capmask & ob and empty & lb:
@@ -234,10 +253,11 @@ def _man_dfs(i, capmask, path, caps, opp, empty, jumps, crown, mode, flying, out
     return found
 
 
-def captures(men, kings, opp, occ, black, rules):
+def captures(men: int, kings: int, opp: int, occ: int, black: bool,
+             rules: Rules) -> list[RawMove]:
     """All capture moves of the side owning ``men``/``kings`` (after precedence)."""
     back, flying, most, mode = rules
-    out: list = []
+    out: list[RawMove] = []
     free = FULL ^ occ
     if men:
         crown = CROWN_BLACK if black else CROWN_WHITE
@@ -265,10 +285,10 @@ def captures(men, kings, opp, occ, black, rules):
 
 # --------------------------------------------------------------------------- quiet moves
 
-def quiet_moves(men, kings, occ, black, rules):
+def quiet_moves(men: int, kings: int, occ: int, black: bool, rules: Rules) -> list[RawMove]:
     flying = rules[1]
     free = FULL ^ occ
-    out = []
+    out: list[RawMove] = []
     if men:
         crown = CROWN_BLACK if black else CROWN_WHITE
         steps = STEPS_BLACK if black else STEPS_WHITE
@@ -299,7 +319,7 @@ def quiet_moves(men, kings, occ, black, rules):
     return out
 
 
-def count_quiet(men, kings, occ, black, rules):
+def count_quiet(men: int, kings: int, occ: int, black: bool, rules: Rules) -> int:
     """Number of quiet moves, counted with shifts (no move objects built)."""
     free = FULL ^ occ
     n = 0
@@ -327,7 +347,8 @@ def count_quiet(men, kings, occ, black, rules):
     return n
 
 
-def generate(men, kings, opp, occ, black, rules):
+def generate(men: int, kings: int, opp: int, occ: int, black: bool,
+             rules: Rules) -> list[RawMove]:
     """All legal moves (captures are compulsory).  Most positions have no
     capture: a bitboard test says so before any capture is searched."""
     if has_capture(men, kings, opp, occ, black, rules):
@@ -336,7 +357,7 @@ def generate(men, kings, opp, occ, black, rules):
 
 
 def legal_raw_moves(bm: int, bk: int, wm: int, wk: int, black: bool,
-                    rules: tuple) -> list[tuple]:
+                    rules: Rules) -> list[RawMove]:
     """Every legal raw move of the side to move (``black`` or White) on the
     boards ``bm, bk, wm, wk`` under ``rules`` (from :func:`compile_rules`);
     captures are compulsory.  One move per distinct start, end and ordered
@@ -350,7 +371,7 @@ _NEW_MOVE = Move.__new__
 _SET = object.__setattr__
 
 
-def raw_to_move(raw: tuple) -> Move:
+def raw_to_move(raw: RawMove) -> Move:
     """The :class:`~rulesbook.draughts.Move` (squares 1-32) of a raw move."""
     move = _NEW_MOVE(Move)  # Move(path, captures, crowns) without the frozen __init__
     _SET(move, "__dict__", {"path": tuple(i + 1 for i in raw[0]),
@@ -359,7 +380,7 @@ def raw_to_move(raw: tuple) -> Move:
 
 
 def apply(bm: int, bk: int, wm: int, wk: int, black: bool,
-          move: tuple) -> tuple[int, int, int, int]:
+          move: RawMove) -> tuple[int, int, int, int]:
     """The boards ``(bm, bk, wm, wk)`` after the raw ``move`` by the side to
     move (``black`` or White); the turn passes (not part of the result)."""
     path, _caps, crowns, capmask = move
@@ -397,7 +418,7 @@ def apply(bm: int, bk: int, wm: int, wk: int, black: bool,
 # --------------------------------------------------------------------------- fast checks
 # Used to validate a written move without generating every legal move.
 
-def _jump_shifts(dirs):
+def _jump_shifts(dirs: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
     """((delta to the jumped square, delta to the landing square, mask of origins), ...)
     for single jumps in ``dirs``; the masks keep only origins whose jump stays on the board."""
     masks: dict[tuple[int, int], int] = {}
@@ -415,7 +436,7 @@ JSHIFT_WHITE = _jump_shifts(WHITE_FORWARD)
 JSHIFT_ALL = _jump_shifts(range(4))
 
 
-def _any_jump(pieces, opp, free, shifts):
+def _any_jump(pieces: int, opp: int, free: int, shifts: tuple[tuple[int, int, int], ...]) -> bool:
     for do, dl, mask in shifts:
         x = pieces & mask
         if x:
@@ -425,7 +446,7 @@ def _any_jump(pieces, opp, free, shifts):
     return False
 
 
-def has_capture(men, kings, opp, occ, black, rules):
+def has_capture(men: int, kings: int, opp: int, occ: int, black: bool, rules: Rules) -> bool:
     """True when the side owning ``men``/``kings`` has a capture (and so must
     capture): a single jump exists.  Same answer as ``bool(captures(...))``."""
     free = FULL ^ occ
@@ -450,7 +471,7 @@ def has_capture(men, kings, opp, occ, black, rules):
     return False
 
 
-def _step_masks(steps):
+def _step_masks(steps: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     return tuple(sum(BIT[j] for j in s) for s in steps)
 
 
@@ -459,7 +480,8 @@ STEPMASK_WHITE = _step_masks(STEPS_WHITE)
 STEPMASK_ALL = _step_masks(STEPS_ALL)
 
 
-def quiet_step(men, kings, occ, black, rules, i, j):
+def quiet_step(men: int, kings: int, occ: int, black: bool, rules: Rules, i: int,
+               j: int) -> RawMove | None:
     """The generated tuple of the quiet move ``i``-``j`` (bit indices) of the side
     owning ``men``/``kings`` if it is a legal step ignoring captures, else None."""
     bj = BIT[j]
@@ -480,7 +502,7 @@ def quiet_step(men, kings, occ, black, rules, i, j):
     return None
 
 
-def _jump_to(jumps):
+def _jump_to(jumps: _Jumps) -> tuple[dict[int, int], ...]:
     """Per origin: {landing square: jumped square} of the single jumps in ``jumps``."""
     return tuple({land: o for _ob, _lb, o, land in js} for js in jumps)
 
@@ -490,7 +512,8 @@ JUMP_TO_BLACK = _jump_to(JUMPS_BLACK)
 JUMP_TO_WHITE = _jump_to(JUMPS_WHITE)
 
 
-def capture_path(men, kings, opp, occ, black, rules, path):
+def capture_path(men: int, kings: int, opp: int, occ: int, black: bool, rules: Rules,
+                 path: tuple[int, ...]) -> RawMove | None:
     """The generated tuple of the capture that stops on ``path`` (bit indices)
     if it is one of ``captures(...)`` with exactly that path, else None.
 
@@ -514,7 +537,7 @@ def capture_path(men, kings, opp, occ, black, rules, path):
     empty = (FULL ^ occ) | bi
     crown = CROWN_BLACK if black else CROWN_WHITE
     capmask = 0
-    caps = []
+    caps: list[int] = []
     crowned = False
     last = len(path) - 1
     for k in range(1, last + 1):

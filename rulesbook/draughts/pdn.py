@@ -33,7 +33,7 @@ import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from rulesbook.draughts import (
     AmbiguousMoveError,
@@ -326,11 +326,12 @@ def _resolve_tree(game: PdnGame, errors: list[PdnError]) -> None:
                 move = resolve_move(position, node.text)
             except AmbiguousMoveError as exc:
                 following = (n.text for n in nodes[index + 1:index + 1 + LOOKAHEAD])
-                move = disambiguate(position, exc.candidates, following)
-                if move is None:
+                chosen = disambiguate(position, exc.candidates, following)
+                if chosen is None:
                     errors.append(PdnError(node.line, node.col,
                                            _move_error(node.text, exc, where)))
                     break
+                move = chosen
             except DraughtsError as exc:
                 errors.append(PdnError(node.line, node.col, _move_error(node.text, exc, where)))
                 break  # the rest of the line (and its variations) stays text
@@ -501,6 +502,23 @@ def write_game(game: PdnGame) -> str:
     return "\n".join(lines) + "\n"
 
 
+class _Token(NamedTuple):
+    """A work item of :func:`_write_tokens`: a token to write as it is."""
+
+    text: str
+
+
+class _Line(NamedTuple):
+    """A work item of :func:`_write_tokens`: the moves of a line from ``first``
+    on, the first played from ``position`` (None after an unresolved move)
+    at ply ``ply``."""
+
+    nodes: list[PdnNode]
+    first: int
+    position: Position | None
+    ply: int
+
+
 def _write_tokens(game: PdnGame) -> list[str]:
     """Movetext tokens; variations are written with an explicit stack."""
     algebraic = game.variant.gametype in (25, 26)
@@ -509,14 +527,13 @@ def _write_tokens(game: PdnGame) -> list[str]:
         out += _comment_tokens(game.comment)
     assert game.start is not None
     start_offset = 0 if game.start.turn is game.variant.first_player else 1
-    # work items: ("text", token) or ("line", nodes, index, position, ply)
-    work: list[tuple] = [("line", game.mainline, 0, game.start, 0)]
+    work: list[_Token | _Line] = [_Line(game.mainline, 0, game.start, 0)]
     while work:
         item = work.pop()
-        if item[0] == "text":
-            out.append(item[1])
+        if isinstance(item, _Token):
+            out.append(item.text)
             continue
-        _, nodes, index, position, ply = item
+        nodes, index, position, ply = item
         need_number = True
         for i in range(index, len(nodes)):
             node = nodes[i]
@@ -543,11 +560,11 @@ def _write_tokens(game: PdnGame) -> list[str]:
                 need_number = True
             variations = [line for line in node.variations if line]
             if variations:
-                work.append(("line", nodes, i + 1, after, ply + 1))
+                work.append(_Line(nodes, i + 1, after, ply + 1))
                 for line in reversed(variations):
-                    work.append(("text", ")"))
-                    work.append(("line", line, 0, position, ply))
-                    work.append(("text", "("))
+                    work.append(_Token(")"))
+                    work.append(_Line(line, 0, position, ply))
+                    work.append(_Token("("))
                 break
             position, ply = after, ply + 1
     return out

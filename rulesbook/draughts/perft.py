@@ -6,10 +6,11 @@ count: see tests/draughts/test_engine_perft.py).  The last ply is bulk-counted
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, overload
 
 from rulesbook.draughts.errors import DraughtsError
 from rulesbook.draughts.movegen import (
+    Rules,
     apply,
     captures,
     compile_rules,
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["perft", "perft_raw"]
 
 
-def perft_raw(bm: int, bk: int, wm: int, wk: int, black: bool, rules: tuple, depth: int) -> int:
+def perft_raw(bm: int, bk: int, wm: int, wk: int, black: bool, rules: Rules, depth: int) -> int:
     """Perft on raw bitboards (bit i = square i + 1)."""
     if depth <= 0:
         return 1
@@ -48,6 +49,14 @@ def perft_raw(bm: int, bk: int, wm: int, wk: int, black: bool, rules: tuple, dep
         nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, move)
         total += perft_raw(nbm, nbk, nwm, nwk, nxt, rules, d1)
     return total
+
+
+@overload
+def perft(position: Position, depth: int, divide: Literal[False] = False) -> int: ...
+@overload
+def perft(position: Position, depth: int, divide: Literal[True]) -> dict[str, int]: ...
+@overload
+def perft(position: Position, depth: int, divide: bool) -> int | dict[str, int]: ...
 
 
 def perft(position: Position, depth: int, divide: bool = False) -> int | dict[str, int]:

@@ -10,12 +10,14 @@ from rulesbook.draughts.errors import (
     PositionError,
 )
 from rulesbook.draughts.fen import format_fen, parse_fen
+from rulesbook.draughts.geometry import BETWEEN
 from rulesbook.draughts.move import Move
 from rulesbook.draughts.movegen import (
-    BETWEEN,
     BIT,
     FULL,
     Bitboards,
+    RawMove,
+    Rules,
     apply,
     capture_path,
     compile_rules,
@@ -51,10 +53,10 @@ _TWO_SQUARE_TEXTS = {
     for a in range(1, 33) for b in range(1, 33) for sep in "-x" if a != b
 }
 _SQUARE_INDEX = {str(n): n - 1 for n in range(1, 33)}
-_RULES: dict[int, tuple] = {}  # id(variant) -> (variant, compiled rules)
+_RULES: dict[int, tuple[Variant, Rules]] = {}  # id(variant) -> (variant, compiled rules)
 
 
-def _rules(variant: Variant) -> tuple:
+def _rules(variant: Variant) -> Rules:
     entry = _RULES.get(id(variant))
     if entry is None or entry[0] is not variant:
         entry = (variant, compile_rules(variant))
@@ -81,6 +83,15 @@ class Position:
     # last step parse_move found legal, (Move, generated tuple), so play needn't recheck.
     __slots__ = ("_boards", "_black_to_move", "variant", "_legal", "_hash", "_capture",
                  "_rules", "_step")
+    # The slots' types (set once, through object.__setattr__: see _init).
+    _boards: tuple[int, int, int, int]  # black men, black kings, white men, white kings
+    _black_to_move: bool
+    variant: Variant
+    _legal: tuple[dict[Move, RawMove], list[Move]] | None
+    _hash: int | None
+    _capture: bool | None
+    _rules: Rules
+    _step: tuple[Move, RawMove] | None
 
     def __init__(self, pieces: dict[int, Piece] | None = None, turn: Color | None = None,
                  variant: str | Variant = "pool") -> None:
@@ -102,7 +113,7 @@ class Position:
         self._init(bm, bk, wm, wk, (turn or v.first_player) is Color.BLACK, v)
 
     def _init(self, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
-              rules: tuple | None = None) -> None:
+              rules: Rules | None = None) -> None:
         _SET(self, "_boards", (bm, bk, wm, wk))
         _SET(self, "_black_to_move", black)
         _SET(self, "variant", variant)
@@ -114,7 +125,7 @@ class Position:
 
     @classmethod
     def _raw(cls, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
-             rules: tuple | None = None) -> Position:
+             rules: Rules | None = None) -> Position:
         pos = _NEW_POSITION(cls)
         pos._init(bm, bk, wm, wk, black, variant, rules)
         return pos
@@ -168,7 +179,7 @@ class Position:
         return Position._raw(*self._boards, turn is Color.BLACK, self.variant, self._rules)
 
     # ------------------------------------------------------------------ value object
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[tuple[int, int, int, int], bool, Variant]:
         return (self._boards, self._black_to_move, self.variant)
 
     def __eq__(self, other: object) -> bool:
@@ -272,7 +283,7 @@ class Position:
                     f"white man on {s}: a white man on the king row (1-4) is always crowned")
 
     # ------------------------------------------------------------------ moves
-    def _generate(self) -> tuple[dict[Move, tuple], list[Move]]:
+    def _generate(self) -> tuple[dict[Move, RawMove], list[Move]]:
         cached = self._legal
         if cached is None:
             raw = legal_raw_moves(*self._boards, self._black_to_move, self._rules)
@@ -301,7 +312,7 @@ class Position:
             object.__setattr__(self, "_capture", c)
         return c
 
-    def _quiet(self, i: int, j: int) -> tuple | None:
+    def _quiet(self, i: int, j: int) -> RawMove | None:
         """The generated tuple of the quiet move from bit ``i`` to bit ``j`` if it is
         legal here (a step of the side to move and no capture on the board)."""
         bm, bk, wm, wk = self._boards
@@ -393,7 +404,7 @@ class Position:
         position (a king taking the same pieces in another order), the first of
         them (in ``legal_moves()`` order) is returned."""
         if type(text) is str:
-            squares = _TWO_SQUARE_TEXTS.get(text)
+            squares: tuple[int, ...] | None = _TWO_SQUARE_TEXTS.get(text)
             if squares is None and "x" in text:
                 index = _SQUARE_INDEX
                 squares = tuple(index.get(t, -1) for t in text.split("x"))

@@ -13,12 +13,20 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TextIO, cast
 
 from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
 from rulesbook.draughts.pdn import build_game
-from rulesbook.draughts.pdn_syntax import MAX_PLIES, RESULTS, SyntaxReader, normalize_result
+from rulesbook.draughts.pdn_syntax import (
+    MAX_PLIES,
+    RESULTS,
+    PdnNode,
+    RawGame,
+    SyntaxReader,
+    normalize_result,
+)
 from rulesbook.textio import shorten
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
@@ -95,7 +103,7 @@ def parse_moves_text(text: str) -> list[WrittenMove]:
     word is a move text (possibly unreadable, which replay reports)."""
     # blank out comments but keep the columns of what follows
     cleaned = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
-    out = []
+    out: list[WrittenMove] = []
     for lineno, line in enumerate(cleaned.splitlines(), 1):
         for m in _TOKEN.finditer(line):
             token = m.group()
@@ -115,11 +123,11 @@ def looks_like_pdn(text: str) -> bool:
     return re.search(r'^\s*\[\s*[A-Za-z0-9_]+\s*"', text, re.MULTILINE) is not None
 
 
-def _span(nodes, acc: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
+def _span(nodes: Iterable[PdnNode], acc: list[tuple[tuple[int, int], tuple[int, int]]]) -> None:
     for node in nodes:
         for line in node.variations:
             if line:
-                positions = []
+                positions: list[tuple[int, int]] = []
                 stack = list(line)
                 while stack:
                     n = stack.pop()
@@ -138,7 +146,7 @@ MAX_MOVES_TEXT_CHARS = 4_000_000
 class _Prefixed:
     """A text stream whose first characters were already read (``head``)."""
 
-    def __init__(self, head: str, rest) -> None:
+    def __init__(self, head: str, rest: TextIO) -> None:
         self._head = io.StringIO(head)
         self._head_left = bool(head)
         self._rest = rest
@@ -154,12 +162,12 @@ class _Prefixed:
         return self._rest.readline(limit)
 
 
-def _record(raw, default: Variant) -> Record:
+def _record(raw: RawGame, default: Variant) -> Record:
     syntax_errors = list(raw.errors)
     game = build_game(raw, default)
     tag_places = set(raw.tag_pos.values())
-    problems = []
-    junk = []
+    problems: list[str] = []
+    junk: list[WrittenMove] = []
     for error in syntax_errors:
         if error.token is not None:  # unreadable text: a move replay will reject
             junk.append(WrittenMove(error.token, error.line, error.col))
@@ -170,7 +178,7 @@ def _record(raw, default: Variant) -> Record:
             continue
         if (error.line, error.col) in tag_places:  # bad FEN or GameType
             problems.append(f"line {error.line} col {error.col}: {error.message}")
-    spans: list = []
+    spans: list[tuple[tuple[int, int], tuple[int, int]]] = []
     _span(raw.mainline, spans)
     moves = [WrittenMove(n.text, n.line, n.col) for n in raw.mainline]
     for item in junk:
@@ -191,7 +199,7 @@ def _record(raw, default: Variant) -> Record:
                   tuple(problems))
 
 
-def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Record]:
+def iter_records(handle: TextIO, variant: str | Variant | None = None) -> Iterator[Record]:
     """Every game of the text stream ``handle``, one at a time (memory does not
     grow with the number of games): PDN when the first
     :data:`PDN_SNIFF_CHARS` characters have tags, otherwise one plain list of
@@ -222,7 +230,8 @@ def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Recor
                      normalize_result(results[-1]) if results else "*", ())
         return
     found = False
-    for raw in SyntaxReader(_Prefixed(head, handle)):
+    # cast: SyntaxReader reads its stream with readline() only, which _Prefixed has
+    for raw in SyntaxReader(cast(TextIO, _Prefixed(head, handle))):
         found = True
         yield _record(raw, default)
     if not found:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rulesbook.draughts import (
@@ -133,7 +133,7 @@ class Analysis:
     move: Move | None
     reason: Reason | None = None
     explanation: str = ""
-    detail: dict = field(default_factory=dict, compare=False)
+    detail: dict[str, object] = field(default_factory=dict, compare=False)
     as_played: Position | None = None
     candidates: tuple[Move, ...] = ()
 
@@ -180,7 +180,8 @@ def _physical(position: Position, squares: tuple[int, ...], slot: Color) -> Posi
 
 
 def _geometry(position: Position, squares: tuple[int, ...], piece: Piece,
-              written_capture: bool) -> tuple[Reason, str, dict] | tuple[None, list[int], bool]:
+              written_capture: bool
+              ) -> tuple[Reason, str, Mapping[str, object]] | tuple[None, list[int], bool]:
     """Check the written path hop by hop.  Returns ``(reason, clause, detail)``
     for the first fault, or ``(None, captured squares, crowned)``."""
     variant = position.variant
@@ -349,10 +350,10 @@ def analyse_move(position: Position, text: str | WrittenMove,
     found = _geometry(position, squares, piece, written_capture)
     physical = _physical(position, squares, slot)
     if found[0] is not None:
-        reason, clause, detail = found  # type: ignore[misc]
-        return Analysis(None, reason, clause, detail,
+        reason, clause, detail = found
+        return Analysis(None, reason, clause, dict(detail),
                         None if reason in _NOT_PHYSICAL else physical)
-    captured = list(found[1])  # type: ignore[arg-type]
+    captured = list(found[1])
     crowned = bool(found[2])
     legal_caps = [m for m in legal if m.is_capture]
     if not captured:
@@ -418,8 +419,8 @@ class IllegalMove:
     message: str
     legal_moves: tuple[str, ...]
     position_before: Position
-    detail: dict = field(default_factory=dict, compare=False)
-    facts: dict = field(default_factory=dict, compare=False)
+    detail: dict[str, object] = field(default_factory=dict, compare=False)
+    facts: dict[str, int | str | bool] = field(default_factory=dict, compare=False)
     applied: bool = False
     line: int = 0
     col: int = 0
@@ -432,7 +433,7 @@ class IllegalMove:
     def fen_before(self) -> str:
         return self.position_before.fen()
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         """The ``first_illegal`` object of ``rulesbook replay --json``."""
         return {
             "ply": self.ply,
@@ -547,7 +548,7 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
         assert analysis.reason is not None
         repeated = side in sides_seen
         sides_seen.add(side)
-        facts = {
+        facts: dict[str, int | str | bool] = {
             "ply": ply,
             "plies_ago": total - ply,
             "side": side.name.lower(),

@@ -2,12 +2,17 @@
 or under every variant (original rule, proposals, other rulebooks)."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..editions import consolidate
-from ..model import Proposal, Rule
+from ..model import Proposal, Rule, Rulebook
 from .catalogue import Fact, Incident, RulingSpec, condition_holds, get_incident, specs_for
-from .vocabulary import OUTCOMES
+from .vocabulary import OUTCOMES, FactValue
+
+if TYPE_CHECKING:
+    from ..library import Library
 
 JSON_KEYS = ("ref", "rulebook", "outcome", "options", "summary", "matched_facts",
              "unknown_facts", "text", "quotes", "basis")
@@ -23,15 +28,15 @@ class Ruling:
     outcome: str
     options: tuple[str, ...]
     summary: str
-    matched_facts: dict = field(hash=False, compare=False)
+    matched_facts: dict[str, FactValue] = field(hash=False, compare=False)
     unknown_facts: tuple[str, ...] = ()
     text: str = ""
     title: str = ""
     rule: str = ""           # the rule it stands for (differs from ref for an adopted proposal)
     applies: bool = True     # every condition is met by a known fact
     in_force: bool = True    # False for guidance from another rulebook
-    conditions: dict = field(default_factory=dict, hash=False, compare=False)
-    count: dict = field(default_factory=dict, hash=False, compare=False)
+    conditions: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
+    count: dict[str, int] = field(default_factory=dict, hash=False, compare=False)
     quotes: tuple[str, ...] = ()   # the words of ``text`` that establish it
     basis: str = "stated"          # stated | inferred
     note: str = ""                 # what was inferred and why
@@ -45,7 +50,7 @@ class Ruling:
     def inferred(self) -> bool:
         return self.basis == "inferred"
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {"ref": self.ref, "rulebook": self.rulebook, "outcome": self.outcome,
                 "options": list(self.options), "summary": self.summary,
                 "matched_facts": dict(self.matched_facts),
@@ -59,7 +64,7 @@ class Suggestions:
     """The answer to :func:`suggest`."""
 
     incident: Incident
-    facts: dict = field(hash=False, compare=False)
+    facts: dict[str, FactValue] = field(hash=False, compare=False)
     edition: str = ""
     rulings: tuple[Ruling, ...] = ()
     questions: tuple[Fact, ...] = ()   # unknown facts that would change the answer
@@ -69,12 +74,27 @@ class Suggestions:
     def best(self) -> Ruling | None:
         return self.rulings[0] if self.rulings and self.rulings[0].applies else None
 
-    def as_json(self) -> list[dict]:
+    def as_json(self) -> list[dict[str, object]]:
         return [r.as_json() for r in self.rulings]
 
 
-def _evaluate(spec: RulingSpec, facts: dict) -> tuple[str, dict, tuple[str, ...]]:
-    matched, unknown = {}, []
+class RulingSource(NamedTuple):
+    """A record whose rulings may decide an incident: a rule in force, or the
+    section of another rulebook (``in_force`` False: guidance only)."""
+
+    ref: str
+    rulebook: str
+    rule: str
+    text: str
+    title: str
+    specs: tuple[RulingSpec, ...]
+    in_force: bool
+
+
+def _evaluate(spec: RulingSpec, facts: dict[str, FactValue]
+              ) -> tuple[str, dict[str, FactValue], tuple[str, ...]]:
+    matched: dict[str, FactValue] = {}
+    unknown: list[str] = []
     for fact_id, condition in spec.when.items():
         if fact_id not in facts:
             unknown.append(fact_id)
@@ -85,10 +105,11 @@ def _evaluate(spec: RulingSpec, facts: dict) -> tuple[str, dict, tuple[str, ...]
     return ("applies" if not unknown else "possible"), matched, tuple(unknown)
 
 
-def _candidates(incident: Incident, facts: dict, sources) -> list[Ruling]:
-    """Rulings of ``sources`` [(ref, rulebook, rule, text, title, specs, in_force)] for the
-    incident, most specific first (applying before possible, more matched conditions first)."""
-    found = []
+def _candidates(incident: Incident, facts: dict[str, FactValue],
+                sources: Iterable[RulingSource]) -> list[Ruling]:
+    """Rulings of ``sources`` for the incident, most specific first (applying
+    before possible, more matched conditions first)."""
+    found: list[tuple[tuple[bool, bool, int, int, int], Ruling]] = []
     order = 0
     for ref, rulebook, rule, text, title, specs, in_force in sources:
         for spec in specs:
@@ -115,32 +136,33 @@ def _questions(incident: Incident, rulings: list[Ruling]) -> tuple[Fact, ...]:
     return tuple(f for f in incident.facts if f.id in wanted)
 
 
-def _addresses(specs, incident_id: str) -> bool:
+def _addresses(specs: Iterable[RulingSpec], incident_id: str) -> bool:
     return any(incident_id in s.incidents for s in specs)
 
 
-def in_force_sources(library, edition: str | None = None):
-    """(ref, rulebook, rule, text, title, specs, True) for each rule in force in ``edition``:
-    an adopted proposal's rulings replace the original rule's."""
+def in_force_sources(library: Library, edition: str | None = None) -> Iterator[RulingSource]:
+    """The source of each rule in force in ``edition`` that has rulings (``in_force``
+    True): an adopted proposal's rulings replace the original rule's."""
     book = consolidate(library, edition)
     for rif in book.rules:
         specs = specs_for(library, rif.source)
         if specs:
-            yield (rif.source, rif.source.partition(":")[0], rif.ref, rif.text, rif.title,
-                   specs, True)
+            yield RulingSource(rif.source, rif.source.partition(":")[0], rif.ref, rif.text,
+                               rif.title, specs, True)
 
 
-def _other_sources(library, home: str):
+def _other_sources(library: Library, home: str) -> Iterator[RulingSource]:
     for book in ordered_books(library):
         if book.id == home:
             continue
         for rule in book.rules:
             specs = specs_for(library, rule.ref)
             if specs:
-                yield (rule.ref, book.id, rule.ref, rule.text, rule.title, specs, False)
+                yield RulingSource(rule.ref, book.id, rule.ref, rule.text, rule.title, specs,
+                                   False)
 
 
-def suggest(library, incident: str, facts: dict | None = None,
+def suggest(library: Library, incident: str, facts: dict[str, object] | None = None,
             edition: str | None = None) -> Suggestions:
     """The rulings that apply to ``incident`` with ``facts`` under ``edition`` (the
     edition in force by default), most specific first, with the facts still unknown
@@ -171,7 +193,8 @@ class Verdict:
     outcome: str | None            # None: undecided on these facts
     options: tuple[str, ...] = ()
     summary: str = ""
-    matched_facts: dict = field(default_factory=dict, hash=False, compare=False)
+    matched_facts: dict[str, FactValue] = field(default_factory=dict, hash=False,
+                                                compare=False)
     unknown_facts: tuple[str, ...] = ()
     text: str = ""
     endorses: str | None = None
@@ -181,7 +204,7 @@ class Verdict:
     note: str = ""
     suggestion: bool = False       # an author's suggestion, not a rule of the book
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, object]:
         return {"ref": self.ref, "rulebook": self.rulebook, "outcome": self.outcome,
                 "options": list(self.options), "summary": self.summary,
                 "matched_facts": dict(self.matched_facts),
@@ -194,7 +217,7 @@ class Verdict:
 @dataclass(frozen=True)
 class Comparison:
     incident: Incident
-    facts: dict = field(hash=False, compare=False)
+    facts: dict[str, FactValue] = field(hash=False, compare=False)
     verdicts: tuple[Verdict, ...] = ()
     baseline: str | None = None          # ref of the original rule that sets the baseline
     baseline_outcome: str | None = None
@@ -217,14 +240,14 @@ class Comparison:
     def agree(self) -> bool:
         return len({v.outcome for v in self.verdicts if v.outcome is not None}) <= 1
 
-    def as_json(self) -> list[dict]:
+    def as_json(self) -> list[dict[str, object]]:
         return [v.as_json() for v in self.verdicts]
 
 
 BOOK_ORDER = ("apca", "standard-laws", "spanish-pool", "acf-guide")
 
 
-def ordered_books(library):
+def ordered_books(library: Library) -> list[Rulebook]:
     """The rulebooks in the order variants are shown: the edited book first, then the
     Standard Laws, the Spanish pool rules, the ACF guide, then any others."""
     home = library.editions[0].rulebook if library.editions else "apca"
@@ -233,27 +256,38 @@ def ordered_books(library):
                   key=lambda b: (order.index(b.id) if b.id in order else len(order), b.id))
 
 
-def _variants(library, incident_id: str):
-    """(entry, kind, specs, text, endorses) for every record that addresses the incident."""
+class _Variant(NamedTuple):
+    """A record that addresses an incident; ``endorses`` the rule an endorsement
+    decides with (its specs and text are that rule's)."""
+
+    entry: Rule | Proposal
+    kind: str
+    specs: tuple[RulingSpec, ...]
+    text: str
+    endorses: str | None
+
+
+def _variants(library: Library, incident_id: str) -> Iterator[_Variant]:
+    """Every record that addresses the incident, in the order variants are shown."""
     for book in ordered_books(library):
         for prop in book.preamble:
             specs = specs_for(library, prop.ref)
             if _addresses(specs, incident_id):
-                yield prop, prop.kind, specs, prop.text, None
+                yield _Variant(prop, prop.kind, specs, prop.text, None)
         for rule in book.rules:
             rule_specs = specs_for(library, rule.ref)
             rule_addresses = _addresses(rule_specs, incident_id)
             if rule_addresses:
-                yield rule, "rule", rule_specs, rule.text, None
+                yield _Variant(rule, "rule", rule_specs, rule.text, None)
             for prop in rule.proposals:
                 specs = specs_for(library, prop.ref)
                 if _addresses(specs, incident_id):
-                    yield prop, prop.kind, specs, prop.text, None
+                    yield _Variant(prop, prop.kind, specs, prop.text, None)
                 elif prop.kind == "endorsement" and rule_addresses:
-                    yield prop, prop.kind, rule_specs, rule.text, rule.ref
+                    yield _Variant(prop, prop.kind, rule_specs, rule.text, rule.ref)
 
 
-def _label(library, entry) -> str:
+def _label(library: Library, entry: Rule | Proposal) -> str:
     if isinstance(entry, Proposal):
         try:
             who = library.member(entry.member).label
@@ -264,17 +298,18 @@ def _label(library, entry) -> str:
     return f"{entry.ref} {book.short_title}: {entry.title}"
 
 
-def compare(library, incident: str, facts: dict | None = None) -> Comparison:
+def compare(library: Library, incident: str,
+            facts: dict[str, object] | None = None) -> Comparison:
     """How every variant decides ``incident`` with ``facts``: the original APCA rules,
     each proposal, the Standard Laws, the Spanish pool rules and the ACF guide. A variant
     that differs from the original APCA rules' decision is marked ``differs``."""
     inc = get_incident(library, incident)
     known = inc.check_facts(facts)
     home = library.editions[0].rulebook if library.editions else "apca"
-    raw = []
+    raw: list[Verdict] = []
     for entry, kind, specs, text, endorses in _variants(library, inc.id):
         title = entry.title if isinstance(entry, Rule) else (entry.title or "")
-        source = (entry.ref, entry.rulebook, entry.ref, text, title, specs, True)
+        source = RulingSource(entry.ref, entry.rulebook, entry.ref, text, title, specs, True)
         rulings = _candidates(inc, known, [source])
         best = rulings[0] if rulings and rulings[0].applies else None
         if best is not None:
@@ -291,10 +326,10 @@ def compare(library, incident: str, facts: dict | None = None) -> Comparison:
     baseline = next((v for v in raw if v.kind == "rule" and v.rulebook == home
                      and v.outcome is not None), None)
     base_outcome = baseline.outcome if baseline else None
-    verdicts = []
+    verdicts: list[Verdict] = []
     for v in raw:
         differs = None
-        if base_outcome is not None and v.outcome is not None:
+        if baseline is not None and v.outcome is not None:
             differs = (v.outcome, v.options) != (base_outcome, baseline.options)
         verdicts.append(Verdict(**{**v.__dict__, "differs": differs}))
     return Comparison(inc, known, tuple(verdicts), baseline.ref if baseline else None,

@@ -7,52 +7,49 @@ accepts exactly that shape, and :func:`first_illegal_move` replays a record
 with it."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .catalogue import get_incident
 from .errors import GameRecordError
+from .vocabulary import FactValue
+
+if TYPE_CHECKING:
+    from ..library import Library
+    from ..reconstruct.record import Record
 
 
 @dataclass(frozen=True)
 class GameIncident:
     incident: str
-    facts: dict = field(hash=False, compare=False)
+    facts: dict[str, FactValue] = field(hash=False, compare=False)
     ply: int | None = None          # 1-based ply of the move in question
     move: str = ""
     explanation: str = ""
     source: str = "reconstruction"  # reconstruction | record
 
 
-def incident_from_reconstruction(incident_id: str, facts: dict | None = None, library=None,
+def incident_from_reconstruction(incident_id: str, facts: Mapping[str, FactValue] | None = None,
+                                 library: Library | None = None,
                                  ply: int | None = None, move: str = "",
                                  explanation: str = "") -> GameIncident:
     """An incident from the reconstruction core's ``incident`` id and ``facts`` dict.
     With a library, the id and facts are checked (and coerced to their types)."""
-    facts = dict(facts or {})
+    known = dict(facts or {})
     if library is not None:
         incident = get_incident(library, incident_id)
-        facts = incident.check_facts(facts)
-    return GameIncident(str(incident_id), facts, ply, move, explanation, "reconstruction")
+        known = incident.check_facts(known)
+    return GameIncident(str(incident_id), known, ply, move, explanation, "reconstruction")
 
 
-def first_illegal_move(library, text: str) -> GameIncident | None:
+def first_illegal_move(library: Library, text: str) -> GameIncident | None:
     """The first illegal move of a record (PDN or a plain move list) as an incident,
     with the facts the reconstruction establishes; None if every move is legal."""
-    from ..reconstruct import read_records, replay
+    from ..reconstruct import read_records
 
-    records = read_records(text)
-    found = replay(records[0]).first_illegal
-    if found is None:
-        return None
-    incident = get_incident(library, found.incident)
-    # The reconstruction also reports facts of its own (ply, side...) that are not
-    # questions of this incident: only the incident's facts go to the rulings.
-    facts = {k: v for k, v in found.facts.items() if k in incident.fact_ids}
-    from ..textio import shorten
-
-    return incident_from_reconstruction(found.incident, facts, library, found.ply,
-                                        shorten(found.move), found.message)
+    return _incident(library, read_records(text)[0])
 
 
 @dataclass(frozen=True)
@@ -74,7 +71,7 @@ class GameFinding:
         return self.readable and not self.problems
 
 
-def _title(record) -> str:
+def _title(record: Record) -> str:
     tags = record.tags
     if not tags:
         return "moves"
@@ -83,7 +80,7 @@ def _title(record) -> str:
     return " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White"))
 
 
-def _incident(library, record) -> GameIncident | None:
+def _incident(library: Library, record: Record) -> GameIncident | None:
     from ..reconstruct import replay
 
     found = replay(record).first_illegal
@@ -99,7 +96,7 @@ def _incident(library, record) -> GameIncident | None:
                                         shorten(found.move), found.message)
 
 
-def findings_from_file(library, path, game: int | None = None,
+def findings_from_file(library: Library, path: str | os.PathLike[str], game: int | None = None,
                        warnings: list[str] | None = None) -> Iterator[GameFinding]:
     """Every game of the record file ``path`` (or only the ``game``-th, from 1),
     read as a stream under the decoding policy and limits of the readers
@@ -137,7 +134,7 @@ def findings_from_file(library, path, game: int | None = None,
         raise GameRecordError(f"--game {game}: {path} has {count} game(s)")
 
 
-def ensure_game_text(path) -> str:
+def ensure_game_text(path: str | os.PathLike[str]) -> str:
     """The text of a record file, decoded and bounded like every game file."""
     from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
     from ..textio import read_text

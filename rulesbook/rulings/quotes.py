@@ -9,6 +9,7 @@ proposals in ordinary case, and line breaks of the source are not meaningful);
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import NamedTuple
 
 _SPACE = re.compile(r"\s+")
@@ -58,14 +59,14 @@ def find_quote(text: str, quote: str) -> QuoteSpan | None:
     return QuoteSpan(where[at], where[at + len(wanted) - 1] + 1, quote)
 
 
-def quote_spans(text: str, quotes) -> tuple[QuoteSpan, ...]:
+def quote_spans(text: str, quotes: Iterable[str]) -> tuple[QuoteSpan, ...]:
     """Where each quote found in ``text`` stands, in text order (quotes not found are left
     out; the validator reports them)."""
     spans = [s for s in (find_quote(text, q) for q in quotes) if s is not None]
     return tuple(sorted(spans))
 
 
-def merged_spans(text: str, quotes) -> tuple[tuple[int, int], ...]:
+def merged_spans(text: str, quotes: Iterable[str]) -> tuple[tuple[int, int], ...]:
     """The quoted stretches of ``text`` with overlapping quotes joined, for highlighting."""
     merged: list[list[int]] = []
     for span in quote_spans(text, quotes):

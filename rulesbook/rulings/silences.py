@@ -12,13 +12,29 @@ of the incident's other facts.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING, TypeAlias
 
 from ..model import Proposal
 from .catalogue import Fact, Incident, RulingSpec, _cache, condition_holds, incidents
 from .engine import in_force_sources
+from .vocabulary import FactValue
 
-ANY = object()  # a fact whose value does not matter in a merged combination
+if TYPE_CHECKING:
+    from ..library import Library
+
+
+class _Wild(Enum):
+    ANY = "any"
+
+
+ANY = _Wild.ANY  # a fact whose value does not matter in a merged combination
+
+_Facts: TypeAlias = dict[str, FactValue]
+_Row: TypeAlias = tuple[FactValue | _Wild, ...]  # a combination's values in catalogue order
+_Decided: TypeAlias = set[tuple[str, tuple[str, ...]]]  # {(outcome, options)}
 
 
 @dataclass(frozen=True)
@@ -27,10 +43,11 @@ class Silence:
     two or more rules in force decide differently (``conflict`` lists them)."""
 
     incident: str
-    facts: dict = field(hash=False, compare=False)   # only the facts that matter
+    facts: _Facts = field(hash=False, compare=False)  # only the facts that matter
     rules_considered: tuple[str, ...] = ()           # the rules in force that address it
     conflict: tuple[str, ...] = ()
-    decisions: dict = field(default_factory=dict, hash=False, compare=False)  # ref -> outcome
+    decisions: dict[str, str] = field(default_factory=dict, hash=False,
+                                      compare=False)  # ref -> outcome
     combinations: int = 1                            # full combinations it stands for
 
     @property
@@ -43,8 +60,8 @@ class Silence:
             return "whatever the facts"
         return ", ".join(f"{k}={_show(v)}" for k, v in self.facts.items())
 
-    def as_json(self) -> dict:
-        out = {"incident": self.incident, "facts": dict(self.facts),
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"incident": self.incident, "facts": dict(self.facts),
                "rules_considered": list(self.rules_considered)}
         if self.conflict:
             out["conflict"] = list(self.conflict)
@@ -61,14 +78,14 @@ class Fill:
     partly: bool = False           # it decides only some of the combinations
 
 
-def _show(value) -> str:
+def _show(value: FactValue) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
 
 
-def _thresholds(library, fact_id: str, incident_id: str) -> list[float]:
-    points: set = set()
+def _thresholds(library: Library, fact_id: str, incident_id: str) -> list[float]:
+    points: set[float] = set()
     for specs in _cache(library).specs.values():
         for spec in specs:
             if incident_id not in spec.incidents or fact_id not in spec.when:
@@ -84,25 +101,26 @@ def _thresholds(library, fact_id: str, incident_id: str) -> list[float]:
     return sorted(p for p in points if p >= 0) or [1]
 
 
-def fact_values(library, incident: Incident, fact: Fact) -> list:
+def fact_values(library: Library, incident: Incident, fact: Fact) -> list[FactValue]:
     """The values a fact takes in the enumeration."""
     if fact.type == "yes/no":
         return [True, False]
     if fact.type == "choice":
         return list(fact.choices)
-    return _thresholds(library, fact.id, incident.id)
+    return list(_thresholds(library, fact.id, incident.id))
 
 
-def _combinations(library, incident: Incident):
+def _combinations(library: Library, incident: Incident) -> Iterator[_Facts]:
     facts = incident.facts
     values = [fact_values(library, incident, f) for f in facts]
     for combo in itertools.product(*values):
         yield dict(zip([f.id for f in facts], combo, strict=True))
 
 
-def _decisions(specs_by_ref, incident_id: str, facts: dict) -> dict[str, set]:
+def _decisions(specs_by_ref: Iterable[tuple[str, tuple[RulingSpec, ...]]], incident_id: str,
+               facts: _Facts) -> dict[str, _Decided]:
     """ref -> {(outcome, options)} of the rulings that apply to ``facts``."""
-    out: dict[str, set] = {}
+    out: dict[str, _Decided] = {}
     for ref, specs in specs_by_ref:
         for spec in specs:
             if incident_id in spec.incidents and _applies(spec, facts):
@@ -110,23 +128,25 @@ def _decisions(specs_by_ref, incident_id: str, facts: dict) -> dict[str, set]:
     return out
 
 
-def _applies(spec: RulingSpec, facts: dict) -> bool:
+def _applies(spec: RulingSpec, facts: _Facts) -> bool:
     return all(k in facts and condition_holds(c, facts[k]) for k, c in spec.when.items())
 
 
-def _merge(combos: list[dict], incident: Incident, library) -> list[dict]:
+def _merge(combos: list[_Facts], incident: Incident, library: Library) -> list[_Facts]:
     """Join combinations that differ only in one fact taking all its values, repeatedly."""
     order = [f.id for f in incident.facts]
     domain = {f.id: fact_values(library, incident, f) for f in incident.facts}
-    current = [tuple(c[k] for k in order) for c in combos]
+    current: list[_Row] = [tuple(c[k] for k in order) for c in combos]
     changed = True
     while changed:
         changed = False
         for i, fact_id in enumerate(order):
-            groups: dict[tuple, set] = {}
+            # rows grouped by their other values (the key holds ANY for fact i)
+            groups: dict[_Row, set[FactValue | _Wild]] = {}
             for row in current:
-                groups.setdefault(row[:i] + (None,) + row[i + 1:], set()).add(row[i])
-            merged, keep = set(), []
+                groups.setdefault(row[:i] + (ANY,) + row[i + 1:], set()).add(row[i])
+            merged: set[_Row] = set()
+            keep: list[_Row] = []
             for key, seen in groups.items():
                 if ANY not in seen and all(v in seen for v in domain[fact_id]):
                     merged.add(key)
@@ -134,16 +154,17 @@ def _merge(combos: list[dict], incident: Incident, library) -> list[dict]:
                 continue
             changed = True
             for row in current:
-                key = row[:i] + (None,) + row[i + 1:]
+                key = row[:i] + (ANY,) + row[i + 1:]
                 if key in merged:
                     continue
                 keep.append(row)
-            keep.extend(key[:i] + (ANY,) + key[i + 1:] for key in merged)
+            keep.extend(merged)
             current = list(dict.fromkeys(keep))
-    return [{k: v for k, v in zip(order, row, strict=True) if v is not ANY} for row in current]
+    return [{k: v for k, v in zip(order, row, strict=True) if not isinstance(v, _Wild)}
+            for row in current]
 
 
-def _count(facts: dict, incident: Incident, library) -> int:
+def _count(facts: _Facts, incident: Incident, library: Library) -> int:
     n = 1
     for f in incident.facts:
         if f.id not in facts:
@@ -151,11 +172,11 @@ def _count(facts: dict, incident: Incident, library) -> int:
     return n
 
 
-def _sources(library, edition: str | None):
+def _sources(library: Library, edition: str | None) -> list[tuple[str, tuple[RulingSpec, ...]]]:
     return [(ref, specs) for ref, _b, _r, _t, _ti, specs, _ in in_force_sources(library, edition)]
 
 
-def silences(library, edition: str | None = None,
+def silences(library: Library, edition: str | None = None,
              incident: str | None = None) -> tuple[Silence, ...]:
     """Every silence and conflict of ``edition`` (the edition in force by default), incident
     by incident in catalogue order; ``incident`` limits it to one."""
@@ -167,7 +188,9 @@ def silences(library, edition: str | None = None,
             continue
         considered = tuple(ref for ref, specs in sources
                            if any(inc.id in s.incidents for s in specs))
-        silent, conflicts = [], {}
+        silent: list[_Facts] = []
+        conflicts: dict[tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...],
+                        list[_Facts]] = {}
         for combo in _combinations(library, inc):
             decided = _decisions(sources, inc.id, combo)
             if not decided:
@@ -189,13 +212,13 @@ def silences(library, edition: str | None = None,
     return tuple(out)
 
 
-def _expand(silence: Silence, incident: Incident, library):
+def _expand(silence: Silence, incident: Incident, library: Library) -> Iterator[_Facts]:
     for combo in _combinations(library, incident):
         if all(combo[k] == v for k, v in silence.facts.items()):
             yield combo
 
 
-def fills(library, proposal: str, edition: str | None = None) -> tuple[Fill, ...]:
+def fills(library: Library, proposal: str, edition: str | None = None) -> tuple[Fill, ...]:
     """The silences of ``edition`` that the proposal ``proposal`` would settle: those of
     its incidents where one of its rulings decides."""
     entry = library.resolve(proposal)
@@ -207,12 +230,13 @@ def fills(library, proposal: str, edition: str | None = None) -> tuple[Fill, ...
         return ()
     by_id = {i.id: i for i in incidents(library)}
     wanted = {i for s in specs for i in s.incidents}
-    out = []
+    out: list[Fill] = []
     for silence in silences(library, edition):
         if silence.incident not in wanted or silence.conflict:
             continue
         inc = by_id[silence.incident]
-        decided, total, outcomes = 0, 0, []
+        decided, total = 0, 0
+        outcomes: list[str] = []
         for combo in _expand(silence, inc, library):
             total += 1
             got = _decisions([(entry.ref, specs)], inc.id, combo)
@@ -225,7 +249,7 @@ def fills(library, proposal: str, edition: str | None = None) -> tuple[Fill, ...
     return tuple(out)
 
 
-def open_proposals(library, edition: str | None = None) -> tuple[str, ...]:
+def open_proposals(library: Library, edition: str | None = None) -> tuple[str, ...]:
     """The proposals of the edition's rulebook that carry rulings and are not adopted."""
     ed = library.edition(edition)
     adopted = {a.proposal for e in library.editions for a in e.adopted}

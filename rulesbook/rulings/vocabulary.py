@@ -1,6 +1,14 @@
 """The outcome codes a ruling may give, each with its meaning in plain words."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    from .engine import Verdict
+
+#: The value of an established fact: yes/no, a number, or one of its choices.
+FactValue: TypeAlias = bool | int | float | str
+
 OUTCOMES: dict[str, str] = {
     "retract_and_replay": "the move is taken back and a legal move is made instead",
     "restart_from_move": "the game is reconstructed to the disputed move and played on from there",
@@ -53,14 +61,14 @@ def outcome_words(outcome: str) -> str:
     return OUTCOMES.get(outcome, outcome.replace("_", " "))
 
 
-def fact_words(value) -> str:
+def fact_words(value: object) -> str:
     """A fact's value as words: yes/no, a number, a choice without underscores."""
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value).replace("_", " ")
 
 
-def verdict_words(verdict) -> str:
+def verdict_words(verdict: Verdict) -> str:
     """How one variant decides a case, as the app and the report both state it:
     the outcome in words with its options, or what it still needs to decide."""
     if verdict.outcome is None:
