@@ -1,7 +1,7 @@
 """Small shared widgets: a safe document browser and an HTML item delegate."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QSize, QUrl, Signal
+from PySide6.QtCore import QEvent, QObject, QSize, QUrl, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
@@ -14,7 +14,9 @@ from PySide6.QtGui import (
     QTextDocument,
 )
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
+    QHeaderView,
     QLabel,
     QStyle,
     QStyledItemDelegate,
@@ -242,3 +244,41 @@ def set_cell(table: QTableWidget, row: int, column: int, text: str, tip: str = "
             setter(wanted)
     return item
 
+
+
+class FittedColumns(QObject):
+    """Keeps a table's columns inside its width, shared out by ``weights``, with the
+    text wrapped: a table never scrolls sideways (issue 19: usable at 1024x700).
+    The user may still drag a column wider; the others give way at the next resize."""
+
+    def __init__(self, table: QAbstractItemView, weights: tuple[int, ...],
+                 minimum: int = 60):
+        super().__init__(table)
+        self.table = table
+        self.weights = weights
+        self.minimum = minimum
+        header = table.horizontalHeader() if hasattr(table, "horizontalHeader") else None
+        assert isinstance(header, QHeaderView)
+        self.header = header
+        for column in range(len(weights)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        table.setTextElideMode(Qt.TextElideMode.ElideNone)
+        table.viewport().installEventFilter(self)
+        self.fit()
+
+    def fit(self) -> None:
+        width = self.table.viewport().width()
+        total = sum(self.weights)
+        if width <= 0 or not total:
+            return
+        for column, weight in enumerate(self.weights[:-1]):
+            self.header.resizeSection(column, max(self.minimum, width * weight // total))
+        if hasattr(self.table, "resizeRowsToContents"):
+            self.table.resizeRowsToContents()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self.fit()
+        return False

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from rulesbook.rulings import OUTCOMES, verdict_words
 
-from ..widgets import DocBrowser, plain_label, plain_tip
+from ..widgets import DocBrowser, FittedColumns, plain_label, plain_tip
 from .controller import RulingsController, outcome_words
 from .quotes import highlighted_html
 from .report import DIAGRAM_URL, qt_html
@@ -311,7 +310,7 @@ class CompareTable(QTableWidget):
     """Every variant's decision side by side; rows that differ from the original
     rules are highlighted and marked "differs"."""
 
-    COLUMNS = ("Variant", "Decision", "Compared with the original")
+    COLUMNS = ("Variant", "Decision", "Against the original")
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(0, len(self.COLUMNS), parent)
@@ -321,11 +320,7 @@ class CompareTable(QTableWidget):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setWordWrap(True)
         self.verticalHeader().setVisible(False)
-        header = self.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        self.setColumnWidth(0, 300)
+        self.fitted = FittedColumns(self, (4, 5, 3))
         self.comparison = None
 
     def set_comparison(self, comparison) -> None:

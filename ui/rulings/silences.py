@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QTableWidget,
     QTableWidgetItem,
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
 from rulesbook.rulings import OUTCOMES, RulingsError, get_incident
 from rulesbook.rulings.silences import Fill, Silence, fills, open_proposals, silences
 
-from ..widgets import plain_tip
+from ..widgets import FittedColumns, plain_tip
 from .panel import answer_text
 
 ROW_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -115,7 +114,7 @@ class SilencesView(QWidget):
     """The table of silences and conflicts; a proposal chooser marks the rows it fills.
     Activating a row asks for that incident with those facts (``incidentRequested``)."""
 
-    COLUMNS = ("Dispute", "Facts", "Rules in force considered", "Status")
+    COLUMNS = ("Dispute", "Facts", "Rules considered", "Status")
     incidentRequested = Signal(str, dict)
 
     def __init__(self, controller: SilencesController, parent: QWidget | None = None):
@@ -141,13 +140,7 @@ class SilencesView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setWordWrap(True)
         self.table.verticalHeader().setVisible(False)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.table.setColumnWidth(0, 200)
-        self.table.setColumnWidth(1, 260)
+        self.fitted = FittedColumns(self.table, (3, 4, 3, 2))
         layout = QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addLayout(row)
