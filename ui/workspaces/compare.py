@@ -64,7 +64,7 @@ class CompareWorkspace(Workspace):
         super().__init__(controller, parent)
         self.subject = QComboBox()
         self.subject.setEditable(False)
-        self.subject.setMinimumContentsLength(30)
+        self.subject.setMinimumContentsLength(20)
         self.subject.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.subject.setAccessibleName("Compare subject")
