@@ -20,9 +20,8 @@ OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
 def grab(widget, path: Path, settle_ms: int = 30) -> Path:
     """Let pending layout and paint events run, then save ``widget`` as a PNG."""
-    app = QApplication.instance()
     for _ in range(3):
-        app.processEvents()
+        QApplication.processEvents()
         QTest.qWait(settle_ms)
     widget.grab().save(str(path))
     return path
@@ -86,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(["rulesbook-screenshots"])
     from .controller import AppController
     from .mainwindow import MainWindow
+    from .workspaces.editions import EditionsWorkspace
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         shot("compare")
         window.show_workspace("editions")
         shot("editions")
-        editions = window.workspaces["editions"]
+        editions = window.workspace(EditionsWorkspace)
         editions.tabs.setCurrentIndex(1)
         shot("editions-redline")
         from rulesbook import Problem

@@ -55,7 +55,7 @@ class KeyPanel(QWidget):
         row.addWidget(self.status, 1)
         self.use_button.clicked.connect(lambda: self.use())
         self.passphrase_edit.returnPressed.connect(lambda: self.use())
-        self.create_button.clicked.connect(lambda: self.create())
+        self.create_button.clicked.connect(lambda: self.create_key())
         self.import_button.clicked.connect(lambda: self.import_key())
         keys.message.connect(self._message)
         keys.keyChanged.connect(self._key_changed)
@@ -101,7 +101,7 @@ class KeyPanel(QWidget):
             return False
         return True
 
-    def create(self) -> bool:
+    def create_key(self) -> bool:
         member = self.member_combo.currentData()
         if member is None:
             return False

@@ -8,6 +8,8 @@ Keyboard: every field has an Alt key (its label's), Ctrl+Return saves, Esc close
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -38,6 +40,9 @@ from ..dialogs import YES_NO, ask, give_mnemonics, warn
 from ..theme import document_css
 from ..widgets import PopupOnlyComboBox
 
+if TYPE_CHECKING:
+    from .controller import ProposalController
+
 DRAFT_VERSION = 1
 #: how long typing must pause before the redline and the autosave are refreshed
 TYPING_PAUSE_MS = 250
@@ -53,11 +58,12 @@ class ProposalEditor(QDialog):
 
     closedWithoutSaving = Signal()
 
-    def __init__(self, proposals, rule: str | None = None, editing: str | None = None,
-                 recovered: dict | None = None, parent: QWidget | None = None):
+    def __init__(self, proposals: ProposalController, rule: str | None = None,
+                 editing: str | None = None, recovered: dict[str, object] | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.proposals = proposals  # ProposalController
-        library = proposals.app.library
+        self.proposals = proposals
+        library = proposals.require_library()
         self.library = library
         self.editing = editing
         self.slot = draft_slot()
@@ -151,7 +157,8 @@ class ProposalEditor(QDialog):
         self.save_button.clicked.connect(lambda: self.save())
         self.cancel_button.clicked.connect(lambda: self.reject())
         give_mnemonics(self.buttons.buttons())
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=lambda: self.save())
+        save_shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
+        save_shortcut.activated.connect(lambda: self.save())
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.notice)
@@ -180,9 +187,10 @@ class ProposalEditor(QDialog):
             self.title_edit.setText(edited.title or "")
             self.draft.setPlainText(edited.text)
             self.set_topics(edited.topics)
-            for widget in (self.member, self.kind, self.title_edit, self.topics,
-                           self.suggest_button):
-                widget.setEnabled(False)  # an edit changes the text only
+            fixed: tuple[QWidget, ...] = (self.member, self.kind, self.title_edit, self.topics,
+                                          self.suggest_button)
+            for control in fixed:
+                control.setEnabled(False)  # an edit changes the text only
         else:
             self.kind.setCurrentIndex(self.kind.findData("replacement" if rule else
                                                          "addition"))
@@ -213,7 +221,7 @@ class ProposalEditor(QDialog):
                 for i in range(self.topics.count())
                 if self.topics.item(i).checkState() == Qt.CheckState.Checked]
 
-    def set_topics(self, topics) -> None:
+    def set_topics(self, topics: Iterable[str]) -> None:
         wanted = set(topics)
         for i in range(self.topics.count()):
             item = self.topics.item(i)
@@ -226,7 +234,7 @@ class ProposalEditor(QDialog):
                                        rule if isinstance(rule, Rule) else None))
 
     # -- typing: redline and autosave ------------------------------------------------
-    def changed(self, *_args) -> None:
+    def changed(self, *_args: object) -> None:
         self.timer.start()
 
     def refresh(self) -> None:

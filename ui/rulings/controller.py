@@ -10,6 +10,8 @@ Signals:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.rulings import (
@@ -181,7 +183,7 @@ class RulingsController(QObject):
         """(ref, label) of the proposals that decide some incident (for the case browser)."""
         from rulesbook.rulings.catalogue import specs_for
 
-        out = []
+        out: list[tuple[str, str]] = []
         if self.library is None:
             return out
         for book in self.library.rulebooks:
@@ -276,17 +278,25 @@ class RulingsController(QObject):
                 "context": dict(self.context), "fields": dict(self.fields),
                 "case": self.case_id}
 
-    def restore_draft(self, draft: dict) -> None:
-        if not isinstance(draft, dict):
+    def restore_draft(self, draft: Mapping[str, object]) -> None:
+        """Take back a :meth:`draft` read from the settings file. The file may have been
+        edited: a part that is not of the type :meth:`draft` writes is left out."""
+        if not isinstance(draft, Mapping):
             return
-        fields = draft.get("fields") or {}
-        for key in REPORT_FIELDS:
-            if isinstance(fields.get(key), str):
-                self.fields[key] = fields[key]
-        self.context = dict(draft.get("context") or {})
-        self.case_id = draft.get("case") or None
-        if draft.get("incident") and self.library is not None:
-            facts = dict(draft.get("facts") or {})
-            self.select_incident(draft["incident"], facts)
-            self.context.update(draft.get("context") or {})
+        fields = draft.get("fields")
+        if isinstance(fields, Mapping):
+            for key in REPORT_FIELDS:
+                value = fields.get(key)
+                if isinstance(value, str):
+                    self.fields[key] = value
+        context = draft.get("context")
+        saved_context = dict(context) if isinstance(context, Mapping) else {}
+        self.context = dict(saved_context)
+        case = draft.get("case")
+        self.case_id = case if isinstance(case, str) and case else None
+        incident = draft.get("incident")
+        if isinstance(incident, str) and incident and self.library is not None:
+            facts = draft.get("facts")
+            self.select_incident(incident, dict(facts) if isinstance(facts, Mapping) else {})
+            self.context.update(saved_context)
         self.fieldsChanged.emit()

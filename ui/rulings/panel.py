@@ -32,7 +32,7 @@ from rulesbook.rulings import OUTCOMES, verdict_words
 from ..widgets import DocBrowser, plain_label, plain_tip
 from .controller import RulingsController, outcome_words
 from .quotes import highlighted_html
-from .report import DIAGRAM_URL, qt_html
+from .report import diagram_resource, qt_html
 
 UNKNOWN = "—"
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -156,14 +156,15 @@ class FactsForm(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(scroll)
-        self.fields: dict[str, QWidget] = {}
-        self.facts = {}
+        self.fields: dict[str, QSpinBox | QComboBox] = {}
+        self.facts: dict[str, object] = {}
 
     def set_incident(self, incident) -> None:
         while self.form.count():
             item = self.form.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.fields = {}
         if incident is None:
             self.title.setText("Choose an incident")
@@ -172,24 +173,25 @@ class FactsForm(QWidget):
         self.title.setText(incident.title)
         self.description.setText(incident.description)
         for fact in incident.facts:
+            field: QSpinBox | QComboBox
             if fact.type == "number":
-                field = QSpinBox()
-                field.setRange(-1, 9999)
-                field.setSpecialValueText(UNKNOWN)
-                field.setValue(-1)
-                field.valueChanged.connect(
+                spin = field = QSpinBox()
+                spin.setRange(-1, 9999)
+                spin.setSpecialValueText(UNKNOWN)
+                spin.setValue(-1)
+                spin.valueChanged.connect(
                     lambda v, f=fact.id: self.factEdited.emit(f, None if v < 0 else v))
             else:
-                field = QComboBox()
-                field.addItem(UNKNOWN, None)
+                combo = field = QComboBox()
+                combo.addItem(UNKNOWN, None)
                 if fact.type == "yes/no":
-                    field.addItem("yes", True)
-                    field.addItem("no", False)
+                    combo.addItem("yes", True)
+                    combo.addItem("no", False)
                 else:
                     for choice in fact.choices:
-                        field.addItem(choice_label(choice), choice)
-                field.currentIndexChanged.connect(
-                    lambda _i, f=fact.id, w=field: self.factEdited.emit(f, w.currentData()))
+                        combo.addItem(choice_label(choice), choice)
+                combo.currentIndexChanged.connect(
+                    lambda _i, f=fact.id, w=combo: self.factEdited.emit(f, w.currentData()))
             field.setObjectName(f"fact-{fact.id}")
             field.setAccessibleName(fact.question)
             label = plain_label(fact.question, buddy=field)
@@ -353,7 +355,8 @@ class CompareTable(QTableWidget):
 
     def row_of(self, ref: str) -> int:
         for row in range(self.rowCount()):
-            if self.item(row, 0).data(ID_ROLE) == ref:
+            item = self.item(row, 0)
+            if item is not None and item.data(ID_ROLE) == ref:
                 return row
         return -1
 
@@ -449,10 +452,8 @@ class ReportPreview(DocBrowser):
         body, self.image = qt_html(report)
         self.set_page(body)
 
-    def loadResource(self, type_: int, name: QUrl):  # noqa: N802 - Qt API
-        if self.image is not None and name.toString() == DIAGRAM_URL:
-            return self.image
-        return None
+    def loadResource(self, type_: int, name: QUrl | str) -> QImage | None:  # noqa: N802 - Qt API
+        return diagram_resource(self.image, name)
 
 
 FIELD_LABELS = {
@@ -473,19 +474,20 @@ class ReportPane(QWidget):
     def __init__(self, controller: RulingsController, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
-        self.editors: dict[str, QWidget] = {}
+        self.editors: dict[str, QPlainTextEdit | QLineEdit] = {}
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         for name, label_text in FIELD_LABELS.items():
+            editor: QPlainTextEdit | QLineEdit
             if name in MULTILINE:
-                editor = QPlainTextEdit()
-                editor.setTabChangesFocus(True)
-                editor.setFixedHeight(editor.fontMetrics().lineSpacing() * 3 + 14)
-                editor.textChanged.connect(
-                    lambda n=name, e=editor: self.controller.set_field(n, e.toPlainText()))
+                box = editor = QPlainTextEdit()
+                box.setTabChangesFocus(True)
+                box.setFixedHeight(box.fontMetrics().lineSpacing() * 3 + 14)
+                box.textChanged.connect(
+                    lambda n=name, e=box: self.controller.set_field(n, e.toPlainText()))
             else:
-                editor = QLineEdit()
-                editor.textEdited.connect(lambda text, n=name: self.controller.set_field(n, text))
+                line = editor = QLineEdit()
+                line.textEdited.connect(lambda text, n=name: self.controller.set_field(n, text))
             editor.setObjectName(f"report-{name}")
             editor.setAccessibleName(label_text.replace("&", ""))
             label = QLabel(label_text)

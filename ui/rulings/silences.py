@@ -218,6 +218,8 @@ class SilencesView(QWidget):
                 status.setText(base)
             for col in range(self.table.columnCount()):
                 item = self.table.item(row, col)
+                if item is None:
+                    continue
                 if fill is not None:
                     item.setBackground(QBrush(FILLED_BG))
                     item.setForeground(QBrush(DARK_FG))

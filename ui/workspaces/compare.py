@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from rulesbook.compare import Comparison, compare_rule, compare_topic
 
 from ..render import comparison_columns, variant_header, variant_html
+from ..settings import setting_text, setting_texts
 from ..widgets import DocBrowser, route_link
 from . import Workspace
 
@@ -104,11 +105,11 @@ class CompareWorkspace(Workspace):
         self.strip = QWidget()
         self.strip_layout = QHBoxLayout(self.strip)
         self.strip_layout.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(self.strip)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(self.strip)
         self.apart = QLabel()
         self.apart.setTextFormat(Qt.TextFormat.PlainText)
         self.apart.setWordWrap(True)
@@ -116,7 +117,7 @@ class CompareWorkspace(Workspace):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.apart)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
 
         self.comparison: Comparison | None = None
         self.columns: list[VariantColumn] = []
@@ -249,7 +250,9 @@ class CompareWorkspace(Workspace):
 
     def columns_that_fit(self) -> int:
         # the workspace's own width: the scroll area's viewport is resized only later
-        width = self.width() - 2 * self.layout().contentsMargins().left() - 8
+        layout = self.layout()
+        margin = layout.contentsMargins().left() if layout is not None else 0
+        width = self.width() - 2 * margin - 8
         return max(1, width // COLUMN_WIDTH)
 
     def shown_columns(self) -> list[VariantColumn]:
@@ -292,7 +295,7 @@ class CompareWorkspace(Workspace):
         self.summary.setToolTip(f"{self.comparison.subject} — {self.comparison.title}: {text}")
 
     def _fit_height(self) -> None:
-        self.strip.setMinimumHeight(max(0, self.scroll.viewport().height()))
+        self.strip.setMinimumHeight(max(0, self.scroll_area.viewport().height()))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
@@ -326,13 +329,10 @@ class CompareWorkspace(Workspace):
             settings.setValue(self.key("subject"), self.comparison.subject)
 
     def restore_state(self, settings: QSettings) -> None:
-        hidden = settings.value(self.key("hidden"), [])
-        if isinstance(hidden, str):
-            hidden = [hidden]
-        self.hidden = {h for h in hidden or [] if isinstance(h, str)}
-        subject = settings.value(self.key("subject"), "")
+        self.hidden = set(setting_texts(settings, self.key("hidden")))
+        subject = setting_text(settings, self.key("subject"))
         library = self.controller.library
-        if library is not None and isinstance(subject, str) and self.subject.findData(subject) >= 0:
+        if library is not None and subject and self.subject.findData(subject) >= 0:
             self.show_subject(subject)
         elif self.comparison is not None:
             self._rebuild_menu()

@@ -2,6 +2,9 @@
 the redline between any two, exportable to HTML and PDF."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -90,7 +93,8 @@ class EditionsWorkspace(Workspace):
         layout.addWidget(self.splitter)
         self.redline: Redline | None = None
         self.shown_edition: str | None = None
-        self.exporter = None  # set by the main window: callable(kind, title, body)
+        #: set by the main window: File ▸ Export as (kind, title, body)
+        self.exporter: Callable[[str, str, str], Path | None] | None = None
 
     def on_library(self, library) -> None:
         self.model.set_library(library)
