@@ -3,11 +3,13 @@ in force, menus, status bar; layout and choices persist in QSettings."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
 from PySide6.QtCore import QSettings, QSignalBlocker, QSize, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -16,6 +18,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressDialog,
     QSizePolicy,
@@ -25,7 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook import __version__
+from rulesbook import Library, __version__
+from rulesbook.rulesfolder import FolderStatus, SyncResult
+from rulesbook.rulesfolder.errors import Resolution
 from rulesbook.storage import SaveError
 
 from .controller import AppController
@@ -187,13 +192,14 @@ class MainWindow(QMainWindow):
         item.setSizeHint(QSize(0, self.nav.fontMetrics().height() * 2 + 8))
         self.nav.addItem(item)
 
-    def _action(self, menu, text, slot, shortcut=None, tip=None) -> QAction:
+    def _action(self, menu: QMenu, text: str, slot: Callable[[], object],
+                shortcut: str | QKeySequence.StandardKey | list[QKeySequence] | None = None,
+                tip: str | None = None) -> QAction:
         action = QAction(text, self)
-        if shortcut is not None:
-            if isinstance(shortcut, list):
-                action.setShortcuts(shortcut)
-            else:
-                action.setShortcut(QKeySequence(shortcut))
+        if isinstance(shortcut, list):
+            action.setShortcuts(shortcut)
+        elif shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(lambda _checked=False: slot())  # never the bool
         if tip:
@@ -234,7 +240,7 @@ class MainWindow(QMainWindow):
         self.workspace_actions: dict[str, QAction] = {}
         for i, ws in enumerate(self.workspaces.values()):
             action = self._action(view_menu, f"&{i + 1} {ws.title}",
-                                  lambda _c=False, w=ws.id: self.show_workspace(w, focus=True),
+                                  partial(self.show_workspace, ws.id, focus=True),
                                   f"Ctrl+{i + 1}" if i < 9 else None, ws.description)
             action.setCheckable(True)
             group.addAction(action)
@@ -255,7 +261,7 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     # -- sync ----------------------------------------------------------------
-    def _show_folder_status(self, status) -> None:
+    def _show_folder_status(self, status: FolderStatus | None) -> None:
         text = describe_status(status)
         if self.folder.offline:
             text += " (remote not reached)"
@@ -265,7 +271,7 @@ class MainWindow(QMainWindow):
                                           else "")
         self.folder_status.setText(text)
 
-    def start_sync(self, take=None) -> bool:
+    def start_sync(self, take: Resolution | None = None) -> bool:
         if not self.folder.sync(take=take):
             return False
         self.sync_action.setEnabled(False)
@@ -288,7 +294,7 @@ class MainWindow(QMainWindow):
             self.sync_progress.deleteLater()
             self.sync_progress = None
 
-    def _sync_finished(self, result) -> None:
+    def _sync_finished(self, result: SyncResult) -> None:
         self._end_sync()
         text = ("Up to date with " + result.remote if result.up_to_date else
                 f"Synced with {result.remote}: received {result.fetched}, sent {result.pushed}")
@@ -321,7 +327,7 @@ class MainWindow(QMainWindow):
         box.open()
 
     # -- library and edition ----------------------------------------------
-    def _on_library(self, library) -> None:
+    def _on_library(self, library: Library) -> None:
         self.edition_combo.blockSignals(True)
         self.edition_combo.clear()
         for ed in library.editions:
@@ -553,7 +559,7 @@ class MainWindow(QMainWindow):
         self.folder.wait()  # a sync or a look at the remote finishes first
         super().closeEvent(event)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         if self.search_results.isVisible():
             self.search.show_popup()

@@ -14,9 +14,12 @@ from collections.abc import Mapping
 
 from PySide6.QtCore import QObject, Signal
 
+from rulesbook import Library
 from rulesbook.rulings import (
     Case,
     Comparison,
+    Incident,
+    Ruling,
     RulingsError,
     Suggestions,
     cases_for_proposal,
@@ -26,6 +29,9 @@ from rulesbook.rulings import (
     load_cases,
     suggest,
 )
+
+#: A fact's value once checked against its type (what ``Fact.coerce`` returns).
+FactValue = bool | int | float | str
 
 #: The referee's editable report fields, in form order.
 REPORT_FIELDS = ("title", "event", "round", "date", "black", "white", "description", "fen", "moves",
@@ -40,11 +46,11 @@ RECORD_FIELDS = {"moves": "moves", "fen": "fen", "ply": "disputed_ply",
                  "disputed_ply": "disputed_ply"}
 
 
-def outcome_words(ruling) -> str:
+def outcome_words(ruling: Ruling) -> str:
     """The outcome in plain words, capitalised, with the options when there are some."""
-    text = ruling.meaning if hasattr(ruling, "meaning") else str(ruling)
+    text = ruling.meaning
     text = text[:1].upper() + text[1:]
-    options = getattr(ruling, "options", ())
+    options = ruling.options
     if options:
         text += ": " + ", ".join(o.replace("_", " ") for o in options)
     return text
@@ -59,24 +65,26 @@ class RulingsController(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.library = None
+        self.library: Library | None = None
         self.edition: str | None = None
         self.incident_id: str | None = None
-        self.facts: dict = {}
-        self.context: dict = {}
+        self.facts: dict[str, FactValue] = {}
+        self.context: dict[str, object] = {}
         self.fields: dict[str, str] = {k: "" for k in REPORT_FIELDS}
         self.suggestions: Suggestions | None = None
         self.comparison: Comparison | None = None
         self.case_id: str | None = None
 
     # -- library and edition ---------------------------------------------
-    def set_library(self, library) -> None:
+    def set_library(self, library: Library | None) -> None:
         self.library = library
         self.edition = library.edition().id if library is not None and library.editions else None
         if self.incident_id is not None:
             try:
-                get_incident(library, self.incident_id)
+                known = library is not None and bool(get_incident(library, self.incident_id))
             except RulingsError:
+                known = False
+            if not known:
                 self.incident_id, self.facts = None, {}
         self._recompute()
 
@@ -85,17 +93,17 @@ class RulingsController(QObject):
             self.edition = edition_id
             self._recompute()
 
-    def incidents(self):
+    def incidents(self) -> tuple[Incident, ...]:
         return incidents(self.library) if self.library is not None else ()
 
     @property
-    def incident(self):
+    def incident(self) -> Incident | None:
         if self.library is None or self.incident_id is None:
             return None
         return get_incident(self.library, self.incident_id)
 
     # -- the dispute -----------------------------------------------------------
-    def select_incident(self, incident_id: str, facts: dict | None = None,
+    def select_incident(self, incident_id: str, facts: Mapping[str, object] | None = None,
                         keep_facts: bool = False) -> bool:
         """Choose ``incident_id``; ``facts`` (from the board: may hold context keys such as
         ``move``) replace the current facts. Unknown or ill-typed facts are dropped with a
@@ -119,8 +127,11 @@ class RulingsController(QObject):
         self._recompute()
         return True
 
-    def _split(self, incident, facts: dict) -> tuple[dict, dict]:
-        known, context, dropped = {}, {}, []
+    def _split(self, incident: Incident, facts: Mapping[str, object]
+               ) -> tuple[dict[str, FactValue], dict[str, object]]:
+        known: dict[str, FactValue] = {}
+        context: dict[str, object] = {}
+        dropped: list[str] = []
         for key, value in dict(facts).items():
             if key in incident.fact_ids:
                 try:
@@ -135,7 +146,7 @@ class RulingsController(QObject):
             self.statusMessage.emit("Not used as facts: " + ", ".join(dropped))
         return known, context
 
-    def set_fact(self, fact_id: str, value) -> None:
+    def set_fact(self, fact_id: str, value: object) -> None:
         """Set one fact (None: unknown again)."""
         incident = self.incident
         if incident is None:

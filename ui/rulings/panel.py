@@ -3,9 +3,10 @@ emits and forward the user's input to it; none of them holds dispute state."""
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -27,7 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.rulings import OUTCOMES, verdict_words
+from rulesbook import Library
+from rulesbook.rulings import OUTCOMES, Comparison, Incident, Ruling, Suggestions, verdict_words
 
 from ..widgets import DocBrowser, plain_label, plain_tip
 from .controller import RulingsController, outcome_words
@@ -43,7 +45,7 @@ def choice_label(choice: str) -> str:
     return choice.replace("_", " ")
 
 
-def answer_text(value) -> str:
+def answer_text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return choice_label(str(value))
@@ -56,7 +58,7 @@ class IncidentChooser(QWidget):
 
     chosen = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Find an incident (e.g. capture, touch, clock)")
@@ -76,7 +78,7 @@ class IncidentChooser(QWidget):
         self.search.returnPressed.connect(self._first_visible)
         self.list.currentItemChanged.connect(self._current)
 
-    def set_incidents(self, items) -> None:
+    def set_incidents(self, items: Iterable[Incident]) -> None:
         blocker = QSignalBlocker(self.list)
         self.list.clear()
         for incident in items:
@@ -102,7 +104,7 @@ class IncidentChooser(QWidget):
                 self.list.setFocus()
                 return
 
-    def _current(self, item, _previous) -> None:
+    def _current(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
         if item is not None:
             self.chosen.emit(item.data(ID_ROLE))
 
@@ -159,7 +161,7 @@ class FactsForm(QWidget):
         self.fields: dict[str, QSpinBox | QComboBox] = {}
         self.facts: dict[str, object] = {}
 
-    def set_incident(self, incident) -> None:
+    def set_incident(self, incident: Incident | None) -> None:
         while self.form.count():
             item = self.form.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -216,7 +218,7 @@ class FactsForm(QWidget):
                 field.setCurrentIndex(row)
             del blocker
 
-    def value(self, fact_id: str):
+    def value(self, fact_id: str) -> object:
         field = self.fields[fact_id]
         if isinstance(field, QSpinBox):
             return None if field.value() < 0 else field.value()
@@ -225,7 +227,8 @@ class FactsForm(QWidget):
 
 # -- the rulings -------------------------------------------------------------------
 
-def rulings_html(suggestions, library, incident=None) -> str:
+def rulings_html(suggestions: Suggestions | None, library: Library,
+                 incident: Incident | None = None) -> str:
     """The rulings under the edition in force, most specific first, each with its
     outcome in large plain words, the rule to show the players, the facts that
     matched, then the questions still open. Every data text is escaped."""
@@ -281,7 +284,7 @@ def rulings_html(suggestions, library, incident=None) -> str:
     return "\n".join(parts)
 
 
-def _question(incident, fact_id: str) -> str:
+def _question(incident: Incident | None, fact_id: str) -> str:
     if incident is None:
         return fact_id
     try:
@@ -290,7 +293,7 @@ def _question(incident, fact_id: str) -> str:
         return fact_id
 
 
-def _open_condition(ruling, incident, fact_id: str) -> str:
+def _open_condition(ruling: Ruling, incident: Incident | None, fact_id: str) -> str:
     cond = ruling.conditions.get(fact_id)
     question = _question(incident, fact_id)
     if isinstance(cond, list):
@@ -328,18 +331,19 @@ class CompareTable(QTableWidget):
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
         self.setColumnWidth(0, 300)
-        self.comparison = None
+        self.comparison: Comparison | None = None
 
-    def set_comparison(self, comparison) -> None:
+    def set_comparison(self, comparison: Comparison | None) -> None:
         self.comparison = comparison
         verdicts = comparison.verdicts if comparison is not None else ()
+        baseline = (comparison.baseline if comparison is not None else None) or ""
         self.setRowCount(len(verdicts))
         bold = QFont(self.font())
         bold.setBold(True)
         for row, v in enumerate(verdicts):
             decision = verdict_words(v)
             mark = {True: "DIFFERS", False: "same", None: ""}[v.differs]
-            if v.ref == (comparison.baseline or ""):
+            if v.ref == baseline:
                 mark = "the original"
             cells = (v.label, decision, mark)
             for col, text in enumerate(cells):
@@ -411,7 +415,7 @@ class CaseBrowser(QWidget):
         if row >= 0:
             self.filter.setCurrentIndex(row)
 
-    def refresh(self, *_args) -> None:
+    def refresh(self, *_args: object) -> None:
         proposal = self.filter.currentData() or None
         self.list.clear()
         items = self.controller.cases(proposal)
@@ -434,7 +438,7 @@ class CaseBrowser(QWidget):
             self.summary.setText(f"{len(items)} cases in the library. Choose a proposal to see "
                                  "the cases it would decide differently.")
 
-    def _activated(self, item) -> None:
+    def _activated(self, item: QListWidgetItem | None) -> None:
         if item is not None:
             self.caseActivated.emit(item.data(ID_ROLE))
 
@@ -550,7 +554,7 @@ class ReportPane(QWidget):
         if self.isVisible():
             self.timer.start()
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
         self.refresh_preview()
 

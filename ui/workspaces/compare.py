@@ -3,7 +3,7 @@ side, each with word-level insertions and deletions against the original."""
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -18,8 +18,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rulesbook import Library
 from rulesbook.compare import Comparison, compare_rule, compare_topic
 
+from ..controller import AppController
 from ..render import comparison_columns, variant_header, variant_html
 from ..settings import setting_text, setting_texts
 from ..widgets import DocBrowser, route_link
@@ -61,7 +63,7 @@ class CompareWorkspace(Workspace):
     title = "Compare"
     description = "Compare the original, each proposal and the other rulebooks side by side"
 
-    def __init__(self, controller, parent: QWidget | None = None):
+    def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
         self.subject = QComboBox()
         self.subject.setEditable(False)
@@ -127,7 +129,7 @@ class CompareWorkspace(Workspace):
         controller.compareRequested.connect(self.show_subject)
 
     # -- subject ---------------------------------------------------------------
-    def on_library(self, library) -> None:
+    def on_library(self, library: Library) -> None:
         self.subject.clear()
         home = library.editions[0].rulebook if library.editions else None
         for book in library.rulebooks:
@@ -297,7 +299,7 @@ class CompareWorkspace(Workspace):
     def _fit_height(self) -> None:
         self.strip.setMinimumHeight(max(0, self.scroll_area.viewport().height()))
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self._fit_height()
         if self.columns:
@@ -338,7 +340,7 @@ class CompareWorkspace(Workspace):
             self._rebuild_menu()
             self._rebuild_columns()
 
-    def export_document(self):
+    def export_document(self) -> tuple[str, str] | None:
         if self.comparison is None:
             return None
         parts = [f"<h1>{self.comparison.subject} — {self.comparison.title}</h1>"]
