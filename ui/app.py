@@ -24,6 +24,10 @@ from .controller import AppController  # noqa: E402
 from .errors import install_excepthook  # noqa: E402
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rulesbook import Library, Problem
+
     from .problems import ProblemsDialog
 
 ORGANIZATION = "APCA"
@@ -46,13 +50,13 @@ class Launcher(QObject):
         self.controller.libraryLoaded.connect(self._loaded)
         self.controller.loadFailed.connect(self._failed)
 
-    def start(self, path=None, background: bool = True) -> None:
+    def start(self, path: str | Path | None = None, background: bool = True) -> None:
         if background:
             self.controller.load_async(path)
         else:
             self.controller.load(path)
 
-    def _loaded(self, _library) -> None:
+    def _loaded(self, _library: Library) -> None:
         if self.problems_dialog is not None:
             self.problems_dialog.hide()
             self.problems_dialog.deleteLater()
@@ -64,7 +68,7 @@ class Launcher(QObject):
             self.window.show()
         self.ready_at = time.perf_counter()
 
-    def _failed(self, problems) -> None:
+    def _failed(self, problems: list[Problem]) -> None:
         from .problems import ProblemsDialog
 
         # set before every loadFailed; the words are for a caller that did not set it
@@ -100,7 +104,7 @@ def _call_when_ready(callback: Callable[[QApplication, Launcher], None], app: QA
                      launcher: Launcher) -> None:
     done: list[bool] = []
 
-    def loaded(_library) -> None:
+    def loaded(_library: Library) -> None:
         if not done:
             done.append(True)
             QTimer.singleShot(0, lambda: callback(app, launcher))

@@ -90,7 +90,7 @@ class HistoryController(QObject):
         thread.start()
         return True
 
-    def _done(self, ref: str, versions: list) -> None:
+    def _done(self, ref: str, versions: list[Version]) -> None:
         if ref == self.ref:  # a later request wins
             self.versions = versions
             self.historyReady.emit(ref, versions)

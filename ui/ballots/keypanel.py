@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.ballots import BallotError
+from rulesbook.ballots import BallotError, SigningKey
 
 from .keyring import KeyRing
 
@@ -75,7 +75,7 @@ class KeyPanel(QWidget):
             index = self.member_combo.findData(local[0]) if local else 0
         self.member_combo.setCurrentIndex(max(0, index))
 
-    def _key_changed(self, signer) -> None:
+    def _key_changed(self, signer: SigningKey | None) -> None:
         """The member shown is the one whose key is in use, however it was chosen."""
         if signer is not None:
             index = self.member_combo.findData(signer.member)

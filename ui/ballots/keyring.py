@@ -10,6 +10,7 @@ Nothing here ever shows, logs or keeps the private key's bytes or the passphrase
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -36,7 +37,8 @@ class KeyRing(QObject):
     keyChanged = Signal(object)
     message = Signal(str, bool)
 
-    def __init__(self, root_of=lambda: None, parent: QObject | None = None):
+    def __init__(self, root_of: Callable[[], str | Path | None] = lambda: None,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._root_of = root_of  # () -> the data folder (its members.yaml)
         self.signer: SigningKey | None = None

@@ -172,7 +172,8 @@ class ProposalActions(QObject):
         editing = data.get("editing")
         if library is None:
             return None
-        if isinstance(editing, str) and editing in library.index:
+        # the file may be damaged or edited: only a proposal's ref reopens its edit
+        if isinstance(editing, str) and isinstance(library.index.get(editing), Proposal):
             editor = ProposalEditor(self.proposals, editing=editing, recovered=data,
                                     parent=self.workspace.window())
             return self._open(editor)

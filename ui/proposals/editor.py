@@ -8,7 +8,7 @@ Keyboard: every field has an Alt key (its label's), Ctrl+Return saves, Esc close
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -68,7 +68,11 @@ class ProposalEditor(QDialog):
         self.editing = editing
         self.slot = draft_slot()
         self.saved = False
-        edited: Proposal | None = library.index[editing] if editing else None  # type: ignore
+        entry = library.index.get(editing) if editing else None
+        if editing and not isinstance(entry, Proposal):
+            raise RulesbookError(f"{editing} is not a proposal: only a proposal's text "
+                                 "can be edited")
+        edited = entry if isinstance(entry, Proposal) else None
         if edited is not None:
             rule = edited.rule
         self.rule = rule
@@ -244,7 +248,7 @@ class ProposalEditor(QDialog):
         self.redline_view.setHtml(f'<div style="white-space: pre-wrap">{diff.html()}</div>')
         self.autosave()
 
-    def to_draft(self) -> dict:
+    def to_draft(self) -> dict[str, object]:
         text = self.draft.toPlainText()
         return {"dirty": bool(text.strip()) and text != self._initial and not self.saved,
                 "editing": self.editing, "rule": self.rule,
@@ -261,17 +265,19 @@ class ProposalEditor(QDialog):
             self.notice.setText(f"The draft could not be autosaved: {error}")
             self.notice.show()
 
-    def restore(self, data: dict) -> None:
-        if isinstance(data.get("member"), str):
-            self._set_member(data["member"])
-        if data.get("kind") in PROPOSAL_KINDS and self.editing is None:
-            self.kind.setCurrentIndex(self.kind.findData(data["kind"]))
-        if isinstance(data.get("title"), str) and self.editing is None:
-            self.title_edit.setText(data["title"])
-        if isinstance(data.get("topics"), list) and self.editing is None:
-            self.set_topics([t for t in data["topics"] if isinstance(t, str)])
-        if isinstance(data.get("text"), str):
-            self.draft.setPlainText(data["text"])
+    def restore(self, data: Mapping[str, object]) -> None:
+        member, kind, title = data.get("member"), data.get("kind"), data.get("title")
+        topics, text = data.get("topics"), data.get("text")
+        if isinstance(member, str):
+            self._set_member(member)
+        if kind in PROPOSAL_KINDS and self.editing is None:
+            self.kind.setCurrentIndex(self.kind.findData(kind))
+        if isinstance(title, str) and self.editing is None:
+            self.title_edit.setText(title)
+        if isinstance(topics, list) and self.editing is None:
+            self.set_topics([t for t in topics if isinstance(t, str)])
+        if isinstance(text, str):
+            self.draft.setPlainText(text)
         self.notice.setText(f"Recovered the unsaved draft of {data.get('saved_at', '?')}; "
                             "save it or close to throw it away.")
         self.notice.show()

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Signal
 from rulesbook import Library
 from rulesbook.rulings import (
     Case,
+    CaseDifference,
     Comparison,
     Incident,
     Ruling,
@@ -182,7 +183,7 @@ class RulingsController(QObject):
         self.resultsChanged.emit(self.suggestions, self.comparison)
 
     # -- the case library --------------------------------------------------------
-    def cases(self, proposal: str | None = None) -> list:
+    def cases(self, proposal: str | None = None) -> list[Case] | list[CaseDifference]:
         """Every case, or (for a proposal) the CaseDifferences it decides differently."""
         if self.library is None:
             return []
@@ -228,14 +229,15 @@ class RulingsController(QObject):
             self.fields[name] = value
             self.fieldsChanged.emit()
 
-    def set_context(self, context: dict, replace: bool = False) -> None:
+    def set_context(self, context: Mapping[str, object], replace: bool = False) -> None:
         """Record/position sent along with a request (``moves``, ``fen``, ``ply``): fills
         the empty report fields, or with ``replace`` (a new request from the board, whose
         record is the one in dispute now) overwrites them. ``moves`` may be a text or a
         list of move texts."""
+        moves = context.get("moves")
         context = dict(context)
-        if isinstance(context.get("moves"), (list, tuple)):
-            context["moves"] = " ".join(str(m) for m in context["moves"])
+        if isinstance(moves, (list, tuple)):
+            context["moves"] = " ".join(str(m) for m in moves)
         self.context.update(context)
         for key, field_name in RECORD_FIELDS.items():
             value = context.get(key)
@@ -284,7 +286,7 @@ class RulingsController(QObject):
             return report_html(self.library, bare, self.edition)
 
     # -- persistence of the draft ----------------------------------------------------
-    def draft(self) -> dict:
+    def draft(self) -> dict[str, object]:
         return {"incident": self.incident_id, "facts": dict(self.facts),
                 "context": dict(self.context), "fields": dict(self.fields),
                 "case": self.case_id}

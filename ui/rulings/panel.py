@@ -3,7 +3,7 @@ emits and forward the user's input to it; none of them holds dispute state."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QImage, QShowEvent
@@ -29,10 +29,18 @@ from PySide6.QtWidgets import (
 )
 
 from rulesbook import Library
-from rulesbook.rulings import OUTCOMES, Comparison, Incident, Ruling, Suggestions, verdict_words
+from rulesbook.rulings import (
+    OUTCOMES,
+    CaseDifference,
+    Comparison,
+    Incident,
+    Ruling,
+    Suggestions,
+    verdict_words,
+)
 
 from ..widgets import DocBrowser, plain_label, plain_tip
-from .controller import RulingsController, outcome_words
+from .controller import FactValue, RulingsController, outcome_words
 from .quotes import highlighted_html
 from .report import diagram_resource, qt_html
 
@@ -202,7 +210,7 @@ class FactsForm(QWidget):
             self.form.addSpacing(6)
             self.fields[fact.id] = field
 
-    def set_facts(self, facts: dict) -> None:
+    def set_facts(self, facts: Mapping[str, FactValue]) -> None:
         self.facts = dict(facts)
         for fact_id, field in self.fields.items():
             value = facts.get(fact_id)
@@ -282,6 +290,11 @@ def rulings_html(suggestions: Suggestions | None, library: Library,
                          f"({esc(fact.accepted)})</span></li>")
         parts.append("</ul>")
     return "\n".join(parts)
+
+
+def _outcome(outcome: str | None) -> str:
+    """An outcome of a case in plain words; \"undecided\" when no ruling decides it."""
+    return OUTCOMES.get(outcome, outcome) if outcome else "undecided"
 
 
 def _question(incident: Incident | None, fact_id: str) -> str:
@@ -420,13 +433,11 @@ class CaseBrowser(QWidget):
         self.list.clear()
         items = self.controller.cases(proposal)
         for entry in items:
-            case = getattr(entry, "case", entry)
+            case = entry.case if isinstance(entry, CaseDifference) else entry
             text = case.title
-            if proposal:
-                text += (f"\n    original ({entry.original_ref}): "
-                         f"{OUTCOMES.get(entry.original, entry.original or 'undecided')}"
-                         f"\n    {entry.proposal}: "
-                         f"{OUTCOMES.get(entry.proposed, entry.proposed or 'undecided')}")
+            if isinstance(entry, CaseDifference):
+                text += (f"\n    original ({entry.original_ref}): {_outcome(entry.original)}"
+                         f"\n    {entry.proposal}: {_outcome(entry.proposed)}")
             item = QListWidgetItem(text)
             item.setData(ID_ROLE, case)
             item.setToolTip(plain_tip(case.description or case.title))

@@ -89,7 +89,7 @@ class RulingsWorkspace(Workspace):
         self.rulings.resultsChanged.connect(self._results)
         controller.rulingsRequested.connect(self.on_rulings_requested)
         self.save_dialog = QFileDialog.getSaveFileName  # tests replace it
-        self._draft: dict | None = None
+        self._draft: dict[str, object] | None = None
 
     # -- app hooks -------------------------------------------------------------
     def on_library(self, library: Library) -> None:
@@ -138,7 +138,7 @@ class RulingsWorkspace(Workspace):
         self.rulings_view.set_page(rulings_html(suggestions, library, self.rulings.incident))
         self.compare_table.set_comparison(comparison)
 
-    def _silence_chosen(self, incident: str, facts: dict) -> None:
+    def _silence_chosen(self, incident: str, facts: dict[str, object]) -> None:
         """A silence activated: the dispute with those facts, to see what the rulebooks say."""
         if self.rulings.select_incident(incident, facts):
             self.tabs.setCurrentIndex(self.TAB_COMPARE)
