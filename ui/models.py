@@ -1,7 +1,7 @@
 """Qt item models over the core's frozen objects (read-only)."""
 from __future__ import annotations
 
-from typing import Any, TypeAlias, overload
+from typing import TypeAlias, overload
 
 from PySide6.QtCore import (
     QAbstractItemModel,
@@ -12,7 +12,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from rulesbook import Edition, Library, Rule, Rulebook
+from rulesbook import Edition, Library, Proposal, Rule, Rulebook
 from rulesbook.search import SearchHit
 
 from .widgets import plain_tip
@@ -27,7 +27,8 @@ Index: TypeAlias = QModelIndex | QPersistentModelIndex
 class _Node:
     __slots__ = ("obj", "parent", "row", "children")
 
-    def __init__(self, obj: Any, parent: _Node | None, row: int) -> None:
+    def __init__(self, obj: Rulebook | Rule | Proposal | None, parent: _Node | None,
+                 row: int) -> None:
         self.obj = obj
         self.parent = parent
         self.row = row
@@ -120,7 +121,9 @@ class RulebookTreeModel(QAbstractItemModel):
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
         if not index.isValid():
             return None
-        obj = index.internalPointer().obj
+        obj = self._node(index).obj
+        if obj is None:  # the invisible root
+            return None
         if role == Qt.ItemDataRole.DisplayRole:
             if isinstance(obj, Rulebook):
                 return obj.short_title or obj.title

@@ -99,6 +99,8 @@ class ProposalController(QObject):
 
     def _finished(self, thread: _Write, result: Any, error: str,
                   shown: Callable[[Any], tuple[str | None, str]]) -> None:
+        # ``result`` crossed a Qt signal (``object``): its type is the job's, which
+        # _start tied to ``shown``'s parameter
         thread.wait()
         thread.deleteLater()
         self._thread = None
