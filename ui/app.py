@@ -13,6 +13,7 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 _T0 = time.perf_counter()
 
@@ -21,6 +22,13 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 from .controller import AppController  # noqa: E402
 from .errors import install_excepthook  # noqa: E402
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from rulesbook import Library, Problem
+
+    from .problems import ProblemsDialog
 
 ORGANIZATION = "APCA"
 APPLICATION = "Rulesbook"
@@ -36,19 +44,19 @@ class Launcher(QObject):
         self.controller = AppController(self)
         self.settings = settings if settings is not None else QSettings()
         self.window = MainWindow(self.controller, self.settings)
-        self.problems_dialog = None
+        self.problems_dialog: ProblemsDialog | None = None
         self.ready_at: float | None = None
         self._restored = False
         self.controller.libraryLoaded.connect(self._loaded)
         self.controller.loadFailed.connect(self._failed)
 
-    def start(self, path=None, background: bool = True) -> None:
+    def start(self, path: str | Path | None = None, background: bool = True) -> None:
         if background:
             self.controller.load_async(path)
         else:
             self.controller.load(path)
 
-    def _loaded(self, _library) -> None:
+    def _loaded(self, _library: Library) -> None:
         if self.problems_dialog is not None:
             self.problems_dialog.hide()
             self.problems_dialog.deleteLater()
@@ -60,24 +68,28 @@ class Launcher(QObject):
             self.window.show()
         self.ready_at = time.perf_counter()
 
-    def _failed(self, problems) -> None:
+    def _failed(self, problems: list[Problem]) -> None:
         from .problems import ProblemsDialog
 
-        root = self.controller.last_failed_root
-        if self.problems_dialog is None:
+        # set before every loadFailed; the words are for a caller that did not set it
+        failed = self.controller.last_failed_root
+        root = failed if failed is not None else "the data folder"
+        dialog = self.problems_dialog
+        if dialog is None:
             # While the app runs (a later "open"), the list shows over the window.
             parent = self.window if self.window.isVisible() else None
-            self.problems_dialog = ProblemsDialog(root, problems, parent)
-            self.problems_dialog.openFolder.connect(lambda path: self.start(path))
-            self.problems_dialog.rejected.connect(self._dialog_closed)
+            dialog = ProblemsDialog(root, problems, parent)
+            self.problems_dialog = dialog
+            dialog.openFolder.connect(lambda path: self.start(path))
+            dialog.rejected.connect(self._dialog_closed)
         else:
-            self.problems_dialog.set_problems(root, problems)
-        self.problems_dialog.show()
-        self.problems_dialog.raise_()
+            dialog.set_problems(root, problems)
+        dialog.show()
+        dialog.raise_()
 
     def _dialog_closed(self) -> None:
         if not self.window.isVisible():
-            QApplication.instance().quit()
+            QApplication.quit()
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -92,7 +104,7 @@ def _call_when_ready(callback: Callable[[QApplication, Launcher], None], app: QA
                      launcher: Launcher) -> None:
     done: list[bool] = []
 
-    def loaded(_library) -> None:
+    def loaded(_library: Library) -> None:
         if not done:
             done.append(True)
             QTimer.singleShot(0, lambda: callback(app, launcher))
@@ -108,7 +120,8 @@ def main(argv: list[str] | None = None,
     args = parse_args(sys.argv[1:] if argv is None else argv)
     QApplication.setHighDpiScaleFactorRoundingPolicy(
         Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
-    app = QApplication.instance() or QApplication([sys.argv[0]])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication([sys.argv[0]])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APPLICATION)

@@ -135,7 +135,7 @@ def bytes_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def write_json(path: Path, data) -> None:
+def write_json(path: Path, data: object) -> None:
     """Write ``data`` as JSON atomically (the folder is made if needed).
     Raises :class:`~rulesbook.storage.SaveError` or OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)

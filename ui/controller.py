@@ -65,7 +65,7 @@ def load_folder(path: str | Path | None) -> LoadResult:
 class _LoadThread(QThread):
     finishedLoading = Signal(object)  # LoadResult
 
-    def __init__(self, path, parent=None):
+    def __init__(self, path: str | Path | None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._path = path
 
@@ -142,17 +142,18 @@ class AppController(QObject):
     def _apply(self, result: LoadResult) -> None:
         if self._thread is not None and not self._thread.isRunning():
             self._thread.wait()
-        if not result.ok:
+        library = result.library
+        if library is None:  # not result.ok
             self.last_failed_root = result.root
             self.loadFailed.emit(result.problems)
             return
-        self.library = result.library
+        self.library = library
         self.index = result.index
         self.data_dir = result.root
         self.load_seconds = result.seconds
         self._consolidated.clear()
-        self._edition = self.library.edition().id if self.library.editions else None
-        self.libraryLoaded.emit(self.library)
+        self._edition = library.edition().id if library.editions else None
+        self.libraryLoaded.emit(library)
         if self._edition:
             self.editionChanged.emit(self._edition)
 

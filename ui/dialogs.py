@@ -3,6 +3,7 @@ of text), built in one place so that every button has an Alt key and every data
 text is shown as plain text."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from PySide6.QtCore import Qt
@@ -62,8 +63,8 @@ def give_mnemonics(buttons: list[QAbstractButton]) -> None:
 
 
 def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str,
-                choices=OK, informative: str = "", detail: str = "",
-                default: str | None = None) -> tuple[QMessageBox, dict]:
+                choices: Sequence[Choice] = OK, informative: str = "", detail: str = "",
+                default: str | None = None) -> tuple[QMessageBox, dict[QAbstractButton, str]]:
     """A message box (not shown yet) whose texts are plain and whose buttons are
     ``choices``; returns it and a map button -> answer key."""
     box = QMessageBox(parent)
@@ -78,7 +79,7 @@ def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text
             label.setTextFormat(Qt.TextFormat.PlainText)
     if detail:
         box.setDetailedText(detail)
-    answers = {}
+    answers: dict[QAbstractButton, str] = {}
     for choice in choices:
         button = box.addButton(choice.label, choice.role)
         answers[button] = choice.key
@@ -90,7 +91,7 @@ def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text
     return box, answers
 
 
-def ask(parent: QWidget | None, title: str, text: str, choices=YES_NO, *,
+def ask(parent: QWidget | None, title: str, text: str, choices: Sequence[Choice] = YES_NO, *,
         icon: QMessageBox.Icon = Icon.Question, informative: str = "",
         default: str | None = None) -> str:
     """Ask and wait; the key of the button pressed (the Esc button's when closed)."""

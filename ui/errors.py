@@ -6,6 +6,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
+from types import TracebackType
 
 from PySide6.QtCore import QStandardPaths
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -29,7 +30,8 @@ def log_file() -> Path:
     return log_dir() / "rulesbook.log"
 
 
-def log_exception(exc_type, exc, tb) -> Path | None:
+def log_exception(exc_type: type[BaseException], exc: BaseException,
+                  tb: TracebackType | None) -> Path | None:
     path = log_file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -45,7 +47,8 @@ def log_exception(exc_type, exc, tb) -> Path | None:
 _showing = False
 
 
-def excepthook(exc_type, exc, tb) -> None:
+def excepthook(exc_type: type[BaseException], exc: BaseException,
+               tb: TracebackType | None) -> None:
     global _showing
     if issubclass(exc_type, KeyboardInterrupt):
         sys.__excepthook__(exc_type, exc, tb)

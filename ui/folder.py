@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QStandardPaths, QThread, Signal
 
+from rulesbook import Library
 from rulesbook.datapath import APP_AUTHOR, APP_NAME, FOLDER_NAME
 from rulesbook.errors import RulesbookError
 from rulesbook.rulesfolder import (
@@ -23,6 +25,9 @@ from rulesbook.rulesfolder import (
     sync,
 )
 from rulesbook.rulesfolder.errors import Resolution, SealedMeanwhile
+
+if TYPE_CHECKING:
+    from .controller import AppController
 
 
 def app_rules_dir() -> Path:
@@ -57,7 +62,7 @@ class _SyncThread(QThread):
     failed = Signal(str, bool)  # the message; whether keeping one side settles it
 
     def __init__(self, root: Path, remote: str | None, take: Resolution | None = None,
-                 parent=None):
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.root = root
         self.remote = remote
@@ -76,7 +81,7 @@ class _FetchThread(QThread):
     done = Signal(object)  # FolderStatus
     failed = Signal(str)
 
-    def __init__(self, root: Path, parent=None):
+    def __init__(self, root: Path, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.root = root
 
@@ -105,7 +110,7 @@ class FolderController(QObject):
     syncFinished = Signal(object)
     syncFailed = Signal(str)
 
-    def __init__(self, app_controller, parent: QObject | None = None):
+    def __init__(self, app_controller: AppController, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.app = app_controller
         self.status: FolderStatus | None = None
@@ -120,7 +125,7 @@ class FolderController(QObject):
         self.check_on_load = True
         app_controller.libraryLoaded.connect(self.opened)
 
-    def opened(self, _library=None) -> None:
+    def opened(self, _library: Library | None = None) -> None:
         """A folder was opened: show its status, then look at the remote."""
         status = self.refresh()
         if self.check_on_load and status is not None and status.remote is not None:
@@ -129,10 +134,11 @@ class FolderController(QObject):
     def check(self) -> bool:
         """Fetch the remote's branch on a worker thread (nothing is merged) so the status
         shows what there is to receive; False when a sync or a check runs."""
+        root = self._versioned_root()
         if self.running or (self._fetch is not None and self._fetch.isRunning()) \
-                or not self.versioned:
+                or root is None:
             return False
-        self._fetch = _FetchThread(Path(self.root), self)
+        self._fetch = _FetchThread(root, self)
         self._fetch.done.connect(self._checked)
         self._fetch.failed.connect(self._check_failed)
         self._fetch.start()
@@ -158,7 +164,12 @@ class FolderController(QObject):
 
     @property
     def versioned(self) -> bool:
-        return self.root is not None and is_rules_folder(self.root)
+        return self._versioned_root() is not None
+
+    def _versioned_root(self) -> Path | None:
+        """The open folder when it is a versioned rules folder, else None."""
+        root = self.root
+        return root if root is not None and is_rules_folder(root) else None
 
     @property
     def running(self) -> bool:
@@ -166,7 +177,8 @@ class FolderController(QObject):
 
     def refresh(self) -> FolderStatus | None:
         try:
-            self.status = folder_status(self.root) if self.versioned else None
+            root = self._versioned_root()
+            self.status = folder_status(root) if root is not None else None
         except (RulesbookError, OSError):
             self.status = None
         self.statusChanged.emit(self.status)
@@ -177,10 +189,11 @@ class FolderController(QObject):
         ``take``: the side to keep of the records the last sync stopped on."""
         if self.running:
             return False
-        if not self.versioned:
+        root = self._versioned_root()
+        if root is None:
             self.syncFailed.emit(f"{self.root} is not a rules folder: it cannot be synced")
             return False
-        self._thread = _SyncThread(Path(self.root), remote, take, self)
+        self._thread = _SyncThread(root, remote, take, self)
         self._thread.progress.connect(self.syncProgress)
         self._thread.done.connect(self._done)
         self._thread.failed.connect(self._failed)

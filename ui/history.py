@@ -21,11 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rulesbook import Library
 from rulesbook.errors import RulesbookError
 from rulesbook.rulesfolder import is_rules_folder
 from rulesbook.rulesfolder.history import HistoryEntry, record_history, record_text_at
 from rulesbook.textdiff import word_diff
 
+from .controller import AppController
 from .widgets import DocBrowser, plain_tip
 
 
@@ -37,7 +39,7 @@ class Version:
     text: str | None  # None: the record did not exist after this commit
 
 
-def read_versions(root: Path, library, ref: str) -> list[Version]:
+def read_versions(root: Path, library: Library, ref: str) -> list[Version]:
     entries = record_history(root, library, ref)
     return [Version(e, record_text_at(root, library, ref, e.commit)) for e in entries]
 
@@ -46,7 +48,8 @@ class _HistoryThread(QThread):
     done = Signal(str, object)  # ref, [Version]
     failed = Signal(str, str)  # ref, message
 
-    def __init__(self, root: Path, library, ref: str, parent=None):
+    def __init__(self, root: Path, library: Library, ref: str,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.root, self.library, self.ref = root, library, ref
 
@@ -63,7 +66,7 @@ class HistoryController(QObject):
     historyReady = Signal(str, object)  # ref, [Version]
     historyFailed = Signal(str, str)
 
-    def __init__(self, app_controller, parent: QObject | None = None):
+    def __init__(self, app_controller: AppController, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.app = app_controller
         self.ref: str | None = None
@@ -87,7 +90,7 @@ class HistoryController(QObject):
         thread.start()
         return True
 
-    def _done(self, ref: str, versions: list) -> None:
+    def _done(self, ref: str, versions: list[Version]) -> None:
         if ref == self.ref:  # a later request wins
             self.versions = versions
             self.historyReady.emit(ref, versions)
@@ -103,7 +106,7 @@ class HistoryPanel(QWidget):
 
     COLUMNS = ("Date", "Author", "Change", "Edition", "Message")
 
-    def __init__(self, app_controller, parent: QWidget | None = None):
+    def __init__(self, app_controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.history = HistoryController(app_controller, self)
         self.note = QLabel("Select a rule to see its history.")

@@ -3,10 +3,13 @@ in force, menus, status bar; layout and choices persist in QSettings."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QSettings, QSignalBlocker, QSize, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -15,6 +18,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressDialog,
     QSizePolicy,
@@ -24,7 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook import __version__
+from rulesbook import Library, __version__
+from rulesbook.rulesfolder import FolderStatus, SyncResult
+from rulesbook.rulesfolder.errors import Resolution
 from rulesbook.storage import SaveError
 
 from .controller import AppController
@@ -32,6 +38,7 @@ from .dialogs import Choice, Icon, Role, ask, message_box, warn
 from .export import export_html, export_pdf
 from .folder import FolderController, describe_status
 from .search import SearchController, SearchResults
+from .settings import setting_bytes, setting_text, setting_texts
 from .widgets import PopupOnlyComboBox
 from .workspaces import Workspace
 from .workspaces.ballots import BallotsWorkspace
@@ -40,6 +47,8 @@ from .workspaces.compare import CompareWorkspace
 from .workspaces.editions import EditionsWorkspace
 from .workspaces.rules import RulesWorkspace
 from .workspaces.rulings import RulingsWorkspace
+
+W = TypeVar("W", bound=Workspace)
 
 #: The workspaces, in navigation order. Add new ones here (Board, Rulings, Ballots...).
 WORKSPACES: list[type[Workspace]] = [
@@ -183,13 +192,14 @@ class MainWindow(QMainWindow):
         item.setSizeHint(QSize(0, self.nav.fontMetrics().height() * 2 + 8))
         self.nav.addItem(item)
 
-    def _action(self, menu, text, slot, shortcut=None, tip=None) -> QAction:
+    def _action(self, menu: QMenu, text: str, slot: Callable[[], object],
+                shortcut: str | QKeySequence.StandardKey | list[QKeySequence] | None = None,
+                tip: str | None = None) -> QAction:
         action = QAction(text, self)
-        if shortcut is not None:
-            if isinstance(shortcut, list):
-                action.setShortcuts(shortcut)
-            else:
-                action.setShortcut(QKeySequence(shortcut))
+        if isinstance(shortcut, list):
+            action.setShortcuts(shortcut)
+        elif shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(lambda _checked=False: slot())  # never the bool
         if tip:
@@ -230,7 +240,7 @@ class MainWindow(QMainWindow):
         self.workspace_actions: dict[str, QAction] = {}
         for i, ws in enumerate(self.workspaces.values()):
             action = self._action(view_menu, f"&{i + 1} {ws.title}",
-                                  lambda _c=False, w=ws.id: self.show_workspace(w, focus=True),
+                                  partial(self.show_workspace, ws.id, focus=True),
                                   f"Ctrl+{i + 1}" if i < 9 else None, ws.description)
             action.setCheckable(True)
             group.addAction(action)
@@ -251,7 +261,7 @@ class MainWindow(QMainWindow):
         self._refresh_recent()
 
     # -- sync ----------------------------------------------------------------
-    def _show_folder_status(self, status) -> None:
+    def _show_folder_status(self, status: FolderStatus | None) -> None:
         text = describe_status(status)
         if self.folder.offline:
             text += " (remote not reached)"
@@ -261,7 +271,7 @@ class MainWindow(QMainWindow):
                                           else "")
         self.folder_status.setText(text)
 
-    def start_sync(self, take=None) -> bool:
+    def start_sync(self, take: Resolution | None = None) -> bool:
         if not self.folder.sync(take=take):
             return False
         self.sync_action.setEnabled(False)
@@ -284,7 +294,7 @@ class MainWindow(QMainWindow):
             self.sync_progress.deleteLater()
             self.sync_progress = None
 
-    def _sync_finished(self, result) -> None:
+    def _sync_finished(self, result: SyncResult) -> None:
         self._end_sync()
         text = ("Up to date with " + result.remote if result.up_to_date else
                 f"Synced with {result.remote}: received {result.fetched}, sent {result.pushed}")
@@ -317,7 +327,7 @@ class MainWindow(QMainWindow):
         box.open()
 
     # -- library and edition ----------------------------------------------
-    def _on_library(self, library) -> None:
+    def _on_library(self, library: Library) -> None:
         self.edition_combo.blockSignals(True)
         self.edition_combo.clear()
         for ed in library.editions:
@@ -371,7 +381,17 @@ class MainWindow(QMainWindow):
 
     # -- navigation --------------------------------------------------------
     def current_workspace(self) -> Workspace:
-        return self.stack.currentWidget()
+        ws = self.stack.currentWidget()
+        if not isinstance(ws, Workspace):  # the stack holds workspaces only, never none
+            raise LookupError("no workspace is shown")
+        return ws
+
+    def workspace(self, kind: type[W]) -> W:
+        """The workspace of class ``kind`` (typed access for callers that drive it)."""
+        ws = self.workspaces.get(kind.id)
+        if not isinstance(ws, kind):
+            raise LookupError(f"the window has no {kind.title or kind.__name__} workspace")
+        return ws
 
     def show_workspace(self, workspace_id: str, focus: bool = False) -> None:
         ws = self.workspaces.get(workspace_id)
@@ -383,9 +403,11 @@ class MainWindow(QMainWindow):
 
     def _workspace_changed(self, row: int) -> None:
         ws = self.stack.widget(row)
-        if ws is not None and getattr(ws, "start_notice", "") and hasattr(self, "start_notice"):
+        if not isinstance(ws, Workspace):
+            return
+        if ws.start_notice and hasattr(self, "start_notice"):
             self.start_notice.hide()  # the workspace (its banner) says it from now on
-        if ws is not None and ws.id in getattr(self, "workspace_actions", {}):
+        if ws.id in getattr(self, "workspace_actions", {}):
             self.workspace_actions[ws.id].setChecked(True)
 
     def focus_search(self) -> None:
@@ -424,16 +446,18 @@ class MainWindow(QMainWindow):
         if not result.ok:
             from .problems import ProblemsDialog
             dialog = ProblemsDialog(result.root, result.problems, self)
-            dialog.openFolder.connect(lambda p: (dialog.accept(), self.open_folder(p)))
+
+            def open_other(other: str) -> None:
+                dialog.accept()
+                self.open_folder(other)
+
+            dialog.openFolder.connect(open_other)
             dialog.open()
             self.problems_dialog = dialog
         return result.ok
 
     def recent_folders(self) -> list[str]:
-        value = self.settings.value("recent/folders", [])
-        if isinstance(value, str):
-            value = [value]
-        return [v for v in value or [] if isinstance(v, str)]
+        return setting_texts(self.settings, "recent/folders")
 
     def add_recent(self, path: str) -> None:
         recent = [path] + [p for p in self.recent_folders() if p != path]
@@ -458,7 +482,7 @@ class MainWindow(QMainWindow):
     def export_as(self, kind: str, title: str, body: str, path: str | None = None) -> Path | None:
         if path is None:
             suffix = ".pdf" if kind == "pdf" else ".html"
-            default = str(Path(self.settings.value("export/folder", str(Path.home())))
+            default = str(Path(setting_text(self.settings, "export/folder", str(Path.home())))
                           / (title.replace(":", "-").replace(" ", "_") + suffix))
             filters = "PDF files (*.pdf)" if kind == "pdf" else "HTML files (*.html *.htm)"
             path, _ = QFileDialog.getSaveFileName(self, f"Export {title}", default, filters)
@@ -500,22 +524,22 @@ class MainWindow(QMainWindow):
     def restore(self) -> None:
         """Window layout, last workspace, edition in force, workspace states."""
         s = self.settings
-        geometry = s.value("window/geometry")
+        geometry = setting_bytes(s, "window/geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        state = s.value("window/state")
+        state = setting_bytes(s, "window/state")
         if state is not None:
             self.restoreState(state)
-        splitter = s.value("window/splitter")
+        splitter = setting_bytes(s, "window/splitter")
         if splitter is not None:
             self.splitter.restoreState(splitter)
-        edition = s.value("edition/in_force", "")
-        if isinstance(edition, str) and edition:
+        edition = setting_text(s, "edition/in_force")
+        if edition:
             self.controller.set_edition(edition)
         for ws in self.workspaces.values():
             ws.restore_state(s)
-        last = s.value("window/workspace", "")
-        if isinstance(last, str) and last in self.workspaces:
+        last = setting_text(s, "window/workspace")
+        if last in self.workspaces:
             self.show_workspace(last)
 
     def save(self) -> None:
@@ -535,7 +559,7 @@ class MainWindow(QMainWindow):
         self.folder.wait()  # a sync or a look at the remote finishes first
         super().closeEvent(event)
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         if self.search_results.isVisible():
             self.search.show_popup()

@@ -1,9 +1,18 @@
 """Qt item models over the core's frozen objects (read-only)."""
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QModelIndex, QObject, Qt
+from typing import TypeAlias, overload
 
-from rulesbook import Library, Rule, Rulebook
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+
+from rulesbook import Edition, Library, Proposal, Rule, Rulebook
 from rulesbook.search import SearchHit
 
 from .widgets import plain_tip
@@ -11,12 +20,15 @@ from .widgets import plain_tip
 REF_ROLE = Qt.ItemDataRole.UserRole + 1
 HTML_ROLE = Qt.ItemDataRole.UserRole + 2
 _NO_INDEX = QModelIndex()
+#: What Qt passes to a model override: a plain or a persistent index.
+Index: TypeAlias = QModelIndex | QPersistentModelIndex
 
 
 class _Node:
     __slots__ = ("obj", "parent", "row", "children")
 
-    def __init__(self, obj, parent: _Node | None, row: int):
+    def __init__(self, obj: Rulebook | Rule | Proposal | None, parent: _Node | None,
+                 row: int) -> None:
         self.obj = obj
         self.parent = parent
         self.row = row
@@ -26,7 +38,7 @@ class _Node:
 class RulebookTreeModel(QAbstractItemModel):
     """Rulebooks → rules/sections → proposals. Column 0 only."""
 
-    def __init__(self, parent: QObject | None = None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._library: Library | None = None
         self._root = _Node(None, None, 0)
@@ -55,10 +67,10 @@ class RulebookTreeModel(QAbstractItemModel):
         self.endResetModel()
 
     # -- structure -------------------------------------------------------
-    def _node(self, index: QModelIndex) -> _Node:
+    def _node(self, index: Index) -> _Node:
         return index.internalPointer() if index.isValid() else self._root
 
-    def index(self, row: int, column: int, parent: QModelIndex = _NO_INDEX) -> QModelIndex:
+    def index(self, row: int, column: int, parent: Index = _NO_INDEX) -> QModelIndex:
         if column != 0 or row < 0:
             return QModelIndex()
         node = self._node(parent)
@@ -66,41 +78,52 @@ class RulebookTreeModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, 0, node.children[row])
 
-    def parent(self, index: QModelIndex = _NO_INDEX) -> QModelIndex:  # type: ignore[override]
-        if not index.isValid():
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, child: Index) -> QModelIndex: ...
+
+    def parent(self, child: Index | None = None) -> QObject | QModelIndex | None:
+        """Qt's two ``parent``: the owning QObject, or the parent of an index."""
+        if child is None:
+            return super().parent()
+        if not child.isValid():
             return QModelIndex()
-        node: _Node = index.internalPointer()
+        node: _Node = child.internalPointer()
         up = node.parent
         if up is None or up is self._root:
             return QModelIndex()
         return self.createIndex(up.row, 0, up)
 
-    def rowCount(self, parent: QModelIndex = _NO_INDEX) -> int:
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
         if parent.isValid() and parent.column() != 0:
             return 0
         return len(self._node(parent).children)
 
-    def columnCount(self, parent: QModelIndex = _NO_INDEX) -> int:
+    def columnCount(self, parent: Index = _NO_INDEX) -> int:
         return 1
 
-    def hasChildren(self, parent: QModelIndex = _NO_INDEX) -> bool:
+    def hasChildren(self, parent: Index = _NO_INDEX) -> bool:
         return self.rowCount(parent) > 0
 
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+    def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
         if (section == 0 and orientation == Qt.Orientation.Horizontal
                 and role == Qt.ItemDataRole.DisplayRole):
             return "Rulebooks"
         return None
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
         if not index.isValid():
             return None
-        obj = index.internalPointer().obj
+        obj = self._node(index).obj
+        if obj is None:  # the invisible root
+            return None
         if role == Qt.ItemDataRole.DisplayRole:
             if isinstance(obj, Rulebook):
                 return obj.short_title or obj.title
@@ -134,7 +157,7 @@ class RulebookTreeModel(QAbstractItemModel):
 class TopicListModel(QAbstractListModel):
     """The topics of the library, with how many entries address each."""
 
-    def __init__(self, parent: QObject | None = None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[tuple[str, str, int]] = []
 
@@ -149,10 +172,10 @@ class TopicListModel(QAbstractListModel):
             self._rows = [(t.id, t.title, counts.get(t.id, 0)) for t in library.topics]
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex = _NO_INDEX) -> int:
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
         topic_id, title, count = self._rows[index.row()]
@@ -174,7 +197,7 @@ class TopicListModel(QAbstractListModel):
 class SearchResultsModel(QAbstractListModel):
     """Search hits; HTML_ROLE gives the highlighted snippet."""
 
-    def __init__(self, parent: QObject | None = None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._hits: list[SearchHit] = []
 
@@ -187,10 +210,10 @@ class SearchResultsModel(QAbstractListModel):
     def hits(self) -> list[SearchHit]:
         return list(self._hits)
 
-    def rowCount(self, parent: QModelIndex = _NO_INDEX) -> int:
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
         return 0 if parent.isValid() else len(self._hits)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
         if not index.isValid() or not 0 <= index.row() < len(self._hits):
             return None
         hit = self._hits[index.row()]
@@ -210,9 +233,9 @@ class SearchResultsModel(QAbstractListModel):
 class EditionListModel(QAbstractListModel):
     """The editions of the library; the one in force is marked."""
 
-    def __init__(self, parent: QObject | None = None):
+    def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._editions: list = []
+        self._editions: list[Edition] = []
         self._in_force: str | None = None
 
     def set_library(self, library: Library | None) -> None:
@@ -225,10 +248,10 @@ class EditionListModel(QAbstractListModel):
         if self._editions:
             self.dataChanged.emit(self.index(0), self.index(len(self._editions) - 1))
 
-    def rowCount(self, parent: QModelIndex = _NO_INDEX) -> int:
+    def rowCount(self, parent: Index = _NO_INDEX) -> int:
         return 0 if parent.isValid() else len(self._editions)
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> str | None:
         if not index.isValid() or not 0 <= index.row() < len(self._editions):
             return None
         ed = self._editions[index.row()]

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
 
 from rulesbook import Problem
@@ -30,7 +31,8 @@ class ProblemsDialog(QDialog):
 
     openFolder = Signal(str)
 
-    def __init__(self, folder: Path | str, problems: list[Problem], parent=None):
+    def __init__(self, folder: Path | str, problems: list[Problem],
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Rulesbook — the rules data has problems")
         self.folder = str(folder)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable, Mapping, Sequence
 
 import markdown
 
-from rulesbook import Library, Proposal, Rule
+from rulesbook import Library, Note, Proposal, Rule
 from rulesbook.compare import Comparison, Variant
 from rulesbook.editions import ConsolidatedRulebook, Redline
 
@@ -51,7 +52,7 @@ def book_title(library: Library, book_id: str) -> str:
     return book.short_title or book.title
 
 
-def _notes_md(notes) -> list[str]:
+def _notes_md(notes: Sequence[Note]) -> list[str]:
     if not notes:
         return []
     out = ["", "**Source notes**", ""]
@@ -61,14 +62,14 @@ def _notes_md(notes) -> list[str]:
     return out
 
 
-def _topics_md(library: Library, topics) -> str:
+def _topics_md(library: Library, topics: Iterable[str]) -> str:
     names = {t.id: t.title for t in library.topics}
     links = [f"[{esc(names.get(t, t))}](topic:{html.escape(t, quote=True)})" for t in topics]
     return ", ".join(links) if links else "*none*"
 
 
-def _condition_words(when: dict) -> str:
-    def value(v) -> str:
+def _condition_words(when: Mapping[str, object]) -> str:
+    def value(v: object) -> str:
         if isinstance(v, bool):
             return "yes" if v else "no"
         if isinstance(v, list):
@@ -80,7 +81,7 @@ def _condition_words(when: dict) -> str:
     return "; ".join(f"{k.replace('_', ' ')}: {value(v)}" for k, v in when.items())
 
 
-def rulings_md(library: Library, entry) -> list[str]:
+def rulings_md(library: Library, entry: Rule | Proposal) -> list[str]:
     """The rulings drawn from a text: each outcome, its conditions and basis, and the
     text with the words that establish it highlighted."""
     from rulesbook.rulings import OUTCOMES, specs_for

@@ -7,34 +7,39 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
+
+if TYPE_CHECKING:
+    from rulesbook.ballots import SigningKey
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 
 
-def grab(widget, path: Path, settle_ms: int = 30) -> Path:
+def grab(widget: QWidget, path: Path, settle_ms: int = 30) -> Path:
     """Let pending layout and paint events run, then save ``widget`` as a PNG."""
-    app = QApplication.instance()
     for _ in range(3):
-        app.processEvents()
+        QApplication.processEvents()
         QTest.qWait(settle_ms)
     widget.grab().save(str(path))
     return path
 
 
-def demo_keys(data: Path, members=("A", "B", "C"), secretary: str | None = None) -> dict:
+def demo_keys(data: Path, members: Sequence[str] = ("A", "B", "C"),
+              secretary: str | None = None) -> dict[str, SigningKey]:
     """Demo signing keys of ``members`` (in ``$RULESBOOK_CONFIG``), registered in
     ``data``/members.yaml; the first member is chair and names ``secretary``."""
     from rulesbook.ballots import append_statement, generate_key, sign_statement
 
     at = "2026-05-01T10:00:00Z"
-    keys = {}
+    keys: dict[str, SigningKey] = {}
     for member in members:
         keys[member], _ = generate_key(member, rules_folder=data)
         append_statement(data, sign_statement({"op": "key", "member": member,
@@ -86,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(["rulesbook-screenshots"])
     from .controller import AppController
     from .mainwindow import MainWindow
+    from .workspaces.editions import EditionsWorkspace
 
     with tempfile.TemporaryDirectory() as tmp:
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
@@ -125,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         shot("compare")
         window.show_workspace("editions")
         shot("editions")
-        editions = window.workspaces["editions"]
+        editions = window.workspace(EditionsWorkspace)
         editions.tabs.setCurrentIndex(1)
         shot("editions-redline")
         from rulesbook import Problem

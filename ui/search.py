@@ -12,8 +12,10 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListView,
     QVBoxLayout,
+    QWidget,
 )
 
+from .controller import AppController
 from .models import HTML_ROLE, SearchResultsModel
 from .widgets import HtmlDelegate
 
@@ -36,7 +38,7 @@ def words_to_mark(query: str, snippet: str) -> tuple[str, ...]:
 class SearchResults(QFrame):
     """A panel floating under the search field, inside the main window."""
 
-    def __init__(self, parent):
+    def __init__(self, parent: QWidget | None) -> None:
         super().__init__(parent)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setAutoFillBackground(True)
@@ -66,8 +68,9 @@ class SearchController(QObject):
 
     opened = Signal(str)
 
-    def __init__(self, field: QLineEdit, results: SearchResults, controller, parent=None,
-                 rulebook_filter: QComboBox | None = None):
+    def __init__(self, field: QLineEdit, results: SearchResults, controller: AppController,
+                 parent: QObject | None = None,
+                 rulebook_filter: QComboBox | None = None) -> None:
         super().__init__(parent)
         self.field = field
         #: "All rulebooks" (None) or one rulebook's id: which hits are listed
@@ -100,7 +103,8 @@ class SearchController(QObject):
                 self.controller.statusMessage.emit(f"No results for “{query}”")
 
     def show_popup(self) -> None:
-        window = self.results.parentWidget()
+        # the popup is a child of the main window (a top-level one: placed in the field's)
+        window = self.results.parentWidget() or self.field.window()
         pos = self.field.mapTo(window, QPoint(0, self.field.height() + 2))
         width = max(520, self.field.width())
         x = max(4, min(pos.x(), window.width() - width - 4))
@@ -144,9 +148,10 @@ class SearchController(QObject):
         if self.field.text().strip():
             self.run()
 
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
-        if obj is self.field and event.type() == QEvent.Type.KeyPress:
-            key = QKeyEvent(event).key() if not isinstance(event, QKeyEvent) else event.key()
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if obj is self.field and isinstance(event, QKeyEvent) \
+                and event.type() == QEvent.Type.KeyPress:
+            key = event.key()
             view = self.results.view
             if key in (Qt.Key.Key_Down, Qt.Key.Key_Up) and self.results.isVisible():
                 row = view.currentIndex().row()

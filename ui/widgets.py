@@ -1,20 +1,26 @@
 """Small shared widgets: a safe document browser and an HTML item delegate."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize, QUrl, Signal
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, QUrl, Signal
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
     QColor,
     QDesktopServices,
+    QKeyEvent,
+    QPainter,
     QPalette,
     Qt,  # QtGui's Qt: it has convertFromPlainText
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractScrollArea,
     QComboBox,
     QHeaderView,
     QLabel,
@@ -27,6 +33,9 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+
+if TYPE_CHECKING:
+    from .controller import AppController
 
 from .dialogs import Choice, Role, ask, inform
 from .theme import document_css
@@ -88,7 +97,7 @@ class DocBrowser(QTextBrowser):
     def page_html(self) -> str:
         return self._html
 
-    def loadResource(self, type_: int, name: QUrl):  # noqa: N802 - Qt API
+    def loadResource(self, type_: int, name: QUrl | str) -> object:  # noqa: N802 - Qt API
         # Never load images or style sheets from disk or network for data text.
         return None
 
@@ -121,7 +130,7 @@ class PopupOnlyComboBox(QComboBox):
 
     OPENING_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_F4, Qt.Key.Key_Return, Qt.Key.Key_Enter)
 
-    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
         key = event.key()
         alt = bool(event.modifiers() & Qt.KeyboardModifier.AltModifier)
         if key in self.OPENING_KEYS or (alt and key in (Qt.Key.Key_Down, Qt.Key.Key_Up)):
@@ -133,7 +142,7 @@ class PopupOnlyComboBox(QComboBox):
             return
         event.ignore()
 
-    def wheelEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt API
         event.ignore()
 
 
@@ -154,7 +163,7 @@ def plain_label(text: str = "", buddy: QWidget | None = None) -> QLabel:
     return label
 
 
-def route_link(controller, link: str) -> None:
+def route_link(controller: AppController, link: str) -> None:
     """Send an internal link to the controller."""
     scheme, _, rest = link.partition(":")
     if scheme == "rule":
@@ -168,23 +177,26 @@ def route_link(controller, link: str) -> None:
 class HtmlDelegate(QStyledItemDelegate):
     """Paints an item's HTML (from ``role``) with palette colours."""
 
-    def __init__(self, role: int, parent=None):
+    def __init__(self, role: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._role = role
 
-    def _doc(self, option: QStyleOptionViewItem, index) -> QTextDocument:
+    def _doc(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QTextDocument:
         doc = QTextDocument()
         doc.setDefaultFont(option.font)
         doc.setDocumentMargin(4)
         doc.setHtml(index.data(self._role) or "")
         width = option.rect.width()
-        if width <= 0 and option.widget is not None:
-            width = option.widget.viewport().width() - 4
+        view = option.widget
+        if width <= 0 and view is not None:
+            area = view.viewport() if isinstance(view, QAbstractScrollArea) else view
+            width = area.width() - 4
         width = width if width > 0 else 400
         doc.setTextWidth(width)
         return doc
 
-    def paint(self, painter, option, index) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         doc = self._doc(opt, index)
@@ -202,7 +214,8 @@ class HtmlDelegate(QStyledItemDelegate):
         doc.documentLayout().draw(painter, ctx)
         painter.restore()
 
-    def sizeHint(self, option, index) -> QSize:  # noqa: N802 - Qt API
+    def sizeHint(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt API
+                 index: QModelIndex | QPersistentModelIndex) -> QSize:
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
         doc = self._doc(opt, index)

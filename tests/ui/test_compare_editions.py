@@ -54,7 +54,7 @@ def test_compare_pages_columns_instead_of_scrolling_sideways(window, controller,
     controller.compare("28")
     compare = window.workspaces["compare"]
     qtbot.wait(20)
-    assert not compare.scroll.horizontalScrollBar().isVisible()
+    assert not compare.scroll_area.horizontalScrollBar().isVisible()
     all_refs = [c.ref for c in compare.columns]
     assert len(all_refs) > 3  # 28, its proposals and the other rulebooks: more than fit
     seen: list[str] = []
@@ -62,7 +62,7 @@ def test_compare_pages_columns_instead_of_scrolling_sideways(window, controller,
         shown = compare.shown_columns()
         assert shown[0].ref == "apca:28"  # the original is always the first column
         assert 1 < len(shown) < len(all_refs)
-        right = compare.scroll.viewport().width()
+        right = compare.scroll_area.viewport().width()
         for column in shown:  # every shown column lies wholly inside the viewport
             assert column.geometry().right() <= right, column.ref
         seen += [c.ref for c in shown if c.ref not in seen]

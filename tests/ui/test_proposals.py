@@ -237,3 +237,29 @@ def test_the_write_runs_off_the_gui_thread(qtbot, settings, club, monkeypatch):
     qtbot.waitUntil(lambda: not rules.proposal_actions.proposals.busy)
     assert threads and threads[0] is not threading.main_thread()
     assert "Frank" in [m.name for m in win.controller.library.members]
+
+
+def test_a_recovered_draft_naming_a_rule_as_edited_reopens_as_a_new_proposal(
+        qtbot, settings, club, monkeypatch):
+    """An autosave file is the user's (damaged by the crash, or edited): one whose
+    ``editing`` names a rule, not a proposal, opened the editor on the rule's entry
+    and stopped the window before the entry was checked (issue #20, found by mypy)."""
+    win, rules = open_app(qtbot, settings, club)
+    rules.show_topic("purpose")
+    rules.proposal_actions.new_action.trigger()
+    editor = rules.proposal_actions.editor
+    qtbot.keyClicks(editor.draft, "In Match Play each player shall have five minutes.")
+    path = editor.slot.path
+    qtbot.waitUntil(lambda: path.exists() and "five minutes" in path.read_text())
+    editor.hide()
+    win.hide()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["editing"] = "apca:28"  # a rule of the library
+    path.write_text(json.dumps(data), encoding="utf-8")
+    win2, rules2 = open_app(qtbot, settings, club)
+    editor2 = rules2.proposal_actions.editor
+    assert editor2 is not None and editor2.isVisible() and editor2.editing is None
+    assert editor2.draft.toPlainText() == "In Match Play each player shall have five minutes."
+    assert "Recovered the unsaved draft" in editor2.notice.text()
+    editor2.saved = True  # nothing to ask at teardown
+    editor2.close()

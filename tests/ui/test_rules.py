@@ -129,3 +129,15 @@ def test_models_pass_the_model_tester(qtmodeltester, controller):
     assert tree.rowCount() == len(controller.library.rulebooks)
     apca = tree.index(0, 0)
     assert apca.data() == "APCA proposed rules"
+
+
+def test_the_tree_model_answers_both_of_qts_parent_calls(window):
+    """``parent()`` is the model's owner (QObject), ``parent(index)`` the index above;
+    the override took over the first and answered an invalid index (issue #20, mypy)."""
+    rules = window.workspaces["rules"]
+    tree = rules.tree_model
+    assert tree.parent() is rules
+    book = tree.index(0, 0)
+    rule = tree.index(0, 0, book)
+    assert rule.isValid() and tree.parent(rule) == book
+    assert not tree.parent(book).isValid()

@@ -15,7 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.ballots import BallotError
+from rulesbook import Library
+from rulesbook.ballots import Ballot, BallotError
 from rulesbook.ballots.adopt import plan_adoption
 from rulesbook.editions import consolidate
 from rulesbook.textdiff import word_diff
@@ -25,7 +26,8 @@ from ..widgets import DocBrowser
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def adoption_preview(library, ballot, edition_id: str, title: str, date: str) -> tuple[str, bool]:
+def adoption_preview(library: Library, ballot: Ballot, edition_id: str, title: str,
+                     date: str) -> tuple[str, bool]:
     """(HTML, ok): the redline of every adopted text against the text in force, or
     why the edition cannot be written (``ok`` False)."""
     if not edition_id.strip():
@@ -65,7 +67,7 @@ def adoption_preview(library, ballot, edition_id: str, title: str, date: str) ->
 class AdoptDialog(QDialog):
     """Id, title and date of the new edition, with its redline; Adopt writes it."""
 
-    def __init__(self, library, ballot, parent: QWidget | None = None):
+    def __init__(self, library: Library, ballot: Ballot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.library = library
         self.ballot = ballot

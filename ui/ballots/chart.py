@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from rulesbook.ballots import QuestionResult
 
 WINNER = QColor("#2e7d32")
 ORIGINAL = QColor("#78909c")
@@ -21,7 +23,7 @@ class TallyChart(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setAccessibleName("Chart of the result")
 
-    def set_result(self, result, labels: dict | None = None) -> None:
+    def set_result(self, result: QuestionResult | None, labels: dict[str, str] | None = None) -> None:
         labels = labels or {}
         self.bars = []
         if result is None:
@@ -53,7 +55,7 @@ class TallyChart(QWidget):
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
         return QSize(200, self.sizeHint().height())
 
-    def paintEvent(self, _event) -> None:  # noqa: N802 - Qt API
+    def paintEvent(self, _event: QPaintEvent) -> None:  # noqa: N802 - Qt API
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         fm = self.fontMetrics()

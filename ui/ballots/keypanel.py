@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.ballots import BallotError
+from rulesbook.ballots import BallotError, SigningKey
 
 from .keyring import KeyRing
 
@@ -55,7 +55,7 @@ class KeyPanel(QWidget):
         row.addWidget(self.status, 1)
         self.use_button.clicked.connect(lambda: self.use())
         self.passphrase_edit.returnPressed.connect(lambda: self.use())
-        self.create_button.clicked.connect(lambda: self.create())
+        self.create_button.clicked.connect(lambda: self.create_key())
         self.import_button.clicked.connect(lambda: self.import_key())
         keys.message.connect(self._message)
         keys.keyChanged.connect(self._key_changed)
@@ -75,7 +75,7 @@ class KeyPanel(QWidget):
             index = self.member_combo.findData(local[0]) if local else 0
         self.member_combo.setCurrentIndex(max(0, index))
 
-    def _key_changed(self, signer) -> None:
+    def _key_changed(self, signer: SigningKey | None) -> None:
         """The member shown is the one whose key is in use, however it was chosen."""
         if signer is not None:
             index = self.member_combo.findData(signer.member)
@@ -101,7 +101,7 @@ class KeyPanel(QWidget):
             return False
         return True
 
-    def create(self) -> bool:
+    def create_key(self) -> bool:
         member = self.member_combo.currentData()
         if member is None:
             return False

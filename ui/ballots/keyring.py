@@ -10,6 +10,7 @@ Nothing here ever shows, logs or keeps the private key's bytes or the passphrase
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -36,7 +37,8 @@ class KeyRing(QObject):
     keyChanged = Signal(object)
     message = Signal(str, bool)
 
-    def __init__(self, root_of=lambda: None, parent: QObject | None = None):
+    def __init__(self, root_of: Callable[[], str | Path | None] = lambda: None,
+                 parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._root_of = root_of  # () -> the data folder (its members.yaml)
         self.signer: SigningKey | None = None
@@ -46,10 +48,15 @@ class KeyRing(QObject):
         root = self._root_of()
         return Path(root) if root is not None else None
 
-    def registry(self) -> Registry:
-        if self.root is None:
+    def _folder(self) -> Path:
+        """The open data folder (BallotError when none is open)."""
+        root = self.root
+        if root is None:
             raise BallotError("no rules folder is open")
-        return load_registry(self.root)
+        return root
+
+    def registry(self) -> Registry:
+        return load_registry(self._folder())
 
     def local_members(self) -> list[str]:
         """Members whose confirmed private key is on this computer."""
@@ -64,7 +71,7 @@ class KeyRing(QObject):
 
     def needs_passphrase(self, member: str) -> bool:
         public = self.registry().signing_key(member)
-        return bool(public) and needs_passphrase(member, public)
+        return bool(public and needs_passphrase(member, public))
 
     def _fail(self, exc: Exception) -> None:
         self.message.emit(str(exc).split("\n")[0], True)
@@ -97,10 +104,8 @@ class KeyRing(QObject):
         """A new key for ``member``: private key in the configuration folder, public key
         registered (signed) in members.yaml."""
         try:
-            if self.root is None:
-                raise BallotError("no rules folder is open")
             signer, _ = generate_key(member, passphrase.encode("utf-8") or None,
-                                     rules_folder=self.root)
+                                     rules_folder=self._folder())
             self._register(signer)
         except (KeyStoreError, BallotError) as exc:
             self._fail(exc)
@@ -109,8 +114,7 @@ class KeyRing(QObject):
     def import_file(self, member: str, path: str | Path, passphrase: str = "") -> SigningKey:
         """Store a private key file (PEM) of ``member`` and use it."""
         try:
-            if self.root is None:
-                raise BallotError("no rules folder is open")
+            root = self._folder()
             try:
                 pem = Path(path).read_bytes()
             except OSError as exc:
@@ -118,7 +122,7 @@ class KeyRing(QObject):
             self.registry().refuse_shared_key(
                 member, public_of_pem(pem, passphrase.encode("utf-8") or None))
             signer, _ = import_key(member, pem, passphrase.encode("utf-8") or None,
-                                   rules_folder=self.root)
+                                   rules_folder=root)
             if self.registry().registered_key(member) != signer.public:
                 self._register(signer, "signing key imported")
             else:
@@ -135,10 +139,11 @@ class KeyRing(QObject):
 
         statement = sign_statement({"op": "key", "member": signer.member, "key": signer.public,
                                     "at": now_utc()}, signer)
+        root = self._folder()
         try:  # one commit in a rules folder, as `rulesbook member keygen` makes
-            with recorded_change(self.root / "members.yaml",
+            with recorded_change(root / "members.yaml",
                                  f"Member {signer.member}: {what}", member=signer.member):
-                registry = append_statement(self.root, statement)
+                registry = append_statement(root, statement)
         except RulesFolderError as exc:
             raise BallotError(str(exc)) from None
         self._set(signer)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import html
 
-from rulesbook.ballots import STATUS_QUO
+from rulesbook import Library
+from rulesbook.ballots import STATUS_QUO, Ballot, Question, QuestionResult
 from rulesbook.textdiff import word_diff
 from rulesbook.textio import visible_controls
 
@@ -14,7 +15,7 @@ from .controller import METHOD_LABELS, THRESHOLD_LABELS
 esc = html.escape
 
 
-def option_text(library, option: str) -> str:
+def option_text(library: Library | None, option: str) -> str:
     if option == STATUS_QUO:
         return "(no change: keep the rulebook as it is)"
     if library is None:
@@ -30,7 +31,7 @@ def short_option(option: str) -> str:
     return "status quo" if option == STATUS_QUO else option.split(":", 1)[-1]
 
 
-def seal_warnings(ballot) -> str:
+def seal_warnings(ballot: Ballot) -> str:
     """What the chair should know before sealing: questions nobody voted on, and
     questions whose votes are below the quorum (empty when there is nothing)."""
     empty, short = [], []
@@ -50,7 +51,7 @@ def seal_warnings(ballot) -> str:
     return ("\n\nWarning: " + " ".join(lines)) if lines else ""
 
 
-def option_label(library, option: str) -> str:
+def option_label(library: Library | None, option: str) -> str:
     """ "10A (Pecan)", "10 (original)", "status quo"."""
     if option == STATUS_QUO:
         return "status quo"
@@ -70,7 +71,7 @@ def option_label(library, option: str) -> str:
     return f"{short} (original)"
 
 
-def question_html(library, question, show_diff: bool = False) -> str:
+def question_html(library: Library | None, question: Question, show_diff: bool = False) -> str:
     parts = [f"<h2>{esc(question.id)}: {esc(question.title or '')}</h2>"]
     kind = ("A yes/no question about new text" if question.is_addition else
             f"Which text for {esc(question.rule or '')}? The original comes first")
@@ -92,7 +93,7 @@ def question_html(library, question, show_diff: bool = False) -> str:
     return "\n".join(parts)
 
 
-def settings_text(ballot, library=None) -> str:
+def settings_text(ballot: Ballot, library: Library | None = None) -> str:
     roll = []
     for m in ballot.roll:
         name = dict(ballot.members).get(m)
@@ -109,11 +110,14 @@ def settings_text(ballot, library=None) -> str:
             f"quorum: {ballot.quorum} of {len(ballot.roll)} · roll: {', '.join(roll)}")
 
 
-def result_html(library, result) -> str:
+def result_html(library: Library | None, result: QuestionResult) -> str:
     """The working of one question's count."""
-    label = lambda o: esc(option_label(library, o))  # noqa: E731
+
+    def label(option: str) -> str:
+        return esc(option_label(library, option))
+
     parts = [f"<h2>{esc(result.question)}: "
-             + ("adopted " + label(result.winner) if result.stands == "adopted" else
+             + ("adopted " + label(result.winner or "") if result.stands == "adopted" else
                 "the original stands") + "</h2>",
              f"<p>{esc(result.reason)}</p>",
              f"<p class='muted'>{esc(METHOD_LABELS.get(result.method, result.method))}; "

@@ -2,20 +2,26 @@
 Proposal… and Add Member…, enabled for the page shown."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QKeySequence
 
 from rulesbook.errors import RulesbookError
-from rulesbook.model import Proposal, Rule
+from rulesbook.model import Entry, Proposal, Rule
 from rulesbook.proposing import closed_ballot_with
 
 from ..dialogs import ask_text, warn
 from .controller import ProposalController
 from .editor import ProposalEditor, draft_slot
 
+if TYPE_CHECKING:
+    from ..workspaces.rules import RulesWorkspace
+
 
 class ProposalActions(QObject):
-    def __init__(self, workspace):
+    def __init__(self, workspace: RulesWorkspace) -> None:
         super().__init__(workspace)
         self.workspace = workspace
         self.proposals = ProposalController(workspace.controller, self)
@@ -33,7 +39,7 @@ class ProposalActions(QObject):
                         self.member_action)
         self.update()
 
-    def _action(self, text: str, keys: str, slot) -> QAction:
+    def _action(self, text: str, keys: str, slot: Callable[[], object]) -> QAction:
         action = QAction(text, self.workspace)
         action.setShortcut(QKeySequence(keys))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -44,7 +50,7 @@ class ProposalActions(QObject):
         return action
 
     # -- what the page shown allows ----------------------------------------------
-    def _entry(self):
+    def _entry(self) -> Entry | None:
         library = self.workspace.controller.library
         current = getattr(self.workspace, "current", None)
         if library is None or not current or current.startswith("topic:"):
@@ -67,6 +73,8 @@ class ProposalActions(QObject):
 
         entry = self._entry()
         library = self.workspace.controller.library
+        if library is None:
+            return None
         if isinstance(entry, Proposal):
             entry = library.index.get(entry.rule) if entry.rule else None
         if isinstance(entry, Rule) and entry.rulebook == home_book(library):
@@ -90,21 +98,22 @@ class ProposalActions(QObject):
         editor.activateWindow()
         return editor
 
-    def new_proposal(self, recovered: dict | None = None) -> ProposalEditor | None:
-        if self.workspace.controller.library is None:
+    def new_proposal(self, recovered: dict[str, object] | None = None) -> ProposalEditor | None:
+        library = self.workspace.controller.library
+        if library is None:
             return None
         rule = recovered.get("rule") if recovered else self._home_rule()
-        library = self.workspace.controller.library
-        if rule is not None and rule not in library.index:
+        if not isinstance(rule, str) or rule not in library.index:
             rule = None
         return self._open(ProposalEditor(self.proposals, rule=rule, recovered=recovered,
                                          parent=self.workspace.window()))
 
     def edit_proposal(self) -> ProposalEditor | None:
         entry = self._entry()
-        if not isinstance(entry, Proposal):
+        library = self.workspace.controller.library
+        if not isinstance(entry, Proposal) or library is None:
             return None
-        ballot = closed_ballot_with(self.workspace.controller.library, entry.ref)
+        ballot = closed_ballot_with(library, entry.ref)
         if ballot:
             warn(self.workspace, "Proposal closed", f"{entry.ref} cannot be edited: the "
                  f"closed ballot {ballot} includes it.")
@@ -159,8 +168,13 @@ class ProposalActions(QObject):
         data = draft_slot().recoverable()
         if data is None:
             return None
-        if data.get("editing") and data["editing"] in self.workspace.controller.library.index:
-            editor = ProposalEditor(self.proposals, editing=data["editing"], recovered=data,
+        library = self.workspace.controller.library
+        editing = data.get("editing")
+        if library is None:
+            return None
+        # the file may be damaged or edited: only a proposal's ref reopens its edit
+        if isinstance(editing, str) and isinstance(library.index.get(editing), Proposal):
+            editor = ProposalEditor(self.proposals, editing=editing, recovered=data,
                                     parent=self.workspace.window())
             return self._open(editor)
         return self.new_proposal(recovered=data)

@@ -5,12 +5,18 @@ off the GUI thread) and the new record shown. The core does the checking
 (:mod:`rulesbook.proposing`)."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, QThread, Signal
 
+from rulesbook import Library, Problem, Proposal
 from rulesbook.errors import RulesbookError
 from rulesbook.proposing import (
+    Draft,
+    NewMember,
+    Withdrawal,
     add_member,
     edit_proposal,
     plan_member,
@@ -20,6 +26,11 @@ from rulesbook.proposing import (
 )
 from rulesbook.rulesfolder import recorded_change
 from rulesbook.storage import durability_notes
+
+if TYPE_CHECKING:
+    from ..controller import AppController
+
+T = TypeVar("T")
 
 
 class _Write(QThread):
@@ -52,7 +63,7 @@ class ProposalController(QObject):
     failed = Signal(str)
     statusMessage = Signal(str)
 
-    def __init__(self, app, parent: QObject | None = None):
+    def __init__(self, app: AppController, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.app = app  # the AppController: library, data folder, reload
         self._thread: _Write | None = None
@@ -62,15 +73,20 @@ class ProposalController(QObject):
     def busy(self) -> bool:
         return self._thread is not None or self._after is not None
 
-    @property
-    def root(self):
-        if self.app.library is None:
+    def require_library(self) -> Library:
+        """The library open in the app (RulesbookError when none is open)."""
+        library = self.app.library
+        if library is None:
             raise RulesbookError("no rules folder is open")
-        return self.app.library.root
+        return library
+
+    @property
+    def root(self) -> Path:
+        return self.require_library().root
 
     # -- running a write ---------------------------------------------------------------
-    def _start(self, job: Callable[[], object],
-               shown: Callable[[object], tuple[str | None, str]]) -> bool:
+    def _start(self, job: Callable[[], T],
+               shown: Callable[[T], tuple[str | None, str]]) -> bool:
         if self.busy:
             self.statusMessage.emit("Still writing the last change; try again in a moment")
             return False
@@ -81,7 +97,10 @@ class ProposalController(QObject):
         thread.start()
         return True
 
-    def _finished(self, thread: _Write, result, error: str, shown) -> None:
+    def _finished(self, thread: _Write, result: Any, error: str,
+                  shown: Callable[[Any], tuple[str | None, str]]) -> None:
+        # ``result`` crossed a Qt signal (``object``): its type is the job's, which
+        # _start tied to ``shown``'s parameter
         thread.wait()
         thread.deleteLater()
         self._thread = None
@@ -98,7 +117,7 @@ class ProposalController(QObject):
         self.app.libraryLoaded.disconnect(self._reloaded)
         self.app.loadFailed.disconnect(self._reload_failed)
 
-    def _reloaded(self, _library) -> None:
+    def _reloaded(self, _library: Library) -> None:
         self._disconnect()
         ref, message = self._after or (None, "")
         self._after = None
@@ -107,7 +126,7 @@ class ProposalController(QObject):
         self.statusMessage.emit(message)
         self.written.emit(ref or "")
 
-    def _reload_failed(self, problems) -> None:
+    def _reload_failed(self, problems: list[Problem]) -> None:
         self._disconnect()
         self._after = None
         self.failed.emit(f"the change was written, but the folder no longer loads: "
@@ -115,34 +134,39 @@ class ProposalController(QObject):
 
     # -- the writes --------------------------------------------------------------------
     def add_member(self, name: str, letter: str | None = None) -> bool:
-        planned = plan_member(self.app.library, name, letter or None)  # the letter, checked
+        planned = plan_member(self.require_library(), name, letter or None)  # the letter, checked
         root = self.root
 
-        def job():
+        def job() -> NewMember:
             with durability_notes(), recorded_change(
                     root / "members.yaml", f"Member {planned.id}: {planned.name} joins the "
                     "committee"):
                 return add_member(root, planned.name, planned.id)
         return self._start(job, lambda m: (None, f"Member {m.id}: {m.name} added"))
 
-    def propose(self, **fields) -> bool:
-        planned = plan_proposal(self.app.library, **fields)  # the id, and every check
+    def propose(self, *, member: str, rule: str | None, kind: str, text: str,
+                title: str | None = None, concerns: Sequence[str] = (),
+                topics: Sequence[str] = ()) -> bool:
+        planned = plan_proposal(self.require_library(), member=member, rule=rule, kind=kind,
+                                text=text, title=title, concerns=concerns,
+                                topics=topics)  # the id, and every check
         what = f"{planned.kind} for {planned.rule.partition(':')[2]}" if planned.rule else \
             f"{planned.kind} {planned.title}"
         root = self.root
 
-        def job():
+        def job() -> Draft:
             with durability_notes(), recorded_change(
                     root, f"Proposal {planned.id} by member {planned.member}: {what[:120]}",
                     member=planned.member):
-                return propose(root, **fields)
+                return propose(root, member=member, rule=rule, kind=kind, text=text,
+                               title=title, concerns=concerns, topics=topics)
         return self._start(job, lambda d: (d.ref, f"{d.ref} written ({d.kind} by member "
                                                   f"{d.member})"))
 
     def edit(self, ref: str, text: str) -> bool:
         root = self.root
 
-        def job():
+        def job() -> Proposal:
             with durability_notes(), recorded_change(root, f"Proposal {ref}: text edited"):
                 return edit_proposal(root, ref, text)
         return self._start(job, lambda p: (p.ref, f"{p.ref}: text replaced"))
@@ -151,7 +175,7 @@ class ProposalController(QObject):
         why = f" ({reason.strip()[:120]})" if reason.strip() else ""
         root = self.root
 
-        def job():
+        def job() -> Withdrawal:
             with durability_notes(), recorded_change(root, f"Proposal {ref}: withdrawn{why}"):
                 return withdraw_proposal(root, ref, reason)
         return self._start(job, lambda w: (w.ref, f"{w.ref}: withdrawn on {w.date}"))

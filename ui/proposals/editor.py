@@ -8,6 +8,8 @@ Keyboard: every field has an Alt key (its label's), Ctrl+Return saves, Esc close
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -38,6 +40,9 @@ from ..dialogs import YES_NO, ask, give_mnemonics, warn
 from ..theme import document_css
 from ..widgets import PopupOnlyComboBox
 
+if TYPE_CHECKING:
+    from .controller import ProposalController
+
 DRAFT_VERSION = 1
 #: how long typing must pause before the redline and the autosave are refreshed
 TYPING_PAUSE_MS = 250
@@ -53,16 +58,21 @@ class ProposalEditor(QDialog):
 
     closedWithoutSaving = Signal()
 
-    def __init__(self, proposals, rule: str | None = None, editing: str | None = None,
-                 recovered: dict | None = None, parent: QWidget | None = None):
+    def __init__(self, proposals: ProposalController, rule: str | None = None,
+                 editing: str | None = None, recovered: dict[str, object] | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.proposals = proposals  # ProposalController
-        library = proposals.app.library
+        self.proposals = proposals
+        library = proposals.require_library()
         self.library = library
         self.editing = editing
         self.slot = draft_slot()
         self.saved = False
-        edited: Proposal | None = library.index[editing] if editing else None  # type: ignore
+        entry = library.index.get(editing) if editing else None
+        if editing and not isinstance(entry, Proposal):
+            raise RulesbookError(f"{editing} is not a proposal: only a proposal's text "
+                                 "can be edited")
+        edited = entry if isinstance(entry, Proposal) else None
         if edited is not None:
             rule = edited.rule
         self.rule = rule
@@ -151,7 +161,8 @@ class ProposalEditor(QDialog):
         self.save_button.clicked.connect(lambda: self.save())
         self.cancel_button.clicked.connect(lambda: self.reject())
         give_mnemonics(self.buttons.buttons())
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=lambda: self.save())
+        save_shortcut = QShortcut(QKeySequence("Ctrl+Return"), self)
+        save_shortcut.activated.connect(lambda: self.save())
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.notice)
@@ -180,9 +191,10 @@ class ProposalEditor(QDialog):
             self.title_edit.setText(edited.title or "")
             self.draft.setPlainText(edited.text)
             self.set_topics(edited.topics)
-            for widget in (self.member, self.kind, self.title_edit, self.topics,
-                           self.suggest_button):
-                widget.setEnabled(False)  # an edit changes the text only
+            fixed: tuple[QWidget, ...] = (self.member, self.kind, self.title_edit, self.topics,
+                                          self.suggest_button)
+            for control in fixed:
+                control.setEnabled(False)  # an edit changes the text only
         else:
             self.kind.setCurrentIndex(self.kind.findData("replacement" if rule else
                                                          "addition"))
@@ -213,7 +225,7 @@ class ProposalEditor(QDialog):
                 for i in range(self.topics.count())
                 if self.topics.item(i).checkState() == Qt.CheckState.Checked]
 
-    def set_topics(self, topics) -> None:
+    def set_topics(self, topics: Iterable[str]) -> None:
         wanted = set(topics)
         for i in range(self.topics.count()):
             item = self.topics.item(i)
@@ -226,7 +238,7 @@ class ProposalEditor(QDialog):
                                        rule if isinstance(rule, Rule) else None))
 
     # -- typing: redline and autosave ------------------------------------------------
-    def changed(self, *_args) -> None:
+    def changed(self, *_args: object) -> None:
         self.timer.start()
 
     def refresh(self) -> None:
@@ -236,7 +248,7 @@ class ProposalEditor(QDialog):
         self.redline_view.setHtml(f'<div style="white-space: pre-wrap">{diff.html()}</div>')
         self.autosave()
 
-    def to_draft(self) -> dict:
+    def to_draft(self) -> dict[str, object]:
         text = self.draft.toPlainText()
         return {"dirty": bool(text.strip()) and text != self._initial and not self.saved,
                 "editing": self.editing, "rule": self.rule,
@@ -253,17 +265,19 @@ class ProposalEditor(QDialog):
             self.notice.setText(f"The draft could not be autosaved: {error}")
             self.notice.show()
 
-    def restore(self, data: dict) -> None:
-        if isinstance(data.get("member"), str):
-            self._set_member(data["member"])
-        if data.get("kind") in PROPOSAL_KINDS and self.editing is None:
-            self.kind.setCurrentIndex(self.kind.findData(data["kind"]))
-        if isinstance(data.get("title"), str) and self.editing is None:
-            self.title_edit.setText(data["title"])
-        if isinstance(data.get("topics"), list) and self.editing is None:
-            self.set_topics([t for t in data["topics"] if isinstance(t, str)])
-        if isinstance(data.get("text"), str):
-            self.draft.setPlainText(data["text"])
+    def restore(self, data: Mapping[str, object]) -> None:
+        member, kind, title = data.get("member"), data.get("kind"), data.get("title")
+        topics, text = data.get("topics"), data.get("text")
+        if isinstance(member, str):
+            self._set_member(member)
+        if kind in PROPOSAL_KINDS and self.editing is None:
+            self.kind.setCurrentIndex(self.kind.findData(kind))
+        if isinstance(title, str) and self.editing is None:
+            self.title_edit.setText(title)
+        if isinstance(topics, list) and self.editing is None:
+            self.set_topics([t for t in topics if isinstance(t, str)])
+        if isinstance(text, str):
+            self.draft.setPlainText(text)
         self.notice.setText(f"Recovered the unsaved draft of {data.get('saved_at', '?')}; "
                             "save it or close to throw it away.")
         self.notice.show()

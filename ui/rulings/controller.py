@@ -10,11 +10,17 @@ Signals:
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QObject, Signal
 
+from rulesbook import Library
 from rulesbook.rulings import (
     Case,
+    CaseDifference,
     Comparison,
+    Incident,
+    Ruling,
     RulingsError,
     Suggestions,
     cases_for_proposal,
@@ -24,6 +30,9 @@ from rulesbook.rulings import (
     load_cases,
     suggest,
 )
+
+#: A fact's value once checked against its type (what ``Fact.coerce`` returns).
+FactValue = bool | int | float | str
 
 #: The referee's editable report fields, in form order.
 REPORT_FIELDS = ("title", "event", "round", "date", "black", "white", "description", "fen", "moves",
@@ -38,11 +47,11 @@ RECORD_FIELDS = {"moves": "moves", "fen": "fen", "ply": "disputed_ply",
                  "disputed_ply": "disputed_ply"}
 
 
-def outcome_words(ruling) -> str:
+def outcome_words(ruling: Ruling) -> str:
     """The outcome in plain words, capitalised, with the options when there are some."""
-    text = ruling.meaning if hasattr(ruling, "meaning") else str(ruling)
+    text = ruling.meaning
     text = text[:1].upper() + text[1:]
-    options = getattr(ruling, "options", ())
+    options = ruling.options
     if options:
         text += ": " + ", ".join(o.replace("_", " ") for o in options)
     return text
@@ -57,24 +66,26 @@ class RulingsController(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.library = None
+        self.library: Library | None = None
         self.edition: str | None = None
         self.incident_id: str | None = None
-        self.facts: dict = {}
-        self.context: dict = {}
+        self.facts: dict[str, FactValue] = {}
+        self.context: dict[str, object] = {}
         self.fields: dict[str, str] = {k: "" for k in REPORT_FIELDS}
         self.suggestions: Suggestions | None = None
         self.comparison: Comparison | None = None
         self.case_id: str | None = None
 
     # -- library and edition ---------------------------------------------
-    def set_library(self, library) -> None:
+    def set_library(self, library: Library | None) -> None:
         self.library = library
         self.edition = library.edition().id if library is not None and library.editions else None
         if self.incident_id is not None:
             try:
-                get_incident(library, self.incident_id)
+                known = library is not None and bool(get_incident(library, self.incident_id))
             except RulingsError:
+                known = False
+            if not known:
                 self.incident_id, self.facts = None, {}
         self._recompute()
 
@@ -83,17 +94,17 @@ class RulingsController(QObject):
             self.edition = edition_id
             self._recompute()
 
-    def incidents(self):
+    def incidents(self) -> tuple[Incident, ...]:
         return incidents(self.library) if self.library is not None else ()
 
     @property
-    def incident(self):
+    def incident(self) -> Incident | None:
         if self.library is None or self.incident_id is None:
             return None
         return get_incident(self.library, self.incident_id)
 
     # -- the dispute -----------------------------------------------------------
-    def select_incident(self, incident_id: str, facts: dict | None = None,
+    def select_incident(self, incident_id: str, facts: Mapping[str, object] | None = None,
                         keep_facts: bool = False) -> bool:
         """Choose ``incident_id``; ``facts`` (from the board: may hold context keys such as
         ``move``) replace the current facts. Unknown or ill-typed facts are dropped with a
@@ -117,8 +128,11 @@ class RulingsController(QObject):
         self._recompute()
         return True
 
-    def _split(self, incident, facts: dict) -> tuple[dict, dict]:
-        known, context, dropped = {}, {}, []
+    def _split(self, incident: Incident, facts: Mapping[str, object]
+               ) -> tuple[dict[str, FactValue], dict[str, object]]:
+        known: dict[str, FactValue] = {}
+        context: dict[str, object] = {}
+        dropped: list[str] = []
         for key, value in dict(facts).items():
             if key in incident.fact_ids:
                 try:
@@ -133,7 +147,7 @@ class RulingsController(QObject):
             self.statusMessage.emit("Not used as facts: " + ", ".join(dropped))
         return known, context
 
-    def set_fact(self, fact_id: str, value) -> None:
+    def set_fact(self, fact_id: str, value: object) -> None:
         """Set one fact (None: unknown again)."""
         incident = self.incident
         if incident is None:
@@ -169,7 +183,7 @@ class RulingsController(QObject):
         self.resultsChanged.emit(self.suggestions, self.comparison)
 
     # -- the case library --------------------------------------------------------
-    def cases(self, proposal: str | None = None) -> list:
+    def cases(self, proposal: str | None = None) -> list[Case] | list[CaseDifference]:
         """Every case, or (for a proposal) the CaseDifferences it decides differently."""
         if self.library is None:
             return []
@@ -181,7 +195,7 @@ class RulingsController(QObject):
         """(ref, label) of the proposals that decide some incident (for the case browser)."""
         from rulesbook.rulings.catalogue import specs_for
 
-        out = []
+        out: list[tuple[str, str]] = []
         if self.library is None:
             return out
         for book in self.library.rulebooks:
@@ -215,14 +229,15 @@ class RulingsController(QObject):
             self.fields[name] = value
             self.fieldsChanged.emit()
 
-    def set_context(self, context: dict, replace: bool = False) -> None:
+    def set_context(self, context: Mapping[str, object], replace: bool = False) -> None:
         """Record/position sent along with a request (``moves``, ``fen``, ``ply``): fills
         the empty report fields, or with ``replace`` (a new request from the board, whose
         record is the one in dispute now) overwrites them. ``moves`` may be a text or a
         list of move texts."""
+        moves = context.get("moves")
         context = dict(context)
-        if isinstance(context.get("moves"), (list, tuple)):
-            context["moves"] = " ".join(str(m) for m in context["moves"])
+        if isinstance(moves, (list, tuple)):
+            context["moves"] = " ".join(str(m) for m in moves)
         self.context.update(context)
         for key, field_name in RECORD_FIELDS.items():
             value = context.get(key)
@@ -271,22 +286,30 @@ class RulingsController(QObject):
             return report_html(self.library, bare, self.edition)
 
     # -- persistence of the draft ----------------------------------------------------
-    def draft(self) -> dict:
+    def draft(self) -> dict[str, object]:
         return {"incident": self.incident_id, "facts": dict(self.facts),
                 "context": dict(self.context), "fields": dict(self.fields),
                 "case": self.case_id}
 
-    def restore_draft(self, draft: dict) -> None:
-        if not isinstance(draft, dict):
+    def restore_draft(self, draft: Mapping[str, object]) -> None:
+        """Take back a :meth:`draft` read from the settings file. The file may have been
+        edited: a part that is not of the type :meth:`draft` writes is left out."""
+        if not isinstance(draft, Mapping):
             return
-        fields = draft.get("fields") or {}
-        for key in REPORT_FIELDS:
-            if isinstance(fields.get(key), str):
-                self.fields[key] = fields[key]
-        self.context = dict(draft.get("context") or {})
-        self.case_id = draft.get("case") or None
-        if draft.get("incident") and self.library is not None:
-            facts = dict(draft.get("facts") or {})
-            self.select_incident(draft["incident"], facts)
-            self.context.update(draft.get("context") or {})
+        fields = draft.get("fields")
+        if isinstance(fields, Mapping):
+            for key in REPORT_FIELDS:
+                value = fields.get(key)
+                if isinstance(value, str):
+                    self.fields[key] = value
+        context = draft.get("context")
+        saved_context = dict(context) if isinstance(context, Mapping) else {}
+        self.context = dict(saved_context)
+        case = draft.get("case")
+        self.case_id = case if isinstance(case, str) and case else None
+        incident = draft.get("incident")
+        if isinstance(incident, str) and incident and self.library is not None:
+            facts = draft.get("facts")
+            self.select_incident(incident, dict(facts) if isinstance(facts, Mapping) else {})
+            self.context.update(saved_context)
         self.fieldsChanged.emit()

@@ -3,9 +3,10 @@ emits and forward the user's input to it; none of them holds dispute state."""
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable, Mapping
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -26,12 +27,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.rulings import OUTCOMES, verdict_words
+from rulesbook import Library
+from rulesbook.rulings import (
+    OUTCOMES,
+    CaseDifference,
+    Comparison,
+    Incident,
+    Ruling,
+    Suggestions,
+    verdict_words,
+)
 
 from ..widgets import DocBrowser, FittedColumns, plain_label, plain_tip
-from .controller import RulingsController, outcome_words
+from .controller import FactValue, RulingsController, outcome_words
 from .quotes import highlighted_html
-from .report import DIAGRAM_URL, qt_html
+from .report import diagram_resource, qt_html
 
 UNKNOWN = "—"
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -42,7 +52,7 @@ def choice_label(choice: str) -> str:
     return choice.replace("_", " ")
 
 
-def answer_text(value) -> str:
+def answer_text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return choice_label(str(value))
@@ -55,7 +65,7 @@ class IncidentChooser(QWidget):
 
     chosen = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None):
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.search = QLineEdit()
         self.search.setPlaceholderText("Find an incident (e.g. capture, touch, clock)")
@@ -75,7 +85,7 @@ class IncidentChooser(QWidget):
         self.search.returnPressed.connect(self._first_visible)
         self.list.currentItemChanged.connect(self._current)
 
-    def set_incidents(self, items) -> None:
+    def set_incidents(self, items: Iterable[Incident]) -> None:
         blocker = QSignalBlocker(self.list)
         self.list.clear()
         for incident in items:
@@ -101,7 +111,7 @@ class IncidentChooser(QWidget):
                 self.list.setFocus()
                 return
 
-    def _current(self, item, _previous) -> None:
+    def _current(self, item: QListWidgetItem | None, _previous: QListWidgetItem | None) -> None:
         if item is not None:
             self.chosen.emit(item.data(ID_ROLE))
 
@@ -155,14 +165,15 @@ class FactsForm(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(scroll)
-        self.fields: dict[str, QWidget] = {}
-        self.facts = {}
+        self.fields: dict[str, QSpinBox | QComboBox] = {}
+        self.facts: dict[str, object] = {}
 
-    def set_incident(self, incident) -> None:
+    def set_incident(self, incident: Incident | None) -> None:
         while self.form.count():
             item = self.form.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.fields = {}
         if incident is None:
             self.title.setText("Choose an incident")
@@ -171,24 +182,25 @@ class FactsForm(QWidget):
         self.title.setText(incident.title)
         self.description.setText(incident.description)
         for fact in incident.facts:
+            field: QSpinBox | QComboBox
             if fact.type == "number":
-                field = QSpinBox()
-                field.setRange(-1, 9999)
-                field.setSpecialValueText(UNKNOWN)
-                field.setValue(-1)
-                field.valueChanged.connect(
+                spin = field = QSpinBox()
+                spin.setRange(-1, 9999)
+                spin.setSpecialValueText(UNKNOWN)
+                spin.setValue(-1)
+                spin.valueChanged.connect(
                     lambda v, f=fact.id: self.factEdited.emit(f, None if v < 0 else v))
             else:
-                field = QComboBox()
-                field.addItem(UNKNOWN, None)
+                combo = field = QComboBox()
+                combo.addItem(UNKNOWN, None)
                 if fact.type == "yes/no":
-                    field.addItem("yes", True)
-                    field.addItem("no", False)
+                    combo.addItem("yes", True)
+                    combo.addItem("no", False)
                 else:
                     for choice in fact.choices:
-                        field.addItem(choice_label(choice), choice)
-                field.currentIndexChanged.connect(
-                    lambda _i, f=fact.id, w=field: self.factEdited.emit(f, w.currentData()))
+                        combo.addItem(choice_label(choice), choice)
+                combo.currentIndexChanged.connect(
+                    lambda _i, f=fact.id, w=combo: self.factEdited.emit(f, w.currentData()))
             field.setObjectName(f"fact-{fact.id}")
             field.setAccessibleName(fact.question)
             label = plain_label(fact.question, buddy=field)
@@ -197,7 +209,7 @@ class FactsForm(QWidget):
             self.form.addSpacing(6)
             self.fields[fact.id] = field
 
-    def set_facts(self, facts: dict) -> None:
+    def set_facts(self, facts: Mapping[str, FactValue]) -> None:
         self.facts = dict(facts)
         for fact_id, field in self.fields.items():
             value = facts.get(fact_id)
@@ -213,7 +225,7 @@ class FactsForm(QWidget):
                 field.setCurrentIndex(row)
             del blocker
 
-    def value(self, fact_id: str):
+    def value(self, fact_id: str) -> object:
         field = self.fields[fact_id]
         if isinstance(field, QSpinBox):
             return None if field.value() < 0 else field.value()
@@ -222,7 +234,8 @@ class FactsForm(QWidget):
 
 # -- the rulings -------------------------------------------------------------------
 
-def rulings_html(suggestions, library, incident=None) -> str:
+def rulings_html(suggestions: Suggestions | None, library: Library,
+                 incident: Incident | None = None) -> str:
     """The rulings under the edition in force, most specific first, each with its
     outcome in large plain words, the rule to show the players, the facts that
     matched, then the questions still open. Every data text is escaped."""
@@ -278,7 +291,12 @@ def rulings_html(suggestions, library, incident=None) -> str:
     return "\n".join(parts)
 
 
-def _question(incident, fact_id: str) -> str:
+def _outcome(outcome: str | None) -> str:
+    """An outcome of a case in plain words; \"undecided\" when no ruling decides it."""
+    return OUTCOMES.get(outcome, outcome) if outcome else "undecided"
+
+
+def _question(incident: Incident | None, fact_id: str) -> str:
     if incident is None:
         return fact_id
     try:
@@ -287,7 +305,7 @@ def _question(incident, fact_id: str) -> str:
         return fact_id
 
 
-def _open_condition(ruling, incident, fact_id: str) -> str:
+def _open_condition(ruling: Ruling, incident: Incident | None, fact_id: str) -> str:
     cond = ruling.conditions.get(fact_id)
     question = _question(incident, fact_id)
     if isinstance(cond, list):
@@ -321,18 +339,19 @@ class CompareTable(QTableWidget):
         self.setWordWrap(True)
         self.verticalHeader().setVisible(False)
         self.fitted = FittedColumns(self, (4, 5, 3))
-        self.comparison = None
+        self.comparison: Comparison | None = None
 
-    def set_comparison(self, comparison) -> None:
+    def set_comparison(self, comparison: Comparison | None) -> None:
         self.comparison = comparison
         verdicts = comparison.verdicts if comparison is not None else ()
+        baseline = (comparison.baseline if comparison is not None else None) or ""
         self.setRowCount(len(verdicts))
         bold = QFont(self.font())
         bold.setBold(True)
         for row, v in enumerate(verdicts):
             decision = verdict_words(v)
             mark = {True: "DIFFERS", False: "same", None: ""}[v.differs]
-            if v.ref == (comparison.baseline or ""):
+            if v.ref == baseline:
                 mark = "the original"
             cells = (v.label, decision, mark)
             for col, text in enumerate(cells):
@@ -348,7 +367,8 @@ class CompareTable(QTableWidget):
 
     def row_of(self, ref: str) -> int:
         for row in range(self.rowCount()):
-            if self.item(row, 0).data(ID_ROLE) == ref:
+            item = self.item(row, 0)
+            if item is not None and item.data(ID_ROLE) == ref:
                 return row
         return -1
 
@@ -403,18 +423,16 @@ class CaseBrowser(QWidget):
         if row >= 0:
             self.filter.setCurrentIndex(row)
 
-    def refresh(self, *_args) -> None:
+    def refresh(self, *_args: object) -> None:
         proposal = self.filter.currentData() or None
         self.list.clear()
         items = self.controller.cases(proposal)
         for entry in items:
-            case = getattr(entry, "case", entry)
+            case = entry.case if isinstance(entry, CaseDifference) else entry
             text = case.title
-            if proposal:
-                text += (f"\n    original ({entry.original_ref}): "
-                         f"{OUTCOMES.get(entry.original, entry.original or 'undecided')}"
-                         f"\n    {entry.proposal}: "
-                         f"{OUTCOMES.get(entry.proposed, entry.proposed or 'undecided')}")
+            if isinstance(entry, CaseDifference):
+                text += (f"\n    original ({entry.original_ref}): {_outcome(entry.original)}"
+                         f"\n    {entry.proposal}: {_outcome(entry.proposed)}")
             item = QListWidgetItem(text)
             item.setData(ID_ROLE, case)
             item.setToolTip(plain_tip(case.description or case.title))
@@ -426,7 +444,7 @@ class CaseBrowser(QWidget):
             self.summary.setText(f"{len(items)} cases in the library. Choose a proposal to see "
                                  "the cases it would decide differently.")
 
-    def _activated(self, item) -> None:
+    def _activated(self, item: QListWidgetItem | None) -> None:
         if item is not None:
             self.caseActivated.emit(item.data(ID_ROLE))
 
@@ -444,10 +462,8 @@ class ReportPreview(DocBrowser):
         body, self.image = qt_html(report)
         self.set_page(body)
 
-    def loadResource(self, type_: int, name: QUrl):  # noqa: N802 - Qt API
-        if self.image is not None and name.toString() == DIAGRAM_URL:
-            return self.image
-        return None
+    def loadResource(self, type_: int, name: QUrl | str) -> QImage | None:  # noqa: N802 - Qt API
+        return diagram_resource(self.image, name)
 
 
 FIELD_LABELS = {
@@ -468,19 +484,20 @@ class ReportPane(QWidget):
     def __init__(self, controller: RulingsController, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
-        self.editors: dict[str, QWidget] = {}
+        self.editors: dict[str, QPlainTextEdit | QLineEdit] = {}
         form = QFormLayout()
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         for name, label_text in FIELD_LABELS.items():
+            editor: QPlainTextEdit | QLineEdit
             if name in MULTILINE:
-                editor = QPlainTextEdit()
-                editor.setTabChangesFocus(True)
-                editor.setFixedHeight(editor.fontMetrics().lineSpacing() * 3 + 14)
-                editor.textChanged.connect(
-                    lambda n=name, e=editor: self.controller.set_field(n, e.toPlainText()))
+                box = editor = QPlainTextEdit()
+                box.setTabChangesFocus(True)
+                box.setFixedHeight(box.fontMetrics().lineSpacing() * 3 + 14)
+                box.textChanged.connect(
+                    lambda n=name, e=box: self.controller.set_field(n, e.toPlainText()))
             else:
-                editor = QLineEdit()
-                editor.textEdited.connect(lambda text, n=name: self.controller.set_field(n, text))
+                line = editor = QLineEdit()
+                line.textEdited.connect(lambda text, n=name: self.controller.set_field(n, text))
             editor.setObjectName(f"report-{name}")
             editor.setAccessibleName(label_text.replace("&", ""))
             label = QLabel(label_text)
@@ -543,7 +560,7 @@ class ReportPane(QWidget):
         if self.isVisible():
             self.timer.start()
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
         self.refresh_preview()
 

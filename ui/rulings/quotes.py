@@ -3,6 +3,7 @@ referee can show both players the words that decide."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable, Iterable
 
 from rulesbook.rulings.quotes import merged_spans
 
@@ -10,7 +11,8 @@ from rulesbook.rulings.quotes import merged_spans
 QUOTE_STYLE = "background-color:#fff59d; color:#212121; font-weight:bold"
 
 
-def highlighted_html(text: str, quotes, escape=html.escape) -> str:
+def highlighted_html(text: str, quotes: Iterable[str],
+                     escape: Callable[[str], str] = html.escape) -> str:
     """``text`` escaped with ``escape``, its quoted stretches wrapped in a highlighting
     span (class ``quote``), line breaks as ``<br/>``."""
     out: list[str] = []

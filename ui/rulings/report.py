@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QUrl
+from PySide6.QtCore import QByteArray, QObject, QUrl
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -32,6 +32,12 @@ _QT_CSS = ("body { font-family: serif; color: #212121; font-size: 10pt; }\n"
            "blockquote { color: #37474f; margin-left: 16px; }\n"
            "table { border-collapse: collapse; } td, th { border: 1px solid #bbbbbb; "
            "padding: 3px; }\n")
+
+
+def diagram_resource(image: QImage | None, name: QUrl | str) -> QImage | None:
+    """The one resource a report document may load: the rendered diagram."""
+    url = name.toString() if isinstance(name, QUrl) else name
+    return image if image is not None and url == DIAGRAM_URL else None
 
 
 def diagram_svg(report: str) -> str | None:
@@ -73,14 +79,12 @@ def qt_html(report: str, width: int | None = None) -> tuple[str, QImage | None]:
 class ReportDocument(QTextDocument):
     """A QTextDocument that knows the diagram image and loads nothing else."""
 
-    def __init__(self, image: QImage | None = None, parent=None):
+    def __init__(self, image: QImage | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.image = image
 
-    def loadResource(self, type_: int, name: QUrl):  # noqa: N802 - Qt API
-        if self.image is not None and name.toString() == DIAGRAM_URL:
-            return self.image
-        return None
+    def loadResource(self, type_: int, name: QUrl | str) -> QImage | None:  # noqa: N802 - Qt API
+        return diagram_resource(self.image, name)
 
 
 def report_pdf_bytes(report: str, title: str = "Dispute report") -> bytes:

@@ -60,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     from ..controller import AppController
     from ..mainwindow import MainWindow
     from ..screenshots import demo_keys
+    from ..workspaces.ballots import BallotsWorkspace
+    from ..workspaces.rulings import RulingsWorkspace
 
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         window.resize(1280, 800)
         window.show()
         QTest.qWaitForWindowExposed(window)
-        rulings = window.workspaces["rulings"]
+        rulings = window.workspace(RulingsWorkspace)
 
         controller.rulingsRequested.emit("failure_to_capture", dict(FACTS, move="10-14"))
         app.processEvents()
@@ -94,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         window.grab().save(str(out / "report-panel.png"))
         document_image(rulings.rulings.report_html()).save(str(out / "report.png"))
 
-        ballots = window.workspaces["ballots"]
+        ballots = window.workspace(BallotsWorkspace)
         window.show_workspace("ballots")
         ballots.ballots.keys.use("B")  # the secretary enters the committee's votes
         for member, text in VOTES.items():

@@ -6,6 +6,8 @@ The SilencesController owns the state (library, edition, chosen proposal) and em
 what it computed; the SilencesView displays it and forwards the user's choices."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -19,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rulesbook import Library
 from rulesbook.rulings import OUTCOMES, RulingsError, get_incident
 from rulesbook.rulings.silences import Fill, Silence, fills, open_proposals, silences
 
@@ -38,7 +41,7 @@ def facts_short(silence: Silence) -> str:
     return "; ".join(f"{k.replace('_', ' ')}: {answer_text(v)}" for k, v in silence.facts.items())
 
 
-def facts_words(library, silence: Silence) -> str:
+def facts_words(library: Library, silence: Silence) -> str:
     """The facts of a silence as the referee's questions and answers."""
     if not silence.facts:
         return "Whatever the facts"
@@ -68,13 +71,13 @@ class SilencesController(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.library = None
+        self.library: Library | None = None
         self.edition: str | None = None
         self.proposal = ""
         self.silences: tuple[Silence, ...] = ()
         self.fills: tuple[Fill, ...] = ()
 
-    def set_library(self, library) -> None:
+    def set_library(self, library: Library | None) -> None:
         self.library = library
         self.edition = library.edition().id if library is not None and library.editions else None
         self.proposal = ""
@@ -152,7 +155,7 @@ class SilencesView(QWidget):
         controller.fillsChanged.connect(self.show_fills)
 
     # -- display -------------------------------------------------------------------
-    def show_silences(self, found) -> None:
+    def show_silences(self, found: Sequence[Silence]) -> None:
         library = self.controller.library
         gaps = sum(1 for s in found if not s.conflict)
         clashes = len(found) - gaps
@@ -190,7 +193,7 @@ class SilencesView(QWidget):
                 self.table.setItem(row, col, item)
         self.table.resizeRowsToContents()
 
-    def show_fills(self, proposal: str, found) -> None:
+    def show_fills(self, proposal: str, found: Sequence[Fill]) -> None:
         index = self.proposal.findData(proposal)
         if index >= 0:
             self.proposal.setCurrentIndex(index)
@@ -211,6 +214,8 @@ class SilencesView(QWidget):
                 status.setText(base)
             for col in range(self.table.columnCount()):
                 item = self.table.item(row, col)
+                if item is None:
+                    continue
                 if fill is not None:
                     item.setBackground(QBrush(FILLED_BG))
                     item.setForeground(QBrush(DARK_FG))
@@ -232,7 +237,7 @@ class SilencesView(QWidget):
     def _proposal_chosen(self, index: int) -> None:
         self.controller.choose_proposal(self.proposal.itemData(index) or "")
 
-    def _activated(self, item) -> None:
+    def _activated(self, item: QTableWidgetItem) -> None:
         row = item.data(ROW_ROLE)
         if row is None or not 0 <= row < len(self.controller.silences):
             return

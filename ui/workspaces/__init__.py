@@ -11,7 +11,10 @@ from __future__ import annotations
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QSplitter, QTabWidget, QWidget
 
+from rulesbook import Library
+
 from ..controller import AppController
+from ..settings import setting_bytes
 
 
 class Workspace(QWidget):
@@ -35,7 +38,7 @@ class Workspace(QWidget):
         controller.editionChanged.connect(self.on_edition)
 
     # -- hooks -------------------------------------------------------------
-    def on_library(self, library) -> None:
+    def on_library(self, library: Library) -> None:
         """A library was loaded (also called again after "Open data folder")."""
 
     def on_edition(self, edition_id: str) -> None:
@@ -69,11 +72,13 @@ class Workspace(QWidget):
     def restore_layout(self, settings: QSettings, **widgets: QSplitter | QTabWidget) -> None:
         """Read back what :meth:`save_layout` stored; missing or bad values are ignored."""
         for name, widget in widgets.items():
+            if isinstance(widget, QSplitter):
+                state = setting_bytes(settings, self.key(name))
+                if state is not None:
+                    widget.restoreState(state)
+                continue
             value = settings.value(self.key(name))
             if value is None:
-                continue
-            if isinstance(widget, QSplitter):
-                widget.restoreState(value)
                 continue
             try:
                 widget.setCurrentIndex(int(value))

@@ -3,7 +3,7 @@ side, each with word-level insertions and deletions against the original."""
 from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -18,9 +18,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rulesbook import Library
 from rulesbook.compare import Comparison, compare_rule, compare_topic
 
+from ..controller import AppController
 from ..render import comparison_columns, variant_header, variant_html
+from ..settings import setting_text, setting_texts
 from ..widgets import DocBrowser, route_link
 from . import Workspace
 
@@ -60,7 +63,7 @@ class CompareWorkspace(Workspace):
     title = "Compare"
     description = "Compare the original, each proposal and the other rulebooks side by side"
 
-    def __init__(self, controller, parent: QWidget | None = None):
+    def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
         self.subject = QComboBox()
         self.subject.setEditable(False)
@@ -104,11 +107,11 @@ class CompareWorkspace(Workspace):
         self.strip = QWidget()
         self.strip_layout = QHBoxLayout(self.strip)
         self.strip_layout.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setWidget(self.strip)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(self.strip)
         self.apart = QLabel()
         self.apart.setTextFormat(Qt.TextFormat.PlainText)
         self.apart.setWordWrap(True)
@@ -116,7 +119,7 @@ class CompareWorkspace(Workspace):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.apart)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
 
         self.comparison: Comparison | None = None
         self.columns: list[VariantColumn] = []
@@ -126,7 +129,7 @@ class CompareWorkspace(Workspace):
         controller.compareRequested.connect(self.show_subject)
 
     # -- subject ---------------------------------------------------------------
-    def on_library(self, library) -> None:
+    def on_library(self, library: Library) -> None:
         self.subject.clear()
         home = library.editions[0].rulebook if library.editions else None
         for book in library.rulebooks:
@@ -249,7 +252,9 @@ class CompareWorkspace(Workspace):
 
     def columns_that_fit(self) -> int:
         # the workspace's own width: the scroll area's viewport is resized only later
-        width = self.width() - 2 * self.layout().contentsMargins().left() - 8
+        layout = self.layout()
+        margin = layout.contentsMargins().left() if layout is not None else 0
+        width = self.width() - 2 * margin - 8
         return max(1, width // COLUMN_WIDTH)
 
     def shown_columns(self) -> list[VariantColumn]:
@@ -292,9 +297,9 @@ class CompareWorkspace(Workspace):
         self.summary.setToolTip(f"{self.comparison.subject} — {self.comparison.title}: {text}")
 
     def _fit_height(self) -> None:
-        self.strip.setMinimumHeight(max(0, self.scroll.viewport().height()))
+        self.strip.setMinimumHeight(max(0, self.scroll_area.viewport().height()))
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self._fit_height()
         if self.columns:
@@ -326,19 +331,16 @@ class CompareWorkspace(Workspace):
             settings.setValue(self.key("subject"), self.comparison.subject)
 
     def restore_state(self, settings: QSettings) -> None:
-        hidden = settings.value(self.key("hidden"), [])
-        if isinstance(hidden, str):
-            hidden = [hidden]
-        self.hidden = {h for h in hidden or [] if isinstance(h, str)}
-        subject = settings.value(self.key("subject"), "")
+        self.hidden = set(setting_texts(settings, self.key("hidden")))
+        subject = setting_text(settings, self.key("subject"))
         library = self.controller.library
-        if library is not None and isinstance(subject, str) and self.subject.findData(subject) >= 0:
+        if library is not None and subject and self.subject.findData(subject) >= 0:
             self.show_subject(subject)
         elif self.comparison is not None:
             self._rebuild_menu()
             self._rebuild_columns()
 
-    def export_document(self):
+    def export_document(self) -> tuple[str, str] | None:
         if self.comparison is None:
             return None
         parts = [f"<h1>{self.comparison.subject} — {self.comparison.title}</h1>"]

@@ -2,6 +2,9 @@
 the redline between any two, exportable to HTML and PDF."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -16,8 +19,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rulesbook import Library
 from rulesbook.editions import Redline, redline
 
+from ..controller import AppController
 from ..models import REF_ROLE, EditionListModel
 from ..render import consolidated_html, redline_html
 from ..widgets import DocBrowser, route_link
@@ -29,7 +34,7 @@ class EditionsWorkspace(Workspace):
     title = "Editions"
     description = "Editions of the rules: consolidated text and redlines"
 
-    def __init__(self, controller, parent: QWidget | None = None):
+    def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
         self.model = EditionListModel(self)
         self.list = QListView()
@@ -90,9 +95,10 @@ class EditionsWorkspace(Workspace):
         layout.addWidget(self.splitter)
         self.redline: Redline | None = None
         self.shown_edition: str | None = None
-        self.exporter = None  # set by the main window: callable(kind, title, body)
+        #: set by the main window: File ▸ Export as (kind, title, body)
+        self.exporter: Callable[[str, str, str], Path | None] | None = None
 
-    def on_library(self, library) -> None:
+    def on_library(self, library: Library) -> None:
         self.model.set_library(library)
         self.model.set_in_force(self.controller.edition_id)
         for combo in (self.old_combo, self.new_combo):
@@ -135,7 +141,7 @@ class EditionsWorkspace(Workspace):
         self._redline_changed()
         self.tabs.setCurrentIndex(1)
 
-    def _redline_changed(self, *_args) -> None:
+    def _redline_changed(self, *_args: object) -> None:
         library = self.controller.library
         old_id, new_id = self.old_combo.currentData(), self.new_combo.currentData()
         if library is None or not old_id or not new_id:
@@ -159,11 +165,11 @@ class EditionsWorkspace(Workspace):
         if doc and self.exporter is not None:
             self.exporter(kind, *doc)
 
-    def export_document(self):
+    def export_document(self) -> tuple[str, str] | None:
         if self.tabs.currentIndex() == 1:
             return self.redline_document()
-        if self.shown_edition:
-            book = self.controller.consolidated(self.shown_edition)
+        book = self.controller.consolidated(self.shown_edition) if self.shown_edition else None
+        if book is not None:
             return f"Edition {self.shown_edition}", consolidated_html(book)
         return None
 

@@ -14,6 +14,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rulesbook import Library
+
+from ..controller import AppController
 from ..history import HistoryPanel
 from ..models import REF_ROLE, RulebookTreeModel, TopicListModel
 from ..render import rule_page, topic_page
@@ -26,7 +29,7 @@ class RulesWorkspace(Workspace):
     title = "Rules"
     description = "Read the rulebooks, rule by rule, and the topic concordance"
 
-    def __init__(self, controller, parent: QWidget | None = None):
+    def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
         self.tree_model = RulebookTreeModel(self)
         self.topic_model = TopicListModel(self)
@@ -103,7 +106,7 @@ class RulesWorkspace(Workspace):
         controller.topicRequested.connect(self.show_topic)
 
     # -- controller events -----------------------------------------------
-    def on_library(self, library) -> None:
+    def on_library(self, library: Library) -> None:
         self.tree_model.set_library(library)
         self.topic_model.set_library(library)
         self.tree.expandToDepth(0)
@@ -222,7 +225,7 @@ class RulesWorkspace(Workspace):
             elif current in self.controller.library.index:
                 self.show_ref(current, remember=False)
 
-    def export_document(self):
+    def export_document(self) -> tuple[str, str] | None:
         if not self.current:
             return None
         return self.current, self.page.page_html()

@@ -5,14 +5,17 @@ force are silent (for the committee)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
-from rulesbook.rulings import RulingsError
+from rulesbook import Library
+from rulesbook.rulings import Case, Comparison, RulingsError, Suggestions
 from rulesbook.storage import SaveError
 
+from ..controller import AppController
 from ..dialogs import warn
 from ..rulings.controller import RECORD_FIELDS, RulingsController
 from ..rulings.panel import (
@@ -36,7 +39,7 @@ class RulingsWorkspace(Workspace):
 
     TAB_RULINGS, TAB_COMPARE, TAB_CASES, TAB_REPORT, TAB_SILENCES = range(5)
 
-    def __init__(self, controller, parent: QWidget | None = None):
+    def __init__(self, controller: AppController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
         self.rulings = RulingsController(self)
         self.rulings.statusMessage.connect(controller.statusMessage)
@@ -86,10 +89,10 @@ class RulingsWorkspace(Workspace):
         self.rulings.resultsChanged.connect(self._results)
         controller.rulingsRequested.connect(self.on_rulings_requested)
         self.save_dialog = QFileDialog.getSaveFileName  # tests replace it
-        self._draft: dict | None = None
+        self._draft: dict[str, object] | None = None
 
     # -- app hooks -------------------------------------------------------------
-    def on_library(self, library) -> None:
+    def on_library(self, library: Library) -> None:
         self.rulings.set_library(library)
         self.silences.set_library(library)
         if self.controller.edition_id:
@@ -110,7 +113,7 @@ class RulingsWorkspace(Workspace):
         self.rulings.set_edition(edition_id)
         self.silences.set_edition(edition_id)
 
-    def on_rulings_requested(self, incident: str, facts) -> None:
+    def on_rulings_requested(self, incident: str, facts: Mapping[str, object] | None) -> None:
         """The board (or anyone) asks for the rulings on a dispute: show them."""
         self.controller.workspaceRequested.emit(self.id)
         facts = dict(facts or {})
@@ -128,19 +131,19 @@ class RulingsWorkspace(Workspace):
         self.facts_form.set_incident(self.rulings.incident)
         self.facts_form.set_facts(self.rulings.facts)
 
-    def _results(self, suggestions, comparison) -> None:
+    def _results(self, suggestions: Suggestions | None, comparison: Comparison | None) -> None:
         library = self.rulings.library
         if library is None:
             return
         self.rulings_view.set_page(rulings_html(suggestions, library, self.rulings.incident))
         self.compare_table.set_comparison(comparison)
 
-    def _silence_chosen(self, incident: str, facts: dict) -> None:
+    def _silence_chosen(self, incident: str, facts: dict[str, object]) -> None:
         """A silence activated: the dispute with those facts, to see what the rulebooks say."""
         if self.rulings.select_incident(incident, facts):
             self.tabs.setCurrentIndex(self.TAB_COMPARE)
 
-    def _case_chosen(self, case) -> None:
+    def _case_chosen(self, case: Case) -> None:
         self.rulings.load_case(case)
         self.tabs.setCurrentIndex(self.TAB_RULINGS)
 
@@ -174,10 +177,10 @@ class RulingsWorkspace(Workspace):
     def _settings_folder(self) -> str:
         return getattr(self, "_last_folder", "") or str(Path.home())
 
-    def export_document(self):
-        if self.rulings.suggestions is None or self.rulings.library is None:
-            return None
+    def export_document(self) -> tuple[str, str] | None:
         inc = self.rulings.incident
+        if self.rulings.suggestions is None or self.rulings.library is None or inc is None:
+            return None
         return (f"Rulings: {inc.title}",
                 rulings_html(self.rulings.suggestions, self.rulings.library, inc))
 
