@@ -10,14 +10,16 @@ import argparse
 import json
 import sys
 
+from .common import Subparsers, help_of
+
 __all__ = ["register", "cmd_check"]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     pdn = subparsers.add_parser("pdn", help="read and check PDN game files",
                                 description="Commands on PDN (Portable Draughts Notation) files.")
     pdn_sub = pdn.add_subparsers(dest="pdn_command", metavar="SUBCOMMAND")
-    pdn.set_defaults(func=lambda args: (pdn.print_help(), 2)[1])
+    pdn.set_defaults(func=help_of(pdn))
 
     check = pdn_sub.add_parser(
         "check", help="replay every game of a PDN file and report errors",
