@@ -83,14 +83,15 @@ def cmd_incidents(args: argparse.Namespace, library: Library) -> int:
 
 # -- rulings ---------------------------------------------------------------------
 
-def _parse_facts(pairs: list[str]) -> dict[str, str]:
-    facts: dict[str, str] = {}
+def _parse_facts(pairs: list[str]) -> dict[str, object]:
+    """``--fact KEY=VALUE`` as the facts of an incident (each value the text given)."""
+    facts: dict[str, object] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise RulesbookError(f"--fact {pair!r} must be written KEY=VALUE (e.g. repeated=no)")
         key, value = key.strip(), value.strip()
-        if key in facts and facts[key].lower() != value.lower():
+        if key in facts and str(facts[key]).lower() != value.lower():
             raise RulesbookError(f"--fact {key} is given twice, as {facts[key]!r} and {value!r}: "
                                  f"give each fact once")
         facts[key] = value
@@ -277,7 +278,8 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
         _record_errors(args.from_game, finding)
         unsound = unsound or not finding.sound
         found = finding.incident
-        result = suggest(library, found.incident, found.facts, args.edition) if found else None
+        facts: dict[str, object] = dict(found.facts) if found else {}
+        result = suggest(library, found.incident, facts, args.edition) if found else None
         if args.json:
             if single:
                 print_json(result.as_json() if result is not None else [])

@@ -4,11 +4,13 @@ where a list or a mapping belongs. Each is left for the validation to report (th
 merge) or skipped (the history), never a crash. Found by the strict type check."""
 from __future__ import annotations
 
+import pytest
 import yaml
 from dulwich.objects import Blob
 
 from rulesbook.ballots.records import inline_signatures, table_signatures
 from rulesbook.library import load_library
+from rulesbook.rulesfolder.errors import RulesFolderError
 from rulesbook.rulesfolder.history import record_history
 from rulesbook.rulesfolder.merge import merge_file
 from rulesbook.rulesfolder.repo import (
@@ -80,3 +82,16 @@ def test_history_skips_an_old_commit_whose_editions_file_is_not_a_mapping(tmp_pa
     library = load_library(folder)
     entries = record_history(folder, library, "apca:28")
     assert [e.change for e in entries] == ["added"]  # only the folder's creation
+
+
+def test_a_commit_whose_tree_is_not_a_tree_is_refused_readably(tmp_path):
+    # a commit received from a remote names its tree by id only: a hostile or damaged
+    # one may name a blob there
+    folder = tmp_path / "folder"
+    init_folder(folder, identity=WHO)
+    with open_repo(folder) as repo:
+        blob = Blob.from_string(b"not a tree\n")
+        repo.object_store.add_object(blob)
+        bad = make_commit(repo, blob.id, [], "A commit whose tree is a blob", WHO)
+        with pytest.raises(RulesFolderError, match="is a blob, not a tree"):
+            commit_files(repo, bad)
