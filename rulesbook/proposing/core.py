@@ -424,7 +424,10 @@ def edit_proposal(root: Path, ref: str, text: str) -> Proposal:
             updated = updated[:node.start_mark.index + len(yt.quoted(new))] + "\n" + \
                 updated[node.start_mark.index + len(yt.quoted(new)):]
         _land(root, path, updated)
-    return load_library(root).resolve(prop.ref)  # type: ignore[return-value]
+    edited = load_library(root).resolve(prop.ref)
+    if not isinstance(edited, Proposal):  # the file was validated as written: cannot be
+        raise ProposalError(f"{prop.ref} is no longer a proposal after the edit")
+    return edited
 
 
 def withdraw_proposal(root: Path, ref: str, reason: str | None = None,
