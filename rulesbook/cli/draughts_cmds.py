@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Iterable
+from typing import TypedDict
 
 from rulesbook.draughts import VARIANTS, DraughtsError, Position, perft
 from rulesbook.errors import RulesbookError
@@ -79,12 +80,22 @@ def cmd_perft(args: argparse.Namespace) -> int:
     return 0
 
 
+class MoveJson(TypedDict):
+    """One legal move of ``rulesbook moves --json``."""
+
+    move: str
+    path: list[int]
+    captures: list[int]
+    crowns: bool
+
+
 def _moves_json(position: Position) -> str:
-    return json.dumps([
+    moves: list[MoveJson] = [
         {"move": m.full_text(), "path": list(m.path), "captures": list(m.captures),
          "crowns": m.crowns}
         for m in position.legal_moves()
-    ])
+    ]
+    return json.dumps(moves)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:

@@ -9,12 +9,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 from ..datapath import ENV_VAR, resolve_data_dir, user_rules_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
-from ..rulesfolder.errors import Resolution, Side
+from ..rulesfolder.errors import ConflictJson, Resolution, Side
 from ..rulesfolder.history import edition_history, record_history
 from ..rulesfolder.sync import Progress
 from .common import Handler, Subparsers, fail, print_json
@@ -32,6 +33,22 @@ def _guard(handler: Handler) -> Handler:
     return run
 
 
+class WhereJson(TypedDict):
+    """``rulesbook where --json``."""
+
+    folder: str
+    chosen_by: str  # "--data" | "RULESBOOK_DATA" | "user"
+    versioned: bool
+    user_folder: str
+
+
+class SyncConflictJson(TypedDict):
+    """``rulesbook sync --json`` when the sync stopped on conflicting records."""
+
+    conflict: list[ConflictJson]
+    remote_ref: str
+
+
 def _progress(args: argparse.Namespace) -> Progress | None:
     if getattr(args, "json", False) or getattr(args, "quiet", False):
         return None
@@ -42,9 +59,10 @@ def cmd_where(args: argparse.Namespace) -> int:
     folder = resolve_data_dir(args.data)
     if args.json:
         source = "--data" if args.data else ENV_VAR if os.environ.get(ENV_VAR) else "user"
-        print_json({"folder": str(folder), "chosen_by": source,
-                    "versioned": (folder / ".git").is_dir(),
-                    "user_folder": str(user_rules_dir())})
+        where: WhereJson = {"folder": str(folder), "chosen_by": source,
+                            "versioned": (folder / ".git").is_dir(),
+                            "user_folder": str(user_rules_dir())}
+        print_json(where)
     else:
         print(folder)
     return 0
@@ -82,8 +100,9 @@ def cmd_sync(args: argparse.Namespace) -> int:
         result = sync(folder, args.remote, _progress(args), take)
     except SyncConflict as exc:
         if args.json:
-            print_json({"conflict": [r.to_dict() for r in exc.records],
-                        "remote_ref": exc.remote_ref})
+            stopped: SyncConflictJson = {"conflict": [r.to_dict() for r in exc.records],
+                                         "remote_ref": exc.remote_ref}
+            print_json(stopped)
         return fail(str(exc))
     if result.not_shared and not args.json:
         print(f"not shared (only the rules data files are synced; these stay on this "

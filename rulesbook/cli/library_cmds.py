@@ -116,6 +116,42 @@ class ShownProposalJson(ProposalJson):
     redline: list[dict[str, str]]
 
 
+class RuleInForceJson(TypedDict):
+    ref: str
+    number: int | None
+    title: str
+    text: str
+    source: str
+    adopted_in: str | None
+    ballot: str | None
+
+
+class EditionShowJson(TypedDict):
+    """``rulesbook edition show ID --json``: the rules as they stand in it."""
+
+    edition: EditionJson
+    rules: list[RuleInForceJson]
+
+
+class RedlineJson(TypedDict):
+    ref: str
+    title: str
+    status: str
+    old_text: str
+    new_text: str
+    diff: str
+    old_source: str | None
+    new_source: str | None
+
+
+class EditionDiffJson(TypedDict):
+    """``rulesbook edition diff OLD NEW --json``."""
+
+    old: str
+    new: str
+    changes: list[RedlineJson]
+
+
 class LibraryJson(TypedDict):
     """``rulesbook export --json``."""
 
@@ -307,10 +343,11 @@ def cmd_edition(args: argparse.Namespace, library: Library) -> int:
             return fail("edition show takes one edition id")
         book = consolidate(library, args.ids[0])
         if args.json:
-            print_json({"edition": edition_json(book.edition), "rules": [
+            shown: EditionShowJson = {"edition": edition_json(book.edition), "rules": [
                 {"ref": r.ref, "number": r.number, "title": r.title, "text": r.text,
                  "source": r.source, "adopted_in": r.adopted_in, "ballot": r.ballot}
-                for r in book.rules]})
+                for r in book.rules]}
+            print_json(shown)
         else:
             print(book.as_text())
         return 0
@@ -318,10 +355,11 @@ def cmd_edition(args: argparse.Namespace, library: Library) -> int:
         return fail("edition diff takes two edition ids: OLD NEW")
     diff = redline(library, *args.ids)
     if args.json:
-        print_json({"old": diff.old.id, "new": diff.new.id, "changes": [
+        changes: EditionDiffJson = {"old": diff.old.id, "new": diff.new.id, "changes": [
             {"ref": e.ref, "title": e.title, "status": e.status, "old_text": e.old_text,
              "new_text": e.new_text, "diff": e.diff.plain(), "old_source": e.old_source,
-             "new_source": e.new_source} for e in diff.changes]})
+             "new_source": e.new_source} for e in diff.changes]}
+        print_json(changes)
     elif args.html:
         print(diff.as_html())
     else:

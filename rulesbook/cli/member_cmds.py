@@ -11,6 +11,7 @@ import argparse
 import getpass
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 from ..ballots import (
     ROLES,
@@ -147,14 +148,32 @@ def cmd_revoke(args: argparse.Namespace) -> int:
     return 0
 
 
+class KeyJson(TypedDict):
+    member: str
+    key: str
+    fingerprint: str
+    role: str
+    confirmed: bool
+    revoked_at: str | None
+
+
+class KeysJson(TypedDict):
+    """``rulesbook member list --json``: the registry's keys, as members.yaml states them."""
+
+    chair: str | None
+    keys: list[KeyJson]
+    problems: list[str]
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     registry = load_registry(_root(args))
-    rows = [{"member": k.member, "key": k.key, "fingerprint": fingerprint(k.key),
+    rows: list[KeyJson] = [{"member": k.member, "key": k.key, "fingerprint": fingerprint(k.key),
              "role": registry.role_at(k.member), "confirmed": bool(k.endorsed_at),
              "revoked_at": k.revoked_at} for k in registry.keys]
     if args.json:
-        print_json({"chair": registry.chair, "keys": rows,
-                    "problems": [str(p) for p in registry.problems]})
+        listed: KeysJson = {"chair": registry.chair, "keys": rows,
+                            "problems": [str(p) for p in registry.problems]}
+        print_json(listed)
     else:
         for r in rows:
             state = "revoked" if r["revoked_at"] else ("confirmed" if r["confirmed"]

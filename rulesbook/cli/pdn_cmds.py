@@ -9,8 +9,25 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TypedDict
 
 from .common import Subparsers, help_of
+
+
+class RecordErrorJson(TypedDict):
+    line: int
+    col: int
+    message: str
+
+
+class GameCheckJson(TypedDict):
+    """One game of ``rulesbook pdn check --json`` (a list, written game by game)."""
+
+    game: int
+    tags: dict[str, str]
+    plies: int
+    result: str
+    errors: list[RecordErrorJson]
 
 __all__ = ["register", "cmd_check"]
 
@@ -64,14 +81,15 @@ def cmd_check(args: argparse.Namespace) -> int:
                     bad += 1
                 if args.json:  # written game by game: memory does not grow with the file
                     sys.stdout.write(",\n" if number > 1 else "[\n")
-                    sys.stdout.write(json.dumps({
+                    checked: GameCheckJson = {
                         "game": number,
                         "tags": dict(game.tags),
                         "plies": len(game.mainline_moves()),
                         "result": game.result,
                         "errors": [{"line": e.line, "col": e.col, "message": e.message}
                                    for e in game.errors],
-                    }, indent=2, ensure_ascii=False))
+                    }
+                    sys.stdout.write(json.dumps(checked, indent=2, ensure_ascii=False))
                 elif game.errors:
                     problems = "; ".join(f"line {e.line} col {e.col}: {e.message}"
                                          for e in game.errors)
