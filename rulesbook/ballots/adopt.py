@@ -28,7 +28,7 @@ from ..yamlio import LoadedYaml, loads, read_data_text
 from .chain import record_hash
 from .edition_sig import sign_edition, signer_problem
 from .keys import SigningKey
-from .model import Ballot, BallotError, Seal
+from .model import Ballot, BallotError, Document, Seal
 from .registry import load_registry, now_utc
 from .seal import verify_ballot
 from .tally import tally
@@ -36,7 +36,7 @@ from .tally import tally
 
 @dataclass(frozen=True)
 class AdoptionPlan:
-    edition: dict[str, object]  # the new edition, as written to editions.yaml
+    edition: Document  # the new edition's record, as written to editions.yaml
     base: str
     text: str  # the new editions.yaml
 

@@ -17,9 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from ..errors import Problem, RulesbookError
+
+#: a data file's mapping as plain data, as ``yaml.safe_dump`` writes it and
+#: :class:`~rulesbook.yamlio.LoadedYaml` holds it: its shape is the file's JSON schema
+#: (``rulesbook/schema``), which validates it, so its values are typed by that schema
+Document: TypeAlias = "dict[str, Any]"
 
 STATUS_QUO = "status-quo"
 # Words a person may type for the first option of a question (the original / "no").
@@ -204,8 +209,9 @@ class Ballot:
                 return q
         return self.question(wanted)
 
-    def to_dict(self) -> dict[str, object]:
-        data: dict[str, object] = {
+    def to_dict(self) -> Document:
+        """The ballot file's document (kind ``ballot``)."""
+        data: Document = {
             "schema_version": 1, "kind": "ballot", "id": self.id, "title": self.title,
         }
         if self.description:
