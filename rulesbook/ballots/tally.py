@@ -114,8 +114,8 @@ class IrvRound:
     note: str = ""
 
     def to_dict(self) -> IrvRoundJson:
-        data: IrvRoundJson = {"round": self.number, "counts": dict(self.counts), "exhausted": self.exhausted,
-                "eliminated": list(self.eliminated)}
+        data: IrvRoundJson = {"round": self.number, "counts": dict(self.counts),
+                              "exhausted": self.exhausted, "eliminated": list(self.eliminated)}
         if self.note:
             data["note"] = self.note
         return data

@@ -301,7 +301,8 @@ def rulebook_file(root: Path, book: str) -> Path:
 
 
 def _record(draft: Draft) -> dict[str, str | list[str]]:
-    record: dict[str, str | list[str]] = {"id": draft.id, "member": draft.member, "kind": draft.kind}
+    record: dict[str, str | list[str]] = {"id": draft.id, "member": draft.member,
+                                          "kind": draft.kind}
     if draft.title:
         record["title"] = draft.title
     record["text"] = draft.text

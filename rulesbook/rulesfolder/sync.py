@@ -85,7 +85,7 @@ class SyncJson(TypedDict):
 
 
 class StatusJson(TypedDict):
-    """``rulesbook status --json``: where the folder stands against its remote."""
+    """:meth:`FolderStatus.to_dict`: where the folder stands against its remote."""
 
     remote: str | None
     ahead: int
