@@ -122,9 +122,10 @@ def read_object(repo: Repo, object_id: ObjectID, kind: type[_Object]) -> _Object
     tree or blob), as a commit received from elsewhere may claim anything."""
     found: ShaFile = repo[object_id]
     if not isinstance(found, kind):
-        raise RulesFolderError(f"the rules folder's object {object_id.decode('ascii', 'replace')}"
-                               f" is a {found.type_name.decode()}, not a "
-                               f"{kind.type_name.decode()}; the folder is damaged")
+        raise RulesFolderError(f"git object {object_id.decode('ascii', 'replace')[:12]} is a "
+                               f"{found.type_name.decode()}, not a {kind.type_name.decode()}: "
+                               f"the commit that names it is damaged (made by hand, or "
+                               f"received from a remote)")
     return found
 
 
