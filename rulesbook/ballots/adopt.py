@@ -14,6 +14,7 @@ with the new edition appended (comments kept) and ``in_force`` set to it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date as Date
 
@@ -23,11 +24,11 @@ from .. import schema
 from ..library import Library
 from ..model import Proposal, Rule
 from ..storage import atomic_write_text, file_lock
-from ..yamlio import loads, read_data_text
+from ..yamlio import LoadedYaml, loads, read_data_text
 from .chain import record_hash
 from .edition_sig import sign_edition, signer_problem
 from .keys import SigningKey
-from .model import Ballot, BallotError
+from .model import Ballot, BallotError, Document, Seal
 from .registry import load_registry, now_utc
 from .seal import verify_ballot
 from .tally import tally
@@ -35,7 +36,7 @@ from .tally import tally
 
 @dataclass(frozen=True)
 class AdoptionPlan:
-    edition: dict  # the new edition, as written to editions.yaml
+    edition: Document  # the new edition's record, as written to editions.yaml
     base: str
     text: str  # the new editions.yaml
 
@@ -57,7 +58,8 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
                   signer: SigningKey | None = None, at: str | None = None) -> AdoptionPlan:
     """The new edition record and editions file; signed by ``signer`` (the chair or
     secretary adopting, at ``at``, default now) when given — a preview has none."""
-    if ballot.status != "closed" or ballot.seal is None:
+    seal = ballot.seal
+    if ballot.status != "closed" or seal is None:
         raise BallotError(f"ballot {ballot.id!r} is not closed: close it before adopting")
     registry = load_registry(library.root)
     when = at or now_utc()
@@ -74,7 +76,7 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
         raise BallotError(f"the edition in force ({base.id}) is of {base.rulebook!r}, "
                           f"the ballot is about {ballot.rulebook!r}")
     for edition in library.editions:
-        if edition.ballot == ballot.id or edition.seal == f"sha256:{ballot.seal.digest}" or \
+        if edition.ballot == ballot.id or edition.seal == f"sha256:{seal.digest}" or \
                 any(a.ballot == ballot.id for a in edition.adopted):
             raise BallotError(f"ballot {ballot.id!r} was already adopted in edition "
                               f"{edition.id!r}")
@@ -83,24 +85,26 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
                           f"{base.id!r} is in force")
     if any(e.id == edition_id for e in library.editions):
         raise BallotError(f"edition {edition_id!r} already exists")
-    date = check_date(date or ballot.seal.closed_at[:10])
-    short = ballot.seal.digest[:16]
-    adopted = []
-    repealed = []
+    date = check_date(date or seal.closed_at[:10])
+    short = seal.digest[:16]
+    adopted: list[dict[str, object]] = []
+    repealed: list[dict[str, object]] = []
     for result in tally(ballot):
         if result.adopted is None:
             continue
         proposal = library.index.get(result.adopted)
-        deletion = isinstance(proposal, Proposal) and proposal.kind == "deletion" \
-            and result.rule is not None
-        if deletion:  # carried: adopted (the chain's record) and its rule repealed
+        if not isinstance(proposal, Proposal):
+            raise BallotError(f"question {result.question!r}: {result.adopted!r} is not a "
+                              f"proposal with text in the library")
+        if proposal.kind == "deletion" and result.rule is not None:
+            # carried: adopted (the chain's record) and its rule repealed
             repealed.append({"rule": result.rule, "ballot": ballot.id,
                              "note": f"deleted by {proposal.ref} (question {result.question})"
                                      f" [seal sha256:{short}]"})
-        elif not isinstance(proposal, Proposal) or not proposal.offers_text:
+        elif not proposal.offers_text:
             raise BallotError(f"question {result.question!r}: {result.adopted!r} is not a "
                               f"proposal with text in the library")
-        entry: dict = {"proposal": proposal.ref}
+        entry: dict[str, object] = {"proposal": proposal.ref}
         if result.rule:
             if not isinstance(library.index.get(result.rule), Rule):
                 raise BallotError(f"question {result.question!r}: rule {result.rule!r} "
@@ -112,25 +116,28 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
     path = library.root / "editions.yaml"
     text = read_data_text(path)
     records = loads(text, str(path)).data["editions"]
-    edition = {
+    description = (f"Adopted by ballot {ballot.id} ({ballot.title}), closed "
+                   f"{seal.closed_at}, seal sha256:{seal.digest}. "
+                   f"{len(adopted)} proposal(s) adopted. {_provenance(ballot, seal)}")
+    if signer is not None:
+        description += f" Edition adopted and signed by {signer.member}."
+    record: dict[str, object] = {
         "id": edition_id,
         "title": title or f"{base.title.split(' (')[0]} — edition {edition_id}",
         "date": date, "rulebook": ballot.rulebook, "base": base.id,
         "previous": record_hash(records[-1]),
-        "ballot": ballot.id, "seal": f"sha256:{ballot.seal.digest}",
-        "description": (f"Adopted by ballot {ballot.id} ({ballot.title}), closed "
-                        f"{ballot.seal.closed_at}, seal sha256:{ballot.seal.digest}. "
-                        f"{len(adopted)} proposal(s) adopted. {_provenance(ballot)}"),
+        "ballot": ballot.id, "seal": f"sha256:{seal.digest}",
+        "description": description,
         "adopted": adopted,
-        **({"repealed": repealed} if repealed else {}),
     }
+    if repealed:
+        record["repealed"] = repealed
     if signer is not None:
-        edition["description"] += f" Edition adopted and signed by {signer.member}."
-        edition = sign_edition(edition, signer, when)
-    return AdoptionPlan(edition, base.id, _append_edition(text, edition, str(path)))
+        record = sign_edition(record, signer, when)
+    return AdoptionPlan(record, base.id, _append_edition(text, record, str(path)))
 
 
-def _provenance(ballot: Ballot) -> str:
+def _provenance(ballot: Ballot, seal: Seal) -> str:
     """Who signed the votes and the seal, in words (proxy votes named as such)."""
     own = sum(1 for v in ballot.votes if not v.proxy_by)
     proxies: dict[str, list[str]] = {}
@@ -140,10 +147,10 @@ def _provenance(ballot: Ballot) -> str:
     text = f"{own} vote(s) signed by the members themselves"
     for by, items in proxies.items():
         text += f"; {len(items)} entered by proxy by {by} ({', '.join(items)})"
-    return text + f"; sealed and signed by {ballot.seal.closed_by}."
+    return text + f"; sealed and signed by {seal.closed_by}."
 
 
-def _append_edition(text: str, edition: dict, file: str) -> str:
+def _append_edition(text: str, edition: Mapping[str, object], file: str) -> str:
     """The editions file with ``edition`` appended and in force; comments kept when
     the layout allows (else the file is rewritten from its data)."""
     doc = loads(text, file)
@@ -163,7 +170,7 @@ def _append_edition(text: str, edition: dict, file: str) -> str:
     return new_text
 
 
-def _textual_append(text: str, doc, edition: dict) -> str | None:
+def _textual_append(text: str, doc: LoadedYaml, edition: Mapping[str, object]) -> str | None:
     lines = text.splitlines(keepends=True)
     editions_line = next((i for i, ln in enumerate(lines) if re.match(r"editions:\s*$", ln)),
                          None)

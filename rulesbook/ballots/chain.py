@@ -19,23 +19,38 @@ secretary's role. Every record's ``date`` must be a real day.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from datetime import date as Date
+from typing import NamedTuple
 
 from ..errors import Problem
 from ..yamlio import LoadedYaml
 from .edition_sig import SIGNED_FIELDS, check_edition_signature, plain
+from .model import Ballot, Seal
 from .registry import Registry
 from .seal import canonical_json
 
 
-def record_hash(record: dict) -> str:
+class SealedBallot(NamedTuple):
+    """A sealed ballot of the folder that verifies, with its seal and its file."""
+
+    ballot: Ballot
+    seal: Seal
+    doc: LoadedYaml
+
+
+#: the sealed ballots of a folder by id (None: sealed, but it does not verify)
+SealedBallots = Mapping[str, "SealedBallot | None"]
+
+
+def record_hash(record: Mapping[str, object]) -> str:
     """``sha256:<hex>`` of an edition record (plain data as read from YAML)."""
     return "sha256:" + hashlib.sha256(canonical_json(plain(record))).hexdigest()
 
 
-def expected_adoptions(ballot) -> list[dict]:
+def expected_adoptions(ballot: Ballot) -> list[dict[str, object]]:
     """The adopted entries a sealed ballot's stored results call for."""
-    out = []
+    out: list[dict[str, object]] = []
     for r in ballot.results:
         if isinstance(r, dict) and r.get("stands") == "adopted" and r.get("winner"):
             out.append({"proposal": r["winner"], "rule": r.get("rule"),
@@ -43,10 +58,15 @@ def expected_adoptions(ballot) -> list[dict]:
     return out
 
 
-def check_chain(doc: LoadedYaml, ballots: dict,
+def _adoption(entry: Mapping[str, object]) -> tuple[object, object, object]:
+    """What an adopted entry adopts: (proposal, rule, question)."""
+    return entry.get("proposal"), entry.get("rule"), entry.get("question")
+
+
+def check_chain(doc: LoadedYaml, ballots: SealedBallots,
                 registry: Registry | None = None) -> list[Problem]:
     """Problems of the chain of ``editions.yaml`` (``doc``); ``ballots`` maps a ballot
-    id to (Ballot, LoadedYaml) for the sealed ballots of the folder; ``registry`` (the
+    id to its :class:`SealedBallot` for the sealed ballots of the folder; ``registry`` (the
     members' keys and roles) checks the adopters' signatures."""
     problems: list[Problem] = []
     records = doc.data.get("editions", [])
@@ -92,21 +112,21 @@ def check_chain(doc: LoadedYaml, ballots: dict,
                             f"ballot {bid!r}, which is not a sealed ballot of this data "
                             f"folder: where its text came from cannot be checked"))
             continue
-        if ballots[bid] is None:
+        found = ballots[bid]
+        if found is None:
             problems.append(doc.problem(path + ("ballot",), f"edition {eid!r} was adopted by "
                             f"ballot {bid!r}, which does not verify (see its problems): the "
                             f"edition cannot be in force"))
             continue
-        ballot, bdoc = ballots[bid]
-        if record.get("seal") != f"sha256:{ballot.seal.digest}":
+        ballot, seal, bdoc = found
+        if record.get("seal") != f"sha256:{seal.digest}":
             problems.append(doc.problem(path + ("seal",), f"edition {eid!r} records the "
                             f"digest {record.get('seal')} but the sealed ballot {bid!r} "
-                            f"({bdoc.file}) has sha256:{ballot.seal.digest}"))
+                            f"({bdoc.file}) has sha256:{seal.digest}"))
         expected = expected_adoptions(ballot)
-        key = lambda a: (a.get("proposal"), a.get("rule"), a.get("question"))  # noqa: E731
-        want_keys = {key(a) for a in expected}
+        want_keys = {_adoption(a) for a in expected}
         for j, entry in enumerate(adopted):
-            if key(entry) not in want_keys:
+            if _adoption(entry) not in want_keys:
                 match = next((a for a in expected if a.get("question") == entry.get("question")),
                              None)
                 said = (f"the sealed ballot adopted {match['proposal']}" if match else
@@ -115,9 +135,9 @@ def check_chain(doc: LoadedYaml, ballots: dict,
                                 f"edition {eid!r} adopts {entry.get('proposal')} "
                                 f"(question {entry.get('question')!r}), but {said}: the "
                                 f"record was edited by hand"))
-        have = {key(a) for a in adopted}
+        have = {_adoption(a) for a in adopted}
         for a in expected:
-            if key(a) not in have:
+            if _adoption(a) not in have:
                 problems.append(doc.problem(path + ("adopted",), f"edition {eid!r} leaves "
                                 f"out {a['proposal']} (question {a['question']!r}), which the "
                                 f"sealed ballot {bid!r} adopted"))

@@ -5,16 +5,23 @@ for every data folder it loads; :func:`check_ballot` checks one document.
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
+from typing import TYPE_CHECKING
+
 from ..errors import Problem
 from ..model import Proposal, Rule
 from ..yamlio import LoadedYaml
-from .chain import check_chain
+from .chain import SealedBallot, check_chain
 from .io import ballot_from_doc
 from .model import STATUS_QUO
 from .registry import Registry, load_registry, registry_from_doc
 
+if TYPE_CHECKING:
+    from ..library import Library
 
-def check_ballot(library, doc: LoadedYaml, registry: Registry | None = None) -> list[Problem]:
+
+def check_ballot(library: Library, doc: LoadedYaml,
+                 registry: Registry | None = None) -> list[Problem]:
     """Every problem of a schema-valid ballot document: its own consistency (roll,
     options, one vote per member per question...), its references into the library,
     and, once closed, its seal and signatures (against ``registry``, by default the
@@ -63,26 +70,27 @@ def check_ballot(library, doc: LoadedYaml, registry: Registry | None = None) -> 
     return problems
 
 
-def check_member_ballot(library, doc: LoadedYaml, declared=()) -> list[Problem]:
+def check_member_ballot(library: Library, doc: LoadedYaml,
+                        declared: Collection[str] = ()) -> list[Problem]:
     member_ids = {m.id for m in library.members} | set(declared)
     if doc.data["member"] not in member_ids:
         return [doc.problem(("member",), f"unknown member {doc.data['member']!r}")]
     return []
 
 
-def check_library(library, docs: dict) -> list[Problem]:
+def check_library(library: Library, docs: Mapping[str, list[LoadedYaml]]) -> list[Problem]:
     """The loader hook: check every ballot and member-ballot document of the folder."""
     problems: list[Problem] = []
     members = docs.get("members", [])
     registry = registry_from_doc(members[0]) if members else Registry()
     problems.extend(registry.problems)
-    sealed: dict = {}
+    sealed: dict[str, SealedBallot | None] = {}
     for doc in docs.get("ballot", []):
         found = check_ballot(library, doc, registry)
         problems.extend(found)
         ballot, _ = ballot_from_doc(doc)
         if ballot.seal is not None:
-            sealed[ballot.id] = (ballot, doc) if not found else None
+            sealed[ballot.id] = SealedBallot(ballot, ballot.seal, doc) if not found else None
     for doc in docs.get("editions", []):
         problems.extend(check_chain(doc, sealed, registry))
     declared = {m for doc in docs.get("ballot", []) for m in doc.data.get("members", {})}

@@ -11,7 +11,9 @@ later record.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from .keys import SigningKey, verify_signature
 from .registry import CLOSERS, Registry
@@ -20,7 +22,11 @@ EDITION_CONTEXT = "rulesbook-edition/1"
 SIGNED_FIELDS = ("signed_by", "signed_at", "key", "signature")
 
 
-def plain(obj):
+#: plain JSON data: what :func:`plain` returns and the canonical form signs
+Json: TypeAlias = "dict[str, Json] | list[Json] | str | int | float | bool | None"
+
+
+def plain(obj: object) -> Json:
     """Plain JSON data of a YAML value (a date read as a date becomes its text)."""
     if isinstance(obj, dict):
         return {str(k): plain(v) for k, v in obj.items()}
@@ -31,7 +37,7 @@ def plain(obj):
     return str(obj)
 
 
-def edition_message(record: dict) -> bytes:
+def edition_message(record: Mapping[str, object]) -> bytes:
     from .seal import canonical_json
 
     body = {str(k): v for k, v in record.items() if k != "signature"}
@@ -50,7 +56,8 @@ def signer_problem(registry: Registry, member: str, key: str, at: str) -> str | 
     return None
 
 
-def sign_edition(record: dict, signer: SigningKey, at: str) -> dict:
+def sign_edition(record: Mapping[str, object], signer: SigningKey,
+                 at: str) -> dict[str, object]:
     """``record`` with the adopter's signature fields added (last)."""
     body = {k: v for k, v in record.items() if k not in SIGNED_FIELDS}
     body.update({"signed_by": signer.member, "signed_at": at, "key": signer.public})
@@ -64,7 +71,8 @@ class EditionSignatureCheck:
     message: str = ""
 
 
-def check_edition_signature(record: dict, registry: Registry) -> EditionSignatureCheck:
+def check_edition_signature(record: Mapping[str, object],
+                            registry: Registry) -> EditionSignatureCheck:
     eid = record.get("id")
     missing = [f for f in SIGNED_FIELDS if not isinstance(record.get(f), str)
                or not record.get(f)]
@@ -73,8 +81,9 @@ def check_edition_signature(record: dict, registry: Registry) -> EditionSignatur
                                      f"the chair or secretary who adopted it (missing "
                                      f"{', '.join(missing)}): it was not written by `ballot "
                                      f"adopt`, or its signature was cut")
-    member, key, at = record["signed_by"], record["key"], record["signed_at"]
-    if not verify_signature(key, edition_message(record), record["signature"]):
+    member, key, at, signature = (str(record[f]) for f in
+                                  ("signed_by", "key", "signed_at", "signature"))
+    if not verify_signature(key, edition_message(record), signature):
         return EditionSignatureCheck(False, "signature", f"the record of edition {eid!r} was "
                                      f"changed by hand after {member} signed it (its title, "
                                      f"date, description or another field no longer matches "

@@ -8,7 +8,9 @@ file:line:col. Writing is always atomic (:mod:`rulesbook.storage`).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, TypedDict
 
 import yaml
 
@@ -16,7 +18,13 @@ from .. import schema
 from ..errors import DataFileError, Problem
 from ..storage import atomic_write_text
 from ..yamlio import LoadedYaml, load_file, loads
+from .keys import SigningKey
 from .model import STATUS_QUO, Ballot, BallotError, Question, Replaced, Seal, Vote
+
+#: a mapping of a schema-valid document (its values as the schema allows them)
+Raw = Mapping[str, Any]
+#: where a value is in a document: keys and list positions
+Where = tuple[str | int, ...]
 
 HEADER = ("# A committee ballot of the American Pool Checkers Association.\n"
           "# Written by `rulesbook ballot`; once closed it is sealed: edit nothing by hand.\n")
@@ -27,7 +35,7 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
     (roll, questions, options, votes, history; each at its line)."""
     data = doc.data
     problems: list[Problem] = []
-    questions = []
+    questions: list[Question] = []
     seen_q: dict[str, int] = {}
     for i, raw in enumerate(data["questions"]):
         if raw["id"] in seen_q:
@@ -54,7 +62,7 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
     by_id = {q.id: q for q in questions}
     roll = tuple(data["roll"])
 
-    def check_vote(path: tuple, raw: dict, what: str) -> None:
+    def check_vote(path: Where, raw: Raw, what: str) -> None:
         if raw["member"] not in roll:
             problems.append(doc.problem(path + ("member",), f"{what} by {raw['member']!r}, "
                                         f"who is not on the roll ({', '.join(roll)})"))
@@ -71,7 +79,7 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
 
     table = data.get("signatures", [])
 
-    def signed_fields(path: tuple, raw: dict) -> dict:
+    def signed_fields(path: Where, raw: Raw) -> Raw:
         if "signed" not in raw:
             return {}
         n = raw["signed"]
@@ -79,13 +87,13 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
             problems.append(doc.problem(path + ("signed",), f"signature {n} is not in the "
                                         f"signatures table (0 to {len(table) - 1})"))
             return {}
-        row = table[n]
+        row: Raw = table[n]
         if row["member"] != raw["member"]:
             problems.append(doc.problem(path + ("signed",), f"signature {n} is "
                                         f"{row['member']}'s, not {raw['member']}'s"))
         return row
 
-    votes = []
+    votes: list[Vote] = []
     seen_v: dict[tuple[str, str], int] = {}
     for i, raw in enumerate(data["votes"]):
         check_vote(("votes", i), raw, "a vote")
@@ -97,7 +105,7 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
                                         f"member per question)"))
         seen_v[key] = i
         votes.append(_vote(raw, signed_fields(("votes", i), raw)))
-    history = []
+    history: list[Replaced] = []
     for i, raw in enumerate(data.get("history", ())):
         check_vote(("history", i), raw, "a replaced vote")
         row = signed_fields(("history", i), raw)
@@ -120,7 +128,7 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
     return ballot, problems
 
 
-def _vote(raw: dict, row: dict) -> Vote:
+def _vote(raw: Raw, row: Raw) -> Vote:
     return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), row.get("at", ""),
                 row.get("key", ""), row.get("signature", ""), row.get("proxy_by"))
 
@@ -134,7 +142,7 @@ def parse_ballot(text: str, file: str = "<ballot>") -> Ballot:
     return _ballot_or_raise(doc)
 
 
-def load_ballot(path: str | os.PathLike) -> Ballot:
+def load_ballot(path: str | os.PathLike[str]) -> Ballot:
     """Read and check a ballot file; raise :class:`BallotError` listing every problem."""
     return _ballot_or_raise(_read_checked(Path(path), "ballot"))
 
@@ -174,19 +182,19 @@ def dump_ballot(ballot: Ballot) -> str:
     return HEADER + body
 
 
-def save_ballot(path: str | os.PathLike, ballot: Ballot) -> Path:
+def save_ballot(path: str | os.PathLike[str], ballot: Ballot) -> Path:
     """Write ``ballot`` atomically (the old file or the new one, never half)."""
     return atomic_write_text(path, dump_ballot(ballot))
 
 
 # -- a member's own copy -----------------------------------------------------
 
-def load_member_ballot(path: str | os.PathLike) -> LoadedYaml:
+def load_member_ballot(path: str | os.PathLike[str]) -> LoadedYaml:
     """Read a member-ballot file and check it against its schema (file:line:col problems)."""
     return _read_checked(Path(path), "member-ballot")
 
 
-def member_copy(ballot: Ballot, member: str) -> dict:
+def member_copy(ballot: Ballot, member: str) -> dict[str, object]:
     """A blank, unsigned member-ballot for ``member`` (their current votes filled in);
     :func:`export_member_ballot` signs one."""
     if member not in ballot.roll:
@@ -198,7 +206,27 @@ def member_copy(ballot: Ballot, member: str) -> dict:
                       for q in ballot.questions]}
 
 
-def export_member_ballot(ballot: Ballot, member: str, signer, at: str) -> tuple[dict, str]:
+class MemberVoteDoc(TypedDict):
+    question: str
+    ranking: list[str]
+
+
+class MemberBallotDoc(TypedDict):
+    """A member's own signed votes (kind ``member-ballot``), as ``ballot export`` writes it."""
+
+    schema_version: int
+    kind: str
+    ballot: str
+    member: str
+    key: str
+    at: str
+    signature: str
+    receipt: str
+    votes: list[MemberVoteDoc]
+
+
+def export_member_ballot(ballot: Ballot, member: str, signer: SigningKey,
+                         at: str) -> tuple[MemberBallotDoc, str]:
     """``member``'s own votes in ``ballot``, each signed by ``signer`` (the member's key)
     at ``at``, as a member-ballot document; and the receipt code of those votes."""
     from .signing import receipt_code, sign_votes
@@ -217,14 +245,15 @@ def export_member_ballot(ballot: Ballot, member: str, signer, at: str) -> tuple[
     signed = sign_votes(ballot.id, [Vote(member, v.question, v.ranking, at) for v in mine],
                         signer)
     receipt = receipt_code(signed[0].signature)
-    doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot.id, "member": member,
+    doc: MemberBallotDoc = {
+        "schema_version": 1, "kind": "member-ballot", "ballot": ballot.id, "member": member,
            "key": signer.public, "at": at, "signature": signed[0].signature,
            "receipt": receipt,
            "votes": [{"question": v.question, "ranking": list(v.ranking)} for v in signed]}
     return doc, receipt
 
 
-def dump_member_ballot(doc: dict) -> str:
+def dump_member_ballot(doc: Mapping[str, object]) -> str:
     return ("# A member's own votes, signed with the member's key "
             "(`rulesbook ballot export`). Edit nothing: a changed vote no longer verifies.\n"
             + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1000))

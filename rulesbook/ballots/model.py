@@ -15,9 +15,16 @@ Encoding decisions (documented in ``rulesbook/ballots/__init__.py`` too):
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeAlias, TypeVar
 
 from ..errors import Problem, RulesbookError
+
+#: a data file's mapping as plain data, as ``yaml.safe_dump`` writes it and
+#: :class:`~rulesbook.yamlio.LoadedYaml` holds it: its shape is the file's JSON schema
+#: (``rulesbook/schema``), which validates it, so its values are typed by that schema
+Document: TypeAlias = "dict[str, Any]"
 
 STATUS_QUO = "status-quo"
 # Words a person may type for the first option of a question (the original / "no").
@@ -38,7 +45,7 @@ STATUSES = ("open", "closed")
 class BallotError(RulesbookError):
     """A ballot operation is refused; ``problems`` lists file:line:col problems if any."""
 
-    def __init__(self, message: str, problems: list[Problem] | None = None):
+    def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
         self.problems = list(problems or [])
         if self.problems:
             message = message + ":\n" + "\n".join(str(p) for p in self.problems)
@@ -61,8 +68,8 @@ class Question:
     def is_addition(self) -> bool:
         return self.rule is None
 
-    def to_dict(self) -> dict:
-        data: dict = {"id": self.id, "rule": self.rule}
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"id": self.id, "rule": self.rule}
         if self.title:
             data["title"] = self.title
         data["options"] = list(self.options)
@@ -89,15 +96,16 @@ class Vote:
     def abstains(self) -> bool:
         return not self.ranking
 
-    def signed_fields(self) -> dict:
-        data: dict = {"at": self.at}
+    def signed_fields(self) -> dict[str, str]:
+        data = {"at": self.at}
         if self.proxy_by:
             data["proxy_by"] = self.proxy_by
         data.update({"key": self.key, "signature": self.signature})
         return data
 
-    def to_dict(self) -> dict:
-        data = {"member": self.member, "question": self.question, "ranking": list(self.ranking)}
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"member": self.member, "question": self.question,
+                                   "ranking": list(self.ranking)}
         if self.signature or self.at:
             data.update(self.signed_fields())
         return data
@@ -114,9 +122,9 @@ class Replaced:
     source: str = ""
     vote: Vote | None = field(default=None, compare=False)  # the signed vote replaced
 
-    def to_dict(self) -> dict:
-        data = {"member": self.member, "question": self.question,
-                "ranking": list(self.ranking), "replaced_at": self.replaced_at}
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"member": self.member, "question": self.question,
+                                   "ranking": list(self.ranking), "replaced_at": self.replaced_at}
         if self.source:
             data["source"] = self.source
         return data
@@ -133,15 +141,15 @@ class Seal:
 
     digest: str
     closed_at: str
-    parts: dict = field(default_factory=dict, compare=False, hash=False)
+    parts: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
     algorithm: str = SEAL_ALGORITHM
     closed_by: str = ""
     key: str = ""
     signature: str = ""
 
-    def to_dict(self) -> dict:
-        data = {"algorithm": self.algorithm, "digest": self.digest,
-                "closed_at": self.closed_at}
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {"algorithm": self.algorithm, "digest": self.digest,
+                                   "closed_at": self.closed_at}
         if self.closed_by or self.key:
             data.update({"closed_by": self.closed_by, "key": self.key})
         data["parts"] = self.parts
@@ -168,7 +176,8 @@ class Ballot:
     description: str = ""
     history: tuple[Replaced, ...] = ()
     seal: Seal | None = None
-    results: tuple = field(default=(), compare=False, hash=False)  # stored result dicts
+    #: the results stored when the ballot was closed (as read: checked against a recount)
+    results: tuple[Mapping[str, object], ...] = field(default=(), compare=False, hash=False)
 
     @property
     def is_open(self) -> bool:
@@ -200,8 +209,9 @@ class Ballot:
                 return q
         return self.question(wanted)
 
-    def to_dict(self) -> dict:
-        data: dict = {
+    def to_dict(self) -> Document:
+        """The ballot file's document (kind ``ballot``)."""
+        data: Document = {
             "schema_version": 1, "kind": "ballot", "id": self.id, "title": self.title,
         }
         if self.description:
@@ -220,7 +230,7 @@ class Ballot:
         table = signature_table(self)
         index = {row["signature"]: i for i, row in enumerate(table)}
 
-        def signed(entry: dict, vote: Vote | None) -> dict:
+        def signed(entry: dict[str, object], vote: Vote | None) -> dict[str, object]:
             if vote is not None and vote.signature:
                 entry["signed"] = index[vote.signature]
             return entry
@@ -238,7 +248,7 @@ class Ballot:
         return data
 
 
-def signature_table(ballot: Ballot) -> list[dict]:
+def signature_table(ballot: Ballot) -> list[dict[str, str]]:
     """One row per signature of the ballot's votes (current and replaced): who signed,
     when, with which key, and the signature; a vote names its row (``signed: N``).
     Sorted by time, member and signature, so the order of the votes never matters."""
@@ -248,10 +258,15 @@ def signature_table(ballot: Ballot) -> list[dict]:
         if vote.signature)
 
 
-def sort_signature_rows(rows) -> list[dict]:
+#: a row of a signatures table: written by a ballot (text values) or read from a file
+#: being merged (any values: a row that does not sort raises TypeError)
+_Row = TypeVar("_Row", bound=Mapping[str, Any])
+
+
+def sort_signature_rows(rows: Iterable[_Row]) -> list[_Row]:
     """The rows of a signatures table (``{member, at, [proxy_by], key, signature}``),
     one per signature, in the table's order: by time, member and signature."""
-    unique: dict[str, dict] = {}
+    unique: dict[object, _Row] = {}
     for row in rows:
         unique.setdefault(row["signature"], row)
     return sorted(unique.values(), key=lambda r: (r["at"], r["member"], r["signature"]))

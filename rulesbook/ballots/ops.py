@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TypeAlias
 
 from .. import schema
 from ..errors import DataFileError, Problem
 from ..storage import file_lock
-from ..yamlio import load_file
+from ..yamlio import LoadedYaml, load_file
 from .io import ballot_from_doc, load_ballot, load_member_ballot, save_ballot
 from .keys import SigningKey
 from .model import (
@@ -32,6 +34,12 @@ from .registry import CLOSERS, Registry
 from .seal import Verification, check_votes, compute_seal, verify_ballot
 from .signing import batch_message, sign_vote
 from .tally import tally
+
+#: a ranking as a person gives it: options best first, or one text "10A,10B" (commas)
+Ranking: TypeAlias = "str | Iterable[str]"
+#: a sealed ballot file as read: the ballot and the problems found reading it, or (no
+#: ballot) the failed verification of a file that no longer reads as one but is sealed
+SealedFile: TypeAlias = "tuple[Ballot, list[Problem]] | tuple[None, Verification]"
 
 
 class UnsealedError(BallotError):
@@ -65,7 +73,7 @@ def _require_open(ballot: Ballot) -> None:
         raise BallotError(f"ballot {ballot.id!r} is closed: no vote can change")
 
 
-def _parse_ranking(ballot: Ballot, question_id: str, ranking) -> tuple[str, ...]:
+def _parse_ranking(ballot: Ballot, question_id: str, ranking: Ranking) -> tuple[str, ...]:
     question = ballot.question(question_id)
     if isinstance(ranking, str):
         ranking = [r for r in ranking.split(",") if r.strip()]
@@ -104,7 +112,7 @@ def check_signer(signer: SigningKey, member: str, proxy_by: str | None,
                              f"enter a vote on a member's behalf")
 
 
-def cast_vote(ballot: Ballot, member: str, question: str, ranking, *,
+def cast_vote(ballot: Ballot, member: str, question: str, ranking: Ranking, *,
               at: str | None = None, source: str = "", signer: SigningKey | None = None,
               proxy_by: str | None = None, registry: Registry | None = None) -> Ballot:
     """``member``'s vote on ``question`` (a ranking, best first; [] abstains), signed
@@ -144,7 +152,7 @@ def _apply(ballot: Ballot, new_votes: list[Vote], at: str, source: str) -> Ballo
     return dataclasses.replace(ballot, votes=tuple(votes), history=tuple(history))
 
 
-def import_member_votes(ballot: Ballot, doc, registry: Registry, *,
+def import_member_votes(ballot: Ballot, doc: LoadedYaml, registry: Registry, *,
                         at: str | None = None) -> Ballot:
     """Merge a member-ballot document (a schema-valid LoadedYaml): the votes of the
     member named in it, signed together with that member's key in ``registry``. Every
@@ -231,15 +239,17 @@ def import_member_votes(ballot: Ballot, doc, registry: Registry, *,
     return _apply(ballot, new_votes, at or now_utc(), f"import {Path(doc.file).name}")
 
 
-def add_signed_votes(ballot: Ballot, votes, registry: Registry, *, at: str | None = None,
+def add_signed_votes(ballot: Ballot, votes: Iterable[Vote], registry: Registry, *,
+                     at: str | None = None,
                      source: str = "") -> Ballot:
     """Record votes that are already signed (re-applied after a reload): each must
     verify, or nothing changes (:class:`SignatureError`)."""
     _require_open(ballot)
-    bad = check_votes(dataclasses.replace(ballot, votes=tuple(votes)), registry)
+    given = list(votes)
+    bad = check_votes(dataclasses.replace(ballot, votes=tuple(given)), registry)
     if bad:
         raise SignatureError("; ".join(bad))
-    return _apply(ballot, list(votes), at or now_utc(), source)
+    return _apply(ballot, given, at or now_utc(), source)
 
 
 def close_ballot(ballot: Ballot, signer: SigningKey, registry: Registry, *,
@@ -270,7 +280,8 @@ def close_ballot(ballot: Ballot, signer: SigningKey, registry: Registry, *,
 
 # -- the file versions ---------------------------------------------------------
 
-def vote_file(path: str | os.PathLike, member: str, question: str, ranking, *,
+def vote_file(path: str | os.PathLike[str], member: str, question: str,
+              ranking: Ranking, *,
               signer: SigningKey | None = None, proxy_by: str | None = None,
               registry: Registry | None = None) -> Ballot:
     with file_lock(path):  # read, change and write as one step
@@ -280,7 +291,7 @@ def vote_file(path: str | os.PathLike, member: str, question: str, ranking, *,
     return ballot
 
 
-def import_file(path: str | os.PathLike, member_file: str | os.PathLike,
+def import_file(path: str | os.PathLike[str], member_file: str | os.PathLike[str],
                 registry: Registry) -> Ballot:
     doc = load_member_ballot(member_file)
     with file_lock(path):
@@ -289,14 +300,14 @@ def import_file(path: str | os.PathLike, member_file: str | os.PathLike,
     return ballot
 
 
-def close_file(path: str | os.PathLike, signer: SigningKey, registry: Registry) -> Ballot:
+def close_file(path: str | os.PathLike[str], signer: SigningKey, registry: Registry) -> Ballot:
     with file_lock(path):
         ballot = close_ballot(load_ballot(path), signer, registry)
         save_ballot(path, ballot)
     return ballot
 
 
-def read_sealed(path: str | os.PathLike):
+def read_sealed(path: str | os.PathLike[str]) -> SealedFile:
     """(ballot, problems) of a sealed ballot file, or a failed Verification when the file
     no longer reads as a ballot but carries a seal."""
     path = Path(path)
@@ -321,10 +332,10 @@ def read_sealed(path: str | os.PathLike):
     return ballot, problems
 
 
-def verify_file(path: str | os.PathLike, registry: Registry):
+def verify_file(path: str | os.PathLike[str], registry: Registry) -> Verification:
     """Verify a sealed ballot file against the members' registry. A file that no longer
     reads as a consistent ballot but carries a seal is reported as changed."""
-    ballot, result = read_sealed(path)
-    if ballot is None:
-        return result
-    return verify_ballot(ballot, registry, result)
+    read = read_sealed(path)
+    if read[0] is None:
+        return read[1]
+    return verify_ballot(read[0], registry, read[1])

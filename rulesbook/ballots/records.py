@@ -15,6 +15,8 @@ understand (a ``signed`` that names no row) as it is for the validation to repor
 """
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from .model import sort_signature_rows
 
 #: the fields of a signatures row that a vote record carries itself
@@ -22,11 +24,17 @@ SIGNED_FIELDS = ("at", "proxy_by", "key", "signature")
 _ENTRIES = ("votes", "history")
 
 
-def is_ballot(data) -> bool:
+def is_ballot(data: object) -> TypeGuard[dict[str, object]]:
     return isinstance(data, dict) and data.get("kind") == "ballot"
 
 
-def inline_signatures(data: dict) -> dict:
+def _entries(data: dict[str, object], name: str) -> list[object]:
+    """The list ``data[name]``; none when it is absent or not a list (a hand edit)."""
+    entries = data.get(name)
+    return entries if isinstance(entries, list) else []
+
+
+def inline_signatures(data: dict[str, object]) -> dict[str, object]:
     """The ballot document with each entry's signature row written into the entry."""
     table = data.get("signatures")
     if not isinstance(table, list):
@@ -36,7 +44,7 @@ def inline_signatures(data: dict) -> dict:
         entries = data.get(name)
         if not isinstance(entries, list):
             continue
-        inlined = []
+        inlined: list[object] = []
         for entry in entries:
             n = entry.get("signed") if isinstance(entry, dict) else None
             if (isinstance(n, int) and not isinstance(n, bool) and 0 <= n < len(table)
@@ -47,14 +55,14 @@ def inline_signatures(data: dict) -> dict:
             inlined.append(entry)
         out[name] = inlined
     if any(isinstance(e, dict) and "signed" in e for name in _ENTRIES
-           for e in out.get(name) or ()):
+           for e in _entries(out, name)):
         return data  # a reference that names no row: keep the file as it is
     return out
 
 
-def table_signatures(data: dict) -> dict:
+def table_signatures(data: dict[str, object]) -> dict[str, object]:
     """The inverse of :func:`inline_signatures`: the rows collected into the table."""
-    entries = [e for name in _ENTRIES for e in data.get(name) or ()
+    entries = [e for name in _ENTRIES for e in _entries(data, name)
                if isinstance(e, dict) and "signature" in e]
     if not entries:
         return data
@@ -65,7 +73,7 @@ def table_signatures(data: dict) -> dict:
     except (KeyError, TypeError):  # not rows a ballot writes: left for the validation
         return data
     index = {row["signature"]: i for i, row in enumerate(table)}
-    out: dict = {}
+    out: dict[str, object] = {}
     for key, value in data.items():
         if key in _ENTRIES and isinstance(value, list):
             value = [{**{k: v for k, v in e.items() if k not in SIGNED_FIELDS},

@@ -25,6 +25,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import TypedDict
 
 from .keys import SigningKey
 from .model import Ballot, Replaced, Vote
@@ -123,6 +124,17 @@ class ReceiptStatus(str, Enum):
         return self in (ReceiptStatus.CHANGED, ReceiptStatus.MISSING)
 
 
+class ReceiptJson(TypedDict):
+    """``rulesbook ballot verify-receipt --json``."""
+
+    ok: bool
+    status: str
+    code: str
+    message: str
+    member: str | None
+    questions: list[str]
+
+
 @dataclass(frozen=True)
 class ReceiptCheck:
     ok: bool  # the receipt's votes are in the ballot as cast and are the ones counted
@@ -132,7 +144,7 @@ class ReceiptCheck:
     questions: tuple[str, ...] = ()
     status: ReceiptStatus = ReceiptStatus.MISSING
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ReceiptJson:
         return {"ok": self.ok, "status": self.status.value, "code": self.code,
                 "message": self.message, "member": self.member,
                 "questions": list(self.questions)}

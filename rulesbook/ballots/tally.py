@@ -37,22 +37,85 @@ strongest paths). The rules, per question:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
-from .model import METHODS, THRESHOLD_BASES, THRESHOLDS, Ballot, BallotError, Question
+from .model import METHODS, THRESHOLD_BASES, THRESHOLDS, Ballot, BallotError, Question, Vote
+
+#: the rankings cast on a question, each with the number of members who cast it
+Rankings = Counter[tuple[str, ...]]
+
+
+class _IrvRoundFields(TypedDict):
+    round: int
+    counts: dict[str, int]
+    exhausted: int
+    eliminated: list[str]
+
+
+class IrvRoundJson(_IrvRoundFields, total=False):
+    """One round of an instant-runoff count (``note`` only when there is one)."""
+
+    note: str
+
+
+class Pairwise(TypedDict):
+    """The Schulze working: ``d[a][b]`` ballots prefer a to b, ``p`` the strongest paths."""
+
+    d: dict[str, dict[str, int]]
+    p: dict[str, dict[str, int]]
+    winners: list[str]
+
+
+class QuestionResultJson(TypedDict):
+    """One question of ``rulesbook ballot tally --json`` (and of a closed ballot's results)."""
+
+    question: str
+    rule: str | None
+    winner: str | None
+    stands: str
+    reason: str
+    counts: dict[str, int]
+    rounds: list[IrvRoundJson]
+    pairwise: Pairwise | None
+    method: str
+    threshold: str
+    threshold_base: str
+    quorum: int
+    voting: int
+    cast: int
+    base: int
+    support: int | None
+    options: list[str]
+
+
+class _Common(TypedDict):
+    """The fields every result of one question shares, whatever the outcome."""
+
+    question: str
+    rule: str | None
+    options: tuple[str, ...]
+    method: str
+    threshold: str
+    threshold_base: str
+    quorum: int
+    voting: int
+    cast: int
+    base: int
 
 
 @dataclass(frozen=True)
 class IrvRound:
     number: int
-    counts: dict  # option -> votes (continuing options only)
+    counts: dict[str, int]  # option -> votes (continuing options only)
     exhausted: int
     eliminated: tuple[str, ...] = ()
     note: str = ""
 
-    def to_dict(self) -> dict:
-        data = {"round": self.number, "counts": dict(self.counts), "exhausted": self.exhausted,
-                "eliminated": list(self.eliminated)}
+    def to_dict(self) -> IrvRoundJson:
+        data: IrvRoundJson = {"round": self.number, "counts": dict(self.counts),
+                              "exhausted": self.exhausted, "eliminated": list(self.eliminated)}
         if self.note:
             data["note"] = self.note
         return data
@@ -73,17 +136,17 @@ class QuestionResult:
     winner: str | None  # the option that won (may be the original), None if none did
     stands: str  # "original" | "adopted"
     reason: str
-    counts: dict = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)
     support: int | None = None  # the winner's support measured against the threshold
     rounds: tuple[IrvRound, ...] = ()
-    pairwise: dict | None = None  # {"d": table, "p": strongest paths}
+    pairwise: Pairwise | None = None
 
     @property
     def adopted(self) -> str | None:
         """The proposal adopted by this question, if any."""
         return self.winner if self.stands == "adopted" else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> QuestionResultJson:
         return {
             "question": self.question, "rule": self.rule, "winner": self.winner,
             "stands": self.stands, "reason": self.reason, "counts": dict(self.counts),
@@ -114,19 +177,19 @@ _THRESHOLD_WORDS = {"simple-majority": "more than half", "two-thirds": "at least
 
 # -- the methods -------------------------------------------------------------
 
-def _top(counts: dict, options: tuple[str, ...]) -> list[str]:
+def _top(counts: dict[str, int], options: tuple[str, ...]) -> list[str]:
     best = max(counts.values()) if counts else 0
     return [o for o in options if counts.get(o, 0) == best]
 
 
-def count_first_choices(question: Question, rankings: Counter) -> dict:
+def count_first_choices(question: Question, rankings: Rankings) -> dict[str, int]:
     counts = dict.fromkeys(question.options, 0)
     for ranking, weight in rankings.items():
         counts[ranking[0]] += weight
     return counts
 
 
-def count_approvals(question: Question, rankings: Counter) -> dict:
+def count_approvals(question: Question, rankings: Rankings) -> dict[str, int]:
     counts = dict.fromkeys(question.options, 0)
     for ranking, weight in rankings.items():
         for option in ranking:
@@ -134,11 +197,11 @@ def count_approvals(question: Question, rankings: Counter) -> dict:
     return counts
 
 
-def run_irv(question: Question, rankings: Counter) -> tuple[str | None, list[IrvRound], str]:
+def run_irv(question: Question, rankings: Rankings) -> tuple[str | None, list[IrvRound], str]:
     """(winner or None, rounds, why) by instant runoff."""
     continuing = list(question.options)
     rounds: list[IrvRound] = []
-    history: list[dict] = []
+    history: list[dict[str, int]] = []
     while True:
         counts = dict.fromkeys(continuing, 0)
         exhausted = 0
@@ -187,7 +250,7 @@ def run_irv(question: Question, rankings: Counter) -> tuple[str | None, list[Irv
         continuing = [o for o in continuing if o not in lowest]
 
 
-def schulze_tables(question: Question, rankings: Counter) -> tuple[list[list[int]],
+def schulze_tables(question: Question, rankings: Rankings) -> tuple[list[list[int]],
                                                                    list[list[int]]]:
     """The pairwise table d[i][j] (ballots preferring option i to j) and the strongest
     paths p[i][j] (winning votes), options indexed as in ``question.options``."""
@@ -223,13 +286,13 @@ def schulze_tables(question: Question, rankings: Counter) -> tuple[list[list[int
     return d, p
 
 
-def run_schulze(question: Question, rankings: Counter) -> tuple[list[str], dict]:
+def run_schulze(question: Question, rankings: Rankings) -> tuple[list[str], Pairwise]:
     options = question.options
     d, p = schulze_tables(question, rankings)
     n = len(options)
     winners = [options[i] for i in range(n)
                if all(p[i][j] >= p[j][i] for j in range(n) if j != i)]
-    table = {"d": {options[i]: {options[j]: d[i][j] for j in range(n) if j != i}
+    table: Pairwise = {"d": {options[i]: {options[j]: d[i][j] for j in range(n) if j != i}
                    for i in range(n)},
              "p": {options[i]: {options[j]: p[i][j] for j in range(n) if j != i}
                    for i in range(n)},
@@ -241,7 +304,8 @@ def run_schulze(question: Question, rankings: Counter) -> tuple[list[str], dict]
 
 def tally_question(ballot: Ballot, question: Question, method: str | None = None,
                    threshold: str | None = None, threshold_base: str | None = None,
-                   quorum: int | None = None, votes=None) -> QuestionResult:
+                   quorum: int | None = None,
+                   votes: Sequence[Vote] | None = None) -> QuestionResult:
     method = method or ballot.method
     threshold = threshold or ballot.threshold
     threshold_base = threshold_base or ballot.threshold_base
@@ -255,26 +319,27 @@ def tally_question(ballot: Ballot, question: Question, method: str | None = None
     if votes is None:
         votes = ballot.votes_on(question.id)
     voting = len(votes)
-    rankings = Counter(v.ranking for v in votes if v.ranking)
+    rankings: Rankings = Counter(v.ranking for v in votes if v.ranking)
     cast = sum(rankings.values())
     base = cast if threshold_base == "cast" else len(ballot.roll)
-    common = dict(question=question.id, rule=question.rule, options=question.options,
-                  method=method, threshold=threshold, threshold_base=threshold_base,
-                  quorum=quorum, voting=voting, cast=cast, base=base)
+    common = _Common(question=question.id, rule=question.rule, options=question.options,
+                     method=method, threshold=threshold, threshold_base=threshold_base,
+                     quorum=quorum, voting=voting, cast=cast, base=base)
     counts = (count_approvals if method == "approval" else count_first_choices)(
         question, rankings)
-    rounds: tuple = ()
-    pairwise = None
+    rounds: tuple[IrvRound, ...] = ()
+    pairwise: Pairwise | None = None
 
-    def fail(reason: str, **extra) -> QuestionResult:
+    def fail(reason: str, support: int | None = None) -> QuestionResult:
         return QuestionResult(winner=None, stands="original", reason=reason, counts=counts,
-                              rounds=rounds, pairwise=pairwise, **common, **extra)
+                              support=support, rounds=rounds, pairwise=pairwise, **common)
 
     if voting < quorum:
         return fail(f"no quorum: {voting} member(s) voted, {quorum} needed; the original stands")
     if cast == 0:
         return fail("no ballots cast (every vote abstains); the original stands")
-    support = None
+    support: int | None = None
+    winner: str | None
     if method in ("plurality", "approval"):
         leaders = _top(counts, question.options)
         if len(leaders) > 1:
@@ -307,6 +372,7 @@ def tally_question(ballot: Ballot, question: Question, method: str | None = None
         return QuestionResult(winner=winner, stands="original",
                               reason=f"the original ({winner}) wins: {how}", counts=counts,
                               support=support, rounds=rounds, pairwise=pairwise, **common)
+    assert support is not None  # measured for every winner but the original
     if not passes_threshold(threshold, support, base):
         return fail(f"{winner} wins but has {support} of {base} "
                     f"({'ballots cast' if threshold_base == 'cast' else 'members on the roll'})"
@@ -324,7 +390,7 @@ def tally(ballot: Ballot, method: str | None = None, threshold: str | None = Non
           threshold_base: str | None = None, quorum: int | None = None
           ) -> tuple[QuestionResult, ...]:
     """The result of every question, in ballot order."""
-    by_question: dict[str, list] = {q.id: [] for q in ballot.questions}
+    by_question: dict[str, list[Vote]] = {q.id: [] for q in ballot.questions}
     for vote in ballot.votes:
         by_question[vote.question].append(vote)
     return tuple(tally_question(ballot, q, method, threshold, threshold_base, quorum,

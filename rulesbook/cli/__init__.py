@@ -9,6 +9,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import TextIO
 
 # Modules that contribute sub-commands, in help order.
 COMMAND_MODULES = (
@@ -55,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from ..storage import DurabilityWarning
 
-    def show_warning(message, category, filename, lineno, file=None, line=None):
+    def show_warning(message: Warning | str, category: type[Warning], filename: str,
+                     lineno: int, file: TextIO | None = None, line: str | None = None) -> None:
         if issubclass(category, DurabilityWarning):
             from .common import warn
 
@@ -100,7 +102,7 @@ def _last_resort(message: str) -> int:
     return fail(message)
 
 
-def _run(args) -> int:
+def _run(args: argparse.Namespace) -> int:
     """Run the command; a writing command (listed in :mod:`rulesbook.cli.changes`) runs
     inside one recorded change of the rules folder: one commit when it succeeds, no
     commit and no change when it fails."""

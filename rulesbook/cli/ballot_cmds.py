@@ -13,6 +13,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 from ..ballots import (
     METHODS,
@@ -36,20 +37,46 @@ from ..ballots import (
     verify_ballot,
     vote_file,
 )
-from ..ballots.registry import now_utc
+from ..ballots.registry import Registry, now_utc
+from ..ballots.signing import ReceiptCheck, ReceiptJson
+from ..ballots.tally import QuestionResultJson
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..storage import atomic_write_text
-from .common import fail, folder_of, int_range, one_line
+from .common import Handler, Subparsers, fail, folder_of, help_of, int_range, one_line
 from .member_cmds import open_key
+
+
+class ProxyJson(TypedDict):
+    member: str
+    by: str
+
+
+class TallyJson(QuestionResultJson):
+    """One question of ``ballot tally --json``: its result and the proxy votes in it."""
+
+    proxies: list[ProxyJson]
+
+
+class _VerifyFields(TypedDict):
+    ok: bool
+    failures: list[str]
+    digest: str | None
+    expected: str | None
+
+
+class VerifyJson(_VerifyFields, total=False):
+    """``ballot verify --json`` (``receipt`` only with ``--receipt``)."""
+
+    receipt: ReceiptJson
 
 
 def _fail(message: str, code: int = 2) -> int:
     return fail(message, code)
 
 
-def _guard(handler):
-    def run(args) -> int:
+def _guard(handler: Handler) -> Handler:
+    def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except LibraryError as exc:
@@ -62,11 +89,11 @@ def _guard(handler):
     return run
 
 
-def _registry(args):
+def _registry(args: argparse.Namespace) -> Registry:
     return load_registry(folder_of(args.file, args.data))
 
 
-def cmd_new(args) -> int:
+def cmd_new(args: argparse.Namespace) -> int:
     library = load_library(folder_of(args.out, args.data))
     out = Path(args.out)
     ballot = build_ballot(library, args.id or out.stem.removesuffix(".yaml"),
@@ -81,7 +108,7 @@ def cmd_new(args) -> int:
     return 0
 
 
-def cmd_vote(args) -> int:
+def cmd_vote(args: argparse.Namespace) -> int:
     load_ballot(args.file).find_question(args.question)  # a clear message before the key
     registry = _registry(args)
     signer = open_key(registry, args.proxy_by or args.member, args.passphrase_file)
@@ -96,7 +123,7 @@ def cmd_vote(args) -> int:
     return 0
 
 
-def cmd_export(args) -> int:
+def cmd_export(args: argparse.Namespace) -> int:
     registry = _registry(args)
     ballot = load_ballot(args.file)
     signer = open_key(registry, args.member, args.passphrase_file)
@@ -107,7 +134,7 @@ def cmd_export(args) -> int:
     return 0
 
 
-def cmd_import(args) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     before = load_ballot(args.file)
     ballot = import_file(args.file, args.member_file, _registry(args))
     added = len(ballot.votes) - len(before.votes)
@@ -120,17 +147,18 @@ def cmd_import(args) -> int:
     return 0
 
 
-def cmd_tally(args) -> int:
+def cmd_tally(args: argparse.Namespace) -> int:
     ballot = load_ballot(args.file)
     results = tally(ballot, method=args.method, threshold=args.threshold,
                     threshold_base=args.threshold_base, quorum=args.quorum)
     if args.json:
-        proxy = {}
+        proxy: dict[str, list[ProxyJson]] = {}
         for v in ballot.votes:
             if v.proxy_by:
                 proxy.setdefault(v.question, []).append({"member": v.member, "by": v.proxy_by})
-        json.dump([{**r.to_dict(), "proxies": proxy.get(r.question, [])} for r in results],
-                  sys.stdout, ensure_ascii=False, indent=2)
+        out: list[TallyJson] = [{**r.to_dict(), "proxies": proxy.get(r.question, [])}
+                                for r in results]
+        json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
         return 0
     first = results[0] if results else None
@@ -163,17 +191,18 @@ def cmd_tally(args) -> int:
     return 0
 
 
-def cmd_close(args) -> int:
+def cmd_close(args: argparse.Namespace) -> int:
     registry = _registry(args)
     signer = open_key(registry, args.closer, args.passphrase_file)
     ballot = close_file(args.file, signer, registry)
     adopted = sum(1 for r in ballot.results if r["stands"] == "adopted")
-    print(f"{args.file}: closed and sealed sha256:{ballot.seal.digest}, signed by "
+    digest = ballot.seal.digest if ballot.seal is not None else "?"  # close_file seals
+    print(f"{args.file}: closed and sealed sha256:{digest}, signed by "
           f"{args.closer}; {adopted} of {len(ballot.results)} question(s) adopt a proposal")
     return 0
 
 
-def cmd_verify(args) -> int:
+def cmd_verify(args: argparse.Namespace) -> int:
     """Exit 0: the ballot is intact (a receipt whose votes were later replaced by the
     same member is stated, and is no failure); 1: readable but not sealed, or not intact
     (every failure listed, a receipt that was changed or is missing among them); 2: the
@@ -182,15 +211,18 @@ def cmd_verify(args) -> int:
     when the exit code is 0; ``receipt`` carries the receipt's own outcome (``status``:
     unchanged, replaced, changed or missing; its ``ok``: counted as cast)."""
     try:
-        ballot, result = read_sealed(args.file)
-        if ballot is not None:
-            result = verify_ballot(ballot, _registry(args), result)
+        sealed = read_sealed(args.file)
+        ballot = sealed[0]
+        if sealed[0] is None:
+            result = sealed[1]
+        else:
+            result = verify_ballot(sealed[0], _registry(args), sealed[1])
     except UnsealedError as exc:
         return _verify_refused(args, str(exc), 1)
     except (RulesbookError, OSError) as exc:
         return _verify_refused(args, str(exc), 2)
     failures = list(result.failures)
-    receipt = None
+    receipt: ReceiptCheck | None = None
     if args.receipt:
         if ballot is None:
             failures.append(f"receipt {args.receipt}: the file cannot be read as a ballot")
@@ -200,8 +232,8 @@ def cmd_verify(args) -> int:
                 failures.append(receipt.message)
     ok = not failures
     if args.json:
-        data = {"ok": ok, "failures": failures, "digest": result.digest,
-                "expected": result.expected}
+        data: VerifyJson = {"ok": ok, "failures": failures, "digest": result.digest,
+                            "expected": result.expected}
         if receipt is not None:
             data["receipt"] = receipt.to_dict()
         json.dump(data, sys.stdout, indent=2)
@@ -217,17 +249,18 @@ def cmd_verify(args) -> int:
     return 0 if ok else 1
 
 
-def _verify_refused(args, message: str, code: int) -> int:
+def _verify_refused(args: argparse.Namespace, message: str, code: int) -> int:
     """A ballot that cannot be verified at all: one line on stderr, and with ``--json``
     the same as a failure on stdout."""
     if args.json:
-        json.dump({"ok": False, "failures": [one_line(message)], "digest": None,
-                   "expected": None}, sys.stdout, indent=2)
+        data: VerifyJson = {"ok": False, "failures": [one_line(message)], "digest": None,
+                            "expected": None}
+        json.dump(data, sys.stdout, indent=2)
         sys.stdout.write("\n")
     return _fail(message, code)
 
 
-def cmd_adopt(args) -> int:
+def cmd_adopt(args: argparse.Namespace) -> int:
     library = load_library(folder_of(args.file, args.data))
     ballot = load_ballot(args.file)
     if ballot.seal is None:
@@ -236,23 +269,28 @@ def cmd_adopt(args) -> int:
     signer = open_key(load_registry(library.root), adopter, args.passphrase_file)
     plan = adopt_ballot(library, ballot, args.edition, signer=signer, title=args.title,
                         date=args.date)
+    adopted = [a for a in _listed(plan.edition.get("adopted")) if isinstance(a, dict)]
     print(f"edition {args.edition!r} (base {plan.base}) written to "
           f"{library.root / 'editions.yaml'} and put in force; "
-          f"{len(plan.edition['adopted'])} proposal(s) adopted")
-    for entry in plan.edition["adopted"]:
+          f"{len(adopted)} proposal(s) adopted")
+    for entry in adopted:
         print(f"  {entry.get('rule') or 'new text'}: {entry['proposal']}")
     return 0
+
+
+def _listed(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 def _ranking(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subparsers) -> None:
     ballot = sub.add_parser("ballot", help="committee ballots: new, vote, import, tally, "
                                            "close, verify, adopt")
     bsub = ballot.add_subparsers(dest="ballot_command", metavar="ACTION")
-    ballot.set_defaults(func=lambda args: (ballot.print_help(), 2)[1])
+    ballot.set_defaults(func=help_of(ballot))
 
     p = bsub.add_parser("new", help="build the committee's ballot from the library")
     p.add_argument("out", metavar="OUT.yaml")

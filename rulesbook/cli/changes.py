@@ -7,16 +7,24 @@ configured user). The command then runs inside one recorded change
 """
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from ..datapath import resolve_data_dir
 from ..errors import DataFileError, RulesbookError
 from ..library import load_library
 from ..yamlio import load_file
-from .common import folder_of
+from .common import folder_of, member_ids
 
-Described = tuple[Path, str, "str | None"]
+
+class Described(NamedTuple):
+    """The change a writing command makes: where, the commit message, who by."""
+
+    where: Path  # the file (or folder) it writes in
+    message: str
+    member: str | None  # the committee member it is by (None: the configured user)
 
 
 def _ballot_name(path: str) -> str:
@@ -34,58 +42,60 @@ def _member_of(member_file: str) -> str | None:
     return member if isinstance(member, str) else None
 
 
-def _new(args) -> Described:
-    return (Path(args.out), f"Ballot {args.id or _ballot_name(args.out)}: new ballot "
-            f"({args.method}, {args.threshold})", None)
+def _new(args: argparse.Namespace) -> Described:
+    return Described(Path(args.out), f"Ballot {args.id or _ballot_name(args.out)}: new "
+                     f"ballot ({args.method}, {args.threshold})", None)
 
 
-def _vote(args) -> Described:
+def _vote(args: argparse.Namespace) -> Described:
     ranking = ", ".join(args.ranking) if args.ranking else "abstains"
     proxy = getattr(args, "proxy_by", None)
     by = f" (proxy vote entered by {proxy})" if proxy else ""
-    return (Path(args.file), f"Vote: member {args.member} on question {args.question} in "
-            f"ballot {_ballot_name(args.file)}: {ranking}{by}", proxy or args.member)
+    return Described(Path(args.file), f"Vote: member {args.member} on question "
+                     f"{args.question} in ballot {_ballot_name(args.file)}: {ranking}{by}",
+                     proxy or args.member)
 
 
-def _import(args) -> Described:
+def _import(args: argparse.Namespace) -> Described:
     member = _member_of(args.member_file)
-    return (Path(args.file), f"Import: {Path(args.member_file).name} "
-            f"(member {member or '?'}) into ballot {_ballot_name(args.file)}", member)
+    return Described(Path(args.file), f"Import: {Path(args.member_file).name} "
+                     f"(member {member or '?'}) into ballot {_ballot_name(args.file)}", member)
 
 
-def _close(args) -> Described:
+def _close(args: argparse.Namespace) -> Described:
     closer = getattr(args, "closer", None)
-    return (Path(args.file), f"Close ballot {_ballot_name(args.file)}: results stored and "
-            f"sealed" + (f" by {closer}" if closer else ""), closer)
+    return Described(Path(args.file), f"Close ballot {_ballot_name(args.file)}: results "
+                     f"stored and sealed" + (f" by {closer}" if closer else ""), closer)
 
 
-def _members_file(args) -> Path:
+def _members_file(args: argparse.Namespace) -> Path:
     return resolve_data_dir(args.data) / "members.yaml"
 
 
-def _keygen(args) -> Described:
-    return (_members_file(args), f"Member {args.member}: new signing key", args.member)
+def _keygen(args: argparse.Namespace) -> Described:
+    return Described(_members_file(args), f"Member {args.member}: new signing key", args.member)
 
 
-def _import_key(args) -> Described:
-    return (_members_file(args), f"Member {args.member}: signing key imported", args.member)
+def _import_key(args: argparse.Namespace) -> Described:
+    return Described(_members_file(args), f"Member {args.member}: signing key imported",
+                     args.member)
 
 
-def _role(args) -> Described:
-    return (_members_file(args), f"Member {args.member}: role {args.role}", None)
+def _role(args: argparse.Namespace) -> Described:
+    return Described(_members_file(args), f"Member {args.member}: role {args.role}", None)
 
 
-def _revoke(args) -> Described:
+def _revoke(args: argparse.Namespace) -> Described:
     signer = getattr(args, "signer", None)
-    return (_members_file(args), f"Member {args.member}: key revoked", signer)
+    return Described(_members_file(args), f"Member {args.member}: key revoked", signer)
 
 
-def _adopt(args) -> Described:
-    return (folder_of(args.file, args.data) / "editions.yaml",
-            f"Adopt ballot {_ballot_name(args.file)} as edition {args.edition}", None)
+def _adopt(args: argparse.Namespace) -> Described:
+    return Described(folder_of(args.file, args.data) / "editions.yaml",
+                     f"Adopt ballot {_ballot_name(args.file)} as edition {args.edition}", None)
 
 
-def _member_add(args) -> Described:
+def _member_add(args: argparse.Namespace) -> Described:
     letter = args.letter
     if not letter:
         try:  # the letter the command will give (its own checks report any problem)
@@ -94,11 +104,11 @@ def _member_add(args) -> Described:
             letter = plan_member(load_library(args.data), args.name).id
         except (RulesbookError, OSError):
             letter = None
-    return (_members_file(args), f"Member {letter or '?'}: {args.name.strip()[:80]} joins "
-            "the committee", None)
+    return Described(_members_file(args), f"Member {letter or '?'}: "
+                     f"{args.name.strip()[:80]} joins the committee", None)
 
 
-def _propose(args) -> Described:
+def _propose(args: argparse.Namespace) -> Described:
     root = resolve_data_dir(args.data)
     what = f"{args.kind} for {args.rule}" if args.rule else f"{args.kind} {args.title or ''}"
     ref = ""
@@ -111,32 +121,31 @@ def _propose(args) -> Described:
         ref = next_proposal_id(library, book, rule.id if rule else None, args.member) + " "
     except (RulesbookError, OSError):
         pass
-    return (root, f"Proposal {ref}by member {args.member}: {what.strip()[:120]}",
-            _member_or_none(root, args.member))
+    return Described(root, f"Proposal {ref}by member {args.member}: {what.strip()[:120]}",
+                     _member_or_none(root, args.member))
 
 
 def _member_or_none(root: Path, member: str) -> str | None:
     """The member a change is by, when ``members.yaml`` knows them (else the command
     reports the unknown member itself)."""
     try:
-        data = load_file(root / "members.yaml").data
+        ids = member_ids(root)
     except DataFileError:
         return None
-    ids = [m.get("id") for m in data.get("members", ())] if isinstance(data, dict) else []
     return member if member in ids and member != "unknown" else None
 
 
-def _proposal_edit(args) -> Described:
-    return (resolve_data_dir(args.data), f"Proposal {args.ref}: text edited", None)
+def _proposal_edit(args: argparse.Namespace) -> Described:
+    return Described(resolve_data_dir(args.data), f"Proposal {args.ref}: text edited", None)
 
 
-def _proposal_withdraw(args) -> Described:
+def _proposal_withdraw(args: argparse.Namespace) -> Described:
     why = f" ({args.reason})" if args.reason else ""
-    return (resolve_data_dir(args.data), f"Proposal {args.ref}: withdrawn{why}", None)
+    return Described(resolve_data_dir(args.data), f"Proposal {args.ref}: withdrawn{why}", None)
 
 
 #: (command, sub-command) -> describe(args)
-WRITING_COMMANDS: dict[tuple[str, str | None], Callable[..., Described]] = {
+WRITING_COMMANDS: dict[tuple[str, str | None], Callable[[argparse.Namespace], Described]] = {
     ("ballot", "new"): _new,
     ("ballot", "vote"): _vote,
     ("ballot", "import"): _import,
@@ -153,9 +162,11 @@ WRITING_COMMANDS: dict[tuple[str, str | None], Callable[..., Described]] = {
 }
 
 
-def describe(args) -> Described | None:
+def describe(args: argparse.Namespace) -> Described | None:
     """The change ``args`` will make, or None for a command that writes nothing."""
     command = getattr(args, "command", None)
-    sub = getattr(args, f"{command}_command", None) if command else None
-    handler = WRITING_COMMANDS.get((command, sub))
+    if not isinstance(command, str):
+        return None
+    sub = getattr(args, f"{command}_command", None)
+    handler = WRITING_COMMANDS.get((command, sub if isinstance(sub, str) else None))
     return handler(args) if handler else None

@@ -6,13 +6,26 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TypeAlias
 
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 
+if TYPE_CHECKING:
+    from ..library import Library
 
-def print_json(data, end: str = "\n") -> None:
+#: what ``register(sub)`` of a command module receives: ``add_subparsers()``'s action
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+#: a command: the parsed arguments (read here, at the edge, and nowhere deeper) to an
+#: exit code
+Handler: TypeAlias = Callable[[argparse.Namespace], int]
+#: a command that works on the library of ``--data``
+LibraryHandler: TypeAlias = "Callable[[argparse.Namespace, Library], int]"
+
+
+def print_json(data: object, end: str = "\n") -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
     sys.stdout.write(end)
 
@@ -67,11 +80,11 @@ def warn(message: str) -> None:
     print(f"{prefix('warning')} {one_line(message)}", file=sys.stderr)
 
 
-def with_library(handler):
+def with_library(handler: LibraryHandler) -> Handler:
     """Run ``handler(args, library)`` on the data folder of ``--data``; a folder that
     fails validation prints its problems, and any documented error becomes a message:
     the user never sees a traceback."""
-    def run(args) -> int:
+    def run(args: argparse.Namespace) -> int:
         try:
             library = load_library(args.data)
         except LibraryError as exc:
@@ -84,7 +97,7 @@ def with_library(handler):
     return run
 
 
-def int_range(low: int, high: int):
+def int_range(low: int, high: int) -> Callable[[str], int]:
     """An argparse ``type`` for a whole number from ``low`` to ``high``: anything
     else (a word, a number of 5,000 digits, one out of range) is one readable
     error, never an OverflowError or a RecursionError further on."""
@@ -112,11 +125,11 @@ def _cut(text: str, width: int = 40) -> str:
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line on stderr, exit 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {_cut(message, 300)}\n")
 
 
-def folder_of(file: str | os.PathLike, data: str | os.PathLike | None) -> Path:
+def folder_of(file: str | os.PathLike[str], data: str | os.PathLike[str] | None) -> Path:
     """The data folder a ballot file belongs to (its members' keys, its library, its
     editions): ``--data`` when given, else the rules folder holding the file (a
     member's clone), else ``$RULESBOOK_DATA`` or the user's rules folder."""
@@ -129,3 +142,26 @@ def folder_of(file: str | os.PathLike, data: str | os.PathLike | None) -> Path:
         if root is not None and (root / "members.yaml").is_file():
             return root
     return resolve_data_dir(data)
+
+
+def help_of(parser: argparse.ArgumentParser) -> Handler:
+    """The command of a group run without an action (``rulesbook ballot``): the
+    group's help, exit 2."""
+    def run(_args: argparse.Namespace) -> int:
+        parser.print_help()
+        return 2
+    return run
+
+
+def member_ids(root: Path) -> list[str]:
+    """The member ids of ``root``'s ``members.yaml`` as the file stands (read before
+    the folder is validated): entries that are not a member with an id, as a hand
+    edit may leave them, are left for the validation to report. Raises
+    :class:`~rulesbook.errors.DataFileError` when the file does not read."""
+    from ..yamlio import load_file
+
+    data = load_file(root / "members.yaml", "members.yaml").data
+    members = data.get("members") if isinstance(data, dict) else None
+    if not isinstance(members, list):
+        return []
+    return [str(m["id"]) for m in members if isinstance(m, dict) and m.get("id") is not None]

@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Iterable
+from typing import TypedDict
 
 from rulesbook.draughts import VARIANTS, DraughtsError, Position, perft
 from rulesbook.errors import RulesbookError
 from rulesbook.limits import MAX_FEN_CHARS, MAX_FEN_FILE_BYTES
 from rulesbook.textio import open_text
 
-from .common import fail, int_range, warn
+from .common import Subparsers, fail, int_range, warn
 
 #: Deepest perft accepted (the published tables stop at 12; 20 is already years of work).
 MAX_PERFT_DEPTH = 20
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     p = subparsers.add_parser("perft", help="count the leaf nodes of the move tree")
     p.add_argument("--variant", default="pool", help=f"one of {', '.join(VARIANTS)}")
     p.add_argument("--depth", type=int_range(0, MAX_PERFT_DEPTH), required=True,
@@ -66,24 +68,34 @@ def cmd_perft(args: argparse.Namespace) -> int:
         if args.depth < 0:
             return _error(f"--depth must be 0 or more, not {args.depth}")
         position = _position(args.fen, args.variant)
-        if args.divide:
-            counts = perft(position, args.depth, divide=True)
+        counts = perft(position, args.depth, divide=bool(args.divide))
+        if isinstance(counts, dict):  # --divide: the count after each move, then the total
             for text, n in counts.items():
                 print(f"{text}: {n}")
             print(sum(counts.values()) if args.depth > 0 else 1)
         else:
-            print(perft(position, args.depth))
+            print(counts)
     except DraughtsError as exc:
         return _error(str(exc))
     return 0
 
 
+class MoveJson(TypedDict):
+    """One legal move of ``rulesbook moves --json``."""
+
+    move: str
+    path: list[int]
+    captures: list[int]
+    crowns: bool
+
+
 def _moves_json(position: Position) -> str:
-    return json.dumps([
+    moves: list[MoveJson] = [
         {"move": m.full_text(), "path": list(m.path), "captures": list(m.captures),
          "crowns": m.crowns}
         for m in position.legal_moves()
-    ])
+    ]
+    return json.dumps(moves)
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
@@ -102,7 +114,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
         return _error(str(exc))
 
 
-def _print_moves(args: argparse.Namespace, fens, single: bool) -> int:
+def _print_moves(args: argparse.Namespace, fens: Iterable[tuple[int, str]],
+                 single: bool) -> int:
     for lineno, fen in fens:
         where = f"{args.fen_file}:{lineno}: " if lineno else ""
         try:

@@ -9,18 +9,20 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 from ..datapath import ENV_VAR, resolve_data_dir, user_rules_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
-from ..rulesfolder.errors import Resolution, Side
+from ..rulesfolder.errors import ConflictJson, Resolution, Side
 from ..rulesfolder.history import edition_history, record_history
-from .common import fail, print_json
+from ..rulesfolder.sync import Progress
+from .common import Handler, Subparsers, fail, print_json
 
 
-def _guard(handler):
-    def run(args) -> int:
+def _guard(handler: Handler) -> Handler:
+    def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except LibraryError as exc:
@@ -31,32 +33,49 @@ def _guard(handler):
     return run
 
 
-def _progress(args):
+class WhereJson(TypedDict):
+    """``rulesbook where --json``."""
+
+    folder: str
+    chosen_by: str  # "--data" | "RULESBOOK_DATA" | "user"
+    versioned: bool
+    user_folder: str
+
+
+class SyncConflictJson(TypedDict):
+    """``rulesbook sync --json`` when the sync stopped on conflicting records."""
+
+    conflict: list[ConflictJson]
+    remote_ref: str
+
+
+def _progress(args: argparse.Namespace) -> Progress | None:
     if getattr(args, "json", False) or getattr(args, "quiet", False):
         return None
     return lambda message: print(f"  {message}", file=sys.stderr)
 
 
-def cmd_where(args) -> int:
+def cmd_where(args: argparse.Namespace) -> int:
     folder = resolve_data_dir(args.data)
     if args.json:
         source = "--data" if args.data else ENV_VAR if os.environ.get(ENV_VAR) else "user"
-        print_json({"folder": str(folder), "chosen_by": source,
-                    "versioned": (folder / ".git").is_dir(),
-                    "user_folder": str(user_rules_dir())})
+        where: WhereJson = {"folder": str(folder), "chosen_by": source,
+                            "versioned": (folder / ".git").is_dir(),
+                            "user_folder": str(user_rules_dir())}
+        print_json(where)
     else:
         print(folder)
     return 0
 
 
-def cmd_init(args) -> int:
+def cmd_init(args: argparse.Namespace) -> int:
     commit = init_folder(args.dir, args.source)
     print(f"{Path(args.dir).expanduser().resolve()}: rules folder created from "
           f"{args.source or 'the bundled seed data'} (commit {commit.decode()[:10]})")
     return 0
 
 
-def cmd_clone(args) -> int:
+def cmd_clone(args: argparse.Namespace) -> int:
     target = clone(args.url, args.dir, _progress(args))
     print(f"{target}: cloned from {args.url}")
     return 0
@@ -74,15 +93,16 @@ def _resolution(take: list[str] | None) -> Resolution | None:
                                f"every conflicting record), not {side!r}") from None
 
 
-def cmd_sync(args) -> int:
+def cmd_sync(args: argparse.Namespace) -> int:
     folder = resolve_data_dir(args.data)
     take = _resolution(args.take)
     try:
         result = sync(folder, args.remote, _progress(args), take)
     except SyncConflict as exc:
         if args.json:
-            print_json({"conflict": [r.to_dict() for r in exc.records],
-                        "remote_ref": exc.remote_ref})
+            stopped: SyncConflictJson = {"conflict": [r.to_dict() for r in exc.records],
+                                         "remote_ref": exc.remote_ref}
+            print_json(stopped)
         return fail(str(exc))
     if result.not_shared and not args.json:
         print(f"not shared (only the rules data files are synced; these stay on this "
@@ -107,7 +127,7 @@ def cmd_sync(args) -> int:
     return 0
 
 
-def cmd_serve(args) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     from ..rulesfolder.serve import init_bare, make_http_server
 
     if args.create:
@@ -125,7 +145,7 @@ def cmd_serve(args) -> int:
     return 0
 
 
-def cmd_history(args) -> int:
+def cmd_history(args: argparse.Namespace) -> int:
     if args.edition and args.ref:
         return fail(f"history takes a rule or proposal ({args.ref}) or --edition "
                     f"{args.edition}, not both: `history {args.ref}` lists what changed it, "
@@ -167,7 +187,7 @@ def cmd_history(args) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("where", help="print the rules folder in use")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guard(cmd_where))

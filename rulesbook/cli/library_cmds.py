@@ -2,19 +2,167 @@
 from __future__ import annotations
 
 import argparse
+from typing import TypedDict
 
 from ..compare import compare_rule, compare_topic
 from ..datapath import resolve_data_dir
 from ..editions import consolidate, redline
 from ..library import Library, validate_folder
-from ..model import Proposal, Rule
+from ..model import Edition, Proposal, Rule
 from ..proposing.redline import proposal_redline
 from ..search import search
-from .common import fail, int_range, print_json, with_library
+from .common import Subparsers, fail, int_range, print_json, with_library
 
 # -- serialisation (the `export --json` contract) ---------------------------
 
-def proposal_json(library: Library, prop: Proposal) -> dict:
+class NoteJson(TypedDict):
+    kind: str
+    text: str
+
+
+class ProposalJson(TypedDict):
+    ref: str
+    id: str
+    member: str
+    member_name: str
+    kind: str
+    text: str
+    topics: list[str]
+    notes: list[NoteJson]
+    rule: str | None
+    concerns: list[str]
+
+
+class RuleJson(TypedDict):
+    ref: str
+    id: str
+    number: int | None
+    title: str
+    text: str
+    topics: list[str]
+    notes: list[NoteJson]
+    see_also: list[str]
+    proposals: list[ProposalJson]
+
+
+class AdoptionJson(TypedDict):
+    proposal: str
+    rule: str | None
+    ballot: str | None
+    question: str | None
+
+
+class EditionJson(TypedDict):
+    id: str
+    title: str
+    date: str
+    rulebook: str
+    base: str | None
+    description: str
+    adopted: list[AdoptionJson]
+    repealed: list[str]
+    ballot: str | None
+    seal: str | None
+
+
+class RulebookJson(TypedDict):
+    id: str
+    title: str
+    short_title: str
+    source: str
+    description: str
+    preamble: list[ProposalJson]
+    rules: list[RuleJson]
+
+
+class MemberJson(TypedDict):
+    id: str
+    name: str
+    full_name: str | None
+    aliases: list[str]
+
+
+class TopicJson(TypedDict):
+    id: str
+    title: str
+    keywords: list[str]
+
+
+class ShownRuleJson(RuleJson):
+    """``rulesbook show RULE --json``."""
+
+    rulebook: str
+
+
+class WithdrawnJson(TypedDict):
+    date: str
+    reason: str
+
+
+class InForceJson(TypedDict):
+    ref: str
+    source: str
+    edition: str
+    text: str
+
+
+class ShownProposalJson(ProposalJson):
+    """``rulesbook show PROPOSAL --json``: with the words in force it would change."""
+
+    rulebook: str
+    title: str | None
+    withdrawn: WithdrawnJson | None
+    in_force: InForceJson | None
+    redline: list[dict[str, str]]
+
+
+class RuleInForceJson(TypedDict):
+    ref: str
+    number: int | None
+    title: str
+    text: str
+    source: str
+    adopted_in: str | None
+    ballot: str | None
+
+
+class EditionShowJson(TypedDict):
+    """``rulesbook edition show ID --json``: the rules as they stand in it."""
+
+    edition: EditionJson
+    rules: list[RuleInForceJson]
+
+
+class RedlineJson(TypedDict):
+    ref: str
+    title: str
+    status: str
+    old_text: str
+    new_text: str
+    diff: str
+    old_source: str | None
+    new_source: str | None
+
+
+class EditionDiffJson(TypedDict):
+    """``rulesbook edition diff OLD NEW --json``."""
+
+    old: str
+    new: str
+    changes: list[RedlineJson]
+
+
+class LibraryJson(TypedDict):
+    """``rulesbook export --json``."""
+
+    rulebooks: list[RulebookJson]
+    members: list[MemberJson]
+    topics: list[TopicJson]
+    editions: list[EditionJson]
+    in_force: str | None
+
+
+def proposal_json(library: Library, prop: Proposal) -> ProposalJson:
     member = library.member(prop.member)
     return {
         "ref": prop.ref, "id": prop.id, "member": prop.member, "member_name": member.name,
@@ -24,7 +172,7 @@ def proposal_json(library: Library, prop: Proposal) -> dict:
     }
 
 
-def rule_json(library: Library, rule: Rule) -> dict:
+def rule_json(library: Library, rule: Rule) -> RuleJson:
     return {
         "ref": rule.ref, "id": rule.id, "number": rule.number, "title": rule.title,
         "text": rule.text, "topics": list(rule.topics),
@@ -34,7 +182,7 @@ def rule_json(library: Library, rule: Rule) -> dict:
     }
 
 
-def edition_json(edition) -> dict:
+def edition_json(edition: Edition) -> EditionJson:
     return {
         "id": edition.id, "title": edition.title, "date": edition.date,
         "rulebook": edition.rulebook, "base": edition.base, "description": edition.description,
@@ -45,7 +193,7 @@ def edition_json(edition) -> dict:
     }
 
 
-def library_json(library: Library) -> dict:
+def library_json(library: Library) -> LibraryJson:
     return {
         "rulebooks": [{
             "id": book.id, "title": book.title, "short_title": book.short_title,
@@ -64,7 +212,7 @@ def library_json(library: Library) -> dict:
 
 # -- handlers ---------------------------------------------------------------
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     folder = args.dir or args.data
     problems = validate_folder(folder)
     where = resolve_data_dir(folder)
@@ -80,7 +228,7 @@ def cmd_validate(args) -> int:
     return 1 if problems else 0
 
 
-def cmd_export(args, library: Library) -> int:
+def cmd_export(args: argparse.Namespace, library: Library) -> int:
     data = library_json(library)
     if args.json:
         print_json(data)
@@ -91,22 +239,22 @@ def cmd_export(args, library: Library) -> int:
     return 0
 
 
-def cmd_show(args, library: Library) -> int:
+def cmd_show(args: argparse.Namespace, library: Library) -> int:
     entry = library.resolve(args.ref)
+    data: ShownRuleJson | ShownProposalJson
     if isinstance(entry, Rule):
-        data = rule_json(library, entry)
-        data["rulebook"] = entry.rulebook
+        data = {**rule_json(library, entry), "rulebook": entry.rulebook}
     else:
-        data = proposal_json(library, entry)
-        data["rulebook"] = entry.rulebook
-        data["title"] = entry.title
-        data["withdrawn"] = (None if entry.withdrawn is None else
-                             {"date": entry.withdrawn.date, "reason": entry.withdrawn.reason})
         in_force, diff = proposal_redline(library, entry)
-        data["in_force"] = None if in_force is None else {
-            "ref": in_force.ref, "source": in_force.source, "edition": in_force.edition,
-            "text": in_force.text}
-        data["redline"] = diff.to_list()
+        data = {
+            **proposal_json(library, entry), "rulebook": entry.rulebook, "title": entry.title,
+            "withdrawn": (None if entry.withdrawn is None else
+                          {"date": entry.withdrawn.date, "reason": entry.withdrawn.reason}),
+            "in_force": None if in_force is None else {
+                "ref": in_force.ref, "source": in_force.source, "edition": in_force.edition,
+                "text": in_force.text},
+            "redline": diff.to_list(),
+        }
     if args.json:
         print_json(data)
         return 0
@@ -138,7 +286,7 @@ def cmd_show(args, library: Library) -> int:
     return 0
 
 
-def cmd_compare(args, library: Library) -> int:
+def cmd_compare(args: argparse.Namespace, library: Library) -> int:
     if args.topic:
         comparison = compare_topic(library, args.topic)
     elif args.ref:
@@ -166,7 +314,7 @@ def cmd_compare(args, library: Library) -> int:
     return 0
 
 
-def cmd_search(args, library: Library) -> int:
+def cmd_search(args: argparse.Namespace, library: Library) -> int:
     hits = search(library, args.query, limit=args.limit)
     if args.json:
         print_json([h.to_dict() for h in hits])
@@ -179,7 +327,7 @@ def cmd_search(args, library: Library) -> int:
     return 0
 
 
-def cmd_edition(args, library: Library) -> int:
+def cmd_edition(args: argparse.Namespace, library: Library) -> int:
     if args.action == "list":
         if args.json:
             print_json([dict(edition_json(e), in_force=e.id == library.edition().id)
@@ -195,10 +343,11 @@ def cmd_edition(args, library: Library) -> int:
             return fail("edition show takes one edition id")
         book = consolidate(library, args.ids[0])
         if args.json:
-            print_json({"edition": edition_json(book.edition), "rules": [
+            shown: EditionShowJson = {"edition": edition_json(book.edition), "rules": [
                 {"ref": r.ref, "number": r.number, "title": r.title, "text": r.text,
                  "source": r.source, "adopted_in": r.adopted_in, "ballot": r.ballot}
-                for r in book.rules]})
+                for r in book.rules]}
+            print_json(shown)
         else:
             print(book.as_text())
         return 0
@@ -206,10 +355,11 @@ def cmd_edition(args, library: Library) -> int:
         return fail("edition diff takes two edition ids: OLD NEW")
     diff = redline(library, *args.ids)
     if args.json:
-        print_json({"old": diff.old.id, "new": diff.new.id, "changes": [
+        changes: EditionDiffJson = {"old": diff.old.id, "new": diff.new.id, "changes": [
             {"ref": e.ref, "title": e.title, "status": e.status, "old_text": e.old_text,
              "new_text": e.new_text, "diff": e.diff.plain(), "old_source": e.old_source,
-             "new_source": e.new_source} for e in diff.changes]})
+             "new_source": e.new_source} for e in diff.changes]}
+        print_json(changes)
     elif args.html:
         print(diff.as_html())
     else:
@@ -217,7 +367,7 @@ def cmd_edition(args, library: Library) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("validate", help="check a data folder; exit 1 with the problems")
     p.add_argument("dir", nargs="?", default=None, help="data folder (default: bundled data)")
     p.add_argument("--json", action="store_true")

@@ -11,6 +11,7 @@ import argparse
 import getpass
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 from ..ballots import (
     ROLES,
@@ -28,7 +29,7 @@ from ..ballots.keys import fingerprint, needs_passphrase, public_of_pem
 from ..ballots.registry import now_utc
 from ..datapath import resolve_data_dir
 from ..errors import RulesbookError
-from .common import fail, print_json
+from .common import Handler, Subparsers, fail, help_of, member_ids, print_json
 
 
 def read_passphrase(path: str | None) -> bytes | None:
@@ -58,22 +59,19 @@ def open_key(registry: Registry, member: str, passphrase_file: str | None) -> Si
     return load_signing_key(member, public, passphrase)
 
 
-def _root(args) -> Path:
+def _root(args: argparse.Namespace) -> Path:
     return resolve_data_dir(args.data)
 
 
 def _known_member(root: Path, member: str) -> None:
-    from ..yamlio import load_file
-
-    data = load_file(root / "members.yaml", "members.yaml").data
-    ids = [m.get("id") for m in data.get("members", ())]
+    ids = member_ids(root)
     if member not in ids or member == "unknown":
         raise BallotError(f"no member {member!r} in {root / 'members.yaml'} "
                           f"(members: {', '.join(i for i in ids if i != 'unknown')})")
 
 
-def _guard(handler):
-    def run(args) -> int:
+def _guard(handler: Handler) -> Handler:
+    def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except (RulesbookError, OSError) as exc:
@@ -81,7 +79,7 @@ def _guard(handler):
     return run
 
 
-def cmd_keygen(args) -> int:
+def cmd_keygen(args: argparse.Namespace) -> int:
     root = _root(args)
     _known_member(root, args.member)
     signer, path = generate_key(args.member, read_passphrase(args.passphrase_file),
@@ -89,7 +87,7 @@ def cmd_keygen(args) -> int:
     return _register(root, signer, path, "created")
 
 
-def cmd_import_key(args) -> int:
+def cmd_import_key(args: argparse.Namespace) -> int:
     root = _root(args)
     _known_member(root, args.member)
     try:
@@ -117,7 +115,7 @@ def _register(root: Path, signer: SigningKey, path: Path, what: str) -> int:
     return 0
 
 
-def cmd_role(args) -> int:
+def cmd_role(args: argparse.Namespace) -> int:
     root = _root(args)
     _known_member(root, args.member)
     registry = load_registry(root)
@@ -134,7 +132,7 @@ def cmd_role(args) -> int:
     return 0
 
 
-def cmd_revoke(args) -> int:
+def cmd_revoke(args: argparse.Namespace) -> int:
     root = _root(args)
     registry = load_registry(root)
     key = args.key or registry.registered_key(args.member)
@@ -150,14 +148,32 @@ def cmd_revoke(args) -> int:
     return 0
 
 
-def cmd_list(args) -> int:
+class KeyJson(TypedDict):
+    member: str
+    key: str
+    fingerprint: str
+    role: str
+    confirmed: bool
+    revoked_at: str | None
+
+
+class KeysJson(TypedDict):
+    """``rulesbook member list --json``: the registry's keys, as members.yaml states them."""
+
+    chair: str | None
+    keys: list[KeyJson]
+    problems: list[str]
+
+
+def cmd_list(args: argparse.Namespace) -> int:
     registry = load_registry(_root(args))
-    rows = [{"member": k.member, "key": k.key, "fingerprint": fingerprint(k.key),
+    rows: list[KeyJson] = [{"member": k.member, "key": k.key, "fingerprint": fingerprint(k.key),
              "role": registry.role_at(k.member), "confirmed": bool(k.endorsed_at),
              "revoked_at": k.revoked_at} for k in registry.keys]
     if args.json:
-        print_json({"chair": registry.chair, "keys": rows,
-                    "problems": [str(p) for p in registry.problems]})
+        listed: KeysJson = {"chair": registry.chair, "keys": rows,
+                            "problems": [str(p) for p in registry.problems]}
+        print_json(listed)
     else:
         for r in rows:
             state = "revoked" if r["revoked_at"] else ("confirmed" if r["confirmed"]
@@ -168,10 +184,10 @@ def cmd_list(args) -> int:
     return 1 if registry.problems else 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: Subparsers) -> None:
     member = sub.add_parser("member", help="members' signing keys and roles")
     msub = member.add_subparsers(dest="member_command", metavar="ACTION")
-    member.set_defaults(func=lambda args: (member.print_help(), 2)[1])
+    member.set_defaults(func=help_of(member))
 
     from .proposal_cmds import register_member_add
 

@@ -9,15 +9,34 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TypedDict
+
+from .common import Subparsers, help_of
+
+
+class RecordErrorJson(TypedDict):
+    line: int
+    col: int
+    message: str
+
+
+class GameCheckJson(TypedDict):
+    """One game of ``rulesbook pdn check --json`` (a list, written game by game)."""
+
+    game: int
+    tags: dict[str, str]
+    plies: int
+    result: str
+    errors: list[RecordErrorJson]
 
 __all__ = ["register", "cmd_check"]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: Subparsers) -> None:
     pdn = subparsers.add_parser("pdn", help="read and check PDN game files",
                                 description="Commands on PDN (Portable Draughts Notation) files.")
     pdn_sub = pdn.add_subparsers(dest="pdn_command", metavar="SUBCOMMAND")
-    pdn.set_defaults(func=lambda args: (pdn.print_help(), 2)[1])
+    pdn.set_defaults(func=help_of(pdn))
 
     check = pdn_sub.add_parser(
         "check", help="replay every game of a PDN file and report errors",
@@ -62,14 +81,15 @@ def cmd_check(args: argparse.Namespace) -> int:
                     bad += 1
                 if args.json:  # written game by game: memory does not grow with the file
                     sys.stdout.write(",\n" if number > 1 else "[\n")
-                    sys.stdout.write(json.dumps({
+                    checked: GameCheckJson = {
                         "game": number,
                         "tags": dict(game.tags),
                         "plies": len(game.mainline_moves()),
                         "result": game.result,
                         "errors": [{"line": e.line, "col": e.col, "message": e.message}
                                    for e in game.errors],
-                    }, indent=2, ensure_ascii=False))
+                    }
+                    sys.stdout.write(json.dumps(checked, indent=2, ensure_ascii=False))
                 elif game.errors:
                     problems = "; ".join(f"line {e.line} col {e.col}: {e.message}"
                                          for e in game.errors)

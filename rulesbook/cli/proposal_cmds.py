@@ -13,11 +13,11 @@ from ..model import PROPOSAL_KINDS
 from ..proposing import add_member, edit_proposal, propose, withdraw_proposal
 from ..proposing.core import MAX_TEXT
 from ..textio import read_text
-from .common import fail, print_json
+from .common import Handler, Subparsers, fail, help_of, print_json
 
 
-def _guard(handler):
-    def run(args) -> int:
+def _guard(handler: Handler) -> Handler:
+    def run(args: argparse.Namespace) -> int:
         try:
             return handler(args)
         except LibraryError as exc:
@@ -27,15 +27,15 @@ def _guard(handler):
     return run
 
 
-def read_text_arg(args) -> str:
+def read_text_arg(args: argparse.Namespace) -> str:
     """The text of ``--text`` or of the file ``--text-file`` (strict UTF-8)."""
     if args.text is not None:
-        return args.text
+        return str(args.text)
     return read_text(Path(args.text_file), max_bytes=4 * MAX_TEXT, what="the text file",
                      fallback=False, name=args.text_file).text
 
 
-def cmd_member_add(args) -> int:
+def cmd_member_add(args: argparse.Namespace) -> int:
     member = add_member(resolve_data_dir(args.data), args.name, args.letter)
     if args.json:
         print_json({"id": member.id, "name": member.name})
@@ -44,7 +44,7 @@ def cmd_member_add(args) -> int:
     return 0
 
 
-def cmd_propose(args) -> int:
+def cmd_propose(args: argparse.Namespace) -> int:
     draft = propose(resolve_data_dir(args.data), member=args.member, rule=args.rule,
                     kind=args.kind, text=read_text_arg(args), title=args.title,
                     concerns=args.concerns or (), topics=args.topic or ())
@@ -57,13 +57,13 @@ def cmd_propose(args) -> int:
     return 0
 
 
-def cmd_edit(args) -> int:
+def cmd_edit(args: argparse.Namespace) -> int:
     prop = edit_proposal(resolve_data_dir(args.data), args.ref, read_text_arg(args))
     print(f"{prop.ref}: text replaced ({len(prop.text.split())} words)")
     return 0
 
 
-def cmd_withdraw(args) -> int:
+def cmd_withdraw(args: argparse.Namespace) -> int:
     done = withdraw_proposal(resolve_data_dir(args.data), args.ref, args.reason)
     print(f"{done.ref}: withdrawn on {done.date}" + (f" ({done.reason})" if done.reason else ""))
     return 0
@@ -75,7 +75,7 @@ def _text_options(p: argparse.ArgumentParser) -> None:
     group.add_argument("--text", metavar="T", help="the text itself")
 
 
-def register_member_add(msub) -> None:
+def register_member_add(msub: Subparsers) -> None:
     """``member add`` (called by :mod:`rulesbook.cli.member_cmds`)."""
     p = msub.add_parser("add", help="a new committee member, with the next free letter")
     p.add_argument("name", metavar="NAME")
@@ -85,7 +85,7 @@ def register_member_add(msub) -> None:
     p.set_defaults(func=_guard(cmd_member_add))
 
 
-def register(sub) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("propose", help="a member's new proposal against a rule (or new text)")
     p.add_argument("--member", required=True, metavar="L")
     p.add_argument("--rule", metavar="REF", default=None,
@@ -103,7 +103,7 @@ def register(sub) -> None:
 
     proposal = sub.add_parser("proposal", help="edit or withdraw a proposal")
     psub = proposal.add_subparsers(dest="proposal_command", metavar="ACTION")
-    proposal.set_defaults(func=lambda args: (proposal.print_help(), 2)[1])
+    proposal.set_defaults(func=help_of(proposal))
     p = psub.add_parser("edit", help="replace the text of a proposal (until a closed "
                         "ballot includes it)")
     p.add_argument("ref", metavar="REF")

@@ -3,14 +3,21 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import RulesbookError
+from ..library import Library
 from ..limits import MAX_GAMES, MAX_PLIES
 from ..rulings.errors import GameRecordError
-from .common import fail, int_range, print_json, warn, with_library
+from .common import Subparsers, fail, int_range, print_json, warn, with_library
+
+if TYPE_CHECKING:
+    from ..rulings.engine import Comparison, Suggestions
+    from ..rulings.fromgame import GameFinding
 
 
-def register(sub) -> None:
+def register(sub: Subparsers) -> None:
     p = sub.add_parser("incidents", help="the catalogue of dispute types and their facts")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(func=with_library(cmd_incidents))
@@ -56,7 +63,7 @@ def register(sub) -> None:
 
 # -- incidents -------------------------------------------------------------------
 
-def cmd_incidents(args, library) -> int:
+def cmd_incidents(args: argparse.Namespace, library: Library) -> int:
     from ..rulings import incidents
 
     items = incidents(library)
@@ -76,21 +83,22 @@ def cmd_incidents(args, library) -> int:
 
 # -- rulings ---------------------------------------------------------------------
 
-def _parse_facts(pairs: list[str]) -> dict:
-    facts = {}
+def _parse_facts(pairs: list[str]) -> dict[str, object]:
+    """``--fact KEY=VALUE`` as the facts of an incident (each value the text given)."""
+    facts: dict[str, object] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise RulesbookError(f"--fact {pair!r} must be written KEY=VALUE (e.g. repeated=no)")
         key, value = key.strip(), value.strip()
-        if key in facts and facts[key].lower() != value.lower():
+        if key in facts and str(facts[key]).lower() != value.lower():
             raise RulesbookError(f"--fact {key} is given twice, as {facts[key]!r} and {value!r}: "
                                  f"give each fact once")
         facts[key] = value
     return facts
 
 
-def cmd_rulings(args, library) -> int:
+def cmd_rulings(args: argparse.Namespace, library: Library) -> int:
     from ..rulings import compare, get_incident, suggest
 
     if args.from_game:
@@ -122,7 +130,7 @@ def cmd_rulings(args, library) -> int:
     return 0
 
 
-def _print_suggestions(result) -> None:
+def _print_suggestions(result: Suggestions) -> None:
     inc = result.incident
     print(f"{inc.title} ({inc.id}) - edition {result.edition}")
     if not result.binding:
@@ -149,7 +157,7 @@ def _print_suggestions(result) -> None:
             print(f"  {f.id}: {f.question}")
 
 
-def _print_comparison(comp) -> None:
+def _print_comparison(comp: Comparison) -> None:
     print(f"{comp.incident.title} ({comp.incident.id}) under every variant")
     if comp.baseline:
         print(f"original rules ({comp.baseline}): {comp.baseline_outcome}")
@@ -163,7 +171,7 @@ def _print_comparison(comp) -> None:
     print(_agreement(comp))
 
 
-def _agreement(comp) -> str:
+def _agreement(comp: Comparison) -> str:
     """Whether the variants agree, saying how many decide and how many are undecided."""
     deciding = [v for v in comp.verdicts if v.outcome is not None]
     undecided = len(comp.verdicts) - len(deciding)
@@ -177,13 +185,13 @@ def _agreement(comp) -> str:
     return f"The {len(deciding)} variants that decide agree{rest}."
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
 
 
-def _record_errors(path, finding) -> None:
+def _record_errors(path: str, finding: GameFinding) -> None:
     for problem in finding.problems:
         print(f"{path}: game {finding.game}: {problem}", file=sys.stderr)
     if not finding.readable:
@@ -191,7 +199,7 @@ def _record_errors(path, finding) -> None:
               "moves were not replayed", file=sys.stderr)
 
 
-def _draw_claims(args, library) -> int:
+def _draw_claims(args: argparse.Namespace, library: Library) -> int:
     from ..draughts.pdn import PdnReader
     from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
     from ..rulings import draw_claims
@@ -235,7 +243,7 @@ def _draw_claims(args, library) -> int:
     return 1 if game.errors else 0
 
 
-def _from_game(args, library) -> int:
+def _from_game(args: argparse.Namespace, library: Library) -> int:
     """Rulings from a record. Every game is read (or only ``--game N``); each
     record error goes to stderr as ``FILE: game N: line L col C: message``.
     Exit 0 when the record is sound, 1 when a game has a record error (then
@@ -270,7 +278,8 @@ def _from_game(args, library) -> int:
         _record_errors(args.from_game, finding)
         unsound = unsound or not finding.sound
         found = finding.incident
-        result = suggest(library, found.incident, found.facts, args.edition) if found else None
+        facts: dict[str, object] = dict(found.facts) if found else {}
+        result = suggest(library, found.incident, facts, args.edition) if found else None
         if args.json:
             if single:
                 print_json(result.as_json() if result is not None else [])
@@ -288,7 +297,7 @@ def _from_game(args, library) -> int:
                            end="")
             continue
         head = "" if single else f"Game {finding.game} ({finding.title}): "
-        if found is not None:
+        if found is not None and result is not None:
             print(f"{head}Ply {found.ply} ({found.move}): {found.explanation}")
             _print_suggestions(result)
             if not single:
@@ -306,7 +315,8 @@ def _from_game(args, library) -> int:
     return 1 if unsound else 0
 
 
-def _chain(first, second, rest):
+def _chain(first: GameFinding, second: GameFinding | None,
+           rest: Iterator[GameFinding]) -> Iterator[GameFinding]:
     yield first
     if second is not None:
         yield second
@@ -315,7 +325,7 @@ def _chain(first, second, rest):
 
 # -- silences --------------------------------------------------------------------
 
-def cmd_silences(args, library) -> int:
+def cmd_silences(args: argparse.Namespace, library: Library) -> int:
     from ..rulings import get_incident
     from ..rulings.silences import silences
 
@@ -344,7 +354,7 @@ def cmd_silences(args, library) -> int:
     return 0
 
 
-def _fills(args, library, edition: str) -> int:
+def _fills(args: argparse.Namespace, library: Library, edition: str) -> int:
     from ..rulings.silences import fills
 
     found = fills(library, args.proposal, edition)
@@ -363,7 +373,7 @@ def _fills(args, library, edition: str) -> int:
 
 # -- cases -----------------------------------------------------------------------
 
-def cmd_cases(args, library) -> int:
+def cmd_cases(args: argparse.Namespace, library: Library) -> int:
     from ..rulings import cases_for_proposal, load_cases, run_case
 
     if args.proposal:
@@ -396,7 +406,7 @@ def cmd_cases(args, library) -> int:
 
 # -- report ----------------------------------------------------------------------
 
-def cmd_report(args, library) -> int:
+def cmd_report(args: argparse.Namespace, library: Library) -> int:
     from pathlib import Path
 
     from ..report import write_report

@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 import yaml
 
@@ -43,6 +44,16 @@ class NewMember:
     name: str
 
 
+class DraftJson(TypedDict):
+    """One proposal as `rulesbook propose --json` prints it."""
+
+    ref: str
+    member: str
+    rule: str | None
+    kind: str
+    text: str
+
+
 @dataclass(frozen=True)
 class Draft:
     """A proposal as it will be written (its id allocated)."""
@@ -58,7 +69,7 @@ class Draft:
     title: str | None = None
     concerns: tuple[str, ...] = ()
 
-    def to_json(self) -> dict:
+    def to_json(self) -> DraftJson:
         """The `propose --json` contract."""
         return {"ref": self.ref, "member": self.member, "rule": self.rule,
                 "kind": self.kind, "text": self.text}
@@ -289,8 +300,9 @@ def rulebook_file(root: Path, book: str) -> Path:
     raise ProposalError(f"no rulebook.yaml of the rulebook {book!r} in {root}")
 
 
-def _record(draft: Draft) -> dict:
-    record: dict = {"id": draft.id, "member": draft.member, "kind": draft.kind}
+def _record(draft: Draft) -> dict[str, str | list[str]]:
+    record: dict[str, str | list[str]] = {"id": draft.id, "member": draft.member,
+                                          "kind": draft.kind}
     if draft.title:
         record["title"] = draft.title
     record["text"] = draft.text
@@ -334,7 +346,9 @@ def insert_proposal(text: str, draft: Draft, file: str) -> str:
     return yt.insert_lines(text, yt.Insertion(yt.last_line(item), lines))
 
 
-def propose(root: Path, **fields) -> Draft:
+def propose(root: Path, *, member: str, rule: str | None, kind: str, text: str,
+            title: str | None = None, concerns: Sequence[str] = (),
+            topics: Sequence[str] = ()) -> Draft:
     """Write a new proposal (see :func:`plan_proposal` for the fields)."""
     root = Path(root)
     library = load_library(root)
@@ -342,9 +356,10 @@ def propose(root: Path, **fields) -> Draft:
     path = rulebook_file(root, book)
     with file_lock(path):
         library = load_library(root)
-        draft = plan_proposal(library, **fields)
-        text = read_data_text(path)
-        _land(root, path, insert_proposal(text, draft, _rel(root, path)))
+        draft = plan_proposal(library, member=member, rule=rule, kind=kind, text=text,
+                              title=title, concerns=concerns, topics=topics)
+        current = read_data_text(path)
+        _land(root, path, insert_proposal(current, draft, _rel(root, path)))
     return draft
 
 
@@ -410,7 +425,10 @@ def edit_proposal(root: Path, ref: str, text: str) -> Proposal:
             updated = updated[:node.start_mark.index + len(yt.quoted(new))] + "\n" + \
                 updated[node.start_mark.index + len(yt.quoted(new)):]
         _land(root, path, updated)
-    return load_library(root).resolve(prop.ref)  # type: ignore[return-value]
+    edited = load_library(root).resolve(prop.ref)
+    if not isinstance(edited, Proposal):  # the file was validated as written: cannot be
+        raise ProposalError(f"{prop.ref} is no longer a proposal after the edit")
+    return edited
 
 
 def withdraw_proposal(root: Path, ref: str, reason: str | None = None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import yaml
@@ -50,7 +51,8 @@ def compose(text: str, file: str) -> yaml.MappingNode:
 def value(node: yaml.MappingNode, key: str) -> yaml.Node | None:
     for key_node, value_node in node.value:
         if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
-            return value_node
+            found: yaml.Node = value_node
+            return found
     return None
 
 
@@ -108,7 +110,7 @@ def replace_scalar(text: str, node: yaml.Node, new_value: str) -> str:
     return text[:node.start_mark.index] + quoted(new_value) + text[node.end_mark.index:]
 
 
-def flow_mapping(pairs: dict) -> str:
+def flow_mapping(pairs: Mapping[str, object]) -> str:
     """``{key: "value", list: [a, b]}`` on one line."""
     parts = []
     for key, val in pairs.items():
@@ -119,7 +121,7 @@ def flow_mapping(pairs: dict) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def block_item(pairs: dict, dash_indent: int) -> tuple[str, ...]:
+def block_item(pairs: Mapping[str, object], dash_indent: int) -> tuple[str, ...]:
     """A block-mapping sequence item: ``- id: ...`` then one key a line."""
     lines = []
     pad = " " * (dash_indent + 2)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +28,7 @@ from ..yamlio import load_file
 from .errors import SeedReadOnlyError
 from .repo import (
     Identity,
+    StrPath,
     build_tree,
     commit_files,
     find_rules_folder,
@@ -64,7 +64,7 @@ _ACTIVE: contextvars.ContextVar[Change | None] = contextvars.ContextVar(
     "rulesbook_change", default=None)
 
 
-def refuse_seed(path: str | os.PathLike) -> None:
+def refuse_seed(path: StrPath) -> None:
     if is_bundled(path):
         raise SeedReadOnlyError(
             f"{path} is in the bundled seed data of the installed program, which is never "
@@ -86,7 +86,7 @@ def member_identity(root: Path, member_id: str, fallback: Identity) -> Identity:
 
 
 @contextlib.contextmanager
-def recorded_change(where: str | os.PathLike, message: str, *,
+def recorded_change(where: StrPath, message: str, *,
                     author: Identity | str | None = None,
                     member: str | None = None) -> Iterator[Change]:
     """Record what the block writes in ``where`` (a file or folder) as one commit.

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import TypedDict
 
 from ..errors import RulesbookError
 
@@ -52,6 +53,25 @@ def _squeeze(text: str) -> str:
     return "".join(text.split())
 
 
+class ConflictJson(TypedDict):
+    """A conflicting record as ``rulesbook sync --json`` prints it."""
+
+    file: str
+    record: str
+    ours: str
+    theirs: str
+    note: str
+
+
+class DroppedJson(TypedDict):
+    """A record settled by ``--take`` as ``rulesbook sync --json`` prints it."""
+
+    file: str
+    record: str
+    kept: str
+    dropped: str
+
+
 @dataclass(frozen=True)
 class ConflictedRecord:
     """One record changed differently on both sides of a merge."""
@@ -66,7 +86,7 @@ class ConflictedRecord:
         text = f"{self.file}: {self.record} (here: {self.ours}; remote: {self.theirs})"
         return f"{text} — {self.note}" if self.note else text
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ConflictJson:
         return {"file": self.file, "record": self.record, "ours": self.ours,
                 "theirs": self.theirs, "note": self.note}
 
@@ -86,7 +106,7 @@ class DroppedRecord:
         return (f"{self.file}: {self.record}: kept {kept} version, dropped {whose}: "
                 f"{self.dropped}")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> DroppedJson:
         return {"file": self.file, "record": self.record, "kept": self.kept.value,
                 "dropped": self.dropped}
 
@@ -94,7 +114,7 @@ class DroppedRecord:
 class SyncConflict(RulesFolderError):
     """Two changes to the same record: the sync stopped, both sides are kept."""
 
-    def __init__(self, records: list[ConflictedRecord], remote_ref: str):
+    def __init__(self, records: list[ConflictedRecord], remote_ref: str) -> None:
         self.records = tuple(records)
         self.remote_ref = remote_ref
         names = "; ".join(str(r) for r in records[:5])
@@ -116,6 +136,6 @@ class SealedMeanwhile(SyncInvalid):
     """A ballot was sealed on one side while votes were made on the other: the merge
     would not verify; ``--take`` keeps the sealed ballot (dropping those votes)."""
 
-    def __init__(self, message: str, records: list[ConflictedRecord]):
+    def __init__(self, message: str, records: list[ConflictedRecord]) -> None:
         self.records = tuple(records)
         super().__init__(message)

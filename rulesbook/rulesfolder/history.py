@@ -8,19 +8,55 @@ blob, so a long history costs one YAML read per version of the file.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
+from typing import TypedDict
 
+from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.repo import Repo
 
 from ..errors import DataFileError
 from ..library import Library
 from ..model import Proposal, Rule
 from ..yamlio import load_file, loads_bytes
-from .repo import head_id, open_repo
+from .repo import StrPath, head_id, open_repo, read_object
+
+
+class HistoryEntryJson(TypedDict):
+    """One commit of ``rulesbook history REF --json``."""
+
+    commit: str
+    date: str
+    author: str
+    message: str
+    change: str
+    edition: str | None
+    ballot: str | None
+
+
+class EditionChangeJson(TypedDict):
+    ref: str
+    title: str
+    status: str
+    old_text: str
+    new_text: str
+    proposal: str | None
+    ballot: str | None
+    question: str | None
+
+
+class EditionHistoryJson(TypedDict):
+    """``rulesbook history --edition ID --json``."""
+
+    edition: str
+    title: str
+    base: str | None
+    ballot: str | None
+    seal: str | None
+    commit: HistoryEntryJson | None
+    changes: list[EditionChangeJson]
 
 
 @dataclass(frozen=True)
@@ -35,7 +71,7 @@ class HistoryEntry:
     edition: str | None = None
     ballot: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> HistoryEntryJson:
         return {"commit": self.commit, "date": self.date, "author": self.author,
                 "message": self.message, "change": self.change, "edition": self.edition,
                 "ballot": self.ballot}
@@ -52,7 +88,7 @@ class EditionChange:
     ballot: str | None
     question: str | None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> EditionChangeJson:
         return {"ref": self.ref, "title": self.title, "status": self.status,
                 "old_text": self.old_text, "new_text": self.new_text,
                 "proposal": self.proposal, "ballot": self.ballot, "question": self.question}
@@ -68,7 +104,7 @@ class EditionHistory:
     commit: HistoryEntry | None  # the commit that published it (None: not versioned)
     changes: tuple[EditionChange, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> EditionHistoryJson:
         return {"edition": self.edition, "title": self.title, "base": self.base,
                 "ballot": self.ballot, "seal": self.seal,
                 "commit": self.commit.to_dict() if self.commit else None,
@@ -88,39 +124,48 @@ def _rulebook_path(root: Path, book: str) -> str:
 
 
 @lru_cache(maxsize=256)
-def _parse(raw: bytes):
+def _parse(raw: bytes) -> object:
     try:
         return loads_bytes(raw).data  # the safe loader: no aliases, bounded size
     except DataFileError:
         return None  # a version that did not read: its records are unknown
 
 
-def _find_record(data, record_id: str):
-    if not isinstance(data, dict):
-        return None
-    for raw in data.get("preamble") or ():
-        if isinstance(raw, dict) and str(raw.get("id")) == record_id:
+def _records(data: object, key: str) -> list[dict[str, object]]:
+    """The mappings of the list ``data[key]``; none where an old version (committed by
+    hand, never validated) has something else there."""
+    items = data.get(key) if isinstance(data, dict) else None
+    return [item for item in items if isinstance(item, dict)] if isinstance(items, list) else []
+
+
+def _text(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def _find_record(data: object, record_id: str) -> dict[str, object] | None:
+    for raw in _records(data, "preamble"):
+        if str(raw.get("id")) == record_id:
             return raw
-    for rule in data.get("rules") or ():
-        if not isinstance(rule, dict):
-            continue
+    for rule in _records(data, "rules"):
         if str(rule.get("id")) == record_id:
             return rule
-        for prop in rule.get("proposals") or ():
-            if isinstance(prop, dict) and str(prop.get("id")) == record_id:
+        for prop in _records(rule, "proposals"):
+            if str(prop.get("id")) == record_id:
                 return prop
     return None
 
 
 class _Reader:
-    def __init__(self, repo: Repo):
+    def __init__(self, repo: Repo) -> None:
         self.repo = repo
-        self._blobs: dict[tuple[bytes, str], bytes | None] = {}
+        self._blobs: dict[tuple[ObjectID, str], ObjectID | None] = {}
 
-    def blob_at(self, commit_id: bytes, path: str) -> bytes | None:
+    def blob_at(self, commit_id: ObjectID, path: str) -> ObjectID | None:
         key = (commit_id, path)  # a commit is looked at as itself and as a parent
         if key not in self._blobs:
-            tree = self.repo[self.repo[commit_id].tree]
+            commit = read_object(self.repo, commit_id, Commit)
+            tree = read_object(self.repo, commit.tree, Tree)
+            sha: ObjectID | None
             try:
                 _mode, sha = tree.lookup_path(self.repo.object_store.__getitem__,
                                               path.encode())
@@ -129,12 +174,13 @@ class _Reader:
             self._blobs[key] = sha
         return self._blobs[key]
 
-    def data_at(self, commit_id: bytes, path: str):
+    def data_at(self, commit_id: ObjectID, path: str) -> object:
         sha = self.blob_at(commit_id, path)
-        return None if sha is None else _parse(self.repo[sha].as_raw_string())
+        return None if sha is None else _parse(read_object(self.repo, sha, Blob).as_raw_string())
 
 
-def _entry(commit, change: str, edition=None, ballot=None) -> HistoryEntry:
+def _entry(commit: Commit, change: str, edition: str | None = None,
+           ballot: str | None = None) -> HistoryEntry:
     when = datetime.fromtimestamp(commit.author_time, tz=timezone.utc)
     return HistoryEntry(commit.id.decode(), when.isoformat().replace("+00:00", "Z"),
                         commit.author.decode("utf-8", "replace"),
@@ -142,13 +188,13 @@ def _entry(commit, change: str, edition=None, ballot=None) -> HistoryEntry:
                         edition, ballot)
 
 
-def _edition_concerns(edition: dict, ref: str) -> bool:
+def _edition_concerns(edition: dict[str, object], ref: str) -> bool:
     return any(a.get("rule") == ref or a.get("proposal") == ref
-               for a in edition.get("adopted") or ()) or \
-        any(r.get("rule") == ref for r in edition.get("repealed") or ())
+               for a in _records(edition, "adopted")) or \
+        any(r.get("rule") == ref for r in _records(edition, "repealed"))
 
 
-def record_history(root: str | os.PathLike, library: Library, ref: str) -> list[HistoryEntry]:
+def record_history(root: StrPath, library: Library, ref: str) -> list[HistoryEntry]:
     """Newest first: the commits that changed ``ref`` (a rule or proposal reference a
     person writes) and those that published an edition adopting or repealing it."""
     entry = library.resolve(ref)
@@ -178,29 +224,25 @@ def record_history(root: str | os.PathLike, library: Library, ref: str) -> list[
                         out.append(_entry(commit, change))
             ed_sha = reader.blob_at(commit.id, "editions.yaml")
             if parents and all(reader.blob_at(p, "editions.yaml") != ed_sha for p in parents):
-                now_eds = (reader.data_at(commit.id, "editions.yaml") or {}).get("editions") or ()
-                seen = set()
-                for p in parents:
-                    for e in (reader.data_at(p, "editions.yaml") or {}).get("editions") or ():
-                        if isinstance(e, dict):
-                            seen.add(e.get("id"))
+                now_eds = _records(reader.data_at(commit.id, "editions.yaml"), "editions")
+                seen = {e.get("id") for p in parents
+                        for e in _records(reader.data_at(p, "editions.yaml"), "editions")}
                 for edition in now_eds:
-                    if isinstance(edition, dict) and edition.get("id") not in seen \
-                            and _edition_concerns(edition, entry.ref):
+                    if edition.get("id") not in seen and _edition_concerns(edition, entry.ref):
                         repealed = any(r.get("rule") == entry.ref
-                                       for r in edition.get("repealed") or ())
+                                       for r in _records(edition, "repealed"))
                         ballot = edition.get("ballot") or next(
-                            (a.get("ballot") for a in edition.get("adopted") or ()
+                            (a.get("ballot") for a in _records(edition, "adopted")
                              if a.get("rule") == entry.ref or a.get("proposal") == entry.ref),
                             None)
                         out.append(_entry(commit, "repealed" if repealed else "adopted",
-                                          edition.get("id"), ballot))
+                                          _text(edition.get("id")), _text(ballot)))
         return out
     finally:
         repo.close()
 
 
-def record_text_at(root: str | os.PathLike, library: Library, ref: str,
+def record_text_at(root: StrPath, library: Library, ref: str,
                    commit: str) -> str | None:
     """The text of ``ref`` as it was at ``commit`` (None: the record did not exist)."""
     entry = library.resolve(ref)
@@ -221,7 +263,7 @@ def record_text_at(root: str | os.PathLike, library: Library, ref: str,
         repo.close()
 
 
-def edition_history(root: str | os.PathLike | None, library: Library,
+def edition_history(root: StrPath | None, library: Library,
                     edition_id: str) -> EditionHistory:
     """What edition ``edition_id`` changed against its base (rule by rule, with the
     proposal and ballot of each adoption) and the commit that published it."""
@@ -254,14 +296,12 @@ def edition_history(root: str | os.PathLike | None, library: Library,
             head = head_id(repo)
             for walk in repo.get_walker(include=[head]) if head else ():
                 commit = walk.commit
-                ids = {e.get("id") for e in (reader.data_at(commit.id, "editions.yaml") or {})
-                       .get("editions") or () if isinstance(e, dict)}
+                ids = {e.get("id")
+                       for e in _records(reader.data_at(commit.id, "editions.yaml"), "editions")}
                 if edition_id not in ids:
                     continue
-                before = set()
-                for p in commit.parents:
-                    before |= {e.get("id") for e in (reader.data_at(p, "editions.yaml") or {})
-                               .get("editions") or () if isinstance(e, dict)}
+                before = {e.get("id") for p in commit.parents
+                          for e in _records(reader.data_at(p, "editions.yaml"), "editions")}
                 if edition_id not in before:
                     published = _entry(commit, "published", edition_id, edition.ballot)
                     break

@@ -11,9 +11,12 @@ merge cleanly; the same record changed differently on both sides is a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import yaml
+from dulwich.objects import ObjectID
 
 from ..ballots.records import inline_signatures, is_ballot, table_signatures
 from ..errors import DataFileError
@@ -21,6 +24,10 @@ from ..yamlio import loads_bytes
 from .errors import ConflictedRecord, DroppedRecord, Resolution, Side
 
 _MISSING = object()
+
+#: a value of a data file as the safe loader reads it (a mapping, a list, a scalar),
+#: or ``_MISSING`` where one side has none
+Value: TypeAlias = object
 
 
 @dataclass(frozen=True)
@@ -36,14 +43,14 @@ class FileMerge:
     after_seal: tuple[ConflictedRecord, ...] = ()
 
 
-def _shown(value) -> str:
+def _shown(value: Value) -> str:
     """A value in full, as a message shows it."""
     if value is _MISSING:
         return "removed"
     return json.dumps(value, ensure_ascii=False, default=str)
 
 
-def _differing(ours, theirs) -> tuple[str, str]:
+def _differing(ours: Value, theirs: Value) -> tuple[str, str]:
     """Two versions of a record as shown side by side: of two mappings, only the
     fields that differ (a vote's ``at`` and ``signature``), each in full."""
     if isinstance(ours, dict) and isinstance(theirs, dict):
@@ -54,7 +61,7 @@ def _differing(ours, theirs) -> tuple[str, str]:
     return _shown(ours), _shown(theirs)
 
 
-def _record_key(item) -> str | None:
+def _record_key(item: Value) -> str | None:
     if not isinstance(item, dict):
         return None
     if "member" in item and "question" in item and "ranking" in item and "replaced_at" not in item:
@@ -66,8 +73,8 @@ def _record_key(item) -> str | None:
     return None
 
 
-def _keyed(items: list) -> dict[str, object] | None:
-    out: dict[str, object] = {}
+def _keyed(items: list[Value]) -> dict[str, Value] | None:
+    out: dict[str, Value] = {}
     for item in items:
         key = _record_key(item)
         if key is None or key in out:
@@ -77,15 +84,16 @@ def _keyed(items: list) -> dict[str, object] | None:
 
 
 class _Merger:
-    def __init__(self, file: str, resolution: Resolution | None = None):
+    def __init__(self, file: str, resolution: Resolution | None = None) -> None:
         self.file = file
         self.resolution = resolution
         self.conflicts: list[ConflictedRecord] = []
         self.dropped: list[DroppedRecord] = []
         self.after_seal: list[ConflictedRecord] = []
 
-    def conflict(self, where: str, ours, theirs, *, shown_ours=_MISSING, shown_theirs=_MISSING,
-                 note: str = "", value_ours=_MISSING, value_theirs=_MISSING):
+    def conflict(self, where: str, ours: Value, theirs: Value, *,
+                 note: str = "", value_ours: Value = _MISSING,
+                 value_theirs: Value = _MISSING) -> Value:
         """A record changed differently on both sides: the side ``--take`` names
         (recorded as dropped), else a conflict (ours kept for now). ``value_*``: the
         values to keep, when they are not the ones shown."""
@@ -98,12 +106,10 @@ class _Merger:
             self.dropped.append(DroppedRecord(self.file, record, side, _shown(given_up)))
             return keep_theirs if side is Side.THEIRS else keep_ours
         a, b = _differing(ours, theirs)
-        self.conflicts.append(ConflictedRecord(
-            self.file, record, a if shown_ours is _MISSING else shown_ours,
-            b if shown_theirs is _MISSING else shown_theirs, note))
+        self.conflicts.append(ConflictedRecord(self.file, record, a, b, note))
         return keep_ours
 
-    def merge(self, base, ours, theirs, where: str):
+    def merge(self, base: Value, ours: Value, theirs: Value, where: str) -> Value:
         if ours == theirs:
             return ours
         if ours == base:
@@ -127,7 +133,7 @@ class _Merger:
                     else where
                 return self.conflict(named, ours, theirs)
             base = base if isinstance(base, dict) else {}
-            out = {}
+            out: dict[str, Value] = {}
             for key in list(ours) + [k for k in theirs if k not in ours]:
                 value = self.merge(base.get(key, _MISSING), ours.get(key, _MISSING),
                                    theirs.get(key, _MISSING), f"{where}.{key}" if where else key)
@@ -139,17 +145,18 @@ class _Merger:
             return self.merge_list(base, ours, theirs, where)
         return self.conflict(where, ours, theirs)
 
-    def merge_list(self, base: list, ours: list, theirs: list, where: str):
+    def merge_list(self, base: list[Value], ours: list[Value], theirs: list[Value],
+                   where: str) -> Value:
         kb, ko, kt = _keyed(base), _keyed(ours), _keyed(theirs)
         if kb is not None and ko is not None and kt is not None:
             order = list(ko) + [k for k in kt if k not in ko]
-            out = []
+            items: list[Value] = []
             for key in order:
                 value = self.merge(kb.get(key, _MISSING), ko.get(key, _MISSING),
                                    kt.get(key, _MISSING), f"{where}[{key}]")
                 if value is not _MISSING:
-                    out.append(value)
-            return out
+                    items.append(value)
+            return items
         records = all(isinstance(item, dict) for item in ours + theirs)
         if records and ours[:len(base)] == base and theirs[:len(base)] == base:
             # a log of records (a ballot's replaced votes, the signed statements of
@@ -159,14 +166,16 @@ class _Merger:
         return self.conflict(where, ours, theirs)
 
 
-def _time(item: dict):
+def _time(item: Value) -> str | None:
     """When an entry of a log was written: a replaced vote's ``replaced_at``, a signed
     statement's ``at``."""
+    if not isinstance(item, dict):
+        return None
     at = item.get("replaced_at", item.get("at"))
     return at if isinstance(at, str) else None
 
 
-def _interleave(ours: list, theirs: list) -> list:
+def _interleave(ours: list[Value], theirs: list[Value]) -> list[Value]:
     """Both sides' new entries of a log. When every entry is dated (``at``, as the
     statements of the members' registry are, each side's in time order), in time
     order, each side's own order kept, the same whichever side merges; otherwise ours
@@ -175,7 +184,7 @@ def _interleave(ours: list, theirs: list) -> list:
     registry that verifies."""
     if not all(_time(item) is not None for item in ours + theirs):
         return ours + theirs
-    out: list = []
+    out: list[Value] = []
     i = j = 0
     while i < len(ours) and j < len(theirs):
         a, b = ours[i], theirs[j]
@@ -188,11 +197,11 @@ def _interleave(ours: list, theirs: list) -> list:
     return out + ours[i:] + theirs[j:]
 
 
-def _canonical(item) -> str:
+def _canonical(item: Value) -> str:
     return json.dumps(item, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def _load(data: bytes | None, path: str):
+def _load(data: bytes | None, path: str) -> Value:
     if data is None:
         return _MISSING
     return loads_bytes(data, path).data  # the safe loader: no aliases, bounded size
@@ -208,6 +217,7 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None,
 
     def whole(theirs_shown: str) -> FileMerge:
         kept = merger.conflict("", "changed", theirs_shown, value_ours=ours, value_theirs=theirs)
+        assert kept is None or isinstance(kept, bytes)  # one of the two files given
         if merger.dropped:
             dropped = merger.dropped[0]
             size = len((theirs if dropped.kept is Side.MINE else ours) or b"")
@@ -237,7 +247,8 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None,
                      tuple(merger.dropped), tuple(merger.after_seal))
 
 
-def _after_seal(merger: _Merger, base, ours, theirs, merged):
+def _after_seal(merger: _Merger, base: Value, ours: Value, theirs: Value,
+                merged: Value) -> Value:
     """A ballot sealed on one side while the other side voted: the votes made after
     the seal cannot be merged into it (the seal covers every vote). Each is a
     conflict that ``--take`` settles (taking the sealed side drops that vote)."""
@@ -248,15 +259,19 @@ def _after_seal(merger: _Merger, base, ours, theirs, merged):
         sealed, sealed_side, where_sealed = ours, Side.MINE, "here"
     else:
         return merged
-    kept, now = _keyed(sealed.get("votes") or []), _keyed(merged.get("votes") or [])
+    if not isinstance(sealed, dict) or not isinstance(merged, dict):
+        return merged
+    kept, now = _keyed(_listed(sealed.get("votes"))), _keyed(_listed(merged.get("votes")))
     if kept is None or now is None or kept == now:
         return merged
-    closed = (sealed.get("seal") or {}).get("closed_at", "")
+    seal = sealed.get("seal")
+    # a seal that is not a mapping is left for the validation to report
+    closed = seal.get("closed_at", "") if isinstance(seal, dict) else ""
     note = (f"the ballot was closed and sealed {where_sealed}"
             + (f" at {closed}" if closed else "") + " before this vote was merged: "
             + ("drop the vote made here with `--take theirs`" if sealed_side is Side.THEIRS
                else "the remote's vote is dropped with `--take mine`"))
-    votes = []
+    votes: list[Value] = []
     for key in list(now) + [k for k in kept if k not in now]:
         mine, theirs_vote = now.get(key, _MISSING), kept.get(key, _MISSING)
         if mine == theirs_vote:
@@ -281,7 +296,12 @@ def _after_seal(merger: _Merger, base, ours, theirs, merged):
     return out
 
 
-def dump_merged(path: str, data, like: bytes) -> bytes:
+def _listed(value: Value) -> list[Value]:
+    """A list of records as it is, anything else (absent, a hand-written scalar) as none."""
+    return value if isinstance(value, list) else []
+
+
+def dump_merged(path: str, data: Value, like: bytes) -> bytes:
     """YAML for merged data, keeping the leading comment block of the file."""
     header = []
     for line in like.decode("utf-8", "replace").splitlines(keepends=True):
@@ -294,13 +314,14 @@ def dump_merged(path: str, data, like: bytes) -> bytes:
     return ("".join(header) + body).encode("utf-8")
 
 
-def merge_trees(base: dict[str, bytes], ours: dict[str, bytes], theirs: dict[str, bytes],
-                read, resolution: Resolution | None = None
-                ) -> tuple[dict[str, bytes | bytes], list[FileMerge]]:
+def merge_trees(base: Mapping[str, ObjectID], ours: Mapping[str, ObjectID],
+                theirs: Mapping[str, ObjectID], read: Callable[[ObjectID], bytes],
+                resolution: Resolution | None = None
+                ) -> tuple[dict[str, ObjectID], list[FileMerge]]:
     """Merge three ``{path: blob id}`` maps. ``read(blob_id) -> bytes``. Returns the
     merged ``{path: blob id}`` (for files taken whole) and the files merged as data
     (their bytes still to store), conflicts included."""
-    result: dict[str, bytes] = {}
+    result: dict[str, ObjectID] = {}
     merged: list[FileMerge] = []
     for path in sorted(set(base) | set(ours) | set(theirs)):
         b, o, t = base.get(path), ours.get(path), theirs.get(path)

@@ -12,23 +12,29 @@ import os
 import shutil
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeAlias, TypeVar
 
-from dulwich.objects import Blob, Commit, Tree
+from dulwich.objects import Blob, Commit, ObjectID, ShaFile, Tree
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from ..storage import atomic_write_bytes, file_lock
 from .errors import NotARulesFolder, RulesFolderError
 
 BRANCH = b"main"
-HEAD_REF = b"refs/heads/main"
+HEAD_REF = Ref(b"refs/heads/main")
+HEAD = Ref(b"HEAD")
 MARKER = "editions.yaml"  # a git repository with this file at its root is a rules folder
 JOURNAL = "rulesbook-checkout"  # in .git: a checkout being written (finished on next open)
 GITIGNORE = (b"# Written by rulesbook: lock files, backups and temporary files stay out.\n"
              b".*.lock\n*~\n.*.tmp\n__pycache__/\n")
 FILE_MODE = 0o100644
+
+StrPath: TypeAlias = str | os.PathLike[str]  # a folder given by the user or the caller
+_Object = TypeVar("_Object", Commit, Tree, Blob)
 
 
 @dataclass(frozen=True)
@@ -66,12 +72,12 @@ def user_identity(repo: Repo) -> Identity:
 
 # -- finding and opening ---------------------------------------------------------
 
-def is_rules_folder(path: str | os.PathLike) -> bool:
+def is_rules_folder(path: StrPath) -> bool:
     root = Path(path)
     return (root / ".git").is_dir() and (root / MARKER).is_file()
 
 
-def find_rules_folder(path: str | os.PathLike) -> Path | None:
+def find_rules_folder(path: StrPath) -> Path | None:
     """The rules folder that holds ``path`` (a file or folder), or None. The search
     stops at the first git repository: a file of the program's own checkout is not
     in a rules folder."""
@@ -82,7 +88,7 @@ def find_rules_folder(path: str | os.PathLike) -> Path | None:
     return None
 
 
-def open_repo(root: str | os.PathLike) -> Repo:
+def open_repo(root: StrPath) -> Repo:
     """Open a rules folder, finishing a checkout a killed process left half done."""
     root = Path(root)
     if not is_rules_folder(root):
@@ -96,7 +102,7 @@ def open_repo(root: str | os.PathLike) -> Repo:
 
 
 @contextlib.contextmanager
-def folder_lock(root: str | os.PathLike) -> Iterator[None]:
+def folder_lock(root: StrPath) -> Iterator[None]:
     """One writer at a time in a rules folder (the lock file lives in ``.git``)."""
     with file_lock(Path(root) / ".git" / "rulesbook", timeout=30.0):
         yield
@@ -104,19 +110,31 @@ def folder_lock(root: str | os.PathLike) -> Iterator[None]:
 
 # -- reading commits -------------------------------------------------------------
 
-def head_id(repo: Repo) -> bytes | None:
+def head_id(repo: Repo) -> ObjectID | None:
     try:
-        return repo.refs[b"HEAD"]
+        return repo.refs[HEAD]
     except KeyError:
         return None
 
 
-def tree_files(repo: Repo, tree_id: bytes | None, prefix: str = "") -> dict[str, bytes]:
+def read_object(repo: Repo, object_id: ObjectID, kind: type[_Object]) -> _Object:
+    """The stored object ``object_id``, refused unless it is a ``kind`` (a commit,
+    tree or blob), as a commit received from elsewhere may claim anything."""
+    found: ShaFile = repo[object_id]
+    if not isinstance(found, kind):
+        raise RulesFolderError(f"git object {object_id.decode('ascii', 'replace')[:12]} is a "
+                               f"{found.type_name.decode()}, not a {kind.type_name.decode()}: "
+                               f"the commit that names it is damaged (made by hand, or "
+                               f"received from a remote)")
+    return found
+
+
+def tree_files(repo: Repo, tree_id: ObjectID | None, prefix: str = "") -> dict[str, ObjectID]:
     """``{path: blob id}`` of every file of a tree (paths with ``/``)."""
-    out: dict[str, bytes] = {}
+    out: dict[str, ObjectID] = {}
     if tree_id is None:
         return out
-    for entry in repo[tree_id].items():
+    for entry in read_object(repo, tree_id, Tree).items():
         name = entry.path.decode("utf-8", "replace")
         if name in ("", ".", "..", ".git") or any(c in name for c in "/\\:\0"):
             raise RulesFolderError(f"a commit names the file {prefix}{name!r}, which cannot be "
@@ -131,11 +149,11 @@ def tree_files(repo: Repo, tree_id: bytes | None, prefix: str = "") -> dict[str,
     return out
 
 
-def commit_files(repo: Repo, commit_id: bytes | None) -> dict[str, bytes]:
-    return tree_files(repo, repo[commit_id].tree) if commit_id else {}
+def commit_files(repo: Repo, commit_id: ObjectID | None) -> dict[str, ObjectID]:
+    return tree_files(repo, read_object(repo, commit_id, Commit).tree) if commit_id else {}
 
 
-def blob_id(data: bytes) -> bytes:
+def blob_id(data: bytes) -> ObjectID:
     return Blob.from_string(data).id
 
 
@@ -172,27 +190,34 @@ def worktree_files(root: Path) -> dict[str, Path]:
     return out
 
 
-def worktree_state(root: Path) -> dict[str, bytes]:
+def worktree_state(root: Path) -> dict[str, ObjectID]:
     """``{path: blob id}`` of the working folder's versioned files as they are now."""
     return {rel: blob_id(path.read_bytes()) for rel, path in worktree_files(root).items()}
 
 
 # -- writing commits -------------------------------------------------------------
 
-def build_tree(repo: Repo, files: dict[str, bytes]) -> bytes:
+class _Folder(dict[str, "_Folder | ObjectID"]):
+    """One folder of a tree being built: ``{name: sub-folder or blob id}``."""
+
+
+def build_tree(repo: Repo, files: Mapping[str, ObjectID]) -> ObjectID:
     """Store the tree of ``{path: blob id}`` (blobs already stored) and return its id."""
-    root: dict = {}
+    root = _Folder()
     for path, sha in files.items():
         node = root
         *dirs, name = path.split("/")
         for d in dirs:
-            node = node.setdefault(d, {})
+            sub = node.setdefault(d, _Folder())
+            if not isinstance(sub, _Folder):
+                raise RulesFolderError(f"{path} cannot be stored: {d} is a file, not a folder")
+            node = sub
         node[name] = sha
 
-    def store(node: dict) -> bytes:
+    def store(node: _Folder) -> ObjectID:
         tree = Tree()
         for name, value in node.items():
-            if isinstance(value, dict):
+            if isinstance(value, _Folder):
                 tree.add(name.encode("utf-8"), stat.S_IFDIR, store(value))
             else:
                 tree.add(name.encode("utf-8"), FILE_MODE, value)
@@ -202,8 +227,8 @@ def build_tree(repo: Repo, files: dict[str, bytes]) -> bytes:
     return store(root)
 
 
-def make_commit(repo: Repo, tree: bytes, parents: list[bytes], message: str,
-                author: Identity, committer: Identity | None = None) -> bytes:
+def make_commit(repo: Repo, tree: ObjectID, parents: list[ObjectID], message: str,
+                author: Identity, committer: Identity | None = None) -> ObjectID:
     import time
 
     commit = Commit()
@@ -219,7 +244,7 @@ def make_commit(repo: Repo, tree: bytes, parents: list[bytes], message: str,
     return commit.id
 
 
-def set_head(repo: Repo, new: bytes, old: bytes | None) -> None:
+def set_head(repo: Repo, new: ObjectID, old: ObjectID | None) -> None:
     """Move the branch from ``old`` to ``new``; refuse when someone else moved it."""
     ref = _branch_ref(repo)
     if not repo.refs.set_if_equals(ref, old, new):
@@ -227,9 +252,9 @@ def set_head(repo: Repo, new: bytes, old: bytes | None) -> None:
                                "(another program wrote to it); try again")
 
 
-def _branch_ref(repo: Repo) -> bytes:
+def _branch_ref(repo: Repo) -> Ref:
     try:
-        chain, _ = repo.refs.follow(b"HEAD")
+        chain, _ = repo.refs.follow(HEAD)
         return chain[-1]
     except (KeyError, IndexError):
         return HEAD_REF
@@ -244,7 +269,7 @@ def stage(repo: Repo, paths: list[str]) -> None:
 
 # -- writing a commit's files into the working folder, crash-safely ---------------------
 
-def checkout(repo: Repo, old: bytes | None, new: bytes) -> None:
+def checkout(repo: Repo, old: ObjectID | None, new: ObjectID) -> None:
     """Make the working folder show commit ``new`` (it showed ``old``) and move the
     branch there. A journal in ``.git`` lists the target first; a process killed in
     the middle leaves it, and the next open of the folder finishes the job."""
@@ -256,8 +281,8 @@ def checkout(repo: Repo, old: bytes | None, new: bytes) -> None:
 def finish_checkout(repo: Repo) -> None:
     journal = Path(repo.controldir()) / JOURNAL
     old_text, new_text = journal.read_bytes().split()
-    old = None if old_text == b"-" else old_text
-    new = new_text
+    old = None if old_text == b"-" else ObjectID(old_text)
+    new = ObjectID(new_text)
     root = Path(repo.path)
     before = commit_files(repo, old)
     after = commit_files(repo, new)
@@ -267,7 +292,7 @@ def finish_checkout(repo: Repo) -> None:
         if target.is_file() and blob_id(target.read_bytes()) == sha:
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(target, repo[sha].as_raw_string())
+        atomic_write_bytes(target, read_object(repo, sha, Blob).as_raw_string())
         changed.append(path)
     for path in set(before) - set(after):
         with contextlib.suppress(FileNotFoundError):
@@ -284,7 +309,7 @@ def finish_checkout(repo: Repo) -> None:
 SEED_SKIPPED = ("__pycache__", "__init__.py", ".*", "*~", "schema")
 
 
-def new_folder_target(target: str | os.PathLike) -> Path:
+def new_folder_target(target: StrPath) -> Path:
     """``target`` resolved, refused unless it is missing or an empty folder."""
     target = Path(target).expanduser().resolve()
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
@@ -321,8 +346,8 @@ def copy_data(src: Path, target: Path) -> None:
                 shutil.copyfile(Path(dirpath) / name, here / name)
 
 
-def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = None,
-                identity: Identity | None = None) -> bytes:
+def init_folder(target: StrPath, source: StrPath | None = None,
+                identity: Identity | None = None) -> ObjectID:
     """Create a rules folder at ``target`` from the data folder ``source`` (the bundled
     seed by default) with a first commit. The folder appears whole or not at all."""
     from ..datapath import bundled_data_dir
@@ -338,7 +363,7 @@ def init_folder(target: str | os.PathLike, source: str | os.PathLike | None = No
         (work / ".gitignore").write_bytes(GITIGNORE)
         repo = Repo.init(str(work), default_branch=BRANCH)
         files = worktree_files(work)
-        state = {}
+        state: dict[str, ObjectID] = {}
         for rel, path in files.items():
             blob = Blob.from_string(path.read_bytes())
             repo.object_store.add_object(blob)

@@ -8,25 +8,28 @@ system; this serves exactly one repository at ``/``.)
 from __future__ import annotations
 
 import contextlib
-import os
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from dulwich.errors import NotGitRepository
 from dulwich.repo import Repo
-from dulwich.server import DictBackend
+from dulwich.server import BackendRepo, DictBackend
 from dulwich.web import ChunkedEncodingError, _chunk_iter, make_wsgi_chain
 
 from .errors import RulesFolderError
-from .repo import BRANCH
+from .repo import BRANCH, StrPath
+
+if TYPE_CHECKING:  # the standard library's WSGI types (wsgiref.types from Python 3.11)
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 
 class _Quiet(WSGIRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the standard library's name
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
         pass
 
 
@@ -38,11 +41,11 @@ MAX_PUSH_BYTES = 256 * 1024 * 1024
 MAX_CHUNK_BYTES = MAX_PUSH_BYTES
 
 
-def _whole_body(app):
+def _whole_body(app: WSGIApplication) -> WSGIApplication:
     """WSGI middleware: a ``Transfer-Encoding: chunked`` request body (a push) is read
     with dulwich's own de-chunker, under larger bounds, and passed on with a
     ``Content-Length``."""
-    def wrapped(environ, start_response):
+    def wrapped(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("HTTP_TRANSFER_ENCODING", "").lower() != "chunked":
             yield from app(environ, start_response)
             return
@@ -70,7 +73,7 @@ class Served:
     server: WSGIServer
 
 
-def init_bare(path: str | os.PathLike) -> Path:
+def init_bare(path: StrPath) -> Path:
     """Create an empty shared repository (branch main) at ``path``."""
     target = Path(path)
     if target.exists() and any(target.iterdir()):
@@ -83,7 +86,7 @@ def init_bare(path: str | os.PathLike) -> Path:
     return target
 
 
-def make_http_server(bare: str | os.PathLike, host: str = "127.0.0.1",
+def make_http_server(bare: StrPath, host: str = "127.0.0.1",
                      port: int = 0) -> tuple[WSGIServer, Repo]:
     try:
         repo = Repo(str(bare))
@@ -91,7 +94,8 @@ def make_http_server(bare: str | os.PathLike, host: str = "127.0.0.1",
         raise RulesFolderError(f"{bare} is not a git repository; create one with "
                                f"`rulesbook serve {bare} --create`") from None
     try:
-        server = make_server(host, port, _whole_body(make_wsgi_chain(DictBackend({b"/": repo}))),
+        repos: dict[bytes, BackendRepo] = {b"/": repo}
+        server = make_server(host, port, _whole_body(make_wsgi_chain(DictBackend(repos))),
                              handler_class=_Quiet)
     except OSError as exc:
         repo.close()
@@ -100,7 +104,7 @@ def make_http_server(bare: str | os.PathLike, host: str = "127.0.0.1",
 
 
 @contextlib.contextmanager
-def serving(bare: str | os.PathLike, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+def serving(bare: StrPath, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """Serve ``bare`` on a background thread; yields its URL."""
     server, repo = make_http_server(bare, host, port)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

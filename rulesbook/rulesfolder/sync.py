@@ -14,19 +14,22 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
-from dulwich.client import HangupException, get_transport_and_path
+from dulwich.client import GitClient, get_transport_and_path
 from dulwich.config import ConfigDict
-from dulwich.errors import GitProtocolError, NotGitRepository
+from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
 from dulwich.graph import find_merge_base
-from dulwich.objects import Blob
+from dulwich.objects import Blob, ObjectID
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from ..errors import LibraryError, Problem
 from .errors import (
+    DroppedJson,
     DroppedRecord,
     Resolution,
     RulesFolderError,
@@ -39,6 +42,7 @@ from .repo import (
     BRANCH,
     HEAD_REF,
     MARKER,
+    StrPath,
     build_tree,
     checkout,
     commit_files,
@@ -48,6 +52,7 @@ from .repo import (
     make_commit,
     new_folder_target,
     open_repo,
+    read_object,
     set_head,
     stage,
     staging_beside,
@@ -55,8 +60,37 @@ from .repo import (
     worktree_state,
 )
 
+if TYPE_CHECKING:
+    from dulwich.pack import UnpackedObject
+
+    from ..library import Library
+
 Progress = Callable[[str], None]
 DEFAULT_REMOTE = "origin"
+
+
+class SyncJson(TypedDict):
+    """``rulesbook sync --json``."""
+
+    remote: str
+    fetched: int
+    merged: bool
+    fast_forward: bool
+    pushed: int
+    committed_edits: list[str]
+    head: str
+    up_to_date: bool
+    not_shared: list[str]
+    dropped: list[DroppedJson]
+
+
+class StatusJson(TypedDict):
+    """:meth:`FolderStatus.to_dict`: where the folder stands against its remote."""
+
+    remote: str | None
+    ahead: int
+    behind: int
+    pending: list[str]
 
 
 @dataclass(frozen=True)
@@ -77,7 +111,7 @@ class SyncResult:
     def up_to_date(self) -> bool:
         return not (self.fetched or self.merged or self.pushed or self.committed_edits)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> SyncJson:
         return {"remote": self.remote, "fetched": self.fetched, "merged": self.merged,
                 "fast_forward": self.fast_forward, "pushed": self.pushed,
                 "committed_edits": list(self.committed_edits), "head": self.head,
@@ -94,7 +128,7 @@ class FolderStatus:
     behind: int
     pending: tuple[str, ...]  # data files edited by hand, not committed (a sync commits them)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> StatusJson:
         return {"remote": self.remote, "ahead": self.ahead, "behind": self.behind,
                 "pending": list(self.pending)}
 
@@ -126,16 +160,16 @@ def _remember_origin(repo: Repo, url: str) -> None:
     config.write_to_path()
 
 
-def _tracking_ref(name: str) -> bytes:
+def _tracking_ref(name: str) -> Ref:
     safe = name if name.replace("-", "").replace("_", "").isalnum() else "sync"
-    return f"refs/remotes/{safe}/{BRANCH.decode()}".encode()
+    return Ref(f"refs/remotes/{safe}/{BRANCH.decode()}".encode())
 
 
-def _count(repo: Repo, include: bytes | None, exclude: bytes | None) -> int:
+def _count(repo: Repo, include: ObjectID | None, exclude: ObjectID | None) -> int:
     if include is None:
         return 0
-    return sum(1 for _ in repo.get_walker(include=[include],
-                                          exclude=[exclude] if exclude else None))
+    walker = repo.get_walker(include=[include], exclude=[exclude] if exclude else None)
+    return len(list(walker))
 
 
 #: request bodies up to this size go to an HTTP remote whole, with a Content-Length
@@ -151,14 +185,14 @@ def _client_config() -> ConfigDict:
     return config
 
 
-def _transport(url: str):
+def _transport(url: str) -> tuple[GitClient, str]:
     try:
         return get_transport_and_path(url, config=_client_config())
     except (ValueError, NotGitRepository) as exc:
         raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
 
 
-def _fetch(repo: Repo, url: str, progress: Progress) -> bytes | None:
+def _fetch(repo: Repo, url: str, progress: Progress) -> ObjectID | None:
     """Fetch the remote's main branch; its commit id (None: the remote is empty)."""
     client, path = _transport(url)
     progress(f"Fetching from {shown(url)}")
@@ -170,26 +204,33 @@ def _fetch(repo: Repo, url: str, progress: Progress) -> bytes | None:
     return refs.get(HEAD_REF)
 
 
-def _push(repo: Repo, url: str, expected: bytes | None, new: bytes, progress: Progress) -> None:
+def _push(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
+          progress: Progress) -> None:
     client, path = _transport(url)
     progress(f"Pushing to {shown(url)}")
 
     class Moved(Exception):
         pass
 
-    def update_refs(refs):
+    def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
         if refs.get(HEAD_REF) != expected:
             raise Moved()
         return {**refs, HEAD_REF: new}
 
+    def pack_data(have: Set[ObjectID], want: Set[ObjectID], *, ofs_delta: bool = False,
+                  progress: Callable[..., None] | None = None
+                  ) -> tuple[int, Iterator[UnpackedObject]]:
+        return repo.generate_pack_data(set(have), set(want), progress=progress,
+                                       ofs_delta=ofs_delta)
+
     try:
-        result = client.send_pack(path, update_refs, repo.generate_pack_data)
+        result = client.send_pack(path.encode(), update_refs, pack_data)
     except Moved:
         raise _RemoteMoved() from None
     except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
         raise RulesFolderError(f"cannot push to {shown(url)}: {_reason(exc)}; your changes "
                                f"are kept here and the next sync sends them") from None
-    status = (getattr(result, "ref_status", None) or {}).get(HEAD_REF)
+    status = (result.ref_status or {}).get(HEAD_REF)
     if status:
         raise RulesFolderError(f"{shown(url)} refused the push: {status}")
 
@@ -219,7 +260,7 @@ _MERGED = ("sync stopped: the merged rules folder would not be valid, so nothing
            "merged or pushed")
 
 
-def _validate_tree(repo: Repo, files: dict[str, bytes], stopped: str = _MERGED) -> None:
+def _validate_tree(repo: Repo, files: Mapping[str, ObjectID], stopped: str = _MERGED) -> None:
     """Load the folder a tree describes, fully validated; raise SyncInvalid (its
     message starting with ``stopped``)."""
     from ..library import load_library
@@ -229,7 +270,7 @@ def _validate_tree(repo: Repo, files: dict[str, bytes], stopped: str = _MERGED) 
         for path, sha in files.items():
             target = root / path
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(repo[sha].as_raw_string())
+            target.write_bytes(read_object(repo, sha, Blob).as_raw_string())
         try:
             library = load_library(root)
         except LibraryError as exc:
@@ -242,11 +283,11 @@ def _validate_tree(repo: Repo, files: dict[str, bytes], stopped: str = _MERGED) 
                               + "\n".join(str(p) for p in problems))
 
 
-def edition_chain_problems(library) -> list[Problem]:
+def edition_chain_problems(library: Library) -> list[Problem]:
     """Each edition's base is the one before it, and an edition adopted by a ballot
     carries that sealed ballot's seal."""
     problems = []
-    ballots = {}
+    ballots: dict[object, object] = {}
     for doc in library.extra.get("ballot", ()):
         seal = doc.data.get("seal") or {}
         ballots[doc.data.get("id")] = seal.get("digest")
@@ -336,7 +377,7 @@ def _refuse_working_folder(url: str) -> None:
                            f"DIR --create`, any git hosting, or `git init --bare`)")
 
 
-def sync(root: str | os.PathLike, remote: str | None = None,
+def sync(root: StrPath, remote: str | None = None,
          progress: Progress | None = None, take: Resolution | None = None) -> SyncResult:
     """Fetch the remote's branch, merge it record by record, validate, push.
     ``take``: the side to keep of conflicting records (``--take``)."""
@@ -360,6 +401,9 @@ def sync(root: str | os.PathLike, remote: str | None = None,
 def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
                progress: Progress, take: Resolution | None = None) -> SyncResult:
     local = head_id(repo)
+    if local is None:  # a folder made by hand (`git init`) whose files never validated
+        raise RulesFolderError("this rules folder has no commit yet, so there is nothing to "
+                               "sync; create rules folders with `rulesbook init DIR`")
     theirs = _fetch(repo, url, progress)
     tracking = _tracking_ref(name)
     if theirs is not None:
@@ -405,11 +449,12 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
                       edits.committed, new.decode(), edits.not_shared, dropped)
 
 
-def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes, name: str,
-           take: Resolution | None = None) -> tuple[dict[str, bytes], tuple[DroppedRecord, ...]]:
+def _merge(repo: Repo, base: ObjectID | None, ours: ObjectID, theirs: ObjectID, name: str,
+           take: Resolution | None = None
+           ) -> tuple[dict[str, ObjectID], tuple[DroppedRecord, ...]]:
     result, merged = merge_trees(commit_files(repo, base), commit_files(repo, ours),
                                  commit_files(repo, theirs),
-                                 lambda sha: repo[sha].as_raw_string(), take)
+                                 lambda sha: read_object(repo, sha, Blob).as_raw_string(), take)
     conflicts = [c for m in merged for c in m.conflicts]
     if conflicts:
         raise SyncConflict(conflicts, _tracking_ref(name).decode().removeprefix("refs/remotes/"))
@@ -431,7 +476,7 @@ def _merge(repo: Repo, base: bytes | None, ours: bytes, theirs: bytes, name: str
     return result, tuple(d for m in merged for d in m.dropped)
 
 
-def fetch_status(root: str | os.PathLike, remote: str | None = None,
+def fetch_status(root: StrPath, remote: str | None = None,
                  progress: Progress | None = None) -> FolderStatus:
     """Fetch the remote's branch (nothing is merged or changed in the folder) and tell
     how far ahead and behind the folder is."""
@@ -447,30 +492,28 @@ def fetch_status(root: str | os.PathLike, remote: str | None = None,
     return folder_status(root, remote)
 
 
-def folder_status(root: str | os.PathLike, remote: str | None = None) -> FolderStatus:
+def folder_status(root: StrPath, remote: str | None = None) -> FolderStatus:
     """Ahead/behind against the remote's branch as last fetched, and pending edits."""
     repo = open_repo(root)
     try:
+        local = head_id(repo)
+        pending, _others = pending_files(repo)  # what a sync would commit
         try:
             name, url = _remote_url(repo, remote)
-        except RulesFolderError:
-            name, url = None, None
-        local = head_id(repo)
-        theirs = None
-        if name is not None:
-            with contextlib.suppress(KeyError):
-                theirs = repo.refs[_tracking_ref(name)]
-        pending, _others = pending_files(repo)  # what a sync would commit
+        except RulesFolderError:  # no remote yet
+            return FolderStatus(None, 0, 0, pending)
+        theirs: ObjectID | None = None
+        with contextlib.suppress(KeyError):
+            theirs = repo.refs[_tracking_ref(name)]
         if theirs is None:
-            return FolderStatus(shown(url) if url else None,
-                                _count(repo, local, None) if url else 0, 0, pending)
+            return FolderStatus(shown(url), _count(repo, local, None), 0, pending)
         return FolderStatus(shown(url), _count(repo, local, theirs), _count(repo, theirs, local),
                             pending)
     finally:
         repo.close()
 
 
-def clone(url: str, target: str | os.PathLike, progress: Progress | None = None) -> Path:
+def clone(url: str, target: StrPath, progress: Progress | None = None) -> Path:
     """Clone a shared rules folder into ``target`` (which must not exist or be empty);
     it appears whole and validated, or not at all."""
     progress = progress or (lambda _message: None)
