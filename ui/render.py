@@ -179,7 +179,7 @@ def _withdrawn_md(prop: Proposal) -> list[str]:
 
 def proposal_page(library: Library, prop: Proposal) -> str:
     member = library.member(prop.member)
-    title = prop.title or (library.index[prop.rule].title if prop.rule else prop.id)
+    title = prop.title or (library.index[prop.rule].title if prop.rule else None) or prop.id
     lines = [f"# {esc(prop.ref)} — {esc(title)}", "",
              f"Proposal by **{esc(member.label)}**, {esc(prop.kind)}", ""]
     if prop.rule:

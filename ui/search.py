@@ -122,8 +122,9 @@ class SearchController(QObject):
         if not query:
             return
         library = self.controller.library
-        if library is not None and library.normalise_ref(query):
-            self._open(library.normalise_ref(query))
+        ref = library.normalise_ref(query) if library is not None else None
+        if ref:
+            self._open(ref)
             return
         index = self.results.view.currentIndex()
         if not index.isValid() and self.results.model.rowCount():

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+from shiboken6 import isValid
 
 if TYPE_CHECKING:
     from .controller import AppController
@@ -278,11 +279,14 @@ class FittedColumns(QObject):
         header.setStretchLastSection(True)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         table.setTextElideMode(Qt.TextElideMode.ElideNone)
-        table.viewport().installEventFilter(self)
+        self.viewport = table.viewport()
+        self.viewport.installEventFilter(self)
         self.fit()
 
     def fit(self) -> None:
-        width = self.table.viewport().width()
+        if not (isValid(self.table) and isValid(self.viewport)):  # being destroyed
+            return
+        width = self.viewport.width()
         total = sum(self.weights)
         if width <= 0 or not total:
             return
@@ -292,6 +296,6 @@ class FittedColumns(QObject):
             self.table.resizeRowsToContents()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
-        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+        if event.type() == QEvent.Type.Resize and watched is self.viewport:
             self.fit()
         return False

@@ -178,8 +178,9 @@ class RulingsController(QObject):
         if self.library is None or self.incident_id is None:
             self.suggestions = self.comparison = None
         else:
-            self.suggestions = suggest(self.library, self.incident_id, self.facts, self.edition)
-            self.comparison = compare(self.library, self.incident_id, self.facts)
+            facts: dict[str, object] = dict(self.facts)
+            self.suggestions = suggest(self.library, self.incident_id, facts, self.edition)
+            self.comparison = compare(self.library, self.incident_id, facts)
         self.resultsChanged.emit(self.suggestions, self.comparison)
 
     # -- the case library --------------------------------------------------------
@@ -276,6 +277,8 @@ class RulingsController(QObject):
         from rulesbook.report import report_html
 
         case = self.report_case()
+        if self.library is None:
+            return ""
         try:
             return report_html(self.library, case, self.edition)
         except RulingsError as exc:

@@ -157,6 +157,8 @@ class SilencesView(QWidget):
     # -- display -------------------------------------------------------------------
     def show_silences(self, found: Sequence[Silence]) -> None:
         library = self.controller.library
+        if library is None:
+            return
         gaps = sum(1 for s in found if not s.conflict)
         clashes = len(found) - gaps
         edition = self.controller.edition or ""

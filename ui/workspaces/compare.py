@@ -224,6 +224,8 @@ class CompareWorkspace(Workspace):
         if self.comparison is None:
             return
         library = self.controller.library
+        if library is None:
+            return
         original = self.comparison.original.ref if self.comparison.original else None
         wanted = set(self.visible_refs())
         for variant in self.comparison.variants:
