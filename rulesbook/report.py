@@ -15,7 +15,7 @@ from .diagram import DiagramArrow
 from .draughts import Position
 from .reconstruct.replay import IllegalMove, move_number, replay
 from .storage import atomic_write_text
-from .textio import visible_controls
+from .textio import ordinal, visible_controls
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>])")
 _DIAGRAM = "RULESBOOKDIAGRAMPLACEHOLDER"
@@ -45,12 +45,6 @@ def _quote_marked(text: str, quotes) -> str:
         at = end
     parts.append(md_escape(text[at:]))
     return "> " + "".join(parts)
-
-
-def ordinal(n: int) -> str:
-    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ across every variant, draw claims from a game, and the case library.
 ...         "refuses_to_move": False}).best.outcome
 'must_move_piece'
 """
+from .announce import AnnouncementLevel, DrawAnnouncement, draw_announcements
 from .cases import (
     Case,
     CaseDifference,
@@ -35,6 +36,7 @@ from .silences import Fill, Silence, fills, open_proposals, silences
 from .vocabulary import OUTCOMES, fact_words, outcome_words, verdict_words
 
 __all__ = [
+    "AnnouncementLevel", "DrawAnnouncement", "draw_announcements",
     "Case", "CaseDifference", "CaseResult", "Comparison", "DrawClaim", "Fact", "Fill",
     "QuoteSpan", "Silence", "find_quote", "fills", "merged_spans", "open_proposals",
     "quote_spans", "silences", "specs_for",

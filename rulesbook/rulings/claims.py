@@ -4,26 +4,33 @@ state with the limits of the edition in force."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .engine import Suggestions, in_force_sources, suggest
 from .errors import GameRecordError
+
+if TYPE_CHECKING:
+    from ..draughts import CountRules, Game
+    from ..library import Library
 
 _OFF = dict(three_vs_one_limit=None, long_line_limit=None, strong_side_limit=None,
             strong_side_extension=0, king_weight=1, man_weight=1, repetition_limit=None)
 
 
-def count_rules_for(library, edition: str | None = None):
+def count_rules_for(library: Library, edition: str | None = None
+                    ) -> tuple[CountRules, dict[str, str]]:
     """The CountRules of an edition, built from the ``count:`` of the rulings in force,
     and which record set each parameter. Counts no rule in force sets are off."""
     from ..draughts import CountRules
 
-    params, sources = dict(_OFF), {}
+    params: dict[str, int | None] = dict(_OFF)
+    sources: dict[str, str] = {}
     for ref, _book, _rule, _text, _title, specs, _ in in_force_sources(library, edition):
         for spec in specs:
             for key, value in spec.count.items():
                 params[key] = value
                 sources[key] = ref
-    return CountRules(**params), sources
+    return CountRules(**params), sources  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,15 @@ def draw_claims(library, start, moves, ply: int | None = None,
     if notice_ply is not None and not 0 <= notice_ply <= game.ply:
         raise GameRecordError(f"the notice at ply {notice_ply} is outside the game "
                               f"(0-{game.ply})")
+    return claims_at(library, game, rules, sources, edition, notice_ply)
+
+
+def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str, str],
+              edition: str | None = None,
+              notice_ply: int | None = None) -> tuple[DrawClaim, ...]:
+    """Every draw claim at the current ply of ``game`` (played with the count
+    ``rules``; ``sources``: which record set each parameter, as
+    :func:`count_rules_for` gives them), under ``edition``."""
     state = game.count_state()
     claims = []
     # 13-count / long line

@@ -31,11 +31,12 @@ REPORT_FIELDS = ("title", "event", "round", "date", "black", "white", "descripti
 
 #: Keys the board may add to the facts that are not incident facts (kept as context).
 CONTEXT_KEYS = ("move", "reason", "fen", "moves", "ply", "disputed_ply", "explanation",
-                "side", "plies_ago", "variant")
+                "side", "plies_ago", "variant", "event", "round", "date", "black", "white")
 #: The record context a request may carry (see ``BoardController.rulings_facts``):
 #: context key -> the report field it fills.
 RECORD_FIELDS = {"moves": "moves", "fen": "fen", "ply": "disputed_ply",
-                 "disputed_ply": "disputed_ply"}
+                 "disputed_ply": "disputed_ply", "event": "event", "round": "round",
+                 "date": "date", "black": "black", "white": "white"}
 
 
 def outcome_words(ruling) -> str:
