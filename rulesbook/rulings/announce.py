@@ -13,6 +13,7 @@ says where each claim first holds, in the words a referee reads out::
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -76,12 +77,21 @@ def _short(ref: str, home: str) -> str:
     return rule if book == home and rule else ref
 
 
+def _same_rule_first(refs: tuple[str, ...], rule: str) -> tuple[str, ...]:
+    """The proposals to ``rule`` (``28A`` for ``28``) first, then the others as given."""
+    number = re.match(r"\d+", rule)
+    if number is None:
+        return refs
+    own = tuple(r for r in refs if re.fullmatch(rf"{number.group()}[A-Z]", r))
+    return own + tuple(r for r in refs if r not in own)
+
+
 def _head(claim: DrawClaim, reached: bool) -> str:
     facts = claim.facts
     if claim.incident == "thirteen_count":
         if reached:
-            return ("Long-line count reached" if claim.name == "long line"
-                    else "13-count reached") + f" ({claim.moves} moves of the lone king)"
+            return (f"Long-line count reached ({claim.moves} moves)"
+                    if claim.name == "long line" else "13-count reached")
         where = " on the long line" if facts.get("long_line") else ""
         return f"Lone king{where}, {claim.moves} moves,"
     if claim.incident == "strong_side_count":
@@ -106,7 +116,8 @@ def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
         needs = tuple(f.id.replace("_", " ") for f in claim.suggestions.questions) or \
             tuple(dict.fromkeys(u.replace("_", " ") for r in claim.suggestions.rulings
                                 for u in r.unknown_facts))
-    also = tuple(_short(r, home) for r in drawing if r != ref)
+    also = _same_rule_first(tuple(_short(r, home) for r in drawing if r != ref),
+                            _short(ref or claim.ref or "", home))
     text = f"{_head(claim, reached)} after {side}'s {ordinal(number)} move: "
     if outcome is not None and ref is not None:
         said = {DRAW: DRAW, PLAY_ON: "play goes on"}.get(outcome) or outcome_words(outcome)

@@ -3,8 +3,8 @@ stronger side's count and repetition, computed from the draughts engine's count
 state with the limits of the edition in force."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .engine import Suggestions, in_force_sources, suggest

@@ -126,16 +126,23 @@ def test_the_13_count_is_announced_where_the_referee_looks(qtbot, ws, controller
     step_to(qtbot, ws, draw_ply - 1)
     assert "13-count" not in ws.status_text() and ws.claim_bar.text() == ""
     qtbot.keyClick(ws.board, Qt.Key.Key_Right)
-    said = f"13-count reached (13 moves of the lone king) after {scoresheet(start, draw_ply)}"
+    said = f"13-count reached after {scoresheet(start, draw_ply)}"
     assert said.endswith("after White's 13th move")
     status = ws.status_text()
     assert status.startswith(said + ": draw under apca:28 — and under ")
-    # the rule in force first, then the proposals the case file says draw too
+    # the rule in force first, then the proposals the case file says draw too, those
+    # to the same rule (28A) before the others (24B)
     also = status.split(" — and under ", 1)[1].split(", ")
     assert sorted(also) == sorted(expected_also("thirteen-count-reached", "apca:28"))
+    assert also[0].startswith("28")
     assert ws.claim_bar.isVisible() and ws.claim_bar.text() == status
     assert ws.claim_bar.button.isEnabled()
-    # a later move is flagged, not stepped over without comment
+    # a later move is flagged, not stepped over without comment: in the move list
+    flagged = [p for p in range(1, len(moves) + 1)
+               if ws.move_list.item_for_ply(p).text().startswith("⚑")]
+    assert flagged == list(range(draw_ply + 1, len(moves) + 1))
+    assert "played after the draw" in ws.move_list.item_for_ply(draw_ply + 1).toolTip()
+    # and on the status line as the referee steps onto it
     qtbot.keyClick(ws.board, Qt.Key.Key_Right)
     assert "played after the draw: 13-count reached" in ws.status_text()
     assert "1 move(s) after the draw" in ws.claim_bar.text()
@@ -164,8 +171,7 @@ def test_check_record_says_legal_and_drawn_and_offers_the_rulings(qtbot, ws, con
     qtbot.mouseClick(ws.check_button, Qt.MouseButton.LeftButton)
     text = ws.check_view.toPlainText()
     assert "Every move is legal" in text
-    assert "13-count reached (13 moves of the lone king) after White's 13th move: draw under " \
-        "apca:28" in text
+    assert "13-count reached after White's 13th move: draw under apca:28 — and under 28A" in text
     # four moves were played after the draw (plies 27-30): said, not passed over
     assert "4 later move(s) (from ply 27) were played after the draw" in text
     assert "Every move is legal" in ws.status_text() and "13-count reached" in ws.status_text()

@@ -211,3 +211,25 @@ def test_tags_reach_the_dispute_report(qtbot, window, tmp_path):
     text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
     for value in ("Ohio Open", "Round: 4", "2026.05.02", "Ann Lee", "Bob <b>Ray</b>"):
         assert value in text, value
+
+
+def test_the_real_question_names_the_choices_and_escape_cancels(qtbot, ws):
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    type_moves(qtbot, ws)
+    seen: list[tuple[str, list[str]]] = []
+
+    def answer() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, answer)
+            return
+        seen.append((box.text(), sorted(b.text().replace("&", "") for b in box.buttons())))
+        qtbot.keyClick(box, Qt.Key.Key_Escape)
+
+    QTimer.singleShot(0, answer)
+    paste(ws, pdn(**TAGS))
+    assert seen and "the pasted record would replace it" in seen[0][0]
+    assert seen[0][1] == ["Cancel", "Discard", "Save"]
+    assert texts(ws) == TYPED.split()

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 __all__ = ["CheckController", "MOVE_STATES"]
 
 #: how the move list shows a ply (see :meth:`CheckController.move_state`)
-MOVE_STATES = ("legal", "illegal", "suspect", "unchecked", "unplayed")
+MOVE_STATES = ("legal", "illegal", "suspect", "unchecked", "unplayed", "after_draw")
 
 
 class CheckController(QObject):
@@ -86,7 +86,8 @@ class CheckController(QObject):
         """How the move list shows ``ply`` (one of :data:`MOVE_STATES`): ``illegal``
         (found by "Check record"), ``suspect`` (not legal, record not checked yet),
         ``unchecked`` (after the first illegal move when they are not let stand),
-        ``unplayed`` (the replay cannot reach it) or ``legal``."""
+        ``unplayed`` (the replay cannot reach it), ``after_draw`` (legal, but played
+        after a draw count was reached under the edition in force) or ``legal``."""
         board = self._board
         checked = self.result
         if checked is not None:
@@ -99,6 +100,8 @@ class CheckController(QObject):
             return "suspect"
         if ply > board.available_plies:
             return "unplayed"
+        if board.counts.after_draw_text(ply):
+            return "after_draw"
         return "legal"
 
     def rulings_facts(self) -> dict[str, Any] | None:

@@ -366,6 +366,9 @@ class BoardWorkspace(Workspace):
             self.board_controller.new_game()
 
     def _ask_replace(self, what: str) -> str:
+        from rulesbook.textio import shorten, visible_controls
+
+        what = shorten(visible_controls(what), 80)  # a file name as typed, never too long
         return ask(self, "Unsaved work",
                    f"The board has work that is not saved in a case file; {what} "
                    "would replace it.", SAVE_DISCARD_CANCEL, icon=Icon.Warning,
