@@ -78,6 +78,10 @@ def record_view(case) -> RecordView:
         raise GameRecordError(f"the record cannot be read: {exc}") from None
     illegal = rep.first_illegal
     disputed = case.disputed_ply
+    claim = case.claim_ply
+    if claim is None and disputed is not None and is_claim(case):
+        # a draw claim is made after the ply the board sends, never before it
+        disputed, claim = None, disputed
     if illegal is not None and illegal.ply != disputed:
         raise GameRecordError(f"move {illegal.ply} ({illegal.move}) cannot be played: "
                               f"{illegal.message}")
@@ -94,7 +98,7 @@ def record_view(case) -> RecordView:
             if len(highlight) >= 2:
                 arrows += (DiagramArrow(highlight, "#c62828", dashed=True),)
         return RecordView(before, caption, rep.moves, rep.start, illegal, highlight, arrows)
-    at = min(case.claim_ply if case.claim_ply is not None else len(rep.positions) - 1,
+    at = min(claim if claim is not None else len(rep.positions) - 1,
              len(rep.positions) - 1)
     position = rep.positions[at]
     if at == 0:
@@ -103,6 +107,14 @@ def record_view(case) -> RecordView:
         last = rep.positions[at - 1]
         caption = "Position after " + scoresheet_name(rep.start, last, at, rep.moves[at - 1])
     return RecordView(position, caption, rep.moves, rep.start, None, (), ())
+
+
+def is_claim(case) -> bool:
+    """The case is a draw claim (13-count, stronger side, repetition): its ply is the
+    one after which the claim is made."""
+    from .rulings.claims import CLAIM_INCIDENTS
+
+    return case.incident in CLAIM_INCIDENTS
 
 
 def _squares_of(text: str) -> tuple[int, ...]:
@@ -155,7 +167,7 @@ def report_markdown(library, case, edition: str | None = None) -> tuple[str, str
                 prefix = f"{move_number(view.start, i)}\\. " if first_of_pair or i == 1 else ""
                 cell = prefix + md_escape(text)
                 if i == case.disputed_ply:
-                    cell = f"**{cell}** (disputed)"
+                    cell = f"**{cell}** ({'claim made after it' if is_claim(case) else 'disputed'})"
                 items.append(cell)
             lines += [" ".join(items), ""]
     lines += ["## Facts established", ""]

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
     from ..draughts.pdn import PdnGame
     from ..library import Library
 
+#: the incidents of the draw claims decided from the game (:class:`DrawClaim`)
+CLAIM_INCIDENTS = ("thirteen_count", "strong_side_count", "repetition")
+
 _OFF = dict(three_vs_one_limit=None, long_line_limit=None, strong_side_limit=None,
             strong_side_extension=0, king_weight=1, man_weight=1, repetition_limit=None)
 

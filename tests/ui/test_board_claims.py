@@ -20,6 +20,7 @@ them and the test checks that every move is legal before anything else).
 """
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -154,7 +155,7 @@ def test_the_13_count_is_announced_where_the_referee_looks(qtbot, ws, controller
     assert incident == "thirteen_count"
     assert facts["three_kings_vs_one"] is True and facts["lone_king_moves"] == 13
     assert facts["long_line"] is False
-    assert facts["moves"].split() == moves[:draw_ply]
+    assert facts["moves"].split() == moves and facts["ply"] == draw_ply
     assert facts["fen"] == start.fen()
     assert (facts["event"], facts["round"], facts["black"], facts["white"]) == \
         ("Club night", "3", "Ann <b>Lee</b>", "Bob")
@@ -256,3 +257,22 @@ def test_the_claim_bar_is_plain_text(qtbot, ws):
     qtbot.keyClick(ws.board, Qt.Key.Key_End)
     assert ws.claim_bar.label.textFormat() == Qt.TextFormat.PlainText
     assert ws.status.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_the_report_of_a_draw_claim_shows_the_position_after_it(qtbot, window, tmp_path):
+    board = window.workspaces["board"]
+    board.confirm_close = lambda: "discard"
+    rulings = window.workspaces["rulings"]
+    window.show_workspace("board")
+    paste(qtbot, board, pdn(THREE_V_ONE, THREE_V_ONE_LINE, Event="Club night",
+                            Black="Ann", White="Bob"))
+    start = Position.from_fen(THREE_V_ONE)
+    step_to(qtbot, board, 26)
+    qtbot.mouseClick(board.claim_bar.button, Qt.MouseButton.LeftButton)
+    assert rulings.rulings.incident_id == "thirteen_count"
+    assert rulings.rulings.facts["lone_king_moves"] == 13
+    page = html.unescape(Path(rulings.save_report("html", str(tmp_path / "claim.html")))
+                         .read_text(encoding="utf-8"))
+    move = THREE_V_ONE_LINE.split()[25]
+    assert f"Position after {scoresheet(start, 26)}, {move}" in page
+    assert "Club night" in page and "Ann" in page and "Bob" in page

@@ -132,13 +132,14 @@ class CountsController(QObject):
 
     def request_facts(self, announcement: DrawAnnouncement) -> dict[str, Any]:
         """The incident's facts and the record context the rulings panel takes: the
-        moves up to the claim (the report shows the position after it), the start,
-        the claim in words and the record's event, round, date and players."""
+        record, the ply after which the claim is made (the report shows the position
+        after it), the start, the claim in words and the record's event, round, date
+        and players."""
         board = self._board
         incident = announcement.incident
         facts: dict[str, Any] = dict(incident.facts)
         facts.update(move=incident.move, explanation=incident.explanation,
-                     moves=" ".join(board.record.texts[:announcement.ply]),
+                     ply=announcement.ply, moves=" ".join(board.record.texts),
                      fen=board.start.fen(), variant=board.variant.name)
         facts.update({k: v for k, v in record_tag_fields(board.record).items() if v})
         return facts
