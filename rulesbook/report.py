@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import markdown
 
@@ -17,11 +19,15 @@ from .reconstruct.replay import IllegalMove, move_number, replay
 from .storage import atomic_write_text
 from .textio import ordinal, visible_controls
 
+if TYPE_CHECKING:
+    from .library import Library
+    from .rulings.cases import Case
+
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>])")
 _DIAGRAM = "RULESBOOKDIAGRAMPLACEHOLDER"
 
 
-def md_escape(text) -> str:
+def md_escape(text: object) -> str:
     """Text made literal for Markdown: bidi overrides and other invisible controls
     shown as ``<U+202E>`` (a name reads as typed), HTML-escaped, then Markdown
     punctuation escaped."""
@@ -33,7 +39,7 @@ def _quote(text: str) -> str:
                      str(text).splitlines())
 
 
-def _quote_marked(text: str, quotes) -> str:
+def _quote_marked(text: str, quotes: Iterable[str]) -> str:
     """The rule text as a block quote with the deciding words (``quotes``) in bold."""
     from .rulings import merged_spans
 
@@ -66,7 +72,7 @@ def scoresheet_name(start: Position, before: Position, ply: int, text: str) -> s
     return f"{before.turn.title}'s {ordinal(move_number(start, ply))} move, {text}"
 
 
-def record_view(case) -> RecordView:
+def record_view(case: Case) -> RecordView:
     """Replay the case's record with the reconstruction core; raises GameRecordError
     when a move other than the disputed one cannot be played."""
     from .draughts import DraughtsError
@@ -109,7 +115,7 @@ def record_view(case) -> RecordView:
     return RecordView(position, caption, rep.moves, rep.start, None, (), ())
 
 
-def is_claim(case) -> bool:
+def is_claim(case: Case) -> bool:
     """The case is a draw claim (13-count, stronger side, repetition): its ply is the
     one after which the claim is made."""
     from .rulings.claims import CLAIM_INCIDENTS
@@ -122,7 +128,8 @@ def _squares_of(text: str) -> tuple[int, ...]:
                  if s.isascii() and s.isdigit() and len(s) <= 2)
 
 
-def report_markdown(library, case, edition: str | None = None) -> tuple[str, str]:
+def report_markdown(library: Library, case: Case, edition: str | None = None
+                    ) -> tuple[str, str]:
     """(markdown, svg) of the report for ``case``."""
     from .diagram import board_svg
     from .rulings import compare, fact_words, get_incident, outcome_words, suggest, verdict_words
@@ -220,7 +227,7 @@ table{border-collapse:collapse;width:100%}td,th{border:1px solid #bbb;padding:.2
 figure{margin:1em 0}div.decision{page-break-inside:avoid;break-inside:avoid}"""
 
 
-def report_html(library, case, edition: str | None = None) -> str:
+def report_html(library: Library, case: Case, edition: str | None = None) -> str:
     """The standalone HTML report for ``case``."""
     text, svg = report_markdown(library, case, edition)
     body = markdown.markdown(text, extensions=["tables", "md_in_html"], output_format="html")
@@ -231,6 +238,7 @@ def report_html(library, case, edition: str | None = None) -> str:
             f"</body>\n</html>\n")
 
 
-def write_report(library, case, path, edition: str | None = None) -> Path:
+def write_report(library: Library, case: Case, path: str | Path,
+                 edition: str | None = None) -> Path:
     """Write the report for ``case`` to ``path`` atomically."""
     return atomic_write_text(path, report_html(library, case, edition))
