@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from rulesbook.library import Library
 from rulesbook.rulings import (
     Case,
     Comparison,
@@ -58,7 +59,7 @@ class RulingsController(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.library = None
+        self.library: Library | None = None
         self.edition: str | None = None
         self.incident_id: str | None = None
         self.facts: dict = {}
@@ -261,15 +262,18 @@ class RulingsController(QObject):
         left out of the diagram rather than failing the report."""
         from rulesbook.report import report_html
 
+        library = self.library
+        if library is None:
+            raise RulingsError("no rules library is loaded")
         case = self.report_case()
         try:
-            return report_html(self.library, case, self.edition)
+            return report_html(library, case, self.edition)
         except RulingsError as exc:
             import dataclasses
 
             self.statusMessage.emit(f"The record is left out of the report: {exc}")
             bare = dataclasses.replace(case, fen=None, moves="", disputed_ply=None)
-            return report_html(self.library, bare, self.edition)
+            return report_html(library, bare, self.edition)
 
     # -- persistence of the draft ----------------------------------------------------
     def draft(self) -> dict:
