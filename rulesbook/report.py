@@ -118,7 +118,7 @@ def record_view(case: Case) -> RecordView:
 def is_claim(case: Case) -> bool:
     """The case is a draw claim (13-count, stronger side, repetition): its ply is the
     one after which the claim is made."""
-    from .rulings.claims import CLAIM_INCIDENTS
+    from .rulings import CLAIM_INCIDENTS
 
     return case.incident in CLAIM_INCIDENTS
 

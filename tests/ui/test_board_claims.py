@@ -276,3 +276,6 @@ def test_the_report_of_a_draw_claim_shows_the_position_after_it(qtbot, window, t
     move = THREE_V_ONE_LINE.split()[25]
     assert f"Position after {scoresheet(start, 26)}, {move}" in page
     assert "Club night" in page and "Ann" in page and "Bob" in page
+    # what happened: the claim in words, not a "disputed move"
+    assert "13-count reached after White's 13th move: draw under apca:28" in page
+    assert "Disputed move" not in page

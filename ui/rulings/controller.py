@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal
 
 from rulesbook.library import Library
 from rulesbook.rulings import (
+    CLAIM_INCIDENTS,
     Case,
     Comparison,
     RulingsError,
@@ -247,7 +248,9 @@ class RulingsController(QObject):
         description = f["description"]
         move = self.context.get("move")
         reason = self.context.get("explanation") or self.context.get("reason")
-        if not description and move:
+        if not description and move and incident.id in CLAIM_INCIDENTS and reason:
+            description = str(reason)  # a draw claim: no move is disputed
+        elif not description and move:
             description = f"Disputed move: {move}" + (f" ({reason})" if reason else "")
         return Case(id=self.case_id or "dispute", title=f["title"] or incident.title,
                     incident=incident.id, facts=dict(self.facts), expected={},
