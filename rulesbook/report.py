@@ -18,7 +18,11 @@ from .diagram import DiagramArrow
 from .draughts import Position
 from .reconstruct.replay import IllegalMove, move_number, replay
 from .storage import atomic_write_text
-from .textio import visible_controls
+from .textio import ordinal, visible_controls
+
+if TYPE_CHECKING:
+    from .library import Library
+    from .rulings.cases import Case
 
 if TYPE_CHECKING:
     from .library import Library
@@ -55,12 +59,6 @@ def _quote_marked(text: str, quotes: Iterable[str]) -> str:
     return "> " + "".join(parts)
 
 
-def ordinal(n: int) -> str:
-    """1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
 @dataclass(frozen=True)
 class RecordView:
     """A case's record as the report shows it: the position at the disputed move
@@ -92,6 +90,10 @@ def record_view(case: Case) -> RecordView:
         raise GameRecordError(f"the record cannot be read: {exc}") from None
     illegal = rep.first_illegal
     disputed = case.disputed_ply
+    claim = case.claim_ply
+    if claim is None and disputed is not None and is_claim(case):
+        # a draw claim is made after the ply the board sends, never before it
+        disputed, claim = None, disputed
     if illegal is not None and illegal.ply != disputed:
         raise GameRecordError(f"move {illegal.ply} ({illegal.move}) cannot be played: "
                               f"{illegal.message}")
@@ -108,7 +110,7 @@ def record_view(case: Case) -> RecordView:
             if len(highlight) >= 2:
                 arrows += (DiagramArrow(highlight, "#c62828", dashed=True),)
         return RecordView(before, caption, rep.moves, rep.start, illegal, highlight, arrows)
-    at = min(case.claim_ply if case.claim_ply is not None else len(rep.positions) - 1,
+    at = min(claim if claim is not None else len(rep.positions) - 1,
              len(rep.positions) - 1)
     position = rep.positions[at]
     if at == 0:
@@ -117,6 +119,14 @@ def record_view(case: Case) -> RecordView:
         last = rep.positions[at - 1]
         caption = "Position after " + scoresheet_name(rep.start, last, at, rep.moves[at - 1])
     return RecordView(position, caption, rep.moves, rep.start, None, (), ())
+
+
+def is_claim(case: Case) -> bool:
+    """The case is a draw claim (13-count, stronger side, repetition): its ply is the
+    one after which the claim is made."""
+    from .rulings import CLAIM_INCIDENTS
+
+    return case.incident in CLAIM_INCIDENTS
 
 
 def _squares_of(text: str) -> tuple[int, ...]:
@@ -170,7 +180,7 @@ def report_markdown(library: Library, case: Case,
                 prefix = f"{move_number(view.start, i)}\\. " if first_of_pair or i == 1 else ""
                 cell = prefix + md_escape(text)
                 if i == case.disputed_ply:
-                    cell = f"**{cell}** (disputed)"
+                    cell = f"**{cell}** ({'claim made after it' if is_claim(case) else 'disputed'})"
                 items.append(cell)
             lines += [" ".join(items), ""]
     lines += ["## Facts established", ""]

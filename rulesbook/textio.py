@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "shorten",
+    "ordinal",
     "FALLBACK_ENCODING",
     "MAX_STREAM_BYTES",
     "DecodedText",
@@ -347,3 +348,9 @@ def shorten(text: str, width: int = 40) -> str:
     message quotes what a user wrote, however long (a token of 1,000,000
     characters is never printed whole)."""
     return text if len(text) <= width else text[:width] + "…"
+
+
+def ordinal(n: int) -> str:
+    """How a scoresheet counts: 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -30,6 +30,7 @@ from rulesbook.reconstruct.case import (
     case_from_session,
     case_to_yaml,
     load_case,
+    record_tag_fields,
     save_case,
     session_from_case,
 )
@@ -82,7 +83,7 @@ __all__ = [
     "BoardError", "ClockAdvice", "ClockMoves", "check_board", "moves_taken_back",
     "prorate_clocks",
     "CaseFileError", "DisputeCase", "case_to_yaml", "load_case", "save_case",
-    "case_findings", "case_from_session", "session_from_case",
+    "case_findings", "case_from_session", "session_from_case", "record_tag_fields",
     "GameChunk", "ImportedRecord", "import_record", "node_line_text", "split_games",
     "BoardSession", "GameRecord", "RecordMove", "SessionError", "move_number",
     "record_case_text", "record_pdn",

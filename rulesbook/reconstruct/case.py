@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from rulesbook.reconstruct.replay import Replay
 
 __all__ = ["DisputeCase", "CaseFileError", "load_case", "save_case", "case_to_yaml",
-           "case_findings", "case_from_session", "session_from_case"]
+           "case_findings", "case_from_session", "session_from_case", "record_tag_fields"]
 
 KIND = "dispute"
 _EDITION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -193,6 +193,13 @@ def case_findings(checked: Replay | None, gap: GapResult | None) -> dict[str, An
     return findings
 
 
+def record_tag_fields(record: GameRecord) -> dict[str, str]:
+    """The case's fields that the record's PDN tags fill (``event``, ``round``,
+    ``date``, ``black``, ``white``), each as written ("" when missing or ``?``): what
+    a case file and the dispute report take from the record."""
+    return {key: record.tag(tag) for key, tag in _TAG_FIELDS}
+
+
 def case_from_session(session: BoardSession, findings: dict[str, Any] | None = None,
                       edition: str = "") -> DisputeCase:
     """The case file of a board session (an edition id that cannot be one is left out)."""
@@ -200,7 +207,7 @@ def case_from_session(session: BoardSession, findings: dict[str, Any] | None = N
     start = "start" if record.starts_at_standard else record.start.fen()
     return DisputeCase(
         record=record_case_text(record), variant=record.variant.name, start=start,
-        **{key: record.tag(tag) for key, tag in _TAG_FIELDS},
+        **record_tag_fields(record),
         edition=edition if _EDITION_ID.match(edition) else "",
         board=session.target.fen() if session.target is not None else None,
         notes=session.notes, findings=dict(findings or {}))

@@ -8,6 +8,7 @@ across every variant, draw claims from a game, and the case library.
 ...         "refuses_to_move": False}).best.outcome
 'must_move_piece'
 """
+from .announce import AnnouncementLevel, DrawAnnouncement, draw_announcements
 from .cases import (
     Case,
     CaseDifference,
@@ -19,7 +20,13 @@ from .cases import (
     run_case,
 )
 from .catalogue import Fact, Incident, RulingSpec, get_incident, incidents, specs_for
-from .claims import DrawClaim, count_rules_for, draw_claims, draw_claims_from_pdn
+from .claims import (
+    CLAIM_INCIDENTS,
+    DrawClaim,
+    count_rules_for,
+    draw_claims,
+    draw_claims_from_pdn,
+)
 from .engine import Comparison, Ruling, Suggestions, Verdict, compare, suggest
 from .errors import (
     FactTypeError,
@@ -35,6 +42,7 @@ from .silences import Fill, Silence, fills, open_proposals, silences
 from .vocabulary import OUTCOMES, fact_words, outcome_words, verdict_words
 
 __all__ = [
+    "AnnouncementLevel", "CLAIM_INCIDENTS", "DrawAnnouncement", "draw_announcements",
     "Case", "CaseDifference", "CaseResult", "Comparison", "DrawClaim", "Fact", "Fill",
     "QuoteSpan", "Silence", "find_quote", "fills", "merged_spans", "open_proposals",
     "quote_spans", "silences", "specs_for",

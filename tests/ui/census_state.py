@@ -15,6 +15,10 @@ BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
 PLANTED = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"  # ply 7 misses a capture
 GAME = "pool-3-kings-vs-1-theory.pdn"
 # the first twelve plies of a Tinsley game (shared/corpus/english-tinsley-1946-1960s.pdn)
+#: the lone king (White, on 32) makes its 13th move at ply 26 (tests/ui/test_board_claims)
+THREE_V_ONE = "B:WK32:BK1,K2,K3"
+THREE_V_ONE_LINE = ("1-5 32-28 2-7 28-1 3-12 1-6 5-1 6-2 7-3 2-9 1-5 9-2 3-10 2-13 5-1 13-2 "
+                    "10-14 2-13 1-5 13-2 12-3 2-6 3-7 6-1 5-9 1-5 7-2")
 LONG_GAP = "11-15 23-18 8-11 27-23 4-8 23-19 10x14 19x10 14x23 26x19 7x14 24-20"
 
 
@@ -56,6 +60,8 @@ class Census:
         bc.gap.stop_preview()
         if [m.text for m in bc.moves] != pdn_moves(self.pdn) or bc.mode != "play":
             bc.set_mode("play")
+            if bc.unsaved_work:  # the earlier state's typed moves: asked, and discarded
+                self.dialogs.buttons.append("&Discard")
             assert self.ws("board").open_pdn(self.pdn)
         bc.go(0)
 
@@ -68,6 +74,18 @@ class Census:
         assert bc.type_moves(PLANTED)
         bc.set_mode("check")
         assert bc.first_illegal is not None
+
+    def claim(self) -> None:
+        """Three kings against one, played past the 13-count (rule 28): the draw claim
+        announced under the board."""
+        from rulesbook.draughts import Position
+
+        self.window.show_workspace("board")
+        bc = self.bc
+        bc.set_mode("play")
+        bc.new_game(start=Position.from_fen(THREE_V_ONE))
+        assert bc.type_moves(THREE_V_ONE_LINE)
+        assert self.ws("board").claim_bar.button.isVisible()
 
     def gap(self, plies: int = 2) -> list[str]:
         """The board now is ``plies`` after the record: returns the missing moves."""

@@ -504,6 +504,14 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: c.planted(),
         check=lambda c, _b: ok(c.ws("board").clock_form.isVisible())
         or c.ws("board").clock_toggle.setChecked(False)),
+    "board/[Draw Rulings…]": Expect(
+        prepare=lambda c: c.claim(),
+        check=lambda c, _b: ok(c.window.current_workspace().id == "rulings"
+                               and c.ws("rulings").rulings.incident_id == "thirteen_count")),
+    "board/Draw Rulings": Expect(
+        prepare=lambda c: c.claim(),
+        check=lambda c, _b: ok(c.window.current_workspace().id == "rulings"
+                               and c.ws("rulings").rulings.incident_id == "thirteen_count")),
     "board/[Rulings for This Incident…]": Expect(
         prepare=lambda c: c.planted(),
         check=lambda c, _b: ok(c.window.current_workspace().id == "rulings"

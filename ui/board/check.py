@@ -6,15 +6,17 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.reconstruct import IllegalMove, Replay, replay
+from rulesbook.reconstruct import IllegalMove, Replay, record_tag_fields, replay
 
 if TYPE_CHECKING:
+    from rulesbook.rulings import DrawAnnouncement
+
     from .controller import BoardController
 
 __all__ = ["CheckController", "MOVE_STATES"]
 
 #: how the move list shows a ply (see :meth:`CheckController.move_state`)
-MOVE_STATES = ("legal", "illegal", "suspect", "unchecked", "unplayed")
+MOVE_STATES = ("legal", "illegal", "suspect", "unchecked", "unplayed", "after_draw")
 
 
 class CheckController(QObject):
@@ -51,13 +53,20 @@ class CheckController(QObject):
                                        variant=record.variant, let_stand=board.let_stand,
                                        result=record.result)
         first = checked.first_illegal
+        draw = board.counts.first()
         if first is not None:
             count = len(checked.illegal)
             more = f" ({count} illegal moves in all)" if board.let_stand and count > 1 else ""
-            self.statusMessage.emit(first.message + more)
+            message = first.message + more
         else:
-            self.statusMessage.emit(f"Every move is legal ({len(record.moves)} plies)")
-        board.enter_check(checked, first.ply - 1 if first is not None else board.available_plies)
+            message = f"Every move is legal ({len(record.moves)} plies)"
+        if draw is not None:
+            message += f" — {draw.text}"
+        # the board shows the illegal move, else the position where the count was reached
+        at = first.ply - 1 if first is not None else \
+            draw.ply if draw is not None else board.available_plies
+        board.enter_check(checked, at)
+        self.statusMessage.emit(message)
         return checked
 
     def illegal_here(self) -> IllegalMove | None:
@@ -77,7 +86,8 @@ class CheckController(QObject):
         """How the move list shows ``ply`` (one of :data:`MOVE_STATES`): ``illegal``
         (found by "Check record"), ``suspect`` (not legal, record not checked yet),
         ``unchecked`` (after the first illegal move when they are not let stand),
-        ``unplayed`` (the replay cannot reach it) or ``legal``."""
+        ``unplayed`` (the replay cannot reach it), ``after_draw`` (legal, but played
+        after a draw count was reached under the edition in force) or ``legal``."""
         board = self._board
         checked = self.result
         if checked is not None:
@@ -90,6 +100,8 @@ class CheckController(QObject):
             return "suspect"
         if ply > board.available_plies:
             return "unplayed"
+        if board.counts.after_draw_text(ply):
+            return "after_draw"
         return "legal"
 
     def rulings_facts(self) -> dict[str, Any] | None:
@@ -99,11 +111,22 @@ class CheckController(QObject):
         first = self.first_illegal
         return None if first is None else self._board.record.incident_facts(first)
 
+    def draw_claim(self) -> DrawAnnouncement | None:
+        """The draw claim the checked record reached (None before a check)."""
+        return None if self.result is None else self._board.counts.first()
+
     def request_rulings(self) -> bool:
-        """Emit rulingsRequested(incident, facts) for the first illegal move."""
+        """Emit rulingsRequested(incident, facts) for the first illegal move, else for
+        the draw claim the record reached (with the record's event, round, date and
+        players as context)."""
         first = self.first_illegal
         if first is None:
-            self.statusMessage.emit("No illegal move: check the record first")
+            draw = self.draw_claim()
+            if draw is not None:
+                return self._board.counts.request_rulings(draw)
+            self.statusMessage.emit("No illegal move and no draw claim: check the record first")
             return False
-        self.rulingsRequested.emit(first.incident, self._board.record.incident_facts(first))
+        facts = self._board.record.incident_facts(first)
+        facts.update({k: v for k, v in record_tag_fields(self._board.record).items() if v})
+        self.rulingsRequested.emit(first.incident, facts)
         return True

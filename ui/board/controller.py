@@ -88,6 +88,8 @@ class BoardController(QObject):
         self._replay: Replay = replay([], start=self.start)
         self.case_path: Path | None = None
         self._dirty = False
+        #: the record is as it was imported or started (New): nothing typed since
+        self._fresh = True
         self._undo: list[tuple[GameRecord, int]] = []
         self.check = CheckController(self)
         self.input = InputController(self)
@@ -100,9 +102,10 @@ class BoardController(QObject):
             changed.connect(self.changed)
         for status in (self.check.statusMessage, self.input.statusMessage,
                        self.setup.statusMessage, self.gap.statusMessage,
-                       self.files.statusMessage):
+                       self.files.statusMessage, self.counts.statusMessage):
             status.connect(self.statusMessage)
         self.check.rulingsRequested.connect(self.rulingsRequested)
+        self.counts.rulingsRequested.connect(self.rulingsRequested)
         self._recompute()
 
     # ------------------------------------------------------------------ the session
@@ -239,7 +242,16 @@ class BoardController(QObject):
         self.statusMessage.emit("Undone")
         return True
 
+    @property
+    def unsaved_work(self) -> bool:
+        """Work that replacing the record would lose: changes not saved in a case file,
+        made since the record was imported or started (a record just opened from a
+        PDN file or a new empty one is not unsaved work)."""
+        return self._dirty and not self._fresh
+
     def _set_dirty(self, dirty: bool) -> None:
+        if dirty:
+            self._fresh = False
         if dirty != self._dirty:
             self._dirty = dirty
             self.dirtyChanged.emit(dirty)
@@ -247,6 +259,7 @@ class BoardController(QObject):
     def mark_saved(self) -> None:
         """Nothing unsaved any more (saved, or the user discarded it)."""
         self._set_dirty(False)
+        self._fresh = True
 
     def _set_record(self, record: GameRecord, ply: int, to_play: bool = False,
                     **session: Any) -> None:
@@ -322,7 +335,22 @@ class BoardController(QObject):
         if ply != self._ply:
             self._ply = ply
             self.plyChanged.emit(ply)
+            self._announce(ply)
         self.changed.emit()
+
+    def _announce(self, ply: int) -> None:
+        """On arriving at ``ply``: the draw claim decided there, or the flag of a move
+        played after a count was reached, on the status line."""
+        if self._mode == "setup":
+            return
+        here = self.counts.announced_at(ply)
+        flag = self.counts.after_draw_text(ply)
+        if here is not None:
+            self.statusMessage.emit(here.text)
+        elif flag:
+            move = self.moves[ply - 1].text if 0 < ply <= len(self.moves) else ""
+            self.statusMessage.emit(f"{self.record.ply_prefix(ply, dots='...')} {move} — "
+                                    f"{flag}")
 
     def first(self) -> None:
         """The first ply (of the previewed gap sequence while previewing)."""
@@ -354,13 +382,19 @@ class BoardController(QObject):
         self.go(self._ply - 1)
 
     # ------------------------------------------------------------------ records
-    def new_record(self, record: GameRecord) -> None:
-        """Start over with ``record`` (undoable) in play mode, no board now marked."""
+    def new_record(self, record: GameRecord, fresh: bool = False) -> None:
+        """Start over with ``record`` (undoable) in play mode, no board now marked;
+        ``fresh``: as imported or started, not unsaved work of the user's."""
         self._set_record(record, 0, to_play=True, target=None)
+        self._fresh = fresh
 
     def new_game(self, variant: str | Variant | None = None, start: Position | None = None) -> None:
+        """New: an empty record (no tags: players, event, round and the game's comment
+        go) from the standard start, no notes, no case file."""
         chosen = Variant.named(variant) if variant is not None else self.variant
-        self.new_record(GameRecord.empty(chosen, start))
+        self.case_path = None
+        self._session = self._session.replace(notes="")
+        self.new_record(GameRecord.empty(chosen, start), fresh=True)
 
     def set_variant(self, variant: str | Variant) -> None:
         """Read the record under another variant (the standard start follows it)."""
@@ -388,7 +422,7 @@ class BoardController(QObject):
             msg += f", replacing {replaced} later move(s) (Ctrl+Z to undo)"
         if self.available_plies < len(self.moves):
             msg += f"; the record stops at ply {self.available_plies + 1}"
-        self.statusMessage.emit(msg)
+        self.statusMessage.emit(self._with_claims(msg, at + 1, at + len(written)))
         return len(written)
 
     def set_comment(self, ply: int, text: str) -> None:
@@ -444,8 +478,20 @@ class BoardController(QObject):
         after = self.position()
         if after.is_game_over():
             msg += f" — {after.turn.title} has no move: {after.turn.opponent.title} wins"
-        self.statusMessage.emit(msg)
+        self.statusMessage.emit(self._with_claims(msg, at + 1, at + 1))
         return move
+
+    def _with_claims(self, msg: str, first: int, last: int) -> str:
+        """``msg`` about the plies ``first``..``last`` just added, with the draw claim
+        decided among them or the flag of moves played after a count was reached."""
+        here = [a for ply in range(first, last + 1)
+                if (a := self.counts.announced_at(ply)) is not None]
+        if here:
+            later = last - here[0].ply if here[0].reached else 0
+            return f"{msg} — {here[0].text}" + (
+                f"; {later} later move(s) played after the draw" if later > 0 else "")
+        flag = self.counts.after_draw_text(first)
+        return f"{msg} — {flag}" if flag else msg
 
     def mark_board_now(self, position: Position | None = None) -> bool:
         """Take the board shown (the set-up position in set-up mode) as "the board now":
@@ -533,6 +579,7 @@ class BoardController(QObject):
         self._recompute()
         self._ply = max(0, min(ply, self.available_plies))
         self._dirty = dirty
+        self._fresh = not dirty
         self.modeChanged.emit(self._mode)
         self.recordChanged.emit()
         self.dirtyChanged.emit(self._dirty)

@@ -1,14 +1,20 @@
 """The draw counts of the record (13-count, the stronger side's count, repetition)
-under the limits of the edition in force, for every ply of legal play."""
+under the limits of the edition in force, for every ply of legal play, and the
+draw claims announced where the game reaches them (the core's
+:func:`~rulesbook.rulings.announce.draw_announcements`, worked out once per
+record and edition)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import CountRules, CountState, Game
+from rulesbook.reconstruct import record_tag_fields
+from rulesbook.rulings import DrawAnnouncement, draw_announcements
 
 if TYPE_CHECKING:
+    from rulesbook.library import Library
     from rulesbook.reconstruct import Replay
 
     from .controller import BoardController
@@ -20,10 +26,14 @@ class CountsController(QObject):
     """The count limits in force and the counts at each ply (worked out once per record).
 
     Signals:
-      changed()   the limits in force changed
+      changed()                                  the limits in force changed
+      rulingsRequested(str incident, dict facts)  the rulings for a draw claim
+      statusMessage(str)
     """
 
     changed = Signal()
+    rulingsRequested = Signal(str, dict)
+    statusMessage = Signal(str)
 
     def __init__(self, board: BoardController):
         super().__init__(board)
@@ -31,16 +41,23 @@ class CountsController(QObject):
         self.rules = CountRules()
         self.label = ""
         self.edition_id: str | None = None
+        self.library: Library | None = None
         self._for: Replay | None = None
         self._states: list[CountState] = []
+        self._announced_for: Replay | None = None
+        self._announcements: tuple[DrawAnnouncement, ...] = ()
 
     def set_rules(self, rules: CountRules, label: str = "",
-                  edition_id: str | None = None) -> None:
-        """The count limits of the edition in force (``label``: its title)."""
+                  edition_id: str | None = None, library: Library | None = None) -> None:
+        """The count limits of the edition in force (``label``: its title); with the
+        ``library``, the draw claims are announced as the record reaches them."""
         self.rules = rules
         self.label = label
         self.edition_id = edition_id
+        if library is not None:
+            self.library = library
         self._for = None
+        self._announced_for = None
         self.changed.emit()
 
     def at(self, ply: int | None = None) -> CountState | None:
@@ -59,3 +76,80 @@ class CountsController(QObject):
                 states.append(game.count_state())
             self._states, self._for = states, replayed
         return self._states[ply] if 0 <= ply < len(self._states) else None
+
+    # ------------------------------------------------------------------ announcements
+    def announcements(self) -> tuple[DrawAnnouncement, ...]:
+        """Every draw claim of the record's legal play at the ply where it is first
+        decided (empty without a library)."""
+        board = self._board
+        replayed = board.replay
+        if self._announced_for is not replayed:
+            legal = []
+            for move in replayed.played:
+                if move is None:
+                    break
+                legal.append(move)
+            self._announcements = () if self.library is None else draw_announcements(
+                self.library, board.start, legal, self.edition_id)
+            self._announced_for = replayed
+        return self._announcements
+
+    def announced_at(self, ply: int) -> DrawAnnouncement | None:
+        """The claim announced exactly at ``ply`` (a count reached first), if any."""
+        here = [a for a in self.announcements() if a.ply == ply]
+        return next((a for a in here if a.reached), here[0] if here else None)
+
+    def in_force_at(self, ply: int | None = None) -> DrawAnnouncement | None:
+        """The first count reached under the edition in force at or before ``ply``
+        (default: the current ply)."""
+        ply = self._board.ply if ply is None else ply
+        return next((a for a in self.announcements() if a.reached and a.ply <= ply), None)
+
+    def current(self, ply: int | None = None) -> DrawAnnouncement | None:
+        """What the status line announces at ``ply`` (default: the current one): the
+        first count reached under the rules in force by then, else the latest claim
+        only a proposal decides."""
+        ply = self._board.ply if ply is None else ply
+        reached = self.in_force_at(ply)
+        if reached is not None:
+            return reached
+        earlier = [a for a in self.announcements() if a.ply <= ply]
+        return earlier[-1] if earlier else None
+
+    def first(self) -> DrawAnnouncement | None:
+        """The first count reached in the whole record (else the first claim only a
+        proposal decides): what Check Record reports."""
+        found = self.announcements()
+        return next((a for a in found if a.reached), found[0] if found else None)
+
+    def after_draw_text(self, ply: int) -> str:
+        """A flag for a move played at ``ply`` after a count was reached ("" if none)."""
+        reached = self.in_force_at(ply - 1)
+        if reached is None:
+            return ""
+        return (f"played after the draw: {reached.text.split(':', 1)[0]} "
+                f"(ply {reached.ply}, {reached.ruling_ref or reached.claim.ref or 'rules'})")
+
+    def request_facts(self, announcement: DrawAnnouncement) -> dict[str, Any]:
+        """The incident's facts and the record context the rulings panel takes: the
+        record, the ply after which the claim is made (the report shows the position
+        after it), the start, the claim in words and the record's event, round, date
+        and players."""
+        board = self._board
+        incident = announcement.incident
+        facts: dict[str, Any] = dict(incident.facts)
+        facts.update(move=incident.move, explanation=incident.explanation,
+                     ply=announcement.ply, moves=" ".join(board.record.texts),
+                     fen=board.start.fen(), variant=board.variant.name)
+        facts.update({k: v for k, v in record_tag_fields(board.record).items() if v})
+        return facts
+
+    def request_rulings(self, announcement: DrawAnnouncement | None = None) -> bool:
+        """Emit rulingsRequested for ``announcement`` (default: the one shown at the
+        current ply)."""
+        chosen = announcement if announcement is not None else self.current()
+        if chosen is None:
+            self.statusMessage.emit("No draw claim at this position")
+            return False
+        self.rulingsRequested.emit(chosen.incident.incident, self.request_facts(chosen))
+        return True

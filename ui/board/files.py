@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,6 +58,9 @@ class SessionFiles(QObject):
         #: when the restored autosave was written (its own ``saved_at``, shown as
         #: written, cut short), "" until :meth:`recover` restores one
         self.recovered_at = ""
+        #: asked before an import replaces unsaved work, with what would replace it;
+        #: False keeps everything as it is (the workspace asks Save / Discard / Cancel)
+        self.may_replace: Callable[[str], bool] = lambda _what: True
 
     @property
     def autosave_path(self) -> Path:
@@ -143,8 +146,11 @@ class SessionFiles(QObject):
         except DraughtsError as exc:
             self.statusMessage.emit(f"Cannot import{' ' + source if source else ''}: {exc}")
             return False
+        if not self.may_replace(source or "the imported record"):
+            self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
+            return False
         board.case_path = None
-        board.new_record(imported.record)
+        board.new_record(imported.record, fresh=True)
         problems = "; ".join(imported.problems)
         self.statusMessage.emit(
             f"Imported {source or 'the record'}: {len(board.moves)} plies "
@@ -175,6 +181,9 @@ class SessionFiles(QObject):
             session = session_from_case(load_case(Path(path)))
         except (RulesbookError, DraughtsError, OSError, ValueError) as exc:
             self.statusMessage.emit(f"Cannot open the case: {exc}")
+            return False
+        if not self.may_replace(f"the case {Path(path).name}"):
+            self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
             return False
         self._board.open_session(session, Path(path))
         self.statusMessage.emit(f"Opened the case {path}: {len(self._board.moves)} plies")

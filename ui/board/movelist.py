@@ -108,6 +108,10 @@ class MoveList(QTableWidget):
             elif state == "unplayed":
                 item.setForeground(muted)
                 tip.append("not replayed: the record stops before this move")
+            elif state == "after_draw":
+                item.setForeground(muted)
+                item.setText("⚑ " + text)
+                tip.append(controller.counts.after_draw_text(ply))
             if move.comment:
                 tip.append(move.comment)
             for v in move.variations:
@@ -115,7 +119,9 @@ class MoveList(QTableWidget):
             if tip:
                 item.setToolTip(plain_tip("\n".join(tip)))
             item.setData(Qt.ItemDataRole.AccessibleTextRole,
-                         f"ply {ply}: {move.text}" + (" (illegal)" if state == "illegal" else ""))
+                         f"ply {ply}: {move.text}" + {"illegal": " (illegal)",
+                                                      "after_draw": " (after the draw)"}
+                         .get(state, ""))
             self.setItem(row, col, item)
             self._cells[ply] = (row, col)
         self.blockSignals(False)

@@ -16,6 +16,7 @@ from PySide6.QtCore import QObject, Signal
 
 from rulesbook import Library
 from rulesbook.rulings import (
+    CLAIM_INCIDENTS,
     Case,
     CaseDifference,
     Comparison,
@@ -40,11 +41,12 @@ REPORT_FIELDS = ("title", "event", "round", "date", "black", "white", "descripti
 
 #: Keys the board may add to the facts that are not incident facts (kept as context).
 CONTEXT_KEYS = ("move", "reason", "fen", "moves", "ply", "disputed_ply", "explanation",
-                "side", "plies_ago", "variant")
+                "side", "plies_ago", "variant", "event", "round", "date", "black", "white")
 #: The record context a request may carry (see ``BoardController.rulings_facts``):
 #: context key -> the report field it fills.
 RECORD_FIELDS = {"moves": "moves", "fen": "fen", "ply": "disputed_ply",
-                 "disputed_ply": "disputed_ply"}
+                 "disputed_ply": "disputed_ply", "event": "event", "round": "round",
+                 "date": "date", "black": "black", "white": "white"}
 
 
 def outcome_words(ruling: Ruling) -> str:
@@ -261,7 +263,9 @@ class RulingsController(QObject):
         description = f["description"]
         move = self.context.get("move")
         reason = self.context.get("explanation") or self.context.get("reason")
-        if not description and move:
+        if not description and move and incident.id in CLAIM_INCIDENTS and reason:
+            description = str(reason)  # a draw claim: no move is disputed
+        elif not description and move:
             description = f"Disputed move: {move}" + (f" ({reason})" if reason else "")
         return Case(id=self.case_id or "dispute", title=f["title"] or incident.title,
                     incident=incident.id, facts=dict(self.facts), expected={},
@@ -276,17 +280,20 @@ class RulingsController(QObject):
         left out of the diagram rather than failing the report."""
         from rulesbook.report import report_html
 
+        library = self.library
+        if library is None:
+            raise RulingsError("no rules library is loaded")
         case = self.report_case()
         if self.library is None:
             return ""
         try:
-            return report_html(self.library, case, self.edition)
+            return report_html(library, case, self.edition)
         except RulingsError as exc:
             import dataclasses
 
             self.statusMessage.emit(f"The record is left out of the report: {exc}")
             bare = dataclasses.replace(case, fen=None, moves="", disputed_ply=None)
-            return report_html(self.library, bare, self.edition)
+            return report_html(library, bare, self.edition)
 
     # -- persistence of the draft ----------------------------------------------------
     def draft(self) -> dict[str, object]:

@@ -32,6 +32,7 @@ from rulesbook.reconstruct import ClockAdvice, GameChunk
 from ..board import BoardController, BoardWidget
 from ..board.panels.boardview import BoardView
 from ..board.panels.check import CheckPanel
+from ..board.panels.claim import DrawClaimBar
 from ..board.panels.common import scrolled
 from ..board.panels.counts import CountsPanel
 from ..board.panels.gap import GapPanel
@@ -64,6 +65,10 @@ class BoardWorkspace(Workspace):
         self.confirm_close: Callable[[], str] = self._ask_close
         #: chooses a game of a multi-game PDN file; returns an index or None
         self.choose_game: Callable[[list[GameChunk]], int | None] = self._ask_game
+        #: asks "save / discard / cancel" before unsaved work is replaced (tests
+        #: replace it); takes what would replace it, returns "save", "discard" or "cancel"
+        self.confirm_replace: Callable[[str], str] = self._ask_replace
+        bc.files.may_replace = self.may_replace
         self._watched_window: QWidget | None = None
 
         # -- the board and the panels (each subscribes to the controller) ----------
@@ -141,6 +146,7 @@ class BoardWorkspace(Workspace):
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status.setMinimumHeight(self.status.fontMetrics().height() + 4)
         self.status.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.claim_bar = DrawClaimBar(bc, self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -148,6 +154,7 @@ class BoardWorkspace(Workspace):
         layout.addWidget(self.toolbar)
         layout.addWidget(self.banner)
         layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.claim_bar)
         layout.addWidget(self.status)
 
         # -- wiring --------------------------------------------------------------
@@ -341,6 +348,32 @@ class BoardWorkspace(Workspace):
         bc.files.discard_autosave()
         return True
 
+    def may_replace(self, what: str) -> bool:
+        """Before ``what`` replaces the record: ask Save / Discard / Cancel when there is
+        unsaved work. True when it may be replaced (saved first, or discarded); a
+        cancelled question or save leaves everything as it was."""
+        bc = self.board_controller
+        if not bc.unsaved_work:
+            return True
+        answer = self.confirm_replace(what)
+        if answer == "save":
+            return self.save_case()
+        return answer == "discard"
+
+    def new_record(self) -> None:
+        """New: a new record from the start position, asking first about unsaved work."""
+        if self.may_replace("a new record"):
+            self.board_controller.new_game()
+
+    def _ask_replace(self, what: str) -> str:
+        from rulesbook.textio import shorten, visible_controls
+
+        what = shorten(visible_controls(what), 80)  # a file name as typed, never too long
+        return ask(self, "Unsaved work",
+                   f"The board has work that is not saved in a case file; {what} "
+                   "would replace it.", SAVE_DISCARD_CANCEL, icon=Icon.Warning,
+                   informative="Save it first?", default="save")
+
     def _ask_close(self) -> str:
         return ask(self, "Unsaved case",
                    "The board has changes that are not saved in a case file.",
@@ -451,7 +484,7 @@ class BoardWorkspace(Workspace):
             title = library.edition(edition_id).title if edition_id else title
         except Exception:  # noqa: BLE001
             pass
-        self.board_controller.counts.set_rules(rules, title, edition_id or None)
+        self.board_controller.counts.set_rules(rules, title, edition_id or None, library)
 
     def save_state(self, settings: QSettings) -> None:
         self.save_layout(settings, splitter=self.splitter, right=self.right_splitter)

@@ -3,6 +3,8 @@ core's :func:`~rulesbook.reconstruct.display.check_html`), the rulings request
 and clock pro-rating."""
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
@@ -53,8 +55,17 @@ class CheckPanel(QWidget):
             self.check_view.clear()
             self.rulings_button.setEnabled(False)
             return
-        self.check_view.setHtml(check_html(result, self._bc.let_stand))
-        self.rulings_button.setEnabled(result.first_illegal is not None)
+        page = check_html(result, self._bc.let_stand)
+        draw = self._bc.check.draw_claim()
+        if draw is not None:
+            page += f"<p><b>{html.escape(draw.text)}</b></p>"
+            later = self._bc.counts.after_draw_text(draw.ply + 1)
+            played = len(result.moves) - draw.ply
+            if later and played > 0:
+                page += (f"<p>{played} later move(s) (from ply {draw.ply + 1}) were "
+                         f"{html.escape(later)}.</p>")
+        self.check_view.setHtml(page)
+        self.rulings_button.setEnabled(result.first_illegal is not None or draw is not None)
 
     def _link(self, url: QUrl) -> None:
         text = url.toString()

@@ -19,6 +19,7 @@ __all__ = ["BoardToolbar", "ToolbarHost", "make_action"]
 class ToolbarHost(Protocol):
     """What the toolbar's file actions call on the workspace (they open dialogs)."""
 
+    def new_record(self) -> None: ...
     def open_pdn_dialog(self) -> None: ...
     def paste_record(self) -> None: ...
     def export_pdn_dialog(self) -> None: ...
@@ -60,7 +61,7 @@ class BoardToolbar(QToolBar):
                    tip: str = "") -> QAction:
             return make_action(owner, text, slot, shortcut, tip)
 
-        self.new_action = action("New", bc.new_game, "Ctrl+Shift+G",
+        self.new_action = action("New", host.new_record, "Ctrl+Shift+G",
                                  "Start a new record from the start position")
         self.open_action = action("Open PDN…", host.open_pdn_dialog, "Ctrl+Shift+O",
                                   "Import a game from a PDN file")

@@ -1,0 +1,186 @@
+"""Draw counts announced as the game reaches them: the 13-count, the long line,
+the stronger side's count and repetition, each at the first ply where the
+edition in force decides the claim (the count is *reached*) or, before that,
+where a proposal or another rulebook would decide a draw.
+
+The counts are the engine's (:class:`~rulesbook.draughts.Game` with the limits
+of the edition in force) and each claim is the one :func:`draw_claims` gives
+(``rulings --from-game … --ply N``): this module only walks the game once and
+says where each claim first holds, in the words a referee reads out::
+
+    13-count reached after White's 25th move: draw under apca:28 — and under 28A, 24B
+"""
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..draughts import Game, Move, Position
+from ..reconstruct.replay import move_number
+from ..textio import ordinal
+from .claims import DrawClaim, claims_at, count_rules_for
+from .engine import Comparison, compare
+from .fromgame import GameIncident
+from .vocabulary import outcome_words
+
+if TYPE_CHECKING:
+    from ..library import Library
+
+__all__ = ["AnnouncementLevel", "DrawAnnouncement", "draw_announcements",
+           "announcement_words"]
+
+DRAW = "draw"
+PLAY_ON = "play_on"
+
+
+class AnnouncementLevel(enum.Enum):
+    """Who decides the claim at the ply announced."""
+
+    IN_FORCE = "in_force"     # the edition in force: the count is reached
+    PROPOSALS = "proposals"   # only proposals (or other rulebooks) would draw here
+
+
+@dataclass(frozen=True)
+class DrawAnnouncement:
+    """A draw claim at the first ply where it is decided (see the module text)."""
+
+    level: AnnouncementLevel
+    ply: int                       # 1-based: the claim holds after this ply
+    side: str                      # who made that move: "White"
+    move_number: int               # that move's number on the scoresheet
+    move: str                      # that move as written
+    claim: DrawClaim               # the claim under the edition in force at ``ply``
+    outcome: str | None            # the in-force ruling's outcome (None: undecided)
+    ruling_ref: str | None         # the in-force ruling that decides it
+    needs: tuple[str, ...]         # facts the in-force rulings still need (words)
+    also: tuple[str, ...]          # other variants deciding a draw too (short refs)
+    text: str                      # the sentence the board shows
+
+    @property
+    def reached(self) -> bool:
+        """The edition in force decides the claim here (not only a proposal)."""
+        return self.level is AnnouncementLevel.IN_FORCE
+
+    @property
+    def incident(self) -> GameIncident:
+        """The claim as an incident with its facts, for the rulings."""
+        return GameIncident(self.claim.incident, dict(self.claim.facts), self.ply, self.move,
+                            self.text, "record")
+
+
+def _short(ref: str, home: str) -> str:
+    """``apca:28A`` -> ``28A`` in the edited rulebook; other books keep their name."""
+    book, _, rule = ref.partition(":")
+    return rule if book == home and rule else ref
+
+
+def _same_rule_first(refs: tuple[str, ...], rule: str) -> tuple[str, ...]:
+    """The proposals to ``rule`` (``28A`` for ``28``) first, then the others as given."""
+    number = re.match(r"\d+", rule)
+    if number is None:
+        return refs
+    own = tuple(r for r in refs if re.fullmatch(rf"{number.group()}[A-Z]", r))
+    return own + tuple(r for r in refs if r not in own)
+
+
+def _head(claim: DrawClaim, reached: bool) -> str:
+    facts = claim.facts
+    if claim.incident == "thirteen_count":
+        if reached:
+            return (f"Long-line count reached ({claim.moves} moves)"
+                    if claim.name == "long line" else "13-count reached")
+        where = " on the long line" if facts.get("long_line") else ""
+        return f"Lone king{where}, {claim.moves} moves,"
+    if claim.incident == "strong_side_count":
+        if reached and claim.limit is not None:
+            return f"Stronger side's {claim.limit}-move count reached"
+        return f"Stronger side's count: {claim.moves} moves"
+    return f"Position repeated {claim.moves} times"
+
+
+def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
+                       reached: bool, side: str, number: int
+                       ) -> tuple[str, str | None, str | None, tuple[str, ...],
+                                  tuple[str, ...]]:
+    """(text, outcome, ruling ref, needs, also) of a claim announced after ``side``'s
+    ``number``-th move; ``drawing``: the refs of every variant deciding a draw."""
+    best = claim.suggestions.best if claim.suggestions is not None else None
+    binding = claim.suggestions.binding if claim.suggestions is not None else False
+    outcome = best.outcome if best is not None and binding else None
+    ref = best.ref if best is not None and binding else None
+    needs: tuple[str, ...] = ()
+    if ref is None and claim.suggestions is not None and binding:
+        needs = tuple(f.id.replace("_", " ") for f in claim.suggestions.questions) or \
+            tuple(dict.fromkeys(u.replace("_", " ") for r in claim.suggestions.rulings
+                                for u in r.unknown_facts))
+    also = _same_rule_first(tuple(_short(r, home) for r in drawing if r != ref),
+                            _short(ref or claim.ref or "", home))
+    text = f"{_head(claim, reached)} after {side}'s {ordinal(number)} move: "
+    if outcome is not None and ref is not None:
+        said = {DRAW: DRAW, PLAY_ON: "play goes on"}.get(outcome) or outcome_words(outcome)
+        text += f"{said} under {ref}"
+        if outcome != DRAW and claim.remaining:
+            text += f" ({claim.remaining} move(s) remain)"
+    elif needs:
+        rulers = claim.ref or (claim.suggestions.rulings[0].ref
+                               if claim.suggestions and claim.suggestions.rulings else "")
+        text += f"{rulers} decides it; it needs: {', '.join(needs)}"
+    else:
+        text += "no rule in force decides a draw"
+    if also:
+        joined = ", ".join(also)
+        text += (f" — and under {joined}" if outcome == DRAW
+                 else f" — a draw under {joined}")
+    return text, outcome, ref, needs, also
+
+
+def _drawing(comparison: Comparison) -> tuple[str, ...]:
+    return tuple(v.ref for v in comparison.verdicts if v.outcome == DRAW)
+
+
+def draw_announcements(library: Library, start: Position, moves: Iterable[Move | str],
+                       edition: str | None = None) -> tuple[DrawAnnouncement, ...]:
+    """Every draw claim of the game ``start`` + ``moves`` at the first ply where it is
+    decided, in the order of the plies: once where the edition in force decides it
+    (the count reached) and, when that comes later or never, once where a proposal
+    or another rulebook would already decide a draw. A move that cannot be played
+    ends the walk (the counts follow legal play only)."""
+    from ..draughts import DraughtsError
+
+    rules, sources = count_rules_for(library, edition)
+    ed = library.edition(edition)
+    home = ed.rulebook
+    game = Game(start, counts=rules)
+    seen: set[tuple[str, AnnouncementLevel]] = set()
+    comparisons: dict[tuple[str, tuple[tuple[str, Any], ...]], tuple[str, ...]] = {}
+    found: list[DrawAnnouncement] = []
+    for ply, move in enumerate(moves, start=1):
+        before = game.positions[-1]
+        try:
+            played = game.push(move)
+        except DraughtsError:
+            break
+        for claim in claims_at(library, game, rules, sources, ed.id):
+            if (claim.incident, AnnouncementLevel.IN_FORCE) in seen:
+                continue
+            key = (claim.incident, tuple(sorted(claim.facts.items())))
+            if key not in comparisons:
+                comparisons[key] = _drawing(compare(library, claim.incident, claim.facts))
+            drawing = comparisons[key]
+            if claim.holds:
+                level = AnnouncementLevel.IN_FORCE
+            elif drawing and (claim.incident, AnnouncementLevel.PROPOSALS) not in seen:
+                level = AnnouncementLevel.PROPOSALS
+            else:
+                continue
+            seen.add((claim.incident, level))
+            side = before.turn.title
+            number = move_number(start, ply)
+            text, outcome, ref, needs, also = announcement_words(
+                claim, home, drawing, level is AnnouncementLevel.IN_FORCE, side, number)
+            found.append(DrawAnnouncement(level, ply, side, number, before.move_text(played),
+                                          claim, outcome, ref, needs, also, text))
+    return tuple(found)

@@ -1,0 +1,281 @@
+"""Issue 19 (part A), driven through the real widgets: draw counts and claims
+announced on the board's status line and in Check Record, with a button (and
+Ctrl+Shift+R) that opens the rulings with the facts filled in; moves played
+after a count was reached are flagged.
+
+Every expected ply is derived from the rule text, never from the program:
+
+* Rule 28: "THE LONE KING MUST BE CAUGHT BEFORE THE PLAYER WITH THE LONE KING COUNTS
+  THIRTEEN, OR THE GAME IS DECLARED A DRAW. THE FIRST COUNT STARTS WITH THE FIRST MOVE
+  OF THE LONE KING. EACH MOVE BY THE LONE KING ... COUNTS AS ONE MOVE": the draw comes
+  with the lone king's 13th move.
+* Proposal 24B: "If the lone king has the long line (line 4-29) than the game is a draw
+  if it can not be caught in 6 moves"; Rule 28 then still has 13 - 6 = 7 moves to go.
+* Rule 27: "... WITHIN THIRTY MOVES OR THE GAME IS TO BE DECLARED A DRAW": the stronger
+  side's 30th move.
+* Proposal 23B and the Spanish pool rules: "the same position is encountered 3 times".
+
+The positions are built by hand; the move lines are only input (the board replays
+them and the test checks that every move is legal before anything else).
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pytest
+import yaml
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+
+from rulesbook.draughts import Position
+from rulesbook.reconstruct.replay import move_number
+from tests.datapaths import REPO
+
+CASES = REPO / "rules_data" / "cases"
+
+#: three black kings in the corner (1, 2, 3) against White's lone king on 32, Black to
+#: move: the lone king's moves are the even plies, never on the long line 4-29
+THREE_V_ONE = "B:WK32:BK1,K2,K3"
+THREE_V_ONE_LINE = ("1-5 32-28 2-7 28-1 3-12 1-6 5-1 6-2 7-3 2-9 1-5 9-2 3-10 2-13 5-1 13-2 "
+                    "10-14 2-13 1-5 13-2 12-3 2-6 3-7 6-1 5-9 1-5 7-2 5-1 2-16 1-5")
+#: two black kings against one white king, Black to move: no capture, no position twice
+TWO_V_ONE = "B:WK32:BK1,K2"
+TWO_V_ONE_LINE = (
+    "1-5 32-28 5-32 28-19 32-14 19-28 14-23 28-32 23-19 32-14 19-28 14-32 28-10 32-23 10-28 "
+    "23-14 28-32 14-5 32-28 5-23 28-32 23-30 32-14 30-19 14-32 19-28 32-14 28-32 14-7 32-23 "
+    "7-10 23-32 10-28 32-5 28-32 5-1 32-23 1-5 23-19 5-32 19-1 32-23 1-5 23-32 2-6 32-28 5-1 "
+    "28-32 6-28 32-23 28-32 23-5 1-28 5-1 32-23 1-5 23-19 5-32 19-10 32-23 28-32 23-5")
+#: the same two kings and the lone king go back and forth: the start position again
+#: after every fourth ply
+REPEATED_LINE = "2-6 32-28 6-2 28-32 2-6 32-28 6-2 28-32"
+
+
+def pdn(fen: str, moves: str, **tags: str) -> str:
+    head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items())
+    return f'{head}[GameType "23"]\n[SetUp "1"]\n[FEN "{fen}"]\n\n{moves} *\n'
+
+
+def nth_ply_of(start: Position, side_first: bool, n: int) -> int:
+    """The ply of the ``n``-th move of the side to move at ``start`` (``side_first``)
+    or of the other side: plies alternate from ply 1."""
+    return 2 * n - 1 if side_first else 2 * n
+
+
+def scoresheet(start: Position, ply: int) -> str:
+    """How the move of ``ply`` is named: "White's 13th move"."""
+    from rulesbook.textio import ordinal
+
+    side = start.turn if ply % 2 == 1 else start.turn.opponent
+    return f"{side.title}'s {ordinal(move_number(start, ply))} move"
+
+
+@pytest.fixture(autouse=True)
+def autosave_dir(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "autosave"
+    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
+    return folder
+
+
+@pytest.fixture
+def ws(qtbot, controller):
+    from ui.workspaces.board import BoardWorkspace
+
+    ws = BoardWorkspace(controller)
+    ws.confirm_close = lambda: "discard"
+    qtbot.addWidget(ws)
+    ws.resize(1100, 720)
+    ws.show()
+    qtbot.waitExposed(ws)
+    yield ws
+    ws.board_controller.shutdown()
+
+
+def paste(qtbot, ws, text: str) -> None:
+    """Paste a record with the toolbar's Paste Record (the clipboard, as a user does)."""
+    QGuiApplication.clipboard().setText(text)
+    ws.paste_action.trigger()
+
+
+def step_to(qtbot, ws, ply: int) -> None:
+    """Home, then the Right key until ``ply`` (keys on the board, as a referee steps)."""
+    ws.board.setFocus()
+    qtbot.keyClick(ws.board, Qt.Key.Key_Home)
+    for _ in range(ply):
+        qtbot.keyClick(ws.board, Qt.Key.Key_Right)
+    assert ws.board_controller.ply == ply
+
+
+def expected_also(case_id: str, in_force: str) -> list[str]:
+    """The proposals that decide the case file's claim a draw, besides the rule in force,
+    as the announcement names them (``apca:28A`` -> ``28A``)."""
+    case = yaml.safe_load((CASES / f"{case_id}.yaml").read_text(encoding="utf-8"))
+    return [ref.partition(":")[2] for ref, outcome in case["expected"].items()
+            if ref.startswith("apca:") and ref != in_force and outcome == "draw"]
+
+
+def test_the_13_count_is_announced_where_the_referee_looks(qtbot, ws, controller):
+    bc = ws.board_controller
+    paste(qtbot, ws, pdn(THREE_V_ONE, THREE_V_ONE_LINE, Event="Club night", Round="3",
+                         Black="Ann <b>Lee</b>", White="Bob"))
+    start = Position.from_fen(THREE_V_ONE)
+    moves = THREE_V_ONE_LINE.split()
+    assert len(bc.moves) == len(moves) == bc.available_plies
+    # the lone king (White) moves second: its 13th move is the draw
+    draw_ply = nth_ply_of(start, side_first=False, n=13)
+    assert draw_ply == 26
+    step_to(qtbot, ws, draw_ply - 1)
+    assert "13-count" not in ws.status_text() and ws.claim_bar.text() == ""
+    qtbot.keyClick(ws.board, Qt.Key.Key_Right)
+    said = f"13-count reached after {scoresheet(start, draw_ply)}"
+    assert said.endswith("after White's 13th move")
+    status = ws.status_text()
+    assert status.startswith(said + ": draw under apca:28 — and under ")
+    # the rule in force first, then the proposals the case file says draw too, those
+    # to the same rule (28A) before the others (24B)
+    also = status.split(" — and under ", 1)[1].split(", ")
+    assert sorted(also) == sorted(expected_also("thirteen-count-reached", "apca:28"))
+    assert also[0].startswith("28")
+    assert ws.claim_bar.isVisible() and ws.claim_bar.text() == status
+    assert ws.claim_bar.button.isEnabled()
+    # a later move is flagged, not stepped over without comment: in the move list
+    flagged = [p for p in range(1, len(moves) + 1)
+               if ws.move_list.item_for_ply(p).text().startswith("⚑")]
+    assert flagged == list(range(draw_ply + 1, len(moves) + 1))
+    assert "played after the draw" in ws.move_list.item_for_ply(draw_ply + 1).toolTip()
+    # and on the status line as the referee steps onto it
+    qtbot.keyClick(ws.board, Qt.Key.Key_Right)
+    assert "played after the draw: 13-count reached" in ws.status_text()
+    assert "1 move(s) after the draw" in ws.claim_bar.text()
+    # the button opens the rulings with the facts filled in (and the record's tags)
+    received = []
+    controller.rulingsRequested.connect(lambda i, f: received.append((i, dict(f))))
+    qtbot.mouseClick(ws.claim_bar.button, Qt.MouseButton.LeftButton)
+    incident, facts = received[-1]
+    assert incident == "thirteen_count"
+    assert facts["three_kings_vs_one"] is True and facts["lone_king_moves"] == 13
+    assert facts["long_line"] is False
+    assert facts["moves"].split() == moves and facts["ply"] == draw_ply
+    assert facts["fen"] == start.fen()
+    assert (facts["event"], facts["round"], facts["black"], facts["white"]) == \
+        ("Club night", "3", "Ann <b>Lee</b>", "Bob")
+    # and from the keyboard
+    ws.activateWindow()
+    qtbot.keyClick(ws.board, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier
+                   | Qt.KeyboardModifier.ShiftModifier)
+    assert len(received) == 2 and received[-1][0] == "thirteen_count"
+
+
+def test_check_record_says_legal_and_drawn_and_offers_the_rulings(qtbot, ws, controller):
+    bc = ws.board_controller
+    paste(qtbot, ws, pdn(THREE_V_ONE, THREE_V_ONE_LINE))
+    qtbot.mouseClick(ws.check_button, Qt.MouseButton.LeftButton)
+    text = ws.check_view.toPlainText()
+    assert "Every move is legal" in text
+    assert "13-count reached after White's 13th move: draw under apca:28 — and under 28A" in text
+    # four moves were played after the draw (plies 27-30): said, not passed over
+    assert "4 later move(s) (from ply 27) were played after the draw" in text
+    assert "Every move is legal" in ws.status_text() and "13-count reached" in ws.status_text()
+    assert bc.ply == 26  # the board shows the position where the count was reached
+    assert ws.rulings_button.isEnabled()
+    received = []
+    controller.rulingsRequested.connect(lambda i, f: received.append((i, dict(f))))
+    qtbot.mouseClick(ws.rulings_button, Qt.MouseButton.LeftButton)
+    assert received and received[0][0] == "thirteen_count"
+    assert received[0][1]["lone_king_moves"] == 13
+
+
+def test_a_move_typed_after_the_draw_is_flagged(qtbot, ws):
+    bc = ws.board_controller
+    paste(qtbot, ws, pdn(THREE_V_ONE, THREE_V_ONE_LINE))
+    ws.board.setFocus()
+    qtbot.keyClick(ws.board, Qt.Key.Key_End)
+    after = bc.position()
+    move = after.move_text(after.legal_moves()[0])
+    ws.move_entry.setText(move)
+    qtbot.keyClick(ws.move_entry, Qt.Key.Key_Return)
+    assert len(bc.moves) == 31
+    assert "played after the draw: 13-count reached" in ws.status_text()
+    # typing the whole line at once names the draw and the later moves
+    bc.new_game(start=Position.from_fen(THREE_V_ONE))
+    ws.move_entry.setText(THREE_V_ONE_LINE)
+    qtbot.keyClick(ws.move_entry, Qt.Key.Key_Return)
+    assert "13-count reached" in ws.status_text()
+    assert "4 later move(s) played after the draw" in ws.status_text()
+
+
+def test_the_long_line_names_the_proposal_that_draws(qtbot, ws):
+    # the case file's own record: White's lone king runs up and down the long line
+    case = yaml.safe_load((CASES / "lone-king-on-long-line.yaml").read_text(encoding="utf-8"))
+    start = Position.from_fen(case["fen"])
+    paste(qtbot, ws, pdn(case["fen"], case["moves"]))
+    # the lone king (White) moves first: its 6th move (24B's limit)
+    ply = nth_ply_of(start, side_first=True, n=6)
+    assert ply == case["claim_ply"] == 11
+    step_to(qtbot, ws, ply)
+    status = ws.status_text()
+    assert status.startswith(f"Lone king on the long line, 6 moves, after "
+                             f"{scoresheet(start, ply)}: play goes on under apca:28 "
+                             f"(7 move(s) remain) — a draw under 24B")
+    assert [r for r, o in case["expected"].items() if o == "draw"] == ["apca:24B"]
+    assert ws.claim_bar.text() == status and ws.claim_bar.button.isEnabled()
+
+
+def test_the_stronger_sides_count(qtbot, ws):
+    start = Position.from_fen(TWO_V_ONE)
+    paste(qtbot, ws, pdn(TWO_V_ONE, TWO_V_ONE_LINE))
+    bc = ws.board_controller
+    assert bc.available_plies == len(TWO_V_ONE_LINE.split())
+    # two kings against one: Black is stronger and moves first; its 30th move
+    ply = nth_ply_of(start, side_first=True, n=30)
+    step_to(qtbot, ws, ply - 1)
+    assert ws.claim_bar.text() == ""
+    qtbot.keyClick(ws.board, Qt.Key.Key_Right)
+    status = ws.status_text()
+    assert status.startswith(f"Stronger side's 30-move count reached after "
+                             f"{scoresheet(start, ply)}: apca:27 decides it; it needs: ")
+    # Rule 27 leaves it to the referee: "A DECIDED ADVANTAGE", "WITHIN EIGHT MOVES"
+    assert "decided advantage" in status and "can win within extension" in status
+
+
+def test_repetition_names_the_rulebooks_that_draw(qtbot, ws):
+    start = Position.from_fen(TWO_V_ONE)
+    paste(qtbot, ws, pdn(TWO_V_ONE, REPEATED_LINE))
+    # the start position comes back after ply 4 and ply 8: the third time at ply 8
+    step_to(qtbot, ws, 8)
+    status = ws.status_text()
+    assert status.startswith(f"Position repeated 3 times after {scoresheet(start, 8)}: "
+                             "no rule in force decides a draw — a draw under ")
+    named = status.rsplit(" — a draw under ", 1)[1].split(", ")
+    assert "23B" in named and "spanish-pool:8" in named
+
+
+def test_the_claim_bar_is_plain_text(qtbot, ws):
+    # tags are user-editable PDN: never read as HTML anywhere on the way
+    paste(qtbot, ws, pdn(THREE_V_ONE, THREE_V_ONE_LINE, Black="<img src=x>"))
+    ws.board.setFocus()
+    qtbot.keyClick(ws.board, Qt.Key.Key_End)
+    assert ws.claim_bar.label.textFormat() == Qt.TextFormat.PlainText
+    assert ws.status.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_the_report_of_a_draw_claim_shows_the_position_after_it(qtbot, window, tmp_path):
+    board = window.workspaces["board"]
+    board.confirm_close = lambda: "discard"
+    rulings = window.workspaces["rulings"]
+    window.show_workspace("board")
+    paste(qtbot, board, pdn(THREE_V_ONE, THREE_V_ONE_LINE, Event="Club night",
+                            Black="Ann", White="Bob"))
+    start = Position.from_fen(THREE_V_ONE)
+    step_to(qtbot, board, 26)
+    qtbot.mouseClick(board.claim_bar.button, Qt.MouseButton.LeftButton)
+    assert rulings.rulings.incident_id == "thirteen_count"
+    assert rulings.rulings.facts["lone_king_moves"] == 13
+    page = html.unescape(Path(rulings.save_report("html", str(tmp_path / "claim.html")))
+                         .read_text(encoding="utf-8"))
+    move = THREE_V_ONE_LINE.split()[25]
+    assert f"Position after {scoresheet(start, 26)}, {move}" in page
+    assert "Club night" in page and "Ann" in page and "Bob" in page
+    # what happened: the claim in words, not a "disputed move"
+    assert "13-count reached after White's 13th move: draw under apca:28" in page
+    assert "Disputed move" not in page

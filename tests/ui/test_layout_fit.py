@@ -1,0 +1,62 @@
+"""Issue 19: every workspace fully usable at 1024x700 and 1280x800 — nothing
+frequently used hidden behind a toolbar's », nothing cut off, no sideways scrolling.
+Each workspace is checked on each of its tabs, in the states a user works in."""
+from __future__ import annotations
+
+import pytest
+
+from tests.datapaths import CORPUS
+from tests.ui.layout_fit import misfits, tab_states
+from ui.mainwindow import MainWindow
+
+SIZES = [(1024, 700), (1280, 800)]
+
+
+@pytest.fixture
+def shown_window(qtbot, controller, settings):
+    window = MainWindow(controller, settings)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    window.workspaces["board"].confirm_close = lambda: "discard"
+    window.workspaces["ballots"].ask_unsaved = lambda: "discard"
+    return window
+
+
+def _check(window, qtbot, workspace: str, state: str) -> list[str]:
+    window.show_workspace(workspace)
+    qtbot.wait(10)
+    ws = window.workspaces[workspace]
+    problems = []
+    for tab in tab_states(ws):
+        qtbot.wait(5)
+        problems += [str(m) for m in misfits(window, f"{workspace} ({state}, {tab})")]
+    return problems
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_workspace_fits(shown_window, qtbot, size):
+    window = shown_window
+    window.resize(*size)
+    qtbot.wait(20)
+    problems = []
+    for workspace in window.workspaces:
+        problems += _check(window, qtbot, workspace, "as opened")
+    window.controller.compare("28")  # the most columns of any rule
+    problems += _check(window, qtbot, "compare", "rule 28")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_board_fits_with_a_game_and_in_set_up(shown_window, qtbot, size):
+    window = shown_window
+    window.resize(*size)
+    board = window.workspaces["board"]
+    text = (CORPUS / "english-tinsley-1946-1960s.pdn").read_text(encoding="utf-8", errors="replace")
+    board.board_controller.files.load_text(text, 0)
+    problems = _check(window, qtbot, "board", "Tinsley game 1")
+    toolbar = board.toolbar
+    toolbar.widgetForAction(toolbar.mode_actions["setup"]).click()  # the user's button
+    assert board.board_controller.mode == "setup"
+    problems += _check(window, qtbot, "board", "set-up")
+    assert not problems, "\n".join(problems)

@@ -1,0 +1,69 @@
+"""The draw claim beside the board's status line: the count reached (or the claim
+a proposal would decide) at the ply shown, in words, with the button (and
+Ctrl+Shift+R) that opens the rulings with the facts filled in."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+
+from ..controller import BoardController
+
+__all__ = ["DrawClaimBar", "CLAIM_SHORTCUT"]
+
+CLAIM_SHORTCUT = "Ctrl+Shift+R"
+
+
+class DrawClaimBar(QWidget):
+    """Hidden while no draw claim is decided at or before the ply shown."""
+
+    def __init__(self, bc: BoardController, owner: QWidget):
+        super().__init__()
+        self._bc = bc
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(4, 0, 4, 0)
+        self.label = QLabel()
+        self.label.setObjectName("board-draw-claim")
+        self.label.setAccessibleName("Draw claim")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # tags and moves: never HTML
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.button = QPushButton("Draw Rulings…")
+        shown = QKeySequence(CLAIM_SHORTCUT).toString(QKeySequence.SequenceFormat.NativeText)
+        self.button.setToolTip(f"Open the rulings on this draw claim, facts filled in ({shown})")
+        self.button.clicked.connect(lambda: self.request())
+        # the shortcut works wherever the focus is while the Board is shown
+        self.action = QAction("Draw Rulings", owner)
+        self.action.setShortcut(QKeySequence(CLAIM_SHORTCUT))
+        self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.action.triggered.connect(lambda _checked=False: self.request())
+        owner.addAction(self.action)
+        lay.addWidget(self.label, 1)
+        lay.addWidget(self.button)
+        bc.changed.connect(self.refresh)
+        bc.modeChanged.connect(lambda _mode: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        bc = self._bc
+        claim = None if bc.mode == "setup" else bc.counts.current()
+        self.action.setEnabled(claim is not None)
+        if claim is None:
+            self.hide()
+            return
+        text = claim.text
+        if bc.ply > claim.ply and claim.reached:
+            text += f" — ply {bc.ply} is {bc.ply - claim.ply} move(s) after the draw"
+        if self.label.text() != text:
+            self.label.setText(text)
+        self.label.setStyleSheet("color: #c00000; font-weight: bold;" if claim.reached else
+                                 "font-weight: bold;")
+        self.show()
+
+    def text(self) -> str:
+        """The claim shown ("" while hidden)."""
+        return "" if self.isHidden() else self.label.text()
+
+    def request(self) -> bool:
+        return self._bc.counts.request_rulings()
