@@ -56,6 +56,7 @@ from rulesbook.draughts.pdn_syntax import (
     SyntaxReader,
     normalize_result,
 )
+from rulesbook.draughts.pdn_variant import VariantGuess, guess_variant
 
 __all__ = [
     "MAX_VARIATION_DEPTH",
@@ -121,6 +122,9 @@ class PdnGame:
     comment: str = ""
     errors: list[PdnError] = field(default_factory=list)
     line: int = 0
+    #: how the variant was chosen when the record has no GameType tag and the
+    #: reader was given no variant (:func:`~rulesbook.draughts.pdn_variant.guess_variant`)
+    variant_guess: VariantGuess | None = None
 
     def __post_init__(self) -> None:
         if self.start is None:
@@ -338,23 +342,35 @@ def _resolve_tree(game: PdnGame, errors: list[PdnError]) -> None:
             position = position.play(move)
 
 
-def _select_variant(raw: RawGame, default: Variant, errors: list[PdnError]) -> Variant:
+def _select_variant(raw: RawGame, default: Variant | None,
+                    errors: list[PdnError]) -> tuple[Variant, VariantGuess | None]:
+    """The GameType tag's variant; without one (or with one the engine does not
+    know) ``default``, or when that is None the variant in which the whole record
+    is legal (:func:`~rulesbook.draughts.pdn_variant.guess_variant`)."""
     gametype = raw.tags.get("GameType")
-    if gametype is None or not gametype.strip():
-        return default
-    try:
-        return Variant.from_gametype(gametype)
-    except DraughtsError as exc:
-        line, col = raw.tag_pos.get("GameType", (raw.line, 1))
-        errors.append(PdnError(line, col, f"{exc}; read as {default.name}"))
-        return default
+    if gametype is not None and gametype.strip():
+        try:
+            return Variant.from_gametype(gametype), None
+        except DraughtsError as exc:
+            guess = guess_variant(raw) if default is None else None
+            chosen = guess.chosen if guess is not None else default
+            assert chosen is not None
+            line, col = raw.tag_pos.get("GameType", (raw.line, 1))
+            errors.append(PdnError(line, col, f"{exc}; read as {chosen.name}"))
+            return chosen, guess
+    if default is not None:
+        return default, None
+    guess = guess_variant(raw)
+    return guess.chosen, guess
 
 
 def build_game(raw: RawGame, variant: str | Variant | None = None) -> PdnGame:
-    """Turn a raw game of the syntax layer into a :class:`PdnGame`, resolving moves."""
+    """Turn a raw game of the syntax layer into a :class:`PdnGame`, resolving moves.
+    ``variant`` is for a game without a GameType tag; None: the variant in which
+    the whole record is legal (pool first; ``variant_guess`` says why)."""
     errors = list(raw.errors)
-    default = Variant.named(variant) if variant is not None else Variant.named("pool")
-    chosen = _select_variant(raw, default, errors)
+    default = Variant.named(variant) if variant is not None else None
+    chosen, guess = _select_variant(raw, default, errors)
     start = Position.start(chosen)
     fen = raw.tags.get("FEN")
     fen_ok = True
@@ -366,7 +382,8 @@ def build_game(raw: RawGame, variant: str | Variant | None = None) -> PdnGame:
             errors.append(PdnError(line, col, f"bad FEN {fen!r}: {exc}"))
             fen_ok = False
     game = PdnGame(tags=raw.tags, variant=chosen, start=start, mainline=raw.mainline,
-                   result=raw.result, comment=raw.comment, errors=errors, line=raw.line)
+                   result=raw.result, comment=raw.comment, errors=errors, line=raw.line,
+                   variant_guess=guess)
     if fen_ok:
         move_errors: list[PdnError] = []
         _resolve_tree(game, move_errors)
@@ -382,7 +399,8 @@ def build_game(raw: RawGame, variant: str | Variant | None = None) -> PdnGame:
 class PdnReader:
     """Reads the games of one text stream, one after the other.
 
-    ``variant`` is used for games without a ``GameType`` tag (default pool).
+    ``variant`` is used for games without a ``GameType`` tag (default: the
+    variant in which the whole record is legal, pool first).
     """
 
     def __init__(self, handle: TextIO, variant: str | Variant | None = None,

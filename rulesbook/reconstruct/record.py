@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
 from rulesbook.draughts.pdn import build_game
 from rulesbook.draughts.pdn_syntax import MAX_PLIES, RESULTS, SyntaxReader, normalize_result
+from rulesbook.draughts.pdn_variant import VariantGuess
 from rulesbook.textio import shorten
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
@@ -50,6 +51,8 @@ class Record:
     as ``"line L col C: message"``; illegal moves are not problems of the
     record, :func:`~rulesbook.reconstruct.replay` finds them.  ``start`` is
     None when the start position could not be read (see ``problems``).
+    ``variant_guess`` says why a PDN game without a GameType tag is read in its
+    variant (None when the tag or the caller chose it).
     """
 
     moves: tuple[WrittenMove, ...]
@@ -58,6 +61,7 @@ class Record:
     tags: dict[str, str] = field(default_factory=dict, compare=False)
     result: str = "*"
     problems: tuple[str, ...] = ()
+    variant_guess: VariantGuess | None = field(default=None, compare=False)
 
     @property
     def texts(self) -> list[str]:
@@ -154,7 +158,7 @@ class _Prefixed:
         return self._rest.readline(limit)
 
 
-def _record(raw, default: Variant) -> Record:
+def _record(raw, default: Variant | None) -> Record:
     syntax_errors = list(raw.errors)
     game = build_game(raw, default)
     tag_places = set(raw.tag_pos.values())
@@ -188,7 +192,7 @@ def _record(raw, default: Variant) -> Record:
     if fen_at is not None and any((e.line, e.col) == fen_at for e in game.errors):
         start = None
     return Record(tuple(moves), game.variant, start, dict(raw.tags), game.result,
-                  tuple(problems))
+                  tuple(problems), game.variant_guess)
 
 
 def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Record]:
@@ -197,10 +201,16 @@ def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Recor
     :data:`PDN_SNIFF_CHARS` characters have tags, otherwise one plain list of
     moves of at most :data:`MAX_MOVES_TEXT_CHARS` characters.
 
+    ``variant`` is for games without a ``GameType`` tag; None: a PDN game is read
+    in the variant in which the whole record is legal (pool first, see
+    :func:`~rulesbook.draughts.pdn_variant.guess_variant`), a plain list of moves
+    (no tags to tell) as pool.
+
     Raises :class:`RecordError` when there is no game at all or a plain list
     is too long, and :class:`~rulesbook.draughts.pdn_syntax.PdnLimitError`
     past the PDN reader's game limit."""
-    default = Variant.named(variant) if variant is not None else Variant.named("pool")
+    given = Variant.named(variant) if variant is not None else None
+    default = given if given is not None else Variant.named("pool")
     head = handle.read(PDN_SNIFF_CHARS)
     if not looks_like_pdn(head):
         rest = handle.read(MAX_MOVES_TEXT_CHARS + 1 - len(head)) if \
@@ -224,7 +234,7 @@ def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Recor
     found = False
     for raw in SyntaxReader(_Prefixed(head, handle)):
         found = True
-        yield _record(raw, default)
+        yield _record(raw, given)
     if not found:
         raise RecordError("the file has no game")
 
@@ -232,8 +242,8 @@ def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Recor
 def read_records(text: str, variant: str | Variant | None = None) -> list[Record]:
     """Every game of ``text``: PDN when it has tags, otherwise one plain list of moves.
 
-    ``variant`` is used for games without a ``GameType`` tag (default pool).
-    Raises :class:`RecordError` when there is no game at all (see
+    ``variant`` is used for games without a ``GameType`` tag (None: as
+    :func:`iter_records` says).  Raises :class:`RecordError` when there is no game at all (see
     :func:`iter_records`, which reads a stream game by game).
     """
     return list(iter_records(io.StringIO(text), variant))
