@@ -106,9 +106,7 @@ _DIGITS = re.compile(r"(\d+)")
 
 
 def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
-    """``"Round 10"`` after ``"Round 9"``; empty cells last."""
-    if not text:
-        return ((2, 0),)
+    """``"Round 10"`` after ``"Round 9"``."""
     return tuple((0, int(part)) if part.isdigit() else (1, part.casefold())
                  for part in _DIGITS.split(text) if part)
 
@@ -116,10 +114,12 @@ def _natural(text: str) -> tuple[tuple[int, int | str], ...]:
 def sort_games(entries: Sequence[GameListEntry], rows: Sequence[int], column: Column,
                descending: bool = False) -> list[int]:
     """``rows`` (positions in ``entries``) sorted by ``column``, numbers in the text
-    read as numbers; ties keep the file's order."""
+    read as numbers; empty cells last either way; ties keep the file's order."""
     in_file_order = sorted(rows, key=lambda i: entries[i].index)
-    return sorted(in_file_order, key=lambda i: _natural(entries[i].cells[column]),
-                  reverse=descending)  # a stable sort: ties stay in the file's order
+    filled = [i for i in in_file_order if entries[i].cells[column]]
+    empty = [i for i in in_file_order if not entries[i].cells[column]]
+    return sorted(filled, key=lambda i: _natural(entries[i].cells[column]),
+                  reverse=descending) + empty  # a stable sort: ties stay in file order
 
 
 def record_defect(chunk: GameChunk) -> str:
