@@ -127,8 +127,7 @@ def record_defect(chunk: GameChunk) -> str:
     that is no move, an unterminated comment, no move at all...) as ``"line L col
     C: message"`` with the file's line, plus how many more; ``""`` when none.
     Moves are not resolved (an illegal move is found when the game is opened)."""
-    body = "\n" * (chunk.first_line - 1) + chunk.text
-    raw = SyntaxReader(io.StringIO(body)).read()
+    raw = SyntaxReader(io.StringIO(chunk.text), first_line=chunk.first_line).read()
     if raw is None:
         return "no game in this part of the file"
     if raw.errors:
