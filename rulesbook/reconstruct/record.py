@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 
 from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
 from rulesbook.draughts.pdn import build_game
-from rulesbook.draughts.pdn_syntax import MAX_PLIES, RESULTS, SyntaxReader, normalize_result
+from rulesbook.draughts.pdn_syntax import (
+    MAX_PLIES,
+    RESULTS,
+    RawGame,
+    SyntaxReader,
+    normalize_result,
+)
 from rulesbook.draughts.pdn_variant import VariantGuess
 from rulesbook.textio import shorten
 
@@ -158,7 +164,7 @@ class _Prefixed:
         return self._rest.readline(limit)
 
 
-def _record(raw, default: Variant | None) -> Record:
+def _record(raw: RawGame, default: Variant | None) -> Record:
     syntax_errors = list(raw.errors)
     game = build_game(raw, default)
     tag_places = set(raw.tag_pos.values())

@@ -145,9 +145,10 @@ class SessionFiles(QObject):
         from .variantnote import ImportedGame
 
         board = self._board
-        chosen = Variant.named(variant) if variant is not None else board.variant
+        chosen: Variant | None = Variant.named(variant) if variant is not None \
+            else board.variant
         if guess and looks_like_pdn(text):
-            chosen = None
+            chosen = None  # the core reads an untyped PDN game in the variant that fits
         try:
             imported = import_record(text, index, chosen)
         except DraughtsError as exc:

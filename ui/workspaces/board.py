@@ -39,7 +39,7 @@ from ..board.panels.palette import SetupPalette
 from ..board.panels.record import RecordPanel
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
-from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, ask_item, warn
+from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, warn
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
