@@ -1,8 +1,8 @@
 """The list of the games of a PDN file, for a chooser: built from the tags alone
 (no move is resolved, so 10,000 games list at once), filtered as the user types
-and sorted by any column; each game's record defects found by the syntax layer
-(:func:`record_defect`), one game at a time, so a caller can do it off the GUI
-thread and mark the rows as it goes.
+and sorted by any column; each game's record defects (:func:`record_defect`:
+syntax, set-up, a move that cannot be played) found one game at a time, so a
+caller can do it off the GUI thread and mark the rows as it goes.
 
 >>> chunks = split_games('[White "Tinsley"]\\n[Black "Long"]\\n1. 11-15 *\\n\\n'
 ...                      '[White "Oldbury"]\\n[Event "Ohio 1946"]\\n1. 11-15 *\\n')
@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rulesbook.draughts.pdn import build_game
 from rulesbook.draughts.pdn_syntax import SyntaxReader
 from rulesbook.reconstruct.importing import GameChunk, split_games
 from rulesbook.textio import shorten, visible_controls
@@ -123,16 +124,18 @@ def sort_games(entries: Sequence[GameListEntry], rows: Sequence[int], column: Co
 
 
 def record_defect(chunk: GameChunk) -> str:
-    """The first defect the syntax layer finds in the record of ``chunk`` (a text
-    that is no move, an unterminated comment, no move at all...) as ``"line L col
-    C: message"`` with the file's line, plus how many more; ``""`` when none.
-    Moves are not resolved (an illegal move is found when the game is opened)."""
+    """The first defect of the record of ``chunk``: a text that is no move, an
+    unterminated comment, a bad FEN, a move that cannot be played (in the GameType
+    tag's variant, or without one in the variant that fits best), no move at all;
+    as ``"line L col C: message"`` with the file's line, plus how many more;
+    ``""`` when none. One game read whole: a caller scans a file off the GUI thread."""
     raw = SyntaxReader(io.StringIO(chunk.text), first_line=chunk.first_line).read()
     if raw is None:
         return "no game in this part of the file"
-    if raw.errors:
-        first = raw.errors[0]
-        more = len(raw.errors) - 1
+    game = build_game(raw)
+    if game.errors:
+        first = game.errors[0]
+        more = len(game.errors) - 1
         return (f"line {first.line} col {first.col}: {first.message}"
                 + (f" (and {more} more)" if more else ""))
     if not raw.mainline and "FEN" not in raw.tags:

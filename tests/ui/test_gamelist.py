@@ -161,6 +161,27 @@ def test_a_defective_record_is_listed_and_marked(qtbot):
     first = dialog.rows_text()[0]
     assert not first[0].startswith(DEFECT_MARK)  # a clean record is not marked
     assert "with a defect" in dialog.progress_label.text()
+    # the "missing move" of the README: game 541 plays 32-28 from an empty square;
+    # pydraughts (a peer) cannot play that record either, and plays game 1 whole
+    chunks = split_games(text)
+    assert 540 in dialog.model.marked() and 0 not in dialog.model.marked()
+    assert "move 32-28 is illegal" in dialog.model.entry(540).defect
+    assert not pydraughts_plays_all(chunks[540].text)
+    assert pydraughts_plays_all(chunks[0].text)
+
+
+def pydraughts_plays_all(text: str) -> bool:
+    import draughts
+    from draughts.PDN import PDNReader
+
+    (game,) = PDNReader(pdn_text=text).games
+    board = draughts.Board("english")
+    try:
+        for move in game.moves:
+            board.push(draughts.Move(board, pdn_move=move))
+    except Exception:  # noqa: BLE001 - pydraughts raises several kinds
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- the board

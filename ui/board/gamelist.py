@@ -2,9 +2,9 @@
 result of every game (from the tags, no move resolved), filtered as the user
 types, sorted by any column, Enter or a double-click opens the game.
 
-The records' defects are found off the GUI thread (:class:`DefectScanner`, the
-syntax layer of every game) and marked in the list as they are found; the list
-itself is there at once, even for 10,000 games.
+The records' defects are found off the GUI thread (:class:`DefectScanner`: every
+game read whole, its moves played) and marked in the list as they are found; the
+list itself is there at once, even for 10,000 games.
 """
 from __future__ import annotations
 
@@ -150,7 +150,7 @@ class GameListModel(QAbstractTableModel):
 
 
 class DefectScanner(QThread):
-    """Reads every game's record with the syntax layer on a worker thread.
+    """Reads every game's record whole (syntax, set-up, moves) on a worker thread.
 
     Signals (queued to the GUI thread):
       found(int game, str defect)    a game with a defect
