@@ -404,10 +404,10 @@ class PdnReader:
     """
 
     def __init__(self, handle: TextIO, variant: str | Variant | None = None,
-                 strict: bool = False) -> None:
+                 strict: bool = False, *, first_line: int = 1) -> None:
         self.variant = Variant.named(variant) if variant is not None else None
         self.strict = strict
-        self._syntax = SyntaxReader(handle)
+        self._syntax = SyntaxReader(handle, first_line=first_line)
         self.count = 0
 
     def read_game(self) -> PdnGame | None:
@@ -451,10 +451,11 @@ def read_game(handle: TextIO, variant: str | Variant | None = None,
 
 
 def iter_games(source: TextIO | str, variant: str | Variant | None = None,
-               strict: bool = False) -> Iterator[PdnGame]:
-    """Every game of ``source`` (an open text stream or the PDN text itself)."""
+               strict: bool = False, *, first_line: int = 1) -> Iterator[PdnGame]:
+    """Every game of ``source`` (an open text stream or the PDN text itself);
+    ``first_line`` is the file's number of its first line (a part of a file)."""
     handle = io.StringIO(source) if isinstance(source, str) else source
-    return iter(PdnReader(handle, variant, strict))
+    return iter(PdnReader(handle, variant, strict, first_line=first_line))
 
 
 def read_games(source: TextIO | str, variant: str | Variant | None = None,

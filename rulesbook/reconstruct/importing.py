@@ -128,10 +128,10 @@ def import_record(text: str, index: int = 0,
             raise RecordError(f"the file has {len(chunks)} games; there is no game "
                               f"{index + 1}")
         chunk = chunks[index]
-        body = "\n" * (chunk.first_line - 1) + chunk.text  # file line numbers
-        read = read_records(body, chosen)[0]
+        line = chunk.first_line  # errors and moves keep the file's line numbers
+        read = read_records(chunk.text, chosen, first_line=line)[0]
         untyped = read.variant_guess is not None or not _known_gametype(read.tags)
-        game = next(iter(iter_games(body, read.variant)), None)
+        game = next(iter(iter_games(chunk.text, read.variant, first_line=line)), None)
         if game is not None:
             comment = game.comment
             for node in game.mainline:

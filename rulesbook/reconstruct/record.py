@@ -201,7 +201,8 @@ def _record(raw: RawGame, default: Variant | None) -> Record:
                   tuple(problems), game.variant_guess)
 
 
-def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Record]:
+def iter_records(handle, variant: str | Variant | None = None, *,
+                 first_line: int = 1) -> Iterator[Record]:
     """Every game of the text stream ``handle``, one at a time (memory does not
     grow with the number of games): PDN when the first
     :data:`PDN_SNIFF_CHARS` characters have tags, otherwise one plain list of
@@ -214,7 +215,8 @@ def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Recor
 
     Raises :class:`RecordError` when there is no game at all or a plain list
     is too long, and :class:`~rulesbook.draughts.pdn_syntax.PdnLimitError`
-    past the PDN reader's game limit."""
+    past the PDN reader's game limit.  ``first_line``: the file's line number of
+    the text's first line (a part of a file keeps the file's line numbers)."""
     given = Variant.named(variant) if variant is not None else None
     default = given if given is not None else Variant.named("pool")
     head = handle.read(PDN_SNIFF_CHARS)
@@ -238,21 +240,22 @@ def iter_records(handle, variant: str | Variant | None = None) -> Iterator[Recor
                      normalize_result(results[-1]) if results else "*", ())
         return
     found = False
-    for raw in SyntaxReader(_Prefixed(head, handle)):
+    for raw in SyntaxReader(_Prefixed(head, handle), first_line=first_line):
         found = True
         yield _record(raw, given)
     if not found:
         raise RecordError("the file has no game")
 
 
-def read_records(text: str, variant: str | Variant | None = None) -> list[Record]:
+def read_records(text: str, variant: str | Variant | None = None, *,
+                 first_line: int = 1) -> list[Record]:
     """Every game of ``text``: PDN when it has tags, otherwise one plain list of moves.
 
     ``variant`` is used for games without a ``GameType`` tag (None: as
     :func:`iter_records` says).  Raises :class:`RecordError` when there is no game at all (see
     :func:`iter_records`, which reads a stream game by game).
     """
-    return list(iter_records(io.StringIO(text), variant))
+    return list(iter_records(io.StringIO(text), variant, first_line=first_line))
 
 
 _MOVE_SEP = re.compile(r"[-x:]")
