@@ -15,6 +15,7 @@ import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Protocol, TextIO, cast
 
 from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
 from rulesbook.draughts.pdn import build_game
@@ -201,7 +202,14 @@ def _record(raw: RawGame, default: Variant | None) -> Record:
                   tuple(problems), game.variant_guess)
 
 
-def iter_records(handle, variant: str | Variant | None = None, *,
+class TextSource(Protocol):
+    """What :func:`iter_records` reads from: an open text file or a StringIO."""
+
+    def read(self, size: int | None = -1, /) -> str: ...
+    def readline(self, size: int = -1, /) -> str: ...
+
+
+def iter_records(handle: TextSource, variant: str | Variant | None = None, *,
                  first_line: int = 1) -> Iterator[Record]:
     """Every game of the text stream ``handle``, one at a time (memory does not
     grow with the number of games): PDN when the first
@@ -240,7 +248,8 @@ def iter_records(handle, variant: str | Variant | None = None, *,
                      normalize_result(results[-1]) if results else "*", ())
         return
     found = False
-    for raw in SyntaxReader(_Prefixed(head, handle), first_line=first_line):
+    prefixed = cast(TextIO, _Prefixed(head, handle))  # SyntaxReader reads lines only
+    for raw in SyntaxReader(prefixed, first_line=first_line):
         found = True
         yield _record(raw, given)
     if not found:
