@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from rulesbook.draughts.errors import AmbiguousMoveError, DraughtsError
+from rulesbook.draughts.pdn_moves import LOOKAHEAD, disambiguate, resolve_move
 from rulesbook.draughts.pdn_syntax import RawGame
 from rulesbook.draughts.position import Position
 from rulesbook.draughts.variant import VARIANTS, Variant
@@ -110,9 +111,7 @@ def _and_list(items: Sequence[str]) -> str:
 def legal_prefix(start: Position, texts: Sequence[str]) -> int:
     """How many of the move texts ``texts`` can be played one after the other
     from ``start``, an ambiguous move read as the one that lets the record go on
-    (as the PDN reader does, :func:`~rulesbook.draughts.pdn.disambiguate`)."""
-    from rulesbook.draughts.pdn import LOOKAHEAD, disambiguate, resolve_move
-
+    (as the PDN reader does, :func:`~rulesbook.draughts.pdn_moves.disambiguate`)."""
     position = start
     for index, text in enumerate(texts):
         try:
