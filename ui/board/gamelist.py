@@ -233,6 +233,8 @@ class GameListDialog(QDialog):
         self.progress_label.setObjectName("game-check-progress")
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open
                                         | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Open).setText("&Open")
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("&Cancel")
         self.buttons.accepted.connect(self._open_current)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
