@@ -282,3 +282,19 @@ def test_cancel_in_the_game_list_keeps_the_board(qtbot, ws):
     drive_game_list(qtbot, "rex", key=Qt.Key.Key_Escape)
     assert not ws.open_pdn(TINSLEY)
     assert bc.record is before
+
+
+def test_a_file_whose_every_record_is_defective_lists_and_marks_them_all(qtbot):
+    from ui.board.gamelist import DEFECT_MARK
+
+    games = 2000
+    text = "".join(f'[White "P{i}"]\n[Black "Q"]\n1. 11-15 junk{i} *\n\n' for i in range(games))
+    dialog = make_dialog(qtbot, text)
+    finish_scan(qtbot, dialog)
+    assert dialog.count_label.text() == f"{games:,} of {games:,} games"
+    assert sorted(dialog.model.marked()) == list(range(games))
+    assert all(row[0].startswith(DEFECT_MARK) for row in dialog.rows_text())
+    assert dialog.progress_label.text().startswith(f"Records checked: {games:,} with a defect")
+    # the filter reads the tags, not the mark
+    qtbot.keyClicks(dialog.filter_edit, "p1999")
+    assert [row[0] for row in dialog.rows_text()] == [DEFECT_MARK + "P1999"]

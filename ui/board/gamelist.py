@@ -135,14 +135,18 @@ class GameListModel(QAbstractTableModel):
 
     def mark(self, game: int, defect: str) -> None:
         """Mark game ``game`` (0-based) as having ``defect`` ("" clears it)."""
-        if not 0 <= game < len(self._entries) or self._entries[game].defect == defect:
-            return
-        self._entries[game] = self._entries[game].with_defect(defect)
-        try:
-            row = self._rows.index(game)
-        except ValueError:
-            return
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+        self.mark_many([(game, defect)])
+
+    def mark_many(self, marks: Sequence[tuple[int, str]]) -> None:
+        """Mark several games at once (one repaint, however many there are)."""
+        changed = False
+        for game, defect in marks:
+            if 0 <= game < len(self._entries) and self._entries[game].defect != defect:
+                self._entries[game] = self._entries[game].with_defect(defect)
+                changed = True
+        if changed and self._rows:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(self._rows) - 1, len(Column) - 1))
 
     def marked(self) -> list[int]:
         """The games marked with a defect."""
@@ -152,12 +156,12 @@ class GameListModel(QAbstractTableModel):
 class DefectScanner(QThread):
     """Reads every game's record whole (syntax, set-up, moves) on a worker thread.
 
-    Signals (queued to the GUI thread):
-      found(int game, str defect)    a game with a defect
+    Signals (queued to the GUI thread), about fifty times in all whatever the size:
+      found(list[tuple[int, str]])     the games with a defect since the last signal
       progressed(int done, int total)
     """
 
-    found = Signal(int, str)
+    found = Signal(list)
     progressed = Signal(int, int)
 
     def __init__(self, chunks: Sequence[GameChunk], parent: QObject | None = None) -> None:
@@ -171,6 +175,7 @@ class DefectScanner(QThread):
     def run(self) -> None:
         total = len(self._chunks)
         step = max(1, total // 50)
+        batch: list[tuple[int, str]] = []
         for done, chunk in enumerate(self._chunks, 1):
             if self._stop.is_set():
                 return
@@ -179,8 +184,11 @@ class DefectScanner(QThread):
             except Exception as exc:  # noqa: BLE001 - a defect shown, never a crash
                 defect = f"cannot be read: {type(exc).__name__}: {exc}"
             if defect:
-                self.found.emit(chunk.index, defect)
+                batch.append((chunk.index, defect))
             if done % step == 0 or done == total:
+                if batch:
+                    self.found.emit(batch)
+                    batch = []
                 self.progressed.emit(done, total)
 
 
@@ -248,7 +256,7 @@ class GameListDialog(QDialog):
         self.model.modelReset.connect(self._rows_changed)
         self._rows_changed()
         self.scanner = DefectScanner(chunks, self)
-        self.scanner.found.connect(self.model.mark)
+        self.scanner.found.connect(self.model.mark_many)
         self.scanner.progressed.connect(self._scan_progress)
         self.scanner.start()
         self.finished.connect(lambda _result: self.stop_scan())
