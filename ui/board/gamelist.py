@@ -9,6 +9,7 @@ list itself is there at once, even for 10,000 games.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import (
@@ -49,6 +50,8 @@ __all__ = ["GameListModel", "DefectScanner", "GameListDialog", "DEFECT_MARK"]
 
 #: the mark before the first cell of a game whose record has a defect
 DEFECT_MARK = "⚠ "
+#: how long the defect scan waits after each keystroke or click in the list
+HOLD_SECONDS = 0.4
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -168,15 +171,26 @@ class DefectScanner(QThread):
         super().__init__(parent)
         self._chunks = list(chunks)
         self._stop = threading.Event()
+        self._resume = 0.0  # time.monotonic() before which the scan waits (hold)
 
     def cancel(self) -> None:
         self._stop.set()
+
+    def hold(self, seconds: float = HOLD_SECONDS) -> None:
+        """Pause for ``seconds`` from now (the user is typing: the GUI thread gets
+        the interpreter to itself; the scan goes on when the typing stops)."""
+        self._resume = time.monotonic() + seconds
+
+    def _wait_while_held(self) -> None:
+        while time.monotonic() < self._resume and not self._stop.is_set():
+            time.sleep(0.02)
 
     def run(self) -> None:
         total = len(self._chunks)
         step = max(1, total // 50)
         batch: list[tuple[int, str]] = []
         for done, chunk in enumerate(self._chunks, 1):
+            self._wait_while_held()
             if self._stop.is_set():
                 return
             try:
@@ -185,6 +199,7 @@ class DefectScanner(QThread):
                 defect = f"cannot be read: {type(exc).__name__}: {exc}"
             if defect:
                 batch.append((chunk.index, defect))
+            time.sleep(0)  # let the GUI thread take the interpreter between games
             if done % step == 0 or done == total:
                 if batch:
                     self.found.emit(batch)
@@ -205,6 +220,7 @@ class GameListDialog(QDialog):
         self.setObjectName("game-list")
         self.chosen: int | None = None
         self.model = GameListModel(chunks, self)
+        self.scanner = DefectScanner(chunks, self)  # started once the dialog is built
         where = f" in {source}" if source else ""
         self.heading = QLabel(f"{self.model.total:,} games{where}. Type to filter "
                               f"(every word must match); Enter opens the game.")
@@ -255,7 +271,8 @@ class GameListDialog(QDialog):
         self.resize(860, 560)
         self.model.modelReset.connect(self._rows_changed)
         self._rows_changed()
-        self.scanner = DefectScanner(chunks, self)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(
+            lambda *_: self.scanner.hold())
         self.scanner.found.connect(self.model.mark_many)
         self.scanner.progressed.connect(self._scan_progress)
         self.scanner.start()
@@ -277,6 +294,7 @@ class GameListDialog(QDialog):
                 if marked else "Records checked: no defect found")
 
     def _filter_changed(self, text: str) -> None:
+        self.scanner.hold()
         self.model.set_filter(text)
 
     def _rows_changed(self) -> None:
@@ -306,6 +324,7 @@ class GameListDialog(QDialog):
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
         if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress:
+            self.scanner.hold()  # the user is at the keyboard: the list comes first
             key = event.key()
             if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
                 self._open_current()
