@@ -27,6 +27,7 @@ and pydraughts read back to the same moves.
 """
 from __future__ import annotations
 
+import dataclasses
 import io
 import weakref
 from collections.abc import Iterable, Iterator
@@ -259,7 +260,9 @@ def _select_variant(raw: RawGame, default: Variant | None,
         try:
             return Variant.from_gametype(gametype), None
         except DraughtsError as exc:
-            guess = guess_variant(raw) if default is None else None
+            guess = dataclasses.replace(guess_variant(raw), why=f"Unknown GameType "
+                                        f"{gametype.strip()[:20]!r}") \
+                if default is None else None
             chosen = guess.chosen if guess is not None else default
             assert chosen is not None
             line, col = raw.tag_pos.get("GameType", (raw.line, 1))

@@ -66,6 +66,8 @@ class VariantGuess:
 
     chosen: Variant
     fits: tuple[VariantFit, ...]
+    #: why the variant had to be guessed, the start of :meth:`sentence`
+    why: str = "No GameType tag"
 
     @property
     def fitting(self) -> tuple[Variant, ...]:
@@ -84,7 +86,7 @@ class VariantGuess:
         ``"No GameType tag: read as English checkers — the only variant in which
         all 56 moves are legal"``."""
         name = variant_title(self.chosen)
-        head = f"No GameType tag: read as {name}"
+        head = f"{self.why}: read as {name}"
         fitting = self.fitting
         total = self.total
         if total == 0 and fitting:

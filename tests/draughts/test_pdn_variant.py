@@ -133,6 +133,7 @@ def test_an_unknown_gametype_is_a_problem_and_the_variant_is_guessed():
     assert game.variant.name == "pool" and game.variant_guess is not None
     assert any("unsupported PDN game type 30" in e.message and e.message.endswith("read as pool")
                for e in game.errors)
+    assert game.variant_guess.sentence().startswith("Unknown GameType '30': read as pool")
 
 
 @pytest.mark.parametrize("variant, expected", [(None, "english"), ("pool", "pool")])

@@ -35,7 +35,7 @@ def choice_sentence(guess: VariantGuess, variant: Variant) -> str:
     fit = guess.fit(variant)
     name = variant_title(variant)
     if fit is None:
-        return f"No GameType tag: read as {name} (your choice)"
+        return f"{guess.why}: read as {name} (your choice)"
     if fit.start_error:
         how = f"its set-up position cannot be read in it: {fit.start_error}"
     elif fit.whole:
@@ -43,7 +43,7 @@ def choice_sentence(guess: VariantGuess, variant: Variant) -> str:
     else:
         how = (f"move {fit.legal + 1} of {fit.total} is the first that is not legal "
                f"in it")
-    return (f"No GameType tag: read as {name} (your choice; {how}); the guess was "
+    return (f"{guess.why}: read as {name} (your choice; {how}); the guess was "
             f"{variant_title(guess.chosen)}")
 
 
