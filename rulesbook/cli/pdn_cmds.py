@@ -1,7 +1,10 @@
 """``rulesbook pdn ...``: commands on PDN game files.
 
 ``rulesbook pdn check FILE [--variant V] [--json]`` reads every game, replays
-its main line and reports each game's problems with line and column.
+its main line and reports each game's problems with line and column.  A game
+without a GameType tag is read as ``--variant``; without it, in the variant in
+which the whole record is legal (pool first); the JSON's ``variant`` names the
+variant read, ``variant_note`` says why when it was guessed (else null).
 Exit status: 0 no game has errors, 1 some game has, 2 the file can't be read.
 """
 from __future__ import annotations
@@ -28,6 +31,9 @@ class GameCheckJson(TypedDict):
     plies: int
     result: str
     errors: list[RecordErrorJson]
+    variant: str
+    variant_note: str | None
+
 
 __all__ = ["register", "cmd_check"]
 
@@ -45,8 +51,9 @@ def register(subparsers: Subparsers) -> None:
                     "some game has, 2 when the file can't be read.")
     check.add_argument("file", metavar="FILE", help="the PDN file")
     check.add_argument("--variant", metavar="V", default=None,
-                       help="variant for games without a GameType tag: pool (default), "
-                            "english, russian, brazilian")
+                       help="variant for games without a GameType tag: pool, english, "
+                            "russian, brazilian (default: the variant in which the whole "
+                            "record is legal, pool first)")
     check.add_argument("--json", action="store_true", help="machine-readable output")
     check.set_defaults(func=cmd_check)
 
@@ -86,6 +93,9 @@ def cmd_check(args: argparse.Namespace) -> int:
                         "tags": dict(game.tags),
                         "plies": len(game.mainline_moves()),
                         "result": game.result,
+                        "variant": game.variant.name,
+                        "variant_note": (game.variant_guess.sentence()
+                                         if game.variant_guess is not None else None),
                         "errors": [{"line": e.line, "col": e.col, "message": e.message}
                                    for e in game.errors],
                     }

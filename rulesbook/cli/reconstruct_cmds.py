@@ -48,7 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "be used.")
     r.add_argument("file", metavar="FILE", help="a PDN file or a text file of moves")
     r.add_argument("--variant", metavar="V", default=None,
-                   help="pool (default), english, russian, brazilian (PDN GameType wins)")
+                   help="pool, english, russian, brazilian (PDN GameType wins; default: "
+                        "a PDN game without one is read in the variant in which the whole "
+                        "record is legal, pool first; a list of moves as pool)")
     r.add_argument("--game", metavar="N", type=int_range(1, MAX_GAMES), default=None,
                    help="only the N-th game of the file (from 1)")
     r.add_argument("--let-stand", action="store_true",
@@ -156,6 +158,8 @@ def _print_report(report: dict, record) -> None:
     who = " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White")) \
         if tags else "moves"
     print(f"game {report['game']} ({who}), {report['plies']} plies:")
+    if record.variant_guess is not None:
+        print(f"  {record.variant_guess.sentence()}")
     if record.start is None:
         print("  the start position could not be read")
         return

@@ -27,12 +27,11 @@ and pydraughts read back to the same moves.
 """
 from __future__ import annotations
 
+import dataclasses
 import io
-import re
 import weakref
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from itertools import islice
 from typing import NamedTuple, TextIO
 
 from rulesbook.draughts import (
@@ -43,9 +42,8 @@ from rulesbook.draughts import (
     Move,
     Position,
     Variant,
-    parse_square,
-    square_to_algebraic,
 )
+from rulesbook.draughts.pdn_moves import LOOKAHEAD, disambiguate, resolve_move
 from rulesbook.draughts.pdn_syntax import (
     MAX_VARIATION_DEPTH,
     NAG_SYMBOLS,
@@ -56,6 +54,7 @@ from rulesbook.draughts.pdn_syntax import (
     SyntaxReader,
     normalize_result,
 )
+from rulesbook.draughts.pdn_variant import VariantGuess, guess_variant
 
 __all__ = [
     "MAX_VARIATION_DEPTH",
@@ -86,8 +85,6 @@ LONG_GAMETYPES: dict[int, str] = {
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Black", "White", "Result",
              "GameType", "SetUp", "FEN")
 LINE_WIDTH = 80
-_FILES = "abcdefgh"
-_SEP = re.compile(r"[-x:]")
 
 
 class PdnParseError(DraughtsError):
@@ -121,6 +118,9 @@ class PdnGame:
     comment: str = ""
     errors: list[PdnError] = field(default_factory=list)
     line: int = 0
+    #: how the variant was chosen when the record has no GameType tag and the
+    #: reader was given no variant (:func:`~rulesbook.draughts.pdn_variant.guess_variant`)
+    variant_guess: VariantGuess | None = None
 
     def __post_init__(self) -> None:
         if self.start is None:
@@ -214,95 +214,7 @@ class PdnGame:
 
 
 # ---------------------------------------------------------------------------
-# move resolution
-
-#: Plies tried after an ambiguous move to tell its readings apart (:func:`disambiguate`).
-LOOKAHEAD = 24
-
-
-def _is_short(text: str) -> bool:
-    return len(text) >= 3 and text[0] in _FILES and text[1] in _FILES
-
-
-def _algebraic(move: Move) -> str:
-    return move.separator.join(square_to_algebraic(s) for s in move.path)
-
-
-def _short_candidates(position: Position, text: str) -> list[Move]:
-    """The legal moves the short algebraic ``text`` (``ed4``, ``ed4:f6``) can stand for."""
-    from_file = text[0]
-    squares = [parse_square(t) for t in _SEP.split(text[1:])]
-    return [m for m in position.legal_moves()
-            if square_to_algebraic(m.start)[0] == from_file and m.end == squares[-1]
-            and m.stops_fit(squares[:-1])]
-
-
-def resolve_move(position: Position, text: str) -> Move:
-    """The legal move of ``position`` written ``text`` as in a PDN file:
-    numeric (``9-14``, ``9x18x27``), algebraic (``c3-d4``, ``c3:e5``) or short
-    algebraic (``ed4``: from-file + destination, ``ed4:f6`` with stops).
-    Readings that lead to the same position are one move.
-
-    Raises :class:`~rulesbook.draughts.IllegalMoveError` (``move`` is
-    ``text``, ``explanation`` says why) or, when ``text`` stands for several
-    legal moves that lead to different positions,
-    :class:`~rulesbook.draughts.AmbiguousMoveError` whose ``candidates`` are
-    those moves (see :func:`disambiguate`).  ``-`` and ``--`` (a move not
-    recorded) raise IllegalMoveError."""
-    if text in ("-", "--"):
-        raise IllegalMoveError("the move was not recorded (placeholder)", move=text)
-    if _is_short(text):
-        found = _short_candidates(position, text)
-        if not found:
-            raise IllegalMoveError(
-                f"no legal move goes from the {text[0]}-file to {text[1:].split(':')[-1]}",
-                move=text)
-    else:
-        try:
-            return position.parse_move(text)
-        except AmbiguousMoveError as exc:
-            found = exc.candidates  # the engine's readings, in legal_moves() order
-    if len(found) == 1:
-        return found[0]
-    after = {position.play(m) for m in found}
-    if len(after) == 1:
-        return found[0]  # e.g. a flying king's landing squares: same captures, same end
-    options = ", ".join(_algebraic(m) if _is_short(text) or text[0] in _FILES
-                        else m.full_text() for m in found)
-    raise AmbiguousMoveError(f"it matches {len(found)} legal moves: {options}", found,
-                             move=text)
-
-
-def _survival(position: Position, following: list[str]) -> int:
-    """How many of the move texts ``following`` can be played from ``position``."""
-    count = 0
-    for text in following:
-        try:
-            move = resolve_move(position, text)
-        except DraughtsError:
-            break
-        position = position.play(move)
-        count += 1
-    return count
-
-
-def disambiguate(position: Position, candidates: Iterable[Move],
-                 following: Iterable[str]) -> Move | None:
-    """The one reading of an ambiguous move that lets the record go on furthest.
-
-    ``candidates`` are the legal moves of ``position`` the text could be
-    (:attr:`AmbiguousMoveError.candidates <rulesbook.draughts.AmbiguousMoveError>`
-    from :func:`resolve_move`), ``following`` the move texts written after it;
-    at most :data:`LOOKAHEAD` of them are tried.  None when no candidate is
-    given or two or more go on equally far."""
-    after = list(islice(following, LOOKAHEAD))
-    scores = [(_survival(position.play(m), after), m) for m in candidates]
-    if not scores:
-        return None
-    best = max(score for score, _ in scores)
-    winners = [m for score, m in scores if score == best]
-    return winners[0] if len(winners) == 1 else None
-
+# move resolution (rulesbook.draughts.pdn_moves)
 
 def _move_error(text: str, exc: DraughtsError, where: str) -> str:
     if text in ("-", "--"):
@@ -339,23 +251,37 @@ def _resolve_tree(game: PdnGame, errors: list[PdnError]) -> None:
             position = position.play(move)
 
 
-def _select_variant(raw: RawGame, default: Variant, errors: list[PdnError]) -> Variant:
+def _select_variant(raw: RawGame, default: Variant | None,
+                    errors: list[PdnError]) -> tuple[Variant, VariantGuess | None]:
+    """The GameType tag's variant; without one (or with one the engine does not
+    know) ``default``, or when that is None the variant in which the whole record
+    is legal (:func:`~rulesbook.draughts.pdn_variant.guess_variant`)."""
     gametype = raw.tags.get("GameType")
-    if gametype is None or not gametype.strip():
-        return default
-    try:
-        return Variant.from_gametype(gametype)
-    except DraughtsError as exc:
-        line, col = raw.tag_pos.get("GameType", (raw.line, 1))
-        errors.append(PdnError(line, col, f"{exc}; read as {default.name}"))
-        return default
+    if gametype is not None and gametype.strip():
+        try:
+            return Variant.from_gametype(gametype), None
+        except DraughtsError as exc:
+            guess = dataclasses.replace(guess_variant(raw), why=f"Unknown GameType "
+                                        f"{gametype.strip()[:20]!r}") \
+                if default is None else None
+            chosen = guess.chosen if guess is not None else default
+            assert chosen is not None
+            line, col = raw.tag_pos.get("GameType", (raw.line, 1))
+            errors.append(PdnError(line, col, f"{exc}; read as {chosen.name}"))
+            return chosen, guess
+    if default is not None:
+        return default, None
+    guess = guess_variant(raw)
+    return guess.chosen, guess
 
 
 def build_game(raw: RawGame, variant: str | Variant | None = None) -> PdnGame:
-    """Turn a raw game of the syntax layer into a :class:`PdnGame`, resolving moves."""
+    """Turn a raw game of the syntax layer into a :class:`PdnGame`, resolving moves.
+    ``variant`` is for a game without a GameType tag; None: the variant in which
+    the whole record is legal (pool first; ``variant_guess`` says why)."""
     errors = list(raw.errors)
-    default = Variant.named(variant) if variant is not None else Variant.named("pool")
-    chosen = _select_variant(raw, default, errors)
+    default = Variant.named(variant) if variant is not None else None
+    chosen, guess = _select_variant(raw, default, errors)
     start = Position.start(chosen)
     fen = raw.tags.get("FEN")
     fen_ok = True
@@ -367,7 +293,8 @@ def build_game(raw: RawGame, variant: str | Variant | None = None) -> PdnGame:
             errors.append(PdnError(line, col, f"bad FEN {fen!r}: {exc}"))
             fen_ok = False
     game = PdnGame(tags=raw.tags, variant=chosen, start=start, mainline=raw.mainline,
-                   result=raw.result, comment=raw.comment, errors=errors, line=raw.line)
+                   result=raw.result, comment=raw.comment, errors=errors, line=raw.line,
+                   variant_guess=guess)
     if fen_ok:
         move_errors: list[PdnError] = []
         _resolve_tree(game, move_errors)
@@ -383,14 +310,15 @@ def build_game(raw: RawGame, variant: str | Variant | None = None) -> PdnGame:
 class PdnReader:
     """Reads the games of one text stream, one after the other.
 
-    ``variant`` is used for games without a ``GameType`` tag (default pool).
+    ``variant`` is used for games without a ``GameType`` tag (default: the
+    variant in which the whole record is legal, pool first).
     """
 
     def __init__(self, handle: TextIO, variant: str | Variant | None = None,
-                 strict: bool = False) -> None:
+                 strict: bool = False, *, first_line: int = 1) -> None:
         self.variant = Variant.named(variant) if variant is not None else None
         self.strict = strict
-        self._syntax = SyntaxReader(handle)
+        self._syntax = SyntaxReader(handle, first_line=first_line)
         self.count = 0
 
     def read_game(self) -> PdnGame | None:
@@ -434,10 +362,11 @@ def read_game(handle: TextIO, variant: str | Variant | None = None,
 
 
 def iter_games(source: TextIO | str, variant: str | Variant | None = None,
-               strict: bool = False) -> Iterator[PdnGame]:
-    """Every game of ``source`` (an open text stream or the PDN text itself)."""
+               strict: bool = False, *, first_line: int = 1) -> Iterator[PdnGame]:
+    """Every game of ``source`` (an open text stream or the PDN text itself);
+    ``first_line`` is the file's number of its first line (a part of a file)."""
     handle = io.StringIO(source) if isinstance(source, str) else source
-    return iter(PdnReader(handle, variant, strict))
+    return iter(PdnReader(handle, variant, strict, first_line=first_line))
 
 
 def read_games(source: TextIO | str, variant: str | Variant | None = None,

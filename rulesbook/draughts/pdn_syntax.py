@@ -281,9 +281,10 @@ class SyntaxReader:
     line numbers in errors are those of the file.
     """
 
-    def __init__(self, handle: TextIO, *, max_depth: int = MAX_VARIATION_DEPTH) -> None:
+    def __init__(self, handle: TextIO, *, max_depth: int = MAX_VARIATION_DEPTH,
+                 first_line: int = 1) -> None:
         self._handle = handle
-        self._lineno = 0
+        self._lineno = first_line - 1  # a part of a file: its lines keep the file's numbers
         self._pending: tuple[int, str, int] | None = None  # (lineno, line, pos)
         self._max_depth = max_depth
         self._eof = False

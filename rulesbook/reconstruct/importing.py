@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from rulesbook.draughts import Variant
+from rulesbook.draughts import DraughtsError, Variant
 from rulesbook.draughts.pdn import iter_games
+from rulesbook.draughts.pdn_variant import VariantGuess
 from rulesbook.reconstruct.record import (
     RecordError,
     check_importable,
@@ -40,10 +41,16 @@ class GameChunk:
 @dataclass(frozen=True)
 class ImportedRecord:
     """A record read for the board, and the record's own problems (syntax, a bad
-    FEN or game type) as ``"line L col C: message"``."""
+    FEN or game type) as ``"line L col C: message"``.  ``variant_guess``: why a
+    PDN game without a GameType tag was read in its variant (None when the tag
+    or the caller chose it; :meth:`variant_note` says it in words)."""
 
     record: GameRecord
     problems: tuple[str, ...] = ()
+    variant_guess: VariantGuess | None = None
+    #: True when the record is PDN without a (known) GameType tag: its variant
+    #: was guessed or chosen by the caller, and may be changed
+    untyped: bool = False
 
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]')
@@ -103,12 +110,16 @@ def node_line_text(nodes: Any, depth: int = 0) -> str:
 def import_record(text: str, index: int = 0,
                   variant: str | Variant | None = None) -> ImportedRecord:
     """Game ``index`` of a PDN text, or a plain move list, as the board keeps it.
-    Games without a GameType tag are read as ``variant`` (default pool).  Raises
+    A PDN game without a GameType tag is read as ``variant``; when that is None,
+    in the variant in which the whole record is legal (pool first, see
+    :func:`~rulesbook.draughts.pdn_variant.guess_variant`). A plain move list is
+    read as ``variant`` (default pool).  Raises
     :class:`~rulesbook.reconstruct.record.RecordError` (a DraughtsError) when there
     is no such game, no move of it can be read or its start position cannot be read."""
-    chosen = Variant.named(variant) if variant is not None else Variant.named("pool")
+    chosen = Variant.named(variant) if variant is not None else None
     notes: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
     comment = ""
+    untyped = False
     if looks_like_pdn(text):
         chunks = split_games(text)
         if not chunks:
@@ -117,20 +128,32 @@ def import_record(text: str, index: int = 0,
             raise RecordError(f"the file has {len(chunks)} games; there is no game "
                               f"{index + 1}")
         chunk = chunks[index]
-        body = "\n" * (chunk.first_line - 1) + chunk.text  # file line numbers
-        read = read_records(body, chosen)[0]
-        game = next(iter(iter_games(body, chosen)), None)
+        line = chunk.first_line  # errors and moves keep the file's line numbers
+        read = read_records(chunk.text, chosen, first_line=line)[0]
+        untyped = read.variant_guess is not None or not _known_gametype(read.tags)
+        game = next(iter(iter_games(chunk.text, read.variant, first_line=line)), None)
         if game is not None:
             comment = game.comment
             for node in game.mainline:
                 variations = tuple(node_line_text(v) for v in node.variations if v)
                 notes[(node.line, node.col)] = (node.comment, variations)
     else:
-        read = read_records(text, chosen)[0]
+        read = read_records(text, chosen or Variant.named("pool"))[0]
     check_importable(read)  # at least one readable move (or a set-up position)
     if read.start is None:
         raise RecordError("; ".join(read.problems) or "the start position cannot be read")
     moves = tuple(RecordMove(m.text, *notes.get((m.line, m.col), ("", ())), m.line, m.col)
                   for m in read.moves)
     record = GameRecord(read.variant, read.start, moves, read.tags, read.result, comment)
-    return ImportedRecord(record, read.problems)
+    return ImportedRecord(record, read.problems, read.variant_guess, untyped)
+
+
+def _known_gametype(tags: dict[str, str]) -> bool:
+    gametype = tags.get("GameType", "")
+    if not gametype.strip():
+        return False
+    try:
+        Variant.from_gametype(gametype)
+    except DraughtsError:
+        return False
+    return True

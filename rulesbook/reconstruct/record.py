@@ -15,7 +15,7 @@ import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import TextIO, cast
+from typing import Protocol, TextIO, cast
 
 from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
 from rulesbook.draughts.pdn import build_game
@@ -27,6 +27,7 @@ from rulesbook.draughts.pdn_syntax import (
     SyntaxReader,
     normalize_result,
 )
+from rulesbook.draughts.pdn_variant import VariantGuess
 from rulesbook.textio import shorten
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
@@ -58,6 +59,8 @@ class Record:
     as ``"line L col C: message"``; illegal moves are not problems of the
     record, :func:`~rulesbook.reconstruct.replay` finds them.  ``start`` is
     None when the start position could not be read (see ``problems``).
+    ``variant_guess`` says why a PDN game without a GameType tag is read in its
+    variant (None when the tag or the caller chose it).
     """
 
     moves: tuple[WrittenMove, ...]
@@ -66,6 +69,7 @@ class Record:
     tags: dict[str, str] = field(default_factory=dict, compare=False)
     result: str = "*"
     problems: tuple[str, ...] = ()
+    variant_guess: VariantGuess | None = field(default=None, compare=False)
 
     @property
     def texts(self) -> list[str]:
@@ -143,10 +147,17 @@ PDN_SNIFF_CHARS = 1_000_000
 MAX_MOVES_TEXT_CHARS = 4_000_000
 
 
+class TextSource(Protocol):
+    """What :func:`iter_records` reads from: an open text file or a StringIO."""
+
+    def read(self, size: int = -1, /) -> str: ...
+    def readline(self, size: int = -1, /) -> str: ...
+
+
 class _Prefixed:
     """A text stream whose first characters were already read (``head``)."""
 
-    def __init__(self, head: str, rest: TextIO) -> None:
+    def __init__(self, head: str, rest: TextSource) -> None:
         self._head = io.StringIO(head)
         self._head_left = bool(head)
         self._rest = rest
@@ -162,7 +173,7 @@ class _Prefixed:
         return self._rest.readline(limit)
 
 
-def _record(raw: RawGame, default: Variant) -> Record:
+def _record(raw: RawGame, default: Variant | None) -> Record:
     syntax_errors = list(raw.errors)
     game = build_game(raw, default)
     tag_places = set(raw.tag_pos.values())
@@ -196,19 +207,27 @@ def _record(raw: RawGame, default: Variant) -> Record:
     if fen_at is not None and any((e.line, e.col) == fen_at for e in game.errors):
         start = None
     return Record(tuple(moves), game.variant, start, dict(raw.tags), game.result,
-                  tuple(problems))
+                  tuple(problems), game.variant_guess)
 
 
-def iter_records(handle: TextIO, variant: str | Variant | None = None) -> Iterator[Record]:
+def iter_records(handle: TextSource, variant: str | Variant | None = None, *,
+                 first_line: int = 1) -> Iterator[Record]:
     """Every game of the text stream ``handle``, one at a time (memory does not
     grow with the number of games): PDN when the first
     :data:`PDN_SNIFF_CHARS` characters have tags, otherwise one plain list of
     moves of at most :data:`MAX_MOVES_TEXT_CHARS` characters.
 
+    ``variant`` is for games without a ``GameType`` tag; None: a PDN game is read
+    in the variant in which the whole record is legal (pool first, see
+    :func:`~rulesbook.draughts.pdn_variant.guess_variant`), a plain list of moves
+    (no tags to tell) as pool.
+
     Raises :class:`RecordError` when there is no game at all or a plain list
     is too long, and :class:`~rulesbook.draughts.pdn_syntax.PdnLimitError`
-    past the PDN reader's game limit."""
-    default = Variant.named(variant) if variant is not None else Variant.named("pool")
+    past the PDN reader's game limit.  ``first_line``: the file's line number of
+    the text's first line (a part of a file keeps the file's line numbers)."""
+    given = Variant.named(variant) if variant is not None else None
+    default = given if given is not None else Variant.named("pool")
     head = handle.read(PDN_SNIFF_CHARS)
     if not looks_like_pdn(head):
         rest = handle.read(MAX_MOVES_TEXT_CHARS + 1 - len(head)) if \
@@ -230,22 +249,23 @@ def iter_records(handle: TextIO, variant: str | Variant | None = None) -> Iterat
                      normalize_result(results[-1]) if results else "*", ())
         return
     found = False
-    # cast: SyntaxReader reads its stream with readline() only, which _Prefixed has
-    for raw in SyntaxReader(cast(TextIO, _Prefixed(head, handle))):
+    prefixed = cast(TextIO, _Prefixed(head, handle))  # SyntaxReader reads lines only
+    for raw in SyntaxReader(prefixed, first_line=first_line):
         found = True
-        yield _record(raw, default)
+        yield _record(raw, given)
     if not found:
         raise RecordError("the file has no game")
 
 
-def read_records(text: str, variant: str | Variant | None = None) -> list[Record]:
+def read_records(text: str, variant: str | Variant | None = None, *,
+                 first_line: int = 1) -> list[Record]:
     """Every game of ``text``: PDN when it has tags, otherwise one plain list of moves.
 
-    ``variant`` is used for games without a ``GameType`` tag (default pool).
-    Raises :class:`RecordError` when there is no game at all (see
+    ``variant`` is used for games without a ``GameType`` tag (None: as
+    :func:`iter_records` says).  Raises :class:`RecordError` when there is no game at all (see
     :func:`iter_records`, which reads a stream game by game).
     """
-    return list(iter_records(io.StringIO(text), variant))
+    return list(iter_records(io.StringIO(text), variant, first_line=first_line))
 
 
 _MOVE_SEP = re.compile(r"[-x:]")

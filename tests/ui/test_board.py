@@ -205,10 +205,16 @@ def test_choose_a_game_of_a_multi_game_file(ws):
         return 2
 
     ws.choose_game = choose
-    ws.variant_combo.setCurrentIndex(ws.variant_combo.findData("english"))
     assert ws.open_pdn(path)
     assert asked and asked[0] > 700
     bc = ws.board_controller
+    # no GameType tag; game 3's 27 moves are legal in pool and in English: the
+    # first that fits (pool) is taken and English named; "Read as" changes it
+    assert bc.variant.name == "pool"
+    assert "also in English checkers" in ws.variant_notice.text()
+    combo = ws.variant_notice.combo
+    combo.setCurrentIndex(combo.findData("english"))
+    combo.activated.emit(combo.currentIndex())
     assert bc.variant.name == "english"
     assert bc.record.tags["Black"] == "E Fuller" and bc.record.tags["White"] == "MF Tinsley"
     assert [m.text for m in bc.moves[:3]] == ["11-15", "23-18", "9-14"]

@@ -316,6 +316,7 @@ def _alt_keyed(labels: list[str]) -> None:
 
 
 def test_every_dialog_button_has_an_alt_key(window, qtbot, monkeypatch):
+    from rulesbook.reconstruct import split_games
     from ui import dialogs
 
     board = window.workspaces["board"]
@@ -328,8 +329,9 @@ def test_every_dialog_button_has_an_alt_key(window, qtbot, monkeypatch):
          "overwrite"),
         ("edition", lambda: window._confirm_edition("A", "B"), "&Put It in Force", True),
         ("warning", lambda: dialogs.warn(window, "Export failed", "disk full"), "&OK", None),
-        ("game", lambda: board._ask_game([type("C", (), {"title": "Game 1"})(),
-                                          type("C", (), {"title": "Game 2"})()]), "&OK", 0),
+        ("game", lambda: board._ask_game(split_games('[White "A"]\n1. 11-15 *\n\n'
+                                                     '[White "B"]\n1. 11-15 *\n')),
+         "&Open", 0),
         ("text", lambda: dialogs.ask_text(window, "New ballot", "Id:", text="b-1"), "&OK",
          ("b-1", True)),
     ]

@@ -25,6 +25,7 @@ from rulesbook.reconstruct import (
     session_from_case,
     split_games,
 )
+from rulesbook.reconstruct.record import looks_like_pdn
 from rulesbook.rulesfolder import recorded_change
 from rulesbook.storage import durability_notes
 from rulesbook.textio import shorten, visible_controls
@@ -46,9 +47,12 @@ class SessionFiles(QObject):
 
     Signals:
       statusMessage(str)   a sentence for the status line
+      imported(object)     an :class:`~ui.board.variantnote.ImportedGame`: a record
+                           was imported (what, from which text, how its variant was read)
     """
 
     statusMessage = Signal(str)
+    imported = Signal(object)
 
     def __init__(self, board: BoardController, autosave_path: Path):
         super().__init__(board)
@@ -136,11 +140,18 @@ class SessionFiles(QObject):
         return split_games(text)
 
     def load_text(self, text: str, index: int = 0, variant: str | Variant | None = None,
-                  source: str = "") -> bool:
+                  source: str = "", guess: bool = False) -> bool:
         """Import a record: PDN (game ``index`` of the file) or a plain move list.
-        Games without a GameType tag are read as ``variant`` (the one chosen)."""
+        Games without a GameType tag are read as ``variant`` (the one chosen);
+        with ``guess`` a PDN game without one is read in the variant in which the
+        whole record is legal (the core's choice, announced)."""
+        from .variantnote import ImportedGame
+
         board = self._board
-        chosen = Variant.named(variant) if variant is not None else board.variant
+        chosen: Variant | None = Variant.named(variant) if variant is not None \
+            else board.variant
+        if guess and looks_like_pdn(text):
+            chosen = None  # the core reads an untyped PDN game in the variant that fits
         try:
             imported = import_record(text, index, chosen)
         except DraughtsError as exc:
@@ -152,9 +163,12 @@ class SessionFiles(QObject):
         board.case_path = None
         board.new_record(imported.record, fresh=True)
         problems = "; ".join(imported.problems)
+        guessed = imported.variant_guess
         self.statusMessage.emit(
             f"Imported {source or 'the record'}: {len(board.moves)} plies "
-            f"({board.variant.name})" + (f" — problems: {problems}" if problems else ""))
+            f"({board.variant.name})" + (f" — {guessed.sentence()}" if guessed else "")
+            + (f" — problems: {problems}" if problems else ""))
+        self.imported.emit(ImportedGame(text, index, source, imported))
         return True
 
     def save_case(self, path: str | Path) -> Path | None:

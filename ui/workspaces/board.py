@@ -39,7 +39,8 @@ from ..board.panels.gap import GapPanel
 from ..board.panels.palette import SetupPalette
 from ..board.panels.record import RecordPanel
 from ..board.panels.toolbar import BoardToolbar
-from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, ask_item, warn
+from ..board.variantnote import VariantNotice
+from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, warn
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
@@ -70,6 +71,7 @@ class BoardWorkspace(Workspace):
         self.confirm_replace: Callable[[str], str] = self._ask_replace
         bc.files.may_replace = self.may_replace
         self._watched_window: QWidget | None = None
+        self._importing = ""  # the file whose games the game list shows
 
         # -- the board and the panels (each subscribes to the controller) ----------
         self.board = BoardWidget()
@@ -138,6 +140,8 @@ class BoardWorkspace(Workspace):
         bl.addWidget(self.banner_discard)
         bl.addWidget(self.banner_close)
         self.banner.hide()
+        #: the variant a PDN record without GameType was read in, and "Read as"
+        self.variant_notice = VariantNotice(bc)
         self.status = QLabel()
         self.status.setObjectName("board-status")
         self.status.setAccessibleName("Board status")
@@ -153,6 +157,7 @@ class BoardWorkspace(Workspace):
         layout.setSpacing(2)
         layout.addWidget(self.toolbar)
         layout.addWidget(self.banner)
+        layout.addWidget(self.variant_notice)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.claim_bar)
         layout.addWidget(self.status)
@@ -382,9 +387,15 @@ class BoardWorkspace(Workspace):
 
     # ------------------------------------------------------------------ files
     def _ask_game(self, chunks: list) -> int | None:
-        titles = [c.title for c in chunks]
-        title = ask_item(self, "Choose a game", f"The file has {len(chunks)} games:", titles)
-        return titles.index(title) if title in titles else None
+        from ..board.gamelist import GameListDialog
+
+        dialog = GameListDialog(chunks, self._importing, self)
+        try:
+            return dialog.chosen if dialog.exec() == GameListDialog.DialogCode.Accepted \
+                else None
+        finally:
+            dialog.stop_scan()
+            dialog.deleteLater()
 
     def open_pdn(self, path: str | Path, index: int | None = None) -> bool:
         from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
@@ -410,12 +421,13 @@ class BoardWorkspace(Workspace):
         if index is None:
             index = 0
             if len(chunks) > 1:
+                self._importing = source
                 chosen = self.choose_game(chunks)
                 if chosen is None:
                     return False
                 index = chosen
-        variant = self.variant_combo.currentData()
-        return bc.files.load_text(text, index, variant, source=source)
+        variant = self.variant_combo.currentData()  # for a plain list of moves
+        return bc.files.load_text(text, index, variant, source=source, guess=True)
 
     def open_pdn_dialog(self) -> None:
         s = QSettings()

@@ -1,0 +1,155 @@
+"""The variant of a PDN record without a ``GameType`` tag: the one in which the
+whole record is legal.
+
+Every variant the engine knows is tried in :data:`~rulesbook.draughts.VARIANTS`
+order (pool first: the American Pool Checkers Association's game); the main
+line is played from the start (or the ``FEN`` tag read in that variant) until a
+move cannot be played.  The first variant in which every move is legal is
+chosen; when none is, the one that goes furthest (the first of those).  The
+:class:`VariantGuess` keeps what every variant gave, so a reader can say why
+(:meth:`VariantGuess.sentence`) and which other variants fit too.
+
+>>> from rulesbook.draughts.pdn_syntax import SyntaxReader
+>>> import io
+>>> raw = SyntaxReader(io.StringIO('[Event "x"]\\n1. 11-15 23-19 *')).read()
+>>> guess = guess_variant(raw)
+>>> guess.chosen.name, [v.name for v in guess.fitting]
+('pool', ['pool', 'english'])
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import islice
+
+from rulesbook.draughts.errors import AmbiguousMoveError, DraughtsError
+from rulesbook.draughts.pdn_moves import LOOKAHEAD, disambiguate, resolve_move
+from rulesbook.draughts.pdn_syntax import RawGame
+from rulesbook.draughts.position import Position
+from rulesbook.draughts.variant import VARIANTS, Variant
+
+__all__ = ["VariantFit", "VariantGuess", "guess_variant", "legal_prefix", "variant_title",
+           "GUESS_ORDER"]
+
+#: The variants tried, in order (pool first).
+GUESS_ORDER: tuple[Variant, ...] = tuple(VARIANTS.values())
+
+_TITLES = {"pool": "pool checkers", "english": "English checkers",
+           "russian": "Russian draughts", "brazilian": "Brazilian draughts"}
+
+
+def variant_title(variant: Variant) -> str:
+    """The variant as a sentence names it: ``"English checkers"``."""
+    return _TITLES.get(variant.name, variant.name)
+
+
+@dataclass(frozen=True)
+class VariantFit:
+    """How far a record goes in one variant: ``legal`` of its ``total`` main-line
+    moves can be played from the start; ``start_error`` when the record's FEN
+    cannot be read in that variant (then no move is played)."""
+
+    variant: Variant
+    legal: int
+    total: int
+    start_error: str = ""
+
+    @property
+    def whole(self) -> bool:
+        """True when every move of the record is legal in this variant."""
+        return not self.start_error and self.legal == self.total
+
+
+@dataclass(frozen=True)
+class VariantGuess:
+    """The variant a record without a GameType tag is read in, and why."""
+
+    chosen: Variant
+    fits: tuple[VariantFit, ...]
+    #: why the variant had to be guessed, the start of :meth:`sentence`
+    why: str = "No GameType tag"
+
+    @property
+    def fitting(self) -> tuple[Variant, ...]:
+        """Every variant in which the whole record is legal, in the order tried."""
+        return tuple(f.variant for f in self.fits if f.whole)
+
+    @property
+    def total(self) -> int:
+        return self.fits[0].total if self.fits else 0
+
+    def fit(self, variant: Variant) -> VariantFit | None:
+        return next((f for f in self.fits if f.variant == variant), None)
+
+    def sentence(self) -> str:
+        """Why the record is read in :attr:`chosen`, as the referee reads it:
+        ``"No GameType tag: read as English checkers — the only variant in which
+        all 56 moves are legal"``."""
+        name = variant_title(self.chosen)
+        head = f"{self.why}: read as {name}"
+        fitting = self.fitting
+        total = self.total
+        if total == 0 and fitting:
+            return f"{head} — the record has no move that tells the variants apart"
+        moves = "the move is" if total == 1 else f"all {total} moves are"
+        if len(fitting) == 1:
+            return f"{head} — the only variant in which {moves} legal"
+        if fitting:
+            others = _and_list([variant_title(v) for v in fitting if v != self.chosen])
+            return (f"{head} — {moves} legal in it, and also in {others} "
+                    f"(the first that fits is taken)")
+        chosen = self.fit(self.chosen)
+        legal = chosen.legal if chosen is not None else 0
+        return (f"{head} — no variant makes every move legal; it goes furthest "
+                f"({legal} of {total} moves legal)")
+
+
+def _and_list(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def legal_prefix(start: Position, texts: Sequence[str]) -> int:
+    """How many of the move texts ``texts`` can be played one after the other
+    from ``start``, an ambiguous move read as the one that lets the record go on
+    (as the PDN reader does, :func:`~rulesbook.draughts.pdn_moves.disambiguate`)."""
+    position = start
+    for index, text in enumerate(texts):
+        try:
+            move = resolve_move(position, text)
+        except AmbiguousMoveError as exc:
+            following = islice(texts, index + 1, index + 1 + LOOKAHEAD)
+            found = disambiguate(position, exc.candidates, following)
+            if found is None:
+                return index
+            move = found
+        except DraughtsError:
+            return index
+        position = position.play(move)
+    return len(texts)
+
+
+def guess_variant(raw: RawGame, variants: Iterable[Variant] = GUESS_ORDER) -> VariantGuess:
+    """The variant a record is read in when it has no GameType tag.
+
+    ``raw`` is a :class:`~rulesbook.draughts.pdn_syntax.RawGame` (its ``tags``
+    and ``mainline`` nodes are read, nothing is changed)."""
+    texts = [node.text for node in raw.mainline]
+    fen = (raw.tags.get("FEN") or "").strip()
+    fits: list[VariantFit] = []
+    for variant in variants:
+        try:
+            start = Position.from_fen(fen, variant) if fen else Position.start(variant)
+        except DraughtsError as exc:
+            fits.append(VariantFit(variant, 0, len(texts), str(exc) or "bad FEN"))
+            continue
+        fits.append(VariantFit(variant, legal_prefix(start, texts), len(texts)))
+    if not fits:
+        raise DraughtsError("no variant to try")
+    whole = [f for f in fits if f.whole]
+    if whole:
+        return VariantGuess(whole[0].variant, tuple(fits))
+    readable = [f for f in fits if not f.start_error] or fits
+    best = max(f.legal for f in readable)
+    return VariantGuess(next(f.variant for f in readable if f.legal == best), tuple(fits))

@@ -1,0 +1,345 @@
+"""The game list of a multi-game PDN file: players, event, date, round and
+result of every game (from the tags, no move resolved), filtered as the user
+types, sorted by any column, Enter or a double-click opens the game.
+
+The records' defects are found off the GUI thread (:class:`DefectScanner`: every
+game read whole, its moves played) and marked in the list as they are found; the
+list itself is there at once, even for 10,000 games.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QThread,
+    Signal,
+)
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from rulesbook.reconstruct import GameChunk
+from rulesbook.reconstruct.gamelist import (
+    Column,
+    GameListEntry,
+    filter_games,
+    game_list,
+    record_defect,
+    sort_games,
+)
+
+__all__ = ["GameListModel", "DefectScanner", "GameListDialog", "DEFECT_MARK"]
+
+#: the mark before the first cell of a game whose record has a defect
+DEFECT_MARK = "⚠ "
+#: how long the defect scan waits after each keystroke or click in the list
+HOLD_SECONDS = 0.4
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class GameListModel(QAbstractTableModel):
+    """The games of one file, the rows shown (filtered, sorted) and their defects.
+
+    The model filters and sorts itself (:func:`~rulesbook.reconstruct.gamelist.filter_games`,
+    :func:`~rulesbook.reconstruct.gamelist.sort_games`): one Python pass per
+    keystroke, not one call per row and comparison as a proxy model would make.
+    """
+
+    def __init__(self, chunks: Sequence[GameChunk], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._entries: list[GameListEntry] = game_list(chunks)
+        self._rows: list[int] = list(range(len(self._entries)))
+        self._query = ""
+        self._sort: tuple[Column, bool] | None = None
+
+    # -- the Qt model --------------------------------------------------------------
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(Column)
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        entry = self._entries[self._rows[index.row()]]
+        column = Column(index.column())
+        if role == Qt.ItemDataRole.DisplayRole:
+            text = entry.cell(column)
+            if column == Column.WHITE and entry.defect:
+                return DEFECT_MARK + text
+            return text
+        if role == Qt.ItemDataRole.ToolTipRole:
+            game = f"Game {entry.index + 1} (line {entry.first_line})"
+            return f"{game}: {entry.defect}" if entry.defect else game
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole and entry.defect:
+            return f"defect: {entry.defect}"
+        return None
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(Column):
+            return Column(section).title
+        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
+            return str(self._entries[self._rows[section]].index + 1)
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self._sort = (Column(column), order == Qt.SortOrder.DescendingOrder) \
+            if 0 <= column < len(Column) else None  # -1: the file's order
+        self._update_rows()
+
+    # -- the list -----------------------------------------------------------------
+    @property
+    def total(self) -> int:
+        return len(self._entries)
+
+    def set_filter(self, query: str) -> None:
+        """Show the games every word of ``query`` is found in (any column)."""
+        if query == self._query:
+            return
+        self._query = query
+        self._update_rows()
+
+    def _update_rows(self) -> None:
+        self.beginResetModel()
+        rows = filter_games(self._entries, self._query)
+        if self._sort is not None:
+            rows = sort_games(self._entries, rows, *self._sort)
+        self._rows = rows
+        self.endResetModel()
+
+    def game_at(self, row: int) -> int | None:
+        """The game (0-based number in the file) shown in ``row``."""
+        return self._entries[self._rows[row]].index if 0 <= row < len(self._rows) else None
+
+    def entry(self, game: int) -> GameListEntry:
+        return self._entries[game]
+
+    def mark(self, game: int, defect: str) -> None:
+        """Mark game ``game`` (0-based) as having ``defect`` ("" clears it)."""
+        self.mark_many([(game, defect)])
+
+    def mark_many(self, marks: Sequence[tuple[int, str]]) -> None:
+        """Mark several games at once (one repaint, however many there are)."""
+        changed = False
+        for game, defect in marks:
+            if 0 <= game < len(self._entries) and self._entries[game].defect != defect:
+                self._entries[game] = self._entries[game].with_defect(defect)
+                changed = True
+        if changed and self._rows:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(self._rows) - 1, len(Column) - 1))
+
+    def marked(self) -> list[int]:
+        """The games marked with a defect."""
+        return [e.index for e in self._entries if e.defect]
+
+
+class DefectScanner(QThread):
+    """Reads every game's record whole (syntax, set-up, moves) on a worker thread.
+
+    Signals (queued to the GUI thread), about fifty times in all whatever the size:
+      found(list[tuple[int, str]])     the games with a defect since the last signal
+      progressed(int done, int total)
+    """
+
+    found = Signal(list)
+    progressed = Signal(int, int)
+
+    def __init__(self, chunks: Sequence[GameChunk], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._chunks = list(chunks)
+        self._stop = threading.Event()
+        self._resume = 0.0  # time.monotonic() before which the scan waits (hold)
+
+    def cancel(self) -> None:
+        self._stop.set()
+
+    def hold(self, seconds: float = HOLD_SECONDS) -> None:
+        """Pause for ``seconds`` from now (the user is typing: the GUI thread gets
+        the interpreter to itself; the scan goes on when the typing stops)."""
+        self._resume = time.monotonic() + seconds
+
+    def _wait_while_held(self) -> None:
+        while time.monotonic() < self._resume and not self._stop.is_set():
+            time.sleep(0.02)
+
+    def run(self) -> None:
+        total = len(self._chunks)
+        step = max(1, total // 50)
+        batch: list[tuple[int, str]] = []
+        for done, chunk in enumerate(self._chunks, 1):
+            self._wait_while_held()
+            if self._stop.is_set():
+                return
+            try:
+                defect = record_defect(chunk)
+            except Exception as exc:  # noqa: BLE001 - a defect shown, never a crash
+                defect = f"cannot be read: {type(exc).__name__}: {exc}"
+            if defect:
+                batch.append((chunk.index, defect))
+            time.sleep(0)  # let the GUI thread take the interpreter between games
+            if done % step == 0 or done == total:
+                if batch:
+                    self.found.emit(batch)
+                    batch = []
+                self.progressed.emit(done, total)
+
+
+class GameListDialog(QDialog):
+    """Choose a game of a multi-game file: type to filter, arrows, Enter opens.
+
+    ``chosen`` is the game (0-based) after the dialog was accepted, else None.
+    """
+
+    def __init__(self, chunks: Sequence[GameChunk], source: str = "",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Choose a game")
+        self.setObjectName("game-list")
+        self.chosen: int | None = None
+        self.model = GameListModel(chunks, self)
+        self.scanner = DefectScanner(chunks, self)  # started once the dialog is built
+        where = f" in {source}" if source else ""
+        self.heading = QLabel(f"{self.model.total:,} games{where}. Type to filter "
+                              f"(every word must match); Enter opens the game.")
+        self.heading.setWordWrap(True)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setObjectName("game-filter")
+        self.filter_edit.setAccessibleName("Filter games")
+        self.filter_edit.setPlaceholderText("Players, event, date, round, result…")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.textChanged.connect(self._filter_changed)
+        self.filter_edit.installEventFilter(self)
+        self.table = QTableView()
+        self.table.setObjectName("game-table")
+        self.table.setAccessibleName("Games")
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # the file's order until a header is clicked
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        for column, width in ((Column.WHITE, 160), (Column.BLACK, 160), (Column.EVENT, 220),
+                              (Column.DATE, 90), (Column.ROUND, 60)):
+            self.table.setColumnWidth(column, width)
+        self.table.verticalHeader().setDefaultSectionSize(
+            self.table.fontMetrics().height() + 6)
+        self.table.doubleClicked.connect(lambda index: self._open_row(index.row()))
+        self.table.installEventFilter(self)
+        self.count_label = QLabel()
+        self.count_label.setObjectName("game-count")
+        self.progress_label = QLabel()
+        self.progress_label.setObjectName("game-check-progress")
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Open).setText("&Open")
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText("&Cancel")
+        self.buttons.accepted.connect(self._open_current)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.filter_edit)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.count_label)
+        layout.addWidget(self.progress_label)
+        layout.addWidget(self.buttons)
+        self.resize(860, 560)
+        self.model.modelReset.connect(self._rows_changed)
+        self._rows_changed()
+        self.table.horizontalHeader().sortIndicatorChanged.connect(
+            lambda *_: self.scanner.hold())
+        self.scanner.found.connect(self.model.mark_many)
+        self.scanner.progressed.connect(self._scan_progress)
+        self.scanner.start()
+        self.finished.connect(lambda _result: self.stop_scan())
+        self.filter_edit.setFocus()
+
+    def stop_scan(self) -> None:
+        """Stop the defect scan and wait for its thread (closing the dialog does)."""
+        self.scanner.cancel()
+        self.scanner.wait()
+
+    def _scan_progress(self, done: int, total: int) -> None:
+        marked = len(self.model.marked())
+        if done < total:
+            self.progress_label.setText(f"Checking the records… {done:,} of {total:,}")
+        else:
+            self.progress_label.setText(
+                f"Records checked: {marked:,} with a defect (marked {DEFECT_MARK.strip()})"
+                if marked else "Records checked: no defect found")
+
+    def _filter_changed(self, text: str) -> None:
+        self.scanner.hold()
+        self.model.set_filter(text)
+
+    def _rows_changed(self) -> None:
+        shown = self.model.rowCount()
+        self.count_label.setText(f"{shown:,} of {self.model.total:,} games")
+        if shown:
+            self.table.selectRow(0)
+        self.buttons.button(QDialogButtonBox.StandardButton.Open).setEnabled(shown > 0)
+
+    def rows_text(self) -> list[list[str]]:
+        """The rows as shown (tests, screen readers)."""
+        model = self.model
+        return [[str(model.data(model.index(r, c))) for c in range(model.columnCount())]
+                for r in range(model.rowCount())]
+
+    def _open_current(self) -> None:
+        index = self.table.currentIndex()
+        rows = self.table.selectionModel().selectedRows()
+        self._open_row(rows[0].row() if rows else index.row() if index.isValid() else 0)
+
+    def _open_row(self, row: int) -> None:
+        game = self.model.game_at(row)
+        if game is None:
+            return
+        self.chosen = game
+        self.accept()
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if isinstance(event, QKeyEvent) and event.type() == QEvent.Type.KeyPress:
+            self.scanner.hold()  # the user is at the keyboard: the list comes first
+            key = event.key()
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self._open_current()
+                return True
+            if obj is self.filter_edit and key in (Qt.Key.Key_Down, Qt.Key.Key_Up,
+                                                   Qt.Key.Key_PageDown, Qt.Key.Key_PageUp):
+                self.table.setFocus()
+                # the arrow moves the selection at once, from the row selected
+                QApplication.sendEvent(self.table, QKeyEvent(event.type(), key,
+                                                             event.modifiers()))
+                return True
+            if obj is self.table and event.text() and event.text().isprintable() \
+                    and not event.modifiers() & ~(Qt.KeyboardModifier.ShiftModifier
+                                                  | Qt.KeyboardModifier.KeypadModifier):
+                self.filter_edit.setFocus()
+                self.filter_edit.insert(event.text())  # typing in the list filters it
+                return True
+        return super().eventFilter(obj, event)
