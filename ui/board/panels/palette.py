@@ -161,7 +161,6 @@ class SetupPalette(QFrame):
                                   f"drag it onto a square (right-click: "
                                   f"{piece.color.opponent.title.lower()} {kind})")
             button.setAccessibleName(TOOL_LABELS[tool])
-            button.setObjectName(f"tool-{tool}")
             button.setStyleSheet("QToolButton:checked { border: 3px solid #1e64c8; "
                                  "border-radius: 4px; background: #dde8f8; }")
             button.clicked.connect(lambda _c=False, t=tool: setup.set_tool(t))
