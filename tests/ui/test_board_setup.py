@@ -344,6 +344,7 @@ def test_the_board_keeps_its_size_and_the_palette_fits(qtbot, window, size, tmp_
         window.resize(*size)
     window.show_workspace("board")
     ws = window.findChild(BoardWorkspace)
+    ws.confirm_close = lambda: "discard"
     qtbot.waitUntil(lambda: ws.board.isVisible())
     qtbot.wait(20)
     before = ws.board.square_rect(1).width()
@@ -361,3 +362,38 @@ def test_the_board_keeps_its_size_and_the_palette_fits(qtbot, window, size, tmp_
     qtbot.mouseClick(ws.setup_done_button, Qt.MouseButton.LeftButton)
     qtbot.wait(20)
     assert ws.board.square_rect(1).width() == before
+
+
+def test_the_goal_in_the_main_window_at_1024x700(qtbot, window):
+    """The same sequences in the app's window at its smallest supported size, where
+    the toolbar, the palette and the keys must all be within reach."""
+    from ui.workspaces.board import BoardWorkspace
+
+    window.resize(1024, 700)
+    window.show_workspace("board")
+    ws = window.findChild(BoardWorkspace)
+    ws.confirm_close = lambda: "discard"
+    qtbot.waitUntil(lambda: ws.board.isVisible())
+    bc = ws.board_controller
+    expected = engine_position(SIX_PLIES)
+    act = Actions(qtbot)
+    act.click(mode_button(ws, "setup"), "Set Up")
+    for start, end in ((4, 15), (23, 19), (22, 13)):
+        act.drag(ws.board, centre(ws, start), ws.board, centre(ws, end), f"{start}->{end}")
+    act.click(ws.board_now_button, "This Is the Board Now")
+    assert bc.session.target == expected and act.count == 5, act.done
+
+    bc.new_game()
+    QGuiApplication.clipboard().setText(expected.fen())
+    act = Actions(qtbot)
+    act.click(mode_button(ws, "setup"), "Set Up")
+    act.key(ws.board, Qt.Key.Key_V, "Ctrl+V", Qt.KeyboardModifier.ControlModifier)
+    act.click(ws.board_now_button, "This Is the Board Now")
+    assert bc.session.target == expected and act.count == 3, act.done
+    # and K in the window: crown the man under the mouse (the set-up starts from the
+    # board shown, the start position of the empty record: paste the FEN again)
+    enter_setup(qtbot, ws)
+    qtbot.keyClick(ws.board, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    qtbot.mouseMove(ws.board, centre(ws, 13))
+    qtbot.keyClick(ws.board, Qt.Key.Key_K)
+    assert bc.setup.position().piece_at(13) == WHITE_KING
