@@ -12,7 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from rulesbook.ballots import load_ballot
-from rulesbook.draughts import Position
+from rulesbook.draughts import Color, Piece, Position
 from tests.ui.census import pdn_moves
 from tests.ui.census_state import BALLOT, PLANTED
 
@@ -495,6 +495,20 @@ EXPECT: dict[str, Expect] = {
         prepare=_setup, check=lambda c, _b: ok(c.bc.gap_target is not None
                                                and c.ws("board").panels.currentIndex() == 2)),
     "board/[Back to Record]": Expect(prepare=_setup, check=lambda c, _b: ok(c.bc.mode == "play")),
+    "board/[Black to move]": Expect(
+        prepare=lambda c: (_setup(c), c.bc.setup.set_turn(Color.WHITE)),
+        check=lambda c, _b: ok(c.bc.setup.turn is Color.BLACK)),
+    "board/[White to move]": Expect(
+        prepare=lambda c: (_setup(c), c.bc.setup.set_turn(Color.BLACK)),
+        check=lambda c, _b: ok(c.bc.setup.turn is Color.WHITE)),
+    "board/Paste FEN": Expect(  # Ctrl+V in set-up mode
+        prepare=lambda c: (_setup(c), QGuiApplication.clipboard().setText("W:W18,K30:B14")),
+        check=lambda c, _b: ok(c.bc.setup.position().fen()
+                               == Position.from_fen("W:W18,K30:B14").fen())),
+    "board/Man / King": Expect(  # K: the piece placed last (the mouse is not on the board)
+        prepare=lambda c: (_setup(c), c.bc.setup.clear(),
+                           c.bc.setup.place(18, Piece(Color.BLACK, False))),
+        check=lambda c, _b: ok(c.bc.setup.position().piece_at(18) == Piece(Color.BLACK, True))),
     # -- Board: check, clocks, rulings ------------------------------------------------------------
     "board/[Check Record]": Expect(
         prepare=lambda c: (c.planted(), c.bc.set_mode("play"), c.ws("board").check_view.clear()),

@@ -80,9 +80,13 @@ def test_set_up_a_position_with_the_palette(qtbot, ws):
     click_square(qtbot, ws, 3)
     click_square(qtbot, ws, 5)
     click_square(qtbot, ws, 5)  # the same piece again takes it off
-    click_square(qtbot, ws, 9, Qt.MouseButton.RightButton)  # right-click on an empty square
-    ws.turn_combo.setCurrentIndex(1)
-    ws.turn_combo.activated.emit(1)
+    # right-click: the same kind of the other colour (CheckerBoard's right button);
+    # again: taken off
+    click_square(qtbot, ws, 9, Qt.MouseButton.RightButton)
+    assert bc.setup.position().piece_at(9) == Piece(Color.WHITE, True)
+    click_square(qtbot, ws, 9, Qt.MouseButton.RightButton)
+    assert bc.setup.position().piece_at(9) is None
+    qtbot.mouseClick(ws.turn_buttons[Color.WHITE], Qt.MouseButton.LeftButton)
     pos = bc.setup.position()
     assert pos.turn is Color.WHITE
     assert pos.pieces() == {3: Piece(Color.BLACK, True), 11: Piece(Color.BLACK),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from rulesbook.draughts import Position
+from rulesbook.draughts import Color, Position
 
 #: Black has to capture 10x19 at ply 7 but plays 9-13 (a failure to capture)
 PLANTED = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
@@ -89,5 +89,6 @@ def test_setup_palette_edits_the_position_set_up(qtbot, bc):
     qtbot.keyClick(panel.fen_edit, Qt.Key.Key_Return)
     assert bc.setup.position() == Position.start("pool").with_turn(
         Position.start("pool").turn.opponent)
-    assert panel.turn_combo.currentText() == "White to move"
+    assert panel.turn_buttons[Color.WHITE].isChecked()
+    assert not panel.turn_buttons[Color.BLACK].isChecked()
     assert panel.sanity_label.text().startswith("✓ The position is possible")

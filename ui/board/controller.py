@@ -306,8 +306,8 @@ class BoardController(QObject):
         self.input.reset()
         self.modeChanged.emit(mode)
         if mode == "setup":
-            self.statusMessage.emit("Setting up: choose a piece in the palette and click "
-                                    "squares (right-click removes)")
+            self.statusMessage.emit("Setting up: drag or click pieces; right-click: the "
+                                    "other colour; K: king; Ctrl+V: a FEN")
         elif mode == "play":
             self.statusMessage.emit(f"Ply {self._ply}: {self.position().turn.title} to move")
         self.changed.emit()

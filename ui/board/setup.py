@@ -5,6 +5,7 @@ every edit makes a new session through the board controller, which autosaves it.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
@@ -27,6 +28,24 @@ TOOLS: dict[str, Piece | None] = {
 }
 
 
+#: longer than any FEN of 32 squares with every separator and a long variant prefix
+MAX_FEN_CHARS = 400
+#: a PDN tag such as ``[FEN "B:W21-32:B1-12"]`` copied from a game file
+_FEN_TAG = re.compile(r'^\[\s*FEN\s+"([^"]*)"\s*\]$', re.IGNORECASE)
+
+
+def other_colour(piece: Piece) -> Piece:
+    """The same kind of piece of the other side (right-click or Shift in set-up)."""
+    return Piece(piece.color.opponent, piece.king)
+
+
+def fen_text(text: str) -> str:
+    """The FEN in what the user pasted or typed (a PDN FEN tag is unwrapped)."""
+    text = text.strip()
+    tag = _FEN_TAG.match(text)
+    return tag.group(1).strip() if tag else text
+
+
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -46,6 +65,7 @@ class SetupController(QObject):
         super().__init__(board)
         self._board = board
         self._tool = "black-man"
+        self._last_placed: int | None = None
 
     @property
     def tool(self) -> str:
@@ -68,17 +88,46 @@ class SetupController(QObject):
     def _set(self, pieces: dict[int, Piece], turn: Color) -> None:
         self._board.set_setup(Position(pieces, turn, self._board.variant))
 
-    def click(self, square: int, erase: bool = False) -> None:
-        """Place the tool's piece on ``square`` (the same piece again, the eraser or
-        ``erase`` removes it)."""
+    @property
+    def last_placed(self) -> int | None:
+        """The square a piece was last put on (the king key's square when the mouse
+        is off the board)."""
+        return self._last_placed
+
+    def click(self, square: int, erase: bool = False, other: bool = False) -> None:
+        """A click on ``square``: place the tool's piece (``other``: the same kind of
+        the other colour, as CheckerBoard's right button); the same piece again, the
+        eraser or ``erase`` takes it off."""
         pos = self.position()
         pieces = dict(pos.pieces())
         piece = None if erase else TOOLS[self._tool]
+        if piece is not None and other:
+            piece = other_colour(piece)
         if piece is None or pieces.get(square) == piece:
             pieces.pop(square, None)
+            if self._last_placed == square:
+                self._last_placed = None
         else:
             pieces[square] = piece
+            self._last_placed = square
         self._set(pieces, pos.turn)
+
+    def place(self, square: int, piece: Piece) -> None:
+        """Put ``piece`` on ``square`` (a piece dragged in from the palette)."""
+        pos = self.position()
+        pieces = dict(pos.pieces())
+        pieces[square] = piece
+        self._last_placed = square
+        self._set(pieces, pos.turn)
+
+    def remove(self, square: int) -> None:
+        """Take the piece on ``square`` off (a piece dragged off the board)."""
+        pos = self.position()
+        pieces = dict(pos.pieces())
+        if pieces.pop(square, None) is not None:
+            if self._last_placed == square:
+                self._last_placed = None
+            self._set(pieces, pos.turn)
 
     def move_piece(self, start: int, end: int) -> None:
         pos = self.position()
@@ -86,25 +135,58 @@ class SetupController(QObject):
         piece = pieces.pop(start, None)
         if piece is not None:
             pieces[end] = piece
+            self._last_placed = end
             self._set(pieces, pos.turn)
 
+    def toggle_king(self, square: int | None = None) -> bool:
+        """Crown the man on ``square`` or uncrown the king there (default: the square
+        last placed on); False, with a status sentence, when there is no piece."""
+        target = square if square is not None else self._last_placed
+        pos = self.position()
+        pieces = dict(pos.pieces())
+        piece = pieces.get(target) if target is not None else None
+        if target is None or piece is None:
+            where = f"square {target} is empty" if target is not None else \
+                "point at a piece first"
+            self.statusMessage.emit(f"No piece to crown or uncrown: {where}")
+            return False
+        pieces[target] = Piece(piece.color, not piece.king)
+        self._last_placed = target
+        self._set(pieces, pos.turn)
+        return True
+
     def clear(self) -> None:
+        self._last_placed = None
         self._set({}, self.turn)
 
     def start_position(self) -> None:
         start = Position.start(self._board.variant)
+        self._last_placed = None
         self._set(dict(start.pieces()), start.turn)
 
     def set_turn(self, turn: Color) -> None:
         self._set(dict(self.position().pieces()), turn)
 
     def set_fen(self, text: str) -> bool:
-        try:
-            pos = Position.from_fen(text, self._board.variant, check=False)
-        except DraughtsError as exc:
-            self.statusMessage.emit(f"Cannot read the FEN: {exc}")
+        """Set up the whole position from a FEN (or a PDN ``[FEN "…"]`` tag)."""
+        fen = fen_text(text)
+        if not fen:
+            self.statusMessage.emit("Cannot read the FEN: there is no text to read")
             return False
+        if len(fen) > MAX_FEN_CHARS or "\n" in fen:
+            self.statusMessage.emit(
+                f"Cannot read the FEN: this is not one FEN ({len(fen):,} characters"
+                f"{', several lines' if chr(10) in fen else ''}); a FEN looks like "
+                f"B:W21-32:B1-12")
+            return False
+        try:
+            pos = Position.from_fen(fen, self._board.variant, check=False)
+        except DraughtsError as exc:
+            self.statusMessage.emit(f"Cannot read the FEN {fen!r}: {exc}")
+            return False
+        self._last_placed = None
         self._set(dict(pos.pieces()), pos.turn)
+        self.statusMessage.emit(f"Set up {pos.fen()}")
         return True
 
     def check(self) -> tuple[bool, str]:

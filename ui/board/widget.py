@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
 
 from rulesbook.draughts import Color, Piece, Position
 
-__all__ = ["BoardWidget", "Arrow", "BOARD_COLOURS", "square_coords"]
+__all__ = ["BoardWidget", "Arrow", "BOARD_COLOURS", "paint_piece", "square_coords"]
 
 # Pens and brushes as objects, never as bare enums: the enum overloads of
 # setPen/setBrush are the calls PySide6 6.12.0 mis-counts None on (issue 13).
@@ -61,6 +61,44 @@ def square_coords(square: int) -> tuple[int, int]:
     return row, 2 * (index % 4) + (1 if row % 2 == 0 else 0)
 
 
+def paint_piece(p: QPainter, center: QPointF, size: float, piece: Piece) -> None:
+    """Draw ``piece`` centred on ``center`` for squares of ``size`` pixels (the board,
+    the set-up palette's pieces)."""
+    c = BOARD_COLOURS
+    red = piece.color is Color.BLACK
+    body = c["red"] if red else c["white"]
+    edge = c["red_edge"] if red else c["white_edge"]
+    radius = size * 0.39
+    p.save()
+    # shadow
+    p.setPen(NO_PEN)
+    p.setBrush(QColor(0, 0, 0, 70))
+    p.drawEllipse(center + QPointF(size * 0.025, size * 0.04), radius, radius)
+    p.setBrush(QBrush(body))
+    p.setPen(QPen(edge, max(1.5, size * 0.035)))
+    p.drawEllipse(center, radius, radius)
+    p.setBrush(NO_BRUSH)
+    p.setPen(QPen(edge.lighter(140) if red else QColor("#b8b8b0"), max(1.0, size * 0.025)))
+    p.drawEllipse(center, radius * 0.7, radius * 0.7)
+    if piece.king:
+        # a gold ring and a crown: readable at any size and in grey-scale
+        p.setPen(QPen(c["crown_edge"], max(1.0, size * 0.02)))
+        p.setBrush(c["crown"])
+        w = radius * 1.05
+        h = radius * 0.7
+        x0, y0 = center.x() - w / 2, center.y() - h / 2
+        crown = QPolygonF([
+            QPointF(x0, y0 + h), QPointF(x0, y0 + h * 0.25),
+            QPointF(x0 + w * 0.25, y0 + h * 0.6), QPointF(x0 + w * 0.5, y0),
+            QPointF(x0 + w * 0.75, y0 + h * 0.6), QPointF(x0 + w, y0 + h * 0.25),
+            QPointF(x0 + w, y0 + h)])
+        p.drawPolygon(crown)
+        p.setBrush(NO_BRUSH)
+        p.setPen(QPen(c["crown"], max(1.5, size * 0.045)))
+        p.drawEllipse(center, radius * 0.86, radius * 0.86)
+    p.restore()
+
+
 @dataclass(frozen=True)
 class Arrow:
     """An arrow along ``path`` (squares), e.g. the move as written or a legal move."""
@@ -75,11 +113,19 @@ class BoardWidget(QWidget):
 
     Signals (input only; the controller decides):
       squareClicked(int square, int button)   a press and release on one square
+                                            (``last_click_modifiers()`` tells Shift)
       pieceDropped(int from, int to)          a piece dragged from one square to another
+      pieceDroppedOff(int from)               a piece dragged off the board (set-up:
+                                            the piece is taken off)
+
+    In set-up mode (``set_setup_mode``) the square numbers are shown, the square
+    under the mouse is followed (``hover_square``) and a piece dragged in from the
+    palette is drawn under the mouse (``set_floating``).
     """
 
     squareClicked = Signal(int, int)
     pieceDropped = Signal(int, int)
+    pieceDroppedOff = Signal(int)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -99,6 +145,10 @@ class BoardWidget(QWidget):
         self._marks: tuple[int, ...] = ()
         self._arrows: tuple[Arrow, ...] = ()
         self._caption = ""
+        self._setup = False
+        self._hover: int | None = None
+        self._floating: tuple[Piece, QPointF] | None = None
+        self._click_modifiers = Qt.KeyboardModifier.NoModifier
         # dragging
         self._press_square: int | None = None
         self._press_pos: QPoint | None = None
@@ -124,7 +174,42 @@ class BoardWidget(QWidget):
         self.update()
 
     def shows_numbers(self) -> bool:
+        """The user's choice (toolbar "Numbers"); set-up mode shows them anyway."""
         return self._numbers
+
+    def numbers_visible(self) -> bool:
+        return self._numbers or self._setup
+
+    def set_setup_mode(self, on: bool) -> None:
+        """Set-up mode: square numbers shown, the square under the mouse followed."""
+        on = bool(on)
+        if on == self._setup:
+            return
+        self._setup = on
+        self.setMouseTracking(on)
+        if not on:
+            self._hover = None
+            self._floating = None
+        self.update()
+
+    def in_setup_mode(self) -> bool:
+        return self._setup
+
+    def hover_square(self) -> int | None:
+        """The square under the mouse (set-up mode), or None."""
+        return self._hover
+
+    def last_click_modifiers(self) -> Qt.KeyboardModifier:
+        """The keyboard modifiers of the last ``squareClicked`` (Shift: the other colour)."""
+        return self._click_modifiers
+
+    def set_floating(self, piece: Piece | None, point: QPointF | None = None) -> None:
+        """Draw ``piece`` under the mouse at ``point`` (a piece dragged in from the
+        palette); None stops."""
+        self._floating = None if piece is None or point is None else (piece, QPointF(point))
+        if point is not None and self._setup:
+            self._hover = self.square_at(point)
+        self.update()
 
     def set_highlights(self, last: tuple[int, ...] = (), selected: tuple[int, ...] = (),
                        hints: tuple[int, ...] = (), marks: tuple[int, ...] = (),
@@ -177,6 +262,11 @@ class BoardWidget(QWidget):
             raise ValueError(f"unknown square {square}: squares are 1-32")
         return self.square_rectf(square).toAlignedRect()
 
+    def on_board(self, point: QPoint | QPointF) -> bool:
+        """Whether ``point`` is on the 8x8 squares (light squares included)."""
+        board, _size = self._layout()
+        return board.contains(QPointF(point))
+
     def square_at(self, point: QPoint | QPointF) -> int | None:
         board, size = self._layout()
         x, y = point.x() - board.left(), point.y() - board.top()
@@ -201,11 +291,17 @@ class BoardWidget(QWidget):
         self._drag_pos = None
         if event.button() != Qt.MouseButton.LeftButton:
             if square is not None:
+                self._click_modifiers = event.modifiers()
                 self.squareClicked.emit(square, int(event.button().value))
             self._press_square = None
         event.accept()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        if self._setup:
+            hover = self.square_at(event.position())
+            if hover != self._hover:
+                self._hover = hover
+                self.update()
         if self._press_square is None or self._press_pos is None:
             return
         if self._position is None or self._position.piece_at(self._press_square) is None:
@@ -230,9 +326,18 @@ class BoardWidget(QWidget):
             self.update()
             if end is not None and end != start:
                 self.pieceDropped.emit(start, end)
+            elif end is None and not self.on_board(event.position()):
+                self.pieceDroppedOff.emit(start)
             return
         if end == start:
+            self._click_modifiers = event.modifiers()
             self.squareClicked.emit(start, int(Qt.MouseButton.LeftButton.value))
+
+    def leaveEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt API
+        if self._hover is not None and self._press_square is None:
+            self._hover = None
+            self.update()
+        super().leaveEvent(event)
 
     # -- painting --------------------------------------------------------------
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt API
@@ -266,23 +371,21 @@ class BoardWidget(QWidget):
             p.setBrush(NO_BRUSH)
             inset = size * 0.06
             p.drawRect(rect.adjusted(inset, inset, -inset, -inset))
-        if self._numbers:
-            font = QFont(self.font())
-            font.setPixelSize(max(8, int(size * 0.22)))
-            font.setBold(True)
-            p.setFont(font)
-            p.setPen(c["number"])
-            for square in range(1, 33):
-                rect = self.square_rectf(square).adjusted(size * 0.05, size * 0.02, 0, 0)
-                p.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
-                           str(square))
+        if self._setup and self._hover is not None:
+            rect = self.square_rectf(self._hover)
+            p.setPen(QPen(c["hint"], max(1.5, size * 0.04), Qt.PenStyle.DashLine))
+            p.setBrush(NO_BRUSH)
+            inset = size * 0.04
+            p.drawRect(rect.adjusted(inset, inset, -inset, -inset))
         # pieces
         dragged = self._press_square if self._drag_pos is not None else None
         if self._position is not None:
             for square, piece in self._position.pieces().items():
                 if square == dragged:
                     continue
-                self._paint_piece(p, self.square_rectf(square).center(), size, piece)
+                paint_piece(p, self.square_rectf(square).center(), size, piece)
+        if self.numbers_visible():  # over the pieces, so that a piece never hides one
+            self._paint_numbers(p, size)
         # legal-move hints over empty squares
         for square in self._hints:
             center = self.square_rectf(square).center()
@@ -294,7 +397,9 @@ class BoardWidget(QWidget):
         if dragged is not None and self._position is not None:
             lifted = self._position.piece_at(dragged)
             if lifted is not None and self._drag_pos is not None:
-                self._paint_piece(p, self._drag_pos, size, lifted)
+                paint_piece(p, self._drag_pos, size, lifted)
+        if self._floating is not None:
+            paint_piece(p, self._floating[1], size, self._floating[0])
         if self._caption:
             p.setPen(self.palette().color(self.foregroundRole()))
             p.setFont(self.font())
@@ -304,6 +409,20 @@ class BoardWidget(QWidget):
             p.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
                        self._caption)
         p.end()
+
+    def _paint_numbers(self, p: QPainter, size: float) -> None:
+        font = QFont(self.font())
+        font.setPixelSize(max(8, int(size * 0.2)))
+        font.setBold(True)
+        p.setFont(font)
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        shadow = QColor(0, 0, 0, 190)
+        for square in range(1, 33):
+            rect = self.square_rectf(square).adjusted(size * 0.04, size * 0.01, 0, 0)
+            p.setPen(shadow)
+            p.drawText(rect.translated(1, 1), align, str(square))
+            p.setPen(BOARD_COLOURS["number"])
+            p.drawText(rect, align, str(square))
 
     def _paint_coords(self, p: QPainter, board: QRectF, size: float) -> None:
         p.setPen(self.palette().color(self.foregroundRole()))
@@ -323,41 +442,6 @@ class BoardWidget(QWidget):
                               fm.horizontalAdvance("8") + 2, size),
                        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
                        str(8 - row))
-
-    def _paint_piece(self, p: QPainter, center: QPointF, size: float, piece: Piece) -> None:
-        c = BOARD_COLOURS
-        red = piece.color is Color.BLACK
-        body = c["red"] if red else c["white"]
-        edge = c["red_edge"] if red else c["white_edge"]
-        radius = size * 0.39
-        p.save()
-        # shadow
-        p.setPen(NO_PEN)
-        p.setBrush(QColor(0, 0, 0, 70))
-        p.drawEllipse(center + QPointF(size * 0.025, size * 0.04), radius, radius)
-        p.setBrush(QBrush(body))
-        p.setPen(QPen(edge, max(1.5, size * 0.035)))
-        p.drawEllipse(center, radius, radius)
-        p.setBrush(NO_BRUSH)
-        p.setPen(QPen(edge.lighter(140) if red else QColor("#b8b8b0"), max(1.0, size * 0.025)))
-        p.drawEllipse(center, radius * 0.7, radius * 0.7)
-        if piece.king:
-            # a gold ring and a crown: readable at any size and in grey-scale
-            p.setPen(QPen(c["crown_edge"], max(1.0, size * 0.02)))
-            p.setBrush(c["crown"])
-            w = radius * 1.05
-            h = radius * 0.7
-            x0, y0 = center.x() - w / 2, center.y() - h / 2
-            crown = QPolygonF([
-                QPointF(x0, y0 + h), QPointF(x0, y0 + h * 0.25),
-                QPointF(x0 + w * 0.25, y0 + h * 0.6), QPointF(x0 + w * 0.5, y0),
-                QPointF(x0 + w * 0.75, y0 + h * 0.6), QPointF(x0 + w, y0 + h * 0.25),
-                QPointF(x0 + w, y0 + h)])
-            p.drawPolygon(crown)
-            p.setBrush(NO_BRUSH)
-            p.setPen(QPen(c["crown"], max(1.5, size * 0.045)))
-            p.drawEllipse(center, radius * 0.86, radius * 0.86)
-        p.restore()
 
     def _paint_arrow(self, p: QPainter, arrow: Arrow, size: float) -> None:
         if len(arrow.path) < 2:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QSplitter,
+    QStackedWidget,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -77,10 +78,13 @@ class BoardWorkspace(Workspace):
         self.board = BoardWidget()
         self.board.squareClicked.connect(self._square_clicked)
         self.board.pieceDropped.connect(bc.input.drop_piece)
+        self.board.pieceDroppedOff.connect(
+            lambda square: bc.setup.remove(square) if bc.mode == "setup" else None)
         self.board.installEventFilter(self)
         self.board_view = BoardView(bc, self.board)
         self.toolbar = BoardToolbar(bc, self.board, self, self)
-        self.setup_panel = SetupPalette(bc)
+        self.setup_panel = SetupPalette(bc, self.board)
+        self.addActions(list(self.setup_panel.shortcut_actions))
         self.setup_panel.board_now_button.clicked.connect(lambda: self._mark_board_now())
         self.setup_panel.copy_fen_button.clicked.connect(lambda: self.copy_fen())
         self.record_panel = RecordPanel(bc)
@@ -104,20 +108,21 @@ class BoardWorkspace(Workspace):
         right.setStretchFactor(1, 1)
         right.setSizes([340, 360])
         self.right_splitter = right
+        # set-up mode shows the palette in place of the record's panels: beside the
+        # board, never under it, so the board keeps its size
+        self.setup_scroll = scrolled(self.setup_panel)
+        self.right_stack = QStackedWidget()
+        self.right_stack.addWidget(right)
+        self.right_stack.addWidget(self.setup_scroll)
 
         left = QWidget()
         ll = QVBoxLayout(left)
         ll.setContentsMargins(4, 4, 4, 4)
         ll.addWidget(self.board, 1)
-        self.setup_scroll = scrolled(self.setup_panel)
-        self.setup_scroll.setSizePolicy(QSizePolicy.Policy.Preferred,
-                                        QSizePolicy.Policy.Maximum)
-        self.setup_scroll.setMaximumHeight(self.setup_panel.sizeHint().height() + 4)
-        ll.addWidget(self.setup_scroll)
 
         self.splitter = QSplitter()
         self.splitter.addWidget(left)
-        self.splitter.addWidget(right)
+        self.splitter.addWidget(self.right_stack)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([620, 400])
@@ -199,8 +204,8 @@ class BoardWorkspace(Workspace):
             tb.open_case_action, tb.save_case_action, tb.undo_action
         self.nav_actions = tb.nav_actions
         self.tool_group, self.tool_buttons = sp.tool_group, sp.tool_buttons
-        self.clear_button, self.start_button, self.turn_combo = \
-            sp.clear_button, sp.start_button, sp.turn_combo
+        self.clear_button, self.start_button, self.turn_buttons = \
+            sp.clear_button, sp.start_button, sp.turn_buttons
         self.fen_edit, self.paste_fen_button, self.copy_fen_button = \
             sp.fen_edit, sp.paste_fen_button, sp.copy_fen_button
         self.sanity_label, self.use_start_button = sp.sanity_label, sp.use_start_button
@@ -275,11 +280,17 @@ class BoardWorkspace(Workspace):
         return self.status.text()
 
     def _square_clicked(self, square: int, button: int) -> None:
-        erase = button == int(Qt.MouseButton.RightButton.value)
-        self.board_controller.input.click_square(square, erase=erase)
+        right = button == int(Qt.MouseButton.RightButton.value)
+        bc = self.board_controller
+        if bc.mode == "setup":  # right button or Shift: the other colour (CheckerBoard)
+            shift = bool(self.board.last_click_modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            bc.setup.click(square, other=right or shift)
+            return
+        bc.input.click_square(square, erase=right)
 
     def _mode_changed(self, mode: str) -> None:
-        self.setup_scroll.setVisible(mode == "setup")
+        self.right_stack.setCurrentWidget(
+            self.setup_scroll if mode == "setup" else self.right_splitter)
         if mode == "check":
             self.panels.setCurrentIndex(CHECK_TAB)
 

@@ -51,6 +51,7 @@ class BoardView:
     def refresh(self) -> None:
         bc = self._bc
         gap = bc.gap
+        self.board.set_setup_mode(bc.mode == "setup")
         self.board.set_position(bc.position())
         marks: tuple[int, ...] = ()
         arrows: list[Arrow] = []
