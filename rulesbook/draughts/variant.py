@@ -143,6 +143,6 @@ VARIANTS: dict[str, Variant] = {
 }
 
 _ALIASES = {
-    "american pool": "pool", "apca": "pool", "american-pool": "pool",
+    "american pool": "pool", "american-pool": "pool",
     "checkers": "english", "american": "english", "english checkers": "english",
 }

@@ -8,16 +8,13 @@ from dataclasses import dataclass, field
 from .engine import Suggestions, in_force_sources, suggest
 from .errors import GameRecordError
 
-_OFF = dict(three_vs_one_limit=None, long_line_limit=None, strong_side_limit=None,
-            strong_side_extension=0, king_weight=1, man_weight=1, repetition_limit=None)
-
 
 def count_rules_for(library, edition: str | None = None):
     """The CountRules of an edition, built from the ``count:`` of the rulings in force,
     and which record set each parameter. Counts no rule in force sets are off."""
     from ..draughts import CountRules
 
-    params, sources = dict(_OFF), {}
+    params, sources = {}, {}
     for ref, _book, _rule, _text, _title, specs, _ in in_force_sources(library, edition):
         for spec in specs:
             for key, value in spec.count.items():
