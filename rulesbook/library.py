@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import schema
-from .datapath import resolve_data_dir
+from .datapath import chosen_data_dir
 from .errors import DataFileError, LibraryError, Problem, UnknownReferenceError
 from .model import (
     Adoption,
@@ -28,6 +28,7 @@ from .model import (
     Withdrawn,
     make_ref,
 )
+from .refnames import Vocabulary, reference_from_names
 from .yamlio import LoadedYaml, load_file
 
 
@@ -100,8 +101,6 @@ class Library:
     def reference_from_names(self, text: str) -> str | None:
         """The reference meant by a rulebook's name and a number (``SL 7``, ``ACF 3``), read
         with the names of ``synonyms.yaml`` by the same reader as search; or None."""
-        from .search import Vocabulary, reference_from_names
-
         return reference_from_names(self, Vocabulary.from_library(self), text)
 
     def normalise_ref(self, text: str) -> str | None:
@@ -151,7 +150,7 @@ def _did_you_mean(word: str, options: list[str]) -> str:
 CROSS_CHECK_MODULES = (
     "rulesbook.rulings.checks",
     "rulesbook.ballots.checks",
-    "rulesbook.search",
+    "rulesbook.refnames",
 )
 
 
@@ -460,11 +459,14 @@ def validate_folder(path: str | os.PathLike | None = None) -> list[Problem]:
 
 
 def load_library(path: str | os.PathLike | None = None) -> Library:
-    """Load and validate a data folder (the bundled one by default).
+    """Load and validate a data folder: ``path``, else ``$RULESBOOK_DATA``, else the
+    user's rules folder. The folder must exist: nothing is created here
+    (:func:`rulesbook.datafolder.resolve_data_dir` makes the user's rules folder on
+    first use and finishes an interrupted sync).
 
     Raises :class:`LibraryError` listing every problem when the folder is not clean.
     """
-    root = resolve_data_dir(path)
+    root = chosen_data_dir(path).folder
     loader = _Loader(root)
     loader.read_all()
     library = loader.build()

@@ -126,6 +126,7 @@ def test_a_name_that_is_no_rulebook_is_searched_as_words(library):
 
 def test_the_synonyms_are_data_not_code(data_copy):
     from rulesbook import load_library
+    from rulesbook.datapath import bundled_data_dir
 
     path = data_copy / "synonyms.yaml"
     text = path.read_text(encoding="utf-8")
@@ -187,8 +188,9 @@ def test_the_index_lives_with_its_library():
     import weakref
 
     from rulesbook import load_library
+    from rulesbook.datapath import bundled_data_dir
 
-    library = load_library()
+    library = load_library(bundled_data_dir())
     index = weakref.ref(index_for(library))
     assert index() is index_for(library)
     del library

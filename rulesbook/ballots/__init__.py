@@ -20,6 +20,7 @@ protects against.
 """
 from .adopt import AdoptionPlan, adopt_ballot, plan_adoption
 from .builder import build_ballot, build_questions
+from .canonical import canonical_json
 from .chain import check_chain, record_hash
 from .checks import check_ballot, check_library
 from .io import (
@@ -69,7 +70,7 @@ from .ops import (
     vote_file,
 )
 from .registry import ROLES, Registry, append_statement, load_registry, sign_statement
-from .seal import Verification, canonical_form, canonical_json, compute_seal, verify_ballot
+from .seal import Verification, canonical_form, compute_seal, verify_ballot
 from .signing import ReceiptCheck, ReceiptStatus, check_receipt, receipt_code
 from .tally import IrvRound, QuestionResult, passes_threshold, tally, tally_question
 

@@ -23,9 +23,9 @@ from datetime import date as Date
 
 from ..errors import Problem
 from ..yamlio import LoadedYaml
+from .canonical import canonical_json
 from .edition_sig import SIGNED_FIELDS, check_edition_signature, plain
 from .registry import Registry
-from .seal import canonical_json
 
 
 def record_hash(record: dict) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .canonical import canonical_json
 from .keys import SigningKey, verify_signature
 from .registry import CLOSERS, Registry
 
@@ -32,8 +33,6 @@ def plain(obj):
 
 
 def edition_message(record: dict) -> bytes:
-    from .seal import canonical_json
-
     body = {str(k): v for k, v in record.items() if k != "signature"}
     return canonical_json({"context": EDITION_CONTEXT, "record": plain(body)})
 

@@ -31,6 +31,7 @@ import yaml
 from ..errors import DataFileError, Problem
 from ..storage import atomic_write_text, file_lock
 from ..yamlio import LoadedYaml, load_file, loads
+from .canonical import canonical_json
 from .keys import SigningKey, verify_signature
 from .model import BallotError
 
@@ -44,8 +45,6 @@ def now_utc() -> str:
 
 
 def statement_message(statement: dict) -> bytes:
-    from .seal import canonical_json
-
     body = {k: v for k, v in statement.items() if k != "signature"}
     return canonical_json({"context": CONTEXT, **body})
 

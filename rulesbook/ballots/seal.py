@@ -19,9 +19,9 @@ it lists every failure.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 
+from .canonical import canonical_json
 from .keys import SigningKey, verify_signature
 from .model import SEAL_ALGORITHM, Ballot, Seal
 from .registry import CLOSERS, Registry
@@ -38,11 +38,6 @@ LABELS = {
     "history": "the history of replaced votes", "results": "the stored results",
     "seal": "the seal's closing time, closer or key",
 }
-
-
-def canonical_json(obj) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
 
 
 def _sha(obj) -> str:

@@ -8,6 +8,7 @@ import re
 import sys
 from pathlib import Path
 
+from ..datafolder import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 
@@ -73,7 +74,7 @@ def with_library(handler):
     the user never sees a traceback."""
     def run(args) -> int:
         try:
-            library = load_library(args.data)
+            library = load_library(resolve_data_dir(args.data))
         except LibraryError as exc:
             print(str(exc), file=sys.stderr)
             return 2
@@ -120,8 +121,6 @@ def folder_of(file: str | os.PathLike, data: str | os.PathLike | None) -> Path:
     """The data folder a ballot file belongs to (its members' keys, its library, its
     editions): ``--data`` when given, else the rules folder holding the file (a
     member's clone), else ``$RULESBOOK_DATA`` or the user's rules folder."""
-    from ..datapath import resolve_data_dir
-
     if data is None:
         from ..rulesfolder import find_rules_folder
 

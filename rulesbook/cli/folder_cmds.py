@@ -10,7 +10,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..datapath import ENV_VAR, resolve_data_dir, user_rules_dir
+from ..datafolder import resolve_data_dir
+from ..datapath import ENV_VAR, user_rules_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
@@ -130,7 +131,7 @@ def cmd_history(args) -> int:
         return fail(f"history takes a rule or proposal ({args.ref}) or --edition "
                     f"{args.edition}, not both: `history {args.ref}` lists what changed it, "
                     f"`history --edition {args.edition}` what that edition changed")
-    library = load_library(args.data)
+    library = load_library(resolve_data_dir(args.data))
     if args.edition:
         history = edition_history(library.root, library, args.edition)
         if args.json:

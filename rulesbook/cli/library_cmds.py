@@ -4,7 +4,7 @@ from __future__ import annotations
 import argparse
 
 from ..compare import compare_rule, compare_topic
-from ..datapath import resolve_data_dir
+from ..datafolder import resolve_data_dir
 from ..editions import consolidate, redline
 from ..library import Library, validate_folder
 from ..model import Proposal, Rule
@@ -65,9 +65,8 @@ def library_json(library: Library) -> dict:
 # -- handlers ---------------------------------------------------------------
 
 def cmd_validate(args) -> int:
-    folder = args.dir or args.data
-    problems = validate_folder(folder)
-    where = resolve_data_dir(folder)
+    where = resolve_data_dir(args.dir or args.data)
+    problems = validate_folder(where)
     if args.json:
         print_json({"folder": str(where), "ok": not problems,
                      "problems": [p.to_dict() for p in problems]})

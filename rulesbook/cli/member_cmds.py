@@ -26,7 +26,7 @@ from ..ballots import (
 )
 from ..ballots.keys import fingerprint, needs_passphrase, public_of_pem
 from ..ballots.registry import now_utc
-from ..datapath import resolve_data_dir
+from ..datafolder import resolve_data_dir
 from ..errors import RulesbookError
 from .common import fail, print_json
 

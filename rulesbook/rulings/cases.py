@@ -3,15 +3,13 @@ position or record, and the expected outcome under each variant. They are
 tests, and the case law the committee browses."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .catalogue import did_you_mean
+from .checks import check_case
 from .engine import Comparison, compare
-from .errors import GameRecordError, UnknownCaseError
-
-_MOVE_NUMBER = re.compile(r"^\d+\.+$")
+from .errors import UnknownCaseError
 
 
 @dataclass(frozen=True)
@@ -54,53 +52,6 @@ class Case:
                    file=file)
 
 
-def move_tokens(moves: str) -> list[str]:
-    """The move texts of a record ("1. 11-15 23-19 2. 8-11" -> ["11-15", "23-19", "8-11"])."""
-    tokens = []
-    for token in moves.replace("\n", " ").split():
-        if _MOVE_NUMBER.match(token) or token in ("*", "1-0", "0-1", "1/2-1/2"):
-            continue
-        token = re.sub(r"^\d+\.+", "", token)
-        if token:
-            tokens.append(token)
-    return tokens
-
-
-@dataclass(frozen=True)
-class CaseRecord:
-    """A case's game: the engine game as far as it is legal, and every move text."""
-
-    game: object
-    texts: tuple[str, ...]
-    illegal_at: int | None  # 1-based ply of the first move that cannot be played
-
-
-def case_game(data: dict) -> CaseRecord:
-    """Replay a case's ``fen`` and ``moves``. A move that cannot be played is only
-    allowed as the disputed move (``disputed_ply``); raises GameRecordError otherwise."""
-    from ..draughts import DraughtsError, Game, Position
-
-    try:
-        start = Position.from_fen(data["fen"]) if data.get("fen") else Position.start("pool")
-    except DraughtsError as exc:
-        raise GameRecordError(f"the position cannot be read: {exc}") from None
-    game = Game(start)
-    texts = tuple(move_tokens(data.get("moves", "") or ""))
-    illegal_at = None
-    for i, text in enumerate(texts, start=1):
-        try:
-            game.push(text)
-        except DraughtsError as exc:
-            if data.get("disputed_ply") != i:
-                raise GameRecordError(f"move {i} ({text}) cannot be played: {exc}") from None
-            illegal_at = i
-            break
-    ply = data.get("claim_ply")
-    if ply is not None and ply > game.ply:
-        raise GameRecordError(f"claim_ply {ply} is beyond the {game.ply} moves of the record")
-    return CaseRecord(game, texts, illegal_at)
-
-
 def load_cases(library) -> tuple[Case, ...]:
     """Every case of the data folder, sorted by id."""
     docs = library.extra.get("case", ())
@@ -120,7 +71,6 @@ def load_case_file(library, path) -> Case:
     from ..schema import validate
     from ..yamlio import load_file
     from .catalogue import _cache
-    from .checks import _check_case
 
     p = Path(path)
     doc = load_file(p, str(p))
@@ -128,7 +78,7 @@ def load_case_file(library, path) -> Case:
         raise UnknownCaseError(f"{p} is not a case file (kind: case)")
     problems = validate(doc, "case")
     if not problems:
-        _check_case(library, doc, _cache(library).incidents, {}, problems)
+        check_case(library, doc, _cache(library).incidents, {}, problems)
     if problems:
         raise UnknownCaseError("\n".join(str(pr) for pr in problems))
     return Case.from_data(doc.data, str(p))

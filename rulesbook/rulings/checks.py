@@ -4,6 +4,7 @@ Every problem is placed at file:line:col, with a "did you mean" where it helps."
 from __future__ import annotations
 
 from ..errors import Problem
+from .case_record import case_game
 from .catalogue import Incident, condition_problem, did_you_mean, parse_incidents
 from .quotes import find_quote, normalise
 from .vocabulary import COUNT_KEYS, OUTCOMES, WITH_OPTIONS
@@ -44,7 +45,7 @@ def check_library(library, docs) -> list[Problem]:
                                bool(inc_docs), problems)
     seen_cases: dict[str, str] = {}
     for doc in docs.get("case", []):
-        _check_case(library, doc, incidents, seen_cases, problems)
+        check_case(library, doc, incidents, seen_cases, problems)
     return problems
 
 
@@ -147,7 +148,7 @@ def _not_found(name: str, text: str, quote: str) -> str:
     return f"quote {quote!r} is not in the text of {name}{hint}"
 
 
-def _check_case(library, doc, incidents, seen, problems) -> None:
+def check_case(library, doc, incidents, seen, problems) -> None:
     data = doc.data
     if data["id"] in seen:
         problems.append(doc.problem(("id",), f"case id {data['id']!r} is already used by "
@@ -207,7 +208,6 @@ def _check_case(library, doc, incidents, seen, problems) -> None:
                                         f"{did_you_mean(ref, refs)}"))
     if data.get("fen") or data.get("moves"):
         try:
-            from .cases import case_game
             case_game(data)
         except ValueError as exc:
             problems.append(doc.problem(("moves",) if data.get("moves") else ("fen",), str(exc)))

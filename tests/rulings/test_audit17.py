@@ -200,7 +200,7 @@ def test_an_acf_suggestion_is_marked_in_text_and_json(capsys):
 
 
 def test_show_and_compare_read_references_as_search_does(capsys, library):
-    from rulesbook.search import Vocabulary, reference_from_names
+    from rulesbook.refnames import Vocabulary, reference_from_names
 
     vocab = Vocabulary.from_library(library)
     # the issue's own examples of references
