@@ -9,8 +9,10 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar, cast
 
 from . import schema
 from .datapath import chosen_data_dir
@@ -31,6 +33,8 @@ from .model import (
 from .refnames import Vocabulary, reference_from_names
 from .yamlio import LoadedYaml, load_file
 
+_T = TypeVar("_T")
+
 
 @dataclass(frozen=True)
 class Library:
@@ -43,6 +47,10 @@ class Library:
     editions: tuple[Edition, ...]
     in_force: str | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)  # other loaded kinds
+    #: what :meth:`derived` built from this library, by builder (owned by the library:
+    #: a reload, or a changed copy made with ``dataclasses.replace``, starts empty)
+    _derived: dict[Callable[[Library], object], object] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     # -- lookups -----------------------------------------------------------
     def __post_init__(self):
@@ -55,6 +63,16 @@ class Library:
             for prop in book.preamble:
                 index[prop.ref] = prop
         object.__setattr__(self, "_index", index)
+
+    def derived(self, build: Callable[[Library], _T]) -> _T:
+        """``build(self)``, built once on first use and kept with this library (the
+        rulings catalogue, the search index): it goes when the library goes, and a
+        reloaded library builds its own. Safe from several threads (at worst two build
+        at once and the first stored is kept)."""
+        try:
+            return cast(_T, self._derived[build])
+        except KeyError:
+            return cast(_T, self._derived.setdefault(build, build(self)))
 
     @property
     def index(self) -> dict[str, Entry]:

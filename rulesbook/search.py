@@ -181,11 +181,7 @@ class SearchIndex:
 def index_for(library: Library) -> SearchIndex:
     """The search index of a library, built once on first use and kept with the
     library (so it goes when the library goes: a reload does not pile up indexes)."""
-    cached = getattr(library, "_search_index", None)
-    if cached is None:
-        cached = SearchIndex(library)
-        object.__setattr__(library, "_search_index", cached)  # a frozen dataclass
-    return cached
+    return library.derived(SearchIndex)
 
 
 def search(library: Library, query: str, limit: int = 10) -> list[SearchHit]:

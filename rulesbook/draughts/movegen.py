@@ -48,6 +48,7 @@ __all__ = [
     "RAYS_BY_DIR",
     "Bitboards",
     "apply",
+    "CompiledRules",
     "compile_rules",
     "legal_raw_moves",
     "raw_to_move",
@@ -125,9 +126,18 @@ MODE_NO, MODE_ENDS, MODE_CONTINUES = 0, 1, 2
 _MODES = {"no": MODE_NO, "ends": MODE_ENDS, "continues": MODE_CONTINUES}
 
 
-def compile_rules(variant: Variant) -> tuple[bool, bool, bool, int]:
-    """The variant flags as a tuple the generator reads fast."""
-    return (
+class CompiledRules(NamedTuple):
+    """A variant's flags in the form the generator reads fast."""
+
+    men_capture_backward: bool
+    flying_kings: bool
+    most_captures: bool   # the capture taking the most pieces is compulsory
+    crowning: int         # MODE_NO, MODE_ENDS or MODE_CONTINUES
+
+
+def compile_rules(variant: Variant) -> CompiledRules:
+    """The variant flags as the generator reads them."""
+    return CompiledRules(
         variant.men_capture_backward,
         variant.flying_kings,
         variant.capture_precedence == "most",
@@ -266,7 +276,7 @@ def captures(men, kings, opp, occ, black, rules):
 # --------------------------------------------------------------------------- quiet moves
 
 def quiet_moves(men, kings, occ, black, rules):
-    flying = rules[1]
+    flying = rules.flying_kings
     free = FULL ^ occ
     out = []
     if men:
@@ -308,7 +318,7 @@ def count_quiet(men, kings, occ, black, rules):
         if m:
             n += ((m << delta if delta > 0 else m >> -delta) & free).bit_count()
     if kings:
-        if rules[1]:
+        if rules.flying_kings:
             bb = kings
             while bb:
                 b = bb & -bb
@@ -336,7 +346,7 @@ def generate(men, kings, opp, occ, black, rules):
 
 
 def legal_raw_moves(bm: int, bk: int, wm: int, wk: int, black: bool,
-                    rules: tuple) -> list[tuple]:
+                    rules: CompiledRules) -> list[tuple]:
     """Every legal raw move of the side to move (``black`` or White) on the
     boards ``bm, bk, wm, wk`` under ``rules`` (from :func:`compile_rules`);
     captures are compulsory.  One move per distinct start, end and ordered
@@ -429,11 +439,11 @@ def has_capture(men, kings, opp, occ, black, rules):
     """True when the side owning ``men``/``kings`` has a capture (and so must
     capture): a single jump exists.  Same answer as ``bool(captures(...))``."""
     free = FULL ^ occ
-    if men and _any_jump(men, opp, free, JSHIFT_ALL if rules[0] else
+    if men and _any_jump(men, opp, free, JSHIFT_ALL if rules.men_capture_backward else
                          (JSHIFT_BLACK if black else JSHIFT_WHITE)):
         return True
     if kings:
-        if not rules[1]:
+        if not rules.flying_kings:
             return _any_jump(kings, opp, free, JSHIFT_ALL)
         bb = kings
         while bb:
@@ -471,7 +481,7 @@ def quiet_step(men, kings, occ, black, rules, i, j):
             return ((i, j), (), bool((CROWN_BLACK if black else CROWN_WHITE) & bj), 0)
         return None
     if kings & bi:
-        if rules[1]:
+        if rules.flying_kings:
             between = BETWEEN.get((i, j))
             if between is not None and not occ & between:
                 return ((i, j), (), False, 0)

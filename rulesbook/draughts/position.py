@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rulesbook.draughts.errors import (
     AmbiguousMoveError,
@@ -16,6 +17,7 @@ from rulesbook.draughts.movegen import (
     BIT,
     FULL,
     Bitboards,
+    CompiledRules,
     apply,
     capture_path,
     compile_rules,
@@ -51,17 +53,12 @@ _TWO_SQUARE_TEXTS = {
     for a in range(1, 33) for b in range(1, 33) for sep in "-x" if a != b
 }
 _SQUARE_INDEX = {str(n): n - 1 for n in range(1, 33)}
-_RULES: dict[int, tuple] = {}  # id(variant) -> (variant, compiled rules)
 
 
-def _rules(variant: Variant) -> tuple:
-    entry = _RULES.get(id(variant))
-    if entry is None or entry[0] is not variant:
-        entry = (variant, compile_rules(variant))
-        if len(_RULES) > 256:
-            _RULES.clear()
-        _RULES[id(variant)] = entry
-    return entry[1]
+@lru_cache(maxsize=64)
+def _rules(variant: Variant) -> CompiledRules:
+    """The compiled flags of a variant (a frozen, hashable value): compiled once."""
+    return compile_rules(variant)
 
 
 def _or_list(items: list[str]) -> str:

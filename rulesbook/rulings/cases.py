@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .catalogue import did_you_mean
+from .catalogue import catalogue_of, did_you_mean
 from .checks import check_case
 from .engine import Comparison, compare
 from .errors import UnknownCaseError
@@ -70,7 +70,6 @@ def load_case_file(library, path) -> Case:
     """A case from a file (validated like the library's own cases)."""
     from ..schema import validate
     from ..yamlio import load_file
-    from .catalogue import _cache
 
     p = Path(path)
     doc = load_file(p, str(p))
@@ -78,7 +77,7 @@ def load_case_file(library, path) -> Case:
         raise UnknownCaseError(f"{p} is not a case file (kind: case)")
     problems = validate(doc, "case")
     if not problems:
-        check_case(library, doc, _cache(library).incidents, {}, problems)
+        check_case(library, doc, catalogue_of(library).incidents, {}, problems)
     if problems:
         raise UnknownCaseError("\n".join(str(pr) for pr in problems))
     return Case.from_data(doc.data, str(p))

@@ -3,11 +3,14 @@ specs read from rule and proposal records."""
 from __future__ import annotations
 
 import difflib
-import weakref
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import FactTypeError, UnknownFactError, UnknownIncidentError
+
+if TYPE_CHECKING:
+    from ..library import Library
 
 FACT_TYPES = ("yes/no", "number", "choice")
 #: How a ruling stands on its text: the words say it, or it is read into a silent text.
@@ -215,43 +218,40 @@ def parse_incidents(data_list) -> tuple[Incident, ...]:
     return tuple(out)
 
 
-# -- per-library cache -------------------------------------------------------
+# -- kept with the library ------------------------------------------------------
 
-@dataclass
-class _Cache:
-    incidents: dict
-    specs: dict  # ref -> tuple[RulingSpec]
+@dataclass(frozen=True)
+class Catalogue:
+    """The incidents and the rulings specs of a library, read once and kept with it
+    (:meth:`rulesbook.library.Library.derived`)."""
+
+    incidents: Mapping[str, Incident]
+    specs: Mapping[str, tuple[RulingSpec, ...]]  # ref -> its rulings
 
 
-_CACHES: dict[int, tuple[weakref.ref, _Cache]] = {}
-
-
-def _cache(library) -> _Cache:
-    key = id(library)
-    hit = _CACHES.get(key)
-    if hit is not None and hit[0]() is library:
-        return hit[1]
+def _build_catalogue(library: Library) -> Catalogue:
     docs = library.extra.get("incidents", ())
-    incidents = {i.id: i for i in parse_incidents(d.data for d in docs)}
-    specs = {}
-    for ref, entry in library.index.items():
-        if entry.rulings:
-            specs[ref] = tuple(RulingSpec.from_raw(r, k) for k, r in enumerate(entry.rulings))
-    cache = _Cache(incidents, specs)
-    _CACHES[key] = (weakref.ref(library, lambda _r, k=key: _CACHES.pop(k, None)), cache)
-    return cache
+    found = {i.id: i for i in parse_incidents(d.data for d in docs)}
+    specs = {ref: tuple(RulingSpec.from_raw(r, k) for k, r in enumerate(entry.rulings))
+             for ref, entry in library.index.items() if entry.rulings}
+    return Catalogue(found, specs)
+
+
+def catalogue_of(library: Library) -> Catalogue:
+    """The incidents and rulings specs of ``library`` (read once per library)."""
+    return library.derived(_build_catalogue)
 
 
 def incidents(library) -> tuple[Incident, ...]:
     """Every incident of the catalogue, in file order."""
-    return tuple(_cache(library).incidents.values())
+    return tuple(catalogue_of(library).incidents.values())
 
 
 def get_incident(library, incident_id: str) -> Incident:
     """The incident ``incident_id``; raises :class:`UnknownIncidentError` listing the known ids."""
-    found = _cache(library).incidents.get(str(incident_id).strip())
+    found = catalogue_of(library).incidents.get(str(incident_id).strip())
     if found is None:
-        known = list(_cache(library).incidents)
+        known = list(catalogue_of(library).incidents)
         raise UnknownIncidentError(
             f"unknown incident {incident_id!r}{did_you_mean(incident_id, known)}; known incidents: "
             + ", ".join(known))
@@ -260,4 +260,4 @@ def get_incident(library, incident_id: str) -> Incident:
 
 def specs_for(library, ref: str) -> tuple[RulingSpec, ...]:
     """The rulings specs recorded on the rule or proposal ``ref``."""
-    return _cache(library).specs.get(ref, ())
+    return catalogue_of(library).specs.get(ref, ())

@@ -15,7 +15,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from ..model import Proposal
-from .catalogue import Fact, Incident, RulingSpec, _cache, condition_holds, incidents
+from .catalogue import Fact, Incident, RulingSpec, catalogue_of, condition_holds, incidents
 from .engine import in_force_sources
 
 ANY = object()  # a fact whose value does not matter in a merged combination
@@ -69,7 +69,7 @@ def _show(value) -> str:
 
 def _thresholds(library, fact_id: str, incident_id: str) -> list[float]:
     points: set = set()
-    for specs in _cache(library).specs.values():
+    for specs in catalogue_of(library).specs.values():
         for spec in specs:
             if incident_id not in spec.incidents or fact_id not in spec.when:
                 continue
@@ -202,7 +202,7 @@ def fills(library, proposal: str, edition: str | None = None) -> tuple[Fill, ...
     if not isinstance(entry, Proposal):
         from .errors import RulingsError
         raise RulingsError(f"{entry.ref} is a rule, not a proposal")
-    specs = _cache(library).specs.get(entry.ref, ())
+    specs = catalogue_of(library).specs.get(entry.ref, ())
     if not specs:
         return ()
     by_id = {i.id: i for i in incidents(library)}
@@ -231,4 +231,4 @@ def open_proposals(library, edition: str | None = None) -> tuple[str, ...]:
     adopted = {a.proposal for e in library.editions for a in e.adopted}
     book = library.rulebook(ed.rulebook)
     return tuple(p.ref for p in book.proposals
-                 if p.ref not in adopted and _cache(library).specs.get(p.ref))
+                 if p.ref not in adopted and catalogue_of(library).specs.get(p.ref))

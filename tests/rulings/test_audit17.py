@@ -4,14 +4,14 @@ from __future__ import annotations
 import json
 
 from rulesbook.rulings import compare
-from rulesbook.rulings.catalogue import _cache
+from rulesbook.rulings.catalogue import catalogue_of
 from rulesbook.rulings.quotes import find_quote, normalise
 
 NOTICE = "EITHER PLAYER MAY, UPON GIVING SATISFACTORY NOTICE TO HIS OPPONENT"
 
 
 def specs_of(library, ref, incident):
-    return [s for s in _cache(library).specs.get(ref, ()) if incident in s.incidents]
+    return [s for s in catalogue_of(library).specs.get(ref, ()) if incident in s.incidents]
 
 
 def test_touch_after_notice_is_not_decided_by_12a_or_13b(library):
