@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar, cast
 
-from . import schema
 from .datapath import chosen_data_dir
-from .errors import DataFileError, LibraryError, Problem, UnknownReferenceError
+from .documents import DocumentError, DocumentStage, load_document
+from .errors import LibraryError, Problem, UnknownReferenceError
 from .model import (
     Adoption,
     Edition,
@@ -31,7 +31,7 @@ from .model import (
     make_ref,
 )
 from .refnames import Vocabulary, reference_from_names
-from .yamlio import LoadedYaml, load_file
+from .yamlio import LoadedYaml
 
 _T = TypeVar("_T")
 
@@ -232,32 +232,16 @@ class _Loader:
         for path, expected in _discover(self.root):
             name = _display(self.root, path)
             try:
-                doc = load_file(path, name)
-            except DataFileError as exc:
-                self.problems.append(exc.problem)
-                if exc.problem.file not in self.unreadable:
-                    self.unreadable.append(exc.problem.file)
+                doc = load_document(path, expected, display=name)
+            except DocumentError as exc:
+                self.problems.extend(exc.problems)
+                if exc.stage is DocumentStage.UNREADABLE:
+                    if exc.problem.file not in self.unreadable:
+                        self.unreadable.append(exc.problem.file)
+                elif exc.stage is DocumentStage.SCHEMA and exc.kind is not None:
+                    self.failed_kinds.add(exc.kind)
                 continue
-            kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
-            if not isinstance(doc.data, dict):
-                self.problems.append(doc.problem((), "the file must be a mapping with "
-                                                 "schema_version and kind"))
-                continue
-            if expected and kind != expected:
-                self.problems.append(doc.problem(("kind",), f"kind must be {expected!r} for {name}"
-                                                 f", not {kind!r}"))
-                continue
-            if kind not in schema.available_kinds():
-                options = schema.available_kinds()
-                self.problems.append(doc.problem(
-                    ("kind",), f"unknown kind {kind!r}{_did_you_mean(str(kind), options)}; "
-                    f"known kinds: {', '.join(options)}"))
-                continue
-            schema_problems = schema.validate(doc, kind)
-            if schema_problems:
-                self.problems.extend(schema_problems)
-                self.failed_kinds.add(kind)
-                continue
+            kind = doc.data["kind"]
             self.docs.setdefault(kind, []).append(doc)
         for kind in ("members", "topics", "editions"):
             if kind not in self.docs and not any(

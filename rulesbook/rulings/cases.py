@@ -3,13 +3,21 @@ position or record, and the expected outcome under each variant. They are
 tests, and the case law the committee browses."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from ..documents import DocumentError, DocumentStage, load_document
+from ..errors import Problem
+from ..yamlio import LoadedYaml
 from .catalogue import catalogue_of, did_you_mean
 from .checks import check_case
 from .engine import Comparison, compare
 from .errors import UnknownCaseError
+
+if TYPE_CHECKING:
+    from ..library import Library
 
 
 @dataclass(frozen=True)
@@ -66,20 +74,23 @@ def get_case(library, case_id: str) -> Case:
     raise UnknownCaseError(f"no case {case_id!r}{did_you_mean(case_id, [c.id for c in cases])}")
 
 
-def load_case_file(library, path) -> Case:
+def load_case_file(library: Library, path: str | os.PathLike[str]) -> Case:
     """A case from a file (validated like the library's own cases)."""
-    from ..schema import validate
-    from ..yamlio import load_file
-
     p = Path(path)
-    doc = load_file(p, str(p))
-    if not isinstance(doc.data, dict) or doc.data.get("kind") != "case":
-        raise UnknownCaseError(f"{p} is not a case file (kind: case)")
-    problems = validate(doc, "case")
-    if not problems:
+
+    def checked(doc: LoadedYaml) -> list[Problem]:
+        problems: list[Problem] = []
         check_case(library, doc, catalogue_of(library).incidents, {}, problems)
-    if problems:
-        raise UnknownCaseError("\n".join(str(pr) for pr in problems))
+        return problems
+
+    try:
+        doc = load_document(p, "case", [checked])
+    except DocumentError as exc:
+        if exc.stage is DocumentStage.UNREADABLE:
+            raise
+        if exc.stage in (DocumentStage.NOT_A_MAPPING, DocumentStage.WRONG_KIND):
+            raise UnknownCaseError(f"{p} is not a case file (kind: case)") from None
+        raise UnknownCaseError(str(exc)) from None
     return Case.from_data(doc.data, str(p))
 
 
