@@ -18,7 +18,6 @@ on disk since: a save over a changed file raises :class:`BallotConflict`.
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -27,9 +26,7 @@ from rulesbook.ballots import (
     METHODS,
     Ballot,
     BallotError,
-    Question,
     Vote,
-    add_signed_votes,
     adopt_ballot,
     build_ballot,
     cast_vote,
@@ -42,12 +39,13 @@ from rulesbook.ballots import (
     tally,
     verify_file,
 )
-from rulesbook.ballots.model import ABSTAIN_WORDS
 from rulesbook.rulesfolder import RulesFolderError, recorded_change
 from rulesbook.storage import SaveError, atomic_write_text, durability_notes, file_lock
 
 from ..autosave import bytes_digest, file_digest, in_use_notice
 from .keyring import KeyRing
+from .ranking import parse_ranking_numbers
+from .reapply import ranking_in, reapply_changes
 from .recovery import (
     Recovery,
     all_recoveries,
@@ -57,40 +55,6 @@ from .recovery import (
     set_recovery_aside,
     write_recovery,
 )
-
-METHOD_LABELS = {"plurality": "Plurality (first choices)", "irv": "Instant runoff (IRV)",
-                 "schulze": "Schulze (pairwise)", "approval": "Approval"}
-THRESHOLD_LABELS = {"plurality": "most votes", "simple-majority": "more than half",
-                    "two-thirds": "at least two thirds", "three-quarters": "at least three quarters"}
-
-
-def parse_ranking_numbers(question: Question, text: str) -> list[str]:
-    """A ranking typed as option numbers ("2 1 3", "2,1"), or as option names
-    ("10A 10"); "0" or one of the core's abstention words ("-", "none", "abstain")
-    abstains. Raises BallotError with a plain message."""
-    text = text.strip()
-    if text == "0" or text.lower() in ABSTAIN_WORDS:
-        return []
-    if not text:
-        raise BallotError("type the options in order of preference, e.g. 2 1 3 "
-                          "(or - to abstain)")
-    out = []
-    for token in [t for t in re.split(r"[\s,>]+", text) if t]:
-        if token.isascii() and token.isdigit():
-            n = int(token) if len(token) <= 4 else 0  # never int() of 5,000 digits
-            if not 1 <= n <= len(question.options):
-                shown = token if len(token) <= 12 else token[:12] + "…"
-                raise BallotError(f"there is no option {shown}: question {question.id!r} has "
-                                  f"options 1 to {len(question.options)}")
-            out.append(question.options[n - 1])
-        else:
-            out.append(token)
-    return out
-
-
-def _vote(raw: dict) -> Vote:
-    return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), raw.get("at", ""),
-                raw.get("key", ""), raw.get("signature", ""), raw.get("proxy_by"))
 
 
 class BallotConflict(BallotError):
@@ -401,12 +365,8 @@ class BallotController(QObject):
                 return vote
         return None
 
-    @staticmethod
-    def ranking_in(ballot: Ballot, member: str, question: str) -> tuple[str, ...] | None:
-        for vote in ballot.votes:
-            if vote.member == member and vote.question == question:
-                return vote.ranking
-        return None
+    #: the ranking a member gave on a question in a ballot (None: no vote)
+    ranking_in = staticmethod(ranking_in)
 
     # -- method and tally ------------------------------------------------------------
     def set_preview_method(self, method: str | None) -> None:
@@ -511,44 +471,7 @@ class BallotController(QObject):
                               f"opened it: your unsaved changes ({describe_changes(self.changes)})"
                               f" cannot be applied to it; they stay in this window and in the "
                               f"recovery file {self.recovery_file}")
-        ballot = disk
-        notes = []
-        mine: set[tuple[str, str]] = set()
-        applied: set[str] = set()
-        for change in self.changes:
-            if change["op"] == "method":
-                ballot = dataclasses.replace(ballot, method=change["method"])
-                continue
-            key = (change["member"], change["question"])
-            theirs = self.ranking_in(ballot, *key)
-            if key not in mine and theirs is not None and list(theirs) == change["ranking"]:
-                mine.add(key)  # the file already has this very vote: nothing to replace
-                continue
-            if key not in mine and theirs is not None:
-                notes.append(f"{key[0]} on {key[1]}: the vote recorded in the file "
-                             f"({' > '.join(theirs) or 'abstains'}) was replaced by yours "
-                             f"and kept in the history")
-            mine.add(key)
-            try:
-                raw = change.get("vote") or {}
-                if raw.get("signature"):  # the signed votes themselves, as recorded
-                    if raw["signature"] in applied:
-                        continue
-                    applied.add(raw["signature"])
-                    batch = [_vote(c["vote"]) for c in self.changes
-                             if (c.get("vote") or {}).get("signature") == raw["signature"]]
-                    ballot = add_signed_votes(ballot, batch, self.keys.registry(),
-                                              source=change.get("source") or "app")
-                else:
-                    signer = self.keys.require()
-                    ballot = cast_vote(
-                        ballot, change["member"], change["question"], change["ranking"],
-                        source=change.get("source") or "app", signer=signer,
-                        proxy_by=None if signer.member == change["member"] else signer.member,
-                        registry=self.keys.registry())
-            except BallotError as exc:
-                raise BallotError(f"your unsaved changes cannot be applied to the ballot as "
-                                  f"it is now on disk: {exc}; nothing was changed") from None
+        ballot, notes = reapply_changes(disk, self.changes, self.keys)
         self.base_digest = digest
         self.verification = None
         self._set(ballot, dirty=True)

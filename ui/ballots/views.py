@@ -9,7 +9,7 @@ from rulesbook.ballots import STATUS_QUO
 from rulesbook.textdiff import word_diff
 from rulesbook.textio import visible_controls
 
-from .controller import METHOD_LABELS, THRESHOLD_LABELS
+from .ranking import METHOD_LABELS, THRESHOLD_LABELS
 
 esc = html.escape
 

@@ -35,8 +35,9 @@ from rulesbook.storage import SaveError
 from rulesbook.textio import visible_controls
 
 from ..ballots.chart import TallyChart
-from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
+from ..ballots.controller import BallotConflict, BallotController
 from ..ballots.keypanel import KeyPanel
+from ..ballots.ranking import METHOD_LABELS
 from ..ballots.views import (
     option_label,
     question_html,
