@@ -84,3 +84,8 @@ def test_the_length_check_finds_what_is_planted(tmp_path):
     (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * (MAX_LINES + 1))
     (tmp_path / "pkg" / "short.py").write_text("x = 1\n" * MAX_LINES)
     assert long_modules(tmp_path, ("pkg",)) == [f"pkg/long.py: {MAX_LINES + 1} lines"]
+
+
+def test_no_module_is_over_600_lines():
+    found = long_modules(REPO, ("rulesbook", "ui", "tests", "bench"))
+    assert not found, "\n".join(found)
