@@ -32,7 +32,7 @@ from ..errors import DataFileError, Problem
 from ..storage import atomic_write_text, file_lock
 from ..yamlio import LoadedYaml, load_file, loads
 from .canonical import canonical_json
-from .keys import SigningKey, verify_signature
+from .keys import SigningKey, import_key, public_of_pem, verify_signature
 from .model import BallotError
 
 ROLES = ("chair", "secretary", "member")
@@ -248,6 +248,21 @@ def load_registry(root: str | Path) -> Registry:
 def sign_statement(statement: dict, signer: SigningKey) -> dict:
     body = {**statement, "by": signer.member}
     return {**body, "signature": signer.sign(statement_message(body))}
+
+
+def register_key(root: str | Path, signer: SigningKey) -> Registry:
+    """Register ``signer``'s public key in ``members.yaml``: a ``key`` statement signed
+    by that key, appended (it counts once the chair confirms it). The registry after."""
+    return append_statement(root, sign_statement(
+        {"op": "key", "member": signer.member, "key": signer.public, "at": now_utc()}, signer))
+
+
+def import_member_key(root: str | Path, member: str, pem: bytes,
+                      passphrase: bytes | None) -> tuple[SigningKey, Path]:
+    """Store ``member``'s private key (PEM) to sign with, and where it went; refused
+    (BallotError) when another member registered that very key."""
+    load_registry(root).refuse_shared_key(member, public_of_pem(pem, passphrase))
+    return import_key(member, pem, passphrase, rules_folder=Path(root))
 
 
 def append_statement(root: str | Path, statement: dict) -> Registry:

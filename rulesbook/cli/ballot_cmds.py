@@ -37,10 +37,10 @@ from ..ballots import (
     vote_file,
 )
 from ..ballots.registry import now_utc
-from ..errors import LibraryError, RulesbookError
+from ..errors import RulesbookError
 from ..library import load_library
 from ..storage import atomic_write_text
-from .common import fail, folder_of, int_range, one_line
+from .common import fail, folder_of, guarded, int_range, one_line
 from .member_cmds import open_key
 
 
@@ -48,18 +48,16 @@ def _fail(message: str, code: int = 2) -> int:
     return fail(message, code)
 
 
+def _exit_code(args, exc: Exception) -> int:
+    """A vote whose signature does not verify is exit 1 on ``ballot import`` (the
+    file was read, the votes refused), 2 everywhere else."""
+    if isinstance(exc, SignatureError) and getattr(args, "ballot_command", "") == "import":
+        return 1
+    return 2
+
+
 def _guard(handler):
-    def run(args) -> int:
-        try:
-            return handler(args)
-        except LibraryError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        except SignatureError as exc:
-            return _fail(str(exc), 1 if getattr(args, "ballot_command", "") == "import" else 2)
-        except (RulesbookError, OSError) as exc:
-            return _fail(str(exc))
-    return run
+    return guarded(handler, _exit_code)
 
 
 def _registry(args):

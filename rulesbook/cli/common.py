@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 from ..datafolder import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
@@ -68,21 +71,40 @@ def warn(message: str) -> None:
     print(f"{prefix('warning')} {one_line(message)}", file=sys.stderr)
 
 
-def with_library(handler):
-    """Run ``handler(args, library)`` on the data folder of ``--data``; a folder that
-    fails validation prints its problems, and any documented error becomes a message:
-    the user never sees a traceback."""
+@contextlib.contextmanager
+def game_file(path: str | os.PathLike) -> Iterator[TextIO]:
+    """A game file (PDN or a record) opened as every command reads one: bounded in
+    size, strict UTF-8 or a legacy encoding read with a warning on stderr."""
+    from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
+    from ..textio import open_text
+
+    warnings: list[str] = []
+    with open_text(path, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
+                   warnings=warnings) as handle:
+        for warning in warnings:
+            warn(warning)
+        yield handle
+
+
+def guarded(handler, exit_code=None):
+    """``handler(args)`` with its errors as messages, never a traceback: a folder that
+    fails validation prints its problems (exit 2); any other documented error is one
+    line on stderr, exit 2 or ``exit_code(args, exc)`` when given."""
     def run(args) -> int:
         try:
-            library = load_library(resolve_data_dir(args.data))
+            return handler(args)
         except LibraryError as exc:
             print(str(exc), file=sys.stderr)
             return 2
-        try:
-            return handler(args, library)
         except (RulesbookError, ValueError, OSError) as exc:
-            return fail(str(exc))
+            return fail(str(exc), exit_code(args, exc) if exit_code is not None else 2)
     return run
+
+
+def with_library(handler):
+    """Run ``handler(args, library)`` on the data folder of ``--data``, guarded like
+    :func:`guarded`."""
+    return guarded(lambda args: handler(args, load_library(resolve_data_dir(args.data))))
 
 
 def int_range(low: int, high: int):

@@ -1,5 +1,8 @@
 """What the Board workspace tests share: the planted record, a workspace shown
-offscreen, clicks on a square, and a private autosave folder."""
+offscreen, clicks on a square, and a private autosave folder. A test module uses
+the fixtures by importing them: ``from tests.ui.board_helpers import
+board_workspace, private_autosave_dir  # noqa: F401`` (fixtures ``ws`` and
+``autosave_dir``)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -13,8 +16,9 @@ from PySide6.QtCore import Qt
 PLANTED = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
 
 
-def private_autosave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Never autosave into the real user's app data folder."""
+@pytest.fixture(name="autosave_dir", autouse=True)
+def private_autosave_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Never autosave into the real user's app data folder (autouse where imported)."""
     folder = tmp_path / "autosave"
     monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
     return folder
@@ -32,8 +36,9 @@ def make_workspace(qtbot: Any, controller: Any) -> Any:
     return ws
 
 
-def workspace(qtbot: Any, controller: Any) -> Iterator[Any]:
-    """A shown workspace, its controller shut down afterwards (for a ``ws`` fixture)."""
+@pytest.fixture(name="ws")
+def board_workspace(qtbot: Any, controller: Any) -> Iterator[Any]:
+    """A shown Board workspace, its controller shut down afterwards."""
     ws = make_workspace(qtbot, controller)
     yield ws
     ws.board_controller.shutdown()

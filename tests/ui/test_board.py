@@ -4,8 +4,6 @@ check, case files, clocks (gap filling: test_board_gap.py; autosave and
 recovery: test_board_autosave.py)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
@@ -13,22 +11,12 @@ from PySide6.QtWidgets import QApplication
 from rulesbook.draughts import Color, Piece, Position
 from rulesbook.draughts.pdn import iter_games
 from tests.datapaths import CORPUS  # noqa: E402
-from tests.ui.board_helpers import (
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
     PLANTED,
+    board_workspace,
     click_square,
-    private_autosave,
-    workspace,
+    private_autosave_dir,
 )
-
-
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    return private_autosave(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    yield from workspace(qtbot, controller)
 
 
 def test_square_geometry_follows_the_standard_numbering(ws):

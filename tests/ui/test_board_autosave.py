@@ -3,26 +3,14 @@ recovered, the question before closing, two apps at once, a live owner."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-import pytest
 from PySide6.QtWidgets import QApplication
 
-from tests.ui.board_helpers import (
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    board_workspace,
     click_square,
-    private_autosave,
-    workspace,
+    private_autosave_dir,
 )
-
-
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    return private_autosave(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    yield from workspace(qtbot, controller)
 
 
 def test_autosave_survives_a_crash_and_is_recovered(qtbot, controller, settings,

@@ -2,27 +2,14 @@
 GUI thread, an impossible gap, the sequences previewed and adopted."""
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
 from PySide6.QtCore import Qt, QTimer
 
 from rulesbook.draughts import Position
-from tests.ui.board_helpers import (
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    board_workspace,
     click_square,
-    private_autosave,
-    workspace,
+    private_autosave_dir,
 )
-
-
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    return private_autosave(tmp_path, monkeypatch)
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    yield from workspace(qtbot, controller)
 
 
 def test_fill_a_six_ply_gap_and_adopt_it(qtbot, ws):

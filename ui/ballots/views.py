@@ -92,16 +92,20 @@ def question_html(library, question, show_diff: bool = False) -> str:
     return "\n".join(parts)
 
 
+def member_label(ballot, library, member: str) -> str:
+    """``A Ann Smith``: a member of the roll with the name the ballot (or else the
+    library) gives; the id alone when none does."""
+    name = dict(ballot.members).get(member)
+    if name is None and library is not None:
+        try:
+            name = library.member(member).name
+        except LookupError:
+            name = None
+    return f"{member} {visible_controls(name)}" if name else member
+
+
 def settings_text(ballot, library=None) -> str:
-    roll = []
-    for m in ballot.roll:
-        name = dict(ballot.members).get(m)
-        if name is None and library is not None:
-            try:
-                name = library.member(m).name
-            except LookupError:
-                name = None
-        roll.append(f"{m} {visible_controls(name)}" if name else m)
+    roll = [member_label(ballot, library, m) for m in ballot.roll]
     base = "ballots cast" if ballot.threshold_base == "cast" else "members on the roll"
     return (f"{ballot.title} ({ballot.id}) — {ballot.status.upper()} · "
             f"method: {METHOD_LABELS.get(ballot.method, ballot.method)} · threshold: "

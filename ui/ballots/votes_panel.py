@@ -25,11 +25,10 @@ from PySide6.QtWidgets import (
 )
 
 from rulesbook.ballots import Ballot, BallotError
-from rulesbook.textio import visible_controls
 
 from ..widgets import plain_tip, set_cell
 from .controller import BallotController
-from .views import option_label, short_option
+from .views import member_label, option_label, short_option
 
 __all__ = ["VotesPanel"]
 
@@ -103,15 +102,7 @@ class VotesPanel(QSplitter):
         per destroyed item, which the soak test watches)."""
         self._fill_grid(ballot)
         library = self.ballots.library
-        roll = []
-        for m in ballot.roll:
-            name = dict(ballot.members).get(m)
-            if name is None and library is not None:
-                try:
-                    name = library.member(m).name
-                except LookupError:
-                    name = ""
-            roll.append((m, f"{m} {visible_controls(name)}".strip()))
+        roll = [(m, member_label(ballot, library, m)) for m in ballot.roll]
         if tuple(roll) != self._listed_roll:
             self._listed_roll = tuple(roll)
             with QSignalBlocker(self.member_combo):
