@@ -9,10 +9,10 @@ from __future__ import annotations
 import difflib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from .datapath import chosen_data_dir
 from .documents import DocumentError, DocumentStage, load_document
@@ -46,14 +46,14 @@ class Library:
     topics: tuple[Topic, ...]
     editions: tuple[Edition, ...]
     in_force: str | None = None
-    extra: dict = field(default_factory=dict, compare=False, hash=False)  # other loaded kinds
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)  # other kinds
     #: what :meth:`derived` built from this library, by builder (owned by the library:
     #: a reload, or a changed copy made with ``dataclasses.replace``, starts empty)
     _derived: dict[Callable[[Library], object], object] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     # -- lookups -----------------------------------------------------------
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         index: dict[str, Entry] = {}
         for book in self.rulebooks:
             for rule in book.rules:
@@ -76,7 +76,8 @@ class Library:
 
     @property
     def index(self) -> dict[str, Entry]:
-        return self._index  # type: ignore[attr-defined]
+        index: dict[str, Entry] = self._index  # type: ignore[attr-defined]
+        return index
 
     def rulebook(self, book_id: str) -> Rulebook:
         for book in self.rulebooks:
@@ -162,6 +163,9 @@ def _did_you_mean(word: str, options: list[str]) -> str:
 
 # -- loading ---------------------------------------------------------------
 
+#: ``check_library(library, docs)`` of a module that cross-checks its kinds of file
+CrossCheck = Callable[["Library", Mapping[str, Sequence[LoadedYaml]]], list[Problem]]
+
 # Modules that cross-check the kinds of file they own (ballots, incidents,
 # cases...). Each exposes ``check_library(library, docs) -> list[Problem]``,
 # where ``docs`` maps a kind to its schema-valid LoadedYaml documents.
@@ -172,7 +176,7 @@ CROSS_CHECK_MODULES = (
 )
 
 
-def _extra_checks():
+def _extra_checks() -> Iterator[CrossCheck]:
     import importlib
 
     for name in CROSS_CHECK_MODULES:
@@ -317,10 +321,12 @@ class _Loader:
                                                      f"{what} id {item['id']!r} is used twice"))
                 seen.add(item["id"])
 
-    def _notes(self, raw) -> tuple[Note, ...]:
+    def _notes(self, raw: Any) -> tuple[Note, ...]:
         return tuple(Note(n["kind"], n["text"]) for n in raw or ())
 
-    def _proposal(self, doc, path, raw, book_id, rule_ref, member_ids, topic_ids) -> Proposal:
+    def _proposal(self, doc: LoadedYaml, path: tuple[Any, ...], raw: Any, book_id: str,
+                  rule_ref: str | None, member_ids: list[str],
+                  topic_ids: list[str]) -> Proposal:
         if member_ids and raw["member"] not in member_ids:
             self.problems.append(doc.problem(path + ("member",), f"unknown member "
                                  f"{raw['member']!r}{_did_you_mean(raw['member'], member_ids)}"))
@@ -335,18 +341,20 @@ class _Loader:
                                  raw["withdrawn"].get("reason", ""))
                        if raw.get("withdrawn") else None))
 
-    def _check_topics(self, doc, path, topics, topic_ids) -> None:
+    def _check_topics(self, doc: LoadedYaml, path: tuple[Any, ...], topics: Any,
+                      topic_ids: list[str]) -> None:
         for j, topic in enumerate(topics):
             if topic_ids and topic not in topic_ids:
                 self.problems.append(doc.problem(path + ("topics", j), f"unknown topic "
                                      f"{topic!r}{_did_you_mean(topic, topic_ids)}"))
 
-    def _rulebook(self, doc: LoadedYaml, member_ids, topic_ids) -> Rulebook:
+    def _rulebook(self, doc: LoadedYaml, member_ids: list[str],
+                  topic_ids: list[str]) -> Rulebook:
         data = doc.data
         book_id = data["id"]
-        seen: dict[str, tuple] = {}
+        seen: dict[str, tuple[Any, ...]] = {}
 
-        def claim(item_id: str, path: tuple) -> None:
+        def claim(item_id: str, path: tuple[Any, ...]) -> None:
             if item_id in seen:
                 line, _ = doc.where(seen[item_id])
                 self.problems.append(doc.problem(path + ("id",), f"id {item_id!r} is already "
@@ -384,6 +392,8 @@ class _Loader:
         by_file = {d.data["id"]: d for d in self.docs.get("rulebook", [])}
         for book in library.rulebooks:
             doc = by_file.get(book.id)
+            if doc is None:
+                continue
             for i, rule in enumerate(book.rules):
                 for j, target in enumerate(rule.see_also):
                     if target not in library.index:
@@ -428,17 +438,17 @@ class _Loader:
                                          f"{e['base']!r} must be listed before this one"))
                 edition_ids.add(e["id"])
                 for j, adoption in enumerate(e.get("adopted", ())):
-                    target = library.index.get(adoption["proposal"])
-                    if not isinstance(target, Proposal):
+                    adopted = library.index.get(adoption["proposal"])
+                    if not isinstance(adopted, Proposal):
                         self.problems.append(doc.problem(
                             path + ("adopted", j, "proposal"),
                             f"adopted names {adoption['proposal']!r}, which is not a proposal"
                             f"{_did_you_mean(adoption['proposal'], refs)}"))
-                    elif not target.offers_text and not (target.kind == "deletion"
+                    elif not adopted.offers_text and not (adopted.kind == "deletion"
                                                          and adoption.get("rule")):
                         self.problems.append(doc.problem(
                             path + ("adopted", j, "proposal"),
-                            f"{target.ref} is a {target.kind}, which has no rule text to adopt"))
+                            f"{adopted.ref} is a {adopted.kind}, which has no rule text to adopt"))
                     rule = adoption.get("rule")
                     if rule and not isinstance(library.index.get(rule), Rule):
                         self.problems.append(doc.problem(
@@ -451,7 +461,7 @@ class _Loader:
                                              f"repealed rule {rep['rule']!r} does not exist"))
 
 
-def validate_folder(path: str | os.PathLike | None = None) -> list[Problem]:
+def validate_folder(path: str | os.PathLike[str] | None = None) -> list[Problem]:
     """Every problem in a data folder (empty when it is clean)."""
     try:
         load_library(path)
@@ -460,7 +470,7 @@ def validate_folder(path: str | os.PathLike | None = None) -> list[Problem]:
     return []
 
 
-def load_library(path: str | os.PathLike | None = None) -> Library:
+def load_library(path: str | os.PathLike[str] | None = None) -> Library:
     """Load and validate a data folder: ``path``, else ``$RULESBOOK_DATA``, else the
     user's rules folder. The folder must exist: nothing is created here
     (:func:`rulesbook.datafolder.resolve_data_dir` makes the user's rules folder on

@@ -39,7 +39,7 @@ class SearchHit:
     kind: str  # rule | proposal | section
     match: str  # reference | fulltext | fuzzy
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"ref": self.ref, "rulebook": self.rulebook, "title": self.title,
                 "snippet": self.snippet, "score": round(self.score, 4), "kind": self.kind,
                 "match": self.match}
@@ -67,8 +67,8 @@ class SearchIndex:
             if isinstance(entry, Proposal):
                 member = library.member(entry.member)
                 member_text = " ".join((member.name, member.id, *member.aliases))
-                title = entry.title or (library.index[entry.rule].title if entry.rule
-                                        else entry.id)
+                title = entry.title or ((library.index[entry.rule].title or entry.id)
+                                        if entry.rule else entry.id)
                 kind = "proposal"
             else:
                 member_text = ""
@@ -102,8 +102,8 @@ class SearchIndex:
         if groups:
             found = self._fts(groups, limit + len(hits), "fulltext")
             if not found:
-                corrected = [self._correct(g[0].strip('"')) for g in groups]
-                corrected = [[f'"{w}"'] for w in corrected if w]
+                words = [self._correct(g[0].strip('"')) for g in groups]
+                corrected = [[f'"{w}"'] for w in words if w]
                 if corrected:
                     found = self._fts(corrected, limit + len(hits), "fuzzy")
             hits.extend(h for h in found if h.ref not in {x.ref for x in hits})
@@ -114,8 +114,8 @@ class SearchIndex:
             return self._titles[ref]
         entry = self.library.index[ref]
         if isinstance(entry, Proposal):
-            return self.library.index[entry.rule].title if entry.rule else entry.id
-        return entry.title
+            return (self.library.index[entry.rule].title or entry.id) if entry.rule else entry.id
+        return entry.title or entry.id
 
     def _groups(self, query: str) -> list[list[str]]:
         """The query as groups of FTS terms, one group per word or known phrase: the word

@@ -126,7 +126,6 @@ def test_a_name_that_is_no_rulebook_is_searched_as_words(library):
 
 def test_the_synonyms_are_data_not_code(data_copy):
     from rulesbook import load_library
-    from rulesbook.datapath import bundled_data_dir
 
     path = data_copy / "synonyms.yaml"
     text = path.read_text(encoding="utf-8")

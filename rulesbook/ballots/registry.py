@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -44,7 +45,7 @@ def now_utc() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def statement_message(statement: dict) -> bytes:
+def statement_message(statement: dict[str, Any]) -> bytes:
     body = {k: v for k, v in statement.items() if k != "signature"}
     return canonical_json({"context": CONTEXT, **body})
 
@@ -73,9 +74,9 @@ class Registry:
     roles: tuple[RoleRecord, ...] = ()
     problems: tuple[Problem, ...] = ()
     chair: str | None = None
-    statements: tuple[dict, ...] = field(default=(), compare=False)
+    statements: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         by_key: dict[str, list[KeyRecord]] = {}
         for record in self.keys:
             by_key.setdefault(record.key, []).append(record)
@@ -138,7 +139,8 @@ def shared_key_message(member: str, owner: str, key: str) -> str:
             f"their own, `rulesbook member keygen --member {member}`)")
 
 
-def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
+def build_registry(statements: list[Any],
+                   doc: LoadedYaml | None = None) -> Registry:
     """Apply the statements in order (see the module docstring)."""
     problems: list[Problem] = []
     keys: list[KeyRecord] = []
@@ -245,7 +247,7 @@ def load_registry(root: str | Path) -> Registry:
 
 # -- writing statements ----------------------------------------------------------
 
-def sign_statement(statement: dict, signer: SigningKey) -> dict:
+def sign_statement(statement: dict[str, Any], signer: SigningKey) -> dict[str, Any]:
     body = {**statement, "by": signer.member}
     return {**body, "signature": signer.sign(statement_message(body))}
 
@@ -265,7 +267,7 @@ def import_member_key(root: str | Path, member: str, pem: bytes,
     return import_key(member, pem, passphrase, rules_folder=Path(root))
 
 
-def append_statement(root: str | Path, statement: dict) -> Registry:
+def append_statement(root: str | Path, statement: dict[str, Any]) -> Registry:
     """Append a signed statement to ``members.yaml`` (atomic; comments kept). Refused
     (BallotError, nothing written) when the file would not verify with it."""
     path = Path(root) / "members.yaml"

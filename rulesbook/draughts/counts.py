@@ -112,8 +112,8 @@ def _finish(ply: int, position: Position, rules: CountRules, lone: Color | None,
     long_line = False
     limit31 = None
     if lone is not None:
-        bm, bk, wm, wk = position._boards
-        king_bits = bk if lone is Color.BLACK else wk
+        boards = position.bitboards()
+        king_bits = boards.black_kings if lone is Color.BLACK else boards.white_kings
         long_line = bool(king_bits & LONG_LINE)
         limit31 = rules.three_vs_one_limit
         if long_line and rules.long_line_limit is not None:

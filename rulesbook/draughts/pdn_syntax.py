@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator
-from typing import TextIO
+from collections.abc import Callable, Iterator
+from typing import Any, TextIO
 
 from rulesbook.draughts.pdn_model import (  # noqa: F401 - re-exported for callers
     MARK_NAGS,
@@ -87,7 +87,7 @@ _WS = re.compile(r"\s+")
 _PROSE = frozenset(("junk", "result", "semi", "tag", "badtag"))
 
 
-def _scan_groups(lineno: int, text: str, fetch
+def _scan_groups(lineno: int, text: str, fetch: Callable[[int], tuple[int, str] | None]
                  ) -> tuple[dict[tuple[int, int], tuple[int, int, bool]], set[int]]:
     """Every ``( )`` group opened on line ``lineno`` (``text``) and on the lines
     after it that a group still open at the end of a line reaches into
@@ -99,7 +99,7 @@ def _scan_groups(lineno: int, text: str, fetch
     parentheses) when a word that is no move, number, NAG or mark, or a
     result, stands in it directly (not in a group nested in it)."""
     groups: dict[tuple[int, int], tuple[int, int, bool]] = {}
-    stack: list[list] = []  # [line, position, prose]
+    stack: list[list[Any]] = []  # [line, position, prose]
     lines = {lineno}
     in_brace = False
     k = 0
@@ -116,7 +116,7 @@ def _scan_groups(lineno: int, text: str, fetch
             m = _TOKEN.match(text, pos)
             if m is None:
                 break
-            kind = m.lastgroup
+            kind: str = m.lastgroup  # type: ignore[assignment]  # every token is a group
             start = m.start(kind)
             if kind == "lbrace":
                 in_brace = True
@@ -149,7 +149,7 @@ def _unescape(value: str) -> str:
     return value.replace('\\"', '"').replace("\\\\", "\\") if "\\" in value else value
 
 
-class _Errors(list):
+class _Errors(list[PdnError]):
     """A game's error list that keeps at most :data:`MAX_ERRORS` errors."""
 
     capped = False
@@ -284,7 +284,7 @@ class SyntaxReader:
         comment_parts: list[str] | None = None  # inside a multi-line comment
         comment_at = (0, 0)
         comment_size = [0]  # characters held in comment_parts
-        junk_run: list | None = None  # [lineno, start, end, line text]: unreadable text
+        junk_run: list[Any] | None = None  # [lineno, start, end, line text]: unreadable text
         plies = 0
         limit_hit: set[str] = set()  # the limits already reported in this game
         last_end = (0, 0)
@@ -388,7 +388,7 @@ class SyntaxReader:
                 m = _TOKEN.match(text, pos)
                 if m is None:
                     break  # only whitespace is left (junk matches any other character)
-                kind = m.lastgroup
+                kind = m.lastgroup or ""  # every token is a named group
                 pos = m.start(kind)
                 col = pos + 1
                 end = m.end()
@@ -483,9 +483,9 @@ class SyntaxReader:
                             errors.append(PdnError(lineno, col,
                                                    f"{m.group(kind)!r} does not follow a move"))
                         else:
-                            value = (int(m.group(kind)[1:]) if kind == "nag"
-                                     else MARK_NAGS[m.group(kind)])
-                            nodes[-1].nags.append(value)
+                            nag = (int(m.group(kind)[1:]) if kind == "nag"
+                                   else MARK_NAGS[m.group(kind)])
+                            nodes[-1].nags.append(nag)
                 elif kind == "lparen" and not sink_depth and \
                         (group := self._group_at(lineno, text, pos)) is not None and group[2]:
                     # a comment written in parentheses: prose or a result inside

@@ -4,9 +4,10 @@ tests, and the case law the committee browses."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..documents import DocumentError, DocumentStage, load_document
 from ..errors import Problem
@@ -25,11 +26,11 @@ class Case:
     id: str
     title: str
     incident: str
-    facts: dict = field(hash=False, compare=False)
-    expected: dict = field(hash=False, compare=False)  # ref -> outcome code (or None)
-    quotes: dict = field(default_factory=dict, hash=False, compare=False)  # ref -> its words
+    facts: dict[str, Any] = field(hash=False, compare=False)
+    expected: dict[str, str | None] = field(hash=False, compare=False)  # ref -> outcome
+    quotes: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)  # ref -> words
     # ref -> note, for expected outcomes that rest on an inferred ruling (no quote states them)
-    inferred: dict = field(default_factory=dict, hash=False, compare=False)
+    inferred: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     description: str = ""
     sources: tuple[str, ...] = ()
     fen: str | None = None
@@ -39,13 +40,13 @@ class Case:
     event: str = ""
     round: str = ""
     date: str = ""
-    players: dict = field(default_factory=dict, hash=False, compare=False)
+    players: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     decision: str = ""
     notes: str = ""
     file: str = ""
 
     @classmethod
-    def from_data(cls, data: dict, file: str = "") -> Case:
+    def from_data(cls, data: Mapping[str, Any], file: str = "") -> Case:
         return cls(id=data["id"], title=data["title"], incident=data["incident"],
                    facts=dict(data["facts"]), expected=dict(data["expected"]),
                    quotes=dict(data.get("quotes") or {}),
@@ -60,13 +61,13 @@ class Case:
                    file=file)
 
 
-def load_cases(library) -> tuple[Case, ...]:
+def load_cases(library: Library) -> tuple[Case, ...]:
     """Every case of the data folder, sorted by id."""
     docs = library.extra.get("case", ())
     return tuple(sorted((Case.from_data(d.data, d.file) for d in docs), key=lambda c: c.id))
 
 
-def get_case(library, case_id: str) -> Case:
+def get_case(library: Library, case_id: str) -> Case:
     cases = load_cases(library)
     for case in cases:
         if case.id == case_id or Path(case.file).stem == case_id:
@@ -105,7 +106,7 @@ class CaseResult:
         return not self.mismatches
 
 
-def run_case(library, case: Case) -> CaseResult:
+def run_case(library: Library, case: Case) -> CaseResult:
     """Decide the case under every variant and compare with its expected outcomes."""
     comparison = compare(library, case.incident, case.facts)
     got = comparison.outcomes
@@ -125,7 +126,7 @@ class CaseDifference:
     proposed: str | None
 
 
-def cases_for_proposal(library, proposal: str) -> tuple[CaseDifference, ...]:
+def cases_for_proposal(library: Library, proposal: str) -> tuple[CaseDifference, ...]:
     """The cases ``proposal`` would decide differently from the original APCA rules."""
     from ..model import Proposal
 

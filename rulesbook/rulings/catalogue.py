@@ -3,7 +3,7 @@ specs read from rule and proposal records."""
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +19,7 @@ _YES = ("yes", "y", "true", "t", "1", "on")
 _NO = ("no", "n", "false", "f", "0", "off")
 
 
-def did_you_mean(word: str, options) -> str:
+def did_you_mean(word: object, options: Iterable[object]) -> str:
     guess = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
     return f" (did you mean {guess[0]!r}?)" if guess else ""
 
@@ -115,7 +115,7 @@ class Incident:
     def fact_ids(self) -> tuple[str, ...]:
         return tuple(f.id for f in self.facts)
 
-    def check_facts(self, facts: dict | None) -> dict:
+    def check_facts(self, facts: Mapping[str, Any] | None) -> dict[str, Any]:
         """The facts with values coerced to their types; raises on unknown facts or bad values."""
         out = {}
         for key, value in (facts or {}).items():
@@ -129,14 +129,14 @@ class RulingSpec:
     """One ``rulings:`` entry of a record: when it applies and what it decides."""
 
     incidents: tuple[str, ...]
-    when: dict = field(hash=False, compare=False)
+    when: dict[str, Any] = field(hash=False, compare=False)
     outcome: str = ""
     options: tuple[str, ...] = ()
     summary: str = ""
-    count: dict = field(default_factory=dict, hash=False, compare=False)
+    count: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     index: int = 0
     quotes: tuple[str, ...] = ()          # the words that establish the outcome
-    condition_quotes: dict = field(default_factory=dict, hash=False, compare=False)
+    condition_quotes: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     basis: str = "stated"                 # stated | inferred (see BASES)
     note: str = ""                        # what was inferred and why
     suggestion: bool = False              # an author's suggestion, not a rule of the book
@@ -155,7 +155,7 @@ class RulingSpec:
                                 for j in range(len(quotes))))
 
     @classmethod
-    def from_raw(cls, raw: dict, index: int = 0) -> RulingSpec:
+    def from_raw(cls, raw: Mapping[str, Any], index: int = 0) -> RulingSpec:
         inc = raw["incident"]
         return cls(incidents=tuple(inc) if isinstance(inc, list) else (inc,),
                    when=dict(raw.get("when") or {}), outcome=raw["outcome"],
@@ -180,7 +180,7 @@ def condition_holds(condition: Any, value: Any) -> bool:
         return any(condition_holds(c, value) for c in condition)
     if isinstance(condition, bool) or isinstance(value, bool):
         return isinstance(condition, bool) and isinstance(value, bool) and condition == value
-    return condition == value
+    return bool(condition == value)
 
 
 def condition_problem(fact: Fact, condition: Any) -> str | None:
@@ -205,7 +205,7 @@ def condition_problem(fact: Fact, condition: Any) -> str | None:
     return None
 
 
-def parse_incidents(data_list) -> tuple[Incident, ...]:
+def parse_incidents(data_list: Iterable[Mapping[str, Any]]) -> tuple[Incident, ...]:
     """Incidents from the plain data of ``incidents`` documents."""
     out = []
     for data in data_list:
@@ -242,12 +242,12 @@ def catalogue_of(library: Library) -> Catalogue:
     return library.derived(_build_catalogue)
 
 
-def incidents(library) -> tuple[Incident, ...]:
+def incidents(library: Library) -> tuple[Incident, ...]:
     """Every incident of the catalogue, in file order."""
     return tuple(catalogue_of(library).incidents.values())
 
 
-def get_incident(library, incident_id: str) -> Incident:
+def get_incident(library: Library, incident_id: str) -> Incident:
     """The incident ``incident_id``; raises :class:`UnknownIncidentError` listing the known ids."""
     found = catalogue_of(library).incidents.get(str(incident_id).strip())
     if found is None:
@@ -258,6 +258,6 @@ def get_incident(library, incident_id: str) -> Incident:
     return found
 
 
-def specs_for(library, ref: str) -> tuple[RulingSpec, ...]:
+def specs_for(library: Library, ref: str) -> tuple[RulingSpec, ...]:
     """The rulings specs recorded on the rule or proposal ``ref``."""
     return catalogue_of(library).specs.get(ref, ())

@@ -3,18 +3,25 @@ stronger side's count and repetition, computed from the draughts engine's count
 state with the limits of the edition in force."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
+from ..draughts import CountRules, DraughtsError, Game, Move, Position
+from ..draughts.pdn import PdnGame, read_games
 from .engine import Suggestions, in_force_sources, suggest
 from .errors import GameRecordError
 
+if TYPE_CHECKING:
+    from ..library import Library
 
-def count_rules_for(library, edition: str | None = None):
+
+def count_rules_for(library: Library,
+                    edition: str | None = None) -> tuple[CountRules, dict[str, str]]:
     """The CountRules of an edition, built from the ``count:`` of the rulings in force,
     and which record set each parameter. Counts no rule in force sets are off."""
-    from ..draughts import CountRules
-
-    params, sources = {}, {}
+    params: dict[str, Any] = {}
+    sources: dict[str, str] = {}
     for ref, _book, _rule, _text, _title, specs, _ in in_force_sources(library, edition):
         for spec in specs:
             for key, value in spec.count.items():
@@ -36,10 +43,10 @@ class DrawClaim:
     remaining: int | None   # moves left before the limit (None: no limit in force)
     ref: str | None         # the rule in force that sets the limit
     explanation: str
-    facts: dict = field(hash=False, compare=False)
+    facts: dict[str, Any] = field(hash=False, compare=False)
     suggestions: Suggestions | None = field(default=None, hash=False, compare=False)
 
-    def as_json(self) -> dict:
+    def as_json(self) -> dict[str, Any]:
         return {"incident": self.incident, "claim": self.name, "applicable": self.applicable,
                 "holds": self.holds, "moves": self.moves, "limit": self.limit,
                 "remaining": self.remaining, "ref": self.ref, "explanation": self.explanation,
@@ -47,10 +54,9 @@ class DrawClaim:
                 "rulings": self.suggestions.as_json() if self.suggestions else []}
 
 
-def replay(start, moves, counts, upto: int | None = None):
+def replay(start: Position | None, moves: Iterable[Move | str], counts: CountRules,
+           upto: int | None = None) -> Game:
     """A Game from ``start`` with ``moves`` (Move or text) up to ply ``upto``."""
-    from ..draughts import DraughtsError, Game
-
     game = Game(start, counts=counts)
     moves = list(moves)
     if upto is not None and not 0 <= upto <= len(moves):
@@ -63,7 +69,8 @@ def replay(start, moves, counts, upto: int | None = None):
     return game
 
 
-def draw_claims(library, start, moves, ply: int | None = None,
+def draw_claims(library: Library, start: Position | None, moves: Iterable[Move | str],
+                ply: int | None = None,
                 edition: str | None = None,
                 notice_ply: int | None = None) -> tuple[DrawClaim, ...]:
     """Every draw claim at ``ply`` (default: the end) of the game ``start`` + ``moves``,
@@ -133,13 +140,15 @@ def draw_claims(library, start, moves, ply: int | None = None,
     return tuple(claims)
 
 
-def _claim(library, edition, incident, name, applicable, holds, moves, limit, ref, why, facts):
+def _claim(library: Library, edition: str | None, incident: str, name: str, applicable: bool,
+           holds: bool, moves: int, limit: int | None, ref: str | None, why: str,
+           facts: dict[str, Any]) -> DrawClaim:
     remaining = max(0, limit - moves) if (limit is not None and applicable) else None
     return DrawClaim(incident, name, applicable, bool(holds), moves, limit, remaining, ref, why,
                      facts, suggest(library, incident, facts, edition))
 
 
-def draw_claims_from_pdn(library, text: str, ply: int | None = None,
+def draw_claims_from_pdn(library: Library, text: str, ply: int | None = None,
                          edition: str | None = None,
                          notice_ply: int | None = None) -> tuple[DrawClaim, ...]:
     """Draw claims from the first game of a PDN text (up to its first unplayable move)."""
@@ -150,9 +159,7 @@ def draw_claims_from_pdn(library, text: str, ply: int | None = None,
     return draw_claims(library, game.start, moves, ply, edition, notice_ply)
 
 
-def first_pdn_game(text: str):
-    from ..draughts.pdn import read_games
-
+def first_pdn_game(text: str) -> PdnGame:
     try:
         games = read_games(text)
     except ValueError as exc:

@@ -176,8 +176,8 @@ def test_concurrent_votes_from_two_programs_are_all_kept(tmp_path):
     import textwrap
 
     from rulesbook import load_library
-    from rulesbook.datapath import bundled_data_dir
     from rulesbook.ballots import build_ballot, load_ballot, save_ballot
+    from rulesbook.datapath import bundled_data_dir
 
     library = load_library(bundled_data_dir())
     ballot = build_ballot(library, "race", roll=("A", "B", "C", "D", "E"))
