@@ -26,6 +26,7 @@ from rulesbook.ballots import (
     METHODS,
     Ballot,
     BallotError,
+    Verification,
     Vote,
     adopt_ballot,
     build_ballot,
@@ -97,7 +98,7 @@ class BallotController(QObject):
         self.dirty = False
         self.preview_method: str | None = None  # None: the ballot's own method
         self.results: tuple = ()
-        self.verification = None
+        self.verification: Verification | None = None
         #: sha256 of the bytes of ``path`` the ballot was read from or last saved as
         #: (None: no file yet)
         self.base_digest: str | None = None
@@ -303,7 +304,7 @@ class BallotController(QObject):
         ballot = cast_vote(self.ballot, member, question, ranking, source="app",
                            signer=signer, proxy_by=proxy, registry=self.keys.registry())
         q = ballot.find_question(question)
-        vote = self.vote_in(ballot, member, q.id)
+        vote = self._recorded(ballot, member, q.id)
         self.changes.append({"op": "vote", "member": member, "question": q.id,
                              "ranking": list(vote.ranking), "source": "app",
                              "vote": vote.to_dict()})
@@ -314,6 +315,13 @@ class BallotController(QObject):
                                 + f"; receipt {self.last_receipt}")
         return ballot
 
+    def _recorded(self, ballot: Ballot, member: str, question: str) -> Vote:
+        """The vote just recorded for ``member`` on ``question``."""
+        vote = self.vote_in(ballot, member, question)
+        if vote is None:
+            raise BallotError(f"the vote of {member} on {question} was not recorded")
+        return vote
+
     def import_member_file(self, path: str | Path) -> Ballot:
         """Merge a member's ballot file: all of it or (BallotError) nothing."""
         if self.ballot is None:
@@ -323,7 +331,7 @@ class BallotController(QObject):
         member = doc.data["member"]
         for raw in doc.data.get("votes", ()):
             qid = ballot.find_question(raw["question"]).id
-            vote = self.vote_in(ballot, member, qid)
+            vote = self._recorded(ballot, member, qid)
             self.changes.append({"op": "vote", "member": member, "question": qid,
                                  "ranking": list(vote.ranking),
                                  "source": f"import {Path(path).name}",
@@ -491,16 +499,17 @@ class BallotController(QObject):
         self.preview_method = None
         self._set(closed, dirty=False)
         self.statusMessage.emit(f"Ballot {closed.id} closed and sealed: "
-                                f"sha256 {closed.seal.digest[:16]}…")
+                                f"sha256 {closed.seal.digest[:16] if closed.seal else '?'}…")
         return closed
 
-    def verify(self):
+    def verify(self) -> Verification:
         """Verify the file on disk (what others will read), not the copy in memory."""
         if self.path is None:
             raise BallotError("no ballot file")
-        self.verification = verify_file(self.path, self.keys.registry())
-        self.verified.emit(self.verification)
-        return self.verification
+        verification = verify_file(self.path, self.keys.registry())
+        self.verification = verification
+        self.verified.emit(verification)
+        return verification
 
     def check_receipt(self, code: str):
         """Is the vote of receipt ``code`` in the sealed ballot on disk, unchanged?"""
@@ -517,9 +526,10 @@ class BallotController(QObject):
             raise BallotError("no ballot or no library")
         if self.dirty:
             raise BallotError("the ballot has unsaved changes")
-        if not self.verify().ok:  # the banner lists every failure
+        verification = self.verify()
+        if not verification.ok:  # the banner lists every failure
             raise BallotError("the ballot does not verify, it cannot be adopted: "
-                              + "; ".join(self.verification.failures))
+                              + "; ".join(verification.failures))
         ballot = load_ballot(self.path)
         signer = self.keys.require()  # the adopter signs the edition record
         try:

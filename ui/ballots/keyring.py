@@ -61,7 +61,7 @@ class KeyRing(QObject):
 
     def needs_passphrase(self, member: str) -> bool:
         public = self.registry().signing_key(member)
-        return bool(public) and needs_passphrase(member, public)
+        return needs_passphrase(member, public) if public else False
 
     def _fail(self, exc: Exception) -> None:
         self.message.emit(str(exc).split("\n")[0], True)
@@ -128,10 +128,13 @@ class KeyRing(QObject):
     def _register(self, signer: SigningKey, what: str = "new signing key") -> None:
         from rulesbook.rulesfolder import RulesFolderError, recorded_change
 
+        root = self.root
+        if root is None:
+            raise BallotError("no rules folder is open")
         try:  # one commit in a rules folder, as `rulesbook member keygen` makes
-            with recorded_change(self.root / "members.yaml",
+            with recorded_change(root / "members.yaml",
                                  f"Member {signer.member}: {what}", member=signer.member):
-                registry = register_key(self.root, signer)
+                registry = register_key(root, signer)
         except RulesFolderError as exc:
             raise BallotError(str(exc)) from None
         self._set(signer)

@@ -135,7 +135,7 @@ class TallyPanel(QWidget):
             table.setRowCount(len(results))
             for r, res in enumerate(results):
                 if res.stands == "adopted":
-                    text = f"{option_label(library, res.winner)} adopted"
+                    text = f"{option_label(library, res.winner or '')} adopted"
                 elif res.winner:
                     text = "the original stands (it wins)"
                 else:

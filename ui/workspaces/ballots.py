@@ -222,7 +222,8 @@ class BallotsWorkspace(Workspace):
     # -- unsaved votes --------------------------------------------------------------
     def _ask_unsaved(self) -> str:
         return ask(self, "Unsaved votes",
-                   f"The ballot {self.ballots.ballot.id} has votes that are not saved. "
+                   f"The ballot {self.ballots.ballot.id if self.ballots.ballot else ''} has "
+                   "votes that are not saved. "
                    "Save them?", SAVE_DISCARD_CANCEL, icon=Icon.Warning, default="save")
 
     def may_discard(self) -> bool:
@@ -457,7 +458,7 @@ class BallotsWorkspace(Workspace):
         from ..ballots.adoptdialog import AdoptDialog
 
         dialog = AdoptDialog(self.controller.library, ballot, self)
-        self.adopt_dialog = dialog
+        self.adopt_dialog: AdoptDialog | None = dialog
         try:
             return dialog.answer() if dialog.exec() else None
         finally:
