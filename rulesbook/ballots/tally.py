@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from enum import Enum
 
 from .model import METHODS, THRESHOLD_BASES, THRESHOLDS, Ballot, BallotError, Question
 
@@ -58,6 +59,16 @@ class IrvRound:
         return data
 
 
+class Stands(str, Enum):
+    """What a question's count leaves standing: the original text, or the winner."""
+
+    ORIGINAL = "original"
+    ADOPTED = "adopted"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class QuestionResult:
     question: str
@@ -71,7 +82,7 @@ class QuestionResult:
     cast: int  # non-empty rankings
     base: int  # the number the threshold is measured against
     winner: str | None  # the option that won (may be the original), None if none did
-    stands: str  # "original" | "adopted"
+    stands: Stands
     reason: str
     counts: dict = field(default_factory=dict)
     support: int | None = None  # the winner's support measured against the threshold
@@ -81,12 +92,12 @@ class QuestionResult:
     @property
     def adopted(self) -> str | None:
         """The proposal adopted by this question, if any."""
-        return self.winner if self.stands == "adopted" else None
+        return self.winner if self.stands is Stands.ADOPTED else None
 
     def to_dict(self) -> dict:
         return {
             "question": self.question, "rule": self.rule, "winner": self.winner,
-            "stands": self.stands, "reason": self.reason, "counts": dict(self.counts),
+            "stands": self.stands.value, "reason": self.reason, "counts": dict(self.counts),
             "rounds": [r.to_dict() for r in self.rounds], "pairwise": self.pairwise,
             "method": self.method, "threshold": self.threshold,
             "threshold_base": self.threshold_base, "quorum": self.quorum,
@@ -267,7 +278,7 @@ def tally_question(ballot: Ballot, question: Question, method: str | None = None
     pairwise = None
 
     def fail(reason: str, **extra) -> QuestionResult:
-        return QuestionResult(winner=None, stands="original", reason=reason, counts=counts,
+        return QuestionResult(winner=None, stands=Stands.ORIGINAL, reason=reason, counts=counts,
                               rounds=rounds, pairwise=pairwise, **common, **extra)
 
     if voting < quorum:
@@ -304,7 +315,7 @@ def tally_question(ballot: Ballot, question: Question, method: str | None = None
         else:
             how = "the Schulze winner"
     if winner == question.original:
-        return QuestionResult(winner=winner, stands="original",
+        return QuestionResult(winner=winner, stands=Stands.ORIGINAL,
                               reason=f"the original ({winner}) wins: {how}", counts=counts,
                               support=support, rounds=rounds, pairwise=pairwise, **common)
     if not passes_threshold(threshold, support, base):
@@ -312,7 +323,7 @@ def tally_question(ballot: Ballot, question: Question, method: str | None = None
                     f"({'ballots cast' if threshold_base == 'cast' else 'members on the roll'})"
                     f", not {_THRESHOLD_WORDS[threshold]}; the original stands",
                     support=support)
-    return QuestionResult(winner=winner, stands="adopted",
+    return QuestionResult(winner=winner, stands=Stands.ADOPTED,
                           reason=f"{winner} adopted: {how}"
                                  + ("" if threshold == "plurality" else
                                     f" ({_THRESHOLD_WORDS[threshold]} of {base} needed)"),

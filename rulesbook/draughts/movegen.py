@@ -38,7 +38,7 @@ from rulesbook.draughts.geometry import (  # noqa: F401 - re-exported for caller
     stop_choices,
 )
 from rulesbook.draughts.move import Move
-from rulesbook.draughts.variant import Variant
+from rulesbook.draughts.variant import CapturePrecedence, MidCaptureCrowning, Variant
 
 __all__ = [
     "BIT",
@@ -123,7 +123,8 @@ SHIFT_WHITE = _shift_masks(WHITE_FORWARD)
 SHIFT_ALL = _shift_masks(range(4))
 
 MODE_NO, MODE_ENDS, MODE_CONTINUES = 0, 1, 2
-_MODES = {"no": MODE_NO, "ends": MODE_ENDS, "continues": MODE_CONTINUES}
+_MODES = {MidCaptureCrowning.NO: MODE_NO, MidCaptureCrowning.ENDS: MODE_ENDS,
+          MidCaptureCrowning.CONTINUES: MODE_CONTINUES}
 
 
 class CompiledRules(NamedTuple):
@@ -140,7 +141,7 @@ def compile_rules(variant: Variant) -> CompiledRules:
     return CompiledRules(
         variant.men_capture_backward,
         variant.flying_kings,
-        variant.capture_precedence == "most",
+        variant.capture_precedence is CapturePrecedence.MOST,
         _MODES[variant.mid_capture_crowning],
     )
 

@@ -22,11 +22,11 @@ def count_rules_for(library: Library,
     and which record set each parameter. Counts no rule in force sets are off."""
     params: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    for ref, _book, _rule, _text, _title, specs, _ in in_force_sources(library, edition):
-        for spec in specs:
+    for source in in_force_sources(library, edition):
+        for spec in source.specs:
             for key, value in spec.count.items():
                 params[key] = value
-                sources[key] = ref
+                sources[key] = source.ref
     return CountRules(**params), sources
 
 

@@ -2,7 +2,9 @@
 or under every variant (original rule, proposals, other rulebooks)."""
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..editions import consolidate
 from ..model import Proposal, Rule
@@ -13,7 +15,7 @@ JSON_KEYS = ("ref", "rulebook", "outcome", "options", "summary", "matched_facts"
              "unknown_facts", "text", "quotes", "basis")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ruling:
     """One ruling that applies (or may apply) to an incident."""
 
@@ -85,8 +87,21 @@ def _evaluate(spec: RulingSpec, facts: dict) -> tuple[str, dict, tuple[str, ...]
     return ("applies" if not unknown else "possible"), matched, tuple(unknown)
 
 
-def _candidates(incident: Incident, facts: dict, sources) -> list[Ruling]:
-    """Rulings of ``sources`` [(ref, rulebook, rule, text, title, specs, in_force)] for the
+class RulingSource(NamedTuple):
+    """A record whose rulings may decide an incident."""
+
+    ref: str                        # the record (``apca:10``, ``apca:10B``)
+    rulebook: str
+    rule: str                       # the rule it stands for
+    text: str
+    title: str
+    specs: tuple[RulingSpec, ...]
+    in_force: bool                  # False: guidance from another rulebook
+
+
+def _candidates(incident: Incident, facts: dict, sources: Iterable[RulingSource]
+                ) -> list[Ruling]:
+    """Rulings of ``sources`` for the
     incident, most specific first (applying before possible, more matched conditions first)."""
     found = []
     order = 0
@@ -98,10 +113,13 @@ def _candidates(incident: Incident, facts: dict, sources) -> list[Ruling]:
             order += 1
             if status == "excluded":
                 continue
-            ruling = Ruling(ref, rulebook, incident.id, spec.outcome, spec.options, spec.summary,
-                            matched, unknown, text, title, rule, status == "applies", in_force,
-                            dict(spec.when), dict(spec.count), spec.all_quotes, spec.basis,
-                            spec.note, spec.suggestion)
+            ruling = Ruling(ref=ref, rulebook=rulebook, incident=incident.id,
+                            outcome=spec.outcome, options=spec.options, summary=spec.summary,
+                            matched_facts=matched, unknown_facts=unknown, text=text,
+                            title=title, rule=rule, applies=status == "applies",
+                            in_force=in_force, conditions=dict(spec.when),
+                            count=dict(spec.count), quotes=spec.all_quotes, basis=spec.basis,
+                            note=spec.note, suggestion=spec.suggestion)
             found.append(((not ruling.applies, spec.suggestion, -len(matched), len(unknown),
                            order), ruling))
     found.sort(key=lambda pair: pair[0])
@@ -119,25 +137,26 @@ def _addresses(specs, incident_id: str) -> bool:
     return any(incident_id in s.incidents for s in specs)
 
 
-def in_force_sources(library, edition: str | None = None):
-    """(ref, rulebook, rule, text, title, specs, True) for each rule in force in ``edition``:
+def in_force_sources(library, edition: str | None = None) -> Iterator[RulingSource]:
+    """A :class:`RulingSource` for each rule in force in ``edition``:
     an adopted proposal's rulings replace the original rule's."""
     book = consolidate(library, edition)
     for rif in book.rules:
         specs = specs_for(library, rif.source)
         if specs:
-            yield (rif.source, rif.source.partition(":")[0], rif.ref, rif.text, rif.title,
-                   specs, True)
+            yield RulingSource(rif.source, rif.source.partition(":")[0], rif.ref, rif.text,
+                               rif.title, specs, True)
 
 
-def _other_sources(library, home: str):
+def _other_sources(library, home: str) -> Iterator[RulingSource]:
     for book in ordered_books(library):
         if book.id == home:
             continue
         for rule in book.rules:
             specs = specs_for(library, rule.ref)
             if specs:
-                yield (rule.ref, book.id, rule.ref, rule.text, rule.title, specs, False)
+                yield RulingSource(rule.ref, book.id, rule.ref, rule.text, rule.title, specs,
+                                   False)
 
 
 def suggest(library, incident: str, facts: dict | None = None,
@@ -274,7 +293,7 @@ def compare(library, incident: str, facts: dict | None = None) -> Comparison:
     raw = []
     for entry, kind, specs, text, endorses in _variants(library, inc.id):
         title = entry.title if isinstance(entry, Rule) else (entry.title or "")
-        source = (entry.ref, entry.rulebook, entry.ref, text, title, specs, True)
+        source = RulingSource(entry.ref, entry.rulebook, entry.ref, text, title, specs, True)
         rulings = _candidates(inc, known, [source])
         best = rulings[0] if rulings and rulings[0].applies else None
         if best is not None:

@@ -152,7 +152,7 @@ def _count(facts: dict, incident: Incident, library) -> int:
 
 
 def _sources(library, edition: str | None):
-    return [(ref, specs) for ref, _b, _r, _t, _ti, specs, _ in in_force_sources(library, edition)]
+    return [(source.ref, source.specs) for source in in_force_sources(library, edition)]
 
 
 def silences(library, edition: str | None = None,

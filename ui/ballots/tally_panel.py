@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.ballots import METHODS, BallotError, QuestionResult
+from rulesbook.ballots import METHODS, BallotError, QuestionResult, Stands
 
 from ..widgets import DocBrowser, plain_tip, set_cell
 from .chart import TallyChart
@@ -134,7 +134,7 @@ class TallyPanel(QWidget):
         with QSignalBlocker(table):
             table.setRowCount(len(results))
             for r, res in enumerate(results):
-                if res.stands == "adopted":
+                if res.stands is Stands.ADOPTED:
                     text = f"{option_label(library, res.winner or '')} adopted"
                 elif res.winner:
                     text = "the original stands (it wins)"
@@ -144,7 +144,7 @@ class TallyPanel(QWidget):
                               and v.proxy_by) if ballot else 0
                 cells = (res.question, text, f"{res.cast}/{len(ballot.roll) if ballot else 0}"
                          + (f" ({proxies} by proxy)" if proxies else ""))
-                adopted = res.stands == "adopted"
+                adopted = res.stands is Stands.ADOPTED
                 for c, value in enumerate(cells):
                     set_cell(table, r, c, value, plain_tip(res.reason),
                              ADOPTED_BG if adopted else None, ADOPTED_FG if adopted else None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 
-from rulesbook.ballots import STATUS_QUO
+from rulesbook.ballots import STATUS_QUO, Stands
 from rulesbook.textdiff import word_diff
 from rulesbook.textio import visible_controls
 
@@ -117,7 +117,7 @@ def result_html(library, result) -> str:
     """The working of one question's count."""
     label = lambda o: esc(option_label(library, o))  # noqa: E731
     parts = [f"<h2>{esc(result.question)}: "
-             + ("adopted " + label(result.winner) if result.stands == "adopted" else
+             + ("adopted " + label(result.winner) if result.stands is Stands.ADOPTED else
                 "the original stands") + "</h2>",
              f"<p>{esc(result.reason)}</p>",
              f"<p class='muted'>{esc(METHOD_LABELS.get(result.method, result.method))}; "
