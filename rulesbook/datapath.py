@@ -1,5 +1,8 @@
 """Where the rules data lives.
 
+Only locations: nothing here creates a folder or imports the rest of Rulesbook
+(:mod:`rulesbook.datafolder` makes the chosen folder ready).
+
 The ``rules_data`` package shipped with Rulesbook is read-only seed data. The
 folder in use is, in order: the ``--data DIR`` a command or the app was given,
 ``$RULESBOOK_DATA``, or the user's own rules folder in the platform's data
@@ -12,6 +15,7 @@ from __future__ import annotations
 import os
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 ENV_VAR = "RULESBOOK_DATA"
 APP_NAME = "Rulesbook"
@@ -32,32 +36,30 @@ def user_rules_dir() -> Path:
     return platformdirs.user_data_path(APP_NAME, APP_AUTHOR) / FOLDER_NAME
 
 
-def is_bundled(path: str | os.PathLike) -> bool:
+def is_bundled(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is the bundled seed folder or inside it."""
     seed = bundled_data_dir().resolve()
     target = Path(path).resolve()
     return target == seed or seed in target.parents
 
 
-def resolve_data_dir(path: str | os.PathLike | None = None, *, create: bool = True) -> Path:
+class DataChoice(NamedTuple):
+    """The data folder chosen, and whether it is the user's own rules folder by default
+    (no ``--data``, no ``$RULESBOOK_DATA``)."""
+
+    folder: Path
+    default: bool
+
+
+def chosen_data_dir(path: str | os.PathLike[str] | None = None) -> DataChoice:
     """The folder to use: ``path`` if given, else ``$RULESBOOK_DATA``, else the user's
-    rules folder, which is created from the seed data when it does not exist yet
-    (unless ``create`` is false)."""
+    rules folder. Only the choice: nothing is created or repaired here (that is
+    :func:`rulesbook.datafolder.resolve_data_dir`)."""
     if path is None:
         path = os.environ.get(ENV_VAR) or None
     if path is not None:
-        folder = Path(path).expanduser().resolve()
-    else:
-        folder = user_rules_dir()
-        if create and not folder.exists():
-            from .rulesfolder import init_folder
-
-            init_folder(folder)
-    if (folder / ".git" / "rulesbook-checkout").exists():
-        from .rulesfolder import open_repo  # a sync was killed mid-checkout: finish it
-
-        open_repo(folder).close()
-    return folder
+        return DataChoice(Path(path).expanduser().resolve(), False)
+    return DataChoice(user_rules_dir(), True)
 
 
 def schema_dir() -> Path:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
-from . import schema
-from .datapath import resolve_data_dir
-from .errors import DataFileError, LibraryError, Problem, UnknownReferenceError
+from .datapath import chosen_data_dir
+from .documents import DocumentError, DocumentStage, load_document
+from .errors import LibraryError, Problem, UnknownReferenceError
 from .model import (
     Adoption,
     Edition,
@@ -28,7 +30,10 @@ from .model import (
     Withdrawn,
     make_ref,
 )
-from .yamlio import LoadedYaml, load_file
+from .refnames import Vocabulary, reference_from_names
+from .yamlio import LoadedYaml
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -41,10 +46,14 @@ class Library:
     topics: tuple[Topic, ...]
     editions: tuple[Edition, ...]
     in_force: str | None = None
-    extra: dict = field(default_factory=dict, compare=False, hash=False)  # other loaded kinds
+    extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)  # other kinds
+    #: what :meth:`derived` built from this library, by builder (owned by the library:
+    #: a reload, or a changed copy made with ``dataclasses.replace``, starts empty)
+    _derived: dict[Callable[[Library], object], object] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     # -- lookups -----------------------------------------------------------
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         index: dict[str, Entry] = {}
         for book in self.rulebooks:
             for rule in book.rules:
@@ -55,9 +64,20 @@ class Library:
                 index[prop.ref] = prop
         object.__setattr__(self, "_index", index)
 
+    def derived(self, build: Callable[[Library], _T]) -> _T:
+        """``build(self)``, built once on first use and kept with this library (the
+        rulings catalogue, the search index): it goes when the library goes, and a
+        reloaded library builds its own. Safe from several threads (at worst two build
+        at once and the first stored is kept)."""
+        try:
+            return cast(_T, self._derived[build])
+        except KeyError:
+            return cast(_T, self._derived.setdefault(build, build(self)))
+
     @property
     def index(self) -> dict[str, Entry]:
-        return self._index  # type: ignore[attr-defined]
+        index: dict[str, Entry] = self._index  # type: ignore[attr-defined]
+        return index
 
     def rulebook(self, book_id: str) -> Rulebook:
         for book in self.rulebooks:
@@ -100,8 +120,6 @@ class Library:
     def reference_from_names(self, text: str) -> str | None:
         """The reference meant by a rulebook's name and a number (``SL 7``, ``ACF 3``), read
         with the names of ``synonyms.yaml`` by the same reader as search; or None."""
-        from .search import Vocabulary, reference_from_names
-
         return reference_from_names(self, Vocabulary.from_library(self), text)
 
     def normalise_ref(self, text: str) -> str | None:
@@ -145,17 +163,20 @@ def _did_you_mean(word: str, options: list[str]) -> str:
 
 # -- loading ---------------------------------------------------------------
 
+#: ``check_library(library, docs)`` of a module that cross-checks its kinds of file
+CrossCheck = Callable[["Library", Mapping[str, Sequence[LoadedYaml]]], list[Problem]]
+
 # Modules that cross-check the kinds of file they own (ballots, incidents,
 # cases...). Each exposes ``check_library(library, docs) -> list[Problem]``,
 # where ``docs`` maps a kind to its schema-valid LoadedYaml documents.
 CROSS_CHECK_MODULES = (
     "rulesbook.rulings.checks",
     "rulesbook.ballots.checks",
-    "rulesbook.search",
+    "rulesbook.refnames",
 )
 
 
-def _extra_checks():
+def _extra_checks() -> Iterator[CrossCheck]:
     import importlib
 
     for name in CROSS_CHECK_MODULES:
@@ -215,32 +236,16 @@ class _Loader:
         for path, expected in _discover(self.root):
             name = _display(self.root, path)
             try:
-                doc = load_file(path, name)
-            except DataFileError as exc:
-                self.problems.append(exc.problem)
-                if exc.problem.file not in self.unreadable:
-                    self.unreadable.append(exc.problem.file)
+                doc = load_document(path, expected, display=name)
+            except DocumentError as exc:
+                self.problems.extend(exc.problems)
+                if exc.stage is DocumentStage.UNREADABLE:
+                    if exc.problem.file not in self.unreadable:
+                        self.unreadable.append(exc.problem.file)
+                elif exc.stage is DocumentStage.SCHEMA and exc.kind is not None:
+                    self.failed_kinds.add(exc.kind)
                 continue
-            kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
-            if not isinstance(doc.data, dict):
-                self.problems.append(doc.problem((), "the file must be a mapping with "
-                                                 "schema_version and kind"))
-                continue
-            if expected and kind != expected:
-                self.problems.append(doc.problem(("kind",), f"kind must be {expected!r} for {name}"
-                                                 f", not {kind!r}"))
-                continue
-            if kind not in schema.available_kinds():
-                options = schema.available_kinds()
-                self.problems.append(doc.problem(
-                    ("kind",), f"unknown kind {kind!r}{_did_you_mean(str(kind), options)}; "
-                    f"known kinds: {', '.join(options)}"))
-                continue
-            schema_problems = schema.validate(doc, kind)
-            if schema_problems:
-                self.problems.extend(schema_problems)
-                self.failed_kinds.add(kind)
-                continue
+            kind = doc.data["kind"]
             self.docs.setdefault(kind, []).append(doc)
         for kind in ("members", "topics", "editions"):
             if kind not in self.docs and not any(
@@ -316,10 +321,12 @@ class _Loader:
                                                      f"{what} id {item['id']!r} is used twice"))
                 seen.add(item["id"])
 
-    def _notes(self, raw) -> tuple[Note, ...]:
+    def _notes(self, raw: Any) -> tuple[Note, ...]:
         return tuple(Note(n["kind"], n["text"]) for n in raw or ())
 
-    def _proposal(self, doc, path, raw, book_id, rule_ref, member_ids, topic_ids) -> Proposal:
+    def _proposal(self, doc: LoadedYaml, path: tuple[Any, ...], raw: Any, book_id: str,
+                  rule_ref: str | None, member_ids: list[str],
+                  topic_ids: list[str]) -> Proposal:
         if member_ids and raw["member"] not in member_ids:
             self.problems.append(doc.problem(path + ("member",), f"unknown member "
                                  f"{raw['member']!r}{_did_you_mean(raw['member'], member_ids)}"))
@@ -334,18 +341,20 @@ class _Loader:
                                  raw["withdrawn"].get("reason", ""))
                        if raw.get("withdrawn") else None))
 
-    def _check_topics(self, doc, path, topics, topic_ids) -> None:
+    def _check_topics(self, doc: LoadedYaml, path: tuple[Any, ...], topics: Any,
+                      topic_ids: list[str]) -> None:
         for j, topic in enumerate(topics):
             if topic_ids and topic not in topic_ids:
                 self.problems.append(doc.problem(path + ("topics", j), f"unknown topic "
                                      f"{topic!r}{_did_you_mean(topic, topic_ids)}"))
 
-    def _rulebook(self, doc: LoadedYaml, member_ids, topic_ids) -> Rulebook:
+    def _rulebook(self, doc: LoadedYaml, member_ids: list[str],
+                  topic_ids: list[str]) -> Rulebook:
         data = doc.data
         book_id = data["id"]
-        seen: dict[str, tuple] = {}
+        seen: dict[str, tuple[Any, ...]] = {}
 
-        def claim(item_id: str, path: tuple) -> None:
+        def claim(item_id: str, path: tuple[Any, ...]) -> None:
             if item_id in seen:
                 line, _ = doc.where(seen[item_id])
                 self.problems.append(doc.problem(path + ("id",), f"id {item_id!r} is already "
@@ -383,6 +392,8 @@ class _Loader:
         by_file = {d.data["id"]: d for d in self.docs.get("rulebook", [])}
         for book in library.rulebooks:
             doc = by_file.get(book.id)
+            if doc is None:
+                continue
             for i, rule in enumerate(book.rules):
                 for j, target in enumerate(rule.see_also):
                     if target not in library.index:
@@ -427,17 +438,17 @@ class _Loader:
                                          f"{e['base']!r} must be listed before this one"))
                 edition_ids.add(e["id"])
                 for j, adoption in enumerate(e.get("adopted", ())):
-                    target = library.index.get(adoption["proposal"])
-                    if not isinstance(target, Proposal):
+                    adopted = library.index.get(adoption["proposal"])
+                    if not isinstance(adopted, Proposal):
                         self.problems.append(doc.problem(
                             path + ("adopted", j, "proposal"),
                             f"adopted names {adoption['proposal']!r}, which is not a proposal"
                             f"{_did_you_mean(adoption['proposal'], refs)}"))
-                    elif not target.offers_text and not (target.kind == "deletion"
+                    elif not adopted.offers_text and not (adopted.kind == "deletion"
                                                          and adoption.get("rule")):
                         self.problems.append(doc.problem(
                             path + ("adopted", j, "proposal"),
-                            f"{target.ref} is a {target.kind}, which has no rule text to adopt"))
+                            f"{adopted.ref} is a {adopted.kind}, which has no rule text to adopt"))
                     rule = adoption.get("rule")
                     if rule and not isinstance(library.index.get(rule), Rule):
                         self.problems.append(doc.problem(
@@ -450,7 +461,7 @@ class _Loader:
                                              f"repealed rule {rep['rule']!r} does not exist"))
 
 
-def validate_folder(path: str | os.PathLike | None = None) -> list[Problem]:
+def validate_folder(path: str | os.PathLike[str] | None = None) -> list[Problem]:
     """Every problem in a data folder (empty when it is clean)."""
     try:
         load_library(path)
@@ -459,12 +470,15 @@ def validate_folder(path: str | os.PathLike | None = None) -> list[Problem]:
     return []
 
 
-def load_library(path: str | os.PathLike | None = None) -> Library:
-    """Load and validate a data folder (the bundled one by default).
+def load_library(path: str | os.PathLike[str] | None = None) -> Library:
+    """Load and validate a data folder: ``path``, else ``$RULESBOOK_DATA``, else the
+    user's rules folder. The folder must exist: nothing is created here
+    (:func:`rulesbook.datafolder.resolve_data_dir` makes the user's rules folder on
+    first use and finishes an interrupted sync).
 
     Raises :class:`LibraryError` listing every problem when the folder is not clean.
     """
-    root = resolve_data_dir(path)
+    root = chosen_data_dir(path).folder
     loader = _Loader(root)
     loader.read_all()
     library = loader.build()

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import difflib
 import html
-import re
 import sqlite3
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .errors import Problem
-from .library import Library
 from .model import Proposal
+from .refnames import WORD, Vocabulary, fts_term, reference_from_names
+
+if TYPE_CHECKING:
+    from .library import Library
 
 _HL_OPEN, _HL_CLOSE = "\x02", "\x03"
-_WORD = re.compile(r"[0-9A-Za-z]+")
 _STOPWORDS = frozenset(
     "a an and are as at be but by did didn didnt do does doesn don for from had has have he her how "
     "him his i if in into is it its me my no not of on or our she should so t than that the "
@@ -38,89 +39,10 @@ class SearchHit:
     kind: str  # rule | proposal | section
     match: str  # reference | fulltext | fuzzy
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         return {"ref": self.ref, "rulebook": self.rulebook, "title": self.title,
                 "snippet": self.snippet, "score": round(self.score, 4), "kind": self.kind,
                 "match": self.match}
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """The search vocabulary of ``synonyms.yaml``: rulebook names for references, and the
-    everyday words (or phrases) that stand for words of the rule texts."""
-
-    books: dict = field(default_factory=dict)   # name (lower case) -> rulebook id
-    words: dict = field(default_factory=dict)   # tuple of words -> tuple of FTS terms
-
-    @classmethod
-    def from_library(cls, library: Library) -> Vocabulary:
-        books: dict[str, str] = {}
-        words: dict[tuple[str, ...], tuple[str, ...]] = {}
-        for doc in library.extra.get("synonyms", ()):
-            for book, names in doc.data.get("books", {}).items():
-                for name in (book, *names):
-                    books.setdefault(" ".join(_WORD.findall(name.lower())), book)
-            for key, values in doc.data.get("words", {}).items():
-                tokens = tuple(_WORD.findall(key.lower()))
-                if tokens:
-                    terms = [_term(v) for v in values]
-                    words[tokens] = tuple(dict.fromkeys(t for t in terms if t))
-        return cls(books, words)
-
-    @property
-    def longest(self) -> int:
-        return max((len(k) for k in self.words), default=1)
-
-
-def _term(text: str) -> str:
-    """An FTS5 term for a word or phrase of the vocabulary (quoted: never query syntax)."""
-    tokens = _WORD.findall(text.lower())
-    return '"' + " ".join(tokens) + '"' if tokens else ""
-
-
-_REF_TAIL = re.compile(r"^(?P<name>.*?)[\s.:#-]*(?P<id>[0-9]+[A-Za-z]?)\.?$")
-_NUMBER_WORDS = ("rule", "law", "section", "sec", "item", "no")
-_LONGEST_REFERENCE = 60
-
-
-def reference_from_names(library: Library, vocab: Vocabulary, query: str) -> str | None:
-    """The reference meant by a rulebook's name and a number: ``SL 7``, ``Standard Laws 7``,
-    ``ACF 3``, ``Spanish rule 6`` (None when ``query`` is not one)."""
-    query = query.strip()
-    if len(query) > _LONGEST_REFERENCE:  # a sentence, not a reference (and no slow regex)
-        return None
-    match = _REF_TAIL.match(query)
-    if not match:
-        return None
-    words = _WORD.findall(match["name"].lower())
-    book = vocab.books.get(" ".join(words))
-    if book is None and words and words[-1] in _NUMBER_WORDS:
-        book = vocab.books.get(" ".join(words[:-1]))
-    if book is None:
-        return None
-    return library.normalise_ref(f"{book}:{match['id']}")
-
-
-def check_library(library, docs) -> list[Problem]:
-    """Cross-checks of ``synonyms.yaml``: the books it names exist, and a name stands for
-    one rulebook only."""
-    problems: list[Problem] = []
-    book_ids = [b.id for b in library.rulebooks]
-    seen: dict[str, str] = {}
-    for doc in docs.get("synonyms", ()):
-        for book, names in doc.data.get("books", {}).items():
-            if book_ids and book not in book_ids:
-                guess = difflib.get_close_matches(book, book_ids, n=1, cutoff=0.6)
-                hint = f" (did you mean {guess[0]!r}?)" if guess else ""
-                problems.append(doc.problem(("books", book), f"unknown rulebook {book!r}{hint}; "
-                                            f"the rulebooks are: {', '.join(book_ids)}"))
-            for k, name in enumerate(names):
-                key = " ".join(_WORD.findall(name.lower()))
-                if key in seen and seen[key] != book:
-                    problems.append(doc.problem(("books", book, k),
-                                                f"{name!r} already names {seen[key]}"))
-                seen.setdefault(key, book)
-    return problems
 
 
 class SearchIndex:
@@ -145,8 +67,8 @@ class SearchIndex:
             if isinstance(entry, Proposal):
                 member = library.member(entry.member)
                 member_text = " ".join((member.name, member.id, *member.aliases))
-                title = entry.title or (library.index[entry.rule].title if entry.rule
-                                        else entry.id)
+                title = entry.title or ((library.index[entry.rule].title or entry.id)
+                                        if entry.rule else entry.id)
                 kind = "proposal"
             else:
                 member_text = ""
@@ -180,8 +102,8 @@ class SearchIndex:
         if groups:
             found = self._fts(groups, limit + len(hits), "fulltext")
             if not found:
-                corrected = [self._correct(g[0].strip('"')) for g in groups]
-                corrected = [[f'"{w}"'] for w in corrected if w]
+                words = [self._correct(g[0].strip('"')) for g in groups]
+                corrected = [[f'"{w}"'] for w in words if w]
                 if corrected:
                     found = self._fts(corrected, limit + len(hits), "fuzzy")
             hits.extend(h for h in found if h.ref not in {x.ref for x in hits})
@@ -192,14 +114,14 @@ class SearchIndex:
             return self._titles[ref]
         entry = self.library.index[ref]
         if isinstance(entry, Proposal):
-            return self.library.index[entry.rule].title if entry.rule else entry.id
-        return entry.title
+            return (self.library.index[entry.rule].title or entry.id) if entry.rule else entry.id
+        return entry.title or entry.id
 
     def _groups(self, query: str) -> list[list[str]]:
         """The query as groups of FTS terms, one group per word or known phrase: the word
         itself and what the vocabulary says it stands for. Stopwords are left out unless
         the query has nothing else."""
-        words = [w.lower() for w in _WORD.findall(query)]
+        words = [w.lower() for w in WORD.findall(query)]
         vocab = self.vocabulary.words
         groups: list[list[str]] = []
         i = 0
@@ -207,16 +129,16 @@ class SearchIndex:
             for n in range(min(self.vocabulary.longest, len(words) - i), 0, -1):
                 key = tuple(words[i:i + n])
                 if key in vocab and (n > 1 or key[0] not in _STOPWORDS):
-                    groups.append(list(dict.fromkeys([_term(" ".join(key)), *vocab[key]])))
+                    groups.append(list(dict.fromkeys([fts_term(" ".join(key)), *vocab[key]])))
                     i += n
                     break
             else:
                 word = words[i]
                 if word not in _STOPWORDS and (len(word) > 1 or word.isdigit()):
-                    groups.append([_term(word)])
+                    groups.append([fts_term(word)])
                 i += 1
         if not groups:
-            groups = [[_term(w)] for w in words if len(w) > 1]
+            groups = [[fts_term(w)] for w in words if len(w) > 1]
         return groups
 
     def _fts(self, groups: list[list[str]], limit: int, how: str) -> list[SearchHit]:
@@ -259,11 +181,7 @@ class SearchIndex:
 def index_for(library: Library) -> SearchIndex:
     """The search index of a library, built once on first use and kept with the
     library (so it goes when the library goes: a reload does not pile up indexes)."""
-    cached = getattr(library, "_search_index", None)
-    if cached is None:
-        cached = SearchIndex(library)
-        object.__setattr__(library, "_search_index", cached)  # a frozen dataclass
-    return cached
+    return library.derived(SearchIndex)
 
 
 def search(library: Library, query: str, limit: int = 10) -> list[SearchHit]:

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from rulesbook import Proposal, Rule, validate_folder
+from rulesbook.datapath import bundled_data_dir
 
 APCA_SEED = "apca-proposed-rules-with-amendments.txt"
 
@@ -23,7 +24,7 @@ def seeds(seeds_dir):
 
 
 def test_bundled_data_validates_clean():
-    assert validate_folder() == []
+    assert validate_folder(bundled_data_dir()) == []
 
 
 def test_all_34_original_rules(library):

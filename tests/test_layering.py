@@ -16,8 +16,6 @@ import ast
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.datapaths import REPO
 
 CORE = "rulesbook"
@@ -249,26 +247,6 @@ def test_the_cycle_check_finds_what_is_planted(tmp_path):
     assert list(cycles(graph)) == [["rulesbook.a.one", "rulesbook.a.two", "rulesbook.a.one"]]
 
 
-#: the cycles known when this check was written, each closed by an import inside a
-#: function; to be removed (issue 20): then delete them here and the xfail below
-KNOWN_CYCLES = frozenset({
-    # issue 20, item 7: each imports the other inside a function
-    frozenset({"rulesbook.rulings.cases", "rulesbook.rulings.checks"}),
-    # issue 16: datapath imports rulesfolder inside functions, rulesfolder.change
-    # imports datapath.is_bundled
-    frozenset({"rulesbook.datapath", "rulesbook.rulesfolder", "rulesbook.rulesfolder.change"}),
-    # issue 15: registry imports seal.canonical_json inside a function
-    frozenset({"rulesbook.ballots.registry", "rulesbook.ballots.seal"}),
-})
-
-
-def test_rulesbook_has_no_new_import_cycle():
-    found = [c for c in cycles(import_graph(REPO)) if frozenset(c) not in KNOWN_CYCLES]
-    assert not found, "import cycles:\n" + "\n".join(" -> ".join(c) for c in found)
-
-
-@pytest.mark.xfail(strict=True, reason="the known cycles (KNOWN_CYCLES) are not removed "
-                   "yet; when they are, delete this marker and KNOWN_CYCLES")
 def test_rulesbook_has_no_import_cycle():
     found = [" -> ".join(c) for c in cycles(import_graph(REPO))]
     assert not found, "import cycles:\n" + "\n".join(found)

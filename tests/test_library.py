@@ -160,3 +160,23 @@ def test_topic_concordance(library):
     refs = {e.ref for e in library.entries_for_topic("thirteen-count")}
     assert {"apca:28", "apca:28A", "apca:24B"} <= refs
     assert any(r.startswith("spanish-pool:") for r in refs)
+
+
+def test_derived_data_is_kept_by_its_library():
+    """The rulings catalogue is built once per library and owned by it: a changed copy
+    builds its own, and it goes when the library goes."""
+    import dataclasses
+    import gc
+    import weakref
+
+    from rulesbook.rulings.catalogue import catalogue_of
+
+    library = load_library(bundled_data_dir())
+    first = catalogue_of(library)
+    assert catalogue_of(library) is first
+    copy = dataclasses.replace(library, in_force=None)
+    assert catalogue_of(copy) is not first and catalogue_of(copy) == first
+    kept = weakref.ref(first)
+    del library, first
+    gc.collect()
+    assert kept() is None

@@ -187,8 +187,9 @@ def test_the_index_lives_with_its_library():
     import weakref
 
     from rulesbook import load_library
+    from rulesbook.datapath import bundled_data_dir
 
-    library = load_library()
+    library = load_library(bundled_data_dir())
     index = weakref.ref(index_for(library))
     assert index() is index_for(library)
     del library

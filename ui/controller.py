@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal
 
 from rulesbook import Library, LibraryError, Problem, load_library
-from rulesbook.datapath import resolve_data_dir
+from rulesbook.datafolder import resolve_data_dir
 from rulesbook.editions import ConsolidatedRulebook, consolidate
 from rulesbook.errors import RulesbookError
 from rulesbook.rulesfolder import init_folder

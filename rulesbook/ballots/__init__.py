@@ -5,7 +5,7 @@
 >>> b = Ballot("demo", "Demo", "apca", roll=("A", "B", "C"), questions=(q,), quorum=2)
 >>> b = cast_vote(b, "A", "10", "10A", at="t")  # unsigned: a draft (pass signer=)
 >>> b = cast_vote(b, "B", "10", ["apca:10A", "apca:10"], at="t")
->>> tally(b)[0].stands
+>>> str(tally(b)[0].stands)
 'adopted'
 
 Encoding: a question about a rule has ``rule: apca:N`` and options
@@ -20,6 +20,7 @@ protects against.
 """
 from .adopt import AdoptionPlan, adopt_ballot, plan_adoption
 from .builder import build_ballot, build_questions
+from .canonical import canonical_json
 from .chain import check_chain, record_hash
 from .checks import check_ballot, check_library
 from .io import (
@@ -69,9 +70,9 @@ from .ops import (
     vote_file,
 )
 from .registry import ROLES, Registry, append_statement, load_registry, sign_statement
-from .seal import Verification, canonical_form, canonical_json, compute_seal, verify_ballot
+from .seal import Verification, canonical_form, compute_seal, verify_ballot
 from .signing import ReceiptCheck, ReceiptStatus, check_receipt, receipt_code
-from .tally import IrvRound, QuestionResult, passes_threshold, tally, tally_question
+from .tally import IrvRound, QuestionResult, Stands, passes_threshold, tally, tally_question
 
 __all__ = [
     "AdoptionPlan", "adopt_ballot", "plan_adoption", "build_ballot", "build_questions",
@@ -80,7 +81,7 @@ __all__ = [
     "THRESHOLDS", "Ballot", "BallotError", "Question", "Replaced", "Seal", "Vote",
     "match_option", "cast_vote", "close_ballot", "close_file", "import_file",
     "import_member_votes", "verify_file", "vote_file", "Verification", "canonical_form",
-    "canonical_json", "compute_seal", "verify_ballot", "IrvRound", "QuestionResult",
+    "canonical_json", "compute_seal", "verify_ballot", "IrvRound", "QuestionResult", "Stands",
     "passes_threshold", "tally", "tally_question", "check_chain", "record_hash",
     "dump_member_ballot", "export_member_ballot", "KeyStoreError", "MissingKeyError",
     "PassphraseError", "SigningKey", "config_dir", "generate_key", "import_key",

@@ -25,10 +25,10 @@ from typing import NamedTuple
 
 from ..errors import Problem
 from ..yamlio import LoadedYaml
+from .canonical import canonical_json
 from .edition_sig import SIGNED_FIELDS, check_edition_signature, plain
 from .model import Ballot, Seal
 from .registry import Registry
-from .seal import canonical_json
 
 
 class SealedBallot(NamedTuple):

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from .canonical import canonical_json
 from .keys import SigningKey, verify_signature
 from .registry import CLOSERS, Registry
 
@@ -38,8 +39,6 @@ def plain(obj: object) -> Json:
 
 
 def edition_message(record: Mapping[str, object]) -> bytes:
-    from .seal import canonical_json
-
     body = {str(k): v for k, v in record.items() if k != "signature"}
     return canonical_json({"context": EDITION_CONTEXT, "record": plain(body)})
 

@@ -14,10 +14,10 @@ from typing import Any, TypedDict
 
 import yaml
 
-from .. import schema
-from ..errors import DataFileError, Problem
+from ..documents import DocumentError, DocumentStage, load_document
+from ..errors import Problem
 from ..storage import atomic_write_text
-from ..yamlio import LoadedYaml, load_file, loads
+from ..yamlio import LoadedYaml
 from .keys import SigningKey
 from .model import STATUS_QUO, Ballot, BallotError, Question, Replaced, Seal, Vote
 
@@ -135,11 +135,7 @@ def _vote(raw: Raw, row: Raw) -> Vote:
 
 def parse_ballot(text: str, file: str = "<ballot>") -> Ballot:
     """Parse ballot YAML text; raise :class:`BallotError` listing every problem."""
-    try:
-        doc = loads(text, file)
-    except DataFileError as exc:
-        raise BallotError(f"cannot read the ballot {file}", [exc.problem]) from None
-    return _ballot_or_raise(doc)
+    return _ballot_or_raise(_read_checked(file, "ballot", text=text))
 
 
 def load_ballot(path: str | os.PathLike[str]) -> Ballot:
@@ -147,29 +143,27 @@ def load_ballot(path: str | os.PathLike[str]) -> Ballot:
     return _ballot_or_raise(_read_checked(Path(path), "ballot"))
 
 
-def _read_checked(path: Path, kind: str) -> LoadedYaml:
+def ballot_error(exc: DocumentError, kind: str, file: str | os.PathLike) -> BallotError:
+    """The BallotError for a ballot (or member ballot) file that :func:`load_document`
+    refused: its headline says what went wrong, its problems where."""
+    what = kind.replace("-", " ")
+    if exc.stage is DocumentStage.UNREADABLE:
+        return BallotError(f"cannot read the {what} {file}", list(exc.problems))
+    if exc.stage in (DocumentStage.NOT_A_MAPPING, DocumentStage.WRONG_KIND):
+        return BallotError(f"{file} is not a {what}", list(exc.problems))
+    return BallotError(f"{file} is not a valid {what}", list(exc.problems))
+
+
+def _read_checked(path: str | os.PathLike, kind: str, text: str | None = None) -> LoadedYaml:
     """Read a file of ``kind`` safely and check it against its schema."""
     try:
-        doc = load_file(path, str(path))
-    except DataFileError as exc:
-        raise BallotError(f"cannot read the {kind.replace('-', ' ')} {path}",
-                          [exc.problem]) from None
-    return _checked(doc, kind)
-
-
-def _checked(doc: LoadedYaml, kind: str) -> LoadedYaml:
-    what = kind.replace("-", " ")
-    if not isinstance(doc.data, dict) or doc.data.get("kind") != kind:
-        raise BallotError(f"{doc.file} is not a {what}",
-                          [doc.problem(("kind",), f"kind must be {kind!r}")])
-    problems = schema.validate(doc, kind)
-    if problems:
-        raise BallotError(f"{doc.file} is not a valid {what}", problems)
-    return doc
+        return load_document(path, kind, display=str(path), text=text)
+    except DocumentError as exc:
+        raise ballot_error(exc, kind, path) from None
 
 
 def _ballot_or_raise(doc: LoadedYaml) -> Ballot:
-    ballot, problems = ballot_from_doc(_checked(doc, "ballot"))
+    ballot, problems = ballot_from_doc(doc)
     if problems:
         raise BallotError(f"{doc.file} is not a valid ballot", problems)
     return ballot

@@ -13,11 +13,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TypeAlias
 
-from .. import schema
-from ..errors import DataFileError, Problem
+from ..documents import DocumentError, DocumentStage, load_document
+from ..errors import Problem
 from ..storage import file_lock
-from ..yamlio import LoadedYaml, load_file
-from .io import ballot_from_doc, load_ballot, load_member_ballot, save_ballot
+from ..yamlio import LoadedYaml
+from .io import ballot_error, ballot_from_doc, load_ballot, load_member_ballot, save_ballot
 from .keys import SigningKey
 from .model import (
     ABSTAIN_WORDS,
@@ -312,19 +312,15 @@ def read_sealed(path: str | os.PathLike[str]) -> SealedFile:
     no longer reads as a ballot but carries a seal."""
     path = Path(path)
     try:
-        doc = load_file(path, str(path))
-    except DataFileError as exc:
-        raise BallotError(f"cannot read the ballot {path}", [exc.problem]) from None
-    data = doc.data
-    if not isinstance(data, dict) or data.get("kind") != "ballot":
-        raise BallotError(f"{path} is not a ballot")
-    problems = schema.validate(doc, "ballot")
-    if problems:
-        if isinstance(data.get("seal"), dict):
-            expected = data["seal"].get("digest")
+        doc = load_document(path, "ballot")
+    except DocumentError as exc:
+        seal = exc.doc.data.get("seal") if exc.doc is not None and \
+            exc.stage is DocumentStage.SCHEMA else None
+        if isinstance(seal, dict):  # a sealed ballot changed by hand: a failed verification
+            expected = seal.get("digest")
             return None, Verification(False, None, expected if isinstance(expected, str)
-                                      else None, tuple(str(p) for p in problems))
-        raise BallotError(f"{path} is not a valid ballot", problems)
+                                      else None, tuple(str(p) for p in exc.problems))
+        raise ballot_error(exc, "ballot", path) from None
     ballot, problems = ballot_from_doc(doc)
     if ballot.seal is None:
         raise UnsealedError(f"ballot {ballot.id!r} is {ballot.status} and not sealed: "

@@ -25,13 +25,15 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from ..errors import DataFileError, Problem
 from ..storage import atomic_write_text, file_lock
 from ..yamlio import LoadedYaml, load_file, loads
-from .keys import SigningKey, verify_signature
+from .canonical import canonical_json
+from .keys import SigningKey, import_key, public_of_pem, verify_signature
 from .model import BallotError
 
 ROLES = ("chair", "secretary", "member")
@@ -43,9 +45,7 @@ def now_utc() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def statement_message(statement: dict) -> bytes:
-    from .seal import canonical_json
-
+def statement_message(statement: dict[str, Any]) -> bytes:
     body = {k: v for k, v in statement.items() if k != "signature"}
     return canonical_json({"context": CONTEXT, **body})
 
@@ -74,9 +74,9 @@ class Registry:
     roles: tuple[RoleRecord, ...] = ()
     problems: tuple[Problem, ...] = ()
     chair: str | None = None
-    statements: tuple[dict, ...] = field(default=(), compare=False)
+    statements: tuple[dict[str, Any], ...] = field(default=(), compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         by_key: dict[str, list[KeyRecord]] = {}
         for record in self.keys:
             by_key.setdefault(record.key, []).append(record)
@@ -139,7 +139,8 @@ def shared_key_message(member: str, owner: str, key: str) -> str:
             f"their own, `rulesbook member keygen --member {member}`)")
 
 
-def build_registry(statements: list, doc: LoadedYaml | None = None) -> Registry:
+def build_registry(statements: list[Any],
+                   doc: LoadedYaml | None = None) -> Registry:
     """Apply the statements in order (see the module docstring)."""
     problems: list[Problem] = []
     keys: list[KeyRecord] = []
@@ -246,12 +247,27 @@ def load_registry(root: str | Path) -> Registry:
 
 # -- writing statements ----------------------------------------------------------
 
-def sign_statement(statement: dict, signer: SigningKey) -> dict:
+def sign_statement(statement: dict[str, Any], signer: SigningKey) -> dict[str, Any]:
     body = {**statement, "by": signer.member}
     return {**body, "signature": signer.sign(statement_message(body))}
 
 
-def append_statement(root: str | Path, statement: dict) -> Registry:
+def register_key(root: str | Path, signer: SigningKey) -> Registry:
+    """Register ``signer``'s public key in ``members.yaml``: a ``key`` statement signed
+    by that key, appended (it counts once the chair confirms it). The registry after."""
+    return append_statement(root, sign_statement(
+        {"op": "key", "member": signer.member, "key": signer.public, "at": now_utc()}, signer))
+
+
+def import_member_key(root: str | Path, member: str, pem: bytes,
+                      passphrase: bytes | None) -> tuple[SigningKey, Path]:
+    """Store ``member``'s private key (PEM) to sign with, and where it went; refused
+    (BallotError) when another member registered that very key."""
+    load_registry(root).refuse_shared_key(member, public_of_pem(pem, passphrase))
+    return import_key(member, pem, passphrase, rules_folder=Path(root))
+
+
+def append_statement(root: str | Path, statement: dict[str, Any]) -> Registry:
     """Append a signed statement to ``members.yaml`` (atomic; comments kept). Refused
     (BallotError, nothing written) when the file would not verify with it."""
     path = Path(root) / "members.yaml"

@@ -19,9 +19,11 @@ it lists every failure.
 from __future__ import annotations
 
 import hashlib
-import json
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
+from .canonical import canonical_json
 from .keys import SigningKey, verify_signature
 from .model import SEAL_ALGORITHM, Ballot, Seal
 from .registry import CLOSERS, Registry
@@ -40,16 +42,11 @@ LABELS = {
 }
 
 
-def canonical_json(obj) -> bytes:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
-
-
-def _sha(obj) -> str:
+def _sha(obj: object) -> str:
     return hashlib.sha256(canonical_json(obj)).hexdigest()
 
 
-def canonical_form(ballot: Ballot, seal: Seal) -> dict:
+def canonical_form(ballot: Ballot, seal: Seal) -> dict[str, Any]:
     """Everything the seal covers, as plain data."""
     data = ballot.to_dict()
     data.pop("seal", None)
@@ -65,24 +62,24 @@ def canonical_form(ballot: Ballot, seal: Seal) -> dict:
     return data
 
 
-def _parts(form: dict) -> dict:
-    parts: dict = {k: _sha(v) for k, v in form.items() if k not in ("questions", "votes")}
+def _parts(form: dict[str, Any]) -> dict[str, Any]:
+    parts: dict[str, Any] = {k: _sha(v) for k, v in form.items() if k not in ("questions", "votes")}
     parts["questions"] = {q["id"]: _sha(q) for q in form["questions"]}
-    by_question: dict[str, list] = {q["id"]: [] for q in form["questions"]}
+    by_question: dict[str, list[Any]] = {q["id"]: [] for q in form["questions"]}
     for vote in form["votes"]:
         by_question.setdefault(vote["question"], []).append(vote)
     parts["votes"] = {qid: _sha(v) for qid, v in by_question.items()}
     return parts
 
 
-def digest_of(form: dict) -> tuple[str, dict]:
+def digest_of(form: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The seal's digest and parts of a canonical form: a SHA-256 of every field (per
     question for the questions and the votes), and the SHA-256 of all those."""
     parts = _parts(form)
     return _sha(parts), parts
 
 
-def seal_message(digest: str, parts: dict) -> bytes:
+def seal_message(digest: str, parts: dict[str, Any]) -> bytes:
     return canonical_json({"context": SEAL_CONTEXT, "digest": digest, "parts": parts})
 
 
@@ -106,18 +103,19 @@ class Verification:
     def changes(self) -> tuple[str, ...]:
         return self.failures
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"ok": self.ok, "digest": self.digest, "expected": self.expected,
                 "failures": list(self.failures)}
 
 
-def _diff_parts(old: dict, new: dict) -> list[str]:
+def _diff_parts(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     out: list[str] = []
     for key, label in LABELS.items():
         if key in old and old.get(key) != new.get(key):
             out.append(f"{label} changed after the seal")
     for kind in ("questions", "votes"):
-        before = old.get(kind) if isinstance(old.get(kind), dict) else {}
+        stored = old.get(kind)
+        before: dict[str, Any] = stored if isinstance(stored, dict) else {}
         after = new[kind]
         for qid in before:
             if qid not in after:
@@ -167,7 +165,8 @@ def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
     return failures
 
 
-def verify_ballot(ballot: Ballot, registry: Registry, problems=()) -> Verification:
+def verify_ballot(ballot: Ballot, registry: Registry,
+                  problems: Iterable[str] = ()) -> Verification:
     """Recompute the seal of a closed ballot, check every signature and recount it.
     ``problems`` are consistency problems found while reading it (a vote for an option
     that no longer exists...): they are failures too, and the recount is skipped."""

@@ -1,6 +1,6 @@
 """What a signature covers, and receipts.
 
-Every signed message is the canonical JSON (:func:`~.seal.canonical_json`) of a
+Every signed message is the canonical JSON (:func:`~.canonical.canonical_json`) of a
 mapping whose ``context`` names what it is, so that a signature made for one
 purpose never verifies as another:
 
@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TypedDict
 
+from .canonical import canonical_json
 from .keys import SigningKey
 from .model import Ballot, Replaced, Vote
 
@@ -36,8 +37,6 @@ VOTE_CONTEXT = "rulesbook-votes/1"
 def batch_message(ballot_id: str, votes: Iterable[Vote]) -> bytes:
     """What one signature covers: the votes one member cast at one time (one
     ``ballot vote``, one exported copy), by question."""
-    from .seal import canonical_json
-
     votes = list(votes)
     first = votes[0]
     return canonical_json({"context": VOTE_CONTEXT, "ballot": ballot_id,

@@ -39,7 +39,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+from enum import Enum
+from typing import Any, TypedDict
 
 from .model import METHODS, THRESHOLD_BASES, THRESHOLDS, Ballot, BallotError, Question, Vote
 
@@ -121,6 +122,16 @@ class IrvRound:
         return data
 
 
+class Stands(str, Enum):
+    """What a question's count leaves standing: the original text, or the winner."""
+
+    ORIGINAL = "original"
+    ADOPTED = "adopted"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class QuestionResult:
     question: str
@@ -134,7 +145,7 @@ class QuestionResult:
     cast: int  # non-empty rankings
     base: int  # the number the threshold is measured against
     winner: str | None  # the option that won (may be the original), None if none did
-    stands: str  # "original" | "adopted"
+    stands: Stands
     reason: str
     counts: dict[str, int] = field(default_factory=dict)
     support: int | None = None  # the winner's support measured against the threshold
@@ -144,12 +155,12 @@ class QuestionResult:
     @property
     def adopted(self) -> str | None:
         """The proposal adopted by this question, if any."""
-        return self.winner if self.stands == "adopted" else None
+        return self.winner if self.stands is Stands.ADOPTED else None
 
     def to_dict(self) -> QuestionResultJson:
         return {
             "question": self.question, "rule": self.rule, "winner": self.winner,
-            "stands": self.stands, "reason": self.reason, "counts": dict(self.counts),
+            "stands": self.stands.value, "reason": self.reason, "counts": dict(self.counts),
             "rounds": [r.to_dict() for r in self.rounds], "pairwise": self.pairwise,
             "method": self.method, "threshold": self.threshold,
             "threshold_base": self.threshold_base, "quorum": self.quorum,
@@ -330,9 +341,9 @@ def tally_question(ballot: Ballot, question: Question, method: str | None = None
     rounds: tuple[IrvRound, ...] = ()
     pairwise: Pairwise | None = None
 
-    def fail(reason: str, support: int | None = None) -> QuestionResult:
-        return QuestionResult(winner=None, stands="original", reason=reason, counts=counts,
-                              support=support, rounds=rounds, pairwise=pairwise, **common)
+    def fail(reason: str, **extra: Any) -> QuestionResult:
+        return QuestionResult(winner=None, stands=Stands.ORIGINAL, reason=reason, counts=counts,
+                              rounds=rounds, pairwise=pairwise, **common, **extra)
 
     if voting < quorum:
         return fail(f"no quorum: {voting} member(s) voted, {quorum} needed; the original stands")
@@ -369,7 +380,7 @@ def tally_question(ballot: Ballot, question: Question, method: str | None = None
         else:
             how = "the Schulze winner"
     if winner == question.original:
-        return QuestionResult(winner=winner, stands="original",
+        return QuestionResult(winner=winner, stands=Stands.ORIGINAL,
                               reason=f"the original ({winner}) wins: {how}", counts=counts,
                               support=support, rounds=rounds, pairwise=pairwise, **common)
     assert support is not None  # measured for every winner but the original
@@ -378,7 +389,7 @@ def tally_question(ballot: Ballot, question: Question, method: str | None = None
                     f"({'ballots cast' if threshold_base == 'cast' else 'members on the roll'})"
                     f", not {_THRESHOLD_WORDS[threshold]}; the original stands",
                     support=support)
-    return QuestionResult(winner=winner, stands="adopted",
+    return QuestionResult(winner=winner, stands=Stands.ADOPTED,
                           reason=f"{winner} adopted: {how}"
                                  + ("" if threshold == "plurality" else
                                     f" ({_THRESHOLD_WORDS[threshold]} of {base} needed)"),

@@ -40,10 +40,10 @@ from ..ballots import (
 from ..ballots.registry import Registry, now_utc
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
-from ..errors import LibraryError, RulesbookError
+from ..errors import RulesbookError
 from ..library import load_library
 from ..storage import atomic_write_text
-from .common import Handler, Subparsers, fail, folder_of, help_of, int_range, one_line
+from .common import Handler, Subparsers, fail, folder_of, guarded, help_of, int_range, one_line
 from .member_cmds import open_key
 
 
@@ -75,18 +75,16 @@ def _fail(message: str, code: int = 2) -> int:
     return fail(message, code)
 
 
+def _exit_code(args: argparse.Namespace, exc: Exception) -> int:
+    """A vote whose signature does not verify is exit 1 on ``ballot import`` (the
+    file was read, the votes refused), 2 everywhere else."""
+    if isinstance(exc, SignatureError) and getattr(args, "ballot_command", "") == "import":
+        return 1
+    return 2
+
+
 def _guard(handler: Handler) -> Handler:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return handler(args)
-        except LibraryError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        except SignatureError as exc:
-            return _fail(str(exc), 1 if getattr(args, "ballot_command", "") == "import" else 2)
-        except (RulesbookError, OSError) as exc:
-            return _fail(str(exc))
-    return run
+    return guarded(handler, _exit_code)
 
 
 def _registry(args: argparse.Namespace) -> Registry:

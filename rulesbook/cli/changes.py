@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
-from ..datapath import resolve_data_dir
+from ..datafolder import resolve_data_dir
 from ..errors import DataFileError, RulesbookError
 from ..library import load_library
 from ..yamlio import load_file
@@ -101,7 +101,7 @@ def _member_add(args: argparse.Namespace) -> Described:
         try:  # the letter the command will give (its own checks report any problem)
             from ..proposing import plan_member
 
-            letter = plan_member(load_library(args.data), args.name).id
+            letter = plan_member(load_library(resolve_data_dir(args.data)), args.name).id
         except (RulesbookError, OSError):
             letter = None
     return Described(_members_file(args), f"Member {letter or '?'}: "

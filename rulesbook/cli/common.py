@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
+from ..datafolder import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
 from ..library import load_library
 
@@ -80,21 +82,42 @@ def warn(message: str) -> None:
     print(f"{prefix('warning')} {one_line(message)}", file=sys.stderr)
 
 
-def with_library(handler: LibraryHandler) -> Handler:
-    """Run ``handler(args, library)`` on the data folder of ``--data``; a folder that
-    fails validation prints its problems, and any documented error becomes a message:
-    the user never sees a traceback."""
+@contextlib.contextmanager
+def game_file(path: str | os.PathLike[str]) -> Iterator[TextIO]:
+    """A game file (PDN or a record) opened as every command reads one: bounded in
+    size, strict UTF-8 or a legacy encoding read with a warning on stderr."""
+    from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
+    from ..textio import open_text
+
+    warnings: list[str] = []
+    with open_text(path, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
+                   warnings=warnings) as handle:
+        for warning in warnings:
+            warn(warning)
+        yield handle
+
+
+def guarded(handler: Handler,
+            exit_code: Callable[[argparse.Namespace, Exception], int] | None = None
+            ) -> Handler:
+    """``handler(args)`` with its errors as messages, never a traceback: a folder that
+    fails validation prints its problems (exit 2); any other documented error is one
+    line on stderr, exit 2 or ``exit_code(args, exc)`` when given."""
     def run(args: argparse.Namespace) -> int:
         try:
-            library = load_library(args.data)
+            return handler(args)
         except LibraryError as exc:
             print(str(exc), file=sys.stderr)
             return 2
-        try:
-            return handler(args, library)
         except (RulesbookError, ValueError, OSError) as exc:
-            return fail(str(exc))
+            return fail(str(exc), exit_code(args, exc) if exit_code is not None else 2)
     return run
+
+
+def with_library(handler: LibraryHandler) -> Handler:
+    """Run ``handler(args, library)`` on the data folder of ``--data``, guarded like
+    :func:`guarded`."""
+    return guarded(lambda args: handler(args, load_library(resolve_data_dir(args.data))))
 
 
 def int_range(low: int, high: int) -> Callable[[str], int]:
@@ -133,8 +156,6 @@ def folder_of(file: str | os.PathLike[str], data: str | os.PathLike[str] | None)
     """The data folder a ballot file belongs to (its members' keys, its library, its
     editions): ``--data`` when given, else the rules folder holding the file (a
     member's clone), else ``$RULESBOOK_DATA`` or the user's rules folder."""
-    from ..datapath import resolve_data_dir
-
     if data is None:
         from ..rulesfolder import find_rules_folder
 

@@ -11,26 +11,14 @@ import sys
 from pathlib import Path
 from typing import TypedDict
 
-from ..datapath import ENV_VAR, resolve_data_dir, user_rules_dir
-from ..errors import LibraryError, RulesbookError
+from ..datafolder import resolve_data_dir
+from ..datapath import ENV_VAR, user_rules_dir
 from ..library import load_library
 from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
 from ..rulesfolder.errors import ConflictJson, Resolution, Side
 from ..rulesfolder.history import edition_history, record_history
 from ..rulesfolder.sync import Progress
-from .common import Handler, Subparsers, fail, print_json
-
-
-def _guard(handler: Handler) -> Handler:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return handler(args)
-        except LibraryError as exc:
-            print(str(exc), file=sys.stderr)
-            return 2
-        except (RulesbookError, OSError) as exc:
-            return fail(str(exc))
-    return run
+from .common import Subparsers, fail, guarded, print_json
 
 
 class WhereJson(TypedDict):
@@ -150,7 +138,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         return fail(f"history takes a rule or proposal ({args.ref}) or --edition "
                     f"{args.edition}, not both: `history {args.ref}` lists what changed it, "
                     f"`history --edition {args.edition}` what that edition changed")
-    library = load_library(args.data)
+    library = load_library(resolve_data_dir(args.data))
     if args.edition:
         history = edition_history(library.root, library, args.edition)
         if args.json:
@@ -190,27 +178,27 @@ def cmd_history(args: argparse.Namespace) -> int:
 def register(sub: Subparsers) -> None:
     p = sub.add_parser("where", help="print the rules folder in use")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_guard(cmd_where))
+    p.set_defaults(func=guarded(cmd_where))
 
     p = sub.add_parser("init", help="create a rules folder (a git repository) with a "
                                     "first commit")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--from", dest="source", metavar="DIR",
                    help="data folder to start from (default: the bundled seed data)")
-    p.set_defaults(func=_guard(cmd_init))
+    p.set_defaults(func=guarded(cmd_init))
 
     p = sub.add_parser("history", help="the commits and editions that changed a rule or "
                                        "proposal, or what an edition changed")
     p.add_argument("ref", nargs="?", metavar="REF")
     p.add_argument("--edition", metavar="ID")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=_guard(cmd_history))
+    p.set_defaults(func=guarded(cmd_history))
 
     p = sub.add_parser("clone", help="clone the committee's shared rules folder")
     p.add_argument("url", metavar="URL")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--quiet", action="store_true")
-    p.set_defaults(func=_guard(cmd_clone))
+    p.set_defaults(func=guarded(cmd_clone))
 
     p = sub.add_parser("serve", help="serve a shared repository over HTTP (no passwords: "
                                      "a private network or a proxy with TLS)")
@@ -219,7 +207,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
                                                         "127.0.0.1; 0.0.0.0 for all)")
     p.add_argument("--port", type=int, default=8000)
-    p.set_defaults(func=_guard(cmd_serve))
+    p.set_defaults(func=guarded(cmd_serve))
 
     p = sub.add_parser("sync", help="fetch, merge, validate and push the rules folder")
     p.add_argument("--remote", metavar="NAME|URL",
@@ -231,4 +219,4 @@ def register(sub: Subparsers) -> None:
                         "e.g. 'votes[member=D, question=10]'; none: every conflicting record)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true")
-    p.set_defaults(func=_guard(cmd_sync))
+    p.set_defaults(func=guarded(cmd_sync))

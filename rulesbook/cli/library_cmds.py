@@ -5,7 +5,7 @@ import argparse
 from typing import TypedDict
 
 from ..compare import compare_rule, compare_topic
-from ..datapath import resolve_data_dir
+from ..datafolder import resolve_data_dir
 from ..editions import consolidate, redline
 from ..library import Library, validate_folder
 from ..model import Edition, Proposal, Rule
@@ -213,9 +213,8 @@ def library_json(library: Library) -> LibraryJson:
 # -- handlers ---------------------------------------------------------------
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    folder = args.dir or args.data
-    problems = validate_folder(folder)
-    where = resolve_data_dir(folder)
+    where = resolve_data_dir(args.dir or args.data)
+    problems = validate_folder(where)
     if args.json:
         print_json({"folder": str(where), "ok": not problems,
                      "problems": [p.to_dict() for p in problems]})

@@ -20,14 +20,13 @@ from ..ballots import (
     SigningKey,
     append_statement,
     generate_key,
-    import_key,
     load_registry,
     load_signing_key,
     sign_statement,
 )
-from ..ballots.keys import fingerprint, needs_passphrase, public_of_pem
-from ..ballots.registry import now_utc
-from ..datapath import resolve_data_dir
+from ..ballots.keys import fingerprint, needs_passphrase
+from ..ballots.registry import import_member_key, now_utc, register_key
+from ..datafolder import resolve_data_dir
 from ..errors import RulesbookError
 from .common import Handler, Subparsers, fail, help_of, member_ids, print_json
 
@@ -95,8 +94,7 @@ def cmd_import_key(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise BallotError(f"cannot read {args.key_file}: {exc.strerror}") from None
     passphrase = read_passphrase(args.passphrase_file)
-    load_registry(root).refuse_shared_key(args.member, public_of_pem(pem, passphrase))
-    signer, path = import_key(args.member, pem, passphrase, rules_folder=root)
+    signer, path = import_member_key(root, args.member, pem, passphrase)
     if load_registry(root).key_problem(args.member, signer.public) is None:
         print(f"member {args.member}: key {signer.fingerprint} stored in {path}")
         return 0
@@ -104,9 +102,7 @@ def cmd_import_key(args: argparse.Namespace) -> int:
 
 
 def _register(root: Path, signer: SigningKey, path: Path, what: str) -> int:
-    statement = sign_statement({"op": "key", "member": signer.member, "key": signer.public,
-                                "at": now_utc()}, signer)
-    registry = append_statement(root, statement)
+    registry = register_key(root, signer)
     note = "" if registry.key_problem(signer.member, signer.public) is None else (
         f"; it counts once the chair confirms it (`rulesbook member role {signer.member} "
         f"{registry.role_at(signer.member)}` signed by {registry.chair})")

@@ -62,10 +62,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     from rulesbook.draughts import DraughtsError, Variant
     from rulesbook.draughts.pdn import PdnReader
     from rulesbook.errors import RulesbookError
-    from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
-    from rulesbook.textio import open_text, visible_controls
+    from rulesbook.textio import visible_controls
 
-    from .common import fail, warn
+    from .common import fail, game_file
 
     def error(message: str) -> int:
         return fail(message)
@@ -77,12 +76,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         except DraughtsError as exc:
             return error(str(exc))
     bad = total = 0
-    warnings: list[str] = []
     try:
-        with open_text(args.file, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
-                       warnings=warnings) as handle:
-            for warning in warnings:
-                warn(warning)
+        with game_file(args.file) as handle:
             for number, game in enumerate(PdnReader(handle, variant), 1):
                 if game.errors:
                     bad += 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..datapath import resolve_data_dir
+from ..datafolder import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
 from ..model import PROPOSAL_KINDS
 from ..proposing import add_member, edit_proposal, propose, withdraw_proposal

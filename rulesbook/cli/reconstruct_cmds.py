@@ -31,7 +31,7 @@ import sys
 
 from rulesbook.limits import MAX_GAMES
 
-from .common import fail, int_range, warn
+from .common import fail, game_file, int_range
 
 #: Most missing plies a gap search takes (each ply multiplies the work).
 MAX_GAP_PLIES = 200
@@ -103,9 +103,7 @@ def _game_report(number: int, record, let_stand: bool) -> tuple[dict, bool]:
 def cmd_replay(args: argparse.Namespace) -> int:
     from rulesbook.draughts import DraughtsError, Variant
     from rulesbook.errors import RulesbookError
-    from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
     from rulesbook.reconstruct import iter_records, no_move_problem
-    from rulesbook.textio import open_text
 
     variant = None
     if args.variant is not None:
@@ -116,12 +114,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     bad = False
     count = 0
     opened = False  # the JSON list is written game by game (memory does not grow)
-    warnings: list[str] = []
     try:
-        with open_text(args.file, max_bytes=MAX_GAME_FILE_BYTES, what=GAME_FILE,
-                       warnings=warnings) as handle:
-            for warning in warnings:
-                warn(warning)
+        with game_file(args.file) as handle:
             for number, record in enumerate(iter_records(handle, variant), 1):
                 count = number
                 if args.game is not None and number != args.game:

@@ -18,7 +18,14 @@ from rulesbook.draughts.movegen import Bitboards
 from rulesbook.draughts.perft import perft
 from rulesbook.draughts.position import Position
 from rulesbook.draughts.squares import algebraic_to_square, parse_square, square_to_algebraic
-from rulesbook.draughts.variant import VARIANTS, Color, Piece, Variant
+from rulesbook.draughts.variant import (
+    VARIANTS,
+    CapturePrecedence,
+    Color,
+    MidCaptureCrowning,
+    Piece,
+    Variant,
+)
 
 __all__ = [
     "Color",
@@ -29,7 +36,9 @@ __all__ = [
     "Position",
     "Bitboards",
     "Game",
+    "CapturePrecedence",
     "CountRules",
+    "MidCaptureCrowning",
     "CountState",
     "DraughtsError",
     "FenError",

@@ -1,26 +1,29 @@
 """Draw counts: parameters (:class:`CountRules`) and the state at a ply
 (:class:`CountState`).
 
+The engine knows no rulebook: every limit is a plain parameter, and the default
+:class:`CountRules` counts nothing (every limit off).  The limits of a rulebook
+live in its data (a ruling's ``count:``) and are read by
+:func:`rulesbook.rulings.count_rules_for`.
+
 What is counted (kept simple on purpose; the rulings engine interprets it):
 
-* **Three kings against one** (Rule 28; proposal 24B): active while one side
-  has exactly three kings and nothing else and the other exactly one king and
-  nothing else.  ``three_vs_one_moves`` counts the moves made by the lone-king
-  side while the ending is on the board (it restarts when the ending arises).
-  ``long_line`` is True when the lone king stands on the long diagonal
-  4-8-11-15-18-22-25-29; then the limit is ``long_line_limit`` if set (6 under
-  24B), otherwise ``three_vs_one_limit`` (13).
-* **Stronger side** (Rule 27: 30 moves + 8 extension; 27A: 38 with king = 2,
-  man = 1; Standard Laws: 40): the stronger side is the one with more weighted
-  material.  ``strong_side_moves`` counts the moves the stronger side has made
-  since the last capture, the last man move (by either side), or the last
-  change of who is stronger.
+* **Three kings against one**: active while one side has exactly three kings and
+  nothing else and the other exactly one king and nothing else.
+  ``three_vs_one_moves`` counts the moves made by the lone-king side while the
+  ending is on the board (it restarts when the ending arises).  ``long_line`` is
+  True when the lone king stands on the long diagonal 4-8-11-15-18-22-25-29; then
+  the limit is ``long_line_limit`` if set, otherwise ``three_vs_one_limit``.
+* **Stronger side**: the stronger side is the one with more weighted material
+  (``king_weight``, ``man_weight``).  ``strong_side_moves`` counts the moves the
+  stronger side has made since the last capture, the last man move (by either
+  side), or the last change of who is stronger; ``strong_side_extension`` more
+  moves may follow the limit.
 * **Repetition**: ``repetitions`` is how many times the current position
   (pieces and side to move) has occurred in the game, this time included.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 from rulesbook.draughts.move import Move
@@ -33,38 +36,18 @@ __all__ = ["CountRules", "CountState", "next_count_state", "initial_count_state"
 
 @dataclass(frozen=True)
 class CountRules:
-    """Parameters of the draw counts.  ``None`` switches a count off."""
+    """Parameters of the draw counts.  ``None`` switches a count off.
 
-    three_vs_one_limit: int | None = 13
+    The defaults are neutral, not any rulebook's: every count off, no extension,
+    a king weighs as much as a man."""
+
+    three_vs_one_limit: int | None = None
     long_line_limit: int | None = None
-    strong_side_limit: int | None = 30
-    strong_side_extension: int = 8
+    strong_side_limit: int | None = None
+    strong_side_extension: int = 0
     king_weight: int = 1
     man_weight: int = 1
-    repetition_limit: int | None = 3
-
-    @classmethod
-    def rule_27_28(cls) -> CountRules:
-        """The original rules: 13-count (28), 30 + 8 moves (27), threefold repetition."""
-        return cls()
-
-    @classmethod
-    def amendment_24b(cls) -> CountRules:
-        """Rule 28 with proposal 24B: 6 moves when the lone king holds the long line."""
-        return cls(long_line_limit=6)
-
-    @classmethod
-    def amendment_27a(cls) -> CountRules:
-        """Proposal 27A: 38 moves, material weighed king = 2, man = 1."""
-        return cls(strong_side_limit=38, strong_side_extension=0, king_weight=2, man_weight=1)
-
-    @classmethod
-    def standard_laws(cls) -> CountRules:
-        """The Standard Laws: 40 moves."""
-        return cls(strong_side_limit=40, strong_side_extension=0)
-
-    def replace(self, **changes: object) -> CountRules:
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+    repetition_limit: int | None = None
 
 
 @dataclass(frozen=True)
@@ -129,8 +112,8 @@ def _finish(ply: int, position: Position, rules: CountRules, lone: Color | None,
     long_line = False
     limit31 = None
     if lone is not None:
-        bm, bk, wm, wk = position._boards
-        king_bits = bk if lone is Color.BLACK else wk
+        boards = position.bitboards()
+        king_bits = boards.black_kings if lone is Color.BLACK else boards.white_kings
         long_line = bool(king_bits & LONG_LINE)
         limit31 = rules.three_vs_one_limit
         if long_line and rules.long_line_limit is not None:

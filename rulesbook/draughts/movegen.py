@@ -39,7 +39,7 @@ from rulesbook.draughts.geometry import (  # noqa: F401 - re-exported for caller
     stop_choices,
 )
 from rulesbook.draughts.move import Move
-from rulesbook.draughts.variant import Variant
+from rulesbook.draughts.variant import CapturePrecedence, MidCaptureCrowning, Variant
 
 __all__ = [
     "BIT",
@@ -51,6 +51,7 @@ __all__ = [
     "RawMove",
     "Rules",
     "apply",
+    "CompiledRules",
     "compile_rules",
     "legal_raw_moves",
     "raw_to_move",
@@ -137,15 +138,25 @@ SHIFT_WHITE = _shift_masks(WHITE_FORWARD)
 SHIFT_ALL = _shift_masks(range(4))
 
 MODE_NO, MODE_ENDS, MODE_CONTINUES = 0, 1, 2
-_MODES = {"no": MODE_NO, "ends": MODE_ENDS, "continues": MODE_CONTINUES}
+_MODES = {MidCaptureCrowning.NO: MODE_NO, MidCaptureCrowning.ENDS: MODE_ENDS,
+          MidCaptureCrowning.CONTINUES: MODE_CONTINUES}
 
 
-def compile_rules(variant: Variant) -> tuple[bool, bool, bool, int]:
-    """The variant flags as a tuple the generator reads fast."""
-    return (
+class CompiledRules(NamedTuple):
+    """A variant's flags in the form the generator reads fast."""
+
+    men_capture_backward: bool
+    flying_kings: bool
+    most_captures: bool   # the capture taking the most pieces is compulsory
+    crowning: int         # MODE_NO, MODE_ENDS or MODE_CONTINUES
+
+
+def compile_rules(variant: Variant) -> CompiledRules:
+    """The variant flags as the generator reads them."""
+    return CompiledRules(
         variant.men_capture_backward,
         variant.flying_kings,
-        variant.capture_precedence == "most",
+        variant.capture_precedence is CapturePrecedence.MOST,
         _MODES[variant.mid_capture_crowning],
     )
 
@@ -285,8 +296,9 @@ def captures(men: int, kings: int, opp: int, occ: int, black: bool,
 
 # --------------------------------------------------------------------------- quiet moves
 
-def quiet_moves(men: int, kings: int, occ: int, black: bool, rules: Rules) -> list[RawMove]:
-    flying = rules[1]
+def quiet_moves(men: int, kings: int, occ: int, black: bool,
+                rules: CompiledRules) -> list[RawMove]:
+    flying = rules.flying_kings
     free = FULL ^ occ
     out: list[RawMove] = []
     if men:
@@ -328,7 +340,7 @@ def count_quiet(men: int, kings: int, occ: int, black: bool, rules: Rules) -> in
         if m:
             n += ((m << delta if delta > 0 else m >> -delta) & free).bit_count()
     if kings:
-        if rules[1]:
+        if rules.flying_kings:
             bb = kings
             while bb:
                 b = bb & -bb
@@ -357,7 +369,7 @@ def generate(men: int, kings: int, opp: int, occ: int, black: bool,
 
 
 def legal_raw_moves(bm: int, bk: int, wm: int, wk: int, black: bool,
-                    rules: Rules) -> list[RawMove]:
+                    rules: CompiledRules) -> list[RawMove]:
     """Every legal raw move of the side to move (``black`` or White) on the
     boards ``bm, bk, wm, wk`` under ``rules`` (from :func:`compile_rules`);
     captures are compulsory.  One move per distinct start, end and ordered
@@ -450,11 +462,11 @@ def has_capture(men: int, kings: int, opp: int, occ: int, black: bool, rules: Ru
     """True when the side owning ``men``/``kings`` has a capture (and so must
     capture): a single jump exists.  Same answer as ``bool(captures(...))``."""
     free = FULL ^ occ
-    if men and _any_jump(men, opp, free, JSHIFT_ALL if rules[0] else
+    if men and _any_jump(men, opp, free, JSHIFT_ALL if rules.men_capture_backward else
                          (JSHIFT_BLACK if black else JSHIFT_WHITE)):
         return True
     if kings:
-        if not rules[1]:
+        if not rules.flying_kings:
             return _any_jump(kings, opp, free, JSHIFT_ALL)
         bb = kings
         while bb:
@@ -493,7 +505,7 @@ def quiet_step(men: int, kings: int, occ: int, black: bool, rules: Rules, i: int
             return ((i, j), (), bool((CROWN_BLACK if black else CROWN_WHITE) & bj), 0)
         return None
     if kings & bi:
-        if rules[1]:
+        if rules.flying_kings:
             between = BETWEEN.get((i, j))
             if between is not None and not occ & between:
                 return ((i, j), (), False, 0)

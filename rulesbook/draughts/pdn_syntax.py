@@ -13,9 +13,29 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
+
+from rulesbook.draughts.pdn_model import (  # noqa: F401 - re-exported for callers
+    MARK_NAGS,
+    MAX_COMMENT_CHARS,
+    MAX_ERRORS,
+    MAX_GAMES,
+    MAX_LINE_CHARS,
+    MAX_MESSAGE_CHARS,
+    MAX_PLIES,
+    MAX_TAG_CHARS,
+    MAX_TAGS,
+    MAX_TOKEN_CHARS,
+    MAX_VARIATION_DEPTH,
+    NAG_SYMBOLS,
+    RESULTS,
+    PdnError,
+    PdnLimitError,
+    PdnNode,
+    RawGame,
+    normalize_result,
+)
 
 __all__ = [
     "MAX_GAMES",
@@ -32,124 +52,6 @@ __all__ = [
     "SyntaxReader",
     "normalize_result",
 ]
-
-# -- reader limits -----------------------------------------------------------
-# Every limit keeps the reader linear in time and bounded in memory whatever the
-# input (see docs/limits.md). Past the limits marked "error" the game gets one
-# error naming the limit and where it was hit, and the reader goes on; past
-# MAX_GAMES the reader stops with PdnLimitError.
-
-#: Deepest nesting of ``( )`` variations that is read; deeper ones are an error.
-MAX_VARIATION_DEPTH = 64
-#: Longest line read whole; the rest of a longer line is skipped (bounded memory
-#: on binary junk or a file without line breaks).
-MAX_LINE_CHARS = 1_000_000
-#: Longest tag value kept (a longer one is cut, with an error).
-MAX_TAG_CHARS = 10_000
-#: Most tags kept in one game (the others are skipped, with an error).
-MAX_TAGS = 1_000
-#: Longest comment kept, per move or game (the rest is skipped, with an error).
-MAX_COMMENT_CHARS = 100_000
-#: Most moves read in one game, main line and variations together (the rest
-#: are skipped, with an error).
-MAX_PLIES = 100_000
-#: Most errors kept per game (then one "too many errors" error).
-MAX_ERRORS = 1_000
-#: Most games read from one stream: past it the reader stops (PdnLimitError).
-MAX_GAMES = 200_000
-#: Longest unreadable text kept whole in its error (``PdnError.token``).
-MAX_TOKEN_CHARS = 10_000
-#: Longest error message kept (messages quote the text they are about).
-MAX_MESSAGE_CHARS = 300
-
-
-class PdnLimitError(ValueError):
-    """The stream is past :data:`MAX_GAMES`: reading stops here."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
-
-#: Results as written in real files -> the PDN 3.0 form.
-RESULTS: dict[str, str] = {
-    "1-0": "1-0", "0-1": "0-1", "1/2-1/2": "1/2-1/2", "2-0": "2-0", "0-2": "0-2",
-    "1-1": "1-1", "0-0": "0-0", "*": "*",
-    "1:0": "1-0", "0:1": "0-1", "1/2:1/2": "1/2-1/2", "2:0": "2-0", "0:2": "0-2",
-    "1:1": "1-1", "0:0": "0-0",
-}
-
-#: Move-strength marks and their NAG numbers (as in PGN).
-MARK_NAGS: dict[str, int] = {"!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6}
-NAG_SYMBOLS: dict[int, str] = {v: k for k, v in MARK_NAGS.items()}
-
-
-def normalize_result(text: str) -> str:
-    """The PDN 3.0 spelling of a result token (``0:1`` -> ``0-1``)."""
-    return RESULTS.get(text, text)
-
-
-@dataclass(frozen=True)
-class PdnError:
-    """A problem in a PDN file, at a 1-based line and column.
-
-    ``token`` is set on an "unreadable text" error (text in the move section
-    that is no move, number, comment, NAG or result): the text as written,
-    whole (the message quotes it, cut short when long); None on every other
-    error.
-    """
-
-    line: int
-    col: int
-    message: str
-    token: str | None = None
-
-    def __post_init__(self) -> None:
-        if len(self.message) > MAX_MESSAGE_CHARS:
-            object.__setattr__(self, "message", self.message[:MAX_MESSAGE_CHARS - 1] + "…")
-
-    def __str__(self) -> str:
-        return f"line {self.line} col {self.col}: {self.message}"
-
-
-@dataclass(eq=False)
-class PdnNode:
-    """One move as written, in the main line or in a variation.
-
-    ``move`` is the resolved engine move, or None when the text could not be
-    resolved (illegal, ambiguous, unreadable, or after an earlier error).
-    ``pre_comment`` is a comment written before the move at the start of a
-    line (a variation's opening comment); ``comment`` is the one after it.
-    """
-
-    text: str
-    line: int = 0
-    col: int = 0
-    move: Any = None
-    comment: str = ""
-    pre_comment: str = ""
-    nags: list[int] = field(default_factory=list)
-    variations: list[list[PdnNode]] = field(default_factory=list)
-
-    def __repr__(self) -> str:
-        extra = f", move={self.move!r}" if self.move is not None else ""
-        return f"PdnNode({self.text!r}, line={self.line}, col={self.col}{extra})"
-
-
-@dataclass(eq=False)
-class RawGame:
-    """One game as read by the syntax layer (moves not yet resolved)."""
-
-    tags: dict[str, str] = field(default_factory=dict)
-    tag_pos: dict[str, tuple[int, int]] = field(default_factory=dict)
-    comment: str = ""
-    mainline: list[PdnNode] = field(default_factory=list)
-    result: str = "*"
-    result_text: str = ""
-    result_pos: tuple[int, int] | None = None
-    errors: list[PdnError] = field(default_factory=list)
-    line: int = 0
-
 
 _STOP = r"(?=[\s\[\]{}();]|$)"
 _SQ = r"(?:\d{1,2}|[a-hA-H][1-8])"  # upper-case squares (E3-D4) are read too
@@ -185,7 +87,7 @@ _WS = re.compile(r"\s+")
 _PROSE = frozenset(("junk", "result", "semi", "tag", "badtag"))
 
 
-def _scan_groups(lineno: int, text: str, fetch
+def _scan_groups(lineno: int, text: str, fetch: Callable[[int], tuple[int, str] | None]
                  ) -> tuple[dict[tuple[int, int], tuple[int, int, bool]], set[int]]:
     """Every ``( )`` group opened on line ``lineno`` (``text``) and on the lines
     after it that a group still open at the end of a line reaches into
@@ -197,7 +99,7 @@ def _scan_groups(lineno: int, text: str, fetch
     parentheses) when a word that is no move, number, NAG or mark, or a
     result, stands in it directly (not in a group nested in it)."""
     groups: dict[tuple[int, int], tuple[int, int, bool]] = {}
-    stack: list[list] = []  # [line, position, prose]
+    stack: list[list[Any]] = []  # [line, position, prose]
     lines = {lineno}
     in_brace = False
     k = 0
@@ -214,7 +116,7 @@ def _scan_groups(lineno: int, text: str, fetch
             m = _TOKEN.match(text, pos)
             if m is None:
                 break
-            kind = m.lastgroup
+            kind: str = m.lastgroup  # type: ignore[assignment]  # every token is a group
             start = m.start(kind)
             if kind == "lbrace":
                 in_brace = True
@@ -247,7 +149,7 @@ def _unescape(value: str) -> str:
     return value.replace('\\"', '"').replace("\\\\", "\\") if "\\" in value else value
 
 
-class _Errors(list):
+class _Errors(list[PdnError]):
     """A game's error list that keeps at most :data:`MAX_ERRORS` errors."""
 
     capped = False
@@ -383,7 +285,7 @@ class SyntaxReader:
         comment_parts: list[str] | None = None  # inside a multi-line comment
         comment_at = (0, 0)
         comment_size = [0]  # characters held in comment_parts
-        junk_run: list | None = None  # [lineno, start, end, line text]: unreadable text
+        junk_run: list[Any] | None = None  # [lineno, start, end, line text]: unreadable text
         plies = 0
         limit_hit: set[str] = set()  # the limits already reported in this game
         last_end = (0, 0)
@@ -487,7 +389,7 @@ class SyntaxReader:
                 m = _TOKEN.match(text, pos)
                 if m is None:
                     break  # only whitespace is left (junk matches any other character)
-                kind = m.lastgroup
+                kind = m.lastgroup or ""  # every token is a named group
                 pos = m.start(kind)
                 col = pos + 1
                 end = m.end()
@@ -582,9 +484,9 @@ class SyntaxReader:
                             errors.append(PdnError(lineno, col,
                                                    f"{m.group(kind)!r} does not follow a move"))
                         else:
-                            value = (int(m.group(kind)[1:]) if kind == "nag"
-                                     else MARK_NAGS[m.group(kind)])
-                            nodes[-1].nags.append(value)
+                            nag = (int(m.group(kind)[1:]) if kind == "nag"
+                                   else MARK_NAGS[m.group(kind)])
+                            nodes[-1].nags.append(nag)
                 elif kind == "lparen" and not sink_depth and \
                         (group := self._group_at(lineno, text, pos)) is not None and group[2]:
                     # a comment written in parentheses: prose or a result inside

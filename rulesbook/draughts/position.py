@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rulesbook.draughts.errors import (
     AmbiguousMoveError,
@@ -16,8 +17,8 @@ from rulesbook.draughts.movegen import (
     BIT,
     FULL,
     Bitboards,
+    CompiledRules,
     RawMove,
-    Rules,
     apply,
     capture_path,
     compile_rules,
@@ -53,17 +54,12 @@ _TWO_SQUARE_TEXTS = {
     for a in range(1, 33) for b in range(1, 33) for sep in "-x" if a != b
 }
 _SQUARE_INDEX = {str(n): n - 1 for n in range(1, 33)}
-_RULES: dict[int, tuple[Variant, Rules]] = {}  # id(variant) -> (variant, compiled rules)
 
 
-def _rules(variant: Variant) -> Rules:
-    entry = _RULES.get(id(variant))
-    if entry is None or entry[0] is not variant:
-        entry = (variant, compile_rules(variant))
-        if len(_RULES) > 256:
-            _RULES.clear()
-        _RULES[id(variant)] = entry
-    return entry[1]
+@lru_cache(maxsize=64)
+def _rules(variant: Variant) -> CompiledRules:
+    """The compiled flags of a variant (a frozen, hashable value): compiled once."""
+    return compile_rules(variant)
 
 
 def _or_list(items: list[str]) -> str:
@@ -90,7 +86,7 @@ class Position:
     _legal: tuple[dict[Move, RawMove], list[Move]] | None
     _hash: int | None
     _capture: bool | None
-    _rules: Rules
+    _rules: CompiledRules
     _step: tuple[Move, RawMove] | None
 
     def __init__(self, pieces: dict[int, Piece] | None = None, turn: Color | None = None,
@@ -113,7 +109,7 @@ class Position:
         self._init(bm, bk, wm, wk, (turn or v.first_player) is Color.BLACK, v)
 
     def _init(self, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
-              rules: Rules | None = None) -> None:
+              rules: CompiledRules | None = None) -> None:
         _SET(self, "_boards", (bm, bk, wm, wk))
         _SET(self, "_black_to_move", black)
         _SET(self, "variant", variant)
@@ -125,7 +121,7 @@ class Position:
 
     @classmethod
     def _raw(cls, bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
-             rules: Rules | None = None) -> Position:
+             rules: CompiledRules | None = None) -> Position:
         pos = _NEW_POSITION(cls)
         pos._init(bm, bk, wm, wk, black, variant, rules)
         return pos

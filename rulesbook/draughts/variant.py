@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from rulesbook.draughts.errors import DraughtsError
 
-__all__ = ["Color", "Piece", "Variant", "VARIANTS"]
+__all__ = ["CapturePrecedence", "Color", "MidCaptureCrowning", "Piece", "Variant", "VARIANTS"]
 
 
 class Color(enum.Enum):
@@ -54,8 +54,26 @@ class Piece:
         return f"{self.color.name.lower()} {'king' if self.king else 'man'}"
 
 
-_PRECEDENCE = ("free", "most")
-_MID_CAPTURE = ("no", "ends", "continues")
+class CapturePrecedence(str, enum.Enum):
+    """Which capture a player must choose when several are possible."""
+
+    FREE = "free"  # any of them
+    MOST = "most"  # one that takes the most pieces
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class MidCaptureCrowning(str, enum.Enum):
+    """What a man passing through the king row during a capture does (see
+    :class:`Variant`)."""
+
+    NO = "no"
+    ENDS = "ends"
+    CONTINUES = "continues"
+
+    def __str__(self) -> str:
+        return self.value
 
 
 @dataclass(frozen=True)
@@ -75,20 +93,22 @@ class Variant:
     name: str
     men_capture_backward: bool
     flying_kings: bool
-    capture_precedence: str = "free"
-    mid_capture_crowning: str = "no"
+    capture_precedence: CapturePrecedence = CapturePrecedence.FREE
+    mid_capture_crowning: MidCaptureCrowning = MidCaptureCrowning.NO
     first_player: Color = Color.BLACK
     gametype: int | None = None
 
     def __post_init__(self) -> None:
-        if self.capture_precedence not in _PRECEDENCE:
-            raise DraughtsError(
-                f"capture_precedence must be one of {', '.join(_PRECEDENCE)}, "
-                f"not {self.capture_precedence!r}")
-        if self.mid_capture_crowning not in _MID_CAPTURE:
-            raise DraughtsError(
-                f"mid_capture_crowning must be one of {', '.join(_MID_CAPTURE)}, "
-                f"not {self.mid_capture_crowning!r}")
+        # the flags may be given by their names ("most"): kept as the enum members
+        for name, kind in (("capture_precedence", CapturePrecedence),
+                           ("mid_capture_crowning", MidCaptureCrowning)):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except (ValueError, TypeError):
+                raise DraughtsError(
+                    f"{name} must be one of {', '.join(m.value for m in kind)}, "
+                    f"not {value!r}") from None
         if not isinstance(self.first_player, Color):
             raise DraughtsError(f"first_player must be a Color, not {self.first_player!r}")
 
@@ -143,6 +163,6 @@ VARIANTS: dict[str, Variant] = {
 }
 
 _ALIASES = {
-    "american pool": "pool", "apca": "pool", "american-pool": "pool",
+    "american pool": "pool", "american-pool": "pool",
     "checkers": "english", "american": "english", "english checkers": "english",
 }

@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from rulesbook.documents import DocumentError, load_document
 from rulesbook.draughts import DraughtsError, Position
 from rulesbook.errors import DataFileError, Problem
 from rulesbook.reconstruct.importing import import_record
 from rulesbook.reconstruct.record import looks_like_pdn
 from rulesbook.reconstruct.session import BoardSession, GameRecord, record_case_text
-from rulesbook.schema import validate
 from rulesbook.storage import atomic_write_text
-from rulesbook.yamlio import LoadedYaml, load_file, loads
+from rulesbook.yamlio import LoadedYaml
 
 if TYPE_CHECKING:
     from rulesbook.reconstruct.gap import GapResult
@@ -126,12 +126,9 @@ def case_to_yaml(case: DisputeCase) -> str:
     return header + body
 
 
-def _check(doc: LoadedYaml) -> list[Problem]:
-    if not isinstance(doc.data, dict):
-        return [doc.problem((), "a case file must be a mapping of keys to values")]
-    problems = validate(doc, KIND)
-    if problems:
-        return problems
+def _positions(doc: LoadedYaml) -> list[Problem]:
+    """The start position and the board of a schema-valid case file can be set up."""
+    problems: list[Problem] = []
     data = doc.data
     variant = data["variant"]
     start = data["start"]
@@ -148,17 +145,16 @@ def _check(doc: LoadedYaml) -> list[Problem]:
     return problems
 
 
+def _read(path: str | Path, text: str | None = None) -> LoadedYaml:
+    try:
+        return load_document(path, KIND, [_positions], text=text)
+    except DocumentError as exc:
+        raise CaseFileError(list(exc.problems)) from None
+
+
 def load_case(path: str | Path) -> DisputeCase:
     """Read a case file; raises :class:`CaseFileError` (``file:line:col``)."""
-    path = Path(path)
-    try:
-        doc = load_file(path)
-    except DataFileError as exc:
-        raise CaseFileError([exc.problem]) from None
-    problems = _check(doc)
-    if problems:
-        raise CaseFileError(problems)
-    return DisputeCase.from_dict(doc.data)
+    return DisputeCase.from_dict(_read(Path(path)).data)
 
 
 def save_case(case: DisputeCase, path: str | Path, backup: bool = False) -> Path:
@@ -166,9 +162,7 @@ def save_case(case: DisputeCase, path: str | Path, backup: bool = False) -> Path
     would not load back raises :class:`CaseFileError` and the file on disk
     (even a damaged one) is left as it is."""
     text = case_to_yaml(case)
-    problems = _check(loads(text, str(path)))
-    if problems:
-        raise CaseFileError(problems)
+    _read(path, text)
     return atomic_write_text(path, text, backup=backup)
 
 

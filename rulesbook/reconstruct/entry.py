@@ -98,8 +98,9 @@ def extend(pos: Position, squares: tuple[int, ...]) -> Step:
     legal = pos.legal_moves()
     start, end = squares[0], squares[-1]
     inner = squares[1:-1]
-    ending = [m for m in legal if m.start == start and m.end == end
-              and is_subsequence(inner, m.path[1:-1])]
+    # the squares clicked between fit the move as a written move's would (the engine's
+    # reading: a turn, or any square between two pieces on a straight run)
+    ending = [m for m in legal if m.start == start and m.end == end and m.stops_fit(inner)]
     exact = [m for m in ending if m.path == squares]
     if len(exact) == 1:
         ending = exact

@@ -31,9 +31,11 @@ from dataclasses import dataclass, field
 
 from rulesbook.draughts import (
     AmbiguousMoveError,
+    CapturePrecedence,
     Color,
     DraughtsError,
     IllegalMoveError,
+    MidCaptureCrowning,
     Move,
     Piece,
     Position,
@@ -283,11 +285,11 @@ def _geometry(position: Position, squares: tuple[int, ...], piece: Piece,
         if not king and b in crown_row(color) and captured:
             mode = variant.mid_capture_crowning
             if index < len(hops) - 1:
-                if mode == "ends":
+                if mode is MidCaptureCrowning.ENDS:
                     return (Reason.JUMPED_ON_AFTER_CROWNING,
                             f"the man reached the king row on {b}: in {variant.name} rules "
                             f"that ends the move, it cannot jump on", {"square": b})
-                if mode == "continues":
+                if mode is MidCaptureCrowning.CONTINUES:
                     king = True
     crowned = (not piece.king and squares[-1] in crown_row(color)) or (king and not piece.king)
     return None, captured, crowned
@@ -379,7 +381,7 @@ def analyse_move(position: Position, text: str | WrittenMove,
                         f"the jump was not complete: from {end} the {piece.description} "
                         f"could have gone on ({_or_list(texts)})",
                         {"continuations": texts}, physical)
-    if position.variant.capture_precedence == "most" and legal_caps:
+    if position.variant.capture_precedence is CapturePrecedence.MOST and legal_caps:
         best = max(len(m.captures) for m in legal_caps)
         if k < best:
             texts = _texts(position, legal_caps)

@@ -3,15 +3,22 @@ position or record, and the expected outcome under each variant. They are
 tests, and the case law the committee browses."""
 from __future__ import annotations
 
-import re
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from .catalogue import did_you_mean
+from ..documents import DocumentError, DocumentStage, load_document
+from ..errors import Problem
+from ..yamlio import LoadedYaml
+from .catalogue import catalogue_of, did_you_mean
+from .checks import check_case
 from .engine import Comparison, compare
-from .errors import GameRecordError, UnknownCaseError
+from .errors import UnknownCaseError
 
-_MOVE_NUMBER = re.compile(r"^\d+\.+$")
+if TYPE_CHECKING:
+    from ..library import Library
 
 
 @dataclass(frozen=True)
@@ -19,11 +26,11 @@ class Case:
     id: str
     title: str
     incident: str
-    facts: dict = field(hash=False, compare=False)
-    expected: dict = field(hash=False, compare=False)  # ref -> outcome code (or None)
-    quotes: dict = field(default_factory=dict, hash=False, compare=False)  # ref -> its words
+    facts: dict[str, Any] = field(hash=False, compare=False)
+    expected: dict[str, str | None] = field(hash=False, compare=False)  # ref -> outcome
+    quotes: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)  # ref -> words
     # ref -> note, for expected outcomes that rest on an inferred ruling (no quote states them)
-    inferred: dict = field(default_factory=dict, hash=False, compare=False)
+    inferred: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     description: str = ""
     sources: tuple[str, ...] = ()
     fen: str | None = None
@@ -33,13 +40,13 @@ class Case:
     event: str = ""
     round: str = ""
     date: str = ""
-    players: dict = field(default_factory=dict, hash=False, compare=False)
+    players: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     decision: str = ""
     notes: str = ""
     file: str = ""
 
     @classmethod
-    def from_data(cls, data: dict, file: str = "") -> Case:
+    def from_data(cls, data: Mapping[str, Any], file: str = "") -> Case:
         return cls(id=data["id"], title=data["title"], incident=data["incident"],
                    facts=dict(data["facts"]), expected=dict(data["expected"]),
                    quotes=dict(data.get("quotes") or {}),
@@ -54,60 +61,13 @@ class Case:
                    file=file)
 
 
-def move_tokens(moves: str) -> list[str]:
-    """The move texts of a record ("1. 11-15 23-19 2. 8-11" -> ["11-15", "23-19", "8-11"])."""
-    tokens = []
-    for token in moves.replace("\n", " ").split():
-        if _MOVE_NUMBER.match(token) or token in ("*", "1-0", "0-1", "1/2-1/2"):
-            continue
-        token = re.sub(r"^\d+\.+", "", token)
-        if token:
-            tokens.append(token)
-    return tokens
-
-
-@dataclass(frozen=True)
-class CaseRecord:
-    """A case's game: the engine game as far as it is legal, and every move text."""
-
-    game: object
-    texts: tuple[str, ...]
-    illegal_at: int | None  # 1-based ply of the first move that cannot be played
-
-
-def case_game(data: dict) -> CaseRecord:
-    """Replay a case's ``fen`` and ``moves``. A move that cannot be played is only
-    allowed as the disputed move (``disputed_ply``); raises GameRecordError otherwise."""
-    from ..draughts import DraughtsError, Game, Position
-
-    try:
-        start = Position.from_fen(data["fen"]) if data.get("fen") else Position.start("pool")
-    except DraughtsError as exc:
-        raise GameRecordError(f"the position cannot be read: {exc}") from None
-    game = Game(start)
-    texts = tuple(move_tokens(data.get("moves", "") or ""))
-    illegal_at = None
-    for i, text in enumerate(texts, start=1):
-        try:
-            game.push(text)
-        except DraughtsError as exc:
-            if data.get("disputed_ply") != i:
-                raise GameRecordError(f"move {i} ({text}) cannot be played: {exc}") from None
-            illegal_at = i
-            break
-    ply = data.get("claim_ply")
-    if ply is not None and ply > game.ply:
-        raise GameRecordError(f"claim_ply {ply} is beyond the {game.ply} moves of the record")
-    return CaseRecord(game, texts, illegal_at)
-
-
-def load_cases(library) -> tuple[Case, ...]:
+def load_cases(library: Library) -> tuple[Case, ...]:
     """Every case of the data folder, sorted by id."""
     docs = library.extra.get("case", ())
     return tuple(sorted((Case.from_data(d.data, d.file) for d in docs), key=lambda c: c.id))
 
 
-def get_case(library, case_id: str) -> Case:
+def get_case(library: Library, case_id: str) -> Case:
     cases = load_cases(library)
     for case in cases:
         if case.id == case_id or Path(case.file).stem == case_id:
@@ -115,22 +75,23 @@ def get_case(library, case_id: str) -> Case:
     raise UnknownCaseError(f"no case {case_id!r}{did_you_mean(case_id, [c.id for c in cases])}")
 
 
-def load_case_file(library, path) -> Case:
+def load_case_file(library: Library, path: str | os.PathLike[str]) -> Case:
     """A case from a file (validated like the library's own cases)."""
-    from ..schema import validate
-    from ..yamlio import load_file
-    from .catalogue import _cache
-    from .checks import _check_case
-
     p = Path(path)
-    doc = load_file(p, str(p))
-    if not isinstance(doc.data, dict) or doc.data.get("kind") != "case":
-        raise UnknownCaseError(f"{p} is not a case file (kind: case)")
-    problems = validate(doc, "case")
-    if not problems:
-        _check_case(library, doc, _cache(library).incidents, {}, problems)
-    if problems:
-        raise UnknownCaseError("\n".join(str(pr) for pr in problems))
+
+    def checked(doc: LoadedYaml) -> list[Problem]:
+        problems: list[Problem] = []
+        check_case(library, doc, catalogue_of(library).incidents, {}, problems)
+        return problems
+
+    try:
+        doc = load_document(p, "case", [checked])
+    except DocumentError as exc:
+        if exc.stage is DocumentStage.UNREADABLE:
+            raise
+        if exc.stage in (DocumentStage.NOT_A_MAPPING, DocumentStage.WRONG_KIND):
+            raise UnknownCaseError(f"{p} is not a case file (kind: case)") from None
+        raise UnknownCaseError(str(exc)) from None
     return Case.from_data(doc.data, str(p))
 
 
@@ -145,7 +106,7 @@ class CaseResult:
         return not self.mismatches
 
 
-def run_case(library, case: Case) -> CaseResult:
+def run_case(library: Library, case: Case) -> CaseResult:
     """Decide the case under every variant and compare with its expected outcomes."""
     comparison = compare(library, case.incident, case.facts)
     got = comparison.outcomes
@@ -165,7 +126,7 @@ class CaseDifference:
     proposed: str | None
 
 
-def cases_for_proposal(library, proposal: str) -> tuple[CaseDifference, ...]:
+def cases_for_proposal(library: Library, proposal: str) -> tuple[CaseDifference, ...]:
     """The cases ``proposal`` would decide differently from the original APCA rules."""
     from ..model import Proposal
 

@@ -3,11 +3,14 @@ specs read from rule and proposal records."""
 from __future__ import annotations
 
 import difflib
-import weakref
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import FactTypeError, UnknownFactError, UnknownIncidentError
+
+if TYPE_CHECKING:
+    from ..library import Library
 
 FACT_TYPES = ("yes/no", "number", "choice")
 #: How a ruling stands on its text: the words say it, or it is read into a silent text.
@@ -16,7 +19,7 @@ _YES = ("yes", "y", "true", "t", "1", "on")
 _NO = ("no", "n", "false", "f", "0", "off")
 
 
-def did_you_mean(word: str, options) -> str:
+def did_you_mean(word: object, options: Iterable[object]) -> str:
     guess = difflib.get_close_matches(str(word), [str(o) for o in options], n=1, cutoff=0.6)
     return f" (did you mean {guess[0]!r}?)" if guess else ""
 
@@ -112,7 +115,7 @@ class Incident:
     def fact_ids(self) -> tuple[str, ...]:
         return tuple(f.id for f in self.facts)
 
-    def check_facts(self, facts: dict | None) -> dict:
+    def check_facts(self, facts: Mapping[str, Any] | None) -> dict[str, Any]:
         """The facts with values coerced to their types; raises on unknown facts or bad values."""
         out = {}
         for key, value in (facts or {}).items():
@@ -126,14 +129,14 @@ class RulingSpec:
     """One ``rulings:`` entry of a record: when it applies and what it decides."""
 
     incidents: tuple[str, ...]
-    when: dict = field(hash=False, compare=False)
+    when: dict[str, Any] = field(hash=False, compare=False)
     outcome: str = ""
     options: tuple[str, ...] = ()
     summary: str = ""
-    count: dict = field(default_factory=dict, hash=False, compare=False)
+    count: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     index: int = 0
     quotes: tuple[str, ...] = ()          # the words that establish the outcome
-    condition_quotes: dict = field(default_factory=dict, hash=False, compare=False)
+    condition_quotes: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     basis: str = "stated"                 # stated | inferred (see BASES)
     note: str = ""                        # what was inferred and why
     suggestion: bool = False              # an author's suggestion, not a rule of the book
@@ -152,7 +155,7 @@ class RulingSpec:
                                 for j in range(len(quotes))))
 
     @classmethod
-    def from_raw(cls, raw: dict, index: int = 0) -> RulingSpec:
+    def from_raw(cls, raw: Mapping[str, Any], index: int = 0) -> RulingSpec:
         inc = raw["incident"]
         return cls(incidents=tuple(inc) if isinstance(inc, list) else (inc,),
                    when=dict(raw.get("when") or {}), outcome=raw["outcome"],
@@ -177,7 +180,7 @@ def condition_holds(condition: Any, value: Any) -> bool:
         return any(condition_holds(c, value) for c in condition)
     if isinstance(condition, bool) or isinstance(value, bool):
         return isinstance(condition, bool) and isinstance(value, bool) and condition == value
-    return condition == value
+    return bool(condition == value)
 
 
 def condition_problem(fact: Fact, condition: Any) -> str | None:
@@ -202,7 +205,7 @@ def condition_problem(fact: Fact, condition: Any) -> str | None:
     return None
 
 
-def parse_incidents(data_list) -> tuple[Incident, ...]:
+def parse_incidents(data_list: Iterable[Mapping[str, Any]]) -> tuple[Incident, ...]:
     """Incidents from the plain data of ``incidents`` documents."""
     out = []
     for data in data_list:
@@ -215,49 +218,46 @@ def parse_incidents(data_list) -> tuple[Incident, ...]:
     return tuple(out)
 
 
-# -- per-library cache -------------------------------------------------------
+# -- kept with the library ------------------------------------------------------
 
-@dataclass
-class _Cache:
-    incidents: dict
-    specs: dict  # ref -> tuple[RulingSpec]
+@dataclass(frozen=True)
+class Catalogue:
+    """The incidents and the rulings specs of a library, read once and kept with it
+    (:meth:`rulesbook.library.Library.derived`)."""
+
+    incidents: Mapping[str, Incident]
+    specs: Mapping[str, tuple[RulingSpec, ...]]  # ref -> its rulings
 
 
-_CACHES: dict[int, tuple[weakref.ref, _Cache]] = {}
-
-
-def _cache(library) -> _Cache:
-    key = id(library)
-    hit = _CACHES.get(key)
-    if hit is not None and hit[0]() is library:
-        return hit[1]
+def _build_catalogue(library: Library) -> Catalogue:
     docs = library.extra.get("incidents", ())
-    incidents = {i.id: i for i in parse_incidents(d.data for d in docs)}
-    specs = {}
-    for ref, entry in library.index.items():
-        if entry.rulings:
-            specs[ref] = tuple(RulingSpec.from_raw(r, k) for k, r in enumerate(entry.rulings))
-    cache = _Cache(incidents, specs)
-    _CACHES[key] = (weakref.ref(library, lambda _r, k=key: _CACHES.pop(k, None)), cache)
-    return cache
+    found = {i.id: i for i in parse_incidents(d.data for d in docs)}
+    specs = {ref: tuple(RulingSpec.from_raw(r, k) for k, r in enumerate(entry.rulings))
+             for ref, entry in library.index.items() if entry.rulings}
+    return Catalogue(found, specs)
 
 
-def incidents(library) -> tuple[Incident, ...]:
+def catalogue_of(library: Library) -> Catalogue:
+    """The incidents and rulings specs of ``library`` (read once per library)."""
+    return library.derived(_build_catalogue)
+
+
+def incidents(library: Library) -> tuple[Incident, ...]:
     """Every incident of the catalogue, in file order."""
-    return tuple(_cache(library).incidents.values())
+    return tuple(catalogue_of(library).incidents.values())
 
 
-def get_incident(library, incident_id: str) -> Incident:
+def get_incident(library: Library, incident_id: str) -> Incident:
     """The incident ``incident_id``; raises :class:`UnknownIncidentError` listing the known ids."""
-    found = _cache(library).incidents.get(str(incident_id).strip())
+    found = catalogue_of(library).incidents.get(str(incident_id).strip())
     if found is None:
-        known = list(_cache(library).incidents)
+        known = list(catalogue_of(library).incidents)
         raise UnknownIncidentError(
             f"unknown incident {incident_id!r}{did_you_mean(incident_id, known)}; known incidents: "
             + ", ".join(known))
     return found
 
 
-def specs_for(library, ref: str) -> tuple[RulingSpec, ...]:
+def specs_for(library: Library, ref: str) -> tuple[RulingSpec, ...]:
     """The rulings specs recorded on the rule or proposal ``ref``."""
-    return _cache(library).specs.get(ref, ())
+    return catalogue_of(library).specs.get(ref, ())

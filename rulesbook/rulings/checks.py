@@ -3,13 +3,23 @@ incidents, the ``rulings:`` of rule and proposal records, and the case files.
 Every problem is placed at file:line:col, with a "did you mean" where it helps."""
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
 from ..errors import Problem
+from ..model import Proposal
+from ..yamlio import LoadedYaml
+from .case_record import case_game
 from .catalogue import Incident, condition_problem, did_you_mean, parse_incidents
 from .quotes import find_quote, normalise
 from .vocabulary import COUNT_KEYS, OUTCOMES, WITH_OPTIONS
 
+if TYPE_CHECKING:
+    from ..library import Library
 
-def check_library(library, docs) -> list[Problem]:
+
+def check_library(library: Library,
+                  docs: Mapping[str, Sequence[LoadedYaml]]) -> list[Problem]:
     problems: list[Problem] = []
     inc_docs = docs.get("incidents", [])
     incidents: dict[str, Incident] = {}
@@ -44,11 +54,13 @@ def check_library(library, docs) -> list[Problem]:
                                bool(inc_docs), problems)
     seen_cases: dict[str, str] = {}
     for doc in docs.get("case", []):
-        _check_case(library, doc, incidents, seen_cases, problems)
+        check_case(library, doc, incidents, seen_cases, problems)
     return problems
 
 
-def _check_rulings(doc, path, record, incidents, have_catalogue, problems) -> None:
+def _check_rulings(doc: LoadedYaml, path: tuple[Any, ...], record: Mapping[str, Any],
+                   incidents: Mapping[str, Incident], have_catalogue: bool,
+                   problems: list[Problem]) -> None:
     for k, ruling in enumerate(record.get("rulings", ())):
         here = path + ("rulings", k)
         names = ruling["incident"] if isinstance(ruling["incident"], list) else [ruling["incident"]]
@@ -94,7 +106,8 @@ def _check_rulings(doc, path, record, incidents, have_catalogue, problems) -> No
         _check_quotes(doc, here, record, ruling, problems)
 
 
-def _check_quotes(doc, here, record, ruling, problems) -> None:
+def _check_quotes(doc: LoadedYaml, here: tuple[Any, ...], record: Mapping[str, Any],
+                  ruling: Mapping[str, Any], problems: list[Problem]) -> None:
     """Every quote stands in the record's own text; every condition has a quote or the
     ruling is ``inferred`` with a note; a ``stated`` ruling quotes its outcome."""
     text = record.get("text", "")
@@ -127,10 +140,10 @@ def _check_quotes(doc, here, record, ruling, problems) -> None:
                                     f"basis: inferred with a note"))
 
 
-def _own_words(library, ref: str) -> str:
+def _own_words(library: Library, ref: str) -> str:
     """The text whose words decide for ``ref``: an endorsement ("OK") stands on its rule's."""
     entry = library.index[ref]
-    if getattr(entry, "is_endorsement", False) and getattr(entry, "rule", None):
+    if isinstance(entry, Proposal) and entry.is_endorsement and entry.rule:
         return library.index[entry.rule].text
     return entry.text
 
@@ -147,7 +160,8 @@ def _not_found(name: str, text: str, quote: str) -> str:
     return f"quote {quote!r} is not in the text of {name}{hint}"
 
 
-def _check_case(library, doc, incidents, seen, problems) -> None:
+def check_case(library: Library, doc: LoadedYaml, incidents: Mapping[str, Incident],
+               seen: dict[str, str], problems: list[Problem]) -> None:
     data = doc.data
     if data["id"] in seen:
         problems.append(doc.problem(("id",), f"case id {data['id']!r} is already used by "
@@ -207,7 +221,6 @@ def _check_case(library, doc, incidents, seen, problems) -> None:
                                         f"{did_you_mean(ref, refs)}"))
     if data.get("fen") or data.get("moves"):
         try:
-            from .cases import case_game
             case_game(data)
         except ValueError as exc:
             problems.append(doc.problem(("moves",) if data.get("moves") else ("fen",), str(exc)))

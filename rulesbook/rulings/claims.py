@@ -7,35 +7,32 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..draughts import CountRules, DraughtsError, Game, Move, Position
+from ..draughts.pdn import PdnGame, read_games
 from .engine import Suggestions, in_force_sources, suggest
 from .errors import GameRecordError
 
 if TYPE_CHECKING:
-    from ..draughts import CountRules, Game, Move, Position
+    from ..draughts import Game, Move, Position
     from ..draughts.pdn import PdnGame
     from ..library import Library
 
 #: the incidents of the draw claims decided from the game (:class:`DrawClaim`)
 CLAIM_INCIDENTS = ("thirteen_count", "strong_side_count", "repetition")
 
-_OFF = dict(three_vs_one_limit=None, long_line_limit=None, strong_side_limit=None,
-            strong_side_extension=0, king_weight=1, man_weight=1, repetition_limit=None)
 
-
-def count_rules_for(library: Library, edition: str | None = None
-                    ) -> tuple[CountRules, dict[str, str]]:
+def count_rules_for(library: Library,
+                    edition: str | None = None) -> tuple[CountRules, dict[str, str]]:
     """The CountRules of an edition, built from the ``count:`` of the rulings in force,
     and which record set each parameter. Counts no rule in force sets are off."""
-    from ..draughts import CountRules
-
-    params: dict[str, int | None] = dict(_OFF)
+    params: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    for ref, _book, _rule, _text, _title, specs, _ in in_force_sources(library, edition):
-        for spec in specs:
+    for source in in_force_sources(library, edition):
+        for spec in source.specs:
             for key, value in spec.count.items():
                 params[key] = value
-                sources[key] = ref
-    return CountRules(**params), sources  # type: ignore[arg-type]
+                sources[key] = source.ref
+    return CountRules(**params), sources
 
 
 @dataclass(frozen=True)
@@ -65,8 +62,6 @@ class DrawClaim:
 def replay(start: Position | None, moves: Iterable[Move | str], counts: CountRules,
            upto: int | None = None) -> Game:
     """A Game from ``start`` with ``moves`` (Move or text) up to ply ``upto``."""
-    from ..draughts import DraughtsError, Game
-
     game = Game(start, counts=counts)
     moves = list(moves)
     if upto is not None and not 0 <= upto <= len(moves):
@@ -179,7 +174,6 @@ def draw_claims_from_pdn(library: Library, text: str, ply: int | None = None,
 
 
 def first_pdn_game(text: str) -> PdnGame:
-    from ..draughts.pdn import read_games
 
     try:
         games = read_games(text)

@@ -18,7 +18,7 @@ JSON_KEYS = ("ref", "rulebook", "outcome", "options", "summary", "matched_facts"
              "unknown_facts", "text", "quotes", "basis")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Ruling:
     """One ruling that applies (or may apply) to an incident."""
 
@@ -119,10 +119,13 @@ def _candidates(incident: Incident, facts: dict[str, FactValue],
             order += 1
             if status == "excluded":
                 continue
-            ruling = Ruling(ref, rulebook, incident.id, spec.outcome, spec.options, spec.summary,
-                            matched, unknown, text, title, rule, status == "applies", in_force,
-                            dict(spec.when), dict(spec.count), spec.all_quotes, spec.basis,
-                            spec.note, spec.suggestion)
+            ruling = Ruling(ref=ref, rulebook=rulebook, incident=incident.id,
+                            outcome=spec.outcome, options=spec.options, summary=spec.summary,
+                            matched_facts=matched, unknown_facts=unknown, text=text,
+                            title=title, rule=rule, applies=status == "applies",
+                            in_force=in_force, conditions=dict(spec.when),
+                            count=dict(spec.count), quotes=spec.all_quotes, basis=spec.basis,
+                            note=spec.note, suggestion=spec.suggestion)
             found.append(((not ruling.applies, spec.suggestion, -len(matched), len(unknown),
                            order), ruling))
     found.sort(key=lambda pair: pair[0])

@@ -18,7 +18,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, TypeAlias
 
 from ..model import Proposal
-from .catalogue import Fact, Incident, RulingSpec, _cache, condition_holds, incidents
+from .catalogue import Fact, Incident, RulingSpec, catalogue_of, condition_holds, incidents
 from .engine import in_force_sources
 from .vocabulary import FactValue
 
@@ -86,7 +86,7 @@ def _show(value: FactValue) -> str:
 
 def _thresholds(library: Library, fact_id: str, incident_id: str) -> list[float]:
     points: set[float] = set()
-    for specs in _cache(library).specs.values():
+    for specs in catalogue_of(library).specs.values():
         for spec in specs:
             if incident_id not in spec.incidents or fact_id not in spec.when:
                 continue
@@ -173,7 +173,7 @@ def _count(facts: _Facts, incident: Incident, library: Library) -> int:
 
 
 def _sources(library: Library, edition: str | None) -> list[tuple[str, tuple[RulingSpec, ...]]]:
-    return [(ref, specs) for ref, _b, _r, _t, _ti, specs, _ in in_force_sources(library, edition)]
+    return [(source.ref, source.specs) for source in in_force_sources(library, edition)]
 
 
 def silences(library: Library, edition: str | None = None,
@@ -225,7 +225,7 @@ def fills(library: Library, proposal: str, edition: str | None = None) -> tuple[
     if not isinstance(entry, Proposal):
         from .errors import RulingsError
         raise RulingsError(f"{entry.ref} is a rule, not a proposal")
-    specs = _cache(library).specs.get(entry.ref, ())
+    specs = catalogue_of(library).specs.get(entry.ref, ())
     if not specs:
         return ()
     by_id = {i.id: i for i in incidents(library)}
@@ -255,4 +255,4 @@ def open_proposals(library: Library, edition: str | None = None) -> tuple[str, .
     adopted = {a.proposal for e in library.editions for a in e.adopted}
     book = library.rulebook(ed.rulebook)
     return tuple(p.ref for p in book.proposals
-                 if p.ref not in adopted and _cache(library).specs.get(p.ref))
+                 if p.ref not in adopted and catalogue_of(library).specs.get(p.ref))

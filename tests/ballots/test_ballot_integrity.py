@@ -177,8 +177,9 @@ def test_concurrent_votes_from_two_programs_are_all_kept(tmp_path):
 
     from rulesbook import load_library
     from rulesbook.ballots import build_ballot, load_ballot, save_ballot
+    from rulesbook.datapath import bundled_data_dir
 
-    library = load_library()
+    library = load_library(bundled_data_dir())
     ballot = build_ballot(library, "race", roll=("A", "B", "C", "D", "E"))
     path = tmp_path / "race.yaml"
     save_ballot(path, ballot)

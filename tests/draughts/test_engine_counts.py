@@ -5,6 +5,10 @@ import pytest
 
 from rulesbook.draughts import Color, CountRules, DraughtsError, Game, Position
 
+# Limits given as plain parameters: the engine has no rulebook presets (the limits
+# of a rulebook come from its data, see tests/rulings/test_count_presets.py).
+THIRTEEN = CountRules(three_vs_one_limit=13)
+
 
 def test_game_push_pop_and_positions() -> None:
     g = Game()
@@ -41,7 +45,7 @@ def _shuffle(game: Game, a: str, b: str, c: str, d: str, times: int) -> None:
 
 
 def test_three_kings_against_one_count() -> None:
-    g = Game(Position.from_fen("W:WK1,K2,K3:BK32"))
+    g = Game(Position.from_fen("W:WK1,K2,K3:BK32"), counts=THIRTEEN)
     assert g.count_state().three_vs_one_active
     _shuffle(g, "1-5", "32-28", "5-1", "28-32", 3)
     state = g.count_state()
@@ -53,20 +57,21 @@ def test_three_kings_against_one_count() -> None:
     assert g.count_state(2).three_vs_one_moves == 1
 
 
-def test_long_line_limit_under_24b() -> None:
-    g = Game(Position.from_fen("W:WK1,K2,K3:BK29"), counts=CountRules.amendment_24b())
+def test_long_line_limit() -> None:
+    g = Game(Position.from_fen("W:WK1,K2,K3:BK29"),
+             counts=CountRules(three_vs_one_limit=13, long_line_limit=6))
     state = g.count_state()
     assert state.long_line and state.three_vs_one_limit == 6
     g.push("1-5")
     g.push("29-25")  # still on the long line
     assert g.count_state().long_line and g.count_state().three_vs_one_moves == 1
-    plain = Game(Position.from_fen("W:WK1,K2,K3:BK29"))
+    plain = Game(Position.from_fen("W:WK1,K2,K3:BK29"), counts=THIRTEEN)
     assert plain.count_state().three_vs_one_limit == 13
 
 
 def test_strong_side_count_and_weights() -> None:
     start = Position.from_fen("W:WK30,K31:B5")
-    g = Game(start)
+    g = Game(start, counts=CountRules(strong_side_limit=30, strong_side_extension=8))
     assert g.count_state().strong_side is Color.WHITE
     g.push("30-25")
     assert g.count_state().strong_side_moves == 1
@@ -76,15 +81,25 @@ def test_strong_side_count_and_weights() -> None:
     assert g.count_state().strong_side_moves == 1
     assert g.count_state().strong_side_limit == 30
     assert g.count_state().strong_side_extended_limit == 38
-    weighted = Game(Position.from_fen("W:WK1:B12,16"), counts=CountRules.amendment_27a())
+    weighted = Game(Position.from_fen("W:WK1:B12,16"),
+                    counts=CountRules(strong_side_limit=38, king_weight=2, man_weight=1))
     assert weighted.count_state().strong_side is None  # king = 2 men
     assert weighted.count_state().strong_side_limit is None
     assert Game(Position.from_fen("W:WK1:B12,16")).count_state().strong_side is Color.BLACK
-    assert CountRules.standard_laws().strong_side_limit == 40
+
+def test_the_default_counts_nothing() -> None:
+    """Neutral defaults: no count is on unless a rulebook's data switches it on."""
+    g = Game(Position.from_fen("W:WK1,K2,K3:BK32"))
+    _shuffle(g, "1-5", "32-28", "5-1", "28-32", 4)
+    state = g.count_state()
+    assert state.three_vs_one_active and state.three_vs_one_moves == 8
+    assert state.three_vs_one_limit is None and state.strong_side_limit is None
+    assert state.repetition_limit is None and state.repetitions == 5
+    assert state.limits_reached == ()
 
 
 def test_repetition() -> None:
-    g = Game(Position.from_fen("W:WK1:BK32"))
+    g = Game(Position.from_fen("W:WK1:BK32"), counts=CountRules(repetition_limit=3))
     assert g.count_state().repetitions == 1
     _shuffle(g, "1-5", "32-28", "5-1", "28-32", 2)
     assert g.count_state().repetitions == 3

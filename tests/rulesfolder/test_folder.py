@@ -108,7 +108,7 @@ def test_a_failed_command_leaves_no_commit_and_no_change(rb, tmp_path):
 
 
 def test_a_change_that_fails_after_writing_is_undone(tmp_path):
-    from rulesbook.datapath import resolve_data_dir
+    from rulesbook.datafolder import resolve_data_dir
 
     folder = resolve_data_dir()
     before = file_bytes(folder)

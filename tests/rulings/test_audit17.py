@@ -4,14 +4,14 @@ from __future__ import annotations
 import json
 
 from rulesbook.rulings import compare
-from rulesbook.rulings.catalogue import _cache
+from rulesbook.rulings.catalogue import catalogue_of
 from rulesbook.rulings.quotes import find_quote, normalise
 
 NOTICE = "EITHER PLAYER MAY, UPON GIVING SATISFACTORY NOTICE TO HIS OPPONENT"
 
 
 def specs_of(library, ref, incident):
-    return [s for s in _cache(library).specs.get(ref, ()) if incident in s.incidents]
+    return [s for s in catalogue_of(library).specs.get(ref, ()) if incident in s.incidents]
 
 
 def test_touch_after_notice_is_not_decided_by_12a_or_13b(library):
@@ -200,7 +200,7 @@ def test_an_acf_suggestion_is_marked_in_text_and_json(capsys):
 
 
 def test_show_and_compare_read_references_as_search_does(capsys, library):
-    from rulesbook.search import Vocabulary, reference_from_names
+    from rulesbook.refnames import Vocabulary, reference_from_names
 
     vocab = Vocabulary.from_library(library)
     # the issue's own examples of references

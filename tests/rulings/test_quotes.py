@@ -7,12 +7,12 @@ import shutil
 from rulesbook.datapath import bundled_data_dir
 from rulesbook.library import validate_folder
 from rulesbook.rulings import load_cases
-from rulesbook.rulings.catalogue import _cache
+from rulesbook.rulings.catalogue import catalogue_of
 from rulesbook.rulings.quotes import find_quote, merged_spans, normalise, quote_spans
 
 
 def all_specs(library):
-    for ref, specs in _cache(library).specs.items():
+    for ref, specs in catalogue_of(library).specs.items():
         for spec in specs:
             yield ref, spec
 
@@ -63,7 +63,7 @@ def test_every_quote_is_in_the_source_document(library, seeds_dir):
 
 def test_the_audit_examples_read_as_their_words(library):
     def rulings(ref):
-        return list(_cache(library).specs[ref])
+        return list(catalogue_of(library).specs[ref])
 
     # "THE DECISION OF THE TOURNAMENT COMMITTEE IS FINAL": the committee only
     (final,) = rulings("apca:34")

@@ -31,7 +31,7 @@ from rulesbook.rulings import (
     run_case,
     suggest,
 )
-from rulesbook.rulings.cases import case_game
+from rulesbook.rulings.case_record import case_game
 from rulesbook.rulings.errors import GameRecordError
 from rulesbook.rulings.quotes import find_quote
 from rulesbook.rulings.vocabulary import OUTCOMES
@@ -46,7 +46,7 @@ unforeseen_dispute""".split()
 
 @pytest.fixture(scope="module")
 def library():
-    return load_library()
+    return load_library(bundled_data_dir())
 
 
 def with_edition(library, *adopted: str):
@@ -80,7 +80,7 @@ def test_required_outcome_codes_are_known():
 
 
 def test_shipped_data_validates():
-    assert validate_folder() == []
+    assert validate_folder(bundled_data_dir()) == []
 
 
 def test_corrupted_rulings_are_reported_at_their_line(tmp_path):

@@ -16,13 +16,13 @@ def question(library):
 
 @pytest.mark.parametrize("typed", ["none", "None", "-", "0", "abstain"])
 def test_abstention_words_abstain(question, typed):
-    from ui.ballots.controller import parse_ranking_numbers
+    from ui.ballots.ranking import parse_ranking_numbers
 
     assert parse_ranking_numbers(question, typed) == []
 
 
 def test_a_huge_option_number_is_refused_plainly(question):
-    from ui.ballots.controller import parse_ranking_numbers
+    from ui.ballots.ranking import parse_ranking_numbers
 
     with pytest.raises(BallotError, match="there is no option"):
         parse_ranking_numbers(question, "9" * 5000)

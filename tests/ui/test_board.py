@@ -1,52 +1,22 @@
 """The Board workspace driven through the real widgets (offscreen): set-up by the
 palette, moves by clicks, refusals, PDN import and keyboard stepping, the record
-check, gap filling off the GUI thread, autosave and recovery, case files."""
+check, case files, clocks (gap filling: test_board_gap.py; autosave and
+recovery: test_board_autosave.py)."""
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
-from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from rulesbook.draughts import Color, Piece, Position
 from rulesbook.draughts.pdn import iter_games
 from tests.datapaths import CORPUS  # noqa: E402
-
-#: Black has to capture 10x19 at ply 7 but plays 9-13 (a failure to capture)
-PLANTED = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
-
-
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    """Never autosave into the real user's app data folder."""
-    folder = tmp_path / "autosave"
-    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
-    return folder
-
-
-def make_workspace(qtbot, controller):
-    from ui.workspaces.board import BoardWorkspace
-
-    ws = BoardWorkspace(controller)
-    ws.confirm_close = lambda: "discard"
-    qtbot.addWidget(ws)
-    ws.resize(1100, 720)
-    ws.show()
-    qtbot.waitExposed(ws)
-    return ws
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    ws = make_workspace(qtbot, controller)
-    yield ws
-    ws.board_controller.shutdown()
-
-
-def click_square(qtbot, ws, square: int, button=Qt.MouseButton.LeftButton) -> None:
-    qtbot.mouseClick(ws.board, button, pos=ws.board.square_rect(square).center())
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    PLANTED,
+    board_workspace,
+    click_square,
+    private_autosave_dir,
+)
 
 
 def test_square_geometry_follows_the_standard_numbering(ws):
@@ -261,128 +231,6 @@ def test_check_record_marks_the_failure_to_capture(qtbot, ws):
     assert ws.marked_plies()[0] == 7 and len(ws.marked_plies()) >= 2
 
 
-def test_fill_a_six_ply_gap_and_adopt_it(qtbot, ws):
-    bc = ws.board_controller
-    bc.type_moves("11-15 23-19")
-    target = Position.start("pool")
-    for text in "11-15 23-19 8-11 22-17 4-8 17-13 15-18 24-20".split():
-        target = target.play(text)
-    ws.mode_actions["setup"].trigger()
-    ws.fen_edit.setText(target.fen())
-    qtbot.keyClick(ws.fen_edit, Qt.Key.Key_Return)
-    qtbot.mouseClick(ws.board_now_button, Qt.MouseButton.LeftButton)
-    assert bc.mode == "play" and bc.gap_target == target
-    ws.gap_kind.setCurrentIndex(0)
-    ws.gap_plies.setValue(6)
-    with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:
-        qtbot.mouseClick(ws.gap_search_button, Qt.MouseButton.LeftButton)
-    result = blocker.args[0]
-    assert result.status in ("unique", "several") and result.texts
-    assert ws.gap_list.count() >= len(result.texts)
-    assert ws.gap_progress.value() == 1000
-    ws.gap_list.setCurrentRow(len(result.texts) - 1)
-    assert ws.gap_adopt_button.isEnabled()
-    qtbot.mouseClick(ws.gap_adopt_button, Qt.MouseButton.LeftButton)
-    assert len(bc.moves) == 8
-    assert [m.text for m in bc.moves[2:]] == list(result.texts[-1])
-    assert bc.ply == 8 and bc.position() == target
-    assert bc.gap_target is None
-
-
-def test_impossible_gap_says_why(qtbot, ws):
-    bc = ws.board_controller
-    bc.mark_board_now(Position.from_fen("B:W21-32:B1-11,13"))
-    ws.gap_plies.setValue(2)
-    with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:
-        ws.start_gap()
-    result = blocker.args[0]
-    assert result.status == "impossible"
-    assert "impossible" in ws.gap_explanation.text()
-
-
-def test_board_stays_responsive_during_the_gap_search(qtbot, ws):
-    bc = ws.board_controller
-    # an 18-ply English gap from a real game (Tinsley collection, ply 20 on)
-    # that takes the search seconds (a king shuffle no longer does: the search
-    # stops once it has more sequences than it keeps)
-    bc.new_game("english", Position.from_fen(
-        "B:W17,19,21,22,25,26,27,28,29,31:B2,3,4,9,10,11,12,13,14,20", "english"))
-    bc.mark_board_now(Position.from_fen("B:WK6,21,22,25,26,29:B2,3,8,9,13,K31", "english"))
-    ticks = []
-    timer = QTimer()
-    timer.setInterval(10)
-    timer.timeout.connect(lambda: ticks.append(bc.gap.running))
-    timer.start()
-    progress = []
-    bc.gap.progress.connect(lambda f, n: progress.append(n))
-    ws.gap_plies.setValue(18)
-    assert ws.start_gap()
-    assert bc.gap.running and ws.gap_cancel_button.isEnabled()
-    qtbot.waitUntil(lambda: sum(ticks) >= 10 and bool(progress), timeout=10000)
-    # the GUI thread still handles input while the search runs
-    bc.go(0)
-    assert bc.gap.running
-    with qtbot.waitSignal(bc.gap.finished, timeout=10000) as blocker:
-        qtbot.mouseClick(ws.gap_cancel_button, Qt.MouseButton.LeftButton)
-    timer.stop()
-    assert blocker.args[0].cancelled
-    assert "cancelled" in ws.gap_explanation.text()
-    qtbot.waitUntil(lambda: not bc.gap.running, timeout=5000)
-
-
-def test_autosave_survives_a_crash_and_is_recovered(qtbot, controller, settings,
-                                                   autosave_dir):
-    from ui.mainwindow import MainWindow
-    from ui.workspaces.board import BoardWorkspace
-
-    first = BoardWorkspace(controller)
-    first.show()
-    bc = first.board_controller
-    bc.type_moves("11-15 23-19 8-11")
-    click_square(qtbot, first, 22)
-    click_square(qtbot, first, 17)
-    bc.set_comment(2, "the referee saw this")
-    saved = json.loads((autosave_dir / "board-autosave.json").read_text(encoding="utf-8"))
-    assert saved["dirty"] and [m if isinstance(m, str) else m["text"]
-                               for m in saved["moves"]] == ["11-15", "23-19", "8-11", "22-17"]
-    # the app dies: the widget is dropped without being closed
-    first.hide()
-    first.deleteLater()
-    del first, bc
-    QApplication.processEvents()
-
-    win = MainWindow(controller, settings)
-    qtbot.addWidget(win)
-    board = win.workspaces["board"]
-    board.confirm_close = lambda: "discard"
-    restored = board.board_controller
-    assert [m.text for m in restored.moves] == ["11-15", "23-19", "8-11", "22-17"]
-    assert restored.moves[1].comment == "the referee saw this"
-    assert restored.dirty
-    assert board.banner.isVisibleTo(board)
-    assert "Restored" in board.banner_label.text()
-
-
-def test_ask_before_closing_with_unsaved_changes(qtbot, controller, settings, autosave_dir):
-    from ui.mainwindow import MainWindow
-
-    win = MainWindow(controller, settings)
-    qtbot.addWidget(win)
-    win.show()
-    qtbot.waitExposed(win)
-    board = win.workspaces["board"]
-    win.show_workspace("board")
-    board.board_controller.type_moves("11-15")
-    asked = []
-    board.confirm_close = lambda: asked.append(1) or "cancel"
-    assert not win.close()
-    assert asked and win.isVisible()
-    assert (autosave_dir / "board-autosave.json").exists()
-    board.confirm_close = lambda: "discard"
-    assert win.close()
-    assert not (autosave_dir / "board-autosave.json").exists()
-
-
 def test_case_file_round_trip_and_export(qtbot, ws, tmp_path, controller):
     from ui.board import BoardController
 
@@ -492,89 +340,6 @@ def test_rulings_request_carries_a_set_up_start(qtbot, ws):
     assert facts["moves"] == "6-2" and facts["ply"] == 1
 
 
-GAP_START = "11-15 23-19"
-#: the six missing plies of the board now; three sequences reach it, parting at plies 3 and 4
-GAP_MISSING = "8-11 22-17 4-8 17-13 15-18 24-20"
-
-
-def gap_ready(qtbot, ws):
-    bc = ws.board_controller
-    bc.type_moves(GAP_START)
-    target = bc.position()
-    for text in GAP_MISSING.split():
-        target = target.play(text)
-    assert bc.mark_board_now(target)
-    ws.gap_kind.setCurrentIndex(0)
-    ws.gap_plies.setValue(6)
-    with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:
-        qtbot.mouseClick(ws.gap_search_button, Qt.MouseButton.LeftButton)
-    return blocker.args[0], target
-
-
-def test_gap_sequences_are_previewed_on_the_board(qtbot, ws):
-    bc = ws.board_controller
-    result, target = gap_ready(qtbot, ws)
-    assert len(result.sequences) == 3 and result.diverge_at == (3, 4)
-    record_end = bc.positions[2]
-    # the first sequence is shown at once, from the end of the record
-    assert bc.gap.previewing and bc.gap.preview_index == 0 and bc.gap.preview_ply == 0
-    assert ws.board.position() == record_end
-    assert ws.preview_box.isEnabled()
-
-    # choose the second sequence; step with the arrow keys in the list
-    seq = result.sequences[1]
-    ws.gap_list.setFocus()
-    ws.gap_list.setCurrentRow(1)
-    assert bc.gap.preview_index == 1
-    qtbot.keyClick(ws.gap_list, Qt.Key.Key_Right)
-    qtbot.keyClick(ws.gap_list, Qt.Key.Key_Right)
-    assert bc.gap.preview_ply == 2 and ws.gap_list.currentRow() == 1
-    assert ws.board.position() == record_end.play(seq[0]).play(seq[1])
-    assert ws.board.highlights()["last"] == seq[1].path
-    assert ws.preview_slider.value() == 2
-    # where the sequences part: marked on the slider and in the moves, and on the board
-    # the other sequences' moves (dashed) beside this one's next move
-    assert ws.preview_slider.marks() == (3, 4) == bc.gap.branch_plies(1)
-    assert bc.gap.branch_plies(0) == (3,)
-    arrows = ws.board.highlights()["arrows"]
-    assert any(a.path == seq[2].path and not a.dashed for a in arrows)
-    assert any(a.path == result.sequences[0][2].path and a.dashed for a in arrows)
-    assert "the sequences part here" in ws.board._caption
-    strip = ws.preview_moves_text()
-    assert "Sequence 2:" in strip and "▼15-18" in strip and "▼17-13" in strip
-    assert "▼8-11" not in strip
-    # the slider steps too; the board's arrow keys and End follow the preview
-    ws.preview_slider.setValue(4)
-    assert bc.gap.preview_ply == 4
-    assert ws.board.position() == bc.gap.preview_position(4)
-    ws.board.setFocus()
-    qtbot.keyClick(ws.board, Qt.Key.Key_Left)
-    assert bc.gap.preview_ply == 3 and ws.preview_slider.value() == 3
-    qtbot.keyClick(ws.board, Qt.Key.Key_End)
-    assert bc.gap.preview_ply == 6 and ws.board.position() == target
-    assert "ply 6/6" in ws.preview_ply_label.text()
-    # switching sequences keeps the ply, so they can be compared
-    ws.gap_list.setCurrentRow(2)
-    assert bc.gap.preview_index == 2 and bc.gap.preview_ply == 6
-    ws.gap_list.setCurrentRow(1)
-    ws.preview_slider.setValue(3)
-    # a click on the board does not change the record while previewing
-    click_square(qtbot, ws, 9)
-    assert [m.text for m in bc.moves] == GAP_START.split() and "Previewing" in ws.status_text()
-    # Esc goes back to the record; the record was never changed by the preview
-    qtbot.keyClick(ws.board, Qt.Key.Key_Escape)
-    assert not bc.gap.previewing and ws.board.position() == record_end
-    assert not ws.preview_box.isEnabled()
-    # clicking the sequence again shows it again; then it is adopted
-    rect = ws.gap_list.visualItemRect(ws.gap_list.item(1))
-    qtbot.mouseClick(ws.gap_list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert bc.gap.previewing and bc.gap.preview_index == 1
-    qtbot.mouseClick(ws.gap_adopt_button, Qt.MouseButton.LeftButton)
-    assert not bc.gap.previewing
-    assert [m.text for m in bc.moves[2:]] == list(result.texts[1])
-    assert bc.position() == target
-
-
 def test_clock_pro_rating_after_the_first_illegal_move(qtbot, ws):
     from rulesbook.reconstruct import prorate_clocks
     from ui.board.clocks import FORMULA
@@ -622,71 +387,3 @@ def test_clock_readings_are_read_as_written():
     for bad in ("12:3x", "1.5:20", "abc"):
         with pytest.raises(ValueError):
             parse_clock(bad)
-
-
-def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
-    """A second app does not take over the first one's live autosave, and neither
-    overwrites the other; once the first is gone, its work is offered. "Running"
-    is the OS lock on the autosave (held by a child process here), not a pid."""
-    import subprocess
-    import sys
-
-    from ui.autosave import owner_lock_path, release
-    from ui.board.controller import AUTOSAVE_NAME, BoardController
-
-    first = BoardController()
-    first.autosave()
-    live = autosave_dir / AUTOSAVE_NAME
-    data = json.loads(live.read_text(encoding="utf-8"))
-    data["dirty"] = True
-    live.write_text(json.dumps(data), encoding="utf-8")
-    release(live)  # this process lets go; the other app (a child) takes the lock
-    other = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(owner_lock_path(live))],
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        assert other.stdout.readline().strip() == "held"
-        before = live.read_bytes()
-        second = BoardController()
-        with qtbot.waitSignal(second.statusMessage) as said:
-            assert second.files.recoverable() is None
-        assert "still running" in said.args[0] and str(live) in said.args[0]
-        assert second.autosave()
-        assert second.autosave_path != live and live.read_bytes() == before
-    finally:
-        other.kill()
-        other.wait()
-        if other.stdout is not None:
-            other.stdout.close()
-    third = BoardController()  # the other app is gone: its unsaved work is offered
-    found = third.files.recoverable()
-    assert found is not None and third.autosave_path == live
-
-
-def test_a_live_process_with_the_recorded_pid_does_not_hide_a_recovery(qtbot, autosave_dir):
-    """After a reboot the pid written in an autosave may belong to any process:
-    the work must still be offered (main treated it as "in use" and hid it)."""
-    import subprocess
-    import sys
-
-    from ui.board.controller import AUTOSAVE_NAME, BoardController
-
-    first = BoardController()
-    first.autosave()
-    first.files.discard_autosave()  # releases the lock, as a crash would
-    live = autosave_dir / AUTOSAVE_NAME
-    stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-    try:
-        session = first.files.to_session()
-        session["dirty"] = True
-        session["pid"] = stranger.pid  # a live process that is no Rulesbook
-        live.write_text(json.dumps(session), encoding="utf-8")
-        found = BoardController().files.recoverable()
-        assert found is not None and found["pid"] == stranger.pid
-    finally:
-        stranger.kill()
-        stranger.wait()
-
-
-#: A child process that holds an owner lock (as another running app does).
-HOLD_LOCK = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, "
-             "0o600); fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); time.sleep(60)")

@@ -4,33 +4,16 @@ real widgets (the toolbar's Paste Record action, the status line)."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QGuiApplication
 
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    board_workspace,
+    private_autosave_dir,
+)
+
 LEGAL = '[Event "club"]\n[Black "Ann"]\n[White "Bob"]\n\n1. 11-15 23-19 2. 8-11 22-17 *\n'
-
-
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "autosave"
-    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    from ui.workspaces.board import BoardWorkspace
-
-    ws = BoardWorkspace(controller)
-    ws.confirm_close = lambda: "discard"
-    qtbot.addWidget(ws)
-    ws.resize(1100, 720)
-    ws.show()
-    qtbot.waitExposed(ws)
-    yield ws
-    ws.board_controller.shutdown()
 
 
 def paste(ws, text: str) -> None:

@@ -7,6 +7,7 @@ change makes a new one) and whether it has unsaved votes; nothing is written
 without a user action, and every write is atomic (``rulesbook.ballots``).
 """
 from .chart import TallyChart
-from .controller import BallotController, parse_ranking_numbers
+from .controller import BallotController
+from .ranking import parse_ranking_numbers
 
 __all__ = ["BallotController", "TallyChart", "parse_ranking_numbers"]

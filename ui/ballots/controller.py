@@ -18,7 +18,6 @@ on disk since: a save over a changed file raises :class:`BallotConflict`.
 from __future__ import annotations
 
 import dataclasses
-import re
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -27,9 +26,8 @@ from rulesbook.ballots import (
     METHODS,
     Ballot,
     BallotError,
-    Question,
+    Verification,
     Vote,
-    add_signed_votes,
     adopt_ballot,
     build_ballot,
     cast_vote,
@@ -42,12 +40,13 @@ from rulesbook.ballots import (
     tally,
     verify_file,
 )
-from rulesbook.ballots.model import ABSTAIN_WORDS
 from rulesbook.rulesfolder import RulesFolderError, recorded_change
 from rulesbook.storage import SaveError, atomic_write_text, durability_notes, file_lock
 
 from ..autosave import bytes_digest, file_digest, in_use_notice
 from .keyring import KeyRing
+from .ranking import parse_ranking_numbers
+from .reapply import ranking_in, reapply_changes
 from .recovery import (
     Recovery,
     all_recoveries,
@@ -57,40 +56,6 @@ from .recovery import (
     set_recovery_aside,
     write_recovery,
 )
-
-METHOD_LABELS = {"plurality": "Plurality (first choices)", "irv": "Instant runoff (IRV)",
-                 "schulze": "Schulze (pairwise)", "approval": "Approval"}
-THRESHOLD_LABELS = {"plurality": "most votes", "simple-majority": "more than half",
-                    "two-thirds": "at least two thirds", "three-quarters": "at least three quarters"}
-
-
-def parse_ranking_numbers(question: Question, text: str) -> list[str]:
-    """A ranking typed as option numbers ("2 1 3", "2,1"), or as option names
-    ("10A 10"); "0" or one of the core's abstention words ("-", "none", "abstain")
-    abstains. Raises BallotError with a plain message."""
-    text = text.strip()
-    if text == "0" or text.lower() in ABSTAIN_WORDS:
-        return []
-    if not text:
-        raise BallotError("type the options in order of preference, e.g. 2 1 3 "
-                          "(or - to abstain)")
-    out = []
-    for token in [t for t in re.split(r"[\s,>]+", text) if t]:
-        if token.isascii() and token.isdigit():
-            n = int(token) if len(token) <= 4 else 0  # never int() of 5,000 digits
-            if not 1 <= n <= len(question.options):
-                shown = token if len(token) <= 12 else token[:12] + "…"
-                raise BallotError(f"there is no option {shown}: question {question.id!r} has "
-                                  f"options 1 to {len(question.options)}")
-            out.append(question.options[n - 1])
-        else:
-            out.append(token)
-    return out
-
-
-def _vote(raw: dict) -> Vote:
-    return Vote(raw["member"], raw["question"], tuple(raw["ranking"]), raw.get("at", ""),
-                raw.get("key", ""), raw.get("signature", ""), raw.get("proxy_by"))
 
 
 class BallotConflict(BallotError):
@@ -133,7 +98,7 @@ class BallotController(QObject):
         self.dirty = False
         self.preview_method: str | None = None  # None: the ballot's own method
         self.results: tuple = ()
-        self.verification = None
+        self.verification: Verification | None = None
         #: sha256 of the bytes of ``path`` the ballot was read from or last saved as
         #: (None: no file yet)
         self.base_digest: str | None = None
@@ -339,7 +304,7 @@ class BallotController(QObject):
         ballot = cast_vote(self.ballot, member, question, ranking, source="app",
                            signer=signer, proxy_by=proxy, registry=self.keys.registry())
         q = ballot.find_question(question)
-        vote = self.vote_in(ballot, member, q.id)
+        vote = self._recorded(ballot, member, q.id)
         self.changes.append({"op": "vote", "member": member, "question": q.id,
                              "ranking": list(vote.ranking), "source": "app",
                              "vote": vote.to_dict()})
@@ -350,6 +315,13 @@ class BallotController(QObject):
                                 + f"; receipt {self.last_receipt}")
         return ballot
 
+    def _recorded(self, ballot: Ballot, member: str, question: str) -> Vote:
+        """The vote just recorded for ``member`` on ``question``."""
+        vote = self.vote_in(ballot, member, question)
+        if vote is None:
+            raise BallotError(f"the vote of {member} on {question} was not recorded")
+        return vote
+
     def import_member_file(self, path: str | Path) -> Ballot:
         """Merge a member's ballot file: all of it or (BallotError) nothing."""
         if self.ballot is None:
@@ -359,7 +331,7 @@ class BallotController(QObject):
         member = doc.data["member"]
         for raw in doc.data.get("votes", ()):
             qid = ballot.find_question(raw["question"]).id
-            vote = self.vote_in(ballot, member, qid)
+            vote = self._recorded(ballot, member, qid)
             self.changes.append({"op": "vote", "member": member, "question": qid,
                                  "ranking": list(vote.ranking),
                                  "source": f"import {Path(path).name}",
@@ -401,12 +373,8 @@ class BallotController(QObject):
                 return vote
         return None
 
-    @staticmethod
-    def ranking_in(ballot: Ballot, member: str, question: str) -> tuple[str, ...] | None:
-        for vote in ballot.votes:
-            if vote.member == member and vote.question == question:
-                return vote.ranking
-        return None
+    #: the ranking a member gave on a question in a ballot (None: no vote)
+    ranking_in = staticmethod(ranking_in)
 
     # -- method and tally ------------------------------------------------------------
     def set_preview_method(self, method: str | None) -> None:
@@ -511,44 +479,7 @@ class BallotController(QObject):
                               f"opened it: your unsaved changes ({describe_changes(self.changes)})"
                               f" cannot be applied to it; they stay in this window and in the "
                               f"recovery file {self.recovery_file}")
-        ballot = disk
-        notes = []
-        mine: set[tuple[str, str]] = set()
-        applied: set[str] = set()
-        for change in self.changes:
-            if change["op"] == "method":
-                ballot = dataclasses.replace(ballot, method=change["method"])
-                continue
-            key = (change["member"], change["question"])
-            theirs = self.ranking_in(ballot, *key)
-            if key not in mine and theirs is not None and list(theirs) == change["ranking"]:
-                mine.add(key)  # the file already has this very vote: nothing to replace
-                continue
-            if key not in mine and theirs is not None:
-                notes.append(f"{key[0]} on {key[1]}: the vote recorded in the file "
-                             f"({' > '.join(theirs) or 'abstains'}) was replaced by yours "
-                             f"and kept in the history")
-            mine.add(key)
-            try:
-                raw = change.get("vote") or {}
-                if raw.get("signature"):  # the signed votes themselves, as recorded
-                    if raw["signature"] in applied:
-                        continue
-                    applied.add(raw["signature"])
-                    batch = [_vote(c["vote"]) for c in self.changes
-                             if (c.get("vote") or {}).get("signature") == raw["signature"]]
-                    ballot = add_signed_votes(ballot, batch, self.keys.registry(),
-                                              source=change.get("source") or "app")
-                else:
-                    signer = self.keys.require()
-                    ballot = cast_vote(
-                        ballot, change["member"], change["question"], change["ranking"],
-                        source=change.get("source") or "app", signer=signer,
-                        proxy_by=None if signer.member == change["member"] else signer.member,
-                        registry=self.keys.registry())
-            except BallotError as exc:
-                raise BallotError(f"your unsaved changes cannot be applied to the ballot as "
-                                  f"it is now on disk: {exc}; nothing was changed") from None
+        ballot, notes = reapply_changes(disk, self.changes, self.keys)
         self.base_digest = digest
         self.verification = None
         self._set(ballot, dirty=True)
@@ -568,16 +499,17 @@ class BallotController(QObject):
         self.preview_method = None
         self._set(closed, dirty=False)
         self.statusMessage.emit(f"Ballot {closed.id} closed and sealed: "
-                                f"sha256 {closed.seal.digest[:16]}…")
+                                f"sha256 {closed.seal.digest[:16] if closed.seal else '?'}…")
         return closed
 
-    def verify(self):
+    def verify(self) -> Verification:
         """Verify the file on disk (what others will read), not the copy in memory."""
         if self.path is None:
             raise BallotError("no ballot file")
-        self.verification = verify_file(self.path, self.keys.registry())
-        self.verified.emit(self.verification)
-        return self.verification
+        verification = verify_file(self.path, self.keys.registry())
+        self.verification = verification
+        self.verified.emit(verification)
+        return verification
 
     def check_receipt(self, code: str):
         """Is the vote of receipt ``code`` in the sealed ballot on disk, unchanged?"""
@@ -594,9 +526,10 @@ class BallotController(QObject):
             raise BallotError("no ballot or no library")
         if self.dirty:
             raise BallotError("the ballot has unsaved changes")
-        if not self.verify().ok:  # the banner lists every failure
+        verification = self.verify()
+        if not verification.ok:  # the banner lists every failure
             raise BallotError("the ballot does not verify, it cannot be adopted: "
-                              + "; ".join(self.verification.failures))
+                              + "; ".join(verification.failures))
         ballot = load_ballot(self.path)
         signer = self.keys.require()  # the adopter signs the edition record
         try:

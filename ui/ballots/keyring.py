@@ -22,15 +22,12 @@ from rulesbook.ballots import (
     PassphraseError,
     Registry,
     SigningKey,
-    append_statement,
     generate_key,
-    import_key,
     load_registry,
     load_signing_key,
-    sign_statement,
 )
-from rulesbook.ballots.keys import has_private_key, key_file, needs_passphrase, public_of_pem
-from rulesbook.ballots.registry import now_utc
+from rulesbook.ballots.keys import has_private_key, key_file, needs_passphrase
+from rulesbook.ballots.registry import import_member_key, register_key
 
 
 class KeyRing(QObject):
@@ -114,15 +111,13 @@ class KeyRing(QObject):
     def import_file(self, member: str, path: str | Path, passphrase: str = "") -> SigningKey:
         """Store a private key file (PEM) of ``member`` and use it."""
         try:
-            root = self._folder()
+            self._folder()  # refuses when no rules folder is open
             try:
                 pem = Path(path).read_bytes()
             except OSError as exc:
                 raise KeyStoreError(f"cannot read the key file {path}: {exc.strerror}") from None
-            self.registry().refuse_shared_key(
-                member, public_of_pem(pem, passphrase.encode("utf-8") or None))
-            signer, _ = import_key(member, pem, passphrase.encode("utf-8") or None,
-                                   rules_folder=root)
+            signer, _ = import_member_key(self.root, member, pem,
+                                          passphrase.encode("utf-8") or None)
             if self.registry().registered_key(member) != signer.public:
                 self._register(signer, "signing key imported")
             else:
@@ -137,13 +132,13 @@ class KeyRing(QObject):
     def _register(self, signer: SigningKey, what: str = "new signing key") -> None:
         from rulesbook.rulesfolder import RulesFolderError, recorded_change
 
-        statement = sign_statement({"op": "key", "member": signer.member, "key": signer.public,
-                                    "at": now_utc()}, signer)
-        root = self._folder()
+        root = self.root
+        if root is None:
+            raise BallotError("no rules folder is open")
         try:  # one commit in a rules folder, as `rulesbook member keygen` makes
             with recorded_change(root / "members.yaml",
                                  f"Member {signer.member}: {what}", member=signer.member):
-                registry = append_statement(root, statement)
+                registry = register_key(root, signer)
         except RulesFolderError as exc:
             raise BallotError(str(exc)) from None
         self._set(signer)

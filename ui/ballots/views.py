@@ -6,11 +6,11 @@ from __future__ import annotations
 import html
 
 from rulesbook import Library
-from rulesbook.ballots import STATUS_QUO, Ballot, Question, QuestionResult
+from rulesbook.ballots import STATUS_QUO, Ballot, Question, QuestionResult, Stands
 from rulesbook.textdiff import word_diff
 from rulesbook.textio import visible_controls
 
-from .controller import METHOD_LABELS, THRESHOLD_LABELS
+from .ranking import METHOD_LABELS, THRESHOLD_LABELS
 
 esc = html.escape
 
@@ -93,16 +93,20 @@ def question_html(library: Library | None, question: Question, show_diff: bool =
     return "\n".join(parts)
 
 
+def member_label(ballot: Ballot, library: Library | None, member: str) -> str:
+    """``A Ann Smith``: a member of the roll with the name the ballot (or else the
+    library) gives; the id alone when none does."""
+    name = dict(ballot.members).get(member)
+    if name is None and library is not None:
+        try:
+            name = library.member(member).name
+        except LookupError:
+            name = None
+    return f"{member} {visible_controls(name)}" if name else member
+
+
 def settings_text(ballot: Ballot, library: Library | None = None) -> str:
-    roll = []
-    for m in ballot.roll:
-        name = dict(ballot.members).get(m)
-        if name is None and library is not None:
-            try:
-                name = library.member(m).name
-            except LookupError:
-                name = None
-        roll.append(f"{m} {visible_controls(name)}" if name else m)
+    roll = [member_label(ballot, library, m) for m in ballot.roll]
     base = "ballots cast" if ballot.threshold_base == "cast" else "members on the roll"
     return (f"{ballot.title} ({ballot.id}) — {ballot.status.upper()} · "
             f"method: {METHOD_LABELS.get(ballot.method, ballot.method)} · threshold: "
@@ -117,7 +121,7 @@ def result_html(library: Library | None, result: QuestionResult) -> str:
         return esc(option_label(library, option))
 
     parts = [f"<h2>{esc(result.question)}: "
-             + ("adopted " + label(result.winner or "") if result.stands == "adopted" else
+             + ("adopted " + label(result.winner or "") if result.stands is Stands.ADOPTED else
                 "the original stands") + "</h2>",
              f"<p>{esc(result.reason)}</p>",
              f"<p class='muted'>{esc(METHOD_LABELS.get(result.method, result.method))}; "

@@ -3,66 +3,45 @@ recording votes (typed rankings, members' files), the live tally under any
 method with a chart, closing and sealing, verifying, adopting the next edition."""
 from __future__ import annotations
 
-import html
-from contextlib import contextmanager
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QObject, QSettings, QSignalBlocker, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
-    QComboBox,
     QFileDialog,
-    QFrame,
-    QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
     QSplitter,
-    QTableWidget,
     QTabWidget,
-    QToolBar,
     QVBoxLayout,
     QWidget,
 )
 
-from rulesbook.ballots import METHODS, BallotError
+from rulesbook.ballots import BallotError
 from rulesbook.storage import SaveError
-from rulesbook.textio import visible_controls
 
-from ..ballots.chart import TallyChart
-from ..ballots.controller import METHOD_LABELS, BallotConflict, BallotController
+from ..ballots.action_bar import BallotActionBar
+from ..ballots.controller import BallotConflict, BallotController
 from ..ballots.keypanel import KeyPanel
+from ..ballots.ranking import METHOD_LABELS
+from ..ballots.recovery_banner import RecoveryBanner
+from ..ballots.tally_panel import TallyPanel
 from ..ballots.views import (
-    option_label,
     question_html,
     result_html,
     seal_warnings,
     settings_text,
-    short_option,
 )
+from ..ballots.votes_panel import VotesPanel
 from ..dialogs import SAVE_DISCARD_CANCEL, YES_NO, Choice, Icon, Role, ask, ask_text, message_box
-from ..widgets import DocBrowser, plain_tip, set_cell
+from ..widgets import DocBrowser
 from . import Workspace
 
 QID_ROLE = Qt.ItemDataRole.UserRole + 1
 
-ADOPTED_BG = QBrush(QColor("#c8e6c9"))
-ADOPTED_FG = QBrush(QColor("#1b5e20"))
 
-
-@contextmanager
-def blocked(obj: QObject):
-    """Signals of ``obj`` blocked for the block (the previous state restored)."""
-    before = obj.blockSignals(True)
-    try:
-        yield obj
-    finally:
-        obj.blockSignals(before)
 OK_STYLE = "QLabel { background: #c8e6c9; color: #1b5e20; padding: 6px; font-weight: bold; }"
 BAD_STYLE = "QLabel { background: #ffcdd2; color: #b71c1c; padding: 6px; font-weight: bold; }"
 
@@ -106,38 +85,17 @@ class BallotsWorkspace(Workspace):
         self.last_recovery_notice = ""
 
         # -- the action row -------------------------------------------------------
-        self.open_button = QPushButton("&Open…")
-        self.new_button = QPushButton("&New from Library…")
-        self.save_button = QPushButton("&Save")
-        self.import_button = QPushButton("Import Member &Ballot…")
-        self.export_button = QPushButton("E&xport My Votes…")
-        self.export_button.setToolTip("Save your own votes, signed with your key, to send "
-                                      "to the secretary")
-        self.seal_button = QPushButton("C&lose and Seal…")
-        self.verify_button = QPushButton("Ver&ify the Seal")
-        self.adopt_button = QPushButton("&Adopt…")
-        self.save_button.setToolTip("Save the votes (Ctrl+S)")
-        self.seal_button.setToolTip("Count with the chosen method, close the ballot and seal it")
-        self.verify_button.setToolTip("Check the seal of the file on disk")
-        self.adopt_button.setToolTip("Write the next edition of the rules from the sealed ballot")
-        self.receipt_edit = QLineEdit()
-        self.receipt_edit.setAccessibleName("Receipt code")
-        self.receipt_edit.setPlaceholderText("receipt code")
-        self.receipt_edit.setMaximumWidth(190)
-        self.receipt_button = QPushButton("Check Recei&pt")
-        self.receipt_button.setToolTip("Is the vote of this receipt in the sealed ballot, "
-                                       "unchanged?")
-        row = QToolBar("Ballot")
-        row.setAccessibleName("Ballot actions")
-        for b in (self.open_button, self.new_button, self.save_button, self.import_button,
-                  self.export_button):
-            row.addWidget(b)
-        row.addSeparator()
-        for b in (self.seal_button, self.verify_button, self.adopt_button):
-            row.addWidget(b)
-        row.addSeparator()
-        row.addWidget(self.receipt_edit)
-        row.addWidget(self.receipt_button)
+        self.actions_bar = row = BallotActionBar()
+        self.open_button = row.open_button
+        self.new_button = row.new_button
+        self.save_button = row.save_button
+        self.import_button = row.import_button
+        self.export_button = row.export_button
+        self.seal_button = row.seal_button
+        self.verify_button = row.verify_button
+        self.adopt_button = row.adopt_button
+        self.receipt_edit = row.receipt_edit
+        self.receipt_button = row.receipt_button
         self.key_panel = KeyPanel(bc.keys)
         self.info = QLabel("No ballot open.")
         self.info.setWordWrap(True)
@@ -148,26 +106,13 @@ class BallotsWorkspace(Workspace):
         self.banner.setTextFormat(Qt.TextFormat.PlainText)
         self.banner.setVisible(False)
         # unsaved changes of an earlier session: Restore / Discard (or a notice and OK)
-        self.recovery_banner = QFrame()
-        self.recovery_banner.setObjectName("ballot-recovery-banner")
-        self.recovery_banner.setFrameShape(QFrame.Shape.StyledPanel)
-        self.recovery_label = QLabel()
-        self.recovery_label.setWordWrap(True)
-        self.recovery_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.recovery_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.restore_button = QPushButton("Restore Unsave&d Votes")
-        self.discard_recovery_button = QPushButton("Discard Them")
-        self.recovery_ok_button = QPushButton("OK")
-        rbl = QHBoxLayout(self.recovery_banner)
-        rbl.setContentsMargins(6, 2, 6, 2)
-        rbl.addWidget(self.recovery_label, 1)
-        for b in (self.restore_button, self.discard_recovery_button, self.recovery_ok_button):
-            rbl.addWidget(b)
-        self.restore_button.clicked.connect(lambda: self.restore_recovery())
-        self.discard_recovery_button.clicked.connect(lambda: self.discard_recovery())
-        self.recovery_ok_button.clicked.connect(lambda: self.recovery_banner.hide())
-        self.recovery_banner.setVisible(False)
-        self._offering = False
+        self.recovery_banner = RecoveryBanner()
+        self.recovery_label = self.recovery_banner.label
+        self.restore_button = self.recovery_banner.restore_button
+        self.discard_recovery_button = self.recovery_banner.discard_button
+        self.recovery_ok_button = self.recovery_banner.ok_button
+        self.recovery_banner.restoreRequested.connect(lambda: self.restore_recovery())
+        self.recovery_banner.discardRequested.connect(lambda: self.discard_recovery())
 
         # -- questions -------------------------------------------------------------------
         self.question_list = QListWidget()
@@ -189,106 +134,30 @@ class BallotsWorkspace(Workspace):
         self.q_split.setSizes([300, 700])
 
         # -- votes -------------------------------------------------------------------------
-        self.grid = QTableWidget()
-        self.grid.setAccessibleName("Votes: one row per question, one column per member")
-        self.grid.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.grid.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.grid.currentCellChanged.connect(self._grid_cell)
-        self.member_combo = QComboBox()
-        self.member_combo.setAccessibleName("Member")
-        self.member_combo.currentIndexChanged.connect(self._member_changed)
-        member_label = QLabel("&Member:")
-        member_label.setBuddy(self.member_combo)
-        self.vote_question = QLabel()
-        self.vote_question.setWordWrap(True)
-        self.vote_question.setTextFormat(Qt.TextFormat.RichText)  # built with escaped data
-        self.vote_options = QLabel()
-        self.vote_options.setWordWrap(True)
-        self.vote_options.setTextFormat(Qt.TextFormat.PlainText)
-        self.ranking_edit = QLineEdit()
-        self.ranking_edit.setAccessibleName("Ranking")
-        self.ranking_edit.setPlaceholderText("Option numbers, best first (e.g. 2 1 3); - abstains")
-        self.ranking_edit.returnPressed.connect(self.enter_ranking)
-        rank_label = QLabel("&Ranking:")
-        rank_label.setBuddy(self.ranking_edit)
-        self.vote_error = QLabel()
-        self.vote_error.setWordWrap(True)
-        self.vote_error.setTextFormat(Qt.TextFormat.PlainText)
-        self.vote_error.setStyleSheet("QLabel { color: #b71c1c; }")
-        entry = QWidget()
-        el = QVBoxLayout(entry)
-        mrow = QHBoxLayout()
-        mrow.addWidget(member_label)
-        mrow.addWidget(self.member_combo, 1)
-        el.addLayout(mrow)
-        el.addWidget(self.vote_question)
-        el.addWidget(self.vote_options)
-        el.addWidget(rank_label)
-        el.addWidget(self.ranking_edit)
-        hint = QLabel("Type the member's whole ranking (option numbers, best first); "
-                      "Enter records it and goes to the next member.")
-        hint.setWordWrap(True)
-        el.addWidget(hint)
-        el.addWidget(self.vote_error)
-        el.addStretch(1)
-        self.v_split = QSplitter()
-        self.v_split.addWidget(self.grid)
-        self.v_split.addWidget(entry)
-        self.v_split.setStretchFactor(0, 1)
-        self.v_split.setSizes([640, 360])
+        self.votes = VotesPanel(bc, self.current_question_id)
+        self.votes.questionRowChanged.connect(self._grid_question)
+        self.v_split = self.votes
+        self.grid = self.votes.grid
+        self.member_combo = self.votes.member_combo
+        self.vote_question = self.votes.vote_question
+        self.vote_options = self.votes.vote_options
+        self.ranking_edit = self.votes.ranking_edit
+        self.vote_error = self.votes.vote_error
 
         # -- tally ---------------------------------------------------------------------------
-        self.method_combo = QComboBox()
-        self.method_combo.setAccessibleName("Count with method")
-        for m in METHODS:
-            self.method_combo.addItem(METHOD_LABELS[m], m)
-        self.method_combo.currentIndexChanged.connect(self._method_previewed)
-        method_label = QLabel("Count &with:")
-        method_label.setBuddy(self.method_combo)
-        self.choose_method_button = QPushButton("Use This &Method for the Ballot")
-        self.choose_method_button.clicked.connect(lambda: self._choose_method())
-        self.method_note = QLabel()
-        self.method_note.setTextFormat(Qt.TextFormat.PlainText)
-        trow = QHBoxLayout()
-        trow.addWidget(method_label)
-        trow.addWidget(self.method_combo)
-        trow.addWidget(self.choose_method_button)
-        trow.addWidget(self.method_note, 1)
-        self.results_table = QTableWidget(0, 3)
-        self.results_table.setHorizontalHeaderLabels(["Question", "Result", "Votes"])
-        self.results_table.setAccessibleName("Results")
-        self.results_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.results_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.results_table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.results_table.verticalHeader().setVisible(False)
-        header = self.results_table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        self.results_table.currentCellChanged.connect(lambda r, *_a: self._show_result(r))
-        self.working = DocBrowser()
-        self.working.setAccessibleName("The count's working")
-        self.chart = TallyChart()
-        detail = QWidget()
-        dl = QVBoxLayout(detail)
-        dl.setContentsMargins(0, 0, 0, 0)
-        dl.addWidget(self.chart)
-        dl.addWidget(self.working, 1)
-        t_split = QSplitter()
-        t_split.addWidget(self.results_table)
-        t_split.addWidget(detail)
-        t_split.setStretchFactor(1, 1)
-        t_split.setSizes([430, 570])
-        self.t_split = t_split
-        tally_page = QWidget()
-        tl = QVBoxLayout(tally_page)
-        tl.addLayout(trow)
-        tl.addWidget(t_split, 1)
+        self.tally = TallyPanel(bc, self._error)
+        self.method_combo = self.tally.method_combo
+        self.choose_method_button = self.tally.choose_method_button
+        self.method_note = self.tally.method_note
+        self.results_table = self.tally.results_table
+        self.working = self.tally.working
+        self.chart = self.tally.chart
+        self.t_split = self.tally.split
 
         self.tabs = QTabWidget()
         self.tabs.addTab(self.q_split, "&Questions")
         self.tabs.addTab(self.v_split, "Vo&tes")
-        self.tabs.addTab(tally_page, "Tall&y")
+        self.tabs.addTab(self.tally, "Tall&y")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(row)
@@ -314,11 +183,8 @@ class BallotsWorkspace(Workspace):
 
         # what the lists and the grid show now (rebuilt only when it changes)
         self._listed_questions: tuple = ()
-        self._listed_roll: tuple = ()
-        self._grid_shape: tuple = ()
         bc.ballotChanged.connect(self._ballot_changed)
         bc.dirtyChanged.connect(lambda _d: self._update_info())
-        bc.tallyChanged.connect(self._tally_changed)
         bc.verified.connect(self._verified)
         bc.recoveryFound.connect(self._recovery_found)
         bc.recoveryNotice.connect(self._recovery_notice)
@@ -356,7 +222,8 @@ class BallotsWorkspace(Workspace):
     # -- unsaved votes --------------------------------------------------------------
     def _ask_unsaved(self) -> str:
         return ask(self, "Unsaved votes",
-                   f"The ballot {self.ballots.ballot.id} has votes that are not saved. "
+                   f"The ballot {self.ballots.ballot.id if self.ballots.ballot else ''} has "
+                   "votes that are not saved. "
                    "Save them?", SAVE_DISCARD_CANCEL, icon=Icon.Warning, default="save")
 
     def may_discard(self) -> bool:
@@ -419,34 +286,11 @@ class BallotsWorkspace(Workspace):
 
     # -- recovery of an earlier session's unsaved votes ------------------------------
     def _recovery_found(self, recovery) -> None:
-        if recovery is None:
-            if self._offering:
-                self.recovery_banner.hide()
-            return
-        current = self.ballots.path
-        where = "" if current is not None and current.resolve() == recovery.path.resolve() \
-            else f" (file {recovery.path})"
-        self.recovery_label.setText(
-            f"Unsaved changes to ballot {recovery.ballot_id}{where} were found from "
-            f"{recovery.saved_at or 'an earlier session'}: {recovery.summary}. Restore them "
-            f"(they stay unsaved until you save) or discard them?")
-        self._offering = True
-        self.restore_button.show()
-        self.discard_recovery_button.show()
-        self.recovery_ok_button.hide()
-        self.recovery_banner.show()
+        self.recovery_banner.offer(recovery, self.ballots.path)
 
     def _recovery_notice(self, text: str) -> None:
-        self._offering = False
         self.last_recovery_notice = text
-        if not text:
-            self.recovery_banner.hide()
-            return
-        self.recovery_label.setText(text)
-        self.restore_button.hide()
-        self.discard_recovery_button.hide()
-        self.recovery_ok_button.show()
-        self.recovery_banner.show()
+        self.recovery_banner.notice(text)
 
     def restore_recovery(self) -> bool:
         """Restore the offered unsaved changes (asks first if another ballot has some)."""
@@ -457,17 +301,15 @@ class BallotsWorkspace(Workspace):
         if current is None or current.resolve() != recovery.path.resolve():
             if not self.may_discard():
                 return False
-        self._offering = False
-        self.recovery_banner.hide()
+        self.recovery_banner.close_offer()
         if not self.ballots.restore_recovery():
             return False
         self.tabs.setCurrentIndex(self.TAB_VOTES)
         return True
 
     def discard_recovery(self) -> None:
-        self._offering = False
         self.ballots.discard_recovery()
-        self.recovery_banner.hide()
+        self.recovery_banner.close_offer()
 
     # -- actions ------------------------------------------------------------------------
     def open_ballot(self, path: str | None = None) -> bool:
@@ -616,7 +458,7 @@ class BallotsWorkspace(Workspace):
         from ..ballots.adoptdialog import AdoptDialog
 
         dialog = AdoptDialog(self.controller.library, ballot, self)
-        self.adopt_dialog = dialog
+        self.adopt_dialog: AdoptDialog | None = dialog
         try:
             return dialog.answer() if dialog.exec() else None
         finally:
@@ -635,16 +477,10 @@ class BallotsWorkspace(Workspace):
     # -- display ---------------------------------------------------------------------------
     def _enable(self) -> None:
         ballot = self.ballots.ballot
-        has = ballot is not None
-        is_open = has and ballot.is_open
-        self.save_button.setEnabled(has and self.ballots.dirty)
-        self.import_button.setEnabled(is_open)
-        self.export_button.setEnabled(has)
-        self.seal_button.setEnabled(is_open)
-        self.verify_button.setEnabled(has and ballot.seal is not None)
-        self.adopt_button.setEnabled(has and ballot.seal is not None and not self.ballots.dirty)
+        is_open = ballot is not None and ballot.is_open
+        self.actions_bar.enable_for(ballot, self.ballots.dirty)
         self.ranking_edit.setEnabled(is_open)
-        self.choose_method_button.setEnabled(is_open)
+        self.tally.set_open(is_open)
 
     def _update_info(self) -> None:
         ballot = self.ballots.ballot
@@ -670,72 +506,19 @@ class BallotsWorkspace(Workspace):
         questions = tuple((q.id, q.title) for q in ballot.questions)
         if questions != self._listed_questions:
             self._listed_questions = questions
-            with blocked(self.question_list):
+            with QSignalBlocker(self.question_list):
                 self.question_list.clear()
                 for q in ballot.questions:
                     item = QListWidgetItem(f"{q.id}: {q.title}" if q.title else q.id)
                     item.setData(QID_ROLE, q.id)
                     self.question_list.addItem(item)
-        self._fill_grid()
-        library = self.controller.library
-        roll = []
-        for m in ballot.roll:
-            name = dict(ballot.members).get(m)
-            if name is None and library is not None:
-                try:
-                    name = library.member(m).name
-                except LookupError:
-                    name = ""
-            roll.append((m, f"{m} {visible_controls(name)}".strip()))
-        if tuple(roll) != self._listed_roll:
-            self._listed_roll = tuple(roll)
-            with blocked(self.member_combo):
-                member = self.member_combo.currentData()
-                self.member_combo.clear()
-                for m, label in roll:
-                    self.member_combo.addItem(label, m)
-                self.member_combo.setCurrentIndex(max(0, self.member_combo.findData(member)))
-        with blocked(self.method_combo):
-            self.method_combo.setCurrentIndex(self.method_combo.findData(self.ballots.method))
+        self.votes.show_ballot(ballot)
+        self.tally.show_method()
         ids = [q.id for q in ballot.questions]
         row = ids.index(current) if current in ids else 0
         self.question_list.setCurrentRow(row)
-        self._select_cell(row, self.member_combo.currentIndex())
-        self._show_vote_question()
-
-    def _fill_grid(self) -> None:
-        ballot = self.ballots.ballot
-        grid = self.grid
-        shape = (tuple(q.id for q in ballot.questions), tuple(ballot.roll))
-        with blocked(grid):
-            if shape != self._grid_shape:
-                self._grid_shape = shape
-                grid.clear()
-                grid.setRowCount(len(ballot.questions))
-                grid.setColumnCount(len(ballot.roll))
-                grid.setHorizontalHeaderLabels(list(ballot.roll))
-                grid.setVerticalHeaderLabels([q.id for q in ballot.questions])
-            votes = {(v.member, v.question): v for v in ballot.votes}
-            for r, q in enumerate(ballot.questions):
-                for c, m in enumerate(ballot.roll):
-                    vote = votes.get((m, q.id))
-                    ranking = vote.ranking if vote is not None else None
-                    if ranking is None:
-                        text = ""
-                    elif not ranking:
-                        text = "abstains"
-                    else:  # the options' short names, best first: "10C > 10B"
-                        text = " > ".join(short_option(o) for o in ranking)
-                    tip = ""
-                    if vote is not None and vote.proxy_by:
-                        text += f" (proxy {vote.proxy_by})"
-                        tip = f"Entered by {vote.proxy_by} on {m}'s behalf (proxy vote). "
-                    elif vote is not None and not vote.signature:
-                        text += " (unsigned)"
-                    tip += " > ".join(option_label(self.controller.library, o)
-                                      for o in ranking or ())
-                    set_cell(grid, r, c, text, plain_tip(tip), align=Qt.AlignmentFlag.AlignCenter)
-            grid.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.votes.select(row, self.member_combo.currentIndex())
+        self.votes.show_vote_question()
 
     def current_question_id(self) -> str | None:
         item = self.question_list.currentItem()
@@ -743,8 +526,7 @@ class BallotsWorkspace(Workspace):
 
     def _question_row(self, row: int) -> None:
         self._show_question()
-        if row >= 0 and self.grid.currentRow() != row:
-            self._select_cell(row, max(0, self.grid.currentColumn()))
+        self.votes.follow_question(row)
 
     def _show_question(self) -> None:
         ballot = self.ballots.ballot
@@ -755,139 +537,23 @@ class BallotsWorkspace(Workspace):
         self.options_view.set_page(question_html(self.controller.library, ballot.question(qid),
                                                  self.diff_box.isChecked()))
 
-    def _select_cell(self, row: int, col: int) -> None:
-        if 0 <= row < self.grid.rowCount() and 0 <= col < self.grid.columnCount():
-            self.grid.setCurrentCell(row, col)
-
-    def _grid_cell(self, row: int, col: int, *_prev) -> None:
-        if row < 0:
-            return
+    def _grid_question(self, row: int) -> None:
+        """The votes grid moved to the question of ``row``: the list follows."""
         if self.question_list.currentRow() != row:
-            with blocked(self.question_list):
+            with QSignalBlocker(self.question_list):
                 self.question_list.setCurrentRow(row)
             self._show_question()
-        if col >= 0 and self.member_combo.currentIndex() != col:
-            with blocked(self.member_combo):
-                self.member_combo.setCurrentIndex(col)
-        self._show_vote_question()
-
-    def _member_changed(self, index: int) -> None:
-        self._select_cell(max(0, self.grid.currentRow()), index)
-        self._show_vote_question()
-
-    def _show_vote_question(self) -> None:
-        ballot = self.ballots.ballot
-        qid = self.current_question_id()
-        member = self.member_combo.currentData()
-        if ballot is None or qid is None:
-            return
-        q = ballot.question(qid)
-        library = self.controller.library
-        self.vote_question.setText(f"<b>{html.escape(q.id)}</b>: {html.escape(q.title or '')}")
-        self.vote_options.setText("\n".join(f"{n}. {option_label(library, o)}"
-                                            for n, o in enumerate(q.options, start=1)))
-        ranking = self.ballots.ranking_of(member, qid)
-        self.ranking_edit.setText("" if ranking is None else
-                                  ("-" if not ranking else
-                                   " ".join(str(q.options.index(o) + 1) for o in ranking)))
-        self.ranking_edit.selectAll()
 
     def enter_ranking(self) -> bool:
         """Record the typed ranking for the member and question shown; go to the next."""
-        qid = self.current_question_id()
-        member = self.member_combo.currentData()
-        if self.ballots.ballot is None or qid is None or member is None:
-            return False
-        try:
-            self.ballots.cast(member, qid, self.ranking_edit.text())
-        except BallotError as exc:
-            self.vote_error.setText(str(exc))
-            self.last_error = str(exc)
-            return False
-        self.vote_error.setText("")
-        # the secretary goes through one question's paper ballots member by member:
-        # Enter goes to the next member, and after the last to the next question
-        row = self.question_list.currentRow()
-        col = self.member_combo.currentIndex() + 1
-        if col >= self.member_combo.count():
-            col = 0
-            if row + 1 < self.question_list.count():
-                row += 1
-                self.question_list.setCurrentRow(row)
-        self.member_combo.setCurrentIndex(col)
-        self._select_cell(row, col)
-        self._show_vote_question()
-        self.ranking_edit.setFocus()
-        return True
-
-    # -- tally ---------------------------------------------------------------------------
-    def _method_previewed(self, _index: int) -> None:
-        method = self.method_combo.currentData()
-        ballot = self.ballots.ballot
-        self.ballots.set_preview_method(None if ballot is not None and method == ballot.method
-                                        else method)
-
-    def _choose_method(self) -> None:
-        try:
-            self.ballots.choose_method(self.method_combo.currentData())
-        except BallotError as exc:
-            self._error("The method was not changed", exc)
-
-    def _tally_changed(self, results) -> None:
-        ballot = self.ballots.ballot
-        library = self.controller.library
-        if ballot is not None:
-            if self.ballots.preview_method:
-                self.method_note.setText(
-                    f"Preview only: the ballot counts with "
-                    f"{METHOD_LABELS.get(ballot.method, ballot.method)}.")
-            else:
-                self.method_note.setText("The ballot's own method.")
-        current = self.results_table.currentRow()
-        with blocked(self.results_table):
-            self.results_table.setRowCount(len(results))
-            for r, res in enumerate(results):
-                if res.stands == "adopted":
-                    text = f"{option_label(library, res.winner)} adopted"
-                elif res.winner:
-                    text = "the original stands (it wins)"
-                else:
-                    text = "the original stands"
-                proxies = sum(1 for v in ballot.votes if v.question == res.question
-                              and v.proxy_by) if ballot else 0
-                cells = (res.question, text, f"{res.cast}/{len(ballot.roll) if ballot else 0}"
-                         + (f" ({proxies} by proxy)" if proxies else ""))
-                adopted = res.stands == "adopted"
-                for c, value in enumerate(cells):
-                    set_cell(self.results_table, r, c, value, plain_tip(res.reason),
-                             ADOPTED_BG if adopted else None, ADOPTED_FG if adopted else None)
-        row = current if 0 <= current < len(results) else self._first_voted_row(results)
-        self.results_table.setCurrentCell(row, 0)
-        self._show_result(row)
-
-    def _first_voted_row(self, results) -> int:
-        for i, res in enumerate(results):
-            if res.cast:
-                return i
-        return 0
-
-    def _show_result(self, row: int) -> None:
-        results = self.ballots.results
-        if not 0 <= row < len(results):
-            self.chart.set_result(None)
-            self.working.set_page("")
-            return
-        res = results[row]
-        library = self.controller.library
-        labels = {o: option_label(library, o) for o in res.options}
-        self.chart.set_result(res, labels)
-        self.working.set_page(result_html(library, res))
+        done = self.votes.enter_ranking()
+        if not done and self.votes.last_error:
+            self.last_error = self.votes.last_error
+        return done
 
     def show_result(self, question_id: str) -> None:
-        for i, res in enumerate(self.ballots.results):
-            if res.question == question_id:
-                self.results_table.setCurrentCell(i, 0)
-                self._show_result(i)
+        """Select the result of ``question_id`` in the Tally tab."""
+        self.tally.show_result(question_id)
 
     def _verified(self, verification) -> None:
         if verification.ok:
