@@ -164,6 +164,16 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: (c.record(), c.bc.go(4)),
         check=lambda c, _b: ok(Position.from_fen(c.clipboard(), c.bc.variant).fen()
                                == c.ws("board").board.position().fen())),
+    "board/[More]": Expect(check=lambda c, _b: ok(shown(c, "popup", ""))),
+    "board/[More]/Flip": toggled(lambda c: c.ws("board").board.is_flipped()),
+    "board/[More]/Numbers": toggled(lambda c: c.ws("board").board.shows_numbers()),
+    "board/[More]/Export PDN…": Expect(
+        prepare=lambda c: (c.record(), c.dialogs.files.append(c.tmp / "game.pdn")),
+        check=lambda c, _b: ok(pdn_moves(c.tmp / "game.pdn") == pdn_moves(c.pdn))),
+    "board/[More]/Copy FEN": Expect(
+        prepare=lambda c: (c.record(), c.bc.go(4)),
+        check=lambda c, _b: ok(Position.from_fen(c.clipboard(), c.bc.variant).fen()
+                               == c.ws("board").board.position().fen())),
     "board/Open Case…": Expect(
         prepare=case_open_prepare,
         check=lambda c, path: ok(c.bc.case_path == path
@@ -225,7 +235,7 @@ EXPECT: dict[str, Expect] = {
     "board/[Check Record]": Expect(
         prepare=lambda c: (c.planted(), c.bc.set_mode("play"), c.ws("board").check_view.clear()),
         check=lambda c, _b: ok("Ply 7" in c.ws("board").check_view.toPlainText())),
-    "board/[Let illegal moves stand (show all)]": toggled(lambda c: c.bc.let_stand),
+    "board/[Let illegal moves stand]": toggled(lambda c: c.bc.let_stand),
     "board/[Pro-rate the Clocks]": Expect(
         prepare=lambda c: c.planted(),
         check=lambda c, _b: ok(c.ws("board").clock_form.isVisible())
@@ -314,7 +324,7 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: c.ballot(votes=True),
         check=lambda c, _b: ok(not c.ballots.dirty and any(
             v.member == "B" and v.question == "10" for v in load_ballot(c.data / BALLOT).votes))),
-    "ballots/[Import Member Ballot…]": Expect(
+    "ballots/[Import Ballot…]": Expect(
         prepare=import_prepare,
         check=lambda c, _b: ok(c.ballots.ranking_of("A", "12") == ("apca:12A",))),
     "ballots/[Use This Method for the Ballot]": Expect(

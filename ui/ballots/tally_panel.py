@@ -87,6 +87,7 @@ class TallyPanel(QWidget):
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([430, 570])
         layout = QVBoxLayout(self)
+        self.rows = layout
         layout.addLayout(trow)
         layout.addWidget(self.split, 1)
         ballots.tallyChanged.connect(self._tally_changed)
@@ -163,6 +164,18 @@ class TallyPanel(QWidget):
         labels = {o: option_label(library, o) for o in res.options}
         self.chart.set_result(res, labels)
         self.working.set_page(result_html(library, res))
+
+    def add_receipt_row(self, edit: QWidget, button: QWidget) -> None:
+        """The receipt check under the method row: a member checks that the vote of a
+        receipt is in the sealed ballot, unchanged."""
+        row = QHBoxLayout()
+        label = QLabel("A member's &receipt:")
+        label.setBuddy(edit)
+        row.addWidget(label)
+        row.addWidget(edit)
+        row.addWidget(button)
+        row.addStretch(1)
+        self.rows.insertLayout(1, row)
 
 
 def _first_voted_row(results: Sequence[QuestionResult]) -> int:

@@ -12,13 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, QSettings, Qt
-from PySide6.QtGui import QGuiApplication, QKeyEvent
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
@@ -102,8 +103,12 @@ class BoardWorkspace(Workspace):
         self.panels.addTab(scrolled(self.gap_panel), "&Gap")
 
         right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(scrolled(self.record_panel))
+        # the record panel needs no scroll area of its own: its move list scrolls, and
+        # a second scroll bar around it hid the move entry in a small window (issue 19)
+        right.addWidget(self.record_panel)
         right.addWidget(self.panels)
+        right.setCollapsible(0, False)
+        right.setCollapsible(1, False)
         right.setStretchFactor(0, 1)
         right.setStretchFactor(1, 1)
         right.setSizes([340, 360])
@@ -171,6 +176,7 @@ class BoardWorkspace(Workspace):
         bc.modeChanged.connect(self._mode_changed)
         bc.statusMessage.connect(self.show_status)
         bc.gap.started.connect(lambda: self.panels.setCurrentIndex(GAP_TAB))
+        self.panels.currentChanged.connect(lambda _i: self._make_room_for_panel())
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
             bc.rulingsRequested.connect(
                 lambda incident, facts: controller.rulingsRequested.emit(incident, dict(facts)))
@@ -188,6 +194,32 @@ class BoardWorkspace(Workspace):
         self.refresh()
         if controller.library is not None:
             self.on_edition(controller.edition_id or "")
+
+    def _make_room_for_panel(self) -> None:
+        """Give the tab shown the height it needs (the Gap panel is the tallest), taken
+        from the record panel down to what that needs, so nothing is cut off at 700 px."""
+        page = self.panels.currentWidget()
+        inner = page.widget() if isinstance(page, QScrollArea) else page
+        if inner is None:
+            return
+        sizes = self.right_splitter.sizes()
+        if len(sizes) != 2 or sum(sizes) <= 0:
+            return
+        # the tab bar and frames: what the tab widget takes beyond its page's viewport
+        viewport = page.viewport().height() if isinstance(page, QScrollArea) else page.height()
+        overhead = max(self.panels.height() - viewport,
+                       self.panels.tabBar().sizeHint().height() + 6)
+        need = inner.minimumSizeHint().height() + overhead + 2
+        if sizes[1] >= need:
+            return
+        spare = sizes[0] - self.record_panel.minimumSizeHint().height()
+        grow = min(need - sizes[1], max(0, spare))
+        if grow > 0:
+            self.right_splitter.setSizes([sizes[0] - grow, sizes[1] + grow])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._make_room_for_panel()
 
     def _alias_panel_widgets(self) -> None:
         """The panels' widgets under the names the workspace has always had (tests,
@@ -329,8 +361,9 @@ class BoardWorkspace(Workspace):
             self.board_controller.shutdown()
         return super().eventFilter(obj, event)
 
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt API
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
+        self._make_room_for_panel()
         window = self.window()
         if window is not self and window is not self._watched_window:
             if self._watched_window is not None:

@@ -27,7 +27,7 @@ class CheckPanel(QWidget):
         self.check_button = QPushButton("Check Record")
         self.check_button.setToolTip("Replay the record and find the first illegal move")
         self.check_button.clicked.connect(lambda: bc.check_record())
-        self.let_stand_box = QCheckBox("Let illegal moves stand (show all)")
+        self.let_stand_box = QCheckBox("Let illegal moves stand")
         self.let_stand_box.toggled.connect(bc.set_let_stand)
         row.addWidget(self.check_button)
         row.addWidget(self.let_stand_box, 1)

@@ -1,8 +1,8 @@
 """Small widgets the board's panels share."""
 from __future__ import annotations
 
-from PySide6.QtCore import QSize
-from PySide6.QtGui import QTextDocument
+from PySide6.QtCore import QEvent, QObject, QSize
+from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QScrollArea, QTextBrowser, QWidget
 
 __all__ = ["CompactBrowser", "scrolled", "plain_text"]
@@ -18,14 +18,49 @@ class CompactBrowser(QTextBrowser):
         return hint
 
 
+class FitScrollArea(QScrollArea):
+    """A scroll area whose widget fills the viewport and scrolls only below the
+    widget's minimum size. (Qt's resizable scroll area gives a widget with wrapped
+    labels its preferred height instead, so its last buttons scrolled out of sight
+    although they fitted: issue 19.)"""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.setWidget(widget)
+        self.setWidgetResizable(False)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setMinimumSize(60, 40)
+        widget.installEventFilter(self)
+
+    def fit(self) -> None:
+        widget = self.widget()
+        if widget is None:
+            return
+        least = widget.minimumSizeHint().expandedTo(widget.minimumSize())
+        size = self.viewport().size()
+        width = max(size.width(), least.width())
+        height = max(size.height(), least.height())
+        if widget.hasHeightForWidth():
+            height = max(height, min(widget.heightForWidth(width), least.height()))
+        widget.resize(width, height)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self.fit()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.fit()  # the panel's minimum may have changed (a longer text)
+        return super().eventFilter(watched, event)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        widget = self.widget()
+        return widget.sizeHint() if widget is not None else super().sizeHint()
+
+
 def scrolled(widget: QWidget) -> QScrollArea:
     """``widget`` in a frameless scroll area, so a small window never squashes it."""
-    area = QScrollArea()
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setMinimumSize(60, 40)
-    return area
+    return FitScrollArea(widget)
 
 
 def plain_text(rich: str) -> str:

@@ -55,6 +55,7 @@ class RecordPanel(QWidget):
         self.move_entry = QLineEdit()
         self.move_entry.setPlaceholderText("Type moves as written: 11-15 23-19 8-11… (Enter)")
         self.move_entry.setAccessibleName("Type moves")
+        self.move_entry.setMinimumWidth(120)  # its placeholder must not widen the column
         self.move_entry.returnPressed.connect(self._typed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QComboBox, QToolBar, QWidget
+from PySide6.QtWidgets import QComboBox, QMenu, QToolBar, QToolButton, QWidget
 
 from ..controller import VARIANT_NAMES, BoardController
 from ..widget import BoardWidget
@@ -97,9 +97,6 @@ class BoardToolbar(QToolBar):
             "Numbers", lambda: board.set_show_numbers(self.numbers_action.isChecked()),
             "Ctrl+Shift+U", "Show the square numbers")
         self.numbers_action.setCheckable(True)
-        self.addAction(self.flip_action)
-        self.addAction(self.numbers_action)
-        self.addSeparator()
         self.export_action = action("Export PDN…", host.export_pdn_dialog, "Ctrl+Shift+S",
                                     "Save the record as PDN")
         self.copy_fen_action = action("Copy FEN", host.copy_fen, "Ctrl+Shift+C",
@@ -109,9 +106,24 @@ class BoardToolbar(QToolBar):
         self.save_case_action = action("Save Case", host.save_case, "Ctrl+S",
                                        "Save the dispute case file")
         self.undo_action = action("Undo", bc.undo, "Ctrl+Z")
-        for item in (self.export_action, self.copy_fen_action, self.open_case_action,
-                     self.save_case_action, self.undo_action):
+        for item in (self.open_case_action, self.save_case_action, self.undo_action):
             self.addAction(item)
+        self.addSeparator()
+        # What a referee needs less often sits in one menu, so that at 1024 px nothing
+        # hides behind the toolbar's » (issue 19); each keeps its window-wide shortcut.
+        self.more_menu = QMenu("More", self)
+        for item in (self.flip_action, self.numbers_action):
+            self.more_menu.addAction(item)
+        self.more_menu.addSeparator()
+        for item in (self.export_action, self.copy_fen_action):
+            self.more_menu.addAction(item)
+        self.more_button = QToolButton()
+        self.more_button.setText("More")
+        self.more_button.setAccessibleName("More board actions")
+        self.more_button.setToolTip("Flip, Numbers, Export PDN, Copy FEN")
+        self.more_button.setMenu(self.more_menu)
+        self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.addWidget(self.more_button)
         # stepping through the record: whenever the Board is shown, wherever the
         # focus is (a text field keeps its own arrow keys; Up/Down stay with lists)
         self.nav_actions: dict[str, QAction] = {
