@@ -156,10 +156,14 @@ class Variant:
 
 
 VARIANTS: dict[str, Variant] = {
-    "pool": Variant("pool", True, True, "free", "no", Color.BLACK, 23),
-    "english": Variant("english", False, False, "free", "ends", Color.BLACK, 21),
-    "russian": Variant("russian", True, True, "free", "continues", Color.WHITE, 25),
-    "brazilian": Variant("brazilian", True, True, "most", "no", Color.WHITE, 26),
+    "pool": Variant("pool", True, True, CapturePrecedence.FREE, MidCaptureCrowning.NO,
+                    Color.BLACK, 23),
+    "english": Variant("english", False, False, CapturePrecedence.FREE, MidCaptureCrowning.ENDS,
+                       Color.BLACK, 21),
+    "russian": Variant("russian", True, True, CapturePrecedence.FREE,
+                       MidCaptureCrowning.CONTINUES, Color.WHITE, 25),
+    "brazilian": Variant("brazilian", True, True, CapturePrecedence.MOST, MidCaptureCrowning.NO,
+                         Color.WHITE, 26),
 }
 
 _ALIASES = {
