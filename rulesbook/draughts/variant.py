@@ -152,6 +152,8 @@ class Variant:
                 f"unknown variant flag {unknown[0]!r}: flags are {', '.join(sorted(fields))}")
         flags.setdefault("name", f"{base_variant.name}-custom")
         flags.setdefault("gametype", None)
+        # flags take any object (one signature for every field): the names are checked
+        # above, the enum flags and first_player by value in __post_init__
         return dataclasses.replace(base_variant, **flags)  # type: ignore[arg-type]
 
 

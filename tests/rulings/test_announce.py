@@ -10,7 +10,7 @@ from rulesbook.rulings import (
     draw_claims,
     get_case,
 )
-from rulesbook.rulings.cases import move_tokens
+from rulesbook.rulings.case_record import move_tokens
 
 #: three black kings against White's lone king, Black to move (see tests/ui/test_board_claims)
 START = "B:WK32:BK1,K2,K3"

@@ -457,8 +457,7 @@ class BallotsWorkspace(Workspace):
     def _ask_adoption(self, ballot) -> tuple[str, str, str] | None:
         from ..ballots.adoptdialog import AdoptDialog
 
-        library = self.controller.library
-        if library is None:  # the folder was closed meanwhile: nothing to adopt into
+        if (library := self.controller.library) is None:  # the folder was closed meanwhile
             return None
         dialog = AdoptDialog(library, ballot, self)
         self.adopt_dialog: AdoptDialog | None = dialog
