@@ -31,7 +31,7 @@ number of games. Text is decoded by :mod:`rulesbook.textio`.
 """
 from __future__ import annotations
 
-from .draughts.pdn_syntax import (
+from .draughts.pdn_model import (
     MAX_COMMENT_CHARS,
     MAX_ERRORS,
     MAX_GAMES,

@@ -143,7 +143,7 @@ def load_ballot(path: str | os.PathLike[str]) -> Ballot:
     return _ballot_or_raise(_read_checked(Path(path), "ballot"))
 
 
-def ballot_error(exc: DocumentError, kind: str, file: str | os.PathLike) -> BallotError:
+def ballot_error(exc: DocumentError, kind: str, file: str | os.PathLike[str]) -> BallotError:
     """The BallotError for a ballot (or member ballot) file that :func:`load_document`
     refused: its headline says what went wrong, its problems where."""
     what = kind.replace("-", " ")
@@ -154,7 +154,7 @@ def ballot_error(exc: DocumentError, kind: str, file: str | os.PathLike) -> Ball
     return BallotError(f"{file} is not a valid {what}", list(exc.problems))
 
 
-def _read_checked(path: str | os.PathLike, kind: str, text: str | None = None) -> LoadedYaml:
+def _read_checked(path: str | os.PathLike[str], kind: str, text: str | None = None) -> LoadedYaml:
     """Read a file of ``kind`` safely and check it against its schema."""
     try:
         return load_document(path, kind, display=str(path), text=text)

@@ -19,10 +19,11 @@ it lists every failure.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import Problem
 from .canonical import canonical_json
 from .keys import SigningKey, verify_signature
 from .model import SEAL_ALGORITHM, Ballot, Seal
@@ -166,7 +167,7 @@ def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
 
 
 def verify_ballot(ballot: Ballot, registry: Registry,
-                  problems: Iterable[str] = ()) -> Verification:
+                  problems: Sequence[Problem] = ()) -> Verification:
     """Recompute the seal of a closed ballot, check every signature and recount it.
     ``problems`` are consistency problems found while reading it (a vote for an option
     that no longer exists...): they are failures too, and the recount is skipped."""

@@ -49,7 +49,6 @@ __all__ = [
     "RAYS_BY_DIR",
     "Bitboards",
     "RawMove",
-    "Rules",
     "apply",
     "CompiledRules",
     "compile_rules",
@@ -76,9 +75,6 @@ class Bitboards(NamedTuple):
 
 # A generated move: (path, captures, crowns, capture_mask), squares as bit indices.
 RawMove: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], bool, int]
-# The variant flags compile_rules gives: (men capture backward, flying kings,
-# "most" capture precedence, mid-capture crowning mode MODE_*).
-Rules: TypeAlias = tuple[bool, bool, bool, int]
 # One single jump from an origin: (bit of the jumped square, bit of the landing
 # square, jumped square, landing square).
 _Jump: TypeAlias = tuple[int, int, int, int]
@@ -265,7 +261,7 @@ def _man_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...],
 
 
 def captures(men: int, kings: int, opp: int, occ: int, black: bool,
-             rules: Rules) -> list[RawMove]:
+             rules: CompiledRules) -> list[RawMove]:
     """All capture moves of the side owning ``men``/``kings`` (after precedence)."""
     back, flying, most, mode = rules
     out: list[RawMove] = []
@@ -331,7 +327,7 @@ def quiet_moves(men: int, kings: int, occ: int, black: bool,
     return out
 
 
-def count_quiet(men: int, kings: int, occ: int, black: bool, rules: Rules) -> int:
+def count_quiet(men: int, kings: int, occ: int, black: bool, rules: CompiledRules) -> int:
     """Number of quiet moves, counted with shifts (no move objects built)."""
     free = FULL ^ occ
     n = 0
@@ -360,7 +356,7 @@ def count_quiet(men: int, kings: int, occ: int, black: bool, rules: Rules) -> in
 
 
 def generate(men: int, kings: int, opp: int, occ: int, black: bool,
-             rules: Rules) -> list[RawMove]:
+             rules: CompiledRules) -> list[RawMove]:
     """All legal moves (captures are compulsory).  Most positions have no
     capture: a bitboard test says so before any capture is searched."""
     if has_capture(men, kings, opp, occ, black, rules):
@@ -458,7 +454,7 @@ def _any_jump(pieces: int, opp: int, free: int, shifts: tuple[tuple[int, int, in
     return False
 
 
-def has_capture(men: int, kings: int, opp: int, occ: int, black: bool, rules: Rules) -> bool:
+def has_capture(men: int, kings: int, opp: int, occ: int, black: bool, rules: CompiledRules) -> bool:
     """True when the side owning ``men``/``kings`` has a capture (and so must
     capture): a single jump exists.  Same answer as ``bool(captures(...))``."""
     free = FULL ^ occ
@@ -492,7 +488,7 @@ STEPMASK_WHITE = _step_masks(STEPS_WHITE)
 STEPMASK_ALL = _step_masks(STEPS_ALL)
 
 
-def quiet_step(men: int, kings: int, occ: int, black: bool, rules: Rules, i: int,
+def quiet_step(men: int, kings: int, occ: int, black: bool, rules: CompiledRules, i: int,
                j: int) -> RawMove | None:
     """The generated tuple of the quiet move ``i``-``j`` (bit indices) of the side
     owning ``men``/``kings`` if it is a legal step ignoring captures, else None."""
@@ -524,7 +520,7 @@ JUMP_TO_BLACK = _jump_to(JUMPS_BLACK)
 JUMP_TO_WHITE = _jump_to(JUMPS_WHITE)
 
 
-def capture_path(men: int, kings: int, opp: int, occ: int, black: bool, rules: Rules,
+def capture_path(men: int, kings: int, opp: int, occ: int, black: bool, rules: CompiledRules,
                  path: tuple[int, ...]) -> RawMove | None:
     """The generated tuple of the capture that stops on ``path`` (bit indices)
     if it is one of ``captures(...)`` with exactly that path, else None.

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Literal, overload
 
 from rulesbook.draughts.errors import DraughtsError
 from rulesbook.draughts.movegen import (
-    Rules,
+    CompiledRules,
     apply,
     captures,
     compile_rules,
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["perft", "perft_raw"]
 
 
-def perft_raw(bm: int, bk: int, wm: int, wk: int, black: bool, rules: Rules, depth: int) -> int:
+def perft_raw(bm: int, bk: int, wm: int, wk: int, black: bool, rules: CompiledRules, depth: int) -> int:
     """Perft on raw bitboards (bit i = square i + 1)."""
     if depth <= 0:
         return 1

@@ -152,14 +152,20 @@ class Variant:
                 f"unknown variant flag {unknown[0]!r}: flags are {', '.join(sorted(fields))}")
         flags.setdefault("name", f"{base_variant.name}-custom")
         flags.setdefault("gametype", None)
+        # flags take any object (one signature for every field): the names are checked
+        # above, the enum flags and first_player by value in __post_init__
         return dataclasses.replace(base_variant, **flags)  # type: ignore[arg-type]
 
 
 VARIANTS: dict[str, Variant] = {
-    "pool": Variant("pool", True, True, "free", "no", Color.BLACK, 23),
-    "english": Variant("english", False, False, "free", "ends", Color.BLACK, 21),
-    "russian": Variant("russian", True, True, "free", "continues", Color.WHITE, 25),
-    "brazilian": Variant("brazilian", True, True, "most", "no", Color.WHITE, 26),
+    "pool": Variant("pool", True, True, CapturePrecedence.FREE, MidCaptureCrowning.NO,
+                    Color.BLACK, 23),
+    "english": Variant("english", False, False, CapturePrecedence.FREE, MidCaptureCrowning.ENDS,
+                       Color.BLACK, 21),
+    "russian": Variant("russian", True, True, CapturePrecedence.FREE,
+                       MidCaptureCrowning.CONTINUES, Color.WHITE, 25),
+    "brazilian": Variant("brazilian", True, True, CapturePrecedence.MOST, MidCaptureCrowning.NO,
+                         Color.WHITE, 26),
 }
 
 _ALIASES = {

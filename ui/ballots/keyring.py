@@ -111,12 +111,12 @@ class KeyRing(QObject):
     def import_file(self, member: str, path: str | Path, passphrase: str = "") -> SigningKey:
         """Store a private key file (PEM) of ``member`` and use it."""
         try:
-            self._folder()  # refuses when no rules folder is open
+            root = self._folder()  # refuses when no rules folder is open
             try:
                 pem = Path(path).read_bytes()
             except OSError as exc:
                 raise KeyStoreError(f"cannot read the key file {path}: {exc.strerror}") from None
-            signer, _ = import_member_key(self.root, member, pem,
+            signer, _ = import_member_key(root, member, pem,
                                           passphrase.encode("utf-8") or None)
             if self.registry().registered_key(member) != signer.public:
                 self._register(signer, "signing key imported")
@@ -132,9 +132,7 @@ class KeyRing(QObject):
     def _register(self, signer: SigningKey, what: str = "new signing key") -> None:
         from rulesbook.rulesfolder import RulesFolderError, recorded_change
 
-        root = self.root
-        if root is None:
-            raise BallotError("no rules folder is open")
+        root = self._folder()
         try:  # one commit in a rules folder, as `rulesbook member keygen` makes
             with recorded_change(root / "members.yaml",
                                  f"Member {signer.member}: {what}", member=signer.member):

@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["RULESBOOK_CONFIG"] = str(Path(tmp) / "config")  # demo keys only
         demo_keys(data, members=tuple("ABCDE"), secretary="B")  # every vote is signed
         controller = AppController()
-        if not controller.load(data).ok:
+        library = controller.load(data).library
+        if library is None:
             return 1
         window = MainWindow(controller, settings)
         window.resize(1280, 800)
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         app.processEvents()
         window.grab().save(str(out / "rulings-compare.png"))
 
-        case = get_case(controller.library, "illegal-move-found-four-moves-later")
+        case = get_case(library, "illegal-move-found-four-moves-later")
         rulings.rulings.load_case(case)
         rulings.rulings.set_field("notes", "White claims the jump 17-10 was agreed; Black "
                                            "denies it.")

@@ -458,7 +458,9 @@ class BallotsWorkspace(Workspace):
     def _ask_adoption(self, ballot) -> tuple[str, str, str] | None:
         from ..ballots.adoptdialog import AdoptDialog
 
-        dialog = AdoptDialog(self.controller.library, ballot, self)
+        if (library := self.controller.library) is None:  # the folder was closed meanwhile
+            return None
+        dialog = AdoptDialog(library, ballot, self)
         self.adopt_dialog: AdoptDialog | None = dialog
         try:
             return dialog.answer() if dialog.exec() else None
