@@ -1,19 +1,14 @@
 """The board controller: the session (the core's frozen
 :class:`~rulesbook.reconstruct.BoardSession`), undo, the current ply and the mode.
 
-Every edit of the record goes through here (so that it can be undone) and makes
-a new frozen session.  The rest of the board's work is done by small controllers
-it owns, each a QObject with its own signals (their status messages are relayed
-on :attr:`BoardController.statusMessage`):
-
-* ``input`` (:mod:`.input`): clicks and drags, the core's state machine;
-* ``setup`` (:mod:`.setup`): the set-up palette and the position set up;
-* ``check`` (:mod:`.check`): "Check record", the move list's marks, rulings;
-* ``gap`` (:mod:`.gap`): the gap search off the GUI thread and its preview;
-* ``counts`` (:mod:`.counts`): the draw counts under the edition in force;
-* ``clocks`` (:mod:`.clocks`): clock pro-rating;
-* ``files`` (:mod:`.files`): imports, the autosave (written at every change,
-  atomically, through :class:`ui.autosave.AutosaveSlot`) and case files.
+Every edit of the record goes through here (so that it can be undone) and makes a
+new frozen session. Small controllers it owns do the rest, each a QObject with its
+own signals (status messages are relayed on :attr:`BoardController.statusMessage`):
+``input`` (clicks and drags), ``setup`` (the palette and the position set up),
+``check`` ("Check record", the move list's marks, rulings), ``gap`` (the gap search
+off the GUI thread and its preview), ``counts`` (the draw counts of the edition in
+force), ``clocks`` (clock pro-rating), ``files`` (imports, the atomic autosave at
+every change, case files): one module each in this package.
 """
 from __future__ import annotations
 

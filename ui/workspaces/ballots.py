@@ -28,12 +28,7 @@ from ..ballots.keypanel import KeyPanel
 from ..ballots.ranking import METHOD_LABELS
 from ..ballots.recovery_banner import RecoveryBanner
 from ..ballots.tally_panel import TallyPanel
-from ..ballots.views import (
-    question_html,
-    result_html,
-    seal_warnings,
-    settings_text,
-)
+from ..ballots.views import question_html, result_html, seal_warnings, settings_text
 from ..ballots.votes_panel import VotesPanel
 from ..dialogs import SAVE_DISCARD_CANCEL, YES_NO, Choice, Icon, Role, ask, ask_text, message_box
 from ..widgets import DocBrowser
