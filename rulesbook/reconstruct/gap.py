@@ -36,6 +36,7 @@ from rulesbook.draughts import (
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target
+from rulesbook.reconstruct.gap_known import check_known
 from rulesbook.reconstruct.gap_search import MAX_PLIES, CancelToken, GapSearch, SearchCancelled
 
 __all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
@@ -254,6 +255,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     for item in known:
         k = parse_known(item, start) if isinstance(item, str) else item
         constraints.setdefault(k.ply, []).append(k)
+    check_known(constraints, start, target, plies, max_plies, chosen)
     parity = 0 if start.turn is target.turn else 1
     lengths = [n for n in lengths if n % 2 == parity]
     if constraints:
@@ -270,7 +272,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     nodes = 0
     cancelled = False
     done = 1.0
-    tried = []
+    tried: list[int] = []
+    stopped_at = 0  # the length being searched when cancelled
     for index, n in enumerate(lengths):
         # one more than kept: finding it tells that more than ``limit`` exist
         report = _scaled(progress, index, len(lengths))
@@ -281,6 +284,9 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
             cancelled = True
             nodes += search.nodes
             done = (index + min(search.done, 1.0)) / len(lengths)
+            # the sequences found before it stopped are real: list them
+            found.extend(search.sequences_so_far(key, limit - len(found)))  # type: ignore[arg-type]
+            stopped_at = n
             break
         nodes += search.nodes
         tried.append(n)
@@ -296,11 +302,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     unaccounted: tuple[str, ...] = ()
     if cancelled:
         status = Status.CANCELLED
-        so_far = (f"{len(sequences)} sequence(s) found so far" if sequences
-                  else "no sequence found yet, which says nothing about whether one exists")
-        explanation = (f"search cancelled after {nodes:,} position{'s' if nodes != 1 else ''}, "
-                       f"about {done:.0%} of the search done: {so_far}. To make it finish, add "
-                       f"a move the players agree on or give a smaller number of plies")
+        explanation = _cancelled_explanation(sequences, nodes, done, tried, stopped_at,
+                                             plies is None)
     elif not total:
         status = Status.IMPOSSIBLE
         problems = _describe_counts(start, target)
@@ -333,6 +336,25 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         explanation = head + where
     return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
                      nodes, time.perf_counter() - t0, truncated, cancelled, done)
+
+
+def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done: float,
+                           tried: Sequence[int], stopped_at: int, bounded: bool) -> str:
+    """What a cancelled search tells: how far it got, what it found, and what
+    the referee could add to make it finish."""
+    head = (f"search cancelled after {nodes:,} position{'s' if nodes != 1 else ''}, "
+            f"about {done:.0%} of the search done")
+    if bounded:
+        head += (f" (gaps of {', '.join(map(str, tried))} plies searched completely, "
+                 f"stopped in the {stopped_at}-ply one)" if tried
+                 else f" (stopped in the {stopped_at}-ply gap)")
+    if sequences:
+        found = (f"{len(sequences)} sequence{'s' if len(sequences) != 1 else ''} found so "
+                 f"far (listed), more may exist")
+    else:
+        found = "no sequence found yet, which says nothing about whether one exists"
+    return (f"{head}: {found}. To make it finish, add a move the players agree on "
+            f"(e.g. the first move of each side) or give a smaller number of plies")
 
 
 def _scaled(progress, index: int, count: int):

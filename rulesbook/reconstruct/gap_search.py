@@ -90,6 +90,10 @@ class GapSearch:
         self.progress = progress
         self.cancel = cancel
         self.memo: dict[tuple[int, int, int, int, bool, int], int] = {}
+        # the nodes the search was in when it was cancelled: {memo key: the
+        # sequences found below it so far} (their moves not yet searched are
+        # in neither table)
+        self.partial: dict[tuple[int, int, int, int, bool, int], int] = {}
         self.nodes = 0
         self.done = 0.0
         self._last_report = 0.0
@@ -204,18 +208,26 @@ class GapSearch:
             self.memo[memo_key] = total
             return total
         memo = self.memo
-        for n, mv in enumerate(moves):
-            nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
-            hit = memo.get((nbm, nbk, nwm, nwk, nxt, below))
-            if hit is None:
-                total += self._count(nbm, nbk, nwm, nwk, nxt, below, share)
-            else:
-                total += hit
-                self.done += share
-            if total >= cap:
-                total = cap
-                self.done += share * (len(moves) - n - 1)  # the moves not searched
-                break
+        try:
+            for n, mv in enumerate(moves):
+                nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
+                child = (nbm, nbk, nwm, nwk, nxt, below)
+                hit = memo.get(child)
+                if hit is None:
+                    total += self._count(nbm, nbk, nwm, nwk, nxt, below, share)
+                else:
+                    total += hit
+                    self.done += share
+                if total >= cap:
+                    total = cap
+                    self.done += share * (len(moves) - n - 1)  # the moves not searched
+                    break
+        except SearchCancelled:
+            # remember how far this node got: the sequences found below it
+            # stay listable (:meth:`sequences_so_far`)
+            # (with what the move being searched had found below it)
+            self.partial[memo_key] = total + self.partial.get(child, 0)
+            raise
         self.memo[memo_key] = total
         return total
 
@@ -228,13 +240,24 @@ class GapSearch:
             self._walk(*key, self.plies, (), out, limit)
         return out
 
-    def _known_count(self, key: Key, remaining: int) -> int:
+    def sequences_so_far(self, key: Key, limit: int) -> list[tuple[tuple, ...]]:
+        """After a cancelled :meth:`count`: the first ``limit`` sequences found
+        before it stopped (every one replays to the target; more may exist)."""
+        out: list[tuple[tuple, ...]] = []
+        if limit > 0 and self._known_count(key, self.plies, partial=True):
+            self._walk(*key, self.plies, (), out, limit, partial=True)
+        return out
+
+    def _known_count(self, key: Key, remaining: int, partial: bool = False) -> int:
         if remaining <= self.depth:
             return self.back[remaining].get(key, 0)
-        return self.memo.get((*key, remaining)) or 0
+        count = self.memo.get((*key, remaining))
+        if count is None and partial:
+            count = self.partial.get((*key, remaining))
+        return count or 0
 
     def _walk(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
-              prefix: tuple, out: list, limit: int) -> None:
+              prefix: tuple, out: list, limit: int, partial: bool = False) -> None:
         if remaining == 0:
             out.append(prefix)
             return
@@ -242,7 +265,7 @@ class GapSearch:
         below = remaining - 1
         for mv in self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1):
             nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
-            if self._known_count((nbm, nbk, nwm, nwk, nxt), below):
-                self._walk(nbm, nbk, nwm, nwk, nxt, below, (*prefix, mv), out, limit)
+            if self._known_count((nbm, nbk, nwm, nwk, nxt), below, partial):
+                self._walk(nbm, nbk, nwm, nwk, nxt, below, (*prefix, mv), out, limit, partial)
                 if len(out) >= limit:
                     return
