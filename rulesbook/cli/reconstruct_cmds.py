@@ -37,13 +37,14 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rulesbook.limits import MAX_GAMES
 
 from .common import fail, int_range, warn
 
 if TYPE_CHECKING:
+    from rulesbook.reconstruct import Record
     from rulesbook.reconstruct.gap import CancelToken
 
 #: The exit code after Ctrl+C (128 + SIGINT), as shells use.
@@ -55,7 +56,7 @@ MAX_GAP_PLIES = 200
 __all__ = ["register", "cmd_replay", "cmd_reconstruct"]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r = subparsers.add_parser(
         "replay", help="replay a game record and find the first illegal move",
         description="Replay a PDN file or a text file of moves and report the first illegal "
@@ -98,10 +99,11 @@ def _error(command: str, message: str) -> int:
     return fail(message)
 
 
-def _game_report(number: int, record, let_stand: bool) -> tuple[dict, bool]:
+def _game_report(number: int, record: Record, let_stand: bool
+                 ) -> tuple[dict[str, Any], bool]:
     from rulesbook.reconstruct import no_move_problem, replay
 
-    result = {"game": number, "tags": dict(record.tags), "plies": len(record.moves),
+    result: dict[str, Any] = {"game": number, "tags": dict(record.tags), "plies": len(record.moves),
               "first_illegal": None, "illegal": [], "final_fen": None,
               "result": record.result}
     if record.start is None or no_move_problem(record) is not None:
@@ -165,7 +167,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _print_report(report: dict, record) -> None:
+def _print_report(report: dict[str, Any], record: Record) -> None:
     tags = report["tags"]
     from rulesbook.textio import visible_controls
 

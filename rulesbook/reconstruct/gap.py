@@ -25,6 +25,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rulesbook.draughts import (
     Color,
@@ -37,6 +38,7 @@ from rulesbook.draughts import (
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target
 from rulesbook.reconstruct.gap_known import check_known
+from rulesbook.reconstruct.gap_retro import RawMove
 from rulesbook.reconstruct.gap_search import MAX_PLIES, CancelToken, GapSearch, SearchCancelled
 
 __all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
@@ -157,7 +159,7 @@ class GapResult:
     cancelled: bool = False
     done: float = field(default=1.0, compare=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The object printed by ``rulesbook reconstruct --json``."""
         return {"status": self.status.value, "sequences": [list(t) for t in self.texts],
                 "diverge_at": list(self.diverge_at), "explanation": self.explanation}
@@ -267,7 +269,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     t = Target(*target.bitboards(), men_back=chosen.men_capture_backward,
                flying=chosen.flying_kings)
     rules = compile_rules(chosen)
-    found: list[tuple] = []
+    found: list[tuple[RawMove, ...]] = []
     total = 0  # sequences that exist (counted up to limit + 1)
     nodes = 0
     cancelled = False
@@ -357,7 +359,11 @@ def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done
             f"(e.g. the first move of each side) or give a smaller number of plies")
 
 
-def _scaled(progress, index: int, count: int):
+Progress = Callable[[float, int], "bool | None"]
+
+
+def _scaled(progress: Progress | None, index: int, count: int) -> Progress | None:
+    """``progress`` for the ``index``-th of ``count`` searches, as a fraction of all."""
     if progress is None:
         return None
 
@@ -381,7 +387,7 @@ def _texts(start: Position, sequences: Sequence[Sequence[Move]]
     """The PDN texts of every sequence played from ``start``; the sequences
     share their first moves, so each (position, move) is written once."""
     # tree of the sequences: {move: (text, position after, {next move: ...})}
-    root: dict = {}
+    root: dict[Move, Any] = {}
     out = []
     for moves in sequences:
         node, position, texts = root, start, []

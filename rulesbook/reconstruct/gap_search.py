@@ -20,20 +20,19 @@ entered, so listing costs no search.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import BIT, apply, legal_raw_moves
 from rulesbook.reconstruct.gap_bounds import Target, feasible, move_slack
-from rulesbook.reconstruct.gap_retro import can_unmove, next_layer
+from rulesbook.reconstruct.gap_retro import Key, RawMove, Rules, can_unmove, next_layer
 
 __all__ = ["CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
 
 #: The longest gap searched (a deeper search could not finish anyway).
 MAX_PLIES = 200
 
-Key = tuple[int, int, int, int, bool]
 
 
 #: The forward search builds the next backward layer once it has searched
@@ -74,7 +73,8 @@ class GapSearch:
     and then (returning False cancels, as does ``cancel.is_set()``).
     """
 
-    def __init__(self, target: Target, rules: tuple, known: dict[int, Sequence[_Constraint]],
+    def __init__(self, target: Target, rules: Rules,
+                 known: Mapping[int, Sequence[_Constraint]],
                  plies: int, cap: int,
                  progress: Callable[[float, int], bool | None] | None = None,
                  cancel: object | None = None) -> None:
@@ -114,7 +114,7 @@ class GapSearch:
                     raise SearchCancelled
 
     # ------------------------------------------------------------------ moves
-    def _moves(self, bm: int, bk: int, wm: int, wk: int, black: bool, ply: int) -> list[tuple]:
+    def _moves(self, bm: int, bk: int, wm: int, wk: int, black: bool, ply: int) -> list[RawMove]:
         """The legal raw moves at ``ply`` (1-based) that the constraints allow."""
         moves = legal_raw_moves(bm, bk, wm, wk, black, self.rules)
         constraints = self.known.get(ply)
@@ -232,18 +232,18 @@ class GapSearch:
         return total
 
     # ------------------------------------------------------------------ listing
-    def sequences(self, key: Key, limit: int) -> list[tuple[tuple, ...]]:
+    def sequences(self, key: Key, limit: int) -> list[tuple[RawMove, ...]]:
         """The first ``limit`` sequences (tuples of raw moves) from ``key``, in
         move-generation order; call after :meth:`count`."""
-        out: list[tuple[tuple, ...]] = []
+        out: list[tuple[RawMove, ...]] = []
         if limit > 0 and self._known_count(key, self.plies):
             self._walk(*key, self.plies, (), out, limit)
         return out
 
-    def sequences_so_far(self, key: Key, limit: int) -> list[tuple[tuple, ...]]:
+    def sequences_so_far(self, key: Key, limit: int) -> list[tuple[RawMove, ...]]:
         """After a cancelled :meth:`count`: the first ``limit`` sequences found
         before it stopped (every one replays to the target; more may exist)."""
-        out: list[tuple[tuple, ...]] = []
+        out: list[tuple[RawMove, ...]] = []
         if limit > 0 and self._known_count(key, self.plies, partial=True):
             self._walk(*key, self.plies, (), out, limit, partial=True)
         return out
@@ -257,7 +257,8 @@ class GapSearch:
         return count or 0
 
     def _walk(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
-              prefix: tuple, out: list, limit: int, partial: bool = False) -> None:
+              prefix: tuple[RawMove, ...], out: list[tuple[RawMove, ...]], limit: int,
+              partial: bool = False) -> None:
         if remaining == 0:
             out.append(prefix)
             return
