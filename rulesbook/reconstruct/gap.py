@@ -335,7 +335,11 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
             head = f"{len(sequences)} sequences lead to the board"
         where = (f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
                  if diverge else "")
-        explanation = head + where
+        # what the referee could add to narrow the answer down
+        hint = ("; to narrow them down, add a move the players agree on"
+                + (f" (e.g. the one at ply {diverge[0]})" if diverge else "")
+                if truncated else "")
+        explanation = head + where + hint
     return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
                      nodes, time.perf_counter() - t0, truncated, cancelled, done)
 

@@ -60,6 +60,19 @@ def test_a_search_cancelled_at_once_found_nothing_and_says_so():
     assert "says nothing about whether one exists" in result.explanation
 
 
+def test_a_search_stopped_by_the_limit_says_what_would_narrow_it():
+    # issue 20's case: five orders of the same moves lead to this board
+    board = "B:W17,20,21,22,25,26,28,29,30,31,32:B1,2,3,4,5,6,7,8,12"
+    for limit in (1, 2):
+        cut = fill_gap("start", board, plies=8, limit=limit)
+        assert cut.truncated and "add a move the players agree on" in cut.explanation
+    # the listed sequences of the cut search differ first at ply 1 (9-14 / 10-15 ...)
+    two = fill_gap("start", board, plies=8, limit=2)
+    assert f"the one at ply {two.diverge_at[0]}" in two.explanation
+    whole = fill_gap("start", board, plies=8, limit=100)
+    assert not whole.truncated and "add a move" not in whole.explanation
+
+
 # ---------------------------------------------------------------- --known
 START = "start"
 # the position after 1. 11-15 23-19 2. 8-11 22-17 (pool from the start: Black first)
