@@ -2,7 +2,7 @@
 
 A known move that cannot belong to the gap is an input error the referee can
 fix, not an "impossible" answer: a ply past the end of the gap, two moves for
-one ply, a step no piece can make, a man's step backward at a ply of the side
+one ply, a step no piece can make, a king's move by a side that can have no king yet, a man's step backward at a ply of the side
 whose men go the other way (and which can have no king yet), a first move
 that is not legal in the earlier position.  :func:`check_known` raises
 :class:`~rulesbook.draughts.DraughtsError` with a message that names the
@@ -107,6 +107,12 @@ def check_known(constraints: Mapping[int, Sequence[_KnownMove]], start: Position
         if k.start is not None and k.end is not None and not k.via:
             rows = forward_rows(side, k.start, k.end)
             moves_before = (ply - 1) // 2
+            if rows % 2 and abs(rows) > 1 \
+                    and not _can_have_king(start, target, side, moves_before):
+                raise DraughtsError(
+                    f"the known move {_shown(k)} is a king's move ({abs(rows)} squares along a "
+                    f"diagonal), but {side.title}, who plays ply {ply}, can have no king by "
+                    f"then")
             if rows == -1 and not _can_have_king(start, target, side, moves_before):
                 owner = side.opponent
                 first, second = start.turn, start.turn.opponent

@@ -124,14 +124,19 @@ def test_known_moves_that_cannot_belong_to_the_gap(capsys, known, words):
     assert "parity" not in err and "odd" not in err.split(":", 2)[-1].split("(")[0]
 
 
-def test_english_steps_are_one_square():
-    # 9-23 follows one diagonal three rows long: a flying king's move in pool
-    # (accepted there), no move at all in English
-    english = Position.start("english")
-    with pytest.raises(DraughtsError, match="9-23 cannot be played.*one square at a time"):
-        fill_gap(english, english, plies=4, known=["3:9-23"], variant="english")
+def test_long_steps_need_flying_kings():
+    # 32-9 follows one diagonal five rows long: a flying king's move in pool,
+    # no move at all in English
+    english = Position.from_fen("W:WK29,K32:BK1,K4", "english")
+    with pytest.raises(DraughtsError, match="32-9 cannot be played.*one square at a time"):
+        fill_gap(english, english, plies=4, known=["1:32-9"], variant="english")
+    # in pool the kings of KINGS fly: the move is accepted (and played)
+    found = fill_gap(KINGS, KINGS, plies=4, known=["1:32-9"])
+    assert found.sequences and all(KINGS.move_text(seq[0]) == "32-9" for seq in found.sequences)
+    # ... but not from the start, where Black can have no king by ply 3
     pool = Position.start("pool")
-    assert fill_gap(pool, pool, plies=4, known=["3:9-23"]).status is Status.IMPOSSIBLE
+    with pytest.raises(DraughtsError, match="9-23 is a king's move.*Black.*no king"):
+        fill_gap(pool, pool, plies=4, known=["3:9-23"])
 
 
 # ---------------------------------------------------------------- Ctrl+C
