@@ -4,12 +4,13 @@ new one, and pydraughts' perft(4) from the English start, all in one run.
 Cases (``bench/gap_cases.py``): from ply 20 of real English games (Tinsley)
 and of seeded random pool games, nothing known in between; the same pool gaps
 with the first move of each side known; the pool three-kings-against-one
-endgame.  "Today" is ``rulesbook/reconstruct/gap.py`` as it was at commit
-``BASELINE`` (loaded from git), run on the same engine; both keep at most 200
-sequences (the command line's default).  A search that has not finished
+endgame.  "Today" is the gap filler (``rulesbook/reconstruct/gap*.py``) as it
+was at commit ``BASELINE`` (loaded from git), run on the same engine; both keep
+at most 200 sequences (the command line's default).  A search that has not finished
 after ``--budget`` seconds is stopped and counted as "> budget".
 
-Run: ``.venv/bin/python bench/bench_gap.py [--count 20] [--budget 30] [--quick]``
+Run: ``.venv/bin/python bench/bench_gap.py [--count 20] [--budget 30] [--quick | --goals |
+--others]`` (``--goals``: the two rows with a goal; ``--others``: the rest).
 """
 from __future__ import annotations
 
@@ -128,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a few short gaps only")
     parser.add_argument("--goals", action="store_true",
                         help="only the rows with a goal (pool 16 plies, English 20)")
+    parser.add_argument("--others", action="store_true",
+                        help="only the rows without a goal (the rest of the issue's table)")
     parser.add_argument("--no-today", action="store_true", help="skip today's search")
     args = parser.parse_args(argv)
     baseline = None if args.no_today else load_baseline()
@@ -148,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         kings = three_kings_case(14)
         if kings is not None:
             rows.append(("pool three kings v one", 14, [kings]))
+        if args.others:
+            rows = [row for row in rows if (row[0], row[1]) not in GOALS]
     table = ["| gap | plies | positions | today (main " + BASELINE + ") | now | "
              "now median / pydraughts perft(4) | goal |",
              "|---|---|---|---|---|---|---|"]
