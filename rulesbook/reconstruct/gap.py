@@ -143,7 +143,9 @@ class GapResult:
     missing ply) where two sequences found first differ; ``unaccounted`` the
     problems that make it impossible (pieces that cannot be accounted for).
     ``cancelled`` is True (and ``status`` CANCELLED) when the search was
-    stopped early; ``done`` is the fraction of the search it had covered.
+    stopped early: ``sequences`` then holds those found before it stopped
+    (each replays; more may exist); ``done`` is the fraction of the search it
+    had covered.
     """
 
     status: Status
