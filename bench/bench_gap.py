@@ -168,7 +168,9 @@ def main(argv: list[str] | None = None) -> int:
             today = [timed(baseline.fill_gap, case, plies, args.budget, baseline.CancelToken)[0]
                      for case in cases]
             today_text = span(today)
-        ratio = f"{statistics.median(now) / peer:.2f} x" if peer else "n/a"
+        median_now = statistics.median(now)
+        ratio = ("n/a" if not peer else "> budget" if median_now == float("inf")
+                 else f"{median_now / peer:.2f} x")
         goal = GOALS.get((kind, plies))
         goal_text = ""
         if goal:
