@@ -4,17 +4,18 @@ new one, and pydraughts' perft(4) from the English start, all in one run.
 Cases (``bench/gap_cases.py``): from ply 20 of real English games (Tinsley)
 and of seeded random pool games, nothing known in between; the same pool gaps
 with the first move of each side known; the pool three-kings-against-one
-endgame.  "Today" is ``rulesbook/reconstruct/gap.py`` as it was at commit
-``BASELINE`` (loaded from git), run on the same engine; both keep at most 200
-sequences (the command line's default).  A search that has not finished
+endgame.  "Today" is the gap filler (``rulesbook/reconstruct/gap*.py``) as it
+was at commit ``BASELINE`` (loaded from git), run on the same engine; both keep
+at most 200 sequences (the command line's default).  A search that has not finished
 after ``--budget`` seconds is stopped and counted as "> budget".
 
-Run: ``.venv/bin/python bench/bench_gap.py [--count 20] [--budget 30] [--quick]``
+Run: ``.venv/bin/python bench/bench_gap.py [--count 20] [--budget 30] [--quick | --goals |
+--others]`` (``--goals``: the two rows with a goal; ``--others``: the rest).
 """
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import importlib
 import statistics
 import subprocess
 import sys
@@ -31,26 +32,33 @@ from gap_cases import GapCase, english_cases, pool_cases, three_kings_case  # no
 
 from rulesbook.reconstruct.gap import CancelToken, fill_gap  # noqa: E402
 
-BASELINE = "65706c1"  # the gap search before issue 21
+BASELINE = "a656899"  # main before this branch: "today" in the tables
 LIMIT = 200
 GOALS = {("pool", 16): (2.0, 5.0), ("english", 20): (5.0, None)}
 
 
+MODULES = ("gap_bounds", "gap_retro", "gap_search", "gap")
+
+
 def load_baseline():
-    """The gap module of commit BASELINE, or None when git cannot give it."""
-    try:
-        text = subprocess.run(["git", "-C", str(HERE.parent), "show",
-                               f"{BASELINE}:rulesbook/reconstruct/gap.py"],
-                              check=True, capture_output=True, text=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    path = Path(tempfile.mkdtemp()) / "gap_baseline.py"
-    path.write_text(text, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("gap_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gap_baseline"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    """The gap filler of commit BASELINE (its four modules, loaded from git as
+    the package ``gap_today`` on today's engine), or None when git cannot
+    give it (a copy without history)."""
+    folder = Path(tempfile.mkdtemp()) / "gap_today"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    for name in MODULES:
+        try:
+            text = subprocess.run(["git", "-C", str(HERE.parent), "show",
+                                   f"{BASELINE}:rulesbook/reconstruct/{name}.py"],
+                                  check=True, capture_output=True, text=True).stdout
+        except (OSError, subprocess.CalledProcessError):
+            return None
+        for other in MODULES:
+            text = text.replace(f"rulesbook.reconstruct.{other} ", f"gap_today.{other} ")
+        (folder / f"{name}.py").write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(folder.parent))
+    return importlib.import_module("gap_today.gap")
 
 
 def pydraughts_perft4() -> float | None:
@@ -101,13 +109,16 @@ def check(case: GapCase, result) -> None:
         assert case.truth in result.sequences, (case.name, result.explanation)
 
 
-def show(times: list[float]) -> str:
-    """``median 0.42 s, worst 3.10 s`` (a search stopped at the budget is "> budget")."""
-    def fmt(x: float) -> str:
-        return "> budget" if x == float("inf") else f"{x:.2f} s"
+def fmt(x: float) -> str:
+    return "> budget" if x == float("inf") else f"{x:.2f} s"
 
+
+def span(times: list[float]) -> str:
+    """``0.12–2.61 s, median 0.42 s`` (a search stopped at the budget is "> budget")."""
     unfinished = sum(1 for t in times if t == float("inf"))
-    text = f"median {fmt(statistics.median(times))}, worst {fmt(max(times))}"
+    low, high = min(times), max(times)
+    text = (f"{low:.2f}–{fmt(high)}" if high != float("inf") else f"{low:.2f} s – > budget")
+    text += f", median {fmt(statistics.median(times))}"
     return text + (f" ({unfinished} unfinished)" if unfinished else "")
 
 
@@ -116,23 +127,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=20, help="positions of each kind")
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per search")
     parser.add_argument("--quick", action="store_true", help="a few short gaps only")
+    parser.add_argument("--goals", action="store_true",
+                        help="only the rows with a goal (pool 16 plies, English 20)")
+    parser.add_argument("--others", action="store_true",
+                        help="only the rows without a goal (the rest of the issue's table)")
     parser.add_argument("--no-today", action="store_true", help="skip today's search")
     args = parser.parse_args(argv)
     baseline = None if args.no_today else load_baseline()
     peer = pydraughts_perft4()
     print("pydraughts perft(4), English start: "
-          + (f"{peer:.3f} s" if peer else "n/a (pydraughts not installed)"))
+          + (f"{peer:.3f} s" if peer else "n/a (pydraughts not installed)"), flush=True)
     rows: list[tuple[str, int, list[GapCase]]] = []
-    gaps = ((12, 14) if args.quick else (12, 14, 16, 18, 20))
-    for plies in gaps:
-        rows.append(("english", plies, english_cases(plies, args.count)))
-    for plies in ((12, 14) if args.quick else (12, 14, 16)):
-        rows.append(("pool", plies, pool_cases(plies, args.count)))
-        rows.append(("pool, 2 moves known", plies, pool_cases(plies, args.count, known_moves=2)))
-    kings = three_kings_case(14)
-    if kings is not None:
-        rows.append(("pool three kings v one", 14, [kings]))
-    status = 0
+    if args.goals:
+        rows = [("pool", 16, pool_cases(16, args.count)),
+                ("english", 20, english_cases(20, args.count))]
+    else:
+        for plies in ((12, 14) if args.quick else (12, 14, 16, 18, 20)):
+            rows.append(("english", plies, english_cases(plies, args.count)))
+        for plies in ((12, 14) if args.quick else (12, 14, 16)):
+            rows.append(("pool", plies, pool_cases(plies, args.count)))
+            rows.append(("pool, 2 moves known", plies,
+                         pool_cases(plies, args.count, known_moves=2)))
+        kings = three_kings_case(14)
+        if kings is not None:
+            rows.append(("pool three kings v one", 14, [kings]))
+        if args.others:
+            rows = [row for row in rows if (row[0], row[1]) not in GOALS]
+    table = ["| gap | plies | positions | today (main " + BASELINE + ") | now | "
+             "now median / pydraughts perft(4) | goal |",
+             "|---|---|---|---|---|---|---|"]
     for kind, plies, cases in rows:
         now = []
         for case in cases:
@@ -140,21 +163,30 @@ def main(argv: list[str] | None = None) -> int:
             if seconds != float("inf"):
                 check(case, result)
             now.append(seconds)
-        line = f"{kind:24s} {plies:2d} plies, {len(cases):2d} positions: now {show(now)}"
+        today_text = "n/a"
         if baseline is not None:
             today = [timed(baseline.fill_gap, case, plies, args.budget, baseline.CancelToken)[0]
                      for case in cases]
-            line += f" | today {show(today)}"
-        if peer:
-            line += f" | now median = {statistics.median(now) / peer:.2f} x perft(4)"
+            today_text = span(today)
+        median_now = statistics.median(now)
+        ratio = ("n/a" if not peer else "> budget" if median_now == float("inf")
+                 else f"{median_now / peer:.2f} x")
         goal = GOALS.get((kind, plies))
+        goal_text = ""
         if goal:
             med_goal, worst_goal = goal
             met = statistics.median(now) <= med_goal and (worst_goal is None
                                                           or max(now) <= worst_goal)
-            line += f" | goal {'met' if met else 'NOT met'}"
+            goal_text = (f"median ≤ {med_goal:g} s" + (f", worst ≤ {worst_goal:g} s"
+                                                       if worst_goal else "")
+                         + (": met" if met else ": NOT met"))
+        line = (f"| {kind} | {plies} | {len(cases)} | {today_text} | {span(now)} | {ratio} | "
+                f"{goal_text} |")
+        table.append(line)
         print(line, flush=True)
-    return status
+    print(f"\nbudget {args.budget:g} s per search, at most {LIMIT} sequences kept\n")
+    print("\n".join(table))
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The gap-filling cases of issue 21, shared by ``bench_gap.py`` and the tests.
 
-* English: the position after ply 20 of real games (the Tinsley collection of
-  the shared corpus) and the board N plies later;
+* English: the position after ply 20 of real games (the Tinsley collection,
+  ``tests/data/corpus``) and the board N plies later;
 * pool: the same from seeded random pool games (random legal moves);
 * pool with two moves known: the same gaps with the first move of each side
   given (``Known`` at plies 1 and 2);
@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +18,9 @@ from rulesbook.draughts import Move, Position
 from rulesbook.draughts.pdn import read_games
 from rulesbook.reconstruct.gap import Known
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.datapaths import CORPUS  # noqa: E402 - the one place for test data paths
+
 TINSLEY = CORPUS / "english-tinsley-1946-1960s.pdn"
 THREE_KINGS = CORPUS / "pool-3-kings-vs-1-theory.pdn"
 FIRST_PLY = 20

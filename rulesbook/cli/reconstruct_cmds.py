@@ -15,23 +15,40 @@ Contracts (stable, scripts rely on them):
   be used.
 * ``reconstruct --from FEN|start --to FEN [--variant V] (--plies N |
   --max-plies N) [--known PLY:MOVE ...] [--json]``: ``{"status":
-  "impossible"|"unique"|"several", "sequences": [[move, ...], ...],
+  "impossible"|"unique"|"several"|"cancelled", "sequences": [[move, ...], ...],
   "diverge_at": [...], "explanation"}``.  ``--limit N`` keeps N sequences
   and stops the search at the (N+1)-th: the status counts what exists
   ("several" when more than N exist, the explanation says so).  Exit 0 when
-  reconstructed or several, 1 when impossible, 2 on bad input.
+  reconstructed or several, 1 when impossible, 2 on bad input (a known move
+  past the gap, two for one ply, one no piece can make), 130 when Ctrl+C
+  stopped the search: the answer then has status "cancelled", says how far
+  the search got and lists the sequences found so far, and stderr says it was
+  interrupted.
 
 Errors: a message on stderr, exit 2, no traceback.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+import threading
+from collections.abc import Iterator
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from rulesbook.limits import MAX_GAMES
 
 from .common import fail, game_file, int_range
+
+if TYPE_CHECKING:
+    from rulesbook.reconstruct import Record
+    from rulesbook.reconstruct.gap import CancelToken
+
+#: The exit code after Ctrl+C (128 + SIGINT), as shells use.
+EXIT_INTERRUPTED = 130
 
 #: Most missing plies a gap search takes (each ply multiplies the work).
 MAX_GAP_PLIES = 200
@@ -39,7 +56,7 @@ MAX_GAP_PLIES = 200
 __all__ = ["register", "cmd_replay", "cmd_reconstruct"]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     r = subparsers.add_parser(
         "replay", help="replay a game record and find the first illegal move",
         description="Replay a PDN file or a text file of moves and report the first illegal "
@@ -84,10 +101,11 @@ def _error(command: str, message: str) -> int:
     return fail(message)
 
 
-def _game_report(number: int, record, let_stand: bool) -> tuple[dict, bool]:
+def _game_report(number: int, record: Record, let_stand: bool
+                 ) -> tuple[dict[str, Any], bool]:
     from rulesbook.reconstruct import no_move_problem, replay
 
-    result = {"game": number, "tags": dict(record.tags), "plies": len(record.moves),
+    result: dict[str, Any] = {"game": number, "tags": dict(record.tags), "plies": len(record.moves),
               "first_illegal": None, "illegal": [], "final_fen": None,
               "result": record.result}
     if record.start is None or no_move_problem(record) is not None:
@@ -145,7 +163,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _print_report(report: dict, record) -> None:
+def _print_report(report: dict[str, Any], record: Record) -> None:
     tags = report["tags"]
     from rulesbook.textio import visible_controls
 
@@ -192,8 +210,9 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
         known = [parse_known(k, start) for k in args.known]
         if args.limit < 1:
             return _error("reconstruct", "--limit must be 1 or more")
-        result = fill_gap(start, target, plies=args.plies, max_plies=args.max_plies,
-                          known=known, limit=args.limit)
+        with _ctrl_c_cancels() as token:
+            result = fill_gap(start, target, plies=args.plies, max_plies=args.max_plies,
+                              known=known, limit=args.limit, cancel=token)
     except (DraughtsError, ValueError) as exc:
         return _error("reconstruct", str(exc))
     if args.json:
@@ -204,4 +223,30 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
             print(f"{number}. {' '.join(seq)}")
         if result.diverge_at:
             print(f"sequences diverge at ply {', '.join(map(str, result.diverge_at))}")
+    if result.status is Status.CANCELLED:
+        return fail("interrupted (Ctrl+C) before the search finished: the answer above is "
+                    "incomplete", code=EXIT_INTERRUPTED)
     return 1 if result.status is Status.IMPOSSIBLE else 0
+
+
+@contextlib.contextmanager
+def _ctrl_c_cancels() -> Iterator[CancelToken]:
+    """While the search runs, Ctrl+C (SIGINT) cancels it, so that what it has
+    found so far is still printed; a second Ctrl+C stops at once."""
+    from rulesbook.reconstruct.gap import CancelToken
+
+    token = CancelToken()
+    if threading.current_thread() is not threading.main_thread():
+        yield token  # signals reach only the main thread
+        return
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        if token.is_set():
+            raise KeyboardInterrupt
+        token.cancel()
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield token
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -25,6 +25,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rulesbook.draughts import (
     Color,
@@ -36,6 +37,8 @@ from rulesbook.draughts import (
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target
+from rulesbook.reconstruct.gap_known import check_known
+from rulesbook.reconstruct.gap_retro import RawMove
 from rulesbook.reconstruct.gap_search import MAX_PLIES, CancelToken, GapSearch, SearchCancelled
 
 __all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
@@ -140,7 +143,9 @@ class GapResult:
     missing ply) where two sequences found first differ; ``unaccounted`` the
     problems that make it impossible (pieces that cannot be accounted for).
     ``cancelled`` is True (and ``status`` CANCELLED) when the search was
-    stopped early; ``done`` is the fraction of the search it had covered.
+    stopped early: ``sequences`` then holds those found before it stopped
+    (each replays; more may exist); ``done`` is the fraction of the search it
+    had covered.
     """
 
     status: Status
@@ -156,7 +161,7 @@ class GapResult:
     cancelled: bool = False
     done: float = field(default=1.0, compare=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The object printed by ``rulesbook reconstruct --json``."""
         return {"status": self.status.value, "sequences": [list(t) for t in self.texts],
                 "diverge_at": list(self.diverge_at), "explanation": self.explanation}
@@ -254,6 +259,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     for item in known:
         k = parse_known(item, start) if isinstance(item, str) else item
         constraints.setdefault(k.ply, []).append(k)
+    check_known(constraints, start, target, plies, max_plies, chosen)
     parity = 0 if start.turn is target.turn else 1
     lengths = [n for n in lengths if n % 2 == parity]
     if constraints:
@@ -265,12 +271,13 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     t = Target(*target.bitboards(), men_back=chosen.men_capture_backward,
                flying=chosen.flying_kings)
     rules = compile_rules(chosen)
-    found: list[tuple] = []
+    found: list[tuple[RawMove, ...]] = []
     total = 0  # sequences that exist (counted up to limit + 1)
     nodes = 0
     cancelled = False
     done = 1.0
-    tried = []
+    tried: list[int] = []
+    stopped_at = 0  # the length being searched when cancelled
     for index, n in enumerate(lengths):
         # one more than kept: finding it tells that more than ``limit`` exist
         report = _scaled(progress, index, len(lengths))
@@ -281,6 +288,9 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
             cancelled = True
             nodes += search.nodes
             done = (index + min(search.done, 1.0)) / len(lengths)
+            # the sequences found before it stopped are real: list them
+            found.extend(search.sequences_so_far(key, limit - len(found)))  # type: ignore[arg-type]
+            stopped_at = n
             break
         nodes += search.nodes
         tried.append(n)
@@ -296,11 +306,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     unaccounted: tuple[str, ...] = ()
     if cancelled:
         status = Status.CANCELLED
-        so_far = (f"{len(sequences)} sequence(s) found so far" if sequences
-                  else "no sequence found yet, which says nothing about whether one exists")
-        explanation = (f"search cancelled after {nodes:,} position{'s' if nodes != 1 else ''}, "
-                       f"about {done:.0%} of the search done: {so_far}. To make it finish, add "
-                       f"a move the players agree on or give a smaller number of plies")
+        explanation = _cancelled_explanation(sequences, nodes, done, tried, stopped_at,
+                                             plies is None)
     elif not total:
         status = Status.IMPOSSIBLE
         problems = _describe_counts(start, target)
@@ -330,12 +337,39 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
             head = f"{len(sequences)} sequences lead to the board"
         where = (f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
                  if diverge else "")
-        explanation = head + where
+        # what the referee could add to narrow the answer down
+        hint = ("; to narrow them down, add a move the players agree on"
+                + (f" (e.g. the one at ply {diverge[0]})" if diverge else "")
+                if truncated else "")
+        explanation = head + where + hint
     return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
                      nodes, time.perf_counter() - t0, truncated, cancelled, done)
 
 
-def _scaled(progress, index: int, count: int):
+def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done: float,
+                           tried: Sequence[int], stopped_at: int, bounded: bool) -> str:
+    """What a cancelled search tells: how far it got, what it found, and what
+    the referee could add to make it finish."""
+    head = (f"search cancelled after {nodes:,} position{'s' if nodes != 1 else ''}, "
+            f"about {done:.0%} of the search done")
+    if bounded:
+        head += (f" (gaps of {', '.join(map(str, tried))} plies searched completely, "
+                 f"stopped in the {stopped_at}-ply one)" if tried
+                 else f" (stopped in the {stopped_at}-ply gap)")
+    if sequences:
+        found = (f"{len(sequences)} sequence{'s' if len(sequences) != 1 else ''} found so "
+                 f"far (listed), more may exist")
+    else:
+        found = "no sequence found yet, which says nothing about whether one exists"
+    return (f"{head}: {found}. To make it finish, add a move the players agree on "
+            f"(e.g. the first move of each side) or give a smaller number of plies")
+
+
+Progress = Callable[[float, int], "bool | None"]
+
+
+def _scaled(progress: Progress | None, index: int, count: int) -> Progress | None:
+    """``progress`` for the ``index``-th of ``count`` searches, as a fraction of all."""
     if progress is None:
         return None
 
@@ -359,7 +393,7 @@ def _texts(start: Position, sequences: Sequence[Sequence[Move]]
     """The PDN texts of every sequence played from ``start``; the sequences
     share their first moves, so each (position, move) is written once."""
     # tree of the sequences: {move: (text, position after, {next move: ...})}
-    root: dict = {}
+    root: dict[Move, Any] = {}
     out = []
     for moves in sequences:
         node, position, texts = root, start, []

@@ -8,7 +8,8 @@ un-moved: the search goes forward all the way there.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import BIT, FULL, RAYS_BY_DIR, apply, legal_raw_moves
@@ -23,6 +24,10 @@ from rulesbook.reconstruct.gap_bounds import (
 __all__ = ["unmoves", "frontier", "next_layer", "can_unmove"]
 
 Key = tuple[int, int, int, int, bool]
+#: A raw move of the engine: ``(path, captures, crowns, capture_mask)``.
+RawMove = tuple[Any, ...]
+#: A variant's flags as :func:`~rulesbook.draughts.movegen.compile_rules` gives them.
+Rules = tuple[bool, bool, bool, int]
 
 
 def unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
@@ -90,7 +95,7 @@ def unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
 
 
 def _retro_jumps(here: int, far: bool, free: int, restored: int, room: int,
-                 start_at) -> None:
+                 start_at: Callable[[int, int], None]) -> None:
     """Un-jumps into ``here``: the piece reached it by a jump from ``prev``
     over ``cap``; ``cap`` is empty now (the piece was taken up) and comes back
     (``restored``: the squares already given back, at most ``room``)."""
@@ -111,10 +116,10 @@ def _retro_jumps(here: int, far: bool, free: int, restored: int, room: int,
                     _retro_jumps(prev, far, free, nrest, room, start_at)
 
 
-def frontier(t: Target, variant: Variant, rules: tuple, room: int
-              ) -> dict[tuple[int, int, int, int, bool], list[tuple]]:
+def frontier(t: Target, variant: Variant, rules: Rules, room: int
+              ) -> dict[tuple[int, int, int, int, bool], list[RawMove]]:
     """{board one ply before the target: [raw moves leading to the target]}."""
-    table: dict[tuple[int, int, int, int, bool], list[tuple]] = {}
+    table: dict[tuple[int, int, int, int, bool], list[RawMove]] = {}
     mover_black = not t.black
     for nbm, nbk, nwm, nwk in unmoves(t.bm, t.bk, t.wm, t.wk, t.black, variant, room):
         hits = []
@@ -132,8 +137,8 @@ def can_unmove(variant: Variant) -> bool:
     return variant.mid_capture_crowning in ("no", "ends")
 
 
-def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: tuple, start: Key,
-               plies: int, known: dict[int, Sequence[object]],
+def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, start: Key,
+               plies: int, known: Mapping[int, Sequence[object]],
                tick: Callable[[], None] | None = None) -> dict[Key, int]:
     """The backward layer ``k`` from layer ``k - 1`` (``below``): every position
     from which the target is reached in exactly ``k`` plies (the last ``k`` of

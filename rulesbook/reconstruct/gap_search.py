@@ -20,20 +20,19 @@ entered, so listing costs no search.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import BIT, apply, legal_raw_moves
 from rulesbook.reconstruct.gap_bounds import Target, feasible, move_slack
-from rulesbook.reconstruct.gap_retro import can_unmove, next_layer
+from rulesbook.reconstruct.gap_retro import Key, RawMove, Rules, can_unmove, next_layer
 
 __all__ = ["CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
 
 #: The longest gap searched (a deeper search could not finish anyway).
 MAX_PLIES = 200
 
-Key = tuple[int, int, int, int, bool]
 
 
 #: The forward search builds the next backward layer once it has searched
@@ -74,7 +73,8 @@ class GapSearch:
     and then (returning False cancels, as does ``cancel.is_set()``).
     """
 
-    def __init__(self, target: Target, rules: tuple, known: dict[int, Sequence[_Constraint]],
+    def __init__(self, target: Target, rules: Rules,
+                 known: Mapping[int, Sequence[_Constraint]],
                  plies: int, cap: int,
                  progress: Callable[[float, int], bool | None] | None = None,
                  cancel: object | None = None) -> None:
@@ -90,6 +90,10 @@ class GapSearch:
         self.progress = progress
         self.cancel = cancel
         self.memo: dict[tuple[int, int, int, int, bool, int], int] = {}
+        # the nodes the search was in when it was cancelled: {memo key: the
+        # sequences found below it so far} (their moves not yet searched are
+        # in neither table)
+        self.partial: dict[tuple[int, int, int, int, bool, int], int] = {}
         self.nodes = 0
         self.done = 0.0
         self._last_report = 0.0
@@ -110,7 +114,7 @@ class GapSearch:
                     raise SearchCancelled
 
     # ------------------------------------------------------------------ moves
-    def _moves(self, bm: int, bk: int, wm: int, wk: int, black: bool, ply: int) -> list[tuple]:
+    def _moves(self, bm: int, bk: int, wm: int, wk: int, black: bool, ply: int) -> list[RawMove]:
         """The legal raw moves at ``ply`` (1-based) that the constraints allow."""
         moves = legal_raw_moves(bm, bk, wm, wk, black, self.rules)
         constraints = self.known.get(ply)
@@ -204,37 +208,57 @@ class GapSearch:
             self.memo[memo_key] = total
             return total
         memo = self.memo
-        for n, mv in enumerate(moves):
-            nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
-            hit = memo.get((nbm, nbk, nwm, nwk, nxt, below))
-            if hit is None:
-                total += self._count(nbm, nbk, nwm, nwk, nxt, below, share)
-            else:
-                total += hit
-                self.done += share
-            if total >= cap:
-                total = cap
-                self.done += share * (len(moves) - n - 1)  # the moves not searched
-                break
+        try:
+            for n, mv in enumerate(moves):
+                nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
+                child = (nbm, nbk, nwm, nwk, nxt, below)
+                hit = memo.get(child)
+                if hit is None:
+                    total += self._count(nbm, nbk, nwm, nwk, nxt, below, share)
+                else:
+                    total += hit
+                    self.done += share
+                if total >= cap:
+                    total = cap
+                    self.done += share * (len(moves) - n - 1)  # the moves not searched
+                    break
+        except SearchCancelled:
+            # remember how far this node got: the sequences found below it
+            # stay listable (:meth:`sequences_so_far`)
+            # (with what the move being searched had found below it)
+            self.partial[memo_key] = total + self.partial.get(child, 0)
+            raise
         self.memo[memo_key] = total
         return total
 
     # ------------------------------------------------------------------ listing
-    def sequences(self, key: Key, limit: int) -> list[tuple[tuple, ...]]:
+    def sequences(self, key: Key, limit: int) -> list[tuple[RawMove, ...]]:
         """The first ``limit`` sequences (tuples of raw moves) from ``key``, in
         move-generation order; call after :meth:`count`."""
-        out: list[tuple[tuple, ...]] = []
+        out: list[tuple[RawMove, ...]] = []
         if limit > 0 and self._known_count(key, self.plies):
             self._walk(*key, self.plies, (), out, limit)
         return out
 
-    def _known_count(self, key: Key, remaining: int) -> int:
+    def sequences_so_far(self, key: Key, limit: int) -> list[tuple[RawMove, ...]]:
+        """After a cancelled :meth:`count`: the first ``limit`` sequences found
+        before it stopped (every one replays to the target; more may exist)."""
+        out: list[tuple[RawMove, ...]] = []
+        if limit > 0 and self._known_count(key, self.plies, partial=True):
+            self._walk(*key, self.plies, (), out, limit, partial=True)
+        return out
+
+    def _known_count(self, key: Key, remaining: int, partial: bool = False) -> int:
         if remaining <= self.depth:
             return self.back[remaining].get(key, 0)
-        return self.memo.get((*key, remaining)) or 0
+        count = self.memo.get((*key, remaining))
+        if count is None and partial:
+            count = self.partial.get((*key, remaining))
+        return count or 0
 
     def _walk(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
-              prefix: tuple, out: list, limit: int) -> None:
+              prefix: tuple[RawMove, ...], out: list[tuple[RawMove, ...]], limit: int,
+              partial: bool = False) -> None:
         if remaining == 0:
             out.append(prefix)
             return
@@ -242,7 +266,7 @@ class GapSearch:
         below = remaining - 1
         for mv in self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1):
             nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
-            if self._known_count((nbm, nbk, nwm, nwk, nxt), below):
-                self._walk(nbm, nbk, nwm, nwk, nxt, below, (*prefix, mv), out, limit)
+            if self._known_count((nbm, nbk, nwm, nwk, nxt), below, partial):
+                self._walk(nbm, nbk, nwm, nwk, nxt, below, (*prefix, mv), out, limit, partial)
                 if len(out) >= limit:
                     return
