@@ -28,7 +28,12 @@ def bits(x: int) -> list[int]:
     return out
 
 
-def _cones() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+#: ``cone[c][t]``: quiet steps from bit c to bit t; ``rings[a]``: (steps, mask) pairs
+Cone = tuple[tuple[int, ...], ...]
+Rings = tuple[tuple[tuple[int, int], ...], ...]
+
+
+def _cones() -> tuple[Cone, Cone]:
     """``cone[c][t]``: quiet steps a man needs from bit c to bit t (99 = never)."""
     out = []
     for black in (True, False):
@@ -48,7 +53,7 @@ def _cones() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
 CONE_BLACK, CONE_WHITE = _cones()
 
 
-def _rings(cone, forward: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+def _rings(cone: Cone, forward: bool) -> Rings:
     """``rings[a]``: ``(d, mask)`` pairs, nearest first, ``mask`` holding the bits
     ``b`` a man needs ``d`` quiet steps to go to from ``a`` (``forward``) or to
     come from to ``a`` (not ``forward``); unreachable bits are in no mask."""
@@ -71,7 +76,7 @@ CROWN_ROW_WHITE = tuple(bits(CROWN_WHITE))
 _NEVER = 1 << 30
 
 
-def _king_tables() -> dict[tuple[bool, bool], tuple]:
+def _king_tables() -> dict[tuple[bool, bool], tuple[Rings, Rings]]:
     """By (black, flying): ``(from_kings, from_men)``, rings (see :func:`_rings`)
     of the fewest moves that put a king of the side on each square: from a
     king of the side (on an empty board), and from a man of it (forward to
@@ -132,7 +137,7 @@ class Target:
         self.w_goals = wm | (CROWN_WHITE if wk else 0)
 
 
-def _steps_needed(rings, froms: int, tos: int) -> int:
+def _steps_needed(rings: Rings, froms: int, tos: int) -> int:
     """The sum over the bits of ``froms`` of the fewest steps to (or from, by
     ``rings``: see :func:`_rings`) any bit of ``tos``; _NEVER when one cannot."""
     need = 0
@@ -158,7 +163,7 @@ def _exact_steps(black: bool, men: int, tmen: int, moves: int) -> bool:
 
 
 def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
-                moves: int, lost_left: int, takes_left: int, ahead, behind,
+                moves: int, lost_left: int, takes_left: int, ahead: Rings, behind: Rings,
                 black: bool, men_back: bool, flying: bool) -> bool:
     """Can one side go from (men, kings) to (tmen, tkings) in ``moves`` moves,
     losing ``lost_left`` pieces to the opponent and taking ``takes_left``?"""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from rulesbook.draughts import Variant
-from rulesbook.draughts.movegen import BIT, FULL, RAYS_BY_DIR, apply, legal_raw_moves
+from rulesbook.draughts.movegen import BIT, FULL, RAYS_BY_DIR, CompiledRules, apply, legal_raw_moves
 from rulesbook.reconstruct.gap_bounds import (
     CROWN_ROW_BLACK,
     CROWN_ROW_WHITE,
@@ -27,7 +27,7 @@ Key = tuple[int, int, int, int, bool]
 #: A raw move of the engine: ``(path, captures, crowns, capture_mask)``.
 RawMove = tuple[Any, ...]
 #: A variant's flags as :func:`~rulesbook.draughts.movegen.compile_rules` gives them.
-Rules = tuple[bool, bool, bool, int]
+Rules = CompiledRules  # the compiled variant flags the generator reads
 
 
 def unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
