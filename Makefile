@@ -64,6 +64,7 @@ screenshots: install-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screenshots docs/screenshots
 	QT_QPA_PLATFORM=offscreen $(PY) -m ui.board.screenshots docs/screenshots
 	QT_QPA_PLATFORM=offscreen $(PY) -m ui.rulings.screenshots docs/screenshots
+	QT_QPA_PLATFORM=offscreen $(PY) -m ui.screenshots_sizes docs/screenshots
 
 fuzz: install-test
 	$(PY) tools/fuzz.py 100000

@@ -299,3 +299,11 @@ class FittedColumns(QObject):
         if event.type() == QEvent.Type.Resize and watched is self.viewport:
             self.fit()
         return False
+
+
+def breakable(text: str) -> str:
+    """``text`` with a zero-width space after each comma, colon and slash, so that a
+    word-wrapped label can break a long FEN or path instead of widening its panel."""
+    for mark in (",", ":", "/"):
+        text = text.replace(mark, mark + "\u200b")
+    return text

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...widgets import plain_tip
+from ...widgets import breakable, plain_tip
 from ..controller import BoardController
 from .sequence import SequencePreview
 
@@ -190,7 +190,7 @@ class GapPanel(QWidget):
         else:
             self.target_label.setText(
                 f"From the end of the record (ply {bc.available_plies}) to the board now: "
-                f"{bc.gap_target.fen()}")
+                f"{breakable(bc.gap_target.fen())}")
         self.search_button.setEnabled(bc.gap_target is not None and not running)
         self.cancel_button.setEnabled(running)
         self.adopt_button.setEnabled(
