@@ -17,7 +17,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from .board.screenshots import GAP_MISSING, GAP_RECORD, RECORD  # noqa: E402
 from .screenshots import OUT, grab  # noqa: E402
@@ -31,6 +31,7 @@ def shoot(out: Path) -> list[Path]:
 
     from .controller import AppController
     from .mainwindow import MainWindow
+    from .workspaces.board import BoardWorkspace
 
     saved: list[Path] = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -44,7 +45,7 @@ def shoot(out: Path) -> list[Path]:
             return saved
         settings = QSettings(str(Path(tmp) / "s.ini"), QSettings.Format.IniFormat)
         window = MainWindow(controller, settings)
-        board = window.workspaces["board"]
+        board = window.workspace(BoardWorkspace)
         board.confirm_close = lambda: "discard"
         board.confirm_replace = lambda _what: "discard"
         bc = board.board_controller
@@ -55,7 +56,7 @@ def shoot(out: Path) -> list[Path]:
             window.resize(width, height)
             app.processEvents()
 
-            def shot(name: str) -> None:
+            def shot(name: str, folder: Path = folder) -> None:
                 path = grab(window, folder / f"{name}.png")
                 saved.append(path)
                 print(path, *_misfits(window, name))
@@ -95,7 +96,7 @@ def shoot(out: Path) -> list[Path]:
     return saved
 
 
-def _misfits(window, name: str) -> list[str]:
+def _misfits(window: QWidget, name: str) -> list[str]:
     try:
         from tests.ui.layout_fit import misfits
     except ImportError:  # an installed copy without the tests
