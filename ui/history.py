@@ -28,7 +28,7 @@ from rulesbook.rulesfolder.history import HistoryEntry, record_history, record_t
 from rulesbook.textdiff import word_diff
 
 from .controller import AppController
-from .widgets import DocBrowser, plain_tip
+from .widgets import DocBrowser, FittedColumns, plain_tip
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,8 @@ class HistoryPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setStretchLastSection(True)
+        # columns kept inside the table's width (a long commit message wraps)
+        self.fitted = FittedColumns(self.table, (3, 2, 2, 2, 5))
         self.view = DocBrowser()
         self.view.setAccessibleName("Text at the selected version")
         split = QSplitter(Qt.Orientation.Vertical)
@@ -155,7 +156,7 @@ class HistoryPanel(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(plain_tip(f"{e.commit[:10]} — {e.message}"))
                 self.table.setItem(row, col, item)
-        self.table.resizeColumnsToContents()
+        self.fitted.fit()
         self.note.setText(f"{ref}: {len(versions)} version(s). Select one to read its text, "
                           f"two to see the redline between them.")
         if versions:
