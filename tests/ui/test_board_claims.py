@@ -23,7 +23,6 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-import pytest
 import yaml
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
@@ -31,6 +30,10 @@ from PySide6.QtGui import QGuiApplication
 from rulesbook.draughts import Position
 from rulesbook.reconstruct.replay import move_number
 from tests.datapaths import REPO
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    board_workspace,
+    private_autosave_dir,
+)
 
 CASES = REPO / "rules_data" / "cases"
 
@@ -70,25 +73,6 @@ def scoresheet(start: Position, ply: int) -> str:
     return f"{side.title}'s {ordinal(move_number(start, ply))} move"
 
 
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "autosave"
-    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    from ui.workspaces.board import BoardWorkspace
-
-    ws = BoardWorkspace(controller)
-    ws.confirm_close = lambda: "discard"
-    qtbot.addWidget(ws)
-    ws.resize(1100, 720)
-    ws.show()
-    qtbot.waitExposed(ws)
-    yield ws
-    ws.board_controller.shutdown()
 
 
 def paste(qtbot, ws, text: str) -> None:

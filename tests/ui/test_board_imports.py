@@ -7,12 +7,15 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog
 
 from tests.datapaths import CORPUS
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    board_workspace,
+    private_autosave_dir,
+)
 
 TYPED = "11-15 23-19 8-11 22-17"
 TAGS = {"Event": "Ohio Open", "Round": "4", "Date": "2026.05.02", "Black": "Ann Lee",
@@ -25,25 +28,6 @@ def pdn(moves: str = "1. 9-14 22-18 2. 5-9 *", comment: str = "", **tags: str) -
     return f'{head}[GameType "23"]\n\n{body}\n'
 
 
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "autosave"
-    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    from ui.workspaces.board import BoardWorkspace
-
-    ws = BoardWorkspace(controller)
-    ws.confirm_close = lambda: "discard"
-    qtbot.addWidget(ws)
-    ws.resize(1100, 720)
-    ws.show()
-    qtbot.waitExposed(ws)
-    yield ws
-    ws.board_controller.shutdown()
 
 
 class Asked:

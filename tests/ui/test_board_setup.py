@@ -9,14 +9,16 @@ none is copied from what the app printed.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
 from rulesbook.draughts import Color, Piece, Position
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    board_workspace,
+    private_autosave_dir,
+)
 from ui.workspaces.board import GAP_TAB
 
 #: the 6-ply position of issue 19 (pool), from the start position
@@ -26,25 +28,6 @@ BLACK_MAN, BLACK_KING = Piece(Color.BLACK, False), Piece(Color.BLACK, True)
 WHITE_MAN, WHITE_KING = Piece(Color.WHITE, False), Piece(Color.WHITE, True)
 
 
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "autosave"
-    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
-    return folder
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    from ui.workspaces.board import BoardWorkspace
-
-    ws = BoardWorkspace(controller)
-    ws.confirm_close = lambda: "discard"
-    qtbot.addWidget(ws)
-    ws.resize(1100, 720)
-    ws.show()
-    qtbot.waitExposed(ws)
-    yield ws
-    ws.board_controller.shutdown()
 
 
 def engine_position(moves: str, variant: str = "pool") -> Position:

@@ -4,25 +4,20 @@ filter, reading the rows, arrows, Enter, double-click, the header, "Read as"."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QApplication
 
 from rulesbook.reconstruct import split_games
 from tests.datapaths import CORPUS
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    board_workspace,
+    private_autosave_dir,
+)
 
 TINSLEY = CORPUS / "english-tinsley-1946-1960s.pdn"
 #: the number of games of Tinsley's file, as its README publishes it
 TINSLEY_GAMES = 724
-
-
-@pytest.fixture(autouse=True)
-def autosave_dir(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "autosave"
-    monkeypatch.setenv("RULESBOOK_AUTOSAVE_DIR", str(folder))
-    return folder
 
 
 def tags_of_file(text: str) -> list[dict[str, str]]:
@@ -185,21 +180,6 @@ def pydraughts_plays_all(text: str) -> bool:
 
 
 # ---------------------------------------------------------------- the board
-def make_workspace(qtbot, controller):
-    from ui.workspaces.board import BoardWorkspace
-
-    ws = BoardWorkspace(controller)
-    ws.confirm_close = lambda: "discard"
-    qtbot.addWidget(ws)
-    ws.resize(1100, 720)
-    ws.show()
-    qtbot.waitExposed(ws)
-    return ws
-
-
-@pytest.fixture
-def ws(qtbot, controller):
-    return make_workspace(qtbot, controller)
 
 
 def drive_game_list(qtbot, words: str, key=Qt.Key.Key_Return) -> list:
