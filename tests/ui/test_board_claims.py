@@ -205,6 +205,27 @@ def test_the_long_line_names_the_proposal_that_draws(qtbot, ws):
     assert ws.claim_bar.text() == status and ws.claim_bar.button.isEnabled()
 
 
+
+#: a lone white king (moving first) runs the long line, then on to the 13-count
+LONG_THEN_13 = ("W:WK29:BK1,K2,K3", "29-25 1-19 25-22 19-12 22-18 3-7 18-4 7-20 4-22 20-31 "
+                "22-4 2-6 4-25 31-27 25-30 6-1 30-21 27-9 21-25 9-6 25-4 6-28 4-25")
+
+
+def test_the_line_follows_the_count_after_a_proposal_only_claim(qtbot, ws):
+    """After the long-line claim (which only 24B decides), the line must say where the
+    13-count stands at the ply shown, not the "N move(s) remain" of the claim's ply:
+    rule 28 counts the lone king's moves, and White, moving first, has made
+    (ply + 1) // 2 of them by an odd ply."""
+    fen, moves = LONG_THEN_13
+    paste(qtbot, ws, pdn(fen, moves))
+    for ply in (15, 23):
+        step_to(qtbot, ws, ply)
+        line = ws.claim_bar.text()
+        made = (ply + 1) // 2
+        assert "move(s) remain" not in line, line
+        assert f"now, after ply {ply}: 13-count {made} of 13 ({13 - made} left)" in line, line
+
+
 def test_the_stronger_sides_count(qtbot, ws):
     start = Position.from_fen(TWO_V_ONE)
     paste(qtbot, ws, pdn(TWO_V_ONE, TWO_V_ONE_LINE))

@@ -3,9 +3,13 @@ a proposal would decide) at the ply shown, in words, with the button (and
 Ctrl+Shift+R) that opens the rulings with the facts filled in."""
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+
+from rulesbook.draughts import CountState
 
 from ..controller import BoardController
 
@@ -55,6 +59,13 @@ class DrawClaimBar(QWidget):
         text = claim.text
         if bc.ply > claim.ply and claim.reached:
             text += f" — ply {bc.ply} is {bc.ply - claim.ply} move(s) after the draw"
+        elif bc.ply > claim.ply:
+            # the claim's "N move(s) remain" was true at its own ply; say where the
+            # count stands now instead (a referee reads the line at every move)
+            text = re.sub(r" \(\d+ move\(s\) remain\)", "", text)
+            now = live_count(bc.counts.at())
+            if now:
+                text += f" — now, after ply {bc.ply}: {now}"
         if self.label.text() != text:
             self.label.setText(text)
         self.label.setStyleSheet("color: #c00000; font-weight: bold;" if claim.reached else
@@ -67,3 +78,20 @@ class DrawClaimBar(QWidget):
 
     def request(self) -> bool:
         return self._bc.counts.request_rulings()
+
+
+def live_count(state: CountState | None) -> str:
+    """Where the counts stand: "13-count 12 of 13 (1 left)", "stronger side 20 of 30
+    (10 left)"; "" when no count runs."""
+    if state is None:
+        return ""
+    parts = []
+    if state.three_vs_one_active and state.three_vs_one_limit:
+        left = max(0, state.three_vs_one_limit - state.three_vs_one_moves)
+        parts.append(f"13-count {state.three_vs_one_moves} of {state.three_vs_one_limit} "
+                     f"({left} left)")
+    if state.strong_side is not None and state.strong_side_limit:
+        left = max(0, state.strong_side_limit - state.strong_side_moves)
+        parts.append(f"stronger side's count {state.strong_side_moves} of "
+                     f"{state.strong_side_limit} ({left} left)")
+    return "; ".join(parts)
