@@ -301,3 +301,20 @@ def test_compare_marks_suggestions_and_inferred_rulings(rulings):
     # Rule 10 does not say when the move is noticed: read into it
     assert "inferred" in table.item(table.row_of("apca:10"), 1).text()
     assert "inferred" not in table.item(table.row_of("apca:10B"), 1).text()
+
+
+def test_the_report_tells_what_happened_in_words_not_codes(window, rulings, qtbot):
+    """Issue 19: "What happened" gives the reason in words, never the incident or
+    reason code, and the disputed move named as on the scoresheet (Black's 4th move is
+    ply 7: Black moves first in pool)."""
+    board = window.workspaces["board"]
+    bc = board.board_controller
+    bc.type_moves("11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20")
+    board.mode_actions["check"].trigger()
+    board.rulings_button.click()  # the button a referee presses
+    html = rulings.rulings.report_html()
+    happened = html.split("What happened", 1)[1].split("Position", 1)[0]
+    assert "failure_to_capture" not in happened and "missed_capture" not in happened
+    assert "Disputed move" not in happened  # the record says it, once, in words
+    assert "Black had to capture" in happened
+    assert "Black&#x27;s 4th move" in html or "Black's 4th move" in html

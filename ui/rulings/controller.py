@@ -262,11 +262,14 @@ class RulingsController(QObject):
             ply = None
         description = f["description"]
         move = self.context.get("move")
-        reason = self.context.get("explanation") or self.context.get("reason")
+        explanation = self.context.get("explanation")
+        reason = explanation or self.context.get("reason")
         if not description and move and incident.id in CLAIM_INCIDENTS and reason:
             description = str(reason)  # a draw claim: no move is disputed
-        elif not description and move:
-            description = f"Disputed move: {move}" + (f" ({reason})" if reason else "")
+        elif not description and move and (ply is None or not f["moves"].strip()):
+            # with the record and the ply, the report states the move and the reason in
+            # words itself; a bare reason code (failure_to_capture) is never shown
+            description = f"Disputed move: {move}" + (f". {explanation}" if explanation else "")
         return Case(id=self.case_id or "dispute", title=f["title"] or incident.title,
                     incident=incident.id, facts=dict(self.facts), expected={},
                     description=description, fen=f["fen"].strip() or None,
