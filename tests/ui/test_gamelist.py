@@ -236,8 +236,13 @@ def test_read_as_another_variant_reads_the_record_again(qtbot, ws):
     assert bc.record.tags["White"] == "M Rex"  # the same game, read again
     note = ws.variant_notice.text()
     assert note.startswith("No GameType tag: read as pool checkers (your choice;")
-    found = re.search(r"move (\d+) of 56 is the first that is not legal", note)
+    found = re.search(r"ply (\d+) \((Black|White)'s (\d+)\w\w move\) of 56 is the first "
+                      r"that is not legal", note)
     assert found, note
+    # named as on the scoresheet: Black moves first in English, so ply p is move (p+1)//2
+    ply = int(found.group(1))
+    assert found.group(2) == ("Black" if ply % 2 == 1 else "White")
+    assert int(found.group(3)) == (ply + 1) // 2
     # the record check (replay, another module) agrees on the first illegal move
     ws.mode_actions["check"].trigger()
     assert bc.first_illegal is not None and bc.first_illegal.ply == int(found.group(1))

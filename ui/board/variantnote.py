@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QFrame, QHBoxLayout, QLabel, QWidget
 
-from rulesbook.draughts import VARIANTS, Variant
+from rulesbook.draughts import VARIANTS, Position, Variant
 from rulesbook.draughts.pdn_variant import VariantGuess, variant_title
-from rulesbook.reconstruct import ImportedRecord
+from rulesbook.reconstruct import ImportedRecord, move_number
+from rulesbook.textio import ordinal
 
 from .controller import BoardController
 
@@ -30,8 +31,10 @@ class ImportedGame:
     imported: ImportedRecord
 
 
-def choice_sentence(guess: VariantGuess, variant: Variant) -> str:
-    """The notice after the user chose ``variant`` instead of the guess."""
+def choice_sentence(guess: VariantGuess, variant: Variant,
+                    start: Position | None = None) -> str:
+    """The notice after the user chose ``variant`` instead of the guess; the first
+    illegal ply is named as Check Record names it (ply 11, Black's 6th move)."""
     fit = guess.fit(variant)
     name = variant_title(variant)
     if fit is None:
@@ -41,8 +44,12 @@ def choice_sentence(guess: VariantGuess, variant: Variant) -> str:
     elif fit.whole:
         how = "every move is legal in it"
     else:
-        how = (f"move {fit.legal + 1} of {fit.total} is the first that is not legal "
-               f"in it")
+        ply = fit.legal + 1
+        named = ""
+        if start is not None:
+            side = start.turn if ply % 2 == 1 else start.turn.opponent
+            named = f" ({side.title}'s {ordinal(move_number(start, ply))} move)"
+        how = f"ply {ply}{named} of {fit.total} is the first that is not legal in it"
     return (f"{guess.why}: read as {name} (your choice; {how}); the guess was "
             f"{variant_title(guess.chosen)}")
 
@@ -97,7 +104,8 @@ class VariantNotice(QFrame):
         elif variant == self._guess.chosen:
             self.label.setText(self._guess.sentence())
         else:
-            self.label.setText(choice_sentence(self._guess, variant))
+            self.label.setText(choice_sentence(self._guess, variant,
+                                               game.imported.record.start))
         self._select(variant)
         self.show()
 
@@ -128,5 +136,5 @@ class VariantNotice(QFrame):
         if record.variant != game.imported.record.variant and self._guess is not None:
             # the toolbar's variant changed it: say what the record is read as now
             self.label.setText(self._guess.sentence() if record.variant == self._guess.chosen
-                               else choice_sentence(self._guess, record.variant))
+                               else choice_sentence(self._guess, record.variant, record.start))
         self._select(record.variant)
