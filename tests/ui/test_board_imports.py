@@ -138,8 +138,12 @@ def test_new_clears_the_tags_and_the_comment(qtbot, ws):
     bc = ws.board_controller
     paste(ws, pdn(comment="Played in the final", **TAGS))
     assert "Ann Lee" in ws.record_title.text()
+    # just imported: nothing would be lost by replacing it, and the title says so
+    assert "unsaved changes" not in ws.record_title.text()
+    assert "not saved as a case" in ws.record_title.text()
     assert "Played in the final" in ws.comment_view.toPlainText()
     bc.set_notes("the referee's notes")
+    assert "unsaved changes (autosaved)" in ws.record_title.text()  # work to keep now
     ws.confirm_replace = Asked("discard")
     ws.new_action.trigger()
     assert bc.record.tags == {} and bc.notes == "" and bc.case_path is None

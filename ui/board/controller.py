@@ -245,9 +245,8 @@ class BoardController(QObject):
         return self._dirty and not self._fresh
 
     def _set_dirty(self, dirty: bool) -> None:
-        if dirty:
-            self._fresh = False
-        if dirty != self._dirty:
+        was_fresh, self._fresh = self._fresh, self._fresh and not dirty
+        if dirty != self._dirty or was_fresh != self._fresh:
             self._dirty = dirty
             self.dirtyChanged.emit(dirty)
 
@@ -381,7 +380,9 @@ class BoardController(QObject):
         """Start over with ``record`` (undoable) in play mode, no board now marked;
         ``fresh``: as imported or started, not unsaved work of the user's."""
         self._set_record(record, 0, to_play=True, target=None)
-        self._fresh = fresh
+        if fresh != self._fresh:
+            self._fresh = fresh
+            self.dirtyChanged.emit(self._dirty)  # "unsaved" or not: the title follows
 
     def new_game(self, variant: str | Variant | None = None, start: Position | None = None) -> None:
         """New: an empty record (no tags: players, event, round and the game's comment

@@ -21,7 +21,9 @@ def record_title(bc: BoardController) -> str:
         ("Imported record" if tags else "New record")
     event = tags.get("Event", "")
     case = f" · case {bc.case_path.name}" if bc.case_path else ""
-    dirty = " · unsaved changes (autosaved)" if bc.dirty else ""
+    # a record just imported is not saved in a case, but replacing it loses nothing
+    dirty = (" · unsaved changes (autosaved)" if bc.unsaved_work else
+             " · not saved as a case" if bc.dirty else "")
     return f"{players}{' · ' + event if event else ''} · {bc.variant.name}{case}{dirty}"
 
 
