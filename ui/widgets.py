@@ -266,11 +266,12 @@ class FittedColumns(QObject):
     The user may still drag a column wider; the others give way at the next resize."""
 
     def __init__(self, table: QAbstractItemView, weights: tuple[int, ...],
-                 minimum: int = 60):
+                 minimum: int = 60, wrap_rows: bool = True):
         super().__init__(table)
         self.table = table
         self.weights = weights
         self.minimum = minimum
+        self.wrap_rows = wrap_rows  # False for long lists: rows keep one line
         header = table.horizontalHeader() if hasattr(table, "horizontalHeader") else None
         assert isinstance(header, QHeaderView)
         self.header = header
@@ -278,7 +279,8 @@ class FittedColumns(QObject):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        table.setTextElideMode(Qt.TextElideMode.ElideNone)
+        if wrap_rows:
+            table.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.viewport = table.viewport()
         self.viewport.installEventFilter(self)
         self.fit()
@@ -292,7 +294,7 @@ class FittedColumns(QObject):
             return
         for column, weight in enumerate(self.weights[:-1]):
             self.header.resizeSection(column, max(self.minimum, width * weight // total))
-        if hasattr(self.table, "resizeRowsToContents"):
+        if self.wrap_rows and hasattr(self.table, "resizeRowsToContents"):
             self.table.resizeRowsToContents()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt API

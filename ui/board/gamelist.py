@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QDialogButtonBox,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QTableView,
@@ -45,6 +44,8 @@ from rulesbook.reconstruct.gamelist import (
     record_defect,
     sort_games,
 )
+
+from ..widgets import FittedColumns
 
 __all__ = ["GameListModel", "DefectScanner", "GameListDialog", "DEFECT_MARK"]
 
@@ -242,11 +243,9 @@ class GameListDialog(QDialog):
         # the file's order until a header is clicked
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        for column, width in ((Column.WHITE, 160), (Column.BLACK, 160), (Column.EVENT, 220),
-                              (Column.DATE, 90), (Column.ROUND, 60)):
-            self.table.setColumnWidth(column, width)
+        # the columns share the table's width (one line a row, long names elided):
+        # never a sideways scroll bar (issue 19)
+        self.fitted = FittedColumns(self.table, (4, 4, 5, 2, 1, 2), wrap_rows=False)
         self.table.verticalHeader().setDefaultSectionSize(
             self.table.fontMetrics().height() + 6)
         self.table.doubleClicked.connect(lambda index: self._open_row(index.row()))
