@@ -221,3 +221,15 @@ def test_the_real_question_names_the_choices_and_escape_cancels(qtbot, ws):
     assert seen and "the pasted record would replace it" in seen[0][0]
     assert seen[0][1] == ["Cancel", "Discard", "Save"]
     assert texts(ws) == TYPED.split()
+
+
+def test_a_case_saved_under_another_extension_gets_yaml(qtbot, ws, tmp_path, monkeypatch):
+    """A case typed as "report.pdf" in the save dialog is written as report.pdf.yaml:
+    a plain-text case file must never pose as a PDF (found by a new-user check)."""
+    paste(ws, pdn(**TAGS))
+    typed = tmp_path / "report.pdf"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(typed), ""))
+    ws.save_case_action.trigger()
+    assert not typed.exists()
+    assert (tmp_path / "report.pdf.yaml").is_file()
+    assert ws.board_controller.case_path == tmp_path / "report.pdf.yaml"

@@ -511,6 +511,8 @@ class BoardWorkspace(Workspace):
                                                     str(Path.home() / "case.yaml"), CASE_FILTER)
             if not chosen:
                 return False
+            if Path(chosen).suffix.lower() not in (".yaml", ".yml"):
+                chosen += ".yaml"  # a case file is YAML, whatever name was typed
             path = chosen
         return bc.files.save_case(path) is not None
 
