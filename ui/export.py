@@ -4,7 +4,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF
-from PySide6.QtGui import QPageLayout, QPageSize, QPdfWriter, QTextDocument
+from PySide6.QtGui import (
+    QPageLayout,
+    QPageSize,
+    QPdfWriter,
+    QTextCursor,
+    QTextDocument,
+    QTextFormat,
+)
 
 from rulesbook.storage import atomic_write_bytes, atomic_write_text
 
@@ -48,10 +55,40 @@ def document_pdf_bytes(doc: QTextDocument, title: str) -> bytes:
     # print_() adds 2 cm margins of its own inside the page margins.
     doc.documentLayout().setPaintDevice(writer)
     doc.setPageSize(QSizeF(writer.width(), writer.height()))
+    keep_headings_with_next(doc)
     doc.print_(writer)
     del writer  # finishes the PDF
     buffer.close()
     return bytes(data.data())
+
+
+def keep_headings_with_next(doc: QTextDocument, follow_lines: int = 3) -> None:
+    """No heading alone at the foot of a page: a heading with less room under it than
+    ``follow_lines`` lines of text starts the next page (Qt has no
+    ``page-break-after: avoid``). Moving one heading moves the ones after it, so the
+    layout is looked at again until nothing moves."""
+    height = doc.pageSize().height()
+    if height <= 0:
+        return
+    layout = doc.documentLayout()
+    for _ in range(64):
+        moved = False
+        block = doc.begin()
+        while block.isValid():
+            fmt = block.blockFormat()
+            if fmt.headingLevel() > 0 and not (
+                    fmt.pageBreakPolicy() & QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore):
+                rect = layout.blockBoundingRect(block)
+                line = rect.height() or 1.0
+                room = height - (rect.top() % height) - rect.height()
+                if room < follow_lines * line and rect.top() % height > line:
+                    fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
+                    QTextCursor(block).setBlockFormat(fmt)
+                    moved = True
+                    break  # the layout below has changed: look again from the top
+            block = block.next()
+        if not moved:
+            return
 
 
 def export_pdf(path: str | Path, title: str, body: str) -> Path:

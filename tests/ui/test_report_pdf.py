@@ -18,3 +18,22 @@ def test_a_typical_dispute_prints_on_two_pages(qapp, library):
     pdf = report_pdf_bytes(report_html(library, get_case(library, "failure-to-capture-at-once")))
     assert pdf.startswith(b"%PDF")
     assert pages(pdf) == 2
+
+
+def test_no_heading_is_left_alone_at_the_foot_of_a_page(qapp):
+    """Wherever a heading falls, the text under it starts on the same page: for every
+    filler length the page that holds the heading also holds its first line."""
+    import io
+
+    from pypdf import PdfReader
+
+    from ui.export import pdf_bytes
+
+    for filler in range(28, 40):  # about 34 lines fill a Letter page: every position
+        body = "".join(f"<p>filler line {i}</p>" for i in range(filler))
+        body += "<h2>RulingHeading</h2><p>FirstLineUnderIt</p>"
+        reader = PdfReader(io.BytesIO(pdf_bytes("t", body)))
+        texts = [page.extract_text() for page in reader.pages]
+        with_heading = [t for t in texts if "RulingHeading" in t]
+        assert len(with_heading) == 1, (filler, texts)
+        assert "FirstLineUnderIt" in with_heading[0], filler
