@@ -305,8 +305,11 @@ class BoardWorkspace(Workspace):
 
     # ------------------------------------------------------------------ events
     def show_status(self, text: str) -> None:
+        """On the board's own status line; the window's status bar only while the
+        Board is not shown (it said the same twice, cut off at 1024 px)."""
         self.status.setText(text)
-        self.controller.statusMessage.emit(text)
+        if not self.isVisible():
+            self.controller.statusMessage.emit(text)
 
     def status_text(self) -> str:
         return self.status.text()
