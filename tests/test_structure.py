@@ -89,3 +89,32 @@ def test_the_length_check_finds_what_is_planted(tmp_path):
 def test_no_module_is_over_600_lines():
     found = long_modules(REPO, ("rulesbook", "ui", "tests", "bench"))
     assert not found, "\n".join(found)
+
+
+# the arithmetic of square numbers to rows and files (issue 20: "one geometry module")
+_SQUARE_ARITHMETIC = ("// 4", "% 4", "* 4 +")
+
+
+def _square_arithmetic(root: Path) -> list[str]:
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.name == "geometry.py" and path.parent.name == "draughts":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#", 1)[0]
+            if any(mark in code for mark in _SQUARE_ARITHMETIC) and "limit" not in code:
+                found.append(f"{path.relative_to(root.parent)}:{number}: {line.strip()}")
+    return found
+
+
+def test_the_geometry_check_finds_what_is_planted(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "board.py").write_text("row = (square - 1) // 4\n", encoding="utf-8")
+    assert _square_arithmetic(tmp_path / "pkg") == ["pkg/board.py:1: row = (square - 1) // 4"]
+
+
+def test_square_geometry_is_written_once():
+    """Rows and files of square numbers are computed only in rulesbook/draughts/geometry.py;
+    the UI, the reconstruction and the rest of the engine call it."""
+    found = _square_arithmetic(REPO / "rulesbook") + _square_arithmetic(REPO / "ui")
+    assert not found, "\n".join(found)

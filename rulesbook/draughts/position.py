@@ -11,7 +11,7 @@ from rulesbook.draughts.errors import (
     PositionError,
 )
 from rulesbook.draughts.fen import format_fen, parse_fen
-from rulesbook.draughts.geometry import BETWEEN
+from rulesbook.draughts.geometry import BETWEEN, square_at
 from rulesbook.draughts.move import Move
 from rulesbook.draughts.movegen import (
     BIT,
@@ -200,10 +200,11 @@ class Position:
         for row in range(8):
             cells = []
             for file in range(8):
-                if (row + file) % 2 == 0:
+                square = square_at(row, file)
+                if square is None:
                     cells.append(" ")
                     continue
-                piece = self.piece_at(row * 4 + file // 2 + 1)
+                piece = self.piece_at(square)
                 cells.append(piece.symbol if piece else ".")
             rows.append(f"{8 - row} " + " ".join(cells))
         rows.append("  a b c d e f g h")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from rulesbook.draughts.errors import DraughtsError
 
+from .geometry import coords
+
 __all__ = ["square_to_algebraic", "algebraic_to_square", "parse_square", "SQUARES"]
 
 SQUARES = range(1, 33)
@@ -15,10 +17,7 @@ _FILES = "abcdefgh"
 
 
 def _row_file(square: int) -> tuple[int, int]:
-    index = square - 1
-    row = index // 4  # 0 = top row (squares 1-4)
-    col = index % 4
-    return row, 2 * col + (1 if row % 2 == 0 else 0)
+    return coords(square)  # 0 = top row (squares 1-4)
 
 
 def square_to_algebraic(square: int) -> str:

@@ -12,8 +12,8 @@ to come, the number of its moves is exactly the rows its men still advance.
 """
 from __future__ import annotations
 
+from rulesbook.draughts.geometry import coords
 from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE
-from rulesbook.reconstruct.geometry import coords
 
 __all__ = ["Target", "feasible", "move_slack", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
            "CROWN_ROW_WHITE"]
@@ -107,8 +107,9 @@ def _king_tables() -> dict[tuple[bool, bool], tuple[Rings, Rings]]:
 
 _KING_RINGS = _king_tables()
 # the sum of the rows (0 = squares 1-4) of the men of a board, by 16-bit halves
-_ROWSUM_LO = tuple(sum((i // 4) for i in range(16) if x >> i & 1) for x in range(1 << 16))
-_ROWSUM_HI = tuple(sum((4 + i // 4) for i in range(16) if x >> i & 1) for x in range(1 << 16))
+_ROW = tuple(coords(i + 1)[0] for i in range(32))
+_ROWSUM_LO = tuple(sum(_ROW[i] for i in range(16) if x >> i & 1) for x in range(1 << 16))
+_ROWSUM_HI = tuple(sum(_ROW[16 + i] for i in range(16) if x >> i & 1) for x in range(1 << 16))
 
 
 class Target:

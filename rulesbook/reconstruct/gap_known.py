@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from rulesbook.draughts import Color, DraughtsError, Position, Variant
-from rulesbook.reconstruct.geometry import coords, forward_rows, is_diagonal
+from rulesbook.draughts.geometry import coords, forward_rows, is_diagonal
 
 __all__ = ["check_known"]
 

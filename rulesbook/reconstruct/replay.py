@@ -41,15 +41,15 @@ from rulesbook.draughts import (
     Position,
     Variant,
 )
-from rulesbook.draughts.pdn import LOOKAHEAD as LOOKAHEAD  # one look-ahead for PDN and replay
-from rulesbook.draughts.pdn import disambiguate, resolve_move
-from rulesbook.reconstruct.geometry import (
+from rulesbook.draughts.geometry import (
     between,
     crown_row,
     distance,
     forward_rows,
     is_diagonal,
 )
+from rulesbook.draughts.pdn import LOOKAHEAD as LOOKAHEAD  # one look-ahead for PDN and replay
+from rulesbook.draughts.pdn import disambiguate, resolve_move
 from rulesbook.reconstruct.record import Record, WrittenMove, parse_moves_text
 from rulesbook.reconstruct.record import written_squares as _squares
 from rulesbook.textio import shorten

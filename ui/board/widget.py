@@ -27,6 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QApplication, QSizePolicy, QWidget
 
 from rulesbook.draughts import Color, Piece, Position
+from rulesbook.draughts.geometry import coords, square_at
 
 __all__ = ["BoardWidget", "Arrow", "BOARD_COLOURS", "paint_piece", "square_coords"]
 
@@ -55,10 +56,9 @@ BOARD_COLOURS = {
 
 
 def square_coords(square: int) -> tuple[int, int]:
-    """``(row, file)`` with row 0 the top row (squares 1-4) and file 0 the a-file."""
-    index = square - 1
-    row = index // 4
-    return row, 2 * (index % 4) + (1 if row % 2 == 0 else 0)
+    """``(row, file)`` with row 0 the top row (squares 1-4) and file 0 the a-file
+    (the engine's geometry: :func:`rulesbook.draughts.geometry.coords`)."""
+    return coords(square)
 
 
 def paint_piece(p: QPainter, center: QPointF, size: float, piece: Piece) -> None:
@@ -273,9 +273,7 @@ class BoardWidget(QWidget):
         if x < 0 or y < 0 or x >= board.width() or y >= board.height():
             return None
         row, file = self._cell(int(y // size), int(x // size))
-        if (row + file) % 2 == 0:
-            return None
-        return row * 4 + file // 2 + 1
+        return square_at(row, file)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         return QSize(520, 540)
