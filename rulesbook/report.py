@@ -16,6 +16,7 @@ import markdown
 
 from .diagram import DiagramArrow
 from .draughts import Position
+from .reconstruct.record import written_squares
 from .reconstruct.replay import IllegalMove, move_number, replay
 from .storage import atomic_write_text
 from .textio import ordinal, visible_controls
@@ -130,8 +131,8 @@ def is_claim(case: Case) -> bool:
 
 
 def _squares_of(text: str) -> tuple[int, ...]:
-    return tuple(int(s) for s in re.split(r"[-x:]", text)
-                 if s.isascii() and s.isdigit() and len(s) <= 2)
+    """The squares a move text names, read by the one reader of written moves."""
+    return written_squares(text) or ()
 
 
 def report_markdown(library: Library, case: Case,

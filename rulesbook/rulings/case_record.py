@@ -2,28 +2,23 @@
 case checks (:mod:`.checks`) and the case library (:mod:`.cases`) both read."""
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..draughts import DraughtsError, Game, Position
+from ..reconstruct.record import parse_moves_text
 from .errors import GameRecordError
 
 __all__ = ["CaseRecord", "case_game", "move_tokens"]
 
-_MOVE_NUMBER = re.compile(r"^\d+\.+$")
 
 
 def move_tokens(moves: str) -> list[str]:
-    """The move texts of a record ("1. 11-15 23-19 2. 8-11" -> ["11-15", "23-19", "8-11"])."""
-    tokens = []
-    for token in moves.replace("\n", " ").split():
-        if _MOVE_NUMBER.match(token) or token in ("*", "1-0", "0-1", "1/2-1/2"):
-            continue
-        token = re.sub(r"^\d+\.+", "", token)
-        if token:
-            tokens.append(token)
-    return tokens
+    """The move texts of a record ("1. 11-15 23-19 2. 8-11" -> ["11-15", "23-19", "8-11"]),
+    read by the one reader of written moves,
+    :func:`rulesbook.reconstruct.record.parse_moves_text` (comments, move numbers and
+    results are not moves)."""
+    return [move.text for move in parse_moves_text(moves)]
 
 
 @dataclass(frozen=True)
