@@ -16,9 +16,10 @@ Contracts (stable, scripts rely on them):
 * ``reconstruct --from FEN|start --to FEN [--variant V] (--plies N |
   --max-plies N) [--known PLY:MOVE ...] [--json]``: ``{"status":
   "impossible"|"unique"|"several"|"cancelled", "sequences": [[move, ...], ...],
-  "diverge_at": [...], "explanation"}``.  ``--limit N`` keeps N sequences
-  and stops the search at the (N+1)-th: the status counts what exists
-  ("several" when more than N exist, the explanation says so).  Exit 0 when
+  "diverge_at": [...], "explanation", "more_exist": true|false}``.  ``--limit
+  N`` keeps N sequences and stops the search at the (N+1)-th: the status
+  counts what exists ("several" when more than N exist, the explanation says
+  so, and ``more_exist`` is true).  Exit 0 when
   reconstructed or several, 1 when impossible, 2 on bad input (a known move
   past the gap, two for one ply, one no piece can make), 130 when Ctrl+C
   stopped the search: the answer then has status "cancelled", says how far
@@ -93,7 +94,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     g.add_argument("--limit", metavar="N", type=int_range(1, 100_000), default=200,
                    help="keep at most N sequences (default 200); the search stops once more "
                         "are found and says that more exist")
-    g.add_argument("--json", action="store_true", help="machine-readable output")
+    g.add_argument("--json", action="store_true",
+                   help='machine-readable output: {"status", "sequences", "diverge_at", '
+                        '"explanation", "more_exist"} (more_exist: more sequences exist '
+                        'than --limit kept)')
     g.set_defaults(func=cmd_reconstruct)
 
 
