@@ -15,7 +15,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT.parent / "shared" / "corpus" / "english-tinsley-1946-1960s.pdn"
+sys.path.insert(0, str(ROOT))
+from tests.datapaths import CORPUS as CORPUS_DIR  # noqa: E402 - the one place for test data
+
+CORPUS = CORPUS_DIR / "english-tinsley-1946-1960s.pdn"
 PEER_GAMES = 20  # pydraughts is slow: time it on the first games only
 REPEATS = 5
 GOAL = 1000  # games/s

@@ -19,8 +19,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from rulesbook.draughts import algebraic_to_square  # noqa: E402
 from rulesbook.draughts.pdn import read_games  # noqa: E402
+from tests.datapaths import CORPUS  # noqa: E402 - the one place for test data paths
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 FILES = {  # file: (variant, encoding)
     "english-tinsley-1946-1960s.pdn": ("english", "utf-8"),
     "english-oca-2.0.pdn": ("english", "utf-8"),

@@ -16,11 +16,13 @@ import sys
 import time
 from pathlib import Path
 
-from rulesbook.draughts.pdn import read_games
-from rulesbook.reconstruct.gap import fill_gap
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / \
-    "english-tinsley-1946-1960s.pdn"
+from rulesbook.draughts.pdn import read_games  # noqa: E402
+from rulesbook.reconstruct.gap import fill_gap  # noqa: E402
+from tests.datapaths import CORPUS as CORPUS_DIR  # noqa: E402 - the one place for test data
+
+CORPUS = CORPUS_DIR / "english-tinsley-1946-1960s.pdn"
 GAMES = 12
 GAPS = (6, 8, 10)
 LIMIT = 5000  # sequences kept (king shuffles in endgames can give thousands)

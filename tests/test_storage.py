@@ -1,11 +1,8 @@
 import os
-from pathlib import Path
 
 import pytest
 
 from rulesbook.storage import SaveError, atomic_write_bytes, atomic_write_text
-
-REPO = Path(__file__).resolve().parents[1]
 
 
 def test_write_replace_and_backup(tmp_path):

@@ -29,7 +29,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-CORPUS = REPO.parent / "shared" / "corpus"
+from tests.datapaths import CORPUS  # noqa: E402 - the one place for test data paths
+
 TIME_LIMIT = 5.0  # seconds per input
 MAX_INPUT = 64 * 1024
 
@@ -53,6 +54,11 @@ class Reader:
 
 class Hang(Exception):
     pass
+
+
+class MissingSeeds(RuntimeError):
+    """A seed file of the corpus is missing: fuzzing a one-line stand-in would test
+    almost nothing, so the run stops instead."""
 
 
 def _alarm(signum, frame):
@@ -150,9 +156,10 @@ def build_readers() -> list[Reader]:
                  "russian-world-championship-1998-short-notation.pdn",
                  "pool-3-kings-vs-1-theory.pdn"):
         path = CORPUS / name
-        if path.exists():
-            pdn_seeds += _split_games(path.read_text(encoding="utf-8", errors="replace"), 30)
-    pdn_seeds = pdn_seeds or [b'[Event "x"]\n1. 11-15 23-19 2. 8-11 22-17 *\n']
+        if not path.is_file():
+            raise MissingSeeds(f"fuzz: corpus file not found: {path} "
+                               f"(the PDN seeds come from tests/data/corpus)")
+        pdn_seeds += _split_games(path.read_text(encoding="utf-8", errors="replace"), 30)
     readers.append(Reader("pdn", pdn_reader, pdn_seeds))
 
     data = bundled_data_dir()
@@ -275,7 +282,11 @@ def main() -> None:
 
         sys.exit(0 if scaling(args.reader) else 1)
     print(f"fuzzing with {args.total} generated inputs (seed {args.seed})")
-    readers = fuzz(args.total, args.seed, args.reader)
+    try:
+        readers = fuzz(args.total, args.seed, args.reader)
+    except MissingSeeds as exc:
+        print(exc, file=sys.stderr)
+        sys.exit(2)
     failures = [f for r in readers for f in r.failures]
     for failure in failures[:20]:
         print("FAILURE", failure)

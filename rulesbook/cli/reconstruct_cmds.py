@@ -16,14 +16,18 @@ Contracts (stable, scripts rely on them):
 * ``reconstruct --from FEN|start --to FEN [--variant V] (--plies N |
   --max-plies N) [--known PLY:MOVE ...] [--json]``: ``{"status":
   "impossible"|"unique"|"several"|"cancelled", "sequences": [[move, ...], ...],
-  "diverge_at": [...], "explanation"}``.  ``--limit N`` keeps N sequences
-  and stops the search at the (N+1)-th: the status counts what exists
-  ("several" when more than N exist, the explanation says so).  Exit 0 when
+  "diverge_at": [...], "explanation", "more_exist": true|false}``.  ``--limit
+  N`` keeps N sequences and stops the search at the (N+1)-th: the status
+  counts what exists ("several" when more than N exist, the explanation says
+  so, and ``more_exist`` is true).  Exit 0 when
   reconstructed or several, 1 when impossible, 2 on bad input (a known move
   past the gap, two for one ply, one no piece can make), 130 when Ctrl+C
   stopped the search: the answer then has status "cancelled", says how far
   the search got and lists the sequences found so far, and stderr says it was
-  interrupted.
+  interrupted.  A search that runs long prints a progress line on stderr
+  every few seconds (at once when stderr is a terminal, else after 2 s):
+  positions searched, how much is done, and that Ctrl+C stops it and lists
+  what was found; stdout gets only the answer.
 
 Errors: a message on stderr, exit 2, no traceback.
 """
@@ -42,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 from rulesbook.limits import MAX_GAMES
 
 from .common import fail, game_file, int_range
+from .progress import GapProgress
 
 if TYPE_CHECKING:
     from rulesbook.reconstruct import Record
@@ -93,7 +98,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     g.add_argument("--limit", metavar="N", type=int_range(1, 100_000), default=200,
                    help="keep at most N sequences (default 200); the search stops once more "
                         "are found and says that more exist")
-    g.add_argument("--json", action="store_true", help="machine-readable output")
+    g.add_argument("--json", action="store_true",
+                   help='machine-readable output: {"status", "sequences", "diverge_at", '
+                        '"explanation", "more_exist"} (more_exist: more sequences exist '
+                        'than --limit kept)')
     g.set_defaults(func=cmd_reconstruct)
 
 
@@ -210,9 +218,12 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
         known = [parse_known(k, start) for k in args.known]
         if args.limit < 1:
             return _error("reconstruct", "--limit must be 1 or more")
+        gap = (f"the {args.plies}-ply gap" if args.plies is not None
+               else f"gaps of up to {args.max_plies} plies")
         with _ctrl_c_cancels() as token:
             result = fill_gap(start, target, plies=args.plies, max_plies=args.max_plies,
-                              known=known, limit=args.limit, cancel=token)
+                              known=known, limit=args.limit, cancel=token,
+                              progress=GapProgress(gap))
     except (DraughtsError, ValueError) as exc:
         return _error("reconstruct", str(exc))
     if args.json:

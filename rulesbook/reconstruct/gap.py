@@ -164,7 +164,8 @@ class GapResult:
     def to_dict(self) -> dict[str, Any]:
         """The object printed by ``rulesbook reconstruct --json``."""
         return {"status": self.status.value, "sequences": [list(t) for t in self.texts],
-                "diverge_at": list(self.diverge_at), "explanation": self.explanation}
+                "diverge_at": list(self.diverge_at), "explanation": self.explanation,
+                "more_exist": self.truncated}
 
 
 def diverge_points(sequences: Sequence[Sequence[object]]) -> tuple[int, ...]:

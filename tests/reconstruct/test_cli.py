@@ -79,7 +79,8 @@ def test_reconstruct_contract(capsys):
                        "W:W21-32:B1-10,12,15", "--max-plies", "3", "--json")
     assert code == 0
     assert json.loads(out) == {"status": "unique", "sequences": [["11-15"]], "diverge_at": [],
-                               "explanation": json.loads(out)["explanation"]}
+                               "explanation": json.loads(out)["explanation"],
+                               "more_exist": False}
     code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to",
                        "B:W17,20,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,13,16", "--plies", "4",
                        "--known", "1:9-?", "--json")
@@ -125,6 +126,20 @@ def test_reconstruct_limit_does_not_hide_the_other_sequences(capsys):
     code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to", board,
                        "--plies", "8", "--limit", "1")
     assert code == 0 and "exactly one" not in out and "more than one" in out
+
+
+def test_reconstruct_json_says_when_more_sequences_exist(capsys):
+    # issue 20: the issue counts five sequences for this board, so --limit 1 and
+    # --limit 4 leave some out (more_exist) and --limit 5 keeps them all
+    board = "B:W17,20,21,22,25,26,28,29,30,31,32:B1,2,3,4,5,6,7,8,12"
+    for limit, kept, more in ((1, 1, True), (4, 4, True), (5, 5, False), (6, 5, False)):
+        code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to", board,
+                           "--plies", "8", "--limit", str(limit), "--json")
+        result = json.loads(out)
+        assert code == 0, limit
+        assert result["more_exist"] is more, limit
+        assert len(result["sequences"]) == kept, limit
+        assert result["status"] == "several"
 
 
 def test_reconstruct_refuses_a_gap_too_long_to_search(capsys):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.datapaths import REPO
 
 APP_SAVES = """
 from ui.controller import AppController

@@ -5,11 +5,11 @@ from __future__ import annotations
 import base64
 import json
 import os
-from pathlib import Path
 
 from dulwich.repo import Repo
 
 from rulesbook.ballots import load_ballot
+from tests.datapaths import REPO
 
 from .conftest import bare_repo, log
 
@@ -178,9 +178,6 @@ def test_a_folder_made_from_a_read_only_seed_is_writable(rb, tmp_path):
         expected = 0o750 if path.is_dir() else 0o640  # 0o777/0o666 less the umask 027
         assert mode == expected, (path, oct(mode))
     (folder / "members.yaml").write_text((folder / "members.yaml").read_text())  # writable
-
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def test_clone_refuses_a_git_repository_that_is_not_a_rules_folder(rb, tmp_path):

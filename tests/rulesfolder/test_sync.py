@@ -17,11 +17,11 @@ from dulwich.repo import Repo
 from rulesbook.ballots import load_ballot, load_registry
 from rulesbook.library import load_library
 from rulesbook.rulesfolder import open_repo
+from tests.datapaths import REPO
 
 from .conftest import bare_repo, file_bytes, log
 
 BALLOT = "apca/ballots/2026-committee.yaml"
-REPO = Path(__file__).resolve().parents[2]
 
 
 #: who works in which folder: the chair A, members B and C, and the secretary E

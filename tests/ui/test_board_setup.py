@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QAbstractButton, QWidget
+from PySide6.QtWidgets import QAbstractButton, QApplication, QWidget
 
 from rulesbook.draughts import Color, Piece, Position
 from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
@@ -329,10 +329,10 @@ def test_the_board_keeps_its_size_and_the_palette_fits(qtbot, window, size, tmp_
     ws = window.findChild(BoardWorkspace)
     ws.confirm_close = lambda: "discard"
     qtbot.waitUntil(lambda: ws.board.isVisible())
-    qtbot.wait(20)
+    QApplication.processEvents()  # laid out at the window's size
     before = ws.board.square_rect(1).width()
     qtbot.mouseClick(mode_button(ws, "setup"), Qt.MouseButton.LeftButton)
-    qtbot.wait(20)
+    QApplication.processEvents()  # the palette is laid out beside the board
     assert ws.board.square_rect(1).width() == before
     # the palette beside the board: no scrolling, every control fully shown
     scroll = ws.setup_scroll
@@ -343,7 +343,7 @@ def test_the_board_keeps_its_size_and_the_palette_fits(qtbot, window, size, tmp_
     assert _fully_shown(ws.board_now_button) and _fully_shown(ws.fen_edit)
     window.grab().save(str(tmp_path / f"setup-{window.width()}x{window.height()}.png"))
     qtbot.mouseClick(ws.setup_done_button, Qt.MouseButton.LeftButton)
-    qtbot.wait(20)
+    QApplication.processEvents()
     assert ws.board.square_rect(1).width() == before
 
 

@@ -1,6 +1,8 @@
 """Comparing variants, editions, redlines and exports."""
 from __future__ import annotations
 
+from PySide6.QtWidgets import QApplication
+
 from ui.controller import AppController
 from ui.mainwindow import MainWindow
 
@@ -37,10 +39,13 @@ def test_compare_scrolling_is_synchronized(window, controller, qtbot):
     controller.compare("topic:thirteen-count")
     compare = window.workspaces["compare"]
     window.resize(1280, 300)
-    qtbot.wait(50)
-    bars = [c.browser.verticalScrollBar() for c in compare.shown_columns()]
-    scrollable = [b for b in bars if b.maximum() > 0]
-    assert len(scrollable) >= 2
+
+    def scrollable_bars():
+        bars = [c.browser.verticalScrollBar() for c in compare.shown_columns()]
+        return [b for b in bars if b.maximum() > 0]
+
+    qtbot.waitUntil(lambda: len(scrollable_bars()) >= 2)  # laid out at the new height
+    scrollable = scrollable_bars()
     scrollable[0].setValue(scrollable[0].maximum())
     assert all(b.value() == b.maximum() for b in scrollable)
 
@@ -53,7 +58,7 @@ def test_compare_pages_columns_instead_of_scrolling_sideways(window, controller,
     qtbot.waitExposed(window)
     controller.compare("28")
     compare = window.workspaces["compare"]
-    qtbot.wait(20)
+    QApplication.processEvents()  # the columns are laid out
     assert not compare.scroll_area.horizontalScrollBar().isVisible()
     all_refs = [c.ref for c in compare.columns]
     assert len(all_refs) > 3  # 28, its proposals and the other rulebooks: more than fit
@@ -77,7 +82,7 @@ def test_compare_pages_columns_instead_of_scrolling_sideways(window, controller,
     assert [c.ref for c in compare.shown_columns()][:2] == ["apca:28", "apca:28A"]
     # wide enough for all of them: no paging buttons
     window.resize(3000, 700)
-    qtbot.wait(20)
+    QApplication.processEvents()
     if len(compare.shown_columns()) == len(all_refs):
         assert not compare.next_button.isVisible()
 

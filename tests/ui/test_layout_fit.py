@@ -4,6 +4,7 @@ Each workspace is checked on each of its tabs, in the states a user works in."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from tests.datapaths import CORPUS
 from tests.ui.layout_fit import misfits, tab_states
@@ -25,11 +26,11 @@ def shown_window(qtbot, controller, settings):
 
 def _check(window, qtbot, workspace: str, state: str) -> list[str]:
     window.show_workspace(workspace)
-    qtbot.wait(10)
+    QApplication.processEvents()  # the workspace's layout is done
     ws = window.workspaces[workspace]
     problems = []
     for tab in tab_states(ws):
-        qtbot.wait(5)
+        QApplication.processEvents()
         problems += [str(m) for m in misfits(window, f"{workspace} ({state}, {tab})")]
     return problems
 
@@ -38,7 +39,7 @@ def _check(window, qtbot, workspace: str, state: str) -> list[str]:
 def test_every_workspace_fits(shown_window, qtbot, size):
     window = shown_window
     window.resize(*size)
-    qtbot.wait(20)
+    QApplication.processEvents()
     problems = []
     for workspace in window.workspaces:
         problems += _check(window, qtbot, workspace, "as opened")

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.datapaths import REPO
 from tests.ui.conftest import copy_data
 
-ROOT = Path(__file__).resolve().parents[2]
 BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
 MOVES = ["11-15", "23-19", "8-11", "22-17"]
 
@@ -75,7 +75,7 @@ class App:
                    RULESBOOK_LOG_DIR=str(tmp_path / "logs"))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.ui.app_harness", str(script_file),
-             "--data", str(data)], cwd=ROOT, env=env,
+             "--data", str(data)], cwd=REPO, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def line_starting(self, prefix: str, timeout: float = 15.0) -> str:
