@@ -18,6 +18,7 @@ from .diagram import DiagramArrow
 from .draughts import Position
 from .reconstruct.record import written_squares
 from .reconstruct.replay import IllegalMove, move_number, replay
+from .rulings.vocabulary import Basis
 from .storage import atomic_write_text
 from .textio import ordinal, visible_controls
 
@@ -206,7 +207,7 @@ def report_markdown(library: Library, case: Case,
                   _quote_marked(r.text, r.quotes), ""]
         if r.quotes:
             lines += ["*The words in bold decide it.*", ""]
-        if r.basis == "inferred":
+        if r.basis is Basis.INFERRED:
             lines += [f"*Inferred, not in the words of the rule:* {md_escape(r.note)}", ""]
     comp = compare(library, case.incident, case.facts)
     if comp.verdicts:

@@ -16,6 +16,7 @@ import markdown
 from rulesbook import Library, Note, Proposal, Rule
 from rulesbook.compare import Comparison, Variant
 from rulesbook.editions import ConsolidatedRulebook, Redline
+from rulesbook.rulings import Basis
 
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]#+!-])")
 _LIST_START = re.compile(r"^(\s*\d+)\.")
@@ -98,7 +99,7 @@ def rulings_md(library: Library, entry: Rule | Proposal) -> list[str]:
         if spec.options:
             head += ": " + esc(", ".join(o.replace("_", " ") for o in spec.options))
         when = f" — when {esc(_condition_words(spec.when))}" if spec.when else ""
-        basis = ("*inferred*" if spec.basis == "inferred" else "*stated*")
+        basis = ("*inferred*" if spec.basis is Basis.INFERRED else "*stated*")
         if spec.suggestion:
             basis += ", *the author's suggestion*"
         out += [f"- {head}{when} ({basis}, {esc(', '.join(spec.incidents))})", ""]

@@ -10,6 +10,7 @@ from ..errors import RulesbookError
 from ..library import Library
 from ..limits import MAX_GAMES, MAX_PLIES
 from ..rulings.errors import GameRecordError
+from ..rulings.vocabulary import Basis
 from .common import Subparsers, fail, int_range, print_json, warn, with_library
 
 if TYPE_CHECKING:
@@ -146,8 +147,8 @@ def _print_suggestions(result: Suggestions) -> None:
             print(f"  words: \u201c{quote}\u201d")
         if r.suggestion:
             print("  suggestion: the author's suggestion, not a rule of the book")
-        if r.basis == "inferred" or r.suggestion and r.note:
-            print(f"  {'inferred' if r.basis == 'inferred' else 'note'}: {r.note}")
+        if r.basis is Basis.INFERRED or r.suggestion and r.note:
+            print(f"  {'inferred' if r.basis is Basis.INFERRED else 'note'}: {r.note}")
         if r.matched_facts:
             print("  because: " + ", ".join(f"{k}={_show(v)}" for k, v in r.matched_facts.items()))
         print(f"  text: {r.text}")

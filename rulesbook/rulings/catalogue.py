@@ -8,13 +8,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import FactTypeError, UnknownFactError, UnknownIncidentError
+from .vocabulary import Basis
 
 if TYPE_CHECKING:
     from ..library import Library
 
 FACT_TYPES = ("yes/no", "number", "choice")
 #: How a ruling stands on its text: the words say it, or it is read into a silent text.
-BASES = ("stated", "inferred")
+BASES = tuple(basis.value for basis in Basis)
 _YES = ("yes", "y", "true", "t", "1", "on")
 _NO = ("no", "n", "false", "f", "0", "off")
 
@@ -137,7 +138,7 @@ class RulingSpec:
     index: int = 0
     quotes: tuple[str, ...] = ()          # the words that establish the outcome
     condition_quotes: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
-    basis: str = "stated"                 # stated | inferred (see BASES)
+    basis: Basis = Basis.STATED
     note: str = ""                        # what was inferred and why
     suggestion: bool = False              # an author's suggestion, not a rule of the book
 
@@ -163,7 +164,7 @@ class RulingSpec:
                    count=dict(raw.get("count") or {}), index=index,
                    quotes=tuple(raw.get("quotes", ())),
                    condition_quotes=dict(raw.get("condition_quotes") or {}),
-                   basis=raw.get("basis", "stated"), note=raw.get("note", ""),
+                   basis=Basis(raw.get("basis", "stated")), note=raw.get("note", ""),
                    suggestion=bool(raw.get("suggestion", False)))
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..editions import consolidate
 from ..model import Proposal, Rule, Rulebook
 from .catalogue import Fact, Incident, RulingSpec, condition_holds, get_incident, specs_for
-from .vocabulary import OUTCOMES, FactValue
+from .vocabulary import OUTCOMES, Basis, FactValue
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -38,7 +38,7 @@ class Ruling:
     conditions: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
     count: dict[str, int] = field(default_factory=dict, hash=False, compare=False)
     quotes: tuple[str, ...] = ()   # the words of ``text`` that establish it
-    basis: str = "stated"          # stated | inferred
+    basis: Basis = Basis.STATED
     note: str = ""                 # what was inferred and why
     suggestion: bool = False       # an author's suggestion, not a rule of the book
 
@@ -48,14 +48,14 @@ class Ruling:
 
     @property
     def inferred(self) -> bool:
-        return self.basis == "inferred"
+        return self.basis is Basis.INFERRED
 
     def as_json(self) -> dict[str, object]:
         return {"ref": self.ref, "rulebook": self.rulebook, "outcome": self.outcome,
                 "options": list(self.options), "summary": self.summary,
                 "matched_facts": dict(self.matched_facts),
                 "unknown_facts": list(self.unknown_facts), "text": self.text,
-                "quotes": list(self.quotes), "basis": self.basis,
+                "quotes": list(self.quotes), "basis": self.basis.value,
                 "suggestion": self.suggestion}
 
 
@@ -203,7 +203,7 @@ class Verdict:
     endorses: str | None = None
     differs: bool | None = None    # decides differently from the original APCA rules
     quotes: tuple[str, ...] = ()
-    basis: str | None = None       # stated | inferred; None when undecided
+    basis: Basis | None = None     # None when undecided
     note: str = ""
     suggestion: bool = False       # an author's suggestion, not a rule of the book
 
@@ -213,7 +213,8 @@ class Verdict:
                 "matched_facts": dict(self.matched_facts),
                 "unknown_facts": list(self.unknown_facts), "text": self.text,
                 "label": self.label, "kind": self.kind, "endorses": self.endorses,
-                "differs": self.differs, "quotes": list(self.quotes), "basis": self.basis,
+                "differs": self.differs, "quotes": list(self.quotes),
+                "basis": self.basis.value if self.basis is not None else None,
                 "suggestion": self.suggestion}
 
 

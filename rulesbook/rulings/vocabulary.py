@@ -1,6 +1,7 @@
 """The outcome codes a ruling may give, each with its meaning in plain words."""
 from __future__ import annotations
 
+import enum
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
@@ -45,6 +46,18 @@ OUTCOMES: dict[str, str] = {
     "arbiter_decides": "a written statement of facts goes to a disinterested arbiter, whose decision is final",
 }
 
+class Basis(str, enum.Enum):
+    """How a ruling rests on its rule: its words say it (``stated``), or the committee
+    reads it from them (``inferred``, shown with the reasoning). A str enum: the data
+    files and the JSON keep the plain words."""
+
+    STATED = "stated"
+    INFERRED = "inferred"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 #: Outcomes that list options (``options:`` is required with them, refused otherwise).
 WITH_OPTIONS = ("referee_options", "opponent_options")
 
@@ -82,7 +95,7 @@ def verdict_words(verdict: Verdict) -> str:
             words += ": " + ", ".join(o.replace("_", " ") for o in verdict.options)
     if verdict.endorses:
         words += f" (endorses {verdict.endorses})"
-    if verdict.basis == "inferred":
+    if verdict.basis is Basis.INFERRED:
         words += " (inferred)"
     elif verdict.suggestion:
         words += " (the author's suggestion, not a rule)"

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from rulesbook import Library
 from rulesbook.rulings import (
     OUTCOMES,
+    Basis,
     CaseDifference,
     Comparison,
     Incident,
@@ -268,7 +269,7 @@ def rulings_html(suggestions: Suggestions | None, library: Library,
                      f"{', stands for ' + esc(rule) if rule else ''})</span></p>")
         if r.summary:
             parts.append(f"<p>{esc(r.summary)}</p>")
-        if r.basis == "inferred":
+        if r.basis is Basis.INFERRED:
             parts.append(f"<p><b>Inferred, not in the words of the rule:</b> "
                          f"{esc(r.note)}</p>")
         elif r.suggestion:
