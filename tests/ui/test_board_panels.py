@@ -92,3 +92,25 @@ def test_setup_palette_edits_the_position_set_up(qtbot, bc):
     assert panel.turn_buttons[Color.WHITE].isChecked()
     assert not panel.turn_buttons[Color.BLACK].isChecked()
     assert panel.sanity_label.text().startswith("✓ The position is possible")
+
+
+def test_the_board_mode_is_an_enum_that_signals_the_plain_word(qtbot):
+    """Issue 20: the mode is not a bare string inside the controller; its signal and
+    the saved session still carry the plain word."""
+    from ui.board.controller import BoardController
+    from ui.board.mode import BoardMode
+
+    bc = BoardController()
+    seen: list[object] = []
+    bc.modeChanged.connect(seen.append)
+    assert bc.mode is BoardMode.PLAY
+    bc.set_mode("setup")
+    assert bc.mode is BoardMode.SETUP and seen == ["setup"]
+    assert type(seen[0]) is str  # receivers get the word, not the enum
+    bc.set_mode(BoardMode.PLAY)
+    assert bc.mode is BoardMode.PLAY
+    import pytest
+
+    with pytest.raises(ValueError):
+        bc.set_mode("dance")
+    bc.shutdown()

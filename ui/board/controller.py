@@ -38,13 +38,13 @@ from .counts import CountsController
 from .files import SESSION_VERSION, SessionFiles
 from .gap import GapController
 from .input import InputController
+from .mode import MODES, BoardMode
 from .setup import TOOLS, SetupController, board_check_message
 
 __all__ = ["BoardController", "autosave_dir", "AUTOSAVE_NAME", "TOOLS", "MODES",
            "VARIANT_NAMES", "SESSION_VERSION"]
 
 AUTOSAVE_NAME = "board-autosave.json"
-MODES = ("play", "setup", "check")
 VARIANT_NAMES = ("pool", "english", "russian", "brazilian")
 UNDO_DEPTH = 50
 
@@ -79,7 +79,7 @@ class BoardController(QObject):
             autosave_dir() / AUTOSAVE_NAME
         self._session = BoardSession(GameRecord.empty("pool"))
         self._ply = 0
-        self._mode = "play"
+        self._mode = BoardMode.PLAY
         self._replay: Replay = replay([], start=self.start)
         self.case_path: Path | None = None
         self._dirty = False
@@ -179,7 +179,7 @@ class BoardController(QObject):
         return self._ply
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> BoardMode:
         return self._mode
 
     @property
@@ -188,7 +188,7 @@ class BoardController(QObject):
 
     def position(self) -> Position:
         """What the board shows now (the set-up position in set-up mode)."""
-        if self._mode == "setup":
+        if self._mode is BoardMode.SETUP:
             return self.setup.position()
         if self.gap.previewing:
             return self.gap.preview_position()
@@ -204,7 +204,7 @@ class BoardController(QObject):
         return next((item for item in self._replay.illegal if item.ply == ply), None)
 
     def last_move_squares(self) -> tuple[int, ...]:
-        if self._mode == "setup":
+        if self._mode is BoardMode.SETUP:
             return ()
         if self.gap.previewing:
             moves = self.gap.preview_moves()
@@ -270,8 +270,8 @@ class BoardController(QObject):
         self._recompute()
         if ply is not None:
             self._ply = max(0, min(ply, self.available_plies))
-        if self._mode == "check" or (to_play and self._mode != "play"):
-            self._mode = "play"
+        if self._mode is BoardMode.CHECK or (to_play and self._mode is not BoardMode.PLAY):
+            self._mode = BoardMode.PLAY
             self.modeChanged.emit("play")
         self.checkChanged.emit(None)
         self._set_dirty(True)
@@ -285,32 +285,33 @@ class BoardController(QObject):
         self._set_record(record, self._ply if ply is None else ply)
 
     # ------------------------------------------------------------------ modes
-    def set_mode(self, mode: str) -> None:
+    def set_mode(self, mode: BoardMode | str) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r}")
+        mode = BoardMode(mode)
         if mode == self._mode:
             return
-        if mode == "setup":
+        if mode is BoardMode.SETUP:
             self._session = self._session.replace(setup=self.position())
         self.gap.stop_preview()
-        if mode == "check" and self.checked is None:
+        if mode is BoardMode.CHECK and self.checked is None:
             self.check_record()
             return
         self._mode = mode
         self.input.reset()
         self.modeChanged.emit(mode)
-        if mode == "setup":
+        if mode is BoardMode.SETUP:
             self.statusMessage.emit("Setting up: drag or click pieces; right-click: the "
                                     "other colour; K: king; Ctrl+V: a FEN")
-        elif mode == "play":
+        elif mode is BoardMode.PLAY:
             self.statusMessage.emit(f"Ply {self._ply}: {self.position().turn.title} to move")
         self.changed.emit()
         self.autosave()
 
     def leave_setup(self) -> None:
         """Back to play mode if setting up (no redraw: the caller redraws)."""
-        if self._mode == "setup":
-            self._mode = "play"
+        if self._mode is BoardMode.SETUP:
+            self._mode = BoardMode.PLAY
             self.modeChanged.emit("play")
 
     def set_setup(self, position: Position) -> None:
@@ -335,7 +336,7 @@ class BoardController(QObject):
     def _announce(self, ply: int) -> None:
         """On arriving at ``ply``: the draw claim decided there, or the flag of a move
         played after a count was reached, on the status line."""
-        if self._mode == "setup":
+        if self._mode is BoardMode.SETUP:
             return
         here = self.counts.announced_at(ply)
         flag = self.counts.after_draw_text(ply)
@@ -450,7 +451,7 @@ class BoardController(QObject):
 
     def play_move(self, move: Move | str) -> Move | None:
         """Play a legal move at the current ply (only legal moves are accepted)."""
-        if self._mode != "play":
+        if self._mode is not BoardMode.PLAY:
             self.set_mode("play")
         pos = self.position()
         try:
@@ -500,7 +501,7 @@ class BoardController(QObject):
         target = Position(pos.pieces(), pos.turn, self.variant)
         self._session = self._session.replace(target=target)
         self.gap.forget()
-        if self._mode == "setup":
+        if self._mode is BoardMode.SETUP:
             self.leave_setup()
             self._ply = self.available_plies
             self.plyChanged.emit(self._ply)
@@ -521,7 +522,7 @@ class BoardController(QObject):
 
     def enter_check(self, checked: Replay, ply: int) -> None:
         """Check mode at ``ply``, showing ``checked`` (the check controller's result)."""
-        self._mode = "check"
+        self._mode = BoardMode.CHECK
         self.input.reset()
         self._ply = max(0, min(ply, self.available_plies))
         self.modeChanged.emit("check")
@@ -568,7 +569,7 @@ class BoardController(QObject):
         """Show a session restored from an autosave (no undo: nothing was lost)."""
         self._session = session
         self.case_path = case_path
-        self._mode = mode if mode in ("play", "setup") else "play"
+        self._mode = BoardMode(mode) if mode in ("play", "setup") else BoardMode.PLAY
         self.check.clear()
         self.input.reset()
         self.gap.forget()

@@ -31,6 +31,7 @@ from rulesbook.storage import durability_notes
 from rulesbook.textio import shorten, visible_controls
 
 from ..autosave import AutosaveSlot, in_use_notice
+from .mode import BoardMode
 from .setup import TOOLS
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ class SessionFiles(QObject):
             "saved_at": time.strftime("%Y-%m-%d %H:%M:%S"),
             "dirty": board.dirty,
             "case_path": str(board.case_path) if board.case_path else None,
-            "mode": board.mode if board.mode != "check" else "play",
+            "mode": board.mode.value if board.mode is not BoardMode.CHECK else "play",
             "tool": board.setup.tool,
         })
         return data
