@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 PY     := $(BIN)/python
 
-.PHONY: run test bench lint typecheck fuzz screenshots install install-test clean lock test-newest
+.PHONY: run test test-slow bench lint typecheck fuzz screenshots install install-test clean lock test-newest
 
 # The versions we test are the versions we install: both targets install from a
 # hash-pinned lock generated from pyproject.toml (`make lock` refreshes it).
@@ -33,6 +33,10 @@ run: install
 
 test: install-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+
+# The tests marked slow (deep perft and the like): not in `make test` or CI.
+test-slow: install-test
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -m slow $(PYTEST_ARGS)
 
 bench: install-test
 	QT_QPA_PLATFORM=offscreen $(PY) bench/run_all.py
