@@ -28,6 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+from bench_reconstruct import pydraughts_perft4  # noqa: E402 - the same peer, one way
 from gap_cases import GapCase, english_cases, pool_cases, three_kings_case  # noqa: E402
 
 from rulesbook.reconstruct.gap import CancelToken, fill_gap  # noqa: E402
@@ -59,27 +60,6 @@ def load_baseline():
         (folder / f"{name}.py").write_text(text, encoding="utf-8")
     sys.path.insert(0, str(folder.parent))
     return importlib.import_module("gap_today.gap")
-
-
-def pydraughts_perft4() -> float | None:
-    try:
-        from draughts import Board
-    except ImportError:
-        return None
-
-    def perft(board, depth: int) -> int:
-        if depth == 0:
-            return 1
-        total = 0
-        for move in board.legal_moves():
-            board.push(move)
-            total += perft(board, depth - 1)
-            board.pop()
-        return total
-
-    start = time.perf_counter()
-    assert perft(Board(variant="english"), 4) == 1469
-    return time.perf_counter() - start
 
 
 def timed(fill, case: GapCase, plies: int, budget: float, token_class) -> tuple[float, object]:

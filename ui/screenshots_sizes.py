@@ -19,7 +19,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from .board.screenshots import GAP_MISSING, GAP_RECORD, RECORD  # noqa: E402
+from .board.screenshots import RECORD, set_up_gap_demo  # noqa: E402
 from .screenshots import OUT, grab  # noqa: E402
 
 SIZES = ((1024, 700), (1280, 800), (1920, 1080))
@@ -78,12 +78,7 @@ def shoot(out: Path) -> list[Path]:
             board.mode_actions["setup"].trigger()
             shot("board-setup")
             board.mode_actions["play"].trigger()
-            bc.new_game()
-            bc.type_moves(GAP_RECORD)
-            target = bc.position()
-            for text in GAP_MISSING.split():
-                target = target.play(text)
-            bc.mark_board_now(target)
+            set_up_gap_demo(bc)
             board.panels.setCurrentIndex(2)
             shot("board-gap")
             window.show_workspace("rulings")

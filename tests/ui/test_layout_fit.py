@@ -8,17 +8,13 @@ from PySide6.QtWidgets import QApplication
 
 from tests.datapaths import CORPUS
 from tests.ui.layout_fit import misfits, tab_states
-from ui.mainwindow import MainWindow
 
 SIZES = [(1024, 700), (1280, 800)]
 
 
 @pytest.fixture
-def shown_window(qtbot, controller, settings):
-    window = MainWindow(controller, settings)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
+def shown_window(window):
+    """The conftest's shown window, closing without questions."""
     window.workspaces["board"].confirm_close = lambda: "discard"
     window.workspaces["ballots"].ask_unsaved = lambda: "discard"
     return window

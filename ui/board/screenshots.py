@@ -9,11 +9,15 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+
+if TYPE_CHECKING:
+    from .controller import BoardController
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: a record with a failure to capture at ply 7 (Black had to take 10x19)
@@ -22,6 +26,17 @@ PLAY = "11-15 23-19 8-11 22-17 9-14 17-13 4-8 25-22 15-18 22x15 11x18 19-15"
 #: a record that stops after 2 plies while the board shows 6 more (three sequences)
 GAP_RECORD = "11-15 23-19"
 GAP_MISSING = "8-11 22-17 4-8 17-13 15-18 24-20"
+
+
+def set_up_gap_demo(bc: BoardController) -> None:
+    """Gap filling as the screenshots show it: the record stops after two plies, the
+    board (marked as the board now) shows six more."""
+    bc.new_game()
+    bc.type_moves(GAP_RECORD)
+    target = bc.position()
+    for text in GAP_MISSING.split():
+        target = target.play(text)
+    bc.mark_board_now(target)
 
 
 def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
@@ -74,13 +89,7 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
         ws.clock_white.setText("21:05")
         ws.clock_control.setValue(30)
         shot("board-check")
-        # gap filling: the record stops after two plies, the board shows six more
-        bc.new_game()
-        bc.type_moves(GAP_RECORD)
-        target = bc.position()
-        for text in GAP_MISSING.split():
-            target = target.play(text)
-        bc.mark_board_now(target)
+        set_up_gap_demo(bc)
         ws.gap_kind.setCurrentIndex(0)
         ws.gap_plies.setValue(len(GAP_MISSING.split()))
         ws.start_gap()
