@@ -284,3 +284,21 @@ def test_the_report_of_a_draw_claim_shows_the_position_after_it(qtbot, window, t
     # what happened: the claim in words, not a "disputed move"
     assert "13-count reached after White's 13th move: draw under apca:28" in page
     assert "Disputed move" not in page
+
+
+def test_typing_past_two_claims_announces_the_draw_reached(qtbot, ws):
+    """Moves typed in one go across the long-line claim (24B only) and the 13-count
+    (rule 28 in force): the status line names the draw that was reached, not the
+    earlier claim with its stale "moves remain". White, moving first, makes its
+    13th move at ply 25, so 26 typed plies leave 1 move after the draw."""
+    bc = ws.board_controller
+    fen, moves = LONG_THEN_13
+    bc.set_mode("setup")
+    assert bc.setup.set_fen(fen)
+    bc.start_record_from(bc.setup.position())
+    ws.move_entry.setText(moves + " 28-24 25-30 24-19")
+    qtbot.keyClick(ws.move_entry, Qt.Key.Key_Return)
+    status = ws.status_text()
+    assert "13-count reached after White's 13th move" in status, status
+    assert "move(s) remain" not in status
+    assert "1 later move(s) played after the draw" in status

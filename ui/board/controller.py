@@ -483,9 +483,10 @@ class BoardController(QObject):
         decided among them or the flag of moves played after a count was reached."""
         here = [a for ply in range(first, last + 1)
                 if (a := self.counts.announced_at(ply)) is not None]
-        if here:
-            later = last - here[0].ply if here[0].reached else 0
-            return f"{msg} — {here[0].text}" + (
+        if here:  # a draw reached under the rules in force says most, then the first
+            said = next((a for a in here if a.reached), here[0])
+            later = last - said.ply if said.reached else 0
+            return f"{msg} — {said.text}" + (
                 f"; {later} later move(s) played after the draw" if later > 0 else "")
         flag = self.counts.after_draw_text(first)
         return f"{msg} — {flag}" if flag else msg
