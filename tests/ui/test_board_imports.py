@@ -233,3 +233,19 @@ def test_a_case_saved_under_another_extension_gets_yaml(qtbot, ws, tmp_path, mon
     assert not typed.exists()
     assert (tmp_path / "report.pdf.yaml").is_file()
     assert ws.board_controller.case_path == tmp_path / "report.pdf.yaml"
+
+
+def test_start_record_from_here_asks_before_replacing_unsaved_work(qtbot, ws):
+    """Start Record from Here replaces the record: the same question as an import."""
+    bc = ws.board_controller
+    type_moves(qtbot, ws)
+    typed = [m.text for m in bc.moves]
+    asked = ws.confirm_replace = Asked("cancel")
+    ws.mode_actions["setup"].trigger()
+    bc.setup.set_fen("W:WK29:BK1,K2,K3")
+    ws.use_start_button.click()
+    assert asked.questions == ["a new record from the position set up"]
+    assert [m.text for m in bc.moves] == typed  # Cancel: nothing replaced
+    asked.answer = "discard"
+    ws.use_start_button.click()
+    assert bc.start.fen() == "W:WK29:BK1,K2,K3" and bc.moves == ()

@@ -283,3 +283,16 @@ def test_a_file_whose_every_record_is_defective_lists_and_marks_them_all(qtbot):
     # the filter reads the tags, not the mark
     qtbot.keyClicks(dialog.filter_edit, "p1999")
     assert [row[0] for row in dialog.rows_text()] == [DEFECT_MARK + "P1999"]
+
+
+def test_a_record_started_from_a_set_up_position_hides_the_notice(qtbot, ws):
+    """The notice speaks of the imported record; once Start Record from Here made
+    another one (the tags kept: the same game goes on), it is gone."""
+    drive_game_list(qtbot, "ohio rex")
+    assert ws.open_pdn(TINSLEY)
+    assert ws.variant_notice.isVisible()
+    ws.mode_actions["setup"].trigger()
+    ws.board_controller.setup.set_fen("W:WK29:BK1,K2,K3")
+    ws.use_start_button.click()
+    assert ws.board_controller.start.fen() == "W:WK29:BK1,K2,K3"
+    assert not ws.variant_notice.isVisible()

@@ -211,6 +211,9 @@ class SetupController(QObject):
         if not ok:
             self.statusMessage.emit(f"Cannot start from this position: {message}")
             return False
+        # replacing the record: the same Save / Discard / Cancel as an import or New
+        if not self._board.files.may_replace("a new record from the position set up"):
+            return False
         self._board.start_record_from(self.position())
         return True
 

@@ -129,7 +129,9 @@ class VariantNotice(QFrame):
         if game is None:
             return
         record = self._board.record
-        if record.tags != game.imported.record.tags:
+        imported = game.imported.record
+        if record.tags != imported.tags or (record.start.pieces(), record.start.turn) != \
+                (imported.start.pieces(), imported.start.turn):  # another record now
             self._game = self._guess = None
             self.hide()
             return
