@@ -8,17 +8,12 @@ as one undo step (:meth:`~ui.board.controller.BoardController.commit`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import IllegalMoveError, Move, Position, Variant
 from rulesbook.reconstruct import GameRecord, RecordMove, parse_moves_text
 
 from .mode import BoardMode
-
-if TYPE_CHECKING:
-    from .controller import BoardController
+from .part import BoardPart
 
 __all__ = ["RecordEditing"]
 
@@ -26,18 +21,8 @@ __all__ = ["RecordEditing"]
 SETUP_TAGS = ("FEN", "SetUp", "Setup")
 
 
-class RecordEditing(QObject):
-    """The record's edits, each one undo step of the board.
-
-    Signals:
-      statusMessage(str)   a sentence for the status line
-    """
-
-    statusMessage = Signal(str)
-
-    def __init__(self, board: BoardController):
-        super().__init__(board)
-        self._board = board
+class RecordEditing(BoardPart):
+    """The record's edits, each one undo step of the board."""
 
     # ------------------------------------------------------------------ moves
     def type_moves(self, text: str) -> int:

@@ -5,32 +5,19 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QGuiApplication
 
 from rulesbook.reconstruct import record_pdn
 from rulesbook.storage import atomic_write_text
 
-if TYPE_CHECKING:
-    from .controller import BoardController
+from .part import BoardPart
 
 __all__ = ["RecordExport"]
 
 
-class RecordExport(QObject):
-    """Export PDN, Copy FEN and the report of the board.
-
-    Signals:
-      statusMessage(str)   a sentence for the status line
-    """
-
-    statusMessage = Signal(str)
-
-    def __init__(self, board: BoardController):
-        super().__init__(board)
-        self._board = board
+class RecordExport(BoardPart):
+    """Export PDN, Copy FEN and the report of the board."""
 
     def pdn(self) -> str:
         """The record as PDN (tags, moves, comments, variations, result)."""

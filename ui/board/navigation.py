@@ -2,28 +2,13 @@
 buttons): through the record, or through the gap sequence previewed."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from PySide6.QtCore import QObject, Signal
-
-if TYPE_CHECKING:
-    from .controller import BoardController
+from .part import BoardPart
 
 __all__ = ["Navigation"]
 
 
-class Navigation(QObject):
-    """First, last, next and previous ply of what the board shows.
-
-    Signals:
-      statusMessage(str)   a sentence for the status line
-    """
-
-    statusMessage = Signal(str)
-
-    def __init__(self, board: BoardController):
-        super().__init__(board)
-        self._board = board
+class Navigation(BoardPart):
+    """First, last, next and previous ply of what the board shows."""
 
     def first(self) -> None:
         """The first ply (of the previewed gap sequence while previewing)."""
