@@ -96,12 +96,9 @@ class BoardController(QObject):
         self.nav = Navigation(self)
         for changed in (self.input.changed, self.gap.changed, self.counts.changed):
             changed.connect(self.changed)
-        for status in (self.check.statusMessage, self.input.statusMessage,
-                       self.setup.statusMessage, self.gap.statusMessage,
-                       self.files.statusMessage, self.counts.statusMessage,
-                       self.editing.statusMessage, self.export.statusMessage,
-                       self.nav.statusMessage):
-            status.connect(self.statusMessage)
+        for part in (self.check, self.input, self.setup, self.gap, self.files, self.counts,
+                     self.editing, self.export, self.nav):
+            part.statusMessage.connect(self.statusMessage)
         self.check.rulingsRequested.connect(self.rulingsRequested)
         self.counts.rulingsRequested.connect(self.rulingsRequested)
         self._recompute()
@@ -261,7 +258,7 @@ class BoardController(QObject):
         self._set_dirty(False)
         self._fresh = True
 
-    # ------------------------------------------------------------------ new records
+    # ------------------------------------------------------------------ record changes
     def commit(self, session: BoardSession, ply: int, *, to_play: bool = False,
                fresh: bool = False) -> None:
         """Make ``session`` (another record) the board's, one undo step, showing ``ply``.
@@ -369,8 +366,7 @@ class BoardController(QObject):
         if ply != self._ply:
             self._ply = ply
             self.plyChanged.emit(ply)
-            if self._mode is not BoardMode.SETUP:
-                self.counts.announce(ply)
+            self.counts.announce(ply)
         self.changed.emit()
 
     def shutdown(self) -> None:
