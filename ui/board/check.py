@@ -23,14 +23,14 @@ class CheckController(QObject):
     """The result of "Check record" (cleared by the board when the record changes).
 
     Signals:
-      resultChanged(object)   the Replay of "Check record" (None: cleared)
       rulingsRequested(str incident, dict facts)   for the rulings panel
       statusMessage(str)
+      resultChanged(object)   the Replay of "Check record" (None: cleared)
     """
 
-    resultChanged = Signal(object)
     rulingsRequested = Signal(str, dict)
     statusMessage = Signal(str)
+    resultChanged = Signal(object)
 
     def __init__(self, board: BoardController):
         super().__init__(board)

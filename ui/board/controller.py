@@ -94,11 +94,11 @@ class BoardController(QObject):
         self.editing = RecordEditing(self)
         self.export = RecordExport(self)
         self.nav = Navigation(self)
-        for changed in (self.input.changed, self.gap.changed, self.counts.changed):
-            changed.connect(self.changed)
         for part in (self.check, self.input, self.setup, self.gap, self.files, self.counts,
                      self.editing, self.export, self.nav):
             part.statusMessage.connect(self.statusMessage)
+        for changed in (self.input.changed, self.gap.changed, self.counts.changed):
+            changed.connect(self.changed)
         self.check.rulingsRequested.connect(self.rulingsRequested)
         self.counts.rulingsRequested.connect(self.rulingsRequested)
         self._recompute()
