@@ -68,12 +68,12 @@ def shoot(out: Path) -> list[Path]:
             window.show_workspace("editions")
             shot("editions")
             window.show_workspace("board")
-            bc.new_game()
-            bc.type_moves(RECORD)
+            bc.editing.new_game()
+            bc.editing.type_moves(RECORD)
             bc.go(6)
             board.panels.setCurrentIndex(0)
             shot("board-play")
-            bc.check_record()
+            bc.check.run()
             shot("board-check")
             board.mode_actions["setup"].trigger()
             shot("board-setup")
@@ -85,8 +85,8 @@ def shoot(out: Path) -> list[Path]:
             shot("rulings")
             window.show_workspace("ballots")
             shot("ballots")
-            bc.new_game()
-        bc.autosave_enabled = False
+            bc.editing.new_game()
+        bc.files.enabled = False
         window.close()
     return saved
 

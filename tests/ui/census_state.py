@@ -70,10 +70,10 @@ class Census:
         self.window.show_workspace("board")
         bc = self.bc
         bc.set_mode("play")
-        bc.new_game()
-        assert bc.type_moves(PLANTED)
+        bc.editing.new_game()
+        assert bc.editing.type_moves(PLANTED)
         bc.set_mode("check")
-        assert bc.first_illegal is not None
+        assert bc.check.first_illegal is not None
 
     def claim(self) -> None:
         """Three kings against one, played past the 13-count (rule 28): the draw claim
@@ -83,8 +83,8 @@ class Census:
         self.window.show_workspace("board")
         bc = self.bc
         bc.set_mode("play")
-        bc.new_game(start=Position.from_fen(THREE_V_ONE))
-        assert bc.type_moves(THREE_V_ONE_LINE)
+        bc.editing.new_game(start=Position.from_fen(THREE_V_ONE))
+        assert bc.editing.type_moves(THREE_V_ONE_LINE)
         assert self.ws("board").claim_bar.button.isVisible()
 
     def gap(self, plies: int = 2) -> list[str]:
@@ -92,13 +92,13 @@ class Census:
         self.window.show_workspace("board")
         bc = self.bc
         bc.set_mode("play")
-        bc.new_game()
+        bc.editing.new_game()
         moves = PLANTED.split()[:4 + plies]
-        assert bc.type_moves(" ".join(moves))
+        assert bc.editing.type_moves(" ".join(moves))
         target = bc.position()
-        bc.new_game()
-        assert bc.type_moves(" ".join(moves[:4]))
-        assert bc.mark_board_now(target)
+        bc.editing.new_game()
+        assert bc.editing.type_moves(" ".join(moves[:4]))
+        assert bc.gap.mark_board_now(target)
         ws = self.ws("board")
         ws.gap_kind.setCurrentIndex(ws.gap_kind.findData("exact"))
         ws.gap_plies.setValue(plies)
@@ -114,11 +114,11 @@ class Census:
         self.window.show_workspace("board")
         bc = self.bc
         bc.set_mode("play")
-        bc.new_game("english")
-        assert bc.type_moves(LONG_GAP)
+        bc.editing.new_game("english")
+        assert bc.editing.type_moves(LONG_GAP)
         target = bc.position()
-        bc.new_game("english")
-        assert bc.mark_board_now(target)
+        bc.editing.new_game("english")
+        assert bc.gap.mark_board_now(target)
         assert bc.gap.start(plies=len(LONG_GAP.split()))
 
     def gap_found(self) -> list[str]:

@@ -129,8 +129,8 @@ def select_all_prepare(c):
 
 def case_open_prepare(c):
     path = c.case_file()
-    c.bc.new_game()
-    c.bc._set_dirty(False)
+    c.bc.editing.new_game()
+    c.bc.mark_saved()
     c.dialogs.files.append(path)
     return path
 

@@ -147,10 +147,10 @@ EXPECT: dict[str, Expect] = {
                         check=lambda c, _b: ok(not c.bc.moves and c.bc.ply == 0
                                                and "New record" in c.ws("board").record_title.text())),
     "board/Open PDN…": Expect(
-        prepare=lambda c: (c.bc.new_game(), c.dialogs.files.append(c.pdn)),
+        prepare=lambda c: (c.bc.editing.new_game(), c.dialogs.files.append(c.pdn)),
         check=lambda c, _b: ok([m.text for m in c.bc.moves] == pdn_moves(c.pdn))),
     "board/Paste Record": Expect(
-        prepare=lambda c: (c.bc.new_game(), QGuiApplication.clipboard().setText("11-15 23-19")),
+        prepare=lambda c: (c.bc.editing.new_game(), QGuiApplication.clipboard().setText("11-15 23-19")),
         check=lambda c, _b: ok([m.text for m in c.bc.moves] == ["11-15", "23-19"])),
     "board/Play": mode("play"),
     "board/Set Up": mode("setup"),
@@ -183,7 +183,7 @@ EXPECT: dict[str, Expect] = {
         check=lambda c, _b: ok(not c.bc.dirty and c.bc.case_path is not None
                                and c.bc.case_path.exists())),
     "board/Undo": Expect(
-        prepare=lambda c: (c.record(), c.bc.new_game(), c.bc.type_moves("11-15")),
+        prepare=lambda c: (c.record(), c.bc.editing.new_game(), c.bc.editing.type_moves("11-15")),
         check=lambda c, _b: ok(not c.bc.moves)),
     "board/Previous Move": nav(2),
     "board/Next Move": nav(4),
@@ -206,7 +206,7 @@ EXPECT: dict[str, Expect] = {
         check=lambda c, _b: ok(c.bc.setup.position().fen()
                                == Position.from_fen("W:W18,K30:B14").fen())),
     "board/[Copy FEN]": Expect(
-        prepare=setup, check=lambda c, _b: ok(c.clipboard() == c.bc.export_fen()
+        prepare=setup, check=lambda c, _b: ok(c.clipboard() == c.bc.export.fen()
                                                and c.clipboard() == c.bc.setup.position().fen())),
     "board/[Start Record from Here]": Expect(
         prepare=lambda c: (setup(c), c.bc.setup.set_fen("W:W18,K30:B14"),

@@ -115,7 +115,7 @@ def save_session(saves: int) -> tuple[int, int]:
         board_ws.save_case(CASE)  # the first save names the file (the dialog's answer)
     for i in range(saves):
         # a small change each time, so that every save writes something new
-        bc.notes = f"soak note {i}"
+        bc.set_notes(f"soak note {i}")
         board_ws.save_case_action.trigger()  # the toolbar's Save Case (Ctrl+S)
         pump()
         if f"soak note {i}" in CASE.read_text(encoding="utf-8"):

@@ -102,7 +102,7 @@ def test_capture_by_clicking_its_end_and_fen_paste(qtbot, ws):
 
 def test_illegal_move_is_refused_with_the_engines_reason(qtbot, ws):
     bc = ws.board_controller
-    bc.type_moves("11-15 23-19 8-11 22-17 15-18 19-15")
+    bc.editing.type_moves("11-15 23-19 8-11 22-17 15-18 19-15")
     assert bc.ply == 6 and bc.position().turn is Color.BLACK
     click_square(qtbot, ws, 9)
     assert "must capture: 10x19" in ws.status_text()
@@ -202,7 +202,7 @@ def test_check_record_marks_the_failure_to_capture(qtbot, ws):
     assert len(bc.moves) == 8 and ws.move_entry.text() == ""
     ws.mode_actions["check"].trigger()
     assert bc.mode == "check"
-    first = bc.first_illegal
+    first = bc.check.first_illegal
     assert first is not None and first.ply == 7 and first.move == "9-13"
     assert first.incident == "failure_to_capture"
     assert first.facts["ply"] == 7
@@ -224,10 +224,11 @@ def test_check_record_marks_the_failure_to_capture(qtbot, ws):
     assert facts["fen"] == Position.start("pool").fen() == bc.start.fen()
     assert facts["move"] == "9-13" and facts["variant"] == "pool"
     # let illegal moves stand: every one is listed
-    bc.set_record(bc.record.with_moves(bc.moves + (bc.moves[-1].__class__("20-11"),)))
+    bc.commit(bc.session.replace(record=bc.record.with_moves(
+        bc.moves + (bc.moves[-1].__class__("20-11"),))), bc.ply)
     ws.let_stand_box.setChecked(True)
-    bc.check_record()
-    assert len(bc.checked.illegal) >= 2
+    bc.check.run()
+    assert len(bc.check.result.illegal) >= 2
     assert ws.marked_plies()[0] == 7 and len(ws.marked_plies()) >= 2
 
 
@@ -235,8 +236,8 @@ def test_case_file_round_trip_and_export(qtbot, ws, tmp_path, controller):
     from ui.board import BoardController
 
     bc = ws.board_controller
-    bc.type_moves(PLANTED)
-    bc.check_record()
+    bc.editing.type_moves(PLANTED)
+    bc.check.run()
     path = tmp_path / "case.yaml"
     assert ws.save_case(path)
     assert not bc.dirty
@@ -256,16 +257,16 @@ def test_case_file_round_trip_and_export(qtbot, ws, tmp_path, controller):
     assert not other.dirty
     # PDN export reads back to the same moves; FEN of the board shown
     bc.go(4)
-    text = bc.export_pdn()
+    text = bc.export.pdn()
     game = next(iter_games(text))
     assert [n.text for n in game.mainline][:6] == PLANTED.split()[:6]
     assert '[GameType "23' in text
-    assert bc.export_fen() == bc.positions[4].fen()
+    assert bc.export.fen() == bc.positions[4].fen()
 
 
 def test_undo_and_replacing_later_moves(qtbot, ws):
     bc = ws.board_controller
-    bc.type_moves("11-15 23-19 8-11 22-17")
+    bc.editing.type_moves("11-15 23-19 8-11 22-17")
     bc.go(2)
     click_square(qtbot, ws, 9)
     click_square(qtbot, ws, 14)
@@ -285,7 +286,7 @@ def test_variant_choice_rereads_the_record(ws):
     ws.variant_combo.setCurrentIndex(ws.variant_combo.findData("english"))
     ws.variant_combo.activated.emit(ws.variant_combo.currentIndex())
     assert bc.variant.name == "english"
-    bc.type_moves("11-15 23-19")
+    bc.editing.type_moves("11-15 23-19")
     assert bc.available_plies == 2
     ws.variant_combo.setCurrentIndex(ws.variant_combo.findData("russian"))
     ws.variant_combo.activated.emit(ws.variant_combo.currentIndex())
@@ -296,8 +297,8 @@ def test_rulings_request_reaches_the_app_controller(qtbot, ws, controller):
     received = []
     controller.rulingsRequested.connect(lambda incident, facts: received.append((incident,
                                                                                  facts)))
-    ws.board_controller.type_moves(PLANTED)
-    ws.board_controller.check_record()
+    ws.board_controller.editing.type_moves(PLANTED)
+    ws.board_controller.check.run()
     assert ws.board_controller.check.request_rulings()
     assert received and received[0][0] == "failure_to_capture"
     assert received[0][1]["ply"] == 7
@@ -318,7 +319,7 @@ def test_screenshots_script(tmp_path):
 
 def test_ambiguous_capture_asks_for_the_square_it_stops_on(qtbot, ws):
     bc = ws.board_controller
-    bc.new_game(start=Position.from_fen("W:W6:B8,9,10,17,18,19,21"))
+    bc.editing.new_game(start=Position.from_fen("W:W6:B8,9,10,17,18,19,21"))
     click_square(qtbot, ws, 6)
     click_square(qtbot, ws, 24)  # 6x15x24 and 6x13x22x15x24 both end on 24
     assert not bc.moves
@@ -332,9 +333,9 @@ def test_ambiguous_capture_asks_for_the_square_it_stops_on(qtbot, ws):
 
 def test_rulings_request_carries_a_set_up_start(qtbot, ws):
     bc = ws.board_controller
-    bc.new_game(start=Position.from_fen("W:W6:B8,9,10,17,18,19,21"))
-    bc.type_moves("6-2")  # White must capture
-    bc.check_record()
+    bc.editing.new_game(start=Position.from_fen("W:W6:B8,9,10,17,18,19,21"))
+    bc.editing.type_moves("6-2")  # White must capture
+    bc.check.run()
     facts = bc.check.rulings_facts()
     assert facts["fen"] == "W:W6:B8,9,10,17,18,19,21"
     assert facts["moves"] == "6-2" and facts["ply"] == 1
@@ -345,11 +346,11 @@ def test_clock_pro_rating_after_the_first_illegal_move(qtbot, ws):
     from ui.board.clocks import FORMULA
 
     bc = ws.board_controller
-    bc.type_moves("11-15 23-19")
-    bc.check_record()
+    bc.editing.type_moves("11-15 23-19")
+    bc.check.run()
     assert not ws.clock_toggle.isVisibleTo(ws)  # every move legal: nothing to pro-rate
-    bc.new_game()
-    bc.type_moves(PLANTED)
+    bc.editing.new_game()
+    bc.editing.type_moves(PLANTED)
     ws.mode_actions["check"].trigger()
     ws.panels.setCurrentIndex(0)
     assert ws.clock_toggle.isVisible() and not ws.clock_form.isVisible()

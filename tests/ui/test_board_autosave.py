@@ -21,10 +21,10 @@ def test_autosave_survives_a_crash_and_is_recovered(qtbot, controller, settings,
     first = BoardWorkspace(controller)
     first.show()
     bc = first.board_controller
-    bc.type_moves("11-15 23-19 8-11")
+    bc.editing.type_moves("11-15 23-19 8-11")
     click_square(qtbot, first, 22)
     click_square(qtbot, first, 17)
-    bc.set_comment(2, "the referee saw this")
+    bc.editing.set_comment(2, "the referee saw this")
     saved = json.loads((autosave_dir / "board-autosave.json").read_text(encoding="utf-8"))
     assert saved["dirty"] and [m if isinstance(m, str) else m["text"]
                                for m in saved["moves"]] == ["11-15", "23-19", "8-11", "22-17"]
@@ -55,7 +55,7 @@ def test_ask_before_closing_with_unsaved_changes(qtbot, controller, settings, au
     qtbot.waitExposed(win)
     board = win.workspaces["board"]
     win.show_workspace("board")
-    board.board_controller.type_moves("11-15")
+    board.board_controller.editing.type_moves("11-15")
     asked = []
     board.confirm_close = lambda: asked.append(1) or "cancel"
     assert not win.close()
@@ -77,7 +77,7 @@ def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
     from ui.board.controller import AUTOSAVE_NAME, BoardController
 
     first = BoardController()
-    first.autosave()
+    first.files.autosave()
     live = autosave_dir / AUTOSAVE_NAME
     data = json.loads(live.read_text(encoding="utf-8"))
     data["dirty"] = True
@@ -92,8 +92,8 @@ def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
         with qtbot.waitSignal(second.statusMessage) as said:
             assert second.files.recoverable() is None
         assert "still running" in said.args[0] and str(live) in said.args[0]
-        assert second.autosave()
-        assert second.autosave_path != live and live.read_bytes() == before
+        assert second.files.autosave()
+        assert second.files.autosave_path != live and live.read_bytes() == before
     finally:
         other.kill()
         other.wait()
@@ -101,7 +101,7 @@ def test_two_apps_running_at_once_keep_separate_autosaves(qtbot, autosave_dir):
             other.stdout.close()
     third = BoardController()  # the other app is gone: its unsaved work is offered
     found = third.files.recoverable()
-    assert found is not None and third.autosave_path == live
+    assert found is not None and third.files.autosave_path == live
 
 
 def test_a_live_process_with_the_recorded_pid_does_not_hide_a_recovery(qtbot, autosave_dir):
@@ -113,7 +113,7 @@ def test_a_live_process_with_the_recorded_pid_does_not_hide_a_recovery(qtbot, au
     from ui.board.controller import AUTOSAVE_NAME, BoardController
 
     first = BoardController()
-    first.autosave()
+    first.files.autosave()
     first.files.discard_autosave()  # releases the lock, as a crash would
     live = autosave_dir / AUTOSAVE_NAME
     stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])

@@ -181,7 +181,7 @@ def test_a_move_typed_after_the_draw_is_flagged(qtbot, ws):
     assert len(bc.moves) == 31
     assert "played after the draw: 13-count reached" in ws.status_text()
     # typing the whole line at once names the draw and the later moves
-    bc.new_game(start=Position.from_fen(THREE_V_ONE))
+    bc.editing.new_game(start=Position.from_fen(THREE_V_ONE))
     ws.move_entry.setText(THREE_V_ONE_LINE)
     qtbot.keyClick(ws.move_entry, Qt.Key.Key_Return)
     assert "13-count reached" in ws.status_text()
@@ -295,7 +295,7 @@ def test_typing_past_two_claims_announces_the_draw_reached(qtbot, ws):
     fen, moves = LONG_THEN_13
     bc.set_mode("setup")
     assert bc.setup.set_fen(fen)
-    bc.start_record_from(bc.setup.position())
+    bc.editing.start_from(bc.setup.position())
     ws.move_entry.setText(moves + " 28-24 25-30 24-19")
     qtbot.keyClick(ws.move_entry, Qt.Key.Key_Return)
     status = ws.status_text()

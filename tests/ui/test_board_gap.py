@@ -14,7 +14,7 @@ from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
 
 def test_fill_a_six_ply_gap_and_adopt_it(qtbot, ws):
     bc = ws.board_controller
-    bc.type_moves("11-15 23-19")
+    bc.editing.type_moves("11-15 23-19")
     target = Position.start("pool")
     for text in "11-15 23-19 8-11 22-17 4-8 17-13 15-18 24-20".split():
         target = target.play(text)
@@ -42,7 +42,7 @@ def test_fill_a_six_ply_gap_and_adopt_it(qtbot, ws):
 
 def test_impossible_gap_says_why(qtbot, ws):
     bc = ws.board_controller
-    bc.mark_board_now(Position.from_fen("B:W21-32:B1-11,13"))
+    bc.gap.mark_board_now(Position.from_fen("B:W21-32:B1-11,13"))
     ws.gap_plies.setValue(2)
     with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:
         ws.start_gap()
@@ -56,9 +56,9 @@ def test_board_stays_responsive_during_the_gap_search(qtbot, ws):
     # an 18-ply English gap from a real game (Tinsley collection, ply 20 on)
     # that takes the search seconds (a king shuffle no longer does: the search
     # stops once it has more sequences than it keeps)
-    bc.new_game("english", Position.from_fen(
+    bc.editing.new_game("english", Position.from_fen(
         "B:W17,19,21,22,25,26,27,28,29,31:B2,3,4,9,10,11,12,13,14,20", "english"))
-    bc.mark_board_now(Position.from_fen("B:WK6,21,22,25,26,29:B2,3,8,9,13,K31", "english"))
+    bc.gap.mark_board_now(Position.from_fen("B:WK6,21,22,25,26,29:B2,3,8,9,13,K31", "english"))
     ticks = []
     timer = QTimer()
     timer.setInterval(10)
@@ -90,11 +90,11 @@ GAP_MISSING = "8-11 22-17 4-8 17-13 15-18 24-20"
 
 def gap_ready(qtbot, ws):
     bc = ws.board_controller
-    bc.type_moves(GAP_START)
+    bc.editing.type_moves(GAP_START)
     target = bc.position()
     for text in GAP_MISSING.split():
         target = target.play(text)
-    assert bc.mark_board_now(target)
+    assert bc.gap.mark_board_now(target)
     ws.gap_kind.setCurrentIndex(0)
     ws.gap_plies.setValue(6)
     with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:

@@ -91,7 +91,7 @@ def test_a_restore_shows_the_autosaves_time_and_is_announced_on_any_workspace(
     from ui.workspaces.board import BoardWorkspace
 
     first = BoardWorkspace(controller)
-    first.board_controller.type_moves("11-15 23-19")
+    first.board_controller.editing.type_moves("11-15 23-19")
     path = autosave_dir / "board-autosave.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     data["saved_at"] = "2001-02-03 04:05:06"  # a time no new session can have

@@ -127,7 +127,7 @@ def test_open_pdn_new_and_another_game_of_the_file_ask(qtbot, ws, monkeypatch):
     assert bc.record.tags["Black"] == "E Fuller"
     # another game of the same file over a changed record asks again
     bc.go(0)
-    bc.set_comment(1, "noted")              # an edit of the user's
+    bc.editing.set_comment(1, "noted")              # an edit of the user's
     asked.answer = "cancel"
     ws.choose_game = lambda chunks: 3
     assert not ws.open_pdn(path)

@@ -48,14 +48,14 @@ def test_check_panel_shows_what_the_check_found(qtbot, bc):
     from ui.board.panels.check import CheckPanel
 
     panel = shown(qtbot, CheckPanel(bc))
-    bc.type_moves(PLANTED)
+    bc.editing.type_moves(PLANTED)
     assert not panel.rulings_button.isEnabled()
     qtbot.mouseClick(panel.check_button, Qt.MouseButton.LeftButton)
     text = panel.check_view.toPlainText()
     assert "Ply 7 (move 4, Black): written 9-13" in text
     assert "Legal moves were: 10x19" in text
     assert panel.rulings_button.isEnabled() and panel.clocks.toggle.isVisible()
-    bc.type_moves("24-20")  # the record changes: the result no longer applies
+    bc.editing.type_moves("24-20")  # the record changes: the result no longer applies
     assert panel.check_view.toPlainText() == "" and not panel.rulings_button.isEnabled()
 
 
@@ -65,8 +65,8 @@ def test_counts_panel_follows_the_ply(qtbot, bc):
     panel = shown(qtbot, CountsPanel(bc))
     # three kings against one: rule 28, "The first count starts with the first move
     # of the lone King. Each move by the lone king, counts as one move."
-    bc.new_game(start=Position.from_fen("B:WK32:BK1,K2,K3", "pool"))
-    bc.type_moves("1-5 32-27")
+    bc.editing.new_game(start=Position.from_fen("B:WK32:BK1,K2,K3", "pool"))
+    bc.editing.type_moves("1-5 32-27")
     assert "13-count (3 kings v 1)" in panel.form.itemAt(0, panel.form.ItemRole.LabelRole) \
         .widget().text()
     assert panel.text().splitlines()[0].startswith("1 of ")

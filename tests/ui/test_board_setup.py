@@ -301,7 +301,7 @@ def test_the_six_ply_position_from_scratch_in_at_most_12_actions(qtbot, ws):
     assert act.count == 5 and act.count <= 12, act.done
 
     # -- from an empty board, with a FEN on the clipboard (e.g. copied from a game file)
-    bc.new_game()
+    bc.editing.new_game()
     QGuiApplication.clipboard().setText(expected.fen())
     enter_setup(qtbot, ws)
     qtbot.mouseClick(ws.clear_button, Qt.MouseButton.LeftButton)
@@ -366,7 +366,7 @@ def test_the_goal_in_the_main_window_at_1024x700(qtbot, window):
     act.click(ws.board_now_button, "This Is the Board Now")
     assert bc.session.target == expected and act.count == 5, act.done
 
-    bc.new_game()
+    bc.editing.new_game()
     QGuiApplication.clipboard().setText(expected.fen())
     act = Actions(qtbot)
     act.click(mode_button(ws, "setup"), "Set Up")

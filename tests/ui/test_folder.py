@@ -180,7 +180,7 @@ def test_a_case_file_saved_from_the_board_into_the_folder_is_one_commit(qtbot, t
     ws = BoardWorkspace(controller)
     ws.confirm_close = lambda: "discard"
     qtbot.addWidget(ws)
-    ws.board_controller.type_moves("11-15 23-19 8-11 22-17")
+    ws.board_controller.editing.type_moves("11-15 23-19 8-11 22-17")
     target = folder / "cases" / "club-dispute.yaml"
     assert ws.save_case(target)
     with open_repo(folder) as repo:

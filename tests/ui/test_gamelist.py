@@ -219,7 +219,7 @@ def test_open_a_file_type_enter_an_english_game_without_gametype(qtbot, ws):
     assert not any(ws.move_list.item_for_ply(p).text().startswith("?")
                    for p in range(1, 57))
     ws.mode_actions["check"].trigger()
-    assert bc.first_illegal is None and ws.marked_plies() == []
+    assert bc.check.first_illegal is None and ws.marked_plies() == []
 
 
 def test_read_as_another_variant_reads_the_record_again(qtbot, ws):
@@ -245,7 +245,7 @@ def test_read_as_another_variant_reads_the_record_again(qtbot, ws):
     assert int(found.group(3)) == (ply + 1) // 2
     # the record check (replay, another module) agrees on the first illegal move
     ws.mode_actions["check"].trigger()
-    assert bc.first_illegal is not None and bc.first_illegal.ply == int(found.group(1))
+    assert bc.check.first_illegal is not None and bc.check.first_illegal.ply == int(found.group(1))
     # Undo brings back the English reading
     ws.undo_action.trigger()
     assert bc.variant.name == "english"

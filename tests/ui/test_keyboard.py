@@ -208,8 +208,8 @@ def board(window, qtbot):
     ws.confirm_close = lambda: "discard"
     window.show_workspace("board")
     bc = ws.board_controller
-    bc.new_game()
-    assert bc.type_moves(PLANTED)
+    bc.editing.new_game()
+    assert bc.editing.type_moves(PLANTED)
     bc.go(0)
     yield window, ws, bc
     bc.shutdown()
@@ -261,7 +261,7 @@ def test_copy_fen_export_pdn_and_open_case_have_shortcuts(board, qtbot, tmp_path
     qtbot.keyClick(window.nav, Qt.Key.Key_S, CTRL_SHIFT)
     assert pdn.exists() and "9-13" in pdn.read_text(encoding="utf-8")
     assert bc.files.save_case(case) is not None
-    bc.new_game()
+    bc.editing.new_game()
     qtbot.keyClick(window.nav, Qt.Key.Key_D, CTRL_SHIFT)
     assert bc.case_path == case and [m.text for m in bc.moves] == PLANTED.split()
 

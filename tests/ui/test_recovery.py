@@ -27,7 +27,7 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SI
 
 EDIT = """
 board = window.workspaces["board"]
-board.board_controller.type_moves(" ".join({moves!r}))
+board.board_controller.editing.type_moves(" ".join({moves!r}))
 ws = window.workspaces["ballots"]
 window.show_workspace("ballots")
 ws.key_panel.member_combo.setCurrentIndex(ws.key_panel.member_combo.findData("B"))

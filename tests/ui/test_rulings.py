@@ -155,8 +155,8 @@ def test_from_the_board(window, rulings, qtbot):
     bc = window.workspaces["board"].board_controller
     # 2. 10-14 ignores Black's capture 15x22 (the rules' words: capturing is compulsory)
     bc.files.load_text('[GameType "23"]\n1. 11-15 22-18 2. 10-14 *\n')
-    bc.check_record()
-    assert bc.first_illegal is not None
+    bc.check.run()
+    assert bc.check.first_illegal is not None
     assert bc.check.request_rulings()
     assert window.current_workspace() is rulings
     assert rulings.rulings.incident_id == "failure_to_capture"
@@ -172,7 +172,7 @@ def test_record_context_comes_from_the_request_not_the_board(window, rulings, qt
     """The panel fills the report from the request's moves/fen/ply; it never reads the
     board (whose record here is another one)."""
     bc = window.workspaces["board"].board_controller
-    bc.type_moves("9-14 22-18")
+    bc.editing.type_moves("9-14 22-18")
     messages = []
     window.controller.statusMessage.connect(messages.append)
     window.controller.rulingsRequested.emit(
@@ -309,7 +309,7 @@ def test_the_report_tells_what_happened_in_words_not_codes(window, rulings, qtbo
     ply 7: Black moves first in pool)."""
     board = window.workspaces["board"]
     bc = board.board_controller
-    bc.type_moves("11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20")
+    bc.editing.type_moves("11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20")
     board.mode_actions["check"].trigger()
     board.rulings_button.click()  # the button a referee presses
     html = rulings.rulings.report_html()

@@ -1,5 +1,5 @@
-"""Checking the record: the first illegal move (every one when illegal moves are
-let stand), how the move list marks each ply, and the rulings request."""
+"""Check mode: the first illegal move (every one when illegal moves are let
+stand), how the move list marks each ply, and the rulings request."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -25,10 +25,12 @@ class CheckController(QObject):
     Signals:
       rulingsRequested(str incident, dict facts)   for the rulings panel
       statusMessage(str)
+      resultChanged(object)   the Replay of "Check record" (None: cleared)
     """
 
     rulingsRequested = Signal(str, dict)
     statusMessage = Signal(str)
+    resultChanged = Signal(object)
 
     def __init__(self, board: BoardController):
         super().__init__(board)
@@ -36,7 +38,10 @@ class CheckController(QObject):
         self.result: Replay | None = None
 
     def clear(self) -> None:
-        self.result = None
+        """The record changed: the result no longer applies."""
+        if self.result is not None:
+            self.result = None
+            self.resultChanged.emit(None)
 
     @property
     def first_illegal(self) -> IllegalMove | None:
@@ -65,7 +70,8 @@ class CheckController(QObject):
         # the board shows the illegal move, else the position where the count was reached
         at = first.ply - 1 if first is not None else \
             draw.ply if draw is not None else board.available_plies
-        board.enter_check(checked, at)
+        self.resultChanged.emit(checked)
+        board.enter_check(at)
         self.statusMessage.emit(message)
         return checked
 

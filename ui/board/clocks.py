@@ -69,7 +69,7 @@ class ClockController(QObject):
         """How many moves each side played in the record (up to discovery: the end of
         the record) and how many are taken back (the first illegal move and every move
         after it); None before a check finds an illegal move."""
-        first = self._board.first_illegal
+        first = self._board.check.first_illegal
         if first is None:
             return None
         return moves_taken_back(self._board.start.turn, len(self._board.moves), first.ply)

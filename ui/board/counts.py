@@ -122,6 +122,19 @@ class CountsController(QObject):
         found = self.announcements()
         return next((a for a in found if a.reached), found[0] if found else None)
 
+    def announce(self, ply: int) -> None:
+        """On arriving at ``ply``: the draw claim decided there, or the flag of a move
+        played after a count was reached, on the status line."""
+        board = self._board
+        here = self.announced_at(ply)
+        flag = self.after_draw_text(ply)
+        if here is not None:
+            self.statusMessage.emit(here.text)
+        elif flag:
+            move = board.moves[ply - 1].text if 0 < ply <= len(board.moves) else ""
+            self.statusMessage.emit(f"{board.record.ply_prefix(ply, dots='...')} {move} — "
+                                    f"{flag}")
+
     def after_draw_text(self, ply: int) -> str:
         """A flag for a move played at ``ply`` after a count was reached ("" if none)."""
         reached = self.in_force_at(ply - 1)

@@ -162,7 +162,7 @@ class SessionFiles(QObject):
             self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
             return False
         board.case_path = None
-        board.new_record(imported.record, fresh=True)
+        board.editing.new_record(imported.record, fresh=True)
         problems = "; ".join(imported.problems)
         guessed = imported.variant_guess
         self.statusMessage.emit(
@@ -176,8 +176,8 @@ class SessionFiles(QObject):
         """Save the case file (the core's dispute case format) atomically; the core
         checks the document before it writes; in a rules folder the save is one commit."""
         board = self._board
-        case = case_from_session(board.session, case_findings(board.checked, board.gap.result),
-                                 board.edition_id or "")
+        case = case_from_session(board.session, case_findings(board.check.result, board.gap.result),
+                                 board.counts.edition_id or "")
         try:
             with durability_notes() as notes, \
                     recorded_change(path, f"Case file: {Path(path).name}"):
@@ -185,7 +185,9 @@ class SessionFiles(QObject):
         except (RulesbookError, DraughtsError, OSError) as exc:
             self.statusMessage.emit(f"Cannot save the case: {exc}")
             return None
-        board.saved_as(written)
+        board.case_path = written
+        board.mark_saved()
+        self.autosave()
         # written, but the folder could not be flushed: the note says the data is saved
         self.statusMessage.emit(notes[0] if notes else f"Saved the case to {written}")
         return written
@@ -200,6 +202,12 @@ class SessionFiles(QObject):
         if not self.may_replace(f"the case {Path(path).name}"):
             self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
             return False
-        self._board.open_session(session, Path(path))
-        self.statusMessage.emit(f"Opened the case {path}: {len(self._board.moves)} plies")
+        board = self._board
+        board.case_path = Path(path)  # before the autosave of the new record
+        board.commit(board.session.replace(record=session.record, target=session.target,
+                                           notes=session.notes, let_stand=False),
+                     0, to_play=True)
+        board.mark_saved()
+        self.autosave()
+        self.statusMessage.emit(f"Opened the case {path}: {len(board.moves)} plies")
         return True

@@ -12,6 +12,7 @@ from rulesbook.draughts import Move, Position
 from rulesbook.reconstruct import RecordMove
 
 from .gapworker import GapWorker
+from .setup import board_check_message
 
 if TYPE_CHECKING:
     from .controller import BoardController
@@ -47,6 +48,22 @@ class GapController(QObject):
         self.from_ply: int | None = None
         self.preview_index: int | None = None
         self.preview_ply = 0
+
+    # ------------------------------------------------------------------ the board now
+    def mark_board_now(self, position: Position | None = None) -> bool:
+        """Take ``position`` (default: the board shown, the set-up position in set-up
+        mode) as "the board now": the target of gap filling from the end of the record."""
+        board = self._board
+        pos = position if position is not None else board.position()
+        problem = board_check_message(pos)
+        if problem is not None:
+            self.statusMessage.emit(f"Cannot use this board: {problem}")
+            return False
+        target = Position(pos.pieces(), pos.turn, board.variant)
+        self.forget()
+        self.statusMessage.emit(f"The board now: {target.fen()}")
+        board.set_target(target)
+        return True
 
     # ------------------------------------------------------------------ search
     @property
@@ -241,7 +258,7 @@ class GapController(QObject):
         at = self.base_ply()
         texts = result.texts[index]
         dropped = len(self._board.moves) - at
-        self._board.adopt_moves(at, [RecordMove(t) for t in texts])
+        self._board.editing.adopt(at, [RecordMove(t) for t in texts])
         msg = f"Adopted {len(texts)} plies: {' '.join(texts)}"
         if dropped:
             msg += f" (replacing {dropped} unplayable move(s); Ctrl+Z to undo)"

@@ -107,6 +107,6 @@ class InputController(QObject):
         if step.message:
             self.statusMessage.emit(step.message)
         if step.move is not None:
-            self._board.play_move(step.move)
+            self._board.editing.play_move(step.move)
             return
         self.changed.emit()

@@ -86,7 +86,7 @@ class MoveList(QTableWidget):
             text = move.text + (" ✎" if move.comment or move.variations else "")
             item = QTableWidgetItem(text)
             item.setData(PLY_ROLE, ply)
-            state = controller.move_state(ply)
+            state = controller.check.move_state(ply)
             tip = []
             if state == "illegal":
                 item.setBackground(illegal_bg)

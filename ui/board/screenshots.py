@@ -31,12 +31,12 @@ GAP_MISSING = "8-11 22-17 4-8 17-13 15-18 24-20"
 def set_up_gap_demo(bc: BoardController) -> None:
     """Gap filling as the screenshots show it: the record stops after two plies, the
     board (marked as the board now) shows six more."""
-    bc.new_game()
-    bc.type_moves(GAP_RECORD)
+    bc.editing.new_game()
+    bc.editing.type_moves(GAP_RECORD)
     target = bc.position()
     for text in GAP_MISSING.split():
         target = target.play(text)
-    bc.mark_board_now(target)
+    bc.gap.mark_board_now(target)
 
 
 def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
@@ -64,7 +64,7 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
         def shot(name: str) -> None:
             saved.append(grab(ws, out / f"{name}.png", settle_ms=20))
 
-        bc.type_moves(PLAY)
+        bc.editing.type_moves(PLAY)
         bc.go(len(bc.moves))
         bc.input.click_square(10)  # select a piece: its moves are hinted (10x19)
         shot("board-play")
@@ -81,9 +81,9 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
         shot("board-setup")
         ws.numbers_action.setChecked(False)
         ws.board.set_show_numbers(False)
-        bc.new_game()
-        bc.type_moves(RECORD)
-        bc.check_record()
+        bc.editing.new_game()
+        bc.editing.type_moves(RECORD)
+        bc.check.run()
         ws.clock_toggle.setChecked(True)
         ws.clock_black.setText("18:40")
         ws.clock_white.setText("21:05")
@@ -105,7 +105,7 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
             ws.gap_list.setCurrentRow(1)
             bc.gap.preview_go(2)  # the position where the sequences part
         shot("board-gap")
-        bc.autosave_enabled = False
+        bc.files.enabled = False
         ws.close()
         ws.deleteLater()
         app.processEvents()

@@ -214,12 +214,12 @@ class SetupController(QObject):
         # replacing the record: the same Save / Discard / Cancel as an import or New
         if not self._board.files.may_replace("a new record from the position set up"):
             return False
-        self._board.start_record_from(self.position())
+        self._board.editing.start_from(self.position())
         return True
 
     def mark_board_now(self) -> bool:
         """The position set up is the board now (the target of gap filling)."""
-        return self._board.mark_board_now(self.position())
+        return self._board.gap.mark_board_now(self.position())
 
 
 def board_check_message(position: Position) -> str | None:

@@ -7,7 +7,6 @@ asks the questions that need a dialog (files, closing) and forwards keys.
 """
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from pathlib import Path
 
@@ -330,17 +329,15 @@ class BoardWorkspace(Workspace):
             self.panels.setCurrentIndex(CHECK_TAB)
 
     def copy_fen(self) -> None:
-        fen = self.board_controller.export_fen()
-        QGuiApplication.clipboard().setText(fen)
-        self.show_status(f"Copied {fen}")
+        self.board_controller.export.copy_fen()
 
     def _mark_board_now(self) -> None:
-        if self.board_controller.mark_board_now():
+        if self.board_controller.gap.mark_board_now():
             self.panels.setCurrentIndex(GAP_TAB)
 
     def _discard_recovered(self) -> None:
         bc = self.board_controller
-        bc.new_game()
+        bc.editing.new_game()
         bc.mark_saved()
         bc.files.discard_autosave()
         self.banner.hide()
@@ -351,7 +348,7 @@ class BoardWorkspace(Workspace):
                 and obj in (self.board, self.move_list):
             action = NAV_KEYS.get(Qt.Key(event.key()))
             if action is not None and not event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
-                getattr(self.board_controller, action)()
+                getattr(self.board_controller.nav, action)()
                 return True
             if event.key() == Qt.Key.Key_Escape and (self.board_controller.input.partial
                                                      or self.board_controller.gap.previewing):
@@ -381,7 +378,7 @@ class BoardWorkspace(Workspace):
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt API
         action = NAV_KEYS.get(Qt.Key(event.key()))
         if action is not None and not event.modifiers():
-            getattr(self.board_controller, action)()
+            getattr(self.board_controller.nav, action)()
             return
         super().keyPressEvent(event)
 
@@ -415,7 +412,7 @@ class BoardWorkspace(Workspace):
     def new_record(self) -> None:
         """New: a new record from the start position, asking first about unsaved work."""
         if self.may_replace("a new record"):
-            self.board_controller.new_game()
+            self.board_controller.editing.new_game()
 
     def _ask_replace(self, what: str) -> str:
         from rulesbook.textio import shorten, visible_controls
@@ -492,18 +489,16 @@ class BoardWorkspace(Workspace):
         self.import_text(text, source="the pasted record")
 
     def export_pdn_dialog(self) -> None:
-        from rulesbook.storage import SaveError, atomic_write_text
+        from rulesbook.storage import SaveError
 
         path, _ = QFileDialog.getSaveFileName(self, "Export PDN", str(Path.home() / "game.pdn"),
                                               PDN_FILTER)
         if not path:
             return
         try:
-            atomic_write_text(path, self.board_controller.export_pdn())
+            self.board_controller.export.write_pdn(path)
         except SaveError as exc:
             warn(self, "Export failed", str(exc))
-            return
-        self.show_status(f"Exported {path}")
 
     def save_case(self, path: str | Path | None = None) -> bool:
         bc = self.board_controller
@@ -563,11 +558,4 @@ class BoardWorkspace(Workspace):
         self.board.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def export_document(self) -> tuple[str, str] | None:
-        bc = self.board_controller
-        if not bc.moves:
-            return None
-        pdn = html.escape(bc.export_pdn())
-        body = f"<h1>Game record</h1><pre>{pdn}</pre>"
-        if bc.first_illegal is not None:
-            body += f"<h2>First illegal move</h2><p>{html.escape(bc.first_illegal.message)}</p>"
-        return ("Board record", body)
+        return self.board_controller.export.report()

@@ -9,7 +9,24 @@ from ..controller import BoardController
 from ..preview import BRANCH_COLOUR
 from ..widget import BOARD_COLOURS, Arrow, BoardWidget
 
-__all__ = ["BoardView", "caption"]
+__all__ = ["BoardView", "caption", "last_move_squares"]
+
+
+def last_move_squares(bc: BoardController) -> tuple[int, ...]:
+    """The squares of the move that led to the position shown (of the previewed gap
+    sequence while previewing; a move the replay could not play: as written)."""
+    if bc.mode == "setup":
+        return ()
+    gap = bc.gap
+    if gap.previewing:
+        moves = gap.preview_moves()
+        return moves[gap.preview_ply - 1].path if gap.preview_ply else ()
+    if bc.ply == 0:
+        return ()
+    move = bc.played_move(bc.ply)
+    if move is not None:
+        return move.path
+    return written_squares(bc.moves[bc.ply - 1].text) or ()
 
 
 def caption(bc: BoardController) -> str:
@@ -79,7 +96,7 @@ class BoardView:
                     marks = (written[0],)
         elif bc.mode == "play" and not selected:
             hints = ()
-        last = bc.last_move_squares() if bc.mode != "check" or not arrows or \
+        last = last_move_squares(bc) if bc.mode != "check" or not arrows or \
             gap.previewing else ()
         self.board.set_highlights(last=last, selected=selected, hints=hints, marks=marks,
                                   arrows=tuple(arrows))

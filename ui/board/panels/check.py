@@ -26,7 +26,7 @@ class CheckPanel(QWidget):
         row = QHBoxLayout()
         self.check_button = QPushButton("Check Record")
         self.check_button.setToolTip("Replay the record and find the first illegal move")
-        self.check_button.clicked.connect(lambda: bc.check_record())
+        self.check_button.clicked.connect(lambda: bc.check.run())
         self.let_stand_box = QCheckBox("Let illegal moves stand")
         self.let_stand_box.toggled.connect(bc.set_let_stand)
         row.addWidget(self.check_button)
@@ -50,7 +50,7 @@ class CheckPanel(QWidget):
         row.addStretch(1)
         lay.addLayout(row)
         lay.addWidget(self.clocks)
-        bc.checkChanged.connect(self.show_result)
+        bc.check.resultChanged.connect(self.show_result)
 
     def show_result(self, result: Replay | None) -> None:
         if result is None:

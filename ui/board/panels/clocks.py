@@ -107,7 +107,7 @@ class ClockBox(QWidget):
         grid.addWidget(self.formula, 3, 0)
         self.hide()
         self.toggle.hide()
-        bc.checkChanged.connect(lambda _result: self.refresh())
+        bc.check.resultChanged.connect(lambda _result: self.refresh())
 
     def _toggled(self, shown: bool) -> None:
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)

@@ -69,7 +69,7 @@ class RecordPanel(QWidget):
         layout.addWidget(self.comment_view)
         layout.addWidget(self.move_entry)
         bc.recordChanged.connect(self.rebuild)
-        bc.checkChanged.connect(lambda _result: self.rebuild())
+        bc.check.resultChanged.connect(lambda _result: self.rebuild())
         bc.plyChanged.connect(self.move_list.set_current)
         bc.changed.connect(self.update_title)
         bc.dirtyChanged.connect(lambda _dirty: self.update_title())
@@ -84,5 +84,5 @@ class RecordPanel(QWidget):
 
     def _typed(self) -> None:
         text = self.move_entry.text().strip()
-        if text and self._bc.type_moves(text):
+        if text and self._bc.editing.type_moves(text):
             self.move_entry.clear()

@@ -31,11 +31,11 @@ class SequencePreview(QFrame):
         self.prev_button = QToolButton()
         self.prev_button.setText("◀")
         self.prev_button.setAccessibleName("Previous ply of the sequence")
-        self.prev_button.clicked.connect(lambda: bc.previous())
+        self.prev_button.clicked.connect(lambda: bc.nav.previous())
         self.next_button = QToolButton()
         self.next_button.setText("▶")
         self.next_button.setAccessibleName("Next ply of the sequence")
-        self.next_button.clicked.connect(lambda: bc.next())
+        self.next_button.clicked.connect(lambda: bc.nav.next())
         self.slider = PlySlider()
         self.slider.setAccessibleName("Ply of the sequence shown")
         self.slider.setToolTip("The ply of the sequence shown on the board; "

@@ -76,7 +76,7 @@ class BoardToolbar(QToolBar):
             self.variant_combo.addItem(name.capitalize() if name != "pool" else
                                        "Pool (APCA)", name)
         self.variant_combo.activated.connect(
-            lambda row: bc.set_variant(self.variant_combo.itemData(row)))
+            lambda row: bc.editing.set_variant(self.variant_combo.itemData(row)))
         self.variant_combo.setToolTip("The rules the record is read under (per game)")
         self.addWidget(self.variant_combo)
         self.addSeparator()
@@ -127,7 +127,7 @@ class BoardToolbar(QToolBar):
         # stepping through the record: whenever the Board is shown, wherever the
         # focus is (a text field keeps its own arrow keys; Up/Down stay with lists)
         self.nav_actions: dict[str, QAction] = {
-            name: action(text, getattr(bc, name), key)
+            name: action(text, getattr(bc.nav, name), key)
             for name, text, key in (("previous", "Previous Move", "Left"),
                                     ("next", "Next Move", "Right"),
                                     ("first", "First Position", "Home"),

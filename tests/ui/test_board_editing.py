@@ -1,0 +1,91 @@
+"""Editing the record through the Board's widgets: every edit is one undo step
+(typed moves, a move clicked, a comment, another variant, a record started from a
+set-up), a comment leaves the check standing, and Export PDN writes what was typed.
+The expected records are the moves the test typed or clicked, nothing the
+program printed."""
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+
+from rulesbook.draughts import Position
+from rulesbook.reconstruct import import_record
+from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
+    PLANTED,
+    board_workspace,
+    click_square,
+    private_autosave_dir,
+)
+
+
+def typed(qtbot, ws, text: str) -> None:
+    ws.move_entry.clear()
+    qtbot.keyClicks(ws.move_entry, text)
+    qtbot.keyClick(ws.move_entry, Qt.Key.Key_Return)
+
+
+def texts(ws) -> list[str]:
+    return [m.text for m in ws.board_controller.moves]
+
+
+def test_every_edit_is_one_undo_step(qtbot, ws):
+    bc = ws.board_controller
+    typed(qtbot, ws, "11-15 23-19")
+    click_square(qtbot, ws, 8)   # Black's 8-11, a legal reply, by two clicks
+    click_square(qtbot, ws, 11)
+    assert texts(ws) == ["11-15", "23-19", "8-11"]
+    bc.editing.set_comment(2, "the usual reply")
+    assert bc.moves[1].comment == "the usual reply"
+    english = ws.variant_combo.findData("english")
+    ws.variant_combo.setCurrentIndex(english)
+    ws.variant_combo.activated.emit(english)
+    assert bc.variant.name == "english" and texts(ws) == ["11-15", "23-19", "8-11"]
+
+    ws.undo_action.trigger()  # the variant
+    assert bc.variant.name == "pool" and bc.moves[1].comment == "the usual reply"
+    ws.undo_action.trigger()  # the comment
+    assert bc.moves[1].comment == "" and texts(ws) == ["11-15", "23-19", "8-11"]
+    ws.undo_action.trigger()  # the move clicked
+    assert texts(ws) == ["11-15", "23-19"]
+    ws.undo_action.trigger()  # both typed moves were one edit
+    assert texts(ws) == [] and not ws.undo_action.isEnabled()
+
+
+def test_a_record_started_from_a_set_up_position_is_undone_in_one_step(qtbot, ws):
+    bc = ws.board_controller
+    typed(qtbot, ws, "11-15 23-19")
+    ws.mode_actions["setup"].trigger()
+    ws.fen_edit.setText("W:W22:B11,18")
+    qtbot.keyClick(ws.fen_edit, Qt.Key.Key_Return)
+    ws.confirm_replace = lambda _what: "discard"
+    qtbot.mouseClick(ws.use_start_button, Qt.MouseButton.LeftButton)
+    assert bc.mode == "play" and bc.moves == ()
+    assert bc.start == Position.from_fen("W:W22:B11,18")
+    ws.undo_action.trigger()
+    assert texts(ws) == ["11-15", "23-19"] and bc.start == Position.start("pool")
+
+
+def test_a_comment_leaves_the_check_standing(qtbot, ws):
+    bc = ws.board_controller
+    typed(qtbot, ws, PLANTED)
+    qtbot.mouseClick(ws.check_button, Qt.MouseButton.LeftButton)
+    # PLANTED: Black has to capture 10x19 at ply 7 but plays 9-13
+    assert ws.marked_plies() == [7] and bc.mode == "check"
+    bc.editing.set_comment(7, "the referee was called here")
+    assert ws.marked_plies() == [7] and bc.mode == "check"
+    assert "9-13" in ws.check_view.toPlainText()
+    typed(qtbot, ws, "24-20")  # a move: the check no longer applies
+    assert ws.marked_plies() == [] and ws.check_view.toPlainText() == ""
+
+
+def test_export_pdn_writes_the_record_typed(qtbot, ws, tmp_path, monkeypatch):
+    typed(qtbot, ws, "11-15 23-19 8-11")
+    ws.board_controller.editing.set_comment(2, "a comment {with braces}")
+    target = tmp_path / "exported.pdn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *_a, **_k: (str(target), "")))
+    ws.export_action.trigger()
+    assert ws.status_text() == f"Exported {target}"
+    back = import_record(target.read_text(encoding="utf-8"), 0, None).record
+    assert [m.text for m in back.moves] == ["11-15", "23-19", "8-11"]
+    assert "with braces" in back.moves[1].comment

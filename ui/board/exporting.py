@@ -1,0 +1,53 @@
+"""What leaves the board: the record as PDN (the core's one writer,
+:func:`rulesbook.reconstruct.record_pdn`), the position shown as FEN (copied to
+the clipboard) and the record for the window's report."""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtGui import QGuiApplication
+
+from rulesbook.reconstruct import record_pdn
+from rulesbook.storage import atomic_write_text
+
+from .part import BoardPart
+
+__all__ = ["RecordExport"]
+
+
+class RecordExport(BoardPart):
+    """Export PDN, Copy FEN and the report of the board."""
+
+    def pdn(self) -> str:
+        """The record as PDN (tags, moves, comments, variations, result)."""
+        return record_pdn(self._board.record)
+
+    def fen(self) -> str:
+        """The position shown (the set-up position in set-up mode) as FEN."""
+        return self._board.position().fen()
+
+    def copy_fen(self) -> str:
+        """Copy :meth:`fen` to the clipboard; returns it."""
+        fen = self.fen()
+        QGuiApplication.clipboard().setText(fen)
+        self.statusMessage.emit(f"Copied {fen}")
+        return fen
+
+    def write_pdn(self, path: str | Path) -> None:
+        """Write the record as PDN to ``path`` atomically (raises
+        :class:`rulesbook.storage.SaveError` with a readable message)."""
+        atomic_write_text(path, self.pdn())
+        self.statusMessage.emit(f"Exported {path}")
+
+    def report(self) -> tuple[str, str] | None:
+        """The record (and the first illegal move found) for the window's report:
+        (title, HTML body); None when there is no move."""
+        board = self._board
+        if not board.moves:
+            return None
+        body = f"<h1>Game record</h1><pre>{html.escape(self.pdn())}</pre>"
+        first = board.check.first_illegal
+        if first is not None:
+            body += f"<h2>First illegal move</h2><p>{html.escape(first.message)}</p>"
+        return ("Board record", body)
