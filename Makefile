@@ -34,7 +34,7 @@ run: install
 test: install-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
-# The tests marked slow (deep perft and the like): not in `make test` or CI.
+# The tests marked slow (deep perft and the like): not in `make test`; CI runs them.
 test-slow: install-test
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -m slow $(PYTEST_ARGS)
 

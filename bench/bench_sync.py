@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
         cli = timed(lambda: subprocess.run([sys.executable, "-m", "rulesbook", "--data",
                                             str(member), "sync", "--quiet"], env=env,
                                            check=True, capture_output=True), 3)
-        from rulesbook.library import load_library
+        from rulesbook.loading import load_library
         from rulesbook.rulesfolder.history import record_history
 
         library = load_library(member)

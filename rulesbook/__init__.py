@@ -5,7 +5,7 @@ that needs only one part (the engine, the atomic save) starts fast.
 """
 from __future__ import annotations
 
-import importlib
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as the checker sees them; at run time __getattr__ loads them
@@ -15,8 +15,8 @@ if TYPE_CHECKING:  # the names as the checker sees them; at run time __getattr__
     from .errors import RulesbookError as RulesbookError
     from .errors import UnknownReferenceError as UnknownReferenceError
     from .library import Library as Library
-    from .library import load_library as load_library
-    from .library import validate_folder as validate_folder
+    from .loading import load_library as load_library
+    from .loading import validate_folder as validate_folder
     from .model import Edition as Edition
     from .model import Member as Member
     from .model import Note as Note
@@ -25,23 +25,28 @@ if TYPE_CHECKING:  # the names as the checker sees them; at run time __getattr__
     from .model import Rulebook as Rulebook
     from .model import Topic as Topic
 
-_EXPORTS = {
-    "DataFileError": "errors", "LibraryError": "errors", "Problem": "errors",
-    "RulesbookError": "errors", "UnknownReferenceError": "errors",
-    "Library": "library", "load_library": "library", "validate_folder": "library",
-    "Edition": "model", "Member": "model", "Note": "model", "Proposal": "model",
-    "Rule": "model", "Rulebook": "model", "Topic": "model",
-}
+_ERRORS = frozenset({"DataFileError", "LibraryError", "Problem", "RulesbookError",
+                     "UnknownReferenceError"})
+_MODEL = frozenset({"Edition", "Member", "Note", "Proposal", "Rule", "Rulebook", "Topic"})
+_LOADING = frozenset({"load_library", "validate_folder"})  # the library with every check
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(_ERRORS | _MODEL | _LOADING | {"Library"})
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:  # Any: the checker sees the names imported above
-    module = _EXPORTS.get(name)
-    if module is None:
+    module: ModuleType
+    if name in _ERRORS:
+        from . import errors as module
+    elif name in _MODEL:
+        from . import model as module
+    elif name in _LOADING:
+        from . import loading as module
+    elif name == "Library":
+        from . import library as module
+    else:
         raise AttributeError(f"module 'rulesbook' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"rulesbook.{module}"), name)
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

@@ -3,18 +3,23 @@
 Validation happens in one place, in three stages: safe YAML reading, JSON
 Schema, cross-references. Every problem of every file is collected and
 reported together; nothing here raises anything but :class:`LibraryError`.
+
+The cross-references this module checks are those of the files it reads into
+the library (rulebooks, members, topics, editions, synonyms). The kinds of file
+owned by the higher layers (incidents and case files, ballots) are checked by
+the :class:`LibraryCheck` functions given to :meth:`Library.load`; this module
+never imports them. :mod:`rulesbook.loading` is the one place that names them
+all: open a folder for a user with its :func:`~rulesbook.loading.load_library`.
 """
 from __future__ import annotations
 
 import difflib
-import os
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Protocol, TypeVar, cast
 
-from .datapath import chosen_data_dir
 from .documents import DocumentError, DocumentStage, load_document
 from .errors import LibraryError, Problem, UnknownReferenceError
 from .model import (
@@ -31,6 +36,7 @@ from .model import (
     make_ref,
 )
 from .refnames import Vocabulary, reference_from_names
+from .refnames import check_library as check_synonyms
 from .yamlio import LoadedYaml
 
 _T = TypeVar("_T")
@@ -47,6 +53,8 @@ class Library:
     editions: tuple[Edition, ...]
     in_force: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)  # other kinds
+    #: every rule and proposal by reference (built from the rulebooks)
+    index: dict[str, Entry] = field(init=False, repr=False, compare=False, hash=False)
     #: what :meth:`derived` built from this library, by builder (owned by the library:
     #: a reload, or a changed copy made with ``dataclasses.replace``, starts empty)
     _derived: dict[Callable[[Library], object], object] = field(
@@ -62,7 +70,30 @@ class Library:
                     index[prop.ref] = prop
             for prop in book.preamble:
                 index[prop.ref] = prop
-        object.__setattr__(self, "_index", index)
+        object.__setattr__(self, "index", index)  # frozen: the one way to set a derived field
+
+    @classmethod
+    def load(cls, folder: Path, checks: Sequence[LibraryCheck]) -> Library:
+        """Load and validate the data folder ``folder`` (which must exist): read and
+        schema-check every file, check the references between them, then run
+        ``checks``, the checks of the kinds of file owned by other layers.
+
+        ``checks`` has no default on purpose: a caller that opens a folder for a user
+        passes every check (:func:`rulesbook.loading.load_library` does); ``()`` says
+        in the call that the rulings and ballots are not checked.
+
+        Raises :class:`LibraryError` listing every problem when the folder is not clean.
+        """
+        loader = _Loader(folder)
+        loader.read_all()
+        library = loader.build(checks)
+        if loader.unreadable:
+            # a file that does not parse (a hand edit that broke the YAML) is the cause;
+            # what follows from its absence (dozens of unknown members) is not shown
+            raise LibraryError([p for p in loader.problems if p.file in loader.unreadable])
+        if loader.problems:
+            raise LibraryError(loader.problems)
+        return library
 
     def derived(self, build: Callable[[Library], _T]) -> _T:
         """``build(self)``, built once on first use and kept with this library (the
@@ -73,11 +104,6 @@ class Library:
             return cast(_T, self._derived[build])
         except KeyError:
             return cast(_T, self._derived.setdefault(build, build(self)))
-
-    @property
-    def index(self) -> dict[str, Entry]:
-        index: dict[str, Entry] = self._index  # type: ignore[attr-defined]
-        return index
 
     def rulebook(self, book_id: str) -> Rulebook:
         for book in self.rulebooks:
@@ -163,30 +189,21 @@ def _did_you_mean(word: str, options: list[str]) -> str:
 
 # -- loading ---------------------------------------------------------------
 
-#: ``check_library(library, docs)`` of a module that cross-checks its kinds of file
-CrossCheck = Callable[["Library", Mapping[str, Sequence[LoadedYaml]]], list[Problem]]
-
-# Modules that cross-check the kinds of file they own (ballots, incidents,
-# cases...). Each exposes ``check_library(library, docs) -> list[Problem]``,
-# where ``docs`` maps a kind to its schema-valid LoadedYaml documents.
-CROSS_CHECK_MODULES = (
-    "rulesbook.rulings.checks",
-    "rulesbook.ballots.checks",
-    "rulesbook.refnames",
-)
+#: The schema-valid documents of a data folder, by kind (``"ballot"``, ``"case"``…).
+DocumentsByKind = Mapping[str, Sequence[LoadedYaml]]
 
 
-def _extra_checks() -> Iterator[CrossCheck]:
-    import importlib
+class LibraryCheck(Protocol):
+    """A check across the files of a data folder, of kinds the library does not read
+    itself (incidents, case files, ballots). It runs once every file has passed its
+    schema and the library is built, and returns every problem it finds, each at
+    file:line:col (none: the files are consistent). A check reports; it never raises.
 
-    for name in CROSS_CHECK_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # that part of the core is not built yet
-            if name.startswith(str(exc.name)):
-                continue
-            raise
-        yield module.check_library
+    :func:`rulesbook.rulings.checks.check_library` and
+    :func:`rulesbook.ballots.checks.check_library` are the two there are;
+    :mod:`rulesbook.loading` passes them to :meth:`Library.load`."""
+
+    def __call__(self, library: Library, docs: DocumentsByKind, /) -> Sequence[Problem]: ...
 
 
 KNOWN_FILES = {"members.yaml": "members", "topics.yaml": "topics", "editions.yaml": "editions"}
@@ -256,7 +273,7 @@ class _Loader:
             self.problems.append(Problem(str(self.root), 0, 0, "no rulebook.yaml found"))
 
     # -- building ------------------------------------------------------------
-    def build(self) -> Library:
+    def build(self, checks: Sequence[LibraryCheck]) -> Library:
         members = [Member(m["id"], m["name"], m.get("full_name"), tuple(m.get("aliases", ())))
                    for d in self.docs.get("members", []) for m in d.data["members"]]
         topics = [Topic(t["id"], t["title"], t.get("description", ""), tuple(t.get("keywords", ())),
@@ -308,7 +325,8 @@ class _Loader:
             # real one), so the cross-reference checks wait until its schema errors are fixed.
             return library
         self._check_cross_refs(library)
-        for check in _extra_checks():
+        self.problems.extend(check_synonyms(library, self.docs))
+        for check in checks:
             self.problems.extend(check(library, self.docs))
         return library
 
@@ -460,32 +478,3 @@ class _Loader:
                         self.problems.append(doc.problem(path + ("repealed", j, "rule"),
                                              f"repealed rule {rep['rule']!r} does not exist"))
 
-
-def validate_folder(path: str | os.PathLike[str] | None = None) -> list[Problem]:
-    """Every problem in a data folder (empty when it is clean)."""
-    try:
-        load_library(path)
-    except LibraryError as exc:
-        return exc.problems
-    return []
-
-
-def load_library(path: str | os.PathLike[str] | None = None) -> Library:
-    """Load and validate a data folder: ``path``, else ``$RULESBOOK_DATA``, else the
-    user's rules folder. The folder must exist: nothing is created here
-    (:func:`rulesbook.datafolder.resolve_data_dir` makes the user's rules folder on
-    first use and finishes an interrupted sync).
-
-    Raises :class:`LibraryError` listing every problem when the folder is not clean.
-    """
-    root = chosen_data_dir(path).folder
-    loader = _Loader(root)
-    loader.read_all()
-    library = loader.build()
-    if loader.unreadable:
-        # a file that does not parse (a hand edit that broke the YAML) is the cause;
-        # what follows from its absence (dozens of unknown members) is not shown
-        raise LibraryError([p for p in loader.problems if p.file in loader.unreadable])
-    if loader.problems:
-        raise LibraryError(loader.problems)
-    return library

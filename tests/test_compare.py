@@ -90,7 +90,7 @@ def test_cli_compare_lists_the_misfiled_apart(capsys):
 
 
 def test_a_baseline_that_is_not_the_topics_rule_is_refused(data_copy):
-    from rulesbook.library import validate_folder
+    from rulesbook.loading import validate_folder
 
     path = data_copy / "topics.yaml"
     text = path.read_text(encoding="utf-8")

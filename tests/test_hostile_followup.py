@@ -107,7 +107,7 @@ def test_the_pipe_limit_is_in_the_readme():
 
 
 def test_a_data_file_that_is_not_utf8_is_reported_once_not_as_a_cascade(data_copy):
-    from rulesbook.library import validate_folder
+    from rulesbook.loading import validate_folder
 
     path = data_copy / "incidents.yaml"
     raw = path.read_bytes()

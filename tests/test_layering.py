@@ -5,7 +5,9 @@
 * no UI module reaches into another object's private names (``x._y`` with ``x``
   not ``self``): workspaces and panels talk to controllers through their API;
 * ``rulesbook/`` has no import cycle (imports made at run time, at module level
-  or inside functions; those under ``if TYPE_CHECKING:`` are for the checker only).
+  or inside functions; those under ``if TYPE_CHECKING:`` are for the checker only);
+* ``rulesbook/`` loads none of its own modules by name (``importlib.import_module``,
+  ``__import__``): every dependency is an import statement the graph sees.
 
 Each check is first run on a small planted example, so that a check which can
 no longer find anything fails instead of passing quietly.
@@ -250,3 +252,67 @@ def test_the_cycle_check_finds_what_is_planted(tmp_path):
 def test_rulesbook_has_no_import_cycle():
     found = [" -> ".join(c) for c in cycles(import_graph(REPO))]
     assert not found, "import cycles:\n" + "\n".join(found)
+
+
+# --------------------------------------------------------------------------- import strings
+
+def import_strings(source: str, where: str = "<test>") -> list[str]:
+    """Every module of the project loaded by name in ``source``: a call of
+    ``importlib.import_module`` (however imported) or ``__import__`` whose name is
+    not a constant naming another package. Such an import hides a dependency from
+    the import graph above (the loader once reached the rulings and the ballots so)."""
+    tree = ast.parse(source)
+    module_names = {"importlib"}  # names bound to the importlib module
+    function_names = {"__import__"}  # names bound to importlib.import_module or __import__
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == "importlib":
+                    module_names.add(alias.asname or alias.name)
+        elif isinstance(node, ast.ImportFrom) and node.module == "importlib" and node.level == 0:
+            for alias in node.names:
+                if alias.name in ("import_module", "__import__"):
+                    function_names.add(alias.asname or alias.name)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        dynamic = (isinstance(func, ast.Name) and func.id in function_names) or (
+            isinstance(func, ast.Attribute) and func.attr in ("import_module", "__import__")
+            and isinstance(func.value, ast.Name) and func.value.id in module_names)
+        if not dynamic:
+            continue
+        name = node.args[0] if node.args else None
+        if isinstance(name, ast.Constant) and isinstance(name.value, str) and not (
+                name.value.startswith(".") or name.value == CORE
+                or name.value.startswith(CORE + ".")):
+            continue  # another package, by its fixed name
+        found.append((node.lineno, f"{where}:{node.lineno}: loads a module by name: "
+                                   f"{ast.unparse(node)}"))
+    return [text for _line, text in sorted(found)]
+
+
+def test_the_import_string_check_finds_what_is_planted():
+    planted = ("import importlib\n"
+               "import importlib as il\n"
+               "from importlib import import_module as load\n"
+               "from importlib import resources\n"
+               "for name in ('rulesbook.rulings.checks',):\n"
+               "    importlib.import_module(name)\n"
+               "il.import_module(f'rulesbook.{name}')\n"
+               "load('.checks', 'rulesbook.ballots')\n"
+               "__import__('rulesbook.refnames')\n"
+               "importlib.import_module('rulesbook.refnames')\n"
+               "importlib.import_module('yaml')\n"
+               "resources.files('rulesbook')\n")
+    found = import_strings(planted)
+    assert [f.split(":")[1] for f in found] == ["6", "7", "8", "9", "10"], found
+
+
+def test_rulesbook_loads_no_module_of_its_own_by_name():
+    problems = []
+    for path in sorted((REPO / CORE).rglob("*.py")):
+        problems += import_strings(path.read_text(encoding="utf-8"),
+                                   str(path.relative_to(REPO)))
+    assert not problems, "\n".join(problems)

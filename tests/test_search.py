@@ -133,7 +133,7 @@ def test_the_synonyms_are_data_not_code(data_copy):
     without = load_library(data_copy)
     assert "apca:30" not in [h.ref for h in search(without, "smoke", limit=5)]
     path.write_text(text.replace("standard-laws: [SL,", "standard-lawz: [SL,"), "utf-8")
-    from rulesbook.library import validate_folder
+    from rulesbook.loading import validate_folder
     messages = [p.message for p in validate_folder(data_copy)]
     assert any("unknown rulebook 'standard-lawz' (did you mean 'standard-laws'?)" in m
                for m in messages)

@@ -68,7 +68,7 @@ def _adopt_demo_edition(data: Path) -> None:
         load_registry,
         save_ballot,
     )
-    from rulesbook.library import load_library
+    from rulesbook.loading import load_library
 
     at = "2026-05-01T10:00:00Z"
     keys = demo_keys(data)

@@ -1,11 +1,12 @@
 """Cross-checks of ballot files against the library (called by the loader).
 
-``rulesbook.library`` calls :func:`check_library` (see CROSS_CHECK_MODULES)
-for every data folder it loads; :func:`check_ballot` checks one document.
+:func:`check_library` is a :class:`rulesbook.library.LibraryCheck`:
+:mod:`rulesbook.loading` passes it to :meth:`rulesbook.library.Library.load` for
+every data folder opened; :func:`check_ballot` checks one document.
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import Problem
@@ -78,7 +79,8 @@ def check_member_ballot(library: Library, doc: LoadedYaml,
     return []
 
 
-def check_library(library: Library, docs: Mapping[str, list[LoadedYaml]]) -> list[Problem]:
+def check_library(library: Library,
+                  docs: Mapping[str, Sequence[LoadedYaml]]) -> list[Problem]:
     """The loader hook: check every ballot and member-ballot document of the folder."""
     problems: list[Problem] = []
     members = docs.get("members", [])

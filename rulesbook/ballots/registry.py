@@ -75,12 +75,15 @@ class Registry:
     problems: tuple[Problem, ...] = ()
     chair: str | None = None
     statements: tuple[dict[str, Any], ...] = field(default=(), compare=False)
+    #: the records of each key, in order (built from ``keys``)
+    _by_key: dict[str, list[KeyRecord]] = field(init=False, repr=False, compare=False,
+                                                hash=False)
 
     def __post_init__(self) -> None:
         by_key: dict[str, list[KeyRecord]] = {}
         for record in self.keys:
             by_key.setdefault(record.key, []).append(record)
-        object.__setattr__(self, "_by_key", by_key)
+        object.__setattr__(self, "_by_key", by_key)  # frozen: how a derived field is set
 
     def key_of(self, member: str) -> str | None:
         """The member's key that counts now (the newest endorsed, not revoked)."""
@@ -99,7 +102,7 @@ class Registry:
 
     def key_problem(self, member: str, key: str, at: str | None = None) -> str | None:
         """Why ``key`` cannot sign for ``member`` at ``at`` (None: it can)."""
-        records = self._by_key.get(key, [])  # type: ignore[attr-defined]
+        records = self._by_key.get(key, [])
         if not records:
             return f"the key {key[:20]}… is not registered in members.yaml"
         mine = [k for k in records if k.member == member]
@@ -116,7 +119,7 @@ class Registry:
 
     def owner_of(self, key: str, other_than: str | None = None) -> str | None:
         """The member (other than ``other_than``) who registered ``key``, if any."""
-        records = self._by_key.get(key, [])  # type: ignore[attr-defined]
+        records = self._by_key.get(key, [])
         return next((r.member for r in records if r.member != other_than), None)
 
     def refuse_shared_key(self, member: str, key: str) -> None:

@@ -6,23 +6,9 @@ Each group of commands lives in its own module exposing
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from typing import TextIO
-
-# Modules that contribute sub-commands, in help order.
-COMMAND_MODULES = (
-    "rulesbook.cli.library_cmds",
-    "rulesbook.cli.draughts_cmds",
-    "rulesbook.cli.pdn_cmds",
-    "rulesbook.cli.rulings_cmds",
-    "rulesbook.cli.ballot_cmds",
-    "rulesbook.cli.member_cmds",
-    "rulesbook.cli.proposal_cmds",
-    "rulesbook.cli.reconstruct_cmds",
-    "rulesbook.cli.folder_cmds",
-)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,14 +23,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="data folder to use instead of your rules folder (`rulesbook where`)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # a command group not built yet
-            if exc.name == name:
-                continue
-            raise
-        module.register(sub)
+    from . import (
+        ballot_cmds,
+        draughts_cmds,
+        folder_cmds,
+        library_cmds,
+        member_cmds,
+        pdn_cmds,
+        proposal_cmds,
+        reconstruct_cmds,
+        rulings_cmds,
+    )
+
+    # the groups of sub-commands, in help order
+    for group in (library_cmds, draughts_cmds, pdn_cmds, rulings_cmds, ballot_cmds,
+                  member_cmds, proposal_cmds, reconstruct_cmds, folder_cmds):
+        group.register(sub)
     return parser
 
 

@@ -41,7 +41,7 @@ from ..ballots.registry import Registry, now_utc
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
 from ..errors import RulesbookError
-from ..library import load_library
+from ..loading import load_library
 from ..storage import atomic_write_text
 from .common import Handler, Subparsers, fail, folder_of, guarded, help_of, int_range, one_line
 from .member_cmds import open_key

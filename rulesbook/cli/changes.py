@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from ..datafolder import resolve_data_dir
 from ..errors import DataFileError, RulesbookError
-from ..library import load_library
+from ..loading import load_library
 from ..yamlio import load_file
 from .common import folder_of, member_ids
 

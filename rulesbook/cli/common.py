@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
 from ..datafolder import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
-from ..library import load_library
+from ..loading import load_library
 
 if TYPE_CHECKING:
     from ..library import Library

@@ -13,7 +13,7 @@ from typing import TypedDict
 
 from ..datafolder import resolve_data_dir
 from ..datapath import ENV_VAR, user_rules_dir
-from ..library import load_library
+from ..loading import load_library
 from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
 from ..rulesfolder.errors import ConflictJson, Resolution, Side
 from ..rulesfolder.history import edition_history, record_history

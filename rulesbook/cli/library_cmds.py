@@ -7,7 +7,8 @@ from typing import TypedDict
 from ..compare import compare_rule, compare_topic
 from ..datafolder import resolve_data_dir
 from ..editions import consolidate, redline
-from ..library import Library, validate_folder
+from ..library import Library
+from ..loading import validate_folder
 from ..model import Edition, Proposal, Rule
 from ..proposing.redline import proposal_redline
 from ..search import search

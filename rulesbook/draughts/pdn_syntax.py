@@ -116,7 +116,8 @@ def _scan_groups(lineno: int, text: str, fetch: Callable[[int], tuple[int, str] 
             m = _TOKEN.match(text, pos)
             if m is None:
                 break
-            kind: str = m.lastgroup  # type: ignore[assignment]  # every token is a group
+            kind = m.lastgroup
+            assert kind is not None  # every alternative of _TOKEN is a named group
             start = m.start(kind)
             if kind == "lbrace":
                 in_brace = True

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 from rulesbook.draughts.errors import DraughtsError
 
@@ -153,8 +154,10 @@ class Variant:
         flags.setdefault("name", f"{base_variant.name}-custom")
         flags.setdefault("gametype", None)
         # flags take any object (one signature for every field): the names are checked
-        # above, the enum flags and first_player by value in __post_init__
-        return dataclasses.replace(base_variant, **flags)  # type: ignore[arg-type]
+        # above, the enum flags and first_player by value in __post_init__, so the
+        # values go on as Any: they are checked when the new Variant is made
+        changes: dict[str, Any] = dict(flags)
+        return dataclasses.replace(base_variant, **changes)
 
 
 VARIANTS: dict[str, Variant] = {

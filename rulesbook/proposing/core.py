@@ -21,7 +21,8 @@ from typing import TypedDict
 import yaml
 
 from ..errors import LibraryError, RulesbookError
-from ..library import Library, load_library
+from ..library import Library
+from ..loading import load_library
 from ..model import PROPOSAL_KINDS, Proposal, Rule
 from ..storage import atomic_write_text, file_lock
 from ..yamlio import read_data_text

@@ -15,7 +15,6 @@ True
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,9 +112,6 @@ class DisputeCase:
                    black=players.get("black", ""), white=players.get("white", ""),
                    edition=data.get("edition", ""), board=data.get("board"),
                    notes=data.get("notes", ""), findings=dict(data.get("findings") or {}))
-
-    def replace(self, **changes: object) -> DisputeCase:
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
 def case_to_yaml(case: DisputeCase) -> str:

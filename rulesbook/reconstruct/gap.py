@@ -38,7 +38,7 @@ from rulesbook.draughts import (
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target
 from rulesbook.reconstruct.gap_known import check_known
-from rulesbook.reconstruct.gap_retro import RawMove
+from rulesbook.reconstruct.gap_retro import Key, RawMove
 from rulesbook.reconstruct.gap_search import MAX_PLIES, CancelToken, GapSearch, SearchCancelled
 
 __all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
@@ -268,7 +268,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     if lengths and max(lengths) > MAX_PLIES:
         raise DraughtsError(f"at most {MAX_PLIES} missing plies can be searched, not "
                             f"{max(lengths)}: add a move the players agree on to split the gap")
-    key = tuple(start.bitboards())
+    key: Key = (*start.bitboards(),)  # a plain tuple, as the search keys its tables
     t = Target(*target.bitboards(), men_back=chosen.men_capture_backward,
                flying=chosen.flying_kings)
     rules = compile_rules(chosen)
@@ -284,18 +284,18 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         report = _scaled(progress, index, len(lengths))
         search = GapSearch(t, rules, constraints, n, limit + 1 - total, report, cancel)
         try:
-            count = search.count(key, chosen if use_frontier else None)  # type: ignore[arg-type]
+            count = search.count(key, chosen if use_frontier else None)
         except SearchCancelled:
             cancelled = True
             nodes += search.nodes
             done = (index + min(search.done, 1.0)) / len(lengths)
             # the sequences found before it stopped are real: list them
-            found.extend(search.sequences_so_far(key, limit - len(found)))  # type: ignore[arg-type]
+            found.extend(search.sequences_so_far(key, limit - len(found)))
             stopped_at = n
             break
         nodes += search.nodes
         tried.append(n)
-        found.extend(search.sequences(key, limit - len(found)))  # type: ignore[arg-type]
+        found.extend(search.sequences(key, limit - len(found)))
         total += count
         if total > limit:
             break

@@ -351,7 +351,7 @@ def init_folder(target: StrPath, source: StrPath | None = None,
     """Create a rules folder at ``target`` from the data folder ``source`` (the bundled
     seed by default) with a first commit. The folder appears whole or not at all."""
     from ..datapath import bundled_data_dir
-    from ..library import load_library
+    from ..loading import load_library
 
     target = new_folder_target(target)
     src = Path(source).expanduser().resolve() if source else bundled_data_dir()

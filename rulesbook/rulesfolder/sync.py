@@ -263,7 +263,7 @@ _MERGED = ("sync stopped: the merged rules folder would not be valid, so nothing
 def _validate_tree(repo: Repo, files: Mapping[str, ObjectID], stopped: str = _MERGED) -> None:
     """Load the folder a tree describes, fully validated; raise SyncInvalid (its
     message starting with ``stopped``)."""
-    from ..library import load_library
+    from ..loading import load_library
 
     with tempfile.TemporaryDirectory(prefix="rulesbook-merge-") as tmp:
         root = Path(tmp)
@@ -334,7 +334,7 @@ def commit_hand_edits(repo: Repo, progress: Progress) -> PendingEdits:
     """Commit the data files edited by hand (a new member, a corrected text) when the
     folder validates; refuse otherwise. Any other file (a member's notes, a download)
     is left alone and named as not shared."""
-    from ..library import load_library
+    from ..loading import load_library
 
     root = Path(repo.path)
     head = head_id(repo)

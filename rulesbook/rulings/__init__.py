@@ -2,7 +2,7 @@
 recorded on rule and proposal records, suggestions under an edition, comparison
 across every variant, draw claims from a game, and the case library.
 
->>> from rulesbook.library import load_library
+>>> from rulesbook.loading import load_library
 >>> from rulesbook.rulings import suggest
 >>> suggest(load_library(), "touch_move", {"piece_playable": True,
 ...         "refuses_to_move": False}).best.outcome

@@ -1,5 +1,7 @@
-"""Cross-checks of the rulings data, run by the loader (``check_library``):
-incidents, the ``rulings:`` of rule and proposal records, and the case files.
+"""Cross-checks of the rulings data, run by the loader: :func:`check_library` (a
+:class:`rulesbook.library.LibraryCheck`, which :mod:`rulesbook.loading` passes to
+:meth:`rulesbook.library.Library.load`) checks the incidents, the ``rulings:`` of
+rule and proposal records, and the case files.
 Every problem is placed at file:line:col, with a "did you mean" where it helps."""
 from __future__ import annotations
 

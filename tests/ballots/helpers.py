@@ -46,7 +46,7 @@ def adopt_edition(data: Path, edition_id: str, votes: dict, *, ballot_id: str = 
         load_registry,
         save_ballot,
     )
-    from rulesbook.library import load_library
+    from rulesbook.loading import load_library
 
     keys = make_keys(data, members=("A", "B", "C"))
     registry = load_registry(data)

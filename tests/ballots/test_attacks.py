@@ -24,7 +24,7 @@ from rulesbook.ballots import (
 from rulesbook.ballots.seal import compute_seal
 from rulesbook.ballots.signing import sign_vote
 from rulesbook.cli import main
-from rulesbook.library import load_library
+from rulesbook.loading import load_library
 
 
 def _install(data_copy, sealed_file):

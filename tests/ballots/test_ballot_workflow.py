@@ -11,7 +11,7 @@ from rulesbook.ballots import BallotError, build_ballot, cast_vote, dump_ballot,
 from rulesbook.cli import main
 from rulesbook.datapath import bundled_data_dir
 from rulesbook.editions import consolidate, redline
-from rulesbook.library import load_library
+from rulesbook.loading import load_library
 
 SHIPPED = bundled_data_dir() / "apca" / "ballots" / "2026-committee.yaml"
 

@@ -1,6 +1,8 @@
 """Case files (kind dispute), clock pro-rating and board sanity checks."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from rulesbook.draughts import Color, Position
@@ -49,7 +51,7 @@ def test_damaged_file_reports_line_and_is_not_overwritten(tmp_path):
     assert info.value.problem.line > 1
     before = path.read_bytes()
     with pytest.raises(CaseFileError):
-        save_case(full_case().replace(variant="checkers-deluxe"), path)
+        save_case(dataclasses.replace(full_case(), variant="checkers-deluxe"), path)
     assert path.read_bytes() == before
 
 

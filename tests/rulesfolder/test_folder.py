@@ -9,7 +9,7 @@ import yaml
 from dulwich import porcelain
 
 from rulesbook.datapath import bundled_data_dir
-from rulesbook.library import load_library
+from rulesbook.loading import load_library
 from rulesbook.rulesfolder import recorded_change
 from rulesbook.rulesfolder.repo import commit_files
 

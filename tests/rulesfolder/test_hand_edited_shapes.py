@@ -9,7 +9,7 @@ import yaml
 from dulwich.objects import Blob
 
 from rulesbook.ballots.records import inline_signatures, table_signatures
-from rulesbook.library import load_library
+from rulesbook.loading import load_library
 from rulesbook.rulesfolder.errors import RulesFolderError
 from rulesbook.rulesfolder.history import record_history
 from rulesbook.rulesfolder.merge import merge_file

@@ -70,7 +70,7 @@ def test_a_push_of_several_megabytes_goes_through_rulesbook_serve(rb, tmp_path, 
 # -- a stopped sync settled with `rulesbook sync --take` ------------------------------
 
 def test_a_conflicting_vote_is_settled_with_take_theirs(rb, tmp_path):
-    from rulesbook.library import load_library
+    from rulesbook.loading import load_library
 
     from .test_sync import BALLOT, committee, sync, vote, votes
 
@@ -122,7 +122,7 @@ def test_take_mine_keeps_this_folders_record_and_says_what_was_dropped(rb, tmp_p
 
 
 def test_a_vote_made_after_the_remote_sealed_the_ballot_can_be_dropped(rb, tmp_path):
-    from rulesbook.library import load_library
+    from rulesbook.loading import load_library
 
     from .test_sync import as_owner, committee, sync, vote, votes
 

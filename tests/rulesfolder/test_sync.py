@@ -15,7 +15,7 @@ import yaml
 from dulwich.repo import Repo
 
 from rulesbook.ballots import load_ballot, load_registry
-from rulesbook.library import load_library
+from rulesbook.loading import load_library
 from rulesbook.rulesfolder import open_repo
 from tests.datapaths import REPO
 

@@ -116,7 +116,7 @@ def _copy(tmp_path):
 
 
 def test_case_inferred_is_validated(tmp_path):
-    from rulesbook.library import validate_folder
+    from rulesbook.loading import validate_folder
 
     data = _copy(tmp_path)
     case = data / "cases" / "both-flags-down.yaml"
@@ -234,7 +234,7 @@ def test_13a_only_names_rule_29_and_is_listed_apart(capsys, library):
 
 
 def test_one_schema_error_is_not_buried_under_follow_on_errors(tmp_path):
-    from rulesbook.library import validate_folder
+    from rulesbook.loading import validate_folder
 
     data = _copy(tmp_path)
     book = data / "apca" / "rulebook.yaml"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 from rulesbook.datapath import bundled_data_dir
-from rulesbook.library import validate_folder
+from rulesbook.loading import validate_folder
 from rulesbook.rulings import load_cases
 from rulesbook.rulings.catalogue import catalogue_of
 from rulesbook.rulings.quotes import find_quote, merged_spans, normalise, quote_spans

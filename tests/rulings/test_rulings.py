@@ -12,7 +12,7 @@ import pytest
 from rulesbook.cli import main
 from rulesbook.datapath import bundled_data_dir
 from rulesbook.draughts import Position
-from rulesbook.library import load_library, validate_folder
+from rulesbook.loading import load_library, validate_folder
 from rulesbook.model import Adoption, Edition
 from rulesbook.rulings import (
     FactTypeError,

@@ -42,6 +42,8 @@ def test_record_panel_typing_fills_the_move_list(qtbot, bc):
     assert "unsaved changes" in panel.record_title.text()
     bc.go(1)  # the controller moves: the list follows without being told
     assert panel.move_list.currentItem().text() == "11-15"
+    bc.go(0)  # the start position: no move is the current one
+    assert panel.move_list.currentItem() is None and not panel.move_list.selectedItems()
 
 
 def test_check_panel_shows_what_the_check_found(qtbot, bc):

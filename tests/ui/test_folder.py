@@ -187,7 +187,7 @@ def test_a_case_file_saved_from_the_board_into_the_folder_is_one_commit(qtbot, t
         head = repo[repo.head()]
         assert head.message.decode().strip() == "Case file: club-dispute.yaml"
         assert len(head.parents) == 1
-    from rulesbook.library import load_library
+    from rulesbook.loading import load_library
 
     load_library(folder)  # the folder still validates (a sync would push it)
     assert ws.save_case(target)  # saved again unchanged: no empty commit

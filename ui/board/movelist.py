@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -133,7 +133,7 @@ class MoveList(QTableWidget):
         cell = self._cells.get(ply)
         if cell is None:
             self.clearSelection()
-            self.setCurrentItem(None)  # type: ignore[call-overload]  # None clears it
+            self.setCurrentIndex(QModelIndex())  # no current cell (what setCurrentItem(None) does)
             if self.rowCount():
                 self.scrollToTop()
         else:

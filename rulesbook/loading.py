@@ -1,0 +1,56 @@
+"""Opening a data folder for a user: the library with every check run.
+
+The one place that puts the loader and the checks of the higher layers together.
+:meth:`rulesbook.library.Library.load` reads and checks the files of the library
+itself and runs the :class:`~rulesbook.library.LibraryCheck` functions it is
+given; it cannot import the rulings or the ballots (they import it). This module
+sits above all three and passes :func:`library_checks`: everything that opens a
+folder for a user (the command line, the app, the rules folder's sync, the
+proposal editor, the tests' fixtures) calls :func:`load_library` or
+:func:`validate_folder` from here, through ``from rulesbook import load_library``
+or directly.
+
+A new kind of file with its own checks adds its ``check_library`` to
+:func:`library_checks`, and only there.
+"""
+from __future__ import annotations
+
+import os
+
+from .datapath import chosen_data_dir
+from .errors import LibraryError, Problem
+from .library import Library, LibraryCheck
+
+__all__ = ["library_checks", "load_library", "validate_folder"]
+
+
+def library_checks() -> tuple[LibraryCheck, ...]:
+    """The checks across files of the rulings (incidents, ``rulings:`` of rules and
+    proposals, case files) and of the ballots (ballots, member ballots, the seal
+    chain of the editions), in the order they report."""
+    # Imported here, not at the top: the command line imports this module for every
+    # command, and the rulings catalogue costs a few tenths of a second to import.
+    from .ballots.checks import check_library as check_ballots
+    from .rulings.checks import check_library as check_rulings
+
+    return (check_rulings, check_ballots)
+
+
+def load_library(path: str | os.PathLike[str] | None = None) -> Library:
+    """Load and validate a data folder with every check: ``path``, else
+    ``$RULESBOOK_DATA``, else the user's rules folder. The folder must exist:
+    nothing is created here (:func:`rulesbook.datafolder.resolve_data_dir` makes the
+    user's rules folder on first use and finishes an interrupted sync).
+
+    Raises :class:`LibraryError` listing every problem when the folder is not clean.
+    """
+    return Library.load(chosen_data_dir(path).folder, library_checks())
+
+
+def validate_folder(path: str | os.PathLike[str] | None = None) -> list[Problem]:
+    """Every problem in a data folder, with every check (empty when it is clean)."""
+    try:
+        load_library(path)
+    except LibraryError as exc:
+        return exc.problems
+    return []
