@@ -19,7 +19,7 @@ expression of a move as a PDN file writes it, for the PDN tokenizer.
 >>> read_move("9x18x27")
 MoveText(start=9, end=27, via=(18,), capture=True, notation=<Notation.NUMERIC: 'numeric'>, start_file='')
 >>> write_squares((9, 18, 27), capture=True, algebraic=True)
-'c5xe3xc1'
+'b6xd4xf2'
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from rulesbook.draughts.errors import DraughtsError
 from rulesbook.draughts.pdn_model import RESULTS
@@ -51,7 +51,6 @@ __all__ = [
     "Token",
     "TokenKind",
     "full_form",
-    "moves_of",
     "read_move",
     "read_move_pattern",
     "separator",
@@ -70,7 +69,6 @@ QUIET_MARK = "-"
 _CAPTURE_SEPARATORS = "xX:\u00d7"
 _QUIET_SEPARATORS = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 _SEPARATOR_CLASS = "[" + re.escape(_QUIET_SEPARATORS + _CAPTURE_SEPARATORS) + "]"
-_FILES = "abcdefgh"
 _SEPARATOR_NAMES = {":": "colon", "\u00d7": "\u00d7", "x": "x", "X": "x"}
 
 #: A square in a move text: a number of one or two digits, or algebraic (``c3``, ``C3``).
@@ -165,7 +163,7 @@ def separator(capture: bool) -> str:
 
 def write_squares(squares: Iterable[int], capture: bool, *, algebraic: bool = False) -> str:
     """The squares of a move written out: ``(9, 18, 27), True`` -> ``"9x18x27"``
-    (``"c5xe3xc1"`` algebraic)."""
+    (``"b6xd4xf2"`` algebraic)."""
     if algebraic:
         return separator(capture).join(square_to_algebraic(s) for s in squares)
     return separator(capture).join(str(s) for s in squares)
@@ -231,37 +229,43 @@ def _square(text: str, word: str, words: Sequence[str]) -> int:
         raise NotationError(text, str(exc)) from None
 
 
-@lru_cache(maxsize=4096)
-def _read(text: str) -> MoveText:
-    raw = bare(text)
+def _words(text: str, raw: str, *, short: bool) -> tuple[list[str], bool]:
+    """The square words of ``raw`` (``text`` stripped) and whether it is written as
+    a capture; with ``short``, a lone ``ed4`` is one word (the short form)."""
     if not raw:
         raise NotationError(text, "the move is empty: " + _FROM_TO)
     if len(raw) > MAX_MOVE_CHARS:
         raise NotationError(text, f"it is longer than any move ({len(raw):,} characters)")
-    words, seps = _shape(text, raw) if _SPLIT.search(raw) or not _SHORT_HEAD.fullmatch(raw) \
-        else ([raw], [])
-    capture = any(s in _CAPTURE_SEPARATORS for s in seps)
-    head = _SHORT_HEAD.fullmatch(words[0])
-    if head is not None:
-        rest = [head.group(2), *words[1:]]
-        if any(w.isdigit() for w in rest):
-            raise NotationError(text, _mixed(rest))
-        squares = tuple(_square(text, w, rest) for w in rest)
-        return MoveText(None, squares[-1], squares[:-1], capture, Notation.SHORT,
-                        head.group(1).lower())
+    if short and _SHORT_HEAD.fullmatch(raw):
+        return [raw], False
+    words, seps = _shape(text, raw)
+    return words, any(s in _CAPTURE_SEPARATORS for s in seps)
+
+
+def _squares(text: str, words: Sequence[str]) -> tuple[int, ...]:
+    """The squares ``words`` name, all numbers or all letters."""
     squares = tuple(_square(text, w, words) for w in words)
     numeric = [w.isdigit() for w in words]
     if any(numeric) and not all(numeric):
-        raise NotationError(text, _mixed(words))
-    notation = Notation.NUMERIC if numeric[0] else Notation.ALGEBRAIC
+        number = words[numeric.index(True)]
+        letters = words[numeric.index(False)]
+        raise NotationError(text, f"it mixes a square number ({number}) with a square in "
+                                  f"letters ({letters}): write every square the same way, "
+                                  f"e.g. 11-15 or c3-d4")
+    return squares
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str) -> MoveText:
+    words, capture = _words(text, bare(text), short=True)
+    head = _SHORT_HEAD.fullmatch(words[0])
+    if head is not None:
+        squares = _squares(text, [head.group(2), *words[1:]])
+        return MoveText(None, squares[-1], squares[:-1], capture, Notation.SHORT,
+                        head.group(1).lower())
+    squares = _squares(text, words)
+    notation = Notation.NUMERIC if words[0].isdigit() else Notation.ALGEBRAIC
     return MoveText(squares[0], squares[-1], squares[1:-1], capture, notation)
-
-
-def _mixed(words: Sequence[str]) -> str:
-    number = next(w for w in words if w.isdigit())
-    letters = next(w for w in words if not w.isdigit())
-    return (f"it mixes a square number ({number}) with a square in letters ({letters}): "
-            f"write every square the same way, e.g. 11-15 or c3-d4")
 
 
 def read_move(text: str) -> MoveText:
@@ -283,18 +287,10 @@ def read_move_pattern(text: str, unknown: Iterable[str] = ("?", "*")) -> MovePat
     ``11-?`` (started on 11), ``?-15`` (ended on 15), ``9x18x?``.  Raises
     :class:`NotationError` as :func:`read_move` does."""
     wild = frozenset(unknown)
-    raw = text.strip()  # no marks to strip: "?" may be a square not known
-    if not raw:
-        raise NotationError(text, "the move is empty: " + _FROM_TO)
-    if len(raw) > MAX_MOVE_CHARS:
-        raise NotationError(text, f"it is longer than any move ({len(raw):,} characters)")
-    words, seps = _shape(text, raw)
-    capture = any(s in _CAPTURE_SEPARATORS for s in seps)
-    known = [w for w in words if w not in wild]
-    squares = [None if w in wild else _square(text, w, known) for w in words]
-    numeric = [w.isdigit() for w in known]
-    if any(numeric) and not all(numeric):
-        raise NotationError(text, _mixed(known))
+    # no marks to strip: "?" may be a square not known
+    words, capture = _words(text, text.strip(), short=False)
+    found = iter(_squares(text, [w for w in words if w not in wild]))
+    squares = [None if w in wild else next(found) for w in words]
     via = tuple(s for s in squares[1:-1] if s is not None)
     return MovePattern(squares[0], squares[-1], via, capture)
 
@@ -313,8 +309,7 @@ class TokenKind(enum.Enum):
     UNMATCHED = "unmatched"  #: a ``(`` or ``{`` never closed, a ``)`` or ``}`` never opened
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     """One piece of a moves text, as written, and where it starts (1-based)."""
 
     kind: TokenKind
@@ -331,8 +326,10 @@ class Token:
 
 _STOP = r"(?=[\s,{}();]|$)"
 _RESULT_WORDS = "|".join(re.escape(r) for r in sorted(RESULTS, key=len, reverse=True))
+# Spaces and commas before a token are skipped by the same match (the token starts
+# at ``m.start(m.lastgroup)``); only trailing spaces fail to match.
 _SCAN = re.compile(
-    r"(?P<space>[\s,]+)"
+    r"[\s,]*(?:(?P<special>[{};()])"
     r"|(?P<result>(?:" + _RESULT_WORDS + r")" + _STOP + ")"
     r"|(?P<number>[0-9]+\.+)"
     r"|(?P<dots>\.{2,}" + _STOP + ")"
@@ -342,7 +339,7 @@ _SCAN = re.compile(
     r"|(?P<move>" + SQUARE_PATTERN + r"(?:" + _SEPARATOR_CLASS + SQUARE_PATTERN + r")+" + _STOP
     + r"|" + SQUARE_PATTERN + r"(?:[ \t]*" + _SEPARATOR_CLASS + r"[ \t]*" + SQUARE_PATTERN + r")+"
     + _STOP + ")"
-    r"|(?P<word>[^\s,{}();]+)"
+    r"|(?P<word>[^\s,{}();]+))"
 )
 _KINDS = {"result": TokenKind.RESULT, "number": TokenKind.MOVE_NUMBER,
           "dots": TokenKind.MOVE_NUMBER, "annotation": TokenKind.ANNOTATION,
@@ -350,16 +347,12 @@ _KINDS = {"result": TokenKind.RESULT, "number": TokenKind.MOVE_NUMBER,
 
 
 class _Lines:
-    """Line and column (1-based) of an offset, lines broken as ``str.splitlines`` does."""
+    """Where the lines of a text start, lines broken as ``str.splitlines`` breaks them."""
 
     def __init__(self, text: str) -> None:
         self.starts = [0]
         for line in text.splitlines(keepends=True):
             self.starts.append(self.starts[-1] + len(line))
-
-    def where(self, offset: int) -> tuple[int, int]:
-        k = bisect.bisect_right(self.starts, offset) - 1
-        return k + 1, offset - self.starts[k] + 1
 
     def end_of_line(self, offset: int) -> int:
         """The offset of the line break ending the line of ``offset`` (or the text's end)."""
@@ -415,51 +408,36 @@ def tokenize(text: str) -> list[Token]:
     lines = _Lines(text)
     closing = _closing(text, lines)
     last_brace = text.rfind("}")
+    starts = lines.starts
     out: list[Token] = []
-    pos, n = 0, len(text)
-
-    def add(kind: TokenKind, start: int, end: int) -> None:
-        line, col = lines.where(start)
-        out.append(Token(kind, text[start:end], line, col))
-
-    while pos < n:
-        c = text[pos]
-        if c == "{":
-            close = text.find("}", pos) if pos < last_brace else -1
-            if close < 0:
-                add(TokenKind.UNMATCHED, pos, pos + 1)
-                pos += 1
-            else:
-                add(TokenKind.COMMENT, pos, close + 1)
-                pos = close + 1
-            continue
-        if c == ";":
-            end = lines.end_of_line(pos)
-            add(TokenKind.COMMENT, pos, pos + len(text[pos:end].splitlines()[0]))
-            pos = max(end, pos + 1)
-            continue
-        if c == "(":
-            close = closing.get(pos, -1)
-            if close < 0:
-                add(TokenKind.UNMATCHED, pos, pos + 1)
-                pos += 1
-            else:
-                add(TokenKind.VARIATION, pos, close + 1)
-                pos = close + 1
-            continue
-        if c in ")}":
-            add(TokenKind.UNMATCHED, pos, pos + 1)
-            pos += 1
-            continue
-        m = _SCAN.match(text, pos)
-        assert m is not None  # every character is space, punctuation or part of a word
+    append = out.append
+    line = 0  # the index in starts of the line being read
+    pos = 0
+    scan = _SCAN.match
+    while True:
+        m = scan(text, pos)
+        if m is None:
+            return out
         group = m.lastgroup
-        if group is not None and group != "space":
-            add(_KINDS[group], pos, m.end())
-        pos = m.end()
-    return out
-
-
-def moves_of(tokens: Iterable[Token]) -> list[Token]:
-    """The tokens of ``tokens`` that stand for moves played (see :attr:`Token.is_move`)."""
-    return [t for t in tokens if t.is_move]
+        assert group is not None  # every alternative is a group
+        begin, pos = m.start(group), m.end()
+        while starts[line + 1] <= begin:
+            line += 1
+        col = begin - starts[line] + 1
+        if group != "special":
+            append(Token(_KINDS[group], m.group(group), line + 1, col))
+            continue
+        c = text[begin]
+        kind = TokenKind.UNMATCHED
+        if c == "{":
+            close = text.find("}", begin) if begin < last_brace else -1
+            if close >= 0:
+                kind, pos = TokenKind.COMMENT, close + 1
+        elif c == ";":
+            kind = TokenKind.COMMENT
+            pos = begin + len(text[begin:lines.end_of_line(begin)].splitlines()[0])
+        elif c == "(":
+            close = closing.get(begin, -1)
+            if close >= 0:
+                kind, pos = TokenKind.VARIATION, close + 1
+        append(Token(kind, text[begin:pos], line + 1, col))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
