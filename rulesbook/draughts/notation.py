@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from rulesbook.draughts.errors import DraughtsError
+from rulesbook.draughts.errors import DraughtsError, NotationError
 from rulesbook.draughts.pdn_model import RESULTS
 from rulesbook.draughts.squares import parse_square, square_to_algebraic
 
@@ -94,21 +94,6 @@ _BRACKETS = {"(": "it opens a variation that is never closed",
              "}": "it closes no comment (no '{' before it)"}
 
 
-class NotationError(DraughtsError):
-    """A move text that cannot be read as a move, whatever the position.
-
-    ``text`` is the text as written; ``explanation`` says what is wrong with it
-    in a referee's words, without the text (``"there is no square after the
-    dash"``); the message gives both (``"'11-' cannot be read as a move: there
-    is no square after the dash"``)."""
-
-    def __init__(self, text: str, explanation: str) -> None:
-        super().__init__(f"{_shown(text)!r} cannot be read as a move: {explanation}")
-        self.text = text
-        self.shown = _shown(text)  #: the text, cut short when long
-        self.explanation = explanation
-
-
 class Notation(enum.Enum):
     """How a move text names its squares."""
 
@@ -150,10 +135,6 @@ class MovePattern:
     end: int | None
     via: tuple[int, ...]
     capture: bool
-
-
-def _shown(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[:limit] + "\u2026"
 
 
 def separator(capture: bool) -> str:
