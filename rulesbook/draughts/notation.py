@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "bare",
     "CAPTURE_MARK",
+    "MAX_MOVE_CHARS",
     "MOVE_PATTERN",
     "MoveText",
     "MovePattern",
@@ -236,7 +237,6 @@ def _squares(text: str, words: Sequence[str]) -> tuple[int, ...]:
     return squares
 
 
-@lru_cache(maxsize=4096)
 def _read(text: str) -> MoveText:
     words, capture = _words(text, bare(text), short=True)
     head = _SHORT_HEAD.fullmatch(words[0])
@@ -247,6 +247,11 @@ def _read(text: str) -> MoveText:
     squares = _squares(text, words)
     notation = Notation.NUMERIC if words[0].isdigit() else Notation.ALGEBRAIC
     return MoveText(squares[0], squares[-1], squares[1:-1], capture, notation)
+
+
+#: Texts up to this long are read once and remembered (records repeat their moves).
+_CACHED_CHARS = 64
+_read_cached = lru_cache(maxsize=4096)(_read)
 
 
 def read_move(text: str) -> MoveText:
@@ -260,7 +265,7 @@ def read_move(text: str) -> MoveText:
     letters mixed, a variation or comment instead of a move."""
     if not isinstance(text, str):
         raise NotationError(repr(text), "a move is written as text, e.g. 11-15")
-    return _read(text)
+    return _read_cached(text) if len(text) <= _CACHED_CHARS else _read(text)
 
 
 def read_move_pattern(text: str, unknown: Iterable[str] = ("?", "*")) -> MovePattern:

@@ -26,7 +26,13 @@ from rulesbook.draughts.movegen import (
     quiet_step,
     raw_to_move,
 )
-from rulesbook.draughts.notation import NotationError, bare, read_move, write_squares
+from rulesbook.draughts.notation import (
+    MAX_MOVE_CHARS,
+    NotationError,
+    bare,
+    read_move,
+    write_squares,
+)
 from rulesbook.draughts.variant import VARIANTS, Color, Piece, Variant
 
 __all__ = ["Position"]
@@ -46,11 +52,15 @@ _SET = object.__setattr__
 _QUIET_MOVES = {
     (i, j, c): Move((i + 1, j + 1), (), c) for (i, j) in BETWEEN for c in (False, True)
 }
+
+
 @lru_cache(maxsize=4096)
 def _written_bits(text: str) -> tuple[int, ...] | None:
     """The squares (bit indices, start first) the move text ``text`` writes, as
     :func:`~rulesbook.draughts.notation.read_move` reads it; None when it cannot
-    be read or gives no start square (the short form)."""
+    be read or gives no start square (the short form).  Called only on texts no
+    longer than a move (:data:`~rulesbook.draughts.notation.MAX_MOVE_CHARS`), so
+    the cache keeps no long keys."""
     try:
         written = read_move(text)
     except NotationError:
@@ -404,7 +414,7 @@ class Position:
         position (a king taking the same pieces in another order), the first of
         them (in ``legal_moves()`` order) is returned."""
         if type(text) is str:
-            squares = _written_bits(text)
+            squares = _written_bits(text) if len(text) <= MAX_MOVE_CHARS else None
             if squares is not None and self._legal is None:
                 move = self._fast_parse(squares)
                 if move is not None:
