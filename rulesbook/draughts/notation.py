@@ -318,7 +318,7 @@ _SCAN = re.compile(
     r"[\s,]*(?:(?P<special>[{};()])"
     r"|(?P<result>(?:" + _RESULT_WORDS + r")" + _STOP + ")"
     r"|(?P<number>[0-9]+\.+)"
-    r"|(?P<dots>\.{2,}" + _STOP + ")"
+    r"|(?P<dots>\.{2,})"  # 12. ...11-15: the dots of Black's move skipped, as 12... is
     r"|(?P<annotation>(?:\$[0-9]{1,3}|!!|\?\?|!\?|\?!|!|\?)" + _STOP + ")"
     # a move with spaces around its separators (11 - 15) is one move; a move
     # written without them ends at the first space (11-15 - 23-19: a lone dash)

@@ -3,6 +3,7 @@ written back and found in a moves text as a user types or pastes it."""
 from __future__ import annotations
 
 import ast
+import io
 import re
 
 import pytest
@@ -13,7 +14,6 @@ from rulesbook.draughts import IllegalMoveError, Move, Position
 from rulesbook.draughts.notation import (
     MOVE_PATTERN,
     MovePattern,
-    MoveText,
     Notation,
     NotationError,
     TokenKind,
@@ -255,6 +255,13 @@ def test_tokens_of_a_scoresheet():
     assert [(t.kind, t.text, t.line, t.col) for t in tokenize(text)] == want
 
 
+def test_move_numbers_glued_to_their_move():
+    assert [(t.kind, t.text) for t in tokenize("12.11-15 12...9x18 12. ...9x18")] == [
+        (TokenKind.MOVE_NUMBER, "12."), (TokenKind.MOVE, "11-15"),
+        (TokenKind.MOVE_NUMBER, "12..."), (TokenKind.MOVE, "9x18"),
+        (TokenKind.MOVE_NUMBER, "12."), (TokenKind.MOVE_NUMBER, "..."), (TokenKind.MOVE, "9x18")]
+
+
 @pytest.mark.parametrize("result", ["1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "*", "1:0"])
 def test_results_are_not_moves(result):
     assert [t.kind for t in tokenize(f"11-15 {result}")] == [TokenKind.MOVE, TokenKind.RESULT]
@@ -322,11 +329,9 @@ def test_a_move_with_squares_not_known():
 def test_the_pdn_reader_reads_what_the_notation_module_reads():
     assert re.fullmatch(MOVE_PATTERN, "11-15") and re.fullmatch(MOVE_PATTERN, "c3xe5xg7")
     assert re.fullmatch(MOVE_PATTERN, "ed4") and not re.fullmatch(MOVE_PATTERN, "11 - 15")
-    import io
     game = read_game(io.StringIO('[GameType "23"]\n1. 11–15 23×19 *\n'))
     assert game is not None and game.ok
     assert [m.full_text() for m in game.mainline_moves()] == ["11-15", "23-19"]
-    assert isinstance(read_move("11-15"), MoveText)
 
 
 # ----------------------------------------------------------------- one place
