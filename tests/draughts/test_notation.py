@@ -212,7 +212,7 @@ def test_a_moves_text_gives_back_the_moves_written(pos: Position, rng) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("0123456789-x:×–. ,{}();\n$!?*/abcdefghAX")),
+@given(st.text(alphabet=st.sampled_from(list("0123456789-x:×–. ,{}();\n\r\u2028\x0c$!?*/abcdefghAX")),
                max_size=60))
 def test_any_text_tokenizes_and_every_move_is_read_or_refused(text: str) -> None:
     for token in tokenize(text):
