@@ -19,6 +19,7 @@ moves in one game          100,000         rest skipped, one error
 errors kept per game       1,000           one "too many errors" error
 variation nesting          64              deeper ones skipped, one error
 plain list of moves        4,000,000 chars refused (RecordError)
+one move text              200 chars       not a move (NotationError)
 FEN file (--fen-file)      16 MiB          stops
 one FEN                    2,000 chars     refused
 YAML data / ballot / case  20 MiB, 64 deep refused with file:line:col
@@ -31,6 +32,7 @@ number of games. Text is decoded by :mod:`rulesbook.textio`.
 """
 from __future__ import annotations
 
+from .draughts.notation import MAX_MOVE_CHARS
 from .draughts.pdn_model import (
     MAX_COMMENT_CHARS,
     MAX_ERRORS,
@@ -48,7 +50,8 @@ from .yamlio import MAX_FILE_BYTES as MAX_YAML_BYTES
 
 __all__ = [
     "MAX_COMMENT_CHARS", "MAX_ERRORS", "MAX_FEN_CHARS", "MAX_FEN_FILE_BYTES", "MAX_GAMES",
-    "MAX_GAME_FILE_BYTES", "MAX_LINE_CHARS", "MAX_MOVES_TEXT_CHARS", "MAX_PLIES",
+    "MAX_GAME_FILE_BYTES", "MAX_LINE_CHARS", "MAX_MOVE_CHARS", "MAX_MOVES_TEXT_CHARS",
+    "MAX_PLIES",
     "MAX_TAGS", "MAX_TAG_CHARS", "MAX_VARIATION_DEPTH", "MAX_YAML_BYTES", "MAX_YAML_DEPTH",
     "GAME_FILE", "MAX_STREAM_BYTES",
 ]

@@ -83,6 +83,13 @@ def _moves_text(k: int) -> bytes:
     return ("1. 1-5 32-28 2. 5-1 28-32\n" * (250 * k)).encode()
 
 
+def _moves_text_brackets(k: int) -> bytes:
+    """A plain list of moves with variations, comments and brackets never matched
+    (a pasted file gone wrong): every one a token of the notation module."""
+    return ("1. 11-15 (23-19 (22-18 {a ) in it}) 24-20) 23-19 ; (\n" * (150 * k)
+            + "( { ) } " * (300 * k) + "8-11\n").encode()
+
+
 def _fen(k: int) -> bytes:
     return b"B:W21-32:B1-12" + b", " * (9 * k)  # at 100x: 1,814 characters
 
@@ -168,6 +175,7 @@ READERS = [
     ScaledReader("replay-games", _games, _replay_file, "games"),
     ScaledReader("replay-plies", _plies, _replay_file, "bytes"),
     ScaledReader("replay-move-list", _moves_text, _replay_file, "bytes"),
+    ScaledReader("replay-move-list-brackets", _moves_text_brackets, _replay_file, "bytes"),
     ScaledReader("pdn-games", _games, _pdn_file, "bytes"),
     ScaledReader("pdn-junk-line", _junk_line, _pdn_file, "bytes"),
     ScaledReader("pdn-tag-value", _tag, _pdn_file, "bytes"),
@@ -236,11 +244,11 @@ def scaling(only: list[str] | None = None, factors=FACTORS, out=sys.stdout) -> b
             continue
         measures = measure(reader, factors)
         for m in measures:
-            print(f"  {reader.name:18} x{m.factor:<4} {m.size:>11,} bytes  {m.seconds:8.3f} s  "
+            print(f"  {reader.name:25} x{m.factor:<4} {m.size:>11,} bytes  {m.seconds:8.3f} s  "
                   f"{m.peak / 2**20:8.1f} MiB", file=out, flush=True)
         t, mem, linear = verdict(measures)
         ok = ok and linear
-        print(f"  {reader.name:18} last step x{measures[-1].factor // measures[-2].factor}: "
+        print(f"  {reader.name:25} last step x{measures[-1].factor // measures[-2].factor}: "
               f"time x{t:.1f}, memory x{mem:.1f} -> {'linear' if linear else 'NOT LINEAR'}",
               file=out, flush=True)
     return ok

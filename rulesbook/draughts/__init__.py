@@ -10,6 +10,7 @@ from rulesbook.draughts.errors import (
     DraughtsError,
     FenError,
     IllegalMoveError,
+    NotationError,
     PositionError,
 )
 from rulesbook.draughts.game import Game
@@ -45,6 +46,7 @@ __all__ = [
     "PositionError",
     "IllegalMoveError",
     "AmbiguousMoveError",
+    "NotationError",
     "square_to_algebraic",
     "algebraic_to_square",
     "parse_square",

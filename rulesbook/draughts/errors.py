@@ -17,6 +17,7 @@ __all__ = [
     "PositionError",
     "IllegalMoveError",
     "AmbiguousMoveError",
+    "NotationError",
 ]
 
 
@@ -60,3 +61,20 @@ class AmbiguousMoveError(IllegalMoveError):
                  explanation: str | None = None) -> None:
         super().__init__(message, move=move, explanation=explanation)
         self.candidates = list(candidates)
+
+
+class NotationError(DraughtsError):
+    """A move text that cannot be read as a move, whatever the position (raised by
+    :mod:`rulesbook.draughts.notation`).
+
+    ``text`` is the text as written, ``shown`` the same cut short when long;
+    ``explanation`` says what is wrong with it in a referee's words, without the
+    text (``"there is no square after the dash"``); the message gives both
+    (``"'11-' cannot be read as a move: there is no square after the dash"``)."""
+
+    def __init__(self, text: str, explanation: str) -> None:
+        shown = text if len(text) <= 40 else text[:40] + "\u2026"
+        super().__init__(f"{shown!r} cannot be read as a move: {explanation}")
+        self.text = text
+        self.shown = shown
+        self.explanation = explanation

@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rulesbook.draughts.geometry import stop_choices
+from rulesbook.draughts.notation import full_form, separator, short_form
 
 __all__ = ["Move"]
 
@@ -31,7 +32,7 @@ class Move:
 
     @property
     def separator(self) -> str:
-        return "x" if self.captures else "-"
+        return separator(bool(self.captures))
 
     def stops_fit(self, inner: tuple[int, ...] | list[int]) -> bool:
         """Whether the intermediate squares ``inner`` of a written move (square
@@ -55,11 +56,11 @@ class Move:
 
     def full_text(self) -> str:
         """Every stop: ``"9-14"``, ``"9x18x27"``."""
-        return self.separator.join(str(s) for s in self.path)
+        return full_form(self)
 
     def short_text(self) -> str:
         """Start and end only: ``"9x27"`` (may be ambiguous; see ``Position.move_text``)."""
-        return f"{self.start}{self.separator}{self.end}"
+        return short_form(self)
 
     def __str__(self) -> str:
         return self.full_text()

@@ -43,6 +43,7 @@ from rulesbook.draughts import (
     Position,
     Variant,
 )
+from rulesbook.draughts.notation import PLACEHOLDERS
 from rulesbook.draughts.pdn_moves import LOOKAHEAD, disambiguate, resolve_move
 from rulesbook.draughts.pdn_syntax import (
     MAX_VARIATION_DEPTH,
@@ -217,7 +218,7 @@ class PdnGame:
 # move resolution (rulesbook.draughts.pdn_moves)
 
 def _move_error(text: str, exc: DraughtsError, where: str) -> str:
-    if text in ("-", "--"):
+    if text in PLACEHOLDERS:
         return f"move missing{where}: placeholder {text!r} instead of a move"
     kind = "ambiguous" if isinstance(exc, AmbiguousMoveError) else "illegal"
     why = exc.explanation if isinstance(exc, IllegalMoveError) else str(exc)

@@ -7,39 +7,40 @@ and the replay of a record (:mod:`rulesbook.reconstruct.replay`).
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from itertools import islice
 
 from rulesbook.draughts.errors import AmbiguousMoveError, DraughtsError, IllegalMoveError
 from rulesbook.draughts.move import Move
+from rulesbook.draughts.notation import (
+    PLACEHOLDERS,
+    MoveText,
+    Notation,
+    NotationError,
+    full_form,
+    read_move,
+)
 from rulesbook.draughts.position import Position
-from rulesbook.draughts.squares import parse_square, square_to_algebraic
+from rulesbook.draughts.squares import square_to_algebraic
 
 __all__ = ["LOOKAHEAD", "disambiguate", "resolve_move"]
-
-_FILES = "abcdefgh"
-_SEP = re.compile(r"[-x:]")
 
 #: Plies tried after an ambiguous move to tell its readings apart (:func:`disambiguate`).
 LOOKAHEAD = 24
 
 
-def _is_short(text: str) -> bool:
-    return len(text) >= 3 and text[0] in _FILES and text[1] in _FILES
+def _written(text: str) -> MoveText | None:
+    try:
+        return read_move(text)
+    except NotationError:
+        return None
 
 
-def _algebraic(move: Move) -> str:
-    return move.separator.join(square_to_algebraic(s) for s in move.path)
-
-
-def _short_candidates(position: Position, text: str) -> list[Move]:
-    """The legal moves the short algebraic ``text`` (``ed4``, ``ed4:f6``) can stand for."""
-    from_file = text[0]
-    squares = [parse_square(t) for t in _SEP.split(text[1:])]
+def _short_candidates(position: Position, written: MoveText) -> list[Move]:
+    """The legal moves the short algebraic ``written`` (``ed4``, ``ed4:f6``) can stand for."""
     return [m for m in position.legal_moves()
-            if square_to_algebraic(m.start)[0] == from_file and m.end == squares[-1]
-            and m.stops_fit(squares[:-1])]
+            if square_to_algebraic(m.start)[0] == written.start_file and m.end == written.end
+            and m.stops_fit(written.via)]
 
 
 def resolve_move(position: Position, text: str) -> Move:
@@ -54,14 +55,15 @@ def resolve_move(position: Position, text: str) -> Move:
     :class:`~rulesbook.draughts.AmbiguousMoveError` whose ``candidates`` are
     those moves (see :func:`disambiguate`).  ``-`` and ``--`` (a move not
     recorded) raise IllegalMoveError."""
-    if text in ("-", "--"):
+    if text in PLACEHOLDERS:
         raise IllegalMoveError("the move was not recorded (placeholder)", move=text)
-    if _is_short(text):
-        found = _short_candidates(position, text)
+    written = _written(text)
+    if written is not None and written.notation is Notation.SHORT:
+        found = _short_candidates(position, written)
         if not found:
             raise IllegalMoveError(
-                f"no legal move goes from the {text[0]}-file to {text[1:].split(':')[-1]}",
-                move=text)
+                f"no legal move goes from the {written.start_file}-file to "
+                f"{square_to_algebraic(written.end)}", move=text)
     else:
         try:
             return position.parse_move(text)
@@ -72,8 +74,8 @@ def resolve_move(position: Position, text: str) -> Move:
     after = {position.play(m) for m in found}
     if len(after) == 1:
         return found[0]  # e.g. a flying king's landing squares: same captures, same end
-    options = ", ".join(_algebraic(m) if _is_short(text) or text[0] in _FILES
-                        else m.full_text() for m in found)
+    algebraic = written is not None and written.notation is not Notation.NUMERIC
+    options = ", ".join(full_form(m, algebraic=algebraic) for m in found)
     raise AmbiguousMoveError(f"it matches {len(found)} legal moves: {options}", found,
                              move=text)
 

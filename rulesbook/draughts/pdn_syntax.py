@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
+from rulesbook.draughts.notation import MOVE_PATTERN
 from rulesbook.draughts.pdn_model import (  # noqa: F401 - re-exported for callers
     MARK_NAGS,
     MAX_COMMENT_CHARS,
@@ -54,7 +55,6 @@ __all__ = [
 ]
 
 _STOP = r"(?=[\s\[\]{}();]|$)"
-_SQ = r"(?:\d{1,2}|[a-hA-H][1-8])"  # upper-case squares (E3-D4) are read too
 # Whitespace before a token is skipped by the same match (the token starts at
 # ``m.start(m.lastgroup)``); a match fails only on trailing whitespace.
 _TOKEN = re.compile(
@@ -69,9 +69,10 @@ _TOKEN = re.compile(
     + _STOP + ")"
     r"|(?P<num>\d+\s*\.(?:\s*\.\.)?)"
     r"|(?P<ellipsis>\.\.\.?)"
-    r"|(?P<move>(?:" + _SQ + r"(?:[-xX:]" + _SQ + r")+|[a-h][a-h][1-8](?:[-x:][a-h][1-8])*)"
-    r"(?!\d))"  # 11-999... is one unreadable word, never the move 11-99 (a word glued
-    # after a move, 8-11Red..., is still read apart: real files have them)
+    # a move as the notation module writes one; 11-999... is one unreadable word, never
+    # the move 11-99 (a word glued after a move, 8-11Red..., is still read apart: real
+    # files have them)
+    r"|(?P<move>" + MOVE_PATTERN + r"(?!\d))"
     r"|(?P<nag>\$\d{1,3}(?!\d))"
     r"|(?P<mark>!!|\?\?|!\?|\?!|!|\?)"
     r"|(?P<placeholder>--?" + _STOP + ")"

@@ -1,7 +1,6 @@
 """The immutable :class:`Position` value object."""
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from rulesbook.draughts.errors import (
@@ -27,14 +26,19 @@ from rulesbook.draughts.movegen import (
     quiet_step,
     raw_to_move,
 )
-from rulesbook.draughts.squares import parse_square, square_to_algebraic
+from rulesbook.draughts.notation import (
+    MAX_MOVE_CHARS,
+    NotationError,
+    bare,
+    read_move,
+    write_squares,
+)
 from rulesbook.draughts.variant import VARIANTS, Color, Piece, Variant
 
 __all__ = ["Position"]
 
 _START_BLACK = (1 << 12) - 1
 _START_WHITE = ((1 << 32) - 1) ^ ((1 << 20) - 1)
-_SEPARATORS = re.compile(r"\s*[-x:X×]\s*")
 _PIECE_CACHE = {
     (c, k): Piece(c, k) for c in (Color.BLACK, Color.WHITE) for k in (False, True)
 }
@@ -48,12 +52,22 @@ _SET = object.__setattr__
 _QUIET_MOVES = {
     (i, j, c): Move((i + 1, j + 1), (), c) for (i, j) in BETWEEN for c in (False, True)
 }
-# "11-15" / "11x15" -> (10, 14): the common two-square texts, read without a regex.
-_TWO_SQUARE_TEXTS = {
-    f"{a}{sep}{b}": (a - 1, b - 1)
-    for a in range(1, 33) for b in range(1, 33) for sep in "-x" if a != b
-}
-_SQUARE_INDEX = {str(n): n - 1 for n in range(1, 33)}
+
+
+@lru_cache(maxsize=4096)
+def _written_bits(text: str) -> tuple[int, ...] | None:
+    """The squares (bit indices, start first) the move text ``text`` writes, as
+    :func:`~rulesbook.draughts.notation.read_move` reads it; None when it cannot
+    be read or gives no start square (the short form).  Called only on texts no
+    longer than a move (:data:`~rulesbook.draughts.notation.MAX_MOVE_CHARS`), so
+    the cache keeps no long keys."""
+    try:
+        written = read_move(text)
+    except NotationError:
+        return None
+    if written.start is None:
+        return None
+    return tuple(s - 1 for s in written.squares)
 
 
 @lru_cache(maxsize=64)
@@ -390,8 +404,7 @@ class Position:
         alone = not any(m.start == start and m.end == end and m != move
                         for m in self._generate()[1])
         chosen = (start, end) if alone else move.path
-        fmt = square_to_algebraic if algebraic else str
-        return move.separator.join(fmt(s) for s in chosen)
+        return write_squares(chosen, move.is_capture, algebraic=algebraic)
 
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text`` (``11-15``, ``9x25``, ``9x18x25``,
@@ -401,12 +414,7 @@ class Position:
         position (a king taking the same pieces in another order), the first of
         them (in ``legal_moves()`` order) is returned."""
         if type(text) is str:
-            squares: tuple[int, ...] | None = _TWO_SQUARE_TEXTS.get(text)
-            if squares is None and "x" in text:
-                index = _SQUARE_INDEX
-                squares = tuple(index.get(t, -1) for t in text.split("x"))
-                if -1 in squares:
-                    squares = None
+            squares = _written_bits(text) if len(text) <= MAX_MOVE_CHARS else None
             if squares is not None and self._legal is None:
                 move = self._fast_parse(squares)
                 if move is not None:
@@ -448,22 +456,21 @@ class Position:
             if text in self._generate()[0]:
                 return text
             raise self._illegal(text.full_text(), text.path)
-        raw = str(text).strip().rstrip("!?+#*").strip()
+        raw = bare(str(text))
         if not raw:
             raise IllegalMoveError("empty move: write a move as from-to, e.g. 11-15",
                                    move=text, explanation="empty move")
-        tokens = _SEPARATORS.split(raw)
-        if len(tokens) < 2 or any(not t for t in tokens):
-            clause = "write a move as from-to or fromxto, e.g. 11-15 or 15x24"
-            raise IllegalMoveError(f"move {text!r}: {clause}", move=text, explanation=clause)
-        squares = []
-        for t in tokens:
-            try:
-                squares.append(parse_square(t))
-            except DraughtsError as exc:
-                raise IllegalMoveError(f"move {raw}: {exc}", move=raw,
-                                       explanation=str(exc)) from None
-        found = self._matches(tuple(squares))
+        try:
+            written = read_move(raw)
+        except NotationError as exc:
+            raise IllegalMoveError(f"move {exc.shown}: {exc.explanation}", move=raw,
+                                   explanation=exc.explanation) from None
+        if written.start is None:
+            clause = (f"the short form gives only the file the piece leaves "
+                      f"({written.start_file}): write the square too, e.g. c3-d4 or 11-15")
+            raise IllegalMoveError(f"move {raw}: {clause}", move=raw, explanation=clause)
+        squares = written.squares
+        found = self._matches(squares)
         if len(found) == 1:
             return found[0]
         if len(found) > 1:
@@ -475,7 +482,7 @@ class Position:
                       f"give the squares it stops on")
             raise AmbiguousMoveError(f"move {raw} is ambiguous: {clause}", found, move=raw,
                                      explanation=clause)
-        raise self._illegal(raw, tuple(squares))
+        raise self._illegal(raw, squares)
 
     def _illegal(self, text: str, squares: tuple[int, ...]) -> IllegalMoveError:
         """The error for the move ``squares`` (written ``text``), not legal here."""

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesbook.draughts import IllegalMoveError, Move, Position
+from rulesbook.draughts.notation import write_squares
 
 __all__ = ["Entry", "Step", "click", "drag", "extend", "hints", "is_subsequence"]
 
@@ -118,9 +119,7 @@ def extend(pos: Position, squares: tuple[int, ...]) -> Step:
     if passing:
         return Step(Entry(squares),
                     message=f"Go on: click the next square of the capture from {end}")
-    text = ("x" if any(m.is_capture for m in legal) else "-").join(str(s) for s in squares)
-    if len(squares) == 2:
-        text = f"{start}-{end}"
+    text = write_squares(squares, len(squares) > 2 and any(m.is_capture for m in legal))
     try:
         pos.parse_move(text)
         message = f"{text} is not a legal move here"

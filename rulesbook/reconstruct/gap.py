@@ -33,9 +33,9 @@ from rulesbook.draughts import (
     Move,
     Position,
     Variant,
-    parse_square,
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
+from rulesbook.draughts.notation import NotationError, read_move_pattern
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target
 from rulesbook.reconstruct.gap_known import check_known
 from rulesbook.reconstruct.gap_retro import Key, RawMove
@@ -115,20 +115,12 @@ def parse_known(text: str, start: Position | None = None) -> Known:
         ply = 2 * (number - 1) + (1 if color is first else 2)
     else:
         ply = number
-    tokens = re.split(r"\s*[-x:X×]\s*", m.group("move"))
-    if len(tokens) < 2:
-        raise DraughtsError(f"known move {text!r}: write the move as from-to, e.g. 22x15")
-    squares: list[int | None] = []
-    for t in tokens:
-        if t in ("?", "*", ""):
-            squares.append(None)
-            continue
-        try:
-            squares.append(parse_square(t))
-        except DraughtsError as exc:
-            raise DraughtsError(f"known move {text!r}: {exc}") from None
-    via = tuple(s for s in squares[1:-1] if s is not None)
-    return Known(ply, squares[0], squares[-1], via, m.group("move"))
+    try:
+        pattern = read_move_pattern(m.group("move"))
+    except NotationError as exc:
+        raise DraughtsError(f"known move {text!r}: {exc.explanation} (? for a square not "
+                            f"known, e.g. 3:11-?)") from None
+    return Known(ply, pattern.start, pattern.end, pattern.via, m.group("move"))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rulesbook.draughts import DraughtsError, Variant
+from rulesbook.draughts.notation import TokenKind, tokenize
 from rulesbook.draughts.pdn import iter_games
 from rulesbook.draughts.pdn_variant import VariantGuess
 from rulesbook.reconstruct.record import (
@@ -24,7 +25,8 @@ from rulesbook.reconstruct.record import (
 from rulesbook.reconstruct.session import GameRecord, RecordMove
 from rulesbook.textio import visible_controls
 
-__all__ = ["GameChunk", "ImportedRecord", "split_games", "node_line_text", "import_record"]
+__all__ = ["GameChunk", "ImportedRecord", "split_games", "node_line_text", "import_record",
+           "plain_text_notes"]
 
 
 @dataclass(frozen=True)
@@ -107,6 +109,33 @@ def node_line_text(nodes: Any, depth: int = 0) -> str:
     return " ".join(words)
 
 
+Notes = dict[tuple[int, int], tuple[str, tuple[str, ...]]]
+
+
+def plain_text_notes(text: str) -> tuple[Notes, str]:
+    """The comments and variations of a plain list of moves, as a PDN game keeps
+    them: ``{(line, col) of a move: (its comment, its variations)}`` (the
+    comments and ``( )`` written after the move, as
+    :func:`rulesbook.draughts.notation.tokenize` finds them), and the comment
+    written before the first move (the game's)."""
+    comments: dict[tuple[int, int], list[str]] = {}
+    variations: dict[tuple[int, int], list[str]] = {}
+    before: list[str] = []
+    last: tuple[int, int] | None = None
+    for token in tokenize(text):
+        if token.is_move:
+            last = (token.line, token.col)
+        elif token.kind is TokenKind.COMMENT:
+            body = (token.text[1:-1] if token.text.startswith("{") else token.text[1:]).strip()
+            if body:
+                (before if last is None else comments.setdefault(last, [])).append(body)
+        elif token.kind is TokenKind.VARIATION and last is not None:
+            variations.setdefault(last, []).append(token.text[1:-1].strip())
+    notes = {key: (" ".join(comments.get(key, ())), tuple(variations.get(key, ())))
+             for key in comments.keys() | variations.keys()}
+    return notes, " ".join(before)
+
+
 def import_record(text: str, index: int = 0,
                   variant: str | Variant | None = None) -> ImportedRecord:
     """Game ``index`` of a PDN text, or a plain move list, as the board keeps it.
@@ -117,7 +146,7 @@ def import_record(text: str, index: int = 0,
     :class:`~rulesbook.reconstruct.record.RecordError` (a DraughtsError) when there
     is no such game, no move of it can be read or its start position cannot be read."""
     chosen = Variant.named(variant) if variant is not None else None
-    notes: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
+    notes: Notes = {}
     comment = ""
     untyped = False
     if looks_like_pdn(text):
@@ -139,6 +168,7 @@ def import_record(text: str, index: int = 0,
                 notes[(node.line, node.col)] = (node.comment, variations)
     else:
         read = read_records(text, chosen or Variant.named("pool"))[0]
+        notes, comment = plain_text_notes(text)
     check_importable(read)  # at least one readable move (or a set-up position)
     if read.start is None:
         raise RecordError("; ".join(read.problems) or "the start position cannot be read")

@@ -17,11 +17,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Protocol, TextIO, cast
 
-from rulesbook.draughts import DraughtsError, Position, Variant, parse_square
+from rulesbook.draughts import DraughtsError, Position, Variant
+from rulesbook.draughts.notation import NotationError, Token, TokenKind, read_move, tokenize
 from rulesbook.draughts.pdn import build_game
 from rulesbook.draughts.pdn_syntax import (
     MAX_PLIES,
-    RESULTS,
     PdnNode,
     RawGame,
     SyntaxReader,
@@ -76,50 +76,33 @@ class Record:
         return [m.text for m in self.moves]
 
 
-_SEP = re.compile(r"\s*[-x:X×]\s*")
-
-
 def written_squares(text: str) -> tuple[int, ...] | None:
     """The squares a move text names (``9-13``, ``10x19x26``, ``c3-d4``), read as
-    written whether legal or not; None when it names no squares.
+    written whether legal or not (by :func:`rulesbook.draughts.notation.read_move`);
+    None when it cannot be read or gives no start square (the short form ``ed4``).
 
     >>> written_squares("10x19x26"), written_squares("good")
     ((10, 19, 26), None)
     """
-    raw = text.strip().rstrip("!?+#*").strip()
-    tokens = _SEP.split(raw)
-    if len(tokens) < 2 or any(not t for t in tokens):
-        return None
     try:
-        return tuple(parse_square(t) for t in tokens)
-    except DraughtsError:
+        written = read_move(text)
+    except NotationError:
         return None
+    return None if written.start is None else written.squares
 
 
-_MOVE_NUMBER = re.compile(r"^\d+\s*\.+")
-_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
-_TOKEN = re.compile(r"[^\s,]+")
+def _moves(tokens: Iterable[Token]) -> list[WrittenMove]:
+    return [WrittenMove(t.text, t.line, t.col) for t in tokens if t.is_move]
 
 
 def parse_moves_text(text: str) -> list[WrittenMove]:
-    """The moves of a plain text record, as written: move numbers (``12.``,
-    ``12...``), results, ``{comments}`` and commas are skipped; every other
-    word is a move text (possibly unreadable, which replay reports)."""
-    # blank out comments but keep the columns of what follows
-    cleaned = _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
-    out: list[WrittenMove] = []
-    for lineno, line in enumerate(cleaned.splitlines(), 1):
-        for m in _TOKEN.finditer(line):
-            token = m.group()
-            col = m.start() + 1
-            number = _MOVE_NUMBER.match(token)
-            if number:
-                col += number.end()
-                token = token[number.end():]
-            if not token or token in ("...", "..") or token in RESULTS:
-                continue
-            out.append(WrittenMove(token, lineno, col))
-    return out
+    """The moves of a plain text record, as written, split by
+    :func:`rulesbook.draughts.notation.tokenize`: move numbers (``12.``,
+    ``12...``), results, ``{comments}``, ``; comments``, ``(variations)`` (moves
+    not played), annotations and commas are skipped; every other word is a move
+    text (possibly unreadable, which replay reports), and so is a bracket never
+    matched."""
+    return _moves(tokenize(text))
 
 
 def looks_like_pdn(text: str) -> bool:
@@ -237,8 +220,9 @@ def iter_records(handle: TextSource, variant: str | Variant | None = None, *,
             raise RecordError(f"a list of moves without PDN tags may be at most "
                               f"{MAX_MOVES_TEXT_CHARS:,} characters (the limit); this one "
                               f"is longer")
-        moves = parse_moves_text(text)
-        results = [t for t in re.findall(r"\S+", _COMMENT.sub(" ", text)) if t in RESULTS]
+        tokens = tokenize(text)
+        moves = _moves(tokens)
+        results = [t.text for t in tokens if t.kind is TokenKind.RESULT]
         if not moves:
             raise RecordError("the record has no moves")
         if len(moves) > MAX_PLIES:
@@ -268,24 +252,13 @@ def read_records(text: str, variant: str | Variant | None = None, *,
     return list(iter_records(io.StringIO(text), variant, first_line=first_line))
 
 
-_MOVE_SEP = re.compile(r"[-x:]")
-_SHORT = re.compile(r"^[a-h][a-h][1-8](?:[-x:][a-h][1-8])*$")
-
-
 def is_move_text(text: str) -> bool:
     """True when ``text`` is written as a move could be (``11-15``, ``15x24x31``,
-    ``c3-d4``, ``ed4``): squares that exist, joined by ``-``, ``x`` or ``:``.
+    ``c3-d4``, ``ed4``): :func:`rulesbook.draughts.notation.read_move` reads it.
     Whether it is legal is for :func:`~rulesbook.reconstruct.replay` to say."""
-    text = text.strip()
-    if _SHORT.match(text.lower()):
-        return True
-    parts = _MOVE_SEP.split(text)
-    if len(parts) < 2 or len(text) > 200:
-        return False
     try:
-        for part in parts:
-            parse_square(part)
-    except DraughtsError:
+        read_move(text)
+    except NotationError:
         return False
     return True
 

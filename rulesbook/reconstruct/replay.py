@@ -25,7 +25,6 @@ Two modes (real rules differ):
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -48,10 +47,10 @@ from rulesbook.draughts.geometry import (
     forward_rows,
     is_diagonal,
 )
+from rulesbook.draughts.notation import MoveText, NotationError, read_move
 from rulesbook.draughts.pdn import LOOKAHEAD as LOOKAHEAD  # one look-ahead for PDN and replay
 from rulesbook.draughts.pdn import disambiguate, resolve_move
 from rulesbook.reconstruct.record import Record, WrittenMove, parse_moves_text
-from rulesbook.reconstruct.record import written_squares as _squares
 from rulesbook.textio import shorten
 
 __all__ = ["Reason", "INCIDENTS", "IllegalMove", "Replay", "replay", "analyse_move",
@@ -116,10 +115,6 @@ def move_number(start: Position, ply: int) -> int:
     """The move number (``1.``, ``2.``...) of ``ply`` (1-based) played from ``start``."""
     offset = 0 if start.turn is start.variant.first_player else 1
     return (ply - 1 + offset) // 2 + 1
-
-
-def _is_short_algebraic(text: str) -> bool:
-    return len(text) >= 3 and text[0] in "abcdefgh" and text[1] in "abcdefgh"
 
 
 @dataclass(frozen=True)
@@ -319,12 +314,17 @@ def analyse_move(position: Position, text: str | WrittenMove,
                         {"candidates": options}, None, candidates)
     except DraughtsError:
         pass
-    squares = None if _is_short_algebraic(text) else _squares(text)
-    if squares is None:
+    try:
+        written: MoveText = read_move(text)
+    except NotationError as exc:
         return Analysis(None, Reason.UNREADABLE,
-                        f"{shorten(text)!r} cannot be read as a move (write it as from-to, "
-                        f"e.g. 11-15, "
-                        f"or fromxto, e.g. 15x24)", {})
+                        f"{shorten(text)!r} cannot be read as a move: {exc.explanation}", {})
+    if written.start is None:  # the short form (ed4): no legal move fits it
+        return Analysis(None, Reason.UNREADABLE,
+                        f"{shorten(text)!r} cannot be read as a move here: no legal move goes "
+                        f"from the {written.start_file}-file to it (write it as from-to, e.g. "
+                        f"11-15, or fromxto, e.g. 15x24)", {})
+    squares = written.squares
     if not legal:
         return Analysis(None, Reason.GAME_OVER,
                         f"{slot.title} had no legal move: the game was already over", {},
@@ -348,8 +348,7 @@ def analyse_move(position: Position, text: str | WrittenMove,
                             f"{piece.description.split()[1]}: {slot.title} cannot move it",
                             {"square": start},
                             _physical(position, squares, slot))
-    written_capture = bool(re.search(r"[xX:×]", text))
-    found = _geometry(position, squares, piece, written_capture)
+    found = _geometry(position, squares, piece, written.capture)
     physical = _physical(position, squares, slot)
     if found[0] is not None:
         reason, clause, detail = found

@@ -240,3 +240,14 @@ def test_longer_gaps():
             earlier, board, truth = random_gap(rng, variant, 8)
             result = fill_gap(earlier, board, plies=8)
             assert truth in result.sequences
+
+
+def test_parse_known_reads_the_move_with_the_notation_module():
+    # a separator with no square after it is an error, as in any move text (it was
+    # read as "not known" before): "?" says a square is not known
+    with pytest.raises(DraughtsError, match="no square after the dash"):
+        parse_known("3:11-")
+    with pytest.raises(DraughtsError, match="mixes"):
+        parse_known("3:11-d4")
+    assert parse_known("3:11–?").start == 11  # an en dash, as a word processor types it
+    assert parse_known("3:c3-?").start == 22  # c3: the 2nd square of the 6th row

@@ -70,6 +70,20 @@ def test_import_keeps_comments_variations_and_places():
     assert record.tags["Black"] == "A. Pecan" and imported.problems == ()
 
 
+def test_import_of_a_plain_list_keeps_its_comments_and_variations_too():
+    # the same game as PDN above, typed without tags: nothing written is lost, and
+    # the variation is not a move played
+    imported = import_record("{opening: Old Faithful}\n1. 11-15 {the usual} 23-19 "
+                             "(22-18 15x22) 2. 8-11 22-17 ; a note\n*")
+    record = imported.record
+    assert record.texts == ("11-15", "23-19", "8-11", "22-17")
+    assert record.comment == "opening: Old Faithful"
+    assert record.moves[0].comment == "the usual"
+    assert record.moves[1].variations == ("22-18 15x22",)
+    assert record.moves[3].comment == "a note"
+    assert (record.moves[0].line, record.moves[0].col) == (2, 4)
+
+
 def test_import_a_game_that_is_not_in_the_file_is_refused():
     with pytest.raises(DraughtsError, match="has 1 games; there is no game 3"):
         import_record(PDN, 2)
