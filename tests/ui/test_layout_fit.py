@@ -49,8 +49,9 @@ def test_board_fits_with_a_game_and_in_set_up(shown_window, qtbot, size):
     window = shown_window
     window.resize(*size)
     board = window.workspaces["board"]
-    text = (CORPUS / "english-tinsley-1946-1960s.pdn").read_text(encoding="utf-8", errors="replace")
-    board.board_controller.files.load_text(text, 0)
+    # the Open PDN path a user takes: the variant guessed, its notice shown
+    assert board.open_pdn(CORPUS / "english-tinsley-1946-1960s.pdn", 0)
+    assert not board.variant_notice.isHidden()
     problems = _check(window, qtbot, "board", "Tinsley game 1")
     toolbar = board.toolbar
     toolbar.widgetForAction(toolbar.mode_actions["setup"]).click()  # the user's button
