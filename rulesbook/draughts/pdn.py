@@ -396,11 +396,16 @@ def _move_text(position: Position, move: Move, algebraic: bool) -> str:
     return position.move_text(move, algebraic=algebraic)
 
 
-def write_game(game: PdnGame) -> str:
+def write_game(game: PdnGame, as_written: bool = False) -> str:
     """PDN 3.0 text of ``game``: tags (GameType always, FEN when not the
     standard start), numbered moves with ``x`` for captures (algebraic squares
     for GameType 25 and 26, numbers for 21 and 23), comments, NAGs,
-    variations, the result; no line longer than 80 characters."""
+    variations, the result; no line longer than 80 characters.
+
+    ``as_written``: every move keeps the text it was read from (``10x14`` for
+    a plain move, ``24x6`` for a double jump) instead of the standard form —
+    for a referee's case file, where how a move was written is evidence; the
+    text reads back to the same moves, as it was read the first time."""
     variant = game.variant
     tags = dict(game.tags)
     for key in ("GameType", "FEN", "SetUp", "Setup", "Result"):
@@ -416,7 +421,7 @@ def write_game(game: PdnGame) -> str:
     ordered = [k for k in TAG_ORDER if k in tags] + [k for k in tags if k not in TAG_ORDER]
     lines = [f'[{k} "{_quote(str(tags[k]))}"]' for k in ordered]
     lines.append("")
-    tokens = _join_parens(_write_tokens(game))
+    tokens = _join_parens(_write_tokens(game, as_written))
     tokens.append(game.result)
     current = ""
     for token in tokens:
@@ -449,7 +454,7 @@ class _Line(NamedTuple):
     ply: int
 
 
-def _write_tokens(game: PdnGame) -> list[str]:
+def _write_tokens(game: PdnGame, as_written: bool = False) -> list[str]:
     """Movetext tokens; variations are written with an explicit stack."""
     algebraic = game.variant.gametype in (25, 26)
     out: list[str] = []
@@ -477,7 +482,8 @@ def _write_tokens(game: PdnGame) -> list[str]:
             elif need_number:
                 number = f"{half // 2 + 1}... "
             if position is not None and node.move is not None:
-                text = _move_text(position, node.move, algebraic)
+                text = node.text if as_written and node.text else \
+                    _move_text(position, node.move, algebraic)
                 after = position.play(node.move)
             else:
                 text, after = node.text, None

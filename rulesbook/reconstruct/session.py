@@ -264,8 +264,10 @@ def _variation_nodes(text: str) -> list[Any]:
     return list(games[0].mainline) if games else []
 
 
-def record_pdn(record: GameRecord) -> str:
-    """The record as PDN text (moves as written; the legal ones resolved)."""
+def record_pdn(record: GameRecord, as_written: bool = False) -> str:
+    """The record as PDN text: the legal moves in the standard form, for other
+    programs (or, ``as_written``, every move as it was written), the rest as
+    written."""
     from rulesbook.draughts.pdn import PdnGame, PdnNode, write_game
 
     played = replay(record.written, start=record.start, variant=record.variant,
@@ -279,13 +281,14 @@ def record_pdn(record: GameRecord) -> str:
                              variations=[_variation_nodes(v) for v in m.variations]))
     game = PdnGame(tags=dict(record.tags), variant=record.variant, start=record.start,
                    mainline=nodes, result=record.result, comment=record.comment)
-    return write_game(game)
+    return write_game(game, as_written)
 
 
 def record_case_text(record: GameRecord) -> str:
     """The record as a case file keeps it: a plain move list, or PDN text when
-    the record has comments, variations or tags (so that nothing typed is lost)."""
+    the record has comments, variations or tags (so that nothing typed is lost),
+    every move as it was written (how a scoresheet wrote a move is evidence)."""
     if record.comment or any(m.annotated for m in record.moves) or \
             any(k not in _READING_TAGS for k in record.tags):
-        return record_pdn(record)
+        return record_pdn(record, as_written=True)
     return " ".join(record.texts)

@@ -16,6 +16,7 @@ from rulesbook.reconstruct import (
     case_from_session,
     import_record,
     load_case,
+    record_pdn,
     replay,
     save_case,
     session_from_case,
@@ -149,3 +150,21 @@ def test_an_edition_id_that_cannot_be_one_is_left_out():
     session = BoardSession(GameRecord.empty())
     assert case_from_session(session, edition="a b/../c").edition == ""
     assert case_from_session(session, edition="2026-1").edition == "2026-1"
+
+
+def test_a_case_file_keeps_each_move_as_the_scoresheet_wrote_it(tmp_path):
+    # The Tinsley corpus writes a plain move with an x ("10x14") and a double
+    # jump by its ends ("24x15x6" written "24x6" elsewhere): how a move was
+    # written is evidence for a referee, so the case file keeps it; the PDN
+    # export for other programs writes the standard form (PDN 3.0: "-" for a
+    # plain move).
+    text = ('[Event "Ohio State Ty 1946"]\n[Black "MF Tinsley"]\n[White "M Rex"]\n'
+            "1. 11-15 23-18 2. 8-11 27-23 3. 4-8 23-19 4. 10x14 {as written} 19x10 *\n")
+    record = import_record(text).record
+    assert record.texts[6] == "10x14"
+    path = tmp_path / "case.yaml"
+    save_case(case_from_session(BoardSession(record)), path)
+    back = session_from_case(load_case(path))
+    assert back.record.texts == record.texts
+    assert back.record.moves[6].comment == "as written"
+    assert "4. 10-14 { as written } 4... 19x10" in record_pdn(record)
