@@ -49,6 +49,7 @@ from rulesbook.reconstruct.importing import (
     import_record,
     node_line_text,
     split_games,
+    typed_moves,
 )
 from rulesbook.reconstruct.record import (
     Record,
@@ -84,7 +85,7 @@ __all__ = [
     "prorate_clocks",
     "CaseFileError", "DisputeCase", "case_to_yaml", "load_case", "save_case",
     "case_findings", "case_from_session", "session_from_case", "record_tag_fields",
-    "GameChunk", "ImportedRecord", "import_record", "node_line_text", "split_games",
+    "GameChunk", "ImportedRecord", "import_record", "node_line_text", "split_games", "typed_moves",
     "BoardSession", "GameRecord", "RecordMove", "SessionError", "move_number",
     "record_case_text", "record_pdn",
     "CancelToken", "GapResult", "Known", "SearchCancelled", "diverge_points", "fill_gap",

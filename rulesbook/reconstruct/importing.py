@@ -20,6 +20,7 @@ from rulesbook.reconstruct.record import (
     RecordError,
     check_importable,
     looks_like_pdn,
+    parse_moves_text,
     read_records,
 )
 from rulesbook.reconstruct.session import GameRecord, RecordMove
@@ -134,6 +135,17 @@ def plain_text_notes(text: str) -> tuple[Notes, str]:
     notes = {key: (" ".join(comments.get(key, ())), tuple(variations.get(key, ())))
              for key in comments.keys() | variations.keys()}
     return notes, " ".join(before)
+
+
+def typed_moves(text: str) -> tuple[tuple[RecordMove, ...], str]:
+    """The moves a user typed or pasted into the move entry (``11-15 {the
+    usual} 23-19 (22-18) 8-11``), each with the comment and variations written
+    after it, and the comment written before the first move: nothing typed is
+    lost.  The moves keep no place (they were typed, not read from a file)."""
+    notes, before = plain_text_notes(text)
+    moves = tuple(RecordMove(w.text, *notes.get((w.line, w.col), ("", ())))
+                  for w in parse_moves_text(text))
+    return moves, before
 
 
 def import_record(text: str, index: int = 0,

@@ -89,3 +89,21 @@ def test_export_pdn_writes_the_record_typed(qtbot, ws, tmp_path, monkeypatch):
     back = import_record(target.read_text(encoding="utf-8"), 0, None).record
     assert [m.text for m in back.moves] == ["11-15", "23-19", "8-11"]
     assert "with braces" in back.moves[1].comment
+
+
+def test_comments_and_variations_typed_with_the_moves_are_kept(qtbot, ws):
+    # what the user typed in braces and parentheses stays with the move it
+    # follows (nothing typed is lost); the variation is not played
+    bc = ws.board_controller
+    typed(qtbot, ws, "{Old Faithful} 11-15 {the usual} 23-19 (22-18 15x22) 8-11")
+    assert texts(ws) == ["11-15", "23-19", "8-11"]
+    assert bc.record.comment == "Old Faithful"
+    assert bc.moves[0].comment == "the usual"
+    assert bc.moves[1].variations == ("22-18 15x22",)
+    ws.board_controller.go(1)
+    assert "the usual" in ws.comment_view.toPlainText()
+    # typed later, a leading comment belongs to the move before
+    typed(qtbot, ws, "{a slip} 21-17")
+    assert bc.moves[0].comment == "the usual a slip" and texts(ws)[1] == "21-17"
+    ws.undo_action.trigger()
+    assert bc.moves[0].comment == "the usual" and texts(ws) == ["11-15", "23-19", "8-11"]

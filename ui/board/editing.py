@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rulesbook.draughts import IllegalMoveError, Move, Position, Variant
-from rulesbook.reconstruct import GameRecord, RecordMove, parse_moves_text
+from rulesbook.reconstruct import GameRecord, RecordMove, typed_moves
 
 from .mode import BoardMode
 from .part import BoardPart
@@ -29,13 +29,20 @@ class RecordEditing(BoardPart):
         """Append moves typed as written (a scoresheet: ``11-15 23-19 ...``); illegal
         ones are kept as written for "Check record". Returns how many were added."""
         board = self._board
-        written = parse_moves_text(text)
+        written, before = typed_moves(text)  # with the comments typed after each move
         if not written:
             self.statusMessage.emit("No move to add: write moves as 11-15 or 15x24")
             return 0
         at = board.ply
         replaced = len(board.moves) - at
-        self._commit(board.record.spliced(at, [RecordMove(w.text) for w in written]), at)
+        record = board.record.spliced(at, written)
+        if before:  # a comment typed before the first move: the move before's, or the game's
+            if at:
+                earlier = record.moves[at - 1].comment
+                record = record.with_comment(at, f"{earlier} {before}" if earlier else before)
+            else:
+                record = record.replace(comment=f"{record.comment} {before}".strip())
+        self._commit(record, at)
         board.go(min(at + len(written), board.available_plies))
         msg = f"Added {len(written)} move(s)"
         if replaced > 0:
