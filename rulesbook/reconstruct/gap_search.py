@@ -24,8 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from rulesbook.draughts import Variant
-from rulesbook.draughts.movegen import BIT, apply, legal_raw_moves
-from rulesbook.reconstruct.gap_bounds import Target, feasible, move_slack
+from rulesbook.draughts.movegen import apply, legal_raw_moves
+from rulesbook.reconstruct.gap_bounds import Target, feasible, useful_moves
 from rulesbook.reconstruct.gap_retro import Key, RawMove, Rules, can_unmove, next_layer
 
 __all__ = ["CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
@@ -179,15 +179,8 @@ class GapSearch:
             self.done += weight
             return 0
         moves = self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1)
-        fill, held, fill_slack, vacate, kept, vacate_slack = move_slack(
-            bm, bk, wm, wk, black, remaining, self.target)
-        if fill_slack < 1 or vacate_slack < 1:
-            # moves after which the side could not fill or leave its squares in time
-            moves = [mv for mv in moves
-                     if (bool(BIT[mv[0][0]] & held) - bool(BIT[mv[0][-1]] & fill)
-                         <= fill_slack)
-                     and (bool(BIT[mv[0][-1]] & ~kept) - bool(BIT[mv[0][0]] & vacate)
-                          <= vacate_slack)]
+        # moves after which the side could not fill or leave its squares in time
+        moves = useful_moves(moves, bm, bk, wm, wk, black, remaining, self.target)
         if not moves:
             self.memo[memo_key] = 0
             self.done += weight
