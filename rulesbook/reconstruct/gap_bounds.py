@@ -7,8 +7,11 @@ square that a side does not hold yet needs a move of that side ending on it,
 every square it must leave needs a move starting there (or a capture by the
 other side); when a side has no capture left to make its men only step
 forward, so a target man needs a man behind it in its cone; and for a side
-with no king, no capture left to make, no piece left to lose and no crowning
-to come, the number of its moves is exactly the rows its men still advance.
+whose men only go forward (it takes nothing more, or its men never capture
+backward) the rows its men still advance must fit the moves and captures it
+has left (:func:`_row_balance`, exact when it has no king and none to come).
+What one side's bounds find depends only on its own pieces, its moves left
+and the opposing pieces left: :class:`Target` remembers it for the search.
 """
 from __future__ import annotations
 

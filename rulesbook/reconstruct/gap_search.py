@@ -12,6 +12,9 @@ reused).  :mod:`rulesbook.reconstruct.gap_bounds` prunes the positions that
 cannot reach the board in the plies left; the last plies are not searched but
 looked up in backward layers built by retro moves from the board
 (:mod:`rulesbook.reconstruct.gap_retro`): the search meets them in the middle.
+One ply above the deepest layer, the side not to move must stand as it stands
+in some position of that layer (unless it loses a piece in that ply): a set
+lookup rules out most such positions before their moves are generated.
 
 The first sequences are then read off the table in move-generation order
 (:meth:`GapSearch.sequences`): only positions with a count above zero are
@@ -84,6 +87,9 @@ class GapSearch:
         # back[k]: {position: sequences to the target in exactly k plies}, k <= depth
         self.back: list[dict[Key, int]] = [{target.key: 1}]
         self.depth = 0
+        # the men and kings of each side in the deepest backward layer: see _layers_added
+        self._top_black: set[tuple[int, int]] = {(target.bm, target.bk)}
+        self._top_white: set[tuple[int, int]] = {(target.wm, target.wk)}
         self._grow_at = -1.0  # when (perf_counter) to build the next backward layer
         self.plies = plies
         self.cap = max(cap, 1)
@@ -152,12 +158,24 @@ class GapSearch:
         now = time.perf_counter()
         self.back.append(layer)
         self.depth = k
+        self._layers_added()
         if layer and k < self.plies // 2:
             # the next layer will cost about this one's time times its growth
             growth = len(layer) / max(len(self.back[-2]), 1)
             self._grow_at = now + GROW * (now - began) * max(growth, 1.0)
         else:
             self._grow_at = -1.0  # no deeper layer
+
+    def _layers_added(self) -> None:
+        """Read the sides' pieces off the deepest backward layer.
+
+        A position one ply above it (``remaining == depth + 1``) reaches a
+        position of it in one move; the side not to move does not move in
+        that ply, so unless it loses a piece in it its men and kings stand in
+        the layer as they stand now (:meth:`_count` looks them up there)."""
+        top = self.back[self.depth]
+        self._top_black = {(x[0], x[1]) for x in top}
+        self._top_white = {(x[2], x[3]) for x in top}
 
     def _count(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
                weight: float) -> int:
@@ -174,13 +192,31 @@ class GapSearch:
             self.tick()
             if self._grow_at >= 0 and time.perf_counter() >= self._grow_at:
                 raise _Deeper
-        if not feasible(bm, bk, wm, wk, black, remaining, self.target):
+        t = self.target
+        if not feasible(bm, bk, wm, wk, black, remaining, t):
             self.memo[memo_key] = 0
             self.done += weight
             return 0
+        # one ply above the deepest backward layer the side not to move must
+        # stand there as it stands now, unless the move takes a piece of it
+        must_take = False
+        if remaining == self.depth + 1:
+            if black:
+                must_take = (wm, wk) not in self._top_white
+                can_take = (wm | wk).bit_count() > t.nw
+            else:
+                must_take = (bm, bk) not in self._top_black
+                can_take = (bm | bk).bit_count() > t.nb
+            if must_take and not can_take:
+                self.memo[memo_key] = 0
+                self.done += weight
+                return 0
         moves = self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1)
+        if must_take and moves and not moves[0][1]:
+            # captures are compulsory: quiet moves mean there is none
+            moves = []
         # moves after which the side could not fill or leave its squares in time
-        moves = useful_moves(moves, bm, bk, wm, wk, black, remaining, self.target)
+        moves = useful_moves(moves, bm, bk, wm, wk, black, remaining, t)
         if not moves:
             self.memo[memo_key] = 0
             self.done += weight
@@ -201,9 +237,18 @@ class GapSearch:
             self.memo[memo_key] = total
             return total
         memo = self.memo
+        # the children one ply above the deepest layer: the side moving now is
+        # the one not to move there (see above), checked before the call
+        top = (None if below != self.depth + 1 else
+               self._top_black if black else self._top_white)
+        lose = (bm | bk).bit_count() > t.nb if black else (wm | wk).bit_count() > t.nw
         try:
             for n, mv in enumerate(moves):
                 nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
+                if top is not None and not lose and \
+                        ((nbm, nbk) if black else (nwm, nwk)) not in top:
+                    self.done += share
+                    continue
                 child = (nbm, nbk, nwm, nwk, nxt, below)
                 hit = memo.get(child)
                 if hit is None:

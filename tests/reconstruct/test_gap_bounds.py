@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from rulesbook.draughts import Position, Variant
 from rulesbook.draughts.movegen import apply, compile_rules, legal_raw_moves
+from rulesbook.reconstruct import gap_search
 from rulesbook.reconstruct.gap import fill_gap
 from rulesbook.reconstruct.gap_bounds import Target, feasible, useful_moves
 
@@ -137,3 +138,29 @@ def test_a_capture_that_goes_round_to_its_own_square_is_kept():
     assert expected == 4  # brute force, no bound: what the search must match
     result = fill_gap(earlier, board, plies=5, limit=100)
     assert len(result.sequences) == expected
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(("pool", "english", "brazilian")), st.integers(0, 2**32),
+       st.integers(4, 5))
+def test_search_with_the_deepest_layers_counts_what_brute_force_counts(name, seed, plies):
+    # GROW = 0: every backward layer is built as soon as the search looks
+    # (down to half the gap), so the check one ply above the deepest layer
+    # runs at every depth
+    rng = random.Random(seed)
+    lead = play(Position.start(name).bitboards(), Position.start(name).variant, rng,
+                rng.randrange(0, 40))
+    if lead is None:
+        return
+    earlier = Position.from_bitboards(lead[-1][0], Position.start(name).variant)
+    path = play(earlier.bitboards(), earlier.variant, rng, plies)
+    if path is None:
+        return
+    board = Position.from_bitboards(path[-1][0], earlier.variant)
+    grow = gap_search.GROW
+    gap_search.GROW = 0.0
+    try:
+        result = fill_gap(earlier, board, plies=plies, limit=100_000)
+    finally:
+        gap_search.GROW = grow
+    assert len(result.sequences) == brute_count(earlier, board, plies)
