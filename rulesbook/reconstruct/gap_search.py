@@ -43,6 +43,41 @@ MAX_PLIES = 200
 GROW = 1.0
 
 
+def _less_one(boards: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Every (men, kings) of ``boards`` with one of its pieces taken off."""
+    out = set()
+    for men, kings in boards:
+        x = men
+        while x:
+            b = x & -x
+            x ^= b
+            out.add((men ^ b, kings))
+        x = kings
+        while x:
+            b = x & -x
+            x ^= b
+            out.add((men, kings ^ b))
+    return out
+
+
+def _one_move_from(men: int, kings: int, near: set[tuple[int, int]]) -> bool:
+    """Whether the side's pieces less one of them are in ``near``
+    (:func:`_less_one` of the boards it must reach in one move)."""
+    x = men
+    while x:
+        b = x & -x
+        x ^= b
+        if (men ^ b, kings) in near:
+            return True
+    x = kings
+    while x:
+        b = x & -x
+        x ^= b
+        if (men, kings ^ b) in near:
+            return True
+    return False
+
+
 class _Deeper(Exception):
     """Unwinds the forward search to build one more backward layer."""
 
@@ -90,6 +125,8 @@ class GapSearch:
         # the men and kings of each side in the deepest backward layer: see _layers_added
         self._top_black: set[tuple[int, int]] = {(target.bm, target.bk)}
         self._top_white: set[tuple[int, int]] = {(target.wm, target.wk)}
+        self._near_black: set[tuple[int, int]] = _less_one(self._top_black)
+        self._near_white: set[tuple[int, int]] = _less_one(self._top_white)
         self._grow_at = -1.0  # when (perf_counter) to build the next backward layer
         self.plies = plies
         self.cap = max(cap, 1)
@@ -172,10 +209,18 @@ class GapSearch:
         A position one ply above it (``remaining == depth + 1``) reaches a
         position of it in one move; the side not to move does not move in
         that ply, so unless it loses a piece in it its men and kings stand in
-        the layer as they stand now (:meth:`_count` looks them up there)."""
+        the layer as they stand now (:meth:`_count` looks them up there).
+
+        Two plies above it, the side not to move makes one move before the
+        layer: unless the move now takes a piece of it, its pieces now less
+        the one it moves are a layer's pieces of that side less the one that
+        moved there (whatever the move: a step, a capture, a crowning), so
+        they are in ``_near_*``, the layer's pieces of a side less any one."""
         top = self.back[self.depth]
         self._top_black = {(x[0], x[1]) for x in top}
         self._top_white = {(x[2], x[3]) for x in top}
+        self._near_black = _less_one(self._top_black)
+        self._near_white = _less_one(self._top_white)
 
     def _count(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
                weight: float) -> int:
@@ -206,6 +251,17 @@ class GapSearch:
                 can_take = (wm | wk).bit_count() > t.nw
             else:
                 must_take = (bm, bk) not in self._top_black
+                can_take = (bm | bk).bit_count() > t.nb
+            if must_take and not can_take:
+                self.memo[memo_key] = 0
+                self.done += weight
+                return 0
+        elif remaining == self.depth + 2:
+            if black:
+                must_take = not _one_move_from(wm, wk, self._near_white)
+                can_take = (wm | wk).bit_count() > t.nw
+            else:
+                must_take = not _one_move_from(bm, bk, self._near_black)
                 can_take = (bm | bk).bit_count() > t.nb
             if must_take and not can_take:
                 self.memo[memo_key] = 0
