@@ -13,8 +13,9 @@ cannot reach the board in the plies left; the last plies are not searched but
 looked up in backward layers built by retro moves from the board
 (:mod:`rulesbook.reconstruct.gap_retro`): the search meets them in the middle.
 One ply above the deepest layer, the side not to move must stand as it stands
-in some position of that layer (unless it loses a piece in that ply): a set
-lookup rules out most such positions before their moves are generated.
+in some position of that layer (unless it loses a piece in that ply), and two
+plies above it one move away from one: set lookups rule out most such
+positions before their moves are generated (:meth:`GapSearch._layers_added`).
 
 The first sequences are then read off the table in move-generation order
 (:meth:`GapSearch.sequences`): only positions with a count above zero are
