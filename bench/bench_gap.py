@@ -7,7 +7,10 @@ with the first move of each side known; the pool three-kings-against-one
 endgame.  "Today" is the gap filler (``rulesbook/reconstruct/gap*.py``) as it
 was at commit ``BASELINE`` (loaded from git), run on the same engine; both keep
 at most 200 sequences (the command line's default).  A search that has not finished
-after ``--budget`` seconds is stopped and counted as "> budget".
+after ``--budget`` seconds is stopped and counted as "> budget".  The positions
+searched (summed over a row's gaps, up to where a search stopped) do not
+depend on the machine's load, as the times do; a search stopped at the budget
+has searched fewer than it would have.
 
 Run: ``.venv/bin/python bench/bench_gap.py [--count 20] [--budget 30] [--quick | --goals |
 --others]`` (``--goals``: the two rows with a goal; ``--others``: the rest).
@@ -57,6 +60,9 @@ def load_baseline():
             return None
         for other in MODULES:
             text = text.replace(f"rulesbook.reconstruct.{other} ", f"gap_today.{other} ")
+        # the square geometry it read has moved to the one geometry module
+        # (the same ``coords``) since that commit
+        text = text.replace("rulesbook.reconstruct.geometry ", "rulesbook.draughts.geometry ")
         (folder / f"{name}.py").write_text(text, encoding="utf-8")
     sys.path.insert(0, str(folder.parent))
     return importlib.import_module("gap_today.gap")
@@ -134,20 +140,24 @@ def main(argv: list[str] | None = None) -> int:
         if args.others:
             rows = [row for row in rows if (row[0], row[1]) not in GOALS]
     table = ["| gap | plies | positions | today (main " + BASELINE + ") | now | "
-             "now median / pydraughts perft(4) | goal |",
-             "|---|---|---|---|---|---|---|"]
+             "now median / pydraughts perft(4) | goal | positions searched, today / now |",
+             "|---|---|---|---|---|---|---|---|"]
     for kind, plies, cases in rows:
         now = []
+        nodes_now = 0
         for case in cases:
             seconds, result = timed(fill_gap, case, plies, args.budget, CancelToken)
             if seconds != float("inf"):
                 check(case, result)
             now.append(seconds)
-        today_text = "n/a"
+            nodes_now += result.nodes  # type: ignore[attr-defined]
+        today_text = nodes_text = "n/a"
         if baseline is not None:
-            today = [timed(baseline.fill_gap, case, plies, args.budget, baseline.CancelToken)[0]
-                     for case in cases]
-            today_text = span(today)
+            runs = [timed(baseline.fill_gap, case, plies, args.budget, baseline.CancelToken)
+                    for case in cases]
+            today_text = span([seconds for seconds, _ in runs])
+            nodes_today = sum(result.nodes for _, result in runs)  # type: ignore[attr-defined]
+            nodes_text = f"{nodes_today:,} / {nodes_now:,}"
         median_now = statistics.median(now)
         ratio = ("n/a" if not peer else "> budget" if median_now == float("inf")
                  else f"{median_now / peer:.2f} x")
@@ -161,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
                                                        if worst_goal else "")
                          + (": met" if met else ": NOT met"))
         line = (f"| {kind} | {plies} | {len(cases)} | {today_text} | {span(now)} | {ratio} | "
-                f"{goal_text} |")
+                f"{goal_text} | {nodes_text} |")
         table.append(line)
         print(line, flush=True)
     print(f"\nbudget {args.budget:g} s per search, at most {LIMIT} sequences kept\n")

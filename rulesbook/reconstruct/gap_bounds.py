@@ -7,15 +7,18 @@ square that a side does not hold yet needs a move of that side ending on it,
 every square it must leave needs a move starting there (or a capture by the
 other side); when a side has no capture left to make its men only step
 forward, so a target man needs a man behind it in its cone; and for a side
-with no king, no capture left to make, no piece left to lose and no crowning
-to come, the number of its moves is exactly the rows its men still advance.
+whose men only go forward (it takes nothing more, or its men never capture
+backward) the rows its men still advance must fit the moves and captures it
+has left (:func:`_row_balance`, exact when it has no king and none to come).
+What one side's bounds find depends only on its own pieces, its moves left
+and the opposing pieces left: :class:`Target` remembers it for the search.
 """
 from __future__ import annotations
 
 from rulesbook.draughts.geometry import coords
-from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE
+from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE, RawMove
 
-__all__ = ["Target", "feasible", "move_slack", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
+__all__ = ["Target", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
            "CROWN_ROW_WHITE"]
 
 
@@ -110,6 +113,39 @@ _KING_RINGS = _king_tables()
 _ROW = tuple(coords(i + 1)[0] for i in range(32))
 _ROWSUM_LO = tuple(sum(_ROW[i] for i in range(16) if x >> i & 1) for x in range(1 << 16))
 _ROWSUM_HI = tuple(sum(_ROW[16 + i] for i in range(16) if x >> i & 1) for x in range(1 << 16))
+#: the rows of the board, nearest a side's own back row first: rows 0-7 for
+#: Black (it moves down the board), 7-0 for White
+_ROWS_BLACK = tuple(0xF << 4 * r for r in range(8))
+_ROWS_WHITE = tuple(reversed(_ROWS_BLACK))
+
+
+def _advance(men: int, black: bool) -> int:
+    """The rows the men of a side stand ahead of its own back row, summed (a
+    man's quiet step adds one, a forward jump two; the king row is 7)."""
+    rows = _ROWSUM_LO[men & 0xFFFF] + _ROWSUM_HI[men >> 16]
+    return rows if black else 7 * men.bit_count() - rows
+
+
+def _rearmost(men: int, black: bool, n: int) -> int:
+    """The sum of :func:`_advance` over the ``n`` men of the side nearest its
+    own back row (the least any ``n`` of them stand ahead)."""
+    total = 0
+    for ahead, mask in enumerate(_ROWS_BLACK if black else _ROWS_WHITE):
+        if n <= 0:
+            break
+        k = min((men & mask).bit_count(), n)
+        total += k * ahead
+        n -= k
+    return total
+
+
+def _foremost(men: int, black: bool) -> int:
+    """The most rows one man of the side stands ahead of its back row (-1 with no man)."""
+    if not men:
+        return -1
+    if black:
+        return (men.bit_length() - 1) >> 2
+    return 7 - ((men & -men).bit_length() - 1 >> 2)
 
 
 class Target:
@@ -117,10 +153,17 @@ class Target:
     whether men capture backward in the variant (when they do not, a man goes
     only forward even while capturing, and the man bounds hold then too);
     ``flying``: whether kings move and capture at a distance.  The defaults
-    are the weakest assumptions (the bounds hold for every variant)."""
+    are the weakest assumptions (the bounds hold for every variant).
+
+    It also keeps what the bounds found for one side's pieces: whether a side
+    can go from its men and kings to the target's in so many moves, losing and
+    taking so many pieces, depends on nothing else, and in a search one side's
+    pieces stand so in very many positions (``side_ok``, filled by
+    :func:`feasible`; ``slack``, filled by :func:`move_slack`)."""
 
     __slots__ = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "nbm", "nwm", "key",
-                 "b_goals", "w_goals", "men_back", "flying")
+                 "b_goals", "w_goals", "men_back", "flying", "b_ahead", "w_ahead",
+                 "side_ok", "slack")
 
     def __init__(self, bm: int, bk: int, wm: int, wk: int, black: bool,
                  men_back: bool = True, flying: bool = True) -> None:
@@ -136,6 +179,12 @@ class Target:
         # the king row when the target has kings of that side
         self.b_goals = bm | (CROWN_BLACK if bk else 0)
         self.w_goals = wm | (CROWN_WHITE if wk else 0)
+        self.b_ahead = _advance(bm, True)
+        self.w_ahead = _advance(wm, False)
+        # {(men, kings, moves, opposing pieces, black): bool}: see _side_ok
+        self.side_ok: dict[tuple[int, int, int, int, bool], bool] = {}
+        # {(men, kings, moves after this one, black): move_slack's answer}
+        self.slack: dict[tuple[int, int, int, bool], tuple[int, int, int, int, int, int]] = {}
 
 
 def _steps_needed(rings: Rings, froms: int, tos: int) -> int:
@@ -154,22 +203,66 @@ def _steps_needed(rings: Rings, froms: int, tos: int) -> int:
     return need
 
 
-def _exact_steps(black: bool, men: int, tmen: int, moves: int) -> bool:
-    """For a side with men only, no capture to make, no piece to lose and no
-    crowning to come, every move is one man's step one row forward: the number
-    of moves is exactly the rows the board's men are ahead of the men now."""
-    ahead = (_ROWSUM_LO[tmen & 0xFFFF] + _ROWSUM_HI[tmen >> 16]
-             - _ROWSUM_LO[men & 0xFFFF] - _ROWSUM_HI[men >> 16])
-    return (ahead if black else -ahead) == moves
+def _row_balance(men: int, kings: int, tmen: int, tkings: int, t_ahead: int, moves: int,
+                 takes_left: int, black: bool) -> bool:
+    """The rows a side's men still advance against the moves it has left.
+
+    Only for a side whose every man move goes forward: the side takes nothing
+    more (its men only make quiet steps, in every variant), or its men never
+    capture backward (English).  Then a man's quiet step advances it one
+    row and its jump two, and a man goes on until it stands on its target
+    square, is taken, or is crowned on the king row (row 7).
+
+    Let ``gone`` be the men that are taken or crowned (the men now less the
+    target's: men are never made).  The rows the men advance are then
+    ``R = ahead(target men) - ahead(men now) + sum over gone of ahead(where
+    it ends)``, and a gone man ends where it is taken, no nearer its back row
+    than it stands now, or on the king row: so ``R >= R_lo``, the sum taken
+    over the ``gone`` men standing nearest their back row.  With ``J <=
+    takes`` jumps by men, ``q`` quiet man moves and at least one capture move
+    when ``J > 0``, ``R = q + 2 J <= moves + 2 takes - 1`` (``<= moves`` when
+    it takes nothing): the first test.
+
+    When the side has no king now, none on the board and none can be crowned
+    (no gone man, or none can reach the king row in time), every move is a
+    man's, every jump a man's (``J = takes``) and, with ``c`` capture moves
+    (``1 <= c <= min(takes, moves)``), ``R = moves - c + 2 takes``: at least
+    ``moves + 2 takes - min(takes, moves)`` (exactly ``moves`` with no take),
+    while a taken man ends at most on row 6, so ``R <= R_lo`` with each gone
+    man on row 6 at most: ``R_hi = ahead(target) - ahead(now) + 6 gone``."""
+    gone = men.bit_count() - tmen.bit_count()
+    base = t_ahead - _advance(men, black)
+    extra = 2 * takes_left - 1 if takes_left else 0
+    if base + _rearmost(men, black, gone) > moves + extra:
+        return False
+    if kings or tkings or (gone and _foremost(men, black) + moves + extra >= 7):
+        return True
+    least = moves + 2 * takes_left - min(takes_left, moves) if takes_left else moves
+    return base + 6 * gone >= least
 
 
-def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
-                moves: int, lost_left: int, takes_left: int, ahead: Rings, behind: Rings,
-                black: bool, men_back: bool, flying: bool) -> bool:
-    """Can one side go from (men, kings) to (tmen, tkings) in ``moves`` moves,
-    losing ``lost_left`` pieces to the opponent and taking ``takes_left``?"""
-    if not (kings or tkings or lost_left or takes_left) and \
-            not _exact_steps(black, men, tmen, moves):
+def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int,
+             black: bool, t: Target) -> bool:
+    """Can one side go from (men, kings) to the target's men and kings in
+    ``moves`` moves, losing ``lost_left`` pieces to the opponent and taking
+    ``takes_left``?  (False only when it cannot.)"""
+    if black:
+        tmen, tkings, goals, t_ahead = t.bm, t.bk, t.b_goals, t.b_ahead
+        ahead, behind = _AHEAD_BLACK, _BEHIND_BLACK
+    else:
+        tmen, tkings, goals, t_ahead = t.wm, t.wk, t.w_goals, t.w_ahead
+        ahead, behind = _AHEAD_WHITE, _BEHIND_WHITE
+    men_back, flying = t.men_back, t.flying
+    nm = men.bit_count()
+    # men are never made; kings appear only by crowning a man
+    if nm < tmen.bit_count():
+        return False
+    if tkings.bit_count() > kings.bit_count() + nm - tmen.bit_count():
+        return False
+    if takes_left and not moves:
+        return False
+    if (not takes_left or not men_back) and not _row_balance(
+            men, kings, tmen, tkings, t_ahead, moves, takes_left, black):
         return False
     fill = ((tmen & ~men) | (tkings & ~kings)).bit_count()
     if fill > moves:
@@ -221,34 +314,31 @@ def _side_bound(men: int, kings: int, tmen: int, tkings: int, goals: int,
 def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
              t: Target) -> bool:
     """False when the position (``black`` to move) cannot reach the target in
-    ``remaining`` plies; True says only that no bound rules it out."""
+    ``remaining`` plies; True says only that no bound rules it out.
+
+    The bounds of each side (:func:`_side_ok`) depend only on its own men and
+    kings, its moves left and the opposing pieces left: they are remembered in
+    ``t.side_ok``."""
     nb = (bm | bk).bit_count()
     nw = (wm | wk).bit_count()
     if nb < t.nb or nw < t.nw:
-        return False
-    nbm = bm.bit_count()
-    nwm = wm.bit_count()
-    if nbm < t.nbm or nwm < t.nwm:
         return False
     if remaining == 0:
         return (bm, bk, wm, wk, black) == t.key
     black_moves = (remaining + 1) // 2 if black else remaining // 2
     white_moves = remaining - black_moves
-    lost_b = nb - t.nb
-    lost_w = nw - t.nw
-    if lost_w and not black_moves:
+    cache = t.side_ok
+    side = (bm, bk, black_moves, nw, True)
+    ok = cache.get(side)
+    if ok is None:
+        ok = cache[side] = _side_ok(bm, bk, black_moves, nb - t.nb, nw - t.nw, True, t)
+    if not ok:
         return False
-    if lost_b and not white_moves:
-        return False
-    # kings appear only by crowning a man (men leave the men count)
-    if t.bk.bit_count() > bk.bit_count() + (nbm - t.nbm):
-        return False
-    if t.wk.bit_count() > wk.bit_count() + (nwm - t.nwm):
-        return False
-    return (_side_bound(bm, bk, t.bm, t.bk, t.b_goals, black_moves, lost_b, lost_w,
-                        _AHEAD_BLACK, _BEHIND_BLACK, True, t.men_back, t.flying)
-            and _side_bound(wm, wk, t.wm, t.wk, t.w_goals, white_moves, lost_w, lost_b,
-                            _AHEAD_WHITE, _BEHIND_WHITE, False, t.men_back, t.flying))
+    side = (wm, wk, white_moves, nb, False)
+    ok = cache.get(side)
+    if ok is None:
+        ok = cache[side] = _side_ok(wm, wk, white_moves, nw - t.nw, nb - t.nb, False, t)
+    return ok
 
 
 def move_slack(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
@@ -263,16 +353,47 @@ def move_slack(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
     (starts on held) - (ends on fill) <= ``fill_slack``.  Likewise the
     squares it must leave (``vacate``), less the pieces it is still to lose:
     (ends off ``kept``, the target squares of its own) - (starts on vacate)
-    <= ``vacate_slack``.  A slack of 1 or more lets every move through."""
-    if black:
-        men, kings, tmen, tkings = bm, bk, t.bm, t.bk
-        lost = (bm | bk).bit_count() - t.nb
-    else:
-        men, kings, tmen, tkings = wm, wk, t.wm, t.wk
-        lost = (wm | wk).bit_count() - t.nw
+    <= ``vacate_slack``.  A slack of 1 or more lets every move through.
+    (Remembered in ``t.slack``: it depends only on the mover's pieces.)"""
     after = (remaining + 1) // 2 - 1  # the side's moves after this one
+    if black:
+        men, kings = bm, bk
+    else:
+        men, kings = wm, wk
+    key = (men, kings, after, black)
+    hit = t.slack.get(key)
+    if hit is not None:
+        return hit
+    if black:
+        tmen, tkings, lost = t.bm, t.bk, (bm | bk).bit_count() - t.nb
+    else:
+        tmen, tkings, lost = t.wm, t.wk, (wm | wk).bit_count() - t.nw
     fill = (tmen & ~men) | (tkings & ~kings)
     held = (men & tmen) | (kings & tkings)
     vacate = (men & ~tmen) | (kings & ~tkings)
-    return (fill, held, after - fill.bit_count(), vacate, tmen | tkings,
-            after - (vacate.bit_count() - lost))
+    out = (fill, held, after - fill.bit_count(), vacate, tmen | tkings,
+           after - (vacate.bit_count() - lost))
+    t.slack[key] = out
+    return out
+
+
+def useful_moves(moves: list[RawMove], bm: int, bk: int, wm: int, wk: int, black: bool,
+                 remaining: int, t: Target) -> list[RawMove]:
+    """The ``moves`` of the side to move after which it could still fill and
+    leave its squares in time (:func:`move_slack`); all of them when the
+    slack lets every move through.  A capture that ends on the square it
+    started from (a man or king going round, in a variant where men capture
+    backward) leaves that square as it was: it opens nothing."""
+    fill, held, fill_slack, vacate, kept, vacate_slack = move_slack(
+        bm, bk, wm, wk, black, remaining, t)
+    if fill_slack >= 1 and vacate_slack >= 1:
+        return moves
+    out = []
+    for mv in moves:
+        path = mv[0]
+        s, e = BIT[path[0]], BIT[path[-1]]
+        opens = 1 if s & held and s != e else 0
+        if opens - (1 if e & fill else 0) <= fill_slack and \
+                (0 if e & kept else 1) - (1 if s & vacate else 0) <= vacate_slack:
+            out.append(mv)
+    return out

@@ -12,6 +12,10 @@ reused).  :mod:`rulesbook.reconstruct.gap_bounds` prunes the positions that
 cannot reach the board in the plies left; the last plies are not searched but
 looked up in backward layers built by retro moves from the board
 (:mod:`rulesbook.reconstruct.gap_retro`): the search meets them in the middle.
+One ply above the deepest layer, the side not to move must stand as it stands
+in some position of that layer (unless it loses a piece in that ply), and two
+plies above it one move away from one: set lookups rule out most such
+positions before their moves are generated (:meth:`GapSearch._layers_added`).
 
 The first sequences are then read off the table in move-generation order
 (:meth:`GapSearch.sequences`): only positions with a count above zero are
@@ -24,8 +28,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from rulesbook.draughts import Variant
-from rulesbook.draughts.movegen import BIT, apply, legal_raw_moves
-from rulesbook.reconstruct.gap_bounds import Target, feasible, move_slack
+from rulesbook.draughts.movegen import apply, legal_raw_moves
+from rulesbook.reconstruct.gap_bounds import Target, feasible, useful_moves
 from rulesbook.reconstruct.gap_retro import Key, RawMove, Rules, can_unmove, next_layer
 
 __all__ = ["CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
@@ -38,6 +42,41 @@ MAX_PLIES = 200
 #: The forward search builds the next backward layer once it has searched
 #: for GROW times as long as that layer is expected to take.
 GROW = 1.0
+
+
+def _less_one(boards: set[tuple[int, int]]) -> set[tuple[int, int]]:
+    """Every (men, kings) of ``boards`` with one of its pieces taken off."""
+    out = set()
+    for men, kings in boards:
+        x = men
+        while x:
+            b = x & -x
+            x ^= b
+            out.add((men ^ b, kings))
+        x = kings
+        while x:
+            b = x & -x
+            x ^= b
+            out.add((men, kings ^ b))
+    return out
+
+
+def _one_move_from(men: int, kings: int, near: set[tuple[int, int]]) -> bool:
+    """Whether the side's pieces less one of them are in ``near``
+    (:func:`_less_one` of the boards it must reach in one move)."""
+    x = men
+    while x:
+        b = x & -x
+        x ^= b
+        if (men ^ b, kings) in near:
+            return True
+    x = kings
+    while x:
+        b = x & -x
+        x ^= b
+        if (men, kings ^ b) in near:
+            return True
+    return False
 
 
 class _Deeper(Exception):
@@ -84,6 +123,11 @@ class GapSearch:
         # back[k]: {position: sequences to the target in exactly k plies}, k <= depth
         self.back: list[dict[Key, int]] = [{target.key: 1}]
         self.depth = 0
+        # the men and kings of each side in the deepest backward layer: see _layers_added
+        self._top_black: set[tuple[int, int]] = {(target.bm, target.bk)}
+        self._top_white: set[tuple[int, int]] = {(target.wm, target.wk)}
+        self._near_black: set[tuple[int, int]] = _less_one(self._top_black)
+        self._near_white: set[tuple[int, int]] = _less_one(self._top_white)
         self._grow_at = -1.0  # when (perf_counter) to build the next backward layer
         self.plies = plies
         self.cap = max(cap, 1)
@@ -152,12 +196,32 @@ class GapSearch:
         now = time.perf_counter()
         self.back.append(layer)
         self.depth = k
+        self._layers_added()
         if layer and k < self.plies // 2:
             # the next layer will cost about this one's time times its growth
             growth = len(layer) / max(len(self.back[-2]), 1)
             self._grow_at = now + GROW * (now - began) * max(growth, 1.0)
         else:
             self._grow_at = -1.0  # no deeper layer
+
+    def _layers_added(self) -> None:
+        """Read the sides' pieces off the deepest backward layer.
+
+        A position one ply above it (``remaining == depth + 1``) reaches a
+        position of it in one move; the side not to move does not move in
+        that ply, so unless it loses a piece in it its men and kings stand in
+        the layer as they stand now (:meth:`_count` looks them up there).
+
+        Two plies above it, the side not to move makes one move before the
+        layer: unless the move now takes a piece of it, its pieces now less
+        the one it moves are a layer's pieces of that side less the one that
+        moved there (whatever the move: a step, a capture, a crowning), so
+        they are in ``_near_*``, the layer's pieces of a side less any one."""
+        top = self.back[self.depth]
+        self._top_black = {(x[0], x[1]) for x in top}
+        self._top_white = {(x[2], x[3]) for x in top}
+        self._near_black = _less_one(self._top_black)
+        self._near_white = _less_one(self._top_white)
 
     def _count(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
                weight: float) -> int:
@@ -174,20 +238,42 @@ class GapSearch:
             self.tick()
             if self._grow_at >= 0 and time.perf_counter() >= self._grow_at:
                 raise _Deeper
-        if not feasible(bm, bk, wm, wk, black, remaining, self.target):
+        t = self.target
+        if not feasible(bm, bk, wm, wk, black, remaining, t):
             self.memo[memo_key] = 0
             self.done += weight
             return 0
+        # one ply above the deepest backward layer the side not to move must
+        # stand there as it stands now, unless the move takes a piece of it
+        must_take = False
+        if remaining == self.depth + 1:
+            if black:
+                must_take = (wm, wk) not in self._top_white
+                can_take = (wm | wk).bit_count() > t.nw
+            else:
+                must_take = (bm, bk) not in self._top_black
+                can_take = (bm | bk).bit_count() > t.nb
+            if must_take and not can_take:
+                self.memo[memo_key] = 0
+                self.done += weight
+                return 0
+        elif remaining == self.depth + 2:
+            if black:
+                must_take = not _one_move_from(wm, wk, self._near_white)
+                can_take = (wm | wk).bit_count() > t.nw
+            else:
+                must_take = not _one_move_from(bm, bk, self._near_black)
+                can_take = (bm | bk).bit_count() > t.nb
+            if must_take and not can_take:
+                self.memo[memo_key] = 0
+                self.done += weight
+                return 0
         moves = self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1)
-        fill, held, fill_slack, vacate, kept, vacate_slack = move_slack(
-            bm, bk, wm, wk, black, remaining, self.target)
-        if fill_slack < 1 or vacate_slack < 1:
-            # moves after which the side could not fill or leave its squares in time
-            moves = [mv for mv in moves
-                     if (bool(BIT[mv[0][0]] & held) - bool(BIT[mv[0][-1]] & fill)
-                         <= fill_slack)
-                     and (bool(BIT[mv[0][-1]] & ~kept) - bool(BIT[mv[0][0]] & vacate)
-                          <= vacate_slack)]
+        if must_take and moves and not moves[0][1]:
+            # captures are compulsory: quiet moves mean there is none
+            moves = []
+        # moves after which the side could not fill or leave its squares in time
+        moves = useful_moves(moves, bm, bk, wm, wk, black, remaining, t)
         if not moves:
             self.memo[memo_key] = 0
             self.done += weight
@@ -208,9 +294,18 @@ class GapSearch:
             self.memo[memo_key] = total
             return total
         memo = self.memo
+        # the children one ply above the deepest layer: the side moving now is
+        # the one not to move there (see above), checked before the call
+        top = (None if below != self.depth + 1 else
+               self._top_black if black else self._top_white)
+        lose = (bm | bk).bit_count() > t.nb if black else (wm | wk).bit_count() > t.nw
         try:
             for n, mv in enumerate(moves):
                 nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
+                if top is not None and not lose and \
+                        ((nbm, nbk) if black else (nwm, nwk)) not in top:
+                    self.done += share
+                    continue
                 child = (nbm, nbk, nwm, nwk, nxt, below)
                 hit = memo.get(child)
                 if hit is None:

@@ -15,6 +15,7 @@ import pytest
 
 from rulesbook.cli import main
 from rulesbook.draughts import DraughtsError, Position
+from rulesbook.reconstruct import gap_search
 from rulesbook.reconstruct.gap import Status, fill_gap
 from tests.datapaths import REPO
 
@@ -34,11 +35,26 @@ def replays(start: Position, target: Position, sequence) -> bool:
     return position == target
 
 
+class StopAfter:
+    """A cancel token set from its ``calls``-th look on (the search looks at
+    its first position and every 1,024 after, and at each position of a
+    backward layer it builds): where it stops depends on no clock."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls = calls
+
+    def is_set(self) -> bool:
+        self.calls -= 1
+        return self.calls < 0
+
+
 @pytest.mark.parametrize("bounded", [False, True])
-def test_a_cancelled_search_lists_what_it_found(bounded):
+def test_a_cancelled_search_lists_what_it_found(bounded, monkeypatch):
+    # no backward layer built after the first (they are built after so much
+    # time): the search stops at the same position on any machine
+    monkeypatch.setattr(gap_search, "GROW", float("inf"))
     kwargs = {"max_plies": 10} if bounded else {"plies": 10}
-    result = fill_gap(KINGS, KINGS, limit=100_000,
-                      progress=lambda fraction, nodes: nodes < 3000, **kwargs)
+    result = fill_gap(KINGS, KINGS, limit=100_000, cancel=StopAfter(4), **kwargs)
     assert result.cancelled and result.status is Status.CANCELLED
     assert result.sequences, result.explanation
     assert len(set(result.sequences)) == len(result.sequences)
