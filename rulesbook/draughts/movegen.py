@@ -52,6 +52,7 @@ __all__ = [
     "apply",
     "CompiledRules",
     "compile_rules",
+    "has_capture",
     "legal_raw_moves",
     "raw_to_move",
 ]
