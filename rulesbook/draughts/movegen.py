@@ -87,7 +87,6 @@ BLACK_FORWARD = (2, 3)
 WHITE_FORWARD = (0, 1)
 
 
-RAYS = tuple(tuple(r for r in rs if len(r) >= 2) for rs in RAYS_BY_DIR)  # rays long enough to capture on
 
 
 def _jumps(dirs: Sequence[int]) -> _Jumps:
@@ -264,19 +263,27 @@ def _man_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...],
 def captures(men: int, kings: int, opp: int, occ: int, black: bool,
              rules: CompiledRules) -> list[RawMove]:
     """All capture moves of the side owning ``men``/``kings`` (after precedence)."""
+    free = FULL ^ occ
+    return _captures_from(jumpers(men, kings, opp, free, black, rules), men, kings, opp, free,
+                          black, rules)
+
+
+def _captures_from(starts: int, men: int, kings: int, opp: int, free: int, black: bool,
+                   rules: CompiledRules) -> list[RawMove]:
+    """The captures (after precedence) of the pieces on ``starts`` (the side's
+    pieces that have a first jump: no other piece can capture)."""
     back, flying, most, mode = rules
     out: list[RawMove] = []
-    free = FULL ^ occ
-    if men:
+    bb = starts & men
+    if bb:
         crown = CROWN_BLACK if black else CROWN_WHITE
         jumps = JUMPS_ALL if back else (JUMPS_BLACK if black else JUMPS_WHITE)
-        bb = men
         while bb:
             b = bb & -bb
             bb ^= b
             i = b.bit_length() - 1
             _man_dfs(i, 0, (i,), (), opp, free | b, jumps, crown, mode, flying, out)
-    bb = kings
+    bb = starts & kings
     while bb:
         b = bb & -bb
         bb ^= b
@@ -293,38 +300,67 @@ def captures(men: int, kings: int, opp: int, occ: int, black: bool,
 
 # --------------------------------------------------------------------------- quiet moves
 
+def _quiet_table(steps: tuple[tuple[int, ...], ...], crown: int
+                 ) -> tuple[tuple[tuple[int, RawMove], ...], ...]:
+    """Per origin: ``(bit of the square, the raw move there)`` for each step."""
+    return tuple(tuple((BIT[j], ((i, j), (), bool(crown & BIT[j]), 0)) for j in steps[i])
+                 for i in range(32))
+
+
+# the quiet moves as shared tuples (raw moves are immutable): no move is built
+QUIET_BLACK_MEN = _quiet_table(STEPS_BLACK, CROWN_BLACK)
+QUIET_WHITE_MEN = _quiet_table(STEPS_WHITE, CROWN_WHITE)
+QUIET_SHORT_KING = _quiet_table(STEPS_ALL, 0)
+# a flying king's quiet moves along each ray, nearest first, with the ray's mask
+# and, for each square of the ray, how many of the ray's squares come before it
+RAY_MOVES = tuple(tuple(tuple(((i, j), (), False, 0) for j in ray) for ray in rays)
+                  for i, rays in enumerate(RAYS_BY_DIR))
+RAY_MASK = tuple(tuple(sum(BIT[j] for j in ray) for ray in rays) for rays in RAYS_BY_DIR)
+_RAY_INDEX = tuple(tuple({j: n for n, j in enumerate(ray)} for ray in rays) for rays in RAYS_BY_DIR)
+# directions 0 and 1 go up the board (to lower bits), 2 and 3 down
+_UP = (0, 1)
+_DOWN = (2, 3)
+
+
 def quiet_moves(men: int, kings: int, occ: int, black: bool,
                 rules: CompiledRules) -> list[RawMove]:
-    flying = rules.flying_kings
     free = FULL ^ occ
     out: list[RawMove] = []
+    append = out.append
     if men:
-        crown = CROWN_BLACK if black else CROWN_WHITE
-        steps = STEPS_BLACK if black else STEPS_WHITE
+        table = QUIET_BLACK_MEN if black else QUIET_WHITE_MEN
         bb = men
         while bb:
             b = bb & -bb
             bb ^= b
-            i = b.bit_length() - 1
-            for j in steps[i]:
-                if free & BIT[j]:
-                    out.append(((i, j), (), bool(crown & BIT[j]), 0))
+            for bj, mv in table[b.bit_length() - 1]:
+                if free & bj:
+                    append(mv)
     bb = kings
-    while bb:
-        b = bb & -bb
-        bb ^= b
-        i = b.bit_length() - 1
-        if flying:
-            for ray in RAYS_BY_DIR[i]:
-                for j in ray:
-                    if free & BIT[j]:
-                        out.append(((i, j), (), False, 0))
+    if bb:
+        if rules.flying_kings:
+            extend = out.extend
+            while bb:
+                b = bb & -bb
+                bb ^= b
+                i = b.bit_length() - 1
+                masks = RAY_MASK[i]
+                moves = RAY_MOVES[i]
+                for d in range(4):
+                    o = masks[d] & occ
+                    if not o:
+                        extend(moves[d])
                     else:
-                        break
+                        # the nearest piece on the ray stops the king
+                        near = (o.bit_length() - 1 if d < 2 else (o & -o).bit_length() - 1)
+                        extend(moves[d][:_RAY_INDEX[i][d][near]])
         else:
-            for j in STEPS_ALL[i]:
-                if free & BIT[j]:
-                    out.append(((i, j), (), False, 0))
+            while bb:
+                b = bb & -bb
+                bb ^= b
+                for bj, mv in QUIET_SHORT_KING[b.bit_length() - 1]:
+                    if free & bj:
+                        append(mv)
     return out
 
 
@@ -359,9 +395,12 @@ def count_quiet(men: int, kings: int, occ: int, black: bool, rules: CompiledRule
 def generate(men: int, kings: int, opp: int, occ: int, black: bool,
              rules: CompiledRules) -> list[RawMove]:
     """All legal moves (captures are compulsory).  Most positions have no
-    capture: a bitboard test says so before any capture is searched."""
-    if has_capture(men, kings, opp, occ, black, rules):
-        return captures(men, kings, opp, occ, black, rules)
+    capture: a bitboard test says so (and which pieces have one) before any
+    capture is searched."""
+    free = FULL ^ occ
+    starts = jumpers(men, kings, opp, free, black, rules)
+    if starts:
+        return _captures_from(starts, men, kings, opp, free, black, rules)
     return quiet_moves(men, kings, occ, black, rules)
 
 
@@ -445,39 +484,86 @@ JSHIFT_WHITE = _jump_shifts(WHITE_FORWARD)
 JSHIFT_ALL = _jump_shifts(range(4))
 
 
-def _any_jump(pieces: int, opp: int, free: int, shifts: tuple[tuple[int, int, int], ...]) -> bool:
-    for do, dl, mask in shifts:
-        x = pieces & mask
-        if x:
-            x = (x << do if do > 0 else x >> -do) & opp
-            if x and (x << dl if dl > 0 else x >> -dl) & free:
-                return True
-    return False
+def _split(shifts: tuple[tuple[int, int, int], ...]
+           ) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]]:
+    """The jump shifts down the board (``<<``) and up it (``>>``, as positive
+    amounts): ``(to the jumped square, on to the landing square, origins)``."""
+    down = tuple((do, dl, mask) for do, dl, mask in shifts if do > 0)
+    up = tuple((-do, -dl, mask) for do, dl, mask in shifts if do < 0)
+    return down, up
+
+
+_JSPLIT_BLACK = _split(JSHIFT_BLACK)
+_JSPLIT_WHITE = _split(JSHIFT_WHITE)
+_JSPLIT_ALL = _split(JSHIFT_ALL)
+
+
+def _jumping(pieces: int, opp: int, free: int,
+             split: tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]]
+             ) -> int:
+    """The ``pieces`` that have a single jump (short range) over ``opp`` onto ``free``."""
+    found = 0
+    down, up = split
+    for do, dl, mask in down:
+        found |= (((((pieces & mask) << do) & opp) << dl) & free) >> (do + dl)
+    for do, dl, mask in up:
+        found |= (((((pieces & mask) >> do) & opp) >> dl) & free) << (do + dl)
+    return found
+
+
+# for each square and direction: the bit of the next square that way (0 off the board)
+_NEXT_BIT = tuple(tuple(BIT[NB[i][d]] if NB[i][d] >= 0 else 0 for d in range(4))
+                  for i in range(32))
+
+
+def _flying_jumping(kings: int, opp: int, free: int) -> int:
+    """The flying ``kings`` that have a capture: the nearest piece on a ray is
+    an opponent's with an empty square behind it."""
+    found = 0
+    occ = FULL ^ free
+    bb = kings
+    while bb:
+        b = bb & -bb
+        bb ^= b
+        i = b.bit_length() - 1
+        masks = RAY_MASK[i]
+        for d in _UP:
+            o = masks[d] & occ
+            if o:
+                near = o.bit_length() - 1
+                if opp >> near & 1 and free & _NEXT_BIT[near][d]:
+                    found |= b
+                    break
+        else:
+            for d in _DOWN:
+                o = masks[d] & occ
+                if o:
+                    o &= -o
+                    if opp & o and free & _NEXT_BIT[o.bit_length() - 1][d]:
+                        found |= b
+                        break
+    return found
+
+
+def jumpers(men: int, kings: int, opp: int, free: int, black: bool, rules: CompiledRules) -> int:
+    """The pieces of the side owning ``men``/``kings`` that can capture (a
+    single jump exists from them): nonzero exactly when the side must capture."""
+    found = 0
+    if men:
+        found = _jumping(men, opp, free, _JSPLIT_ALL if rules.men_capture_backward else
+                         (_JSPLIT_BLACK if black else _JSPLIT_WHITE))
+    if kings:
+        if rules.flying_kings:
+            found |= _flying_jumping(kings, opp, free)
+        else:
+            found |= _jumping(kings, opp, free, _JSPLIT_ALL)
+    return found
 
 
 def has_capture(men: int, kings: int, opp: int, occ: int, black: bool, rules: CompiledRules) -> bool:
     """True when the side owning ``men``/``kings`` has a capture (and so must
     capture): a single jump exists.  Same answer as ``bool(captures(...))``."""
-    free = FULL ^ occ
-    if men and _any_jump(men, opp, free, JSHIFT_ALL if rules.men_capture_backward else
-                         (JSHIFT_BLACK if black else JSHIFT_WHITE)):
-        return True
-    if kings:
-        if not rules.flying_kings:
-            return _any_jump(kings, opp, free, JSHIFT_ALL)
-        bb = kings
-        while bb:
-            b = bb & -bb
-            bb ^= b
-            for ray in RAYS[b.bit_length() - 1]:
-                for k, j in enumerate(ray):
-                    bj = BIT[j]
-                    if free & bj:
-                        continue
-                    if opp & bj and k + 1 < len(ray) and free & BIT[ray[k + 1]]:
-                        return True
-                    break
-    return False
+    return bool(jumpers(men, kings, opp, FULL ^ occ, black, rules))
 
 
 def _step_masks(steps: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
