@@ -466,49 +466,28 @@ def apply(bm: int, bk: int, wm: int, wk: int, black: bool,
 # --------------------------------------------------------------------------- fast checks
 # Used to validate a written move without generating every legal move.
 
-def _jump_shifts(dirs: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
-    """((delta to the jumped square, delta to the landing square, mask of origins), ...)
-    for single jumps in ``dirs``; the masks keep only origins whose jump stays on the board."""
-    masks: dict[tuple[int, int], int] = {}
+def _jump_direction(d: int) -> tuple[int, int, int, int, int]:
+    """A single jump in direction ``d`` as shifts: the neighbour of an origin is
+    ``a`` bits away for the origins of mask ``ma`` and ``b`` for ``mb`` (by the
+    parity of the row), the landing square always ``land`` bits away; the
+    masks keep only origins whose jump stays on the board."""
+    groups: dict[int, int] = {}
+    lands = set()
     for i in range(32):
-        for d in dirs:
-            o = NB[i][d]
-            if o >= 0 and NB[o][d] >= 0:
-                key = (o - i, NB[o][d] - i)
-                masks[key] = masks.get(key, 0) | BIT[i]
-    return tuple((do, dl - do, mask) for (do, dl), mask in sorted(masks.items()))
+        o = NB[i][d]
+        if o >= 0 and NB[o][d] >= 0:
+            groups[o - i] = groups.get(o - i, 0) | BIT[i]
+            lands.add(NB[o][d] - i)
+    (a, ma), (b, mb) = sorted(groups.items(), key=lambda item: abs(item[0]))
+    (land,) = lands
+    return abs(a), ma, abs(b), mb, abs(land)
 
 
-JSHIFT_BLACK = _jump_shifts(BLACK_FORWARD)
-JSHIFT_WHITE = _jump_shifts(WHITE_FORWARD)
-JSHIFT_ALL = _jump_shifts(range(4))
-
-
-def _split(shifts: tuple[tuple[int, int, int], ...]
-           ) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]]:
-    """The jump shifts down the board (``<<``) and up it (``>>``, as positive
-    amounts): ``(to the jumped square, on to the landing square, origins)``."""
-    down = tuple((do, dl, mask) for do, dl, mask in shifts if do > 0)
-    up = tuple((-do, -dl, mask) for do, dl, mask in shifts if do < 0)
-    return down, up
-
-
-_JSPLIT_BLACK = _split(JSHIFT_BLACK)
-_JSPLIT_WHITE = _split(JSHIFT_WHITE)
-_JSPLIT_ALL = _split(JSHIFT_ALL)
-
-
-def _jumping(pieces: int, opp: int, free: int,
-             split: tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, int, int], ...]]
-             ) -> int:
-    """The ``pieces`` that have a single jump (short range) over ``opp`` onto ``free``."""
-    found = 0
-    down, up = split
-    for do, dl, mask in down:
-        found |= (((((pieces & mask) << do) & opp) << dl) & free) >> (do + dl)
-    for do, dl, mask in up:
-        found |= (((((pieces & mask) >> do) & opp) >> dl) & free) << (do + dl)
-    return found
+# up the board (directions 0, 1: towards lower bits, shifts <<) and down (2, 3: >>)
+_A0, _MA0, _B0, _MB0, _L0 = _jump_direction(0)
+_A1, _MA1, _B1, _MB1, _L1 = _jump_direction(1)
+_A2, _MA2, _B2, _MB2, _L2 = _jump_direction(2)
+_A3, _MA3, _B3, _MB3, _L3 = _jump_direction(3)
 
 
 # for each square and direction: the bit of the next square that way (0 off the board)
@@ -547,16 +526,21 @@ def _flying_jumping(kings: int, opp: int, free: int) -> int:
 
 def jumpers(men: int, kings: int, opp: int, free: int, black: bool, rules: CompiledRules) -> int:
     """The pieces of the side owning ``men``/``kings`` that can capture (a
-    single jump exists from them): nonzero exactly when the side must capture."""
+    single jump exists from them): nonzero exactly when the side must capture.
+    Short-range jumps are found for all pieces at once, by shifts."""
+    back, flying = rules.men_capture_backward, rules.flying_kings
+    short_kings = 0 if flying else kings
+    down = (men if back or black else 0) | short_kings  # pieces that jump down the board
+    up = (men if back or not black else 0) | short_kings
     found = 0
-    if men:
-        found = _jumping(men, opp, free, _JSPLIT_ALL if rules.men_capture_backward else
-                         (_JSPLIT_BLACK if black else _JSPLIT_WHITE))
-    if kings:
-        if rules.flying_kings:
-            found |= _flying_jumping(kings, opp, free)
-        else:
-            found |= _jumping(kings, opp, free, _JSPLIT_ALL)
+    if down:
+        found = down & ((((opp >> _A2) & _MA2) | ((opp >> _B2) & _MB2)) & (free >> _L2)
+                        | (((opp >> _A3) & _MA3) | ((opp >> _B3) & _MB3)) & (free >> _L3))
+    if up:
+        found |= up & ((((opp << _A0) & _MA0) | ((opp << _B0) & _MB0)) & (free << _L0)
+                       | (((opp << _A1) & _MA1) | ((opp << _B1) & _MB1)) & (free << _L1))
+    if flying and kings:
+        found |= _flying_jumping(kings, opp, free)
     return found
 
 
