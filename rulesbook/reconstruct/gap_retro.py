@@ -79,6 +79,17 @@ def _back_squares(dirs: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
                  for i in range(32))
 
 
+def _back_jumps(dirs: tuple[int, ...]) -> tuple[tuple[tuple[int, int, int, int], ...], ...]:
+    """Per square: ``(bit of the square jumped, bit of the square jumped from,
+    the two squares)`` for a short jump that ended there, coming from ``dirs``."""
+    return tuple(tuple((BIT[ray[0]], BIT[ray[1]], ray[0], ray[1])
+                       for ray in (RAYS_BY_DIR[i][d] for d in dirs) if len(ray) >= 2)
+                 for i in range(32))
+
+
+_JUMP_BACK: dict[tuple[int, ...], tuple[tuple[tuple[int, int, int, int], ...], ...]] = {
+    dirs: _back_jumps(dirs) for dirs in ((0, 1), (2, 3), (0, 1, 2, 3))}
+
 # the squares a man of the side stepped from to reach each square
 _STEP_BACK_BLACK = _back_squares(_BACK_BLACK)
 _STEP_BACK_WHITE = _back_squares(_BACK_WHITE)
@@ -201,35 +212,50 @@ def capture_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Va
                     else:
                         emit(base_men | BIT[sq], base_kings, restored)
 
-                _retro_jumps(end, was_king and flying, _ALL_DIRS if was_king else man_dirs,
-                             empty, path_free, 0, room, start_at)
+                if was_king and flying:
+                    _retro_flying(end, empty, path_free, 0, room, start_at)
+                else:
+                    _retro_short(end, _JUMP_BACK[_ALL_DIRS if was_king else man_dirs], empty,
+                                 path_free, 0, room, start_at)
     return out
 
 
-def _retro_jumps(here: int, far: bool, dirs: tuple[int, ...], empty: int, path_free: int,
-                 restored: int, room: int, start_at: Callable[[int, int], None]) -> None:
-    """Un-jumps into ``here``: the piece reached it by a jump from ``prev``
-    over ``cap`` in one of ``dirs`` (seen from ``here``: the way back);
-    ``cap`` is empty now (the piece was taken up) and comes back
-    (``restored``: the squares already given back, at most ``room``)."""
-    rays = RAYS_BY_DIR[here]
-    for d in dirs:
-        ray = rays[d]
+def _retro_short(here: int, table: tuple[tuple[tuple[int, int, int, int], ...], ...],
+                 empty: int, path_free: int, restored: int, room: int,
+                 start_at: Callable[[int, int], None]) -> None:
+    """Short un-jumps into ``here`` (a man, or a king that does not fly): the
+    piece came from ``prev`` over ``cap`` (``table``: the ways back); ``cap`` is
+    empty now (the piece was taken up) and comes back (``restored``: the
+    squares already given back, at most ``room``)."""
+    for cb, pb, _cap, prev in table[here]:
+        if empty & cb and not restored & cb and path_free & pb and not restored & pb:
+            nrest = restored | cb
+            start_at(prev, nrest)
+            if nrest.bit_count() < room:
+                _retro_short(prev, table, empty, path_free, nrest, room, start_at)
+
+
+def _retro_flying(here: int, empty: int, path_free: int, restored: int, room: int,
+                  start_at: Callable[[int, int], None]) -> None:
+    """Un-jumps of a flying king into ``here``: it came from ``prev`` over
+    ``cap`` along a free diagonal, ``cap`` anywhere between (see
+    :func:`_retro_short`)."""
+    for ray in RAYS_BY_DIR[here]:
         n = len(ray)
-        for a in range(n if far else min(1, n)):
+        for a in range(n):
             cap = ray[a]
             if restored >> cap & 1 or not path_free >> cap & 1:
                 break
             if not empty >> cap & 1:
                 continue  # the square the piece ends on: passed over, never taken
             nrest = restored | BIT[cap]
-            for b in range(a + 1, n if far else min(a + 2, n)):
+            for b in range(a + 1, n):
                 prev = ray[b]
                 if restored >> prev & 1 or not path_free >> prev & 1:
                     break
                 start_at(prev, nrest)
                 if nrest.bit_count() < room:
-                    _retro_jumps(prev, far, dirs, empty, path_free, nrest, room, start_at)
+                    _retro_flying(prev, empty, path_free, nrest, room, start_at)
 
 
 def unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
