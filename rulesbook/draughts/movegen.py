@@ -187,49 +187,55 @@ def _fking_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...
     must not search again).  The landing after the last capture stays the
     player's choice."""
     found = False
-    for d, ray in enumerate(RAYS_BY_DIR[i]):
-        if d == skip or len(ray) < 2:
+    block = FULL ^ empty  # every piece blocks, the ones taken on this capture too
+    masks = RAY_MASK[i]
+    for d in range(4):
+        if d == skip:
             continue
-        target = to = 0
-        lands: list[int] = []
-        for j in ray:
-            b = BIT[j]
-            if target:
-                if empty & b:
-                    lands.append(j)
-                else:
-                    break
-            elif empty & b:
-                continue
-            elif opp & b and not capmask & b:
-                target = b
-                to = j
-                lands = []
+        o = masks[d] & block
+        if not o:
+            continue
+        # the nearest piece on the ray, and the next one behind it
+        if d < 2:
+            near = o.bit_length() - 1
+            rest = o ^ BIT[near]
+            nxt = rest.bit_length() - 1
+        else:
+            low = o & -o
+            near = low.bit_length() - 1
+            rest = o ^ low
+            nxt = (rest & -rest).bit_length() - 1
+        target = BIT[near]
+        if not opp & target or capmask & target:
+            continue
+        ray = RAYS_BY_DIR[i][d]
+        index = _RAY_INDEX[i][d]
+        first = index[near] + 1
+        stop = index[nxt] if rest else len(ray)
+        if first >= stop:
+            continue  # no empty square behind it
+        lands = ray[first:stop]
+        found = True
+        nm = capmask | target
+        nc = caps + (near,)
+        # can the capture go on straight ahead, past the last landing square?
+        straight = (rest != 0 and stop + 1 < len(ray) and bool(opp & BIT[nxt])
+                    and not nm & BIT[nxt] and bool(empty & BIT[ray[stop + 1]]))
+        going_on = False
+        ends: list[int] = []
+        for n, land in enumerate(lands):
+            if n == 0:
+                cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out)
             else:
-                break
-        if lands:
-            found = True
-            nm = capmask | target
-            nc = caps + (to,)
-            # can the capture go on straight ahead, past the last landing square?
-            k = ray.index(lands[-1]) + 1
-            straight = (k + 1 < len(ray) and bool(opp & BIT[ray[k]]) and not nm & BIT[ray[k]]
-                        and bool(empty & BIT[ray[k + 1]]))
-            going_on = False
-            ends: list[int] = []
-            for n, land in enumerate(lands):
-                if n == 0:
-                    cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out)
-                else:
-                    cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out,
-                                      d) or straight
-                if cont:
-                    going_on = True
-                elif not going_on:
-                    ends.append(land)
-            if not going_on:
-                for land in ends:
-                    out.append((path + (land,), nc, crowns, nm))
+                cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out,
+                                  d) or straight
+            if cont:
+                going_on = True
+            elif not going_on:
+                ends.append(land)
+        if not going_on:
+            for land in ends:
+                out.append((path + (land,), nc, crowns, nm))
     return found
 
 
