@@ -32,6 +32,8 @@ from rulesbook.draughts.movegen import (
     legal_raw_moves,
 )
 from rulesbook.reconstruct.gap_bounds import (
+    CONE_BLACK,
+    CONE_WHITE,
     CROWN_ROW_BLACK,
     CROWN_ROW_WHITE,
     Target,
@@ -40,7 +42,7 @@ from rulesbook.reconstruct.gap_bounds import (
 )
 
 __all__ = ["Key", "QuietUnmove", "RawMove", "Rules", "can_unmove", "capture_unmoves", "frontier",
-           "next_layer", "quiet_unmoves", "unmoves"]
+           "next_layer", "quiet_unmoves", "reach", "unmoves"]
 
 #: A position as the search keys it: ``(bm, bk, wm, wk, black_to_move)``.
 Key = tuple[int, int, int, int, bool]
@@ -97,15 +99,17 @@ _STEP_ANY = _back_squares(_ALL_DIRS)
 
 
 def quiet_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool,
-                  flying: bool) -> list[QuietUnmove]:
+                  flying: bool, men_from: int = FULL) -> list[QuietUnmove]:
     """Every quiet move of the side that just moved (``not black``: ``black``
-    is to move now) that ends in this position, with the position before it.
+    is to move now) that ends in this position, with the position before it;
+    a man's only from the squares ``men_from`` (all by default).
 
     Exact: each is a legal move of the position before when the side that
     moved has no capture there (the caller checks that); a man on its own
     crowning row has not just moved (it would have been crowned)."""
     occ = bm | bk | wm | wk
     free = FULL ^ occ
+    men_free = free & men_from
     out: list[QuietUnmove] = []
     if black:  # White moved
         men, kings, back, crown = wm, wk, _STEP_BACK_WHITE, _CROWN_MASK_WHITE
@@ -118,7 +122,7 @@ def quiet_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool,
         end = b.bit_length() - 1
         rest = men ^ b
         for sq in back[end]:
-            if free & BIT[sq]:
+            if men_free & BIT[sq]:
                 nmen = rest | BIT[sq]
                 out.append(QuietUnmove(bm, bk, nmen, wk, sq, end) if black
                            else QuietUnmove(nmen, bk, wm, wk, sq, end))
@@ -144,22 +148,49 @@ def quiet_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool,
                                else QuietUnmove(bm, nk, wm, wk, sq, end))
         if crown & b:  # a man stepped onto its crowning row and was crowned
             for sq in back[end]:
-                if free & BIT[sq]:
+                if men_free & BIT[sq]:
                     nmen = men | BIT[sq]
                     out.append(QuietUnmove(bm, bk, nmen, rest, sq, end) if black
                                else QuietUnmove(nmen, rest, wm, wk, sq, end))
     return out
 
 
+def _reach_table(cone: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """``reach[c][b]``: the squares a man on ``c`` can reach in at most ``b``
+    quiet steps forward (``b`` up to 7, a whole board)."""
+    return tuple(tuple(sum(BIT[t] for t in range(32) if cone[c][t] <= b) for b in range(8))
+                 for c in range(32))
+
+
+_REACH_BLACK = _reach_table(CONE_BLACK)
+_REACH_WHITE = _reach_table(CONE_WHITE)
+
+
+def reach(black: bool, men: int, steps: int) -> int:
+    """The squares the men ``men`` of a side (``black`` or White) can stand on
+    after at most ``steps`` steps forward between them (a man on one of them
+    may be any of the men; the squares themselves included)."""
+    if steps < 0:
+        return 0
+    table = _REACH_BLACK if black else _REACH_WHITE
+    b = min(steps, 7)
+    out = 0
+    for c in bits(men):
+        out |= table[c][b]
+    return out
+
+
 def capture_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Variant,
-                    room: int, men_room: int | None = None) -> set[Boards]:
+                    room: int, men_room: int | None = None, victim_men: int = FULL,
+                    mover_men: Sequence[int] | None = None) -> set[Boards]:
     """Candidate boards one ply before (bm, bk, wm, wk), ``black`` to move
     now, from which the side that just moved (``not black``) captured: up to
     ``room`` pieces of the side to move come back, of which at most
-    ``men_room`` men (None: up to ``room``), men never on their own crowning
-    row.  Over-generates (the caller plays each candidate forward to check
-    it); never misses a capture that took at most ``room`` pieces, at most
-    ``men_room`` of them men."""
+    ``men_room`` men (None: up to ``room``), men only on ``victim_men`` and
+    never on their own crowning row (elsewhere only kings come back); a man
+    that captured ``n`` pieces started on ``mover_men[n]`` (None: anywhere).
+    Over-generates (the caller plays each candidate forward to check it);
+    never misses a capture within those limits."""
     out: set[Boards] = set()
     if room <= 0:
         return out
@@ -178,23 +209,22 @@ def capture_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Va
     man_dirs = _ALL_DIRS if variant.men_capture_backward else (
         _BACK_BLACK if mover_black else _BACK_WHITE)
 
+    men_ok = victim_men & ~opp_crown  # where a piece taken may have been a man
+
     def emit(nmen: int, nkings: int, restored: int) -> None:
-        squares = bits(restored)
-        n = len(squares)
-        for mask in range(1 << n):
-            em, ek = omen, okings
+        either = bits(restored & men_ok)  # a man or a king
+        kings_only = okings | (restored & ~men_ok)
+        for mask in range(1 << len(either)):
+            em, ek = omen, kings_only
             as_men = 0
-            for idx, sq in enumerate(squares):
+            for idx, sq in enumerate(either):
                 if mask >> idx & 1:
                     ek |= BIT[sq]
-                elif opp_crown & BIT[sq]:
-                    break
                 else:
                     em |= BIT[sq]
                     as_men += 1
-            else:
-                if as_men <= men_room:
-                    out.add((nmen, nkings, em, ek) if mover_black else (em, ek, nmen, nkings))
+            if as_men <= men_room:
+                out.add((nmen, nkings, em, ek) if mover_black else (em, ek, nmen, nkings))
 
     for end_set, is_king in ((men & ~own_crown, False), (kings, True)):
         for end in bits(end_set):
@@ -209,7 +239,7 @@ def capture_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Va
                              base_men: int = base_men, base_kings: int = base_kings) -> None:
                     if was_king:
                         emit(base_men, base_kings | BIT[sq], restored)
-                    else:
+                    elif mover_men is None or mover_men[restored.bit_count()] >> sq & 1:
                         emit(base_men | BIT[sq], base_kings, restored)
 
                 if was_king and flying:
@@ -320,34 +350,58 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     the sum over the quiet un-moves into ``below`` (each one legal move).  A
     position with a capture is counted by playing its captures (the
     candidates from :func:`capture_unmoves`).  The two kinds never mix."""
-    sb, sbk, sw, swk, _ = start
+    sb, sbk, sw, swk, start_turn = start
     start_black, start_white = (sb | sbk).bit_count(), (sw | swk).bit_count()
     start_bmen, start_wmen = sb.bit_count(), sw.bit_count()
     ply = plies - k + 1  # the ply of the move from this layer to the one below
-    checks: list[_Matches] = list(known.get(ply) or ())  # type: ignore[arg-type]
-    constraints = [c.matches for c in checks]
+    constraints = [c.matches for c in known.get(ply) or ()]  # type: ignore[attr-defined]
     flying = variant.flying_kings
     men_back = variant.men_capture_backward
+    left = plies - k  # plies from the start to this layer
+    # the moves of Black and White in those plies
+    black_moves = (left + 1) // 2 if start_turn else left // 2
+    moves_of = {True: black_moves, False: left - black_moves}
+    reaches: dict[tuple[bool, int], int] = {}
+
+    def men_reach(side_black: bool, steps: int) -> int:
+        """Where the side's men can be after ``steps`` steps forward from the start."""
+        got = reaches.get((side_black, steps))
+        if got is None:
+            got = reaches[side_black, steps] = reach(side_black, sb if side_black else sw, steps)
+        return got
+
     quiet: dict[Key, int] = {}
     capture: set[Key] = set()
     for (bm, bk, wm, wk, black), n in _layer_items(below, tick):
         mover = not black
-        for u in quiet_unmoves(bm, bk, wm, wk, black, flying):
+        # the mover may have taken pieces of the side to move now (``room``)
+        if black:
+            room = max(start_black - (bm | bk).bit_count(), 0)
+            men_room = start_bmen - bm.bit_count()
+            lost = start_white - (wm | wk).bit_count()  # taken from the mover
+        else:
+            room = max(start_white - (wm | wk).bit_count(), 0)
+            men_room = start_wmen - wm.bit_count()
+            lost = start_black - (bm | bk).bit_count()
+        men_from = FULL
+        mover_men: list[int] | None = None
+        victim_men = FULL
+        if not men_back:
+            # men go only forward, two rows for each piece they take: a man
+            # stands only where one of the start's men can have gone by then
+            mover_men = [men_reach(mover, moves_of[mover] + 2 * (room - taken))
+                         for taken in range(room + 1)]
+            men_from = mover_men[0]
+            victim_men = men_reach(black, moves_of[black] + 2 * max(lost, 0))
+        for u in quiet_unmoves(bm, bk, wm, wk, black, flying, men_from):
             if constraints and not all(ok((u.start + 1, u.end + 1)) for ok in constraints):
                 continue
             key = (u.bm, u.bk, u.wm, u.wk, mover)
             quiet[key] = quiet.get(key, 0) + n
-        # the mover may have taken pieces of the side to move now
-        if black:
-            room = start_black - (bm | bk).bit_count()
-            men_room = start_bmen - bm.bit_count()
-        else:
-            room = start_white - (wm | wk).bit_count()
-            men_room = start_wmen - wm.bit_count()
         if room > 0:
-            for q in capture_unmoves(bm, bk, wm, wk, black, variant, room, max(men_room, 0)):
+            for q in capture_unmoves(bm, bk, wm, wk, black, variant, room, max(men_room, 0),
+                                     victim_men, mover_men):
                 capture.add((*q, mover))
-    left = plies - k
     layer: dict[Key, int] = {}
     for key, n in quiet.items():
         if not _must_capture(key, rules) and feasible(

@@ -15,7 +15,9 @@ and from random king-heavy set-ups) the tests check that
   has another count (brute force, nothing but ``legal_raw_moves``/``apply``);
 * the capture candidates respect the pieces each side has lost since the
   earlier position (only that many come back, never more men than were lost
-  as men) without missing a predecessor.
+  as men) without missing a predecessor;
+* where men go only forward (English) the men's cones that prune the
+  un-moves allow for a man that took several pieces in one move.
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from rulesbook.reconstruct.gap_retro import (
     capture_unmoves,
     next_layer,
     quiet_unmoves,
+    reach,
     unmoves,
 )
 
@@ -135,13 +138,10 @@ def test_quiet_unmoves_are_the_quiet_moves_that_lead_here(gap) -> None:
         assert prev[:4] in found, (before.fen(), here.fen())
 
 
-@settings(max_examples=80, deadline=None)
-@given(gaps(UNMOVED))
-def test_backward_layers_match_forward_play(gap) -> None:
-    """Every layer keeps each position reachable from the earlier one in the
-    plies left that reaches the board, with the forward count; every position
-    it keeps has the forward count."""
-    earlier, line = gap
+def check_layers(earlier: Position, line: list[Position]) -> None:
+    """Every backward layer from the end of ``line`` keeps each position
+    reachable from ``earlier`` in the plies left that reaches the board, with
+    the forward count; every position it keeps has the forward count."""
     variant = earlier.variant
     assert can_unmove(variant)
     rules = compile_rules(variant)
@@ -158,6 +158,42 @@ def test_backward_layers_match_forward_play(gap) -> None:
             want = sequences(key, target, k, rules, memo)
             assert layer.get(key, 0) == want, (k, Position.from_bitboards(key, variant).fen())
     assert layer.get(start, 0) >= 1  # the line played is one of them
+
+
+@settings(max_examples=80, deadline=None)
+@given(gaps(UNMOVED))
+def test_backward_layers_match_forward_play(gap) -> None:
+    check_layers(*gap)
+
+
+def test_layers_after_a_multiple_capture_by_a_man() -> None:
+    """A man that takes two pieces in one move goes four rows in one move: the
+    men's cones of the later layers must allow for it (English, where men go
+    only forward).  Lines of 3 and 4 plies whose first move is such a capture,
+    from random games."""
+    rng = random.Random("double jump")
+    found = 0
+    while found < 6:
+        position = Position.start("english")
+        for _ in range(rng.randrange(6, 40)):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position = position.play(rng.choice(moves))
+        double = [mv for mv in position.legal_moves() if len(mv.captures) >= 2]
+        if not double:
+            continue
+        jump = rng.choice(double)
+        line = [position, position.play(jump)]
+        for _ in range(2 + found % 2):
+            moves = line[-1].legal_moves()
+            if not moves:
+                break
+            # the man that took two moves again when it can: its cone is the one tested
+            again = [mv for mv in moves if mv.start == jump.end]
+            line.append(line[-1].play(rng.choice(again or moves)))
+        check_layers(position, line)
+        found += 1
 
 
 @settings(max_examples=80, deadline=None)
@@ -201,3 +237,17 @@ def test_the_capture_over_the_square_it_ends_on_is_un_made() -> None:
     after = before.play(moves[0])
     bm, bk, wm, wk, black = key_of(after)
     assert key_of(before)[:4] in capture_unmoves(bm, bk, wm, wk, black, variant, 4, 3)
+
+
+def test_reach_is_the_forward_cone() -> None:
+    """A black man on 9 steps to 13 or 14, then to 17 or 18 (Black moves
+    down the board, one square diagonally forward; 13 is on the edge); a
+    white man on 22 to 17 or 18, then 13, 14 or 15."""
+    def squares(mask: int) -> set[int]:
+        return {i + 1 for i in range(32) if mask >> i & 1}
+
+    assert squares(reach(True, 1 << 8, 0)) == {9}
+    assert squares(reach(True, 1 << 8, 1)) == {9, 13, 14}
+    assert squares(reach(True, 1 << 8, 2)) == {9, 13, 14, 17, 18}
+    assert squares(reach(False, 1 << 21, 2)) == {22, 17, 18, 13, 14, 15}
+    assert reach(True, 1 << 8, -1) == 0
