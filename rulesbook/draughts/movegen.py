@@ -52,6 +52,7 @@ __all__ = [
     "apply",
     "CompiledRules",
     "compile_rules",
+    "has_capture",
     "legal_raw_moves",
     "raw_to_move",
 ]
@@ -86,7 +87,6 @@ BLACK_FORWARD = (2, 3)
 WHITE_FORWARD = (0, 1)
 
 
-RAYS = tuple(tuple(r for r in rs if len(r) >= 2) for rs in RAYS_BY_DIR)  # rays long enough to capture on
 
 
 def _jumps(dirs: Sequence[int]) -> _Jumps:
@@ -187,49 +187,55 @@ def _fking_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...
     must not search again).  The landing after the last capture stays the
     player's choice."""
     found = False
-    for d, ray in enumerate(RAYS_BY_DIR[i]):
-        if d == skip or len(ray) < 2:
+    block = FULL ^ empty  # every piece blocks, the ones taken on this capture too
+    masks = RAY_MASK[i]
+    for d in range(4):
+        if d == skip:
             continue
-        target = to = 0
-        lands: list[int] = []
-        for j in ray:
-            b = BIT[j]
-            if target:
-                if empty & b:
-                    lands.append(j)
-                else:
-                    break
-            elif empty & b:
-                continue
-            elif opp & b and not capmask & b:
-                target = b
-                to = j
-                lands = []
+        o = masks[d] & block
+        if not o:
+            continue
+        # the nearest piece on the ray, and the next one behind it
+        if d < 2:
+            near = o.bit_length() - 1
+            rest = o ^ BIT[near]
+            nxt = rest.bit_length() - 1
+        else:
+            low = o & -o
+            near = low.bit_length() - 1
+            rest = o ^ low
+            nxt = (rest & -rest).bit_length() - 1
+        target = BIT[near]
+        if not opp & target or capmask & target:
+            continue
+        ray = RAYS_BY_DIR[i][d]
+        index = _RAY_INDEX[i][d]
+        first = index[near] + 1
+        stop = index[nxt] if rest else len(ray)
+        if first >= stop:
+            continue  # no empty square behind it
+        lands = ray[first:stop]
+        found = True
+        nm = capmask | target
+        nc = caps + (near,)
+        # can the capture go on straight ahead, past the last landing square?
+        straight = (rest != 0 and stop + 1 < len(ray) and bool(opp & BIT[nxt])
+                    and not nm & BIT[nxt] and bool(empty & BIT[ray[stop + 1]]))
+        going_on = False
+        ends: list[int] = []
+        for n, land in enumerate(lands):
+            if n == 0:
+                cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out)
             else:
-                break
-        if lands:
-            found = True
-            nm = capmask | target
-            nc = caps + (to,)
-            # can the capture go on straight ahead, past the last landing square?
-            k = ray.index(lands[-1]) + 1
-            straight = (k + 1 < len(ray) and bool(opp & BIT[ray[k]]) and not nm & BIT[ray[k]]
-                        and bool(empty & BIT[ray[k + 1]]))
-            going_on = False
-            ends: list[int] = []
-            for n, land in enumerate(lands):
-                if n == 0:
-                    cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out)
-                else:
-                    cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out,
-                                      d) or straight
-                if cont:
-                    going_on = True
-                elif not going_on:
-                    ends.append(land)
-            if not going_on:
-                for land in ends:
-                    out.append((path + (land,), nc, crowns, nm))
+                cont = _fking_dfs(land, nm, path + (land,), nc, opp, empty, crowns, out,
+                                  d) or straight
+            if cont:
+                going_on = True
+            elif not going_on:
+                ends.append(land)
+        if not going_on:
+            for land in ends:
+                out.append((path + (land,), nc, crowns, nm))
     return found
 
 
@@ -263,19 +269,27 @@ def _man_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...],
 def captures(men: int, kings: int, opp: int, occ: int, black: bool,
              rules: CompiledRules) -> list[RawMove]:
     """All capture moves of the side owning ``men``/``kings`` (after precedence)."""
+    free = FULL ^ occ
+    return _captures_from(jumpers(men, kings, opp, free, black, rules), men, kings, opp, free,
+                          black, rules)
+
+
+def _captures_from(starts: int, men: int, kings: int, opp: int, free: int, black: bool,
+                   rules: CompiledRules) -> list[RawMove]:
+    """The captures (after precedence) of the pieces on ``starts`` (the side's
+    pieces that have a first jump: no other piece can capture)."""
     back, flying, most, mode = rules
     out: list[RawMove] = []
-    free = FULL ^ occ
-    if men:
+    bb = starts & men
+    if bb:
         crown = CROWN_BLACK if black else CROWN_WHITE
         jumps = JUMPS_ALL if back else (JUMPS_BLACK if black else JUMPS_WHITE)
-        bb = men
         while bb:
             b = bb & -bb
             bb ^= b
             i = b.bit_length() - 1
             _man_dfs(i, 0, (i,), (), opp, free | b, jumps, crown, mode, flying, out)
-    bb = kings
+    bb = starts & kings
     while bb:
         b = bb & -bb
         bb ^= b
@@ -292,38 +306,67 @@ def captures(men: int, kings: int, opp: int, occ: int, black: bool,
 
 # --------------------------------------------------------------------------- quiet moves
 
+def _quiet_table(steps: tuple[tuple[int, ...], ...], crown: int
+                 ) -> tuple[tuple[tuple[int, RawMove], ...], ...]:
+    """Per origin: ``(bit of the square, the raw move there)`` for each step."""
+    return tuple(tuple((BIT[j], ((i, j), (), bool(crown & BIT[j]), 0)) for j in steps[i])
+                 for i in range(32))
+
+
+# the quiet moves as shared tuples (raw moves are immutable): no move is built
+QUIET_BLACK_MEN = _quiet_table(STEPS_BLACK, CROWN_BLACK)
+QUIET_WHITE_MEN = _quiet_table(STEPS_WHITE, CROWN_WHITE)
+QUIET_SHORT_KING = _quiet_table(STEPS_ALL, 0)
+# a flying king's quiet moves along each ray, nearest first, with the ray's mask
+# and, for each square of the ray, how many of the ray's squares come before it
+RAY_MOVES = tuple(tuple(tuple(((i, j), (), False, 0) for j in ray) for ray in rays)
+                  for i, rays in enumerate(RAYS_BY_DIR))
+RAY_MASK = tuple(tuple(sum(BIT[j] for j in ray) for ray in rays) for rays in RAYS_BY_DIR)
+_RAY_INDEX = tuple(tuple({j: n for n, j in enumerate(ray)} for ray in rays) for rays in RAYS_BY_DIR)
+# directions 0 and 1 go up the board (to lower bits), 2 and 3 down
+_UP = (0, 1)
+_DOWN = (2, 3)
+
+
 def quiet_moves(men: int, kings: int, occ: int, black: bool,
                 rules: CompiledRules) -> list[RawMove]:
-    flying = rules.flying_kings
     free = FULL ^ occ
     out: list[RawMove] = []
+    append = out.append
     if men:
-        crown = CROWN_BLACK if black else CROWN_WHITE
-        steps = STEPS_BLACK if black else STEPS_WHITE
+        table = QUIET_BLACK_MEN if black else QUIET_WHITE_MEN
         bb = men
         while bb:
             b = bb & -bb
             bb ^= b
-            i = b.bit_length() - 1
-            for j in steps[i]:
-                if free & BIT[j]:
-                    out.append(((i, j), (), bool(crown & BIT[j]), 0))
+            for bj, mv in table[b.bit_length() - 1]:
+                if free & bj:
+                    append(mv)
     bb = kings
-    while bb:
-        b = bb & -bb
-        bb ^= b
-        i = b.bit_length() - 1
-        if flying:
-            for ray in RAYS_BY_DIR[i]:
-                for j in ray:
-                    if free & BIT[j]:
-                        out.append(((i, j), (), False, 0))
+    if bb:
+        if rules.flying_kings:
+            extend = out.extend
+            while bb:
+                b = bb & -bb
+                bb ^= b
+                i = b.bit_length() - 1
+                masks = RAY_MASK[i]
+                moves = RAY_MOVES[i]
+                for d in range(4):
+                    o = masks[d] & occ
+                    if not o:
+                        extend(moves[d])
                     else:
-                        break
+                        # the nearest piece on the ray stops the king
+                        near = (o.bit_length() - 1 if d < 2 else (o & -o).bit_length() - 1)
+                        extend(moves[d][:_RAY_INDEX[i][d][near]])
         else:
-            for j in STEPS_ALL[i]:
-                if free & BIT[j]:
-                    out.append(((i, j), (), False, 0))
+            while bb:
+                b = bb & -bb
+                bb ^= b
+                for bj, mv in QUIET_SHORT_KING[b.bit_length() - 1]:
+                    if free & bj:
+                        append(mv)
     return out
 
 
@@ -358,9 +401,12 @@ def count_quiet(men: int, kings: int, occ: int, black: bool, rules: CompiledRule
 def generate(men: int, kings: int, opp: int, occ: int, black: bool,
              rules: CompiledRules) -> list[RawMove]:
     """All legal moves (captures are compulsory).  Most positions have no
-    capture: a bitboard test says so before any capture is searched."""
-    if has_capture(men, kings, opp, occ, black, rules):
-        return captures(men, kings, opp, occ, black, rules)
+    capture: a bitboard test says so (and which pieces have one) before any
+    capture is searched."""
+    free = FULL ^ occ
+    starts = jumpers(men, kings, opp, free, black, rules)
+    if starts:
+        return _captures_from(starts, men, kings, opp, free, black, rules)
     return quiet_moves(men, kings, occ, black, rules)
 
 
@@ -426,57 +472,88 @@ def apply(bm: int, bk: int, wm: int, wk: int, black: bool,
 # --------------------------------------------------------------------------- fast checks
 # Used to validate a written move without generating every legal move.
 
-def _jump_shifts(dirs: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
-    """((delta to the jumped square, delta to the landing square, mask of origins), ...)
-    for single jumps in ``dirs``; the masks keep only origins whose jump stays on the board."""
-    masks: dict[tuple[int, int], int] = {}
+def _jump_direction(d: int) -> tuple[int, int, int, int, int]:
+    """A single jump in direction ``d`` as shifts: the neighbour of an origin is
+    ``a`` bits away for the origins of mask ``ma`` and ``b`` for ``mb`` (by the
+    parity of the row), the landing square always ``land`` bits away; the
+    masks keep only origins whose jump stays on the board."""
+    groups: dict[int, int] = {}
+    lands = set()
     for i in range(32):
-        for d in dirs:
-            o = NB[i][d]
-            if o >= 0 and NB[o][d] >= 0:
-                key = (o - i, NB[o][d] - i)
-                masks[key] = masks.get(key, 0) | BIT[i]
-    return tuple((do, dl - do, mask) for (do, dl), mask in sorted(masks.items()))
+        o = NB[i][d]
+        if o >= 0 and NB[o][d] >= 0:
+            groups[o - i] = groups.get(o - i, 0) | BIT[i]
+            lands.add(NB[o][d] - i)
+    (a, ma), (b, mb) = sorted(groups.items(), key=lambda item: abs(item[0]))
+    (land,) = lands
+    return abs(a), ma, abs(b), mb, abs(land)
 
 
-JSHIFT_BLACK = _jump_shifts(BLACK_FORWARD)
-JSHIFT_WHITE = _jump_shifts(WHITE_FORWARD)
-JSHIFT_ALL = _jump_shifts(range(4))
+# up the board (directions 0, 1: towards lower bits, shifts <<) and down (2, 3: >>)
+_A0, _MA0, _B0, _MB0, _L0 = _jump_direction(0)
+_A1, _MA1, _B1, _MB1, _L1 = _jump_direction(1)
+_A2, _MA2, _B2, _MB2, _L2 = _jump_direction(2)
+_A3, _MA3, _B3, _MB3, _L3 = _jump_direction(3)
 
 
-def _any_jump(pieces: int, opp: int, free: int, shifts: tuple[tuple[int, int, int], ...]) -> bool:
-    for do, dl, mask in shifts:
-        x = pieces & mask
-        if x:
-            x = (x << do if do > 0 else x >> -do) & opp
-            if x and (x << dl if dl > 0 else x >> -dl) & free:
-                return True
-    return False
+# for each square and direction: the bit of the next square that way (0 off the board)
+_NEXT_BIT = tuple(tuple(BIT[NB[i][d]] if NB[i][d] >= 0 else 0 for d in range(4))
+                  for i in range(32))
+
+
+def _flying_jumping(kings: int, opp: int, free: int) -> int:
+    """The flying ``kings`` that have a capture: the nearest piece on a ray is
+    an opponent's with an empty square behind it."""
+    found = 0
+    occ = FULL ^ free
+    bb = kings
+    while bb:
+        b = bb & -bb
+        bb ^= b
+        i = b.bit_length() - 1
+        masks = RAY_MASK[i]
+        for d in _UP:
+            o = masks[d] & occ
+            if o:
+                near = o.bit_length() - 1
+                if opp >> near & 1 and free & _NEXT_BIT[near][d]:
+                    found |= b
+                    break
+        else:
+            for d in _DOWN:
+                o = masks[d] & occ
+                if o:
+                    o &= -o
+                    if opp & o and free & _NEXT_BIT[o.bit_length() - 1][d]:
+                        found |= b
+                        break
+    return found
+
+
+def jumpers(men: int, kings: int, opp: int, free: int, black: bool, rules: CompiledRules) -> int:
+    """The pieces of the side owning ``men``/``kings`` that can capture (a
+    single jump exists from them): nonzero exactly when the side must capture.
+    Short-range jumps are found for all pieces at once, by shifts."""
+    back, flying = rules.men_capture_backward, rules.flying_kings
+    short_kings = 0 if flying else kings
+    down = (men if back or black else 0) | short_kings  # pieces that jump down the board
+    up = (men if back or not black else 0) | short_kings
+    found = 0
+    if down:
+        found = down & ((((opp >> _A2) & _MA2) | ((opp >> _B2) & _MB2)) & (free >> _L2)
+                        | (((opp >> _A3) & _MA3) | ((opp >> _B3) & _MB3)) & (free >> _L3))
+    if up:
+        found |= up & ((((opp << _A0) & _MA0) | ((opp << _B0) & _MB0)) & (free << _L0)
+                       | (((opp << _A1) & _MA1) | ((opp << _B1) & _MB1)) & (free << _L1))
+    if flying and kings:
+        found |= _flying_jumping(kings, opp, free)
+    return found
 
 
 def has_capture(men: int, kings: int, opp: int, occ: int, black: bool, rules: CompiledRules) -> bool:
     """True when the side owning ``men``/``kings`` has a capture (and so must
     capture): a single jump exists.  Same answer as ``bool(captures(...))``."""
-    free = FULL ^ occ
-    if men and _any_jump(men, opp, free, JSHIFT_ALL if rules.men_capture_backward else
-                         (JSHIFT_BLACK if black else JSHIFT_WHITE)):
-        return True
-    if kings:
-        if not rules.flying_kings:
-            return _any_jump(kings, opp, free, JSHIFT_ALL)
-        bb = kings
-        while bb:
-            b = bb & -bb
-            bb ^= b
-            for ray in RAYS[b.bit_length() - 1]:
-                for k, j in enumerate(ray):
-                    bj = BIT[j]
-                    if free & bj:
-                        continue
-                    if opp & bj and k + 1 < len(ray) and free & BIT[ray[k + 1]]:
-                        return True
-                    break
-    return False
+    return bool(jumpers(men, kings, opp, FULL ^ occ, black, rules))
 
 
 def _step_masks(steps: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
