@@ -18,7 +18,7 @@ from __future__ import annotations
 from rulesbook.draughts.geometry import coords
 from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE, RawMove
 
-__all__ = ["Target", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
+__all__ = ["Target", "Reachable", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
            "CROWN_ROW_WHITE"]
 
 
@@ -339,6 +339,65 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
     if ok is None:
         ok = cache[side] = _side_ok(wm, wk, white_moves, nw - t.nw, nb - t.nb, False, t)
     return ok
+
+
+class Reachable:
+    """``feasible(*start, remaining, Target(*key, ...))`` for one fixed
+    ``start`` and very many keys — what the backward layers ask of every
+    position they keep (can the earlier position reach it in the plies left?).
+
+    Building a :class:`Target` for each key would remember nothing between
+    keys; here what a side's bounds answer is remembered by that side's pieces
+    in the key (with its moves and the opposing pieces left, all it depends
+    on, the start being fixed), and the one-side targets are kept too."""
+
+    __slots__ = ("start", "men_back", "flying", "nb", "nw", "_sides", "_answers")
+
+    def __init__(self, start: tuple[int, int, int, int, bool], men_back: bool = True,
+                 flying: bool = True) -> None:
+        self.start = start
+        self.men_back = men_back
+        self.flying = flying
+        bm, bk, wm, wk, _ = start
+        self.nb = (bm | bk).bit_count()
+        self.nw = (wm | wk).bit_count()
+        # {(men, kings, black): a Target holding only that side's pieces}
+        self._sides: dict[tuple[int, int, bool], Target] = {}
+        # {(men, kings, moves, opposing pieces, black): _side_ok's answer}
+        self._answers: dict[tuple[int, int, int, int, bool], bool] = {}
+
+    def __call__(self, key: tuple[int, int, int, int, bool], remaining: int) -> bool:
+        """False when ``start`` cannot reach ``key`` in ``remaining`` plies
+        (exactly what :func:`feasible` says of them)."""
+        tbm, tbk, twm, twk, _ = key
+        tnb = (tbm | tbk).bit_count()
+        tnw = (twm | twk).bit_count()
+        if self.nb < tnb or self.nw < tnw:
+            return False
+        bm, bk, wm, wk, black = self.start
+        if bm.bit_count() < tbm.bit_count() or wm.bit_count() < twm.bit_count():
+            return False
+        if remaining == 0:
+            return self.start == key
+        black_moves = (remaining + 1) // 2 if black else remaining // 2
+        return (self._side(tbm, tbk, black_moves, tnw, True, bm, bk, self.nb - tnb,
+                           self.nw - tnw)
+                and self._side(twm, twk, remaining - black_moves, tnb, False, wm, wk,
+                               self.nw - tnw, self.nb - tnb))
+
+    def _side(self, tmen: int, tkings: int, moves: int, opposing: int, black: bool,
+              men: int, kings: int, lost_left: int, takes_left: int) -> bool:
+        answers = self._answers
+        at = (tmen, tkings, moves, opposing, black)
+        ok = answers.get(at)
+        if ok is None:
+            side = self._sides.get((tmen, tkings, black))
+            if side is None:
+                side = self._sides[tmen, tkings, black] = (
+                    Target(tmen, tkings, 0, 0, black, self.men_back, self.flying) if black
+                    else Target(0, 0, tmen, tkings, black, self.men_back, self.flying))
+            ok = answers[at] = _side_ok(men, kings, moves, lost_left, takes_left, black, side)
+        return ok
 
 
 def move_slack(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,

@@ -36,9 +36,9 @@ from rulesbook.reconstruct.gap_bounds import (
     CONE_WHITE,
     CROWN_ROW_BLACK,
     CROWN_ROW_WHITE,
+    Reachable,
     Target,
     bits,
-    feasible,
 )
 
 __all__ = ["Key", "QuietUnmove", "RawMove", "Rules", "can_unmove", "capture_unmoves", "frontier",
@@ -339,7 +339,8 @@ def _layer_items(below: Mapping[Key, int], tick: Callable[[], None] | None
 
 def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, start: Key,
                plies: int, known: Mapping[int, Sequence[object]],
-               tick: Callable[[], None] | None = None) -> dict[Key, int]:
+               tick: Callable[[], None] | None = None,
+               reachable: Reachable | None = None) -> dict[Key, int]:
     """The backward layer ``k`` from layer ``k - 1`` (``below``): every position
     from which the target is reached in exactly ``k`` plies (the last ``k`` of
     ``plies``, honouring the constraints ``known`` on them), with the number
@@ -349,7 +350,9 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     A position whose side to move has no capture moves quietly: its count is
     the sum over the quiet un-moves into ``below`` (each one legal move).  A
     position with a capture is counted by playing its captures (the
-    candidates from :func:`capture_unmoves`).  The two kinds never mix."""
+    candidates from :func:`capture_unmoves`).  The two kinds never mix.
+    ``reachable``: the search's :class:`~rulesbook.reconstruct.gap_bounds.Reachable`
+    from ``start`` (one is made when None), so its answers serve every layer."""
     sb, sbk, sw, swk, start_turn = start
     start_black, start_white = (sb | sbk).bit_count(), (sw | swk).bit_count()
     start_bmen, start_wmen = sb.bit_count(), sw.bit_count()
@@ -358,6 +361,8 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     flying = variant.flying_kings
     men_back = variant.men_capture_backward
     left = plies - k  # plies from the start to this layer
+    if reachable is None:
+        reachable = Reachable(start, men_back, flying)
     # the moves of Black and White in those plies
     black_moves = (left + 1) // 2 if start_turn else left // 2
     moves_of = {True: black_moves, False: left - black_moves}
@@ -404,13 +409,12 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
                 capture.add((*q, mover))
     layer: dict[Key, int] = {}
     for key, n in quiet.items():
-        if not _must_capture(key, rules) and feasible(
-                *start, left, Target(*key, men_back=men_back, flying=flying)):
+        if not _must_capture(key, rules) and reachable(key, left):
             layer[key] = n
     for key in capture:
         if key in layer or not _must_capture(key, rules):
             continue  # no capture there: its quiet moves are counted above
-        if not feasible(*start, left, Target(*key, men_back=men_back, flying=flying)):
+        if not reachable(key, left):
             continue
         qbm, qbk, qwm, qwk, mover = key
         count = 0

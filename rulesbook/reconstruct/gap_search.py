@@ -29,7 +29,7 @@ from typing import Protocol
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import apply, legal_raw_moves
-from rulesbook.reconstruct.gap_bounds import Target, feasible, useful_moves
+from rulesbook.reconstruct.gap_bounds import Reachable, Target, feasible, useful_moves
 from rulesbook.reconstruct.gap_retro import Key, RawMove, Rules, can_unmove, next_layer
 
 __all__ = ["CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
@@ -122,6 +122,7 @@ class GapSearch:
         self.known = known
         # back[k]: {position: sequences to the target in exactly k plies}, k <= depth
         self.back: list[dict[Key, int]] = [{target.key: 1}]
+        self._reachable: Reachable | None = None
         self.depth = 0
         # the men and kings of each side in the deepest backward layer: see _layers_added
         self._top_black: set[tuple[int, int]] = {(target.bm, target.bk)}
@@ -191,8 +192,11 @@ class GapSearch:
     def _grow(self, variant: Variant, key: Key) -> None:
         k = self.depth + 1
         began = time.perf_counter()
+        if self._reachable is None or self._reachable.start != key:
+            # what the bounds say of positions reached from ``key``, for every layer
+            self._reachable = Reachable(key, variant.men_capture_backward, variant.flying_kings)
         layer = next_layer(self.back[-1], k, variant, self.rules, key, self.plies, self.known,
-                           self.tick)
+                           self.tick, self._reachable)
         now = time.perf_counter()
         self.back.append(layer)
         self.depth = k

@@ -21,7 +21,7 @@ from rulesbook.draughts import Position, Variant
 from rulesbook.draughts.movegen import apply, compile_rules, legal_raw_moves
 from rulesbook.reconstruct import gap_search
 from rulesbook.reconstruct.gap import fill_gap
-from rulesbook.reconstruct.gap_bounds import Target, feasible, useful_moves
+from rulesbook.reconstruct.gap_bounds import Reachable, Target, feasible, useful_moves
 
 VARIANTS = ("pool", "english", "russian", "brazilian")
 Key = tuple[int, int, int, int, bool]
@@ -97,6 +97,29 @@ def test_bounds_never_reject_a_position_on_a_real_path(case):
     again = Target(*board, men_back=variant.men_capture_backward, flying=variant.flying_kings)
     for ply, (key, _move) in reversed(list(enumerate(path))):
         assert feasible(*key, plies - ply, again)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(real_paths(), st.integers(0, 2**32))
+def test_reachable_from_a_fixed_start_says_what_feasible_says(case, seed):
+    # the backward layers ask Reachable(start) of many keys instead of building
+    # a Target for each: the answers must be feasible's, for keys on the path
+    # (reachable) and for keys from other games (mostly not), asked in any order
+    variant, path = case
+    if not path:
+        return
+    start = path[0][0]
+    rng = random.Random(seed)
+    others = play(Position.start(variant).bitboards(), variant, rng, 30) or []
+    keys = [key for key, _ in path] + [key for key, _ in others]
+    rng.shuffle(keys)
+    reachable = Reachable(start, variant.men_capture_backward, variant.flying_kings)
+    for key in keys:
+        for remaining in (0, 1, 2, 5, 9, 16):
+            expected = feasible(*start, remaining,
+                                Target(*key, men_back=variant.men_capture_backward,
+                                       flying=variant.flying_kings))
+            assert reachable(key, remaining) == expected, (variant.name, start, key, remaining)
 
 
 def brute_count(start: Position, target: Position, plies: int) -> int:
