@@ -22,7 +22,7 @@ from typing import Any
 
 from rulesbook.draughts import Position, Variant
 from rulesbook.reconstruct.record import WrittenMove
-from rulesbook.reconstruct.replay import IllegalMove, move_number, replay
+from rulesbook.reconstruct.replay import move_number, replay
 
 __all__ = ["RecordMove", "GameRecord", "BoardSession", "SessionError", "record_pdn",
            "record_case_text", "move_number"]
@@ -139,18 +139,6 @@ class GameRecord:
         """``"4."`` when the first player made ``ply``, ``"4…"`` (``dots``) otherwise."""
         first_moves = (ply % 2 == 1) == (self.start.turn is self.variant.first_player)
         return f"{self.move_number(ply)}{'.' if first_moves else dots}"
-
-    def incident_facts(self, illegal: IllegalMove) -> dict[str, Any]:
-        """The facts of an illegal move of this record for the rulings engine (the
-        replay's: ``discovered``, ``repeated``…) with the record context a rulings
-        panel needs: ``moves`` (the texts as written, space-separated), ``fen`` (the
-        start), ``ply``, ``move``, ``reason`` and ``variant``."""
-        facts = dict(illegal.facts)
-        facts.setdefault("reason", illegal.reason.value)
-        facts.setdefault("move", illegal.move)
-        facts.update(ply=illegal.ply, moves=" ".join(self.texts), fen=self.start.fen(),
-                     variant=self.variant.name)
-        return facts
 
     def tag(self, name: str) -> str:
         """A tag's value; empty when missing or unknown (``?``)."""

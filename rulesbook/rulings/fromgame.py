@@ -19,6 +19,7 @@ from .vocabulary import FactValue
 if TYPE_CHECKING:
     from ..library import Library
     from ..reconstruct.record import Record
+    from ..reconstruct.replay import IllegalMove
 
 
 @dataclass(frozen=True)
@@ -80,20 +81,24 @@ def _title(record: Record) -> str:
     return " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White"))
 
 
-def _incident(library: Library, record: Record) -> GameIncident | None:
-    from ..reconstruct import replay
+def illegal_incident(library: Library, found: IllegalMove) -> GameIncident:
+    """An illegal move the reconstruction found, as an incident: the incident's own
+    facts (checked), the ply, the move as written (shortened) and the sentence."""
+    from ..textio import shorten
 
-    found = replay(record).first_illegal
-    if found is None:
-        return None
     incident = get_incident(library, found.incident)
     # The reconstruction also reports facts of its own (ply, side...) that are not
     # questions of this incident: only the incident's facts go to the rulings.
     facts = {k: v for k, v in found.facts.items() if k in incident.fact_ids}
-    from ..textio import shorten
-
     return incident_from_reconstruction(found.incident, facts, library, found.ply,
                                         shorten(found.move), found.message)
+
+
+def _incident(library: Library, record: Record) -> GameIncident | None:
+    from ..reconstruct import replay
+
+    found = replay(record).first_illegal
+    return None if found is None else illegal_incident(library, found)
 
 
 def findings_from_file(library: Library, path: str | os.PathLike[str], game: int | None = None,

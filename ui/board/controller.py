@@ -60,7 +60,7 @@ class BoardController(QObject):
       statusMessage(str)          a sentence for the status bar (also the small controllers')
       checkChanged(object)        the Replay of "Check record" (None: cleared)
       dirtyChanged(bool)          unsaved changes (not yet in a case file)
-      rulingsRequested(str incident, dict facts)   for the rulings panel (relays the
+      rulingsRequested(RulingsRequest)   for the rulings panel (relays the
                                   check controller's)
     """
 
@@ -71,7 +71,7 @@ class BoardController(QObject):
     statusMessage = Signal(str)
     checkChanged = Signal(object)
     dirtyChanged = Signal(bool)
-    rulingsRequested = Signal(str, dict)
+    rulingsRequested = Signal(object)  # RulingsRequest
 
     def __init__(self, parent: QObject | None = None, autosave_path: str | Path | None = None):
         super().__init__(parent)

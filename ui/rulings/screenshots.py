@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(["rulesbook-screenshots"])
     from rulesbook.datapath import bundled_data_dir
-    from rulesbook.rulings import get_case
+    from rulesbook.rulings import GameIncident, RequestOrigin, RulingsRequest, get_case
 
     from ..controller import AppController
     from ..mainwindow import MainWindow
@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         QTest.qWaitForWindowExposed(window)
         rulings = window.workspace(RulingsWorkspace)
 
-        controller.rulingsRequested.emit("failure_to_capture", dict(FACTS, move="10-14"))
+        incident = GameIncident("failure_to_capture", dict(FACTS), move="10-14")
+        controller.rulingsRequested.emit(RulingsRequest(incident, RequestOrigin.CHECK_RECORD))
         app.processEvents()
         window.grab().save(str(out / "rulings.png"))
         rulings.tabs.setCurrentIndex(rulings.TAB_COMPARE)
