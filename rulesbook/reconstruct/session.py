@@ -18,11 +18,14 @@ import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesbook.draughts import Position, Variant
 from rulesbook.reconstruct.record import WrittenMove
 from rulesbook.reconstruct.replay import move_number, replay
+
+if TYPE_CHECKING:
+    from rulesbook.draughts.pdn import PdnGame
 
 __all__ = ["RecordMove", "GameRecord", "BoardSession", "SessionError", "record_pdn",
            "record_case_text", "move_number"]
@@ -117,6 +120,15 @@ class GameRecord:
     def empty(cls, variant: str | Variant = "pool", start: Position | None = None) -> GameRecord:
         chosen = Variant.named(variant)
         return cls(chosen, start if start is not None else Position.start(chosen))
+
+    @classmethod
+    def from_pdn_game(cls, game: PdnGame) -> GameRecord:
+        """A game the PDN reader read: its main line as written, with the comments
+        (variations are left out), tags, result and game comment."""
+        start = game.start if game.start is not None else Position.start(game.variant)
+        moves = tuple(RecordMove(n.text, n.comment, line=n.line, col=n.col)
+                      for n in game.mainline)
+        return cls(game.variant, start, moves, game.tags, game.result, game.comment)
 
     # -- reading --------------------------------------------------------------
     @property

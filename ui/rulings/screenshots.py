@@ -20,8 +20,8 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-FACTS = {"discovered": "at_once", "repeated": False, "players_agree": False,
-         "reconstructible": True}
+FACTS: dict[str, bool | str] = {"discovered": "at_once", "repeated": False,
+                                "players_agree": False, "reconstructible": True}
 VOTES = {"A": "1", "B": "1 4", "C": "4 3", "D": "4 3", "E": "2 4"}
 
 
