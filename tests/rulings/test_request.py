@@ -23,18 +23,17 @@ from rulesbook.rulings import (
     rulings_request,
 )
 
+# three black kings against White's lone king, Black to move, and a line of 30 plies
+from tests.rulings.test_announce import LINE, START
+
 #: Black must capture 15x22 at ply 3 (22-18 puts a man in front of 15) but plays 10-14
 MISSED = ('[Event "Club night"]\n[Round "?"]\n[Date "2026.03.01"]\n[Black "Ann"]\n'
           '[White "Bob"]\n[GameType "23"]\n\n1. 11-15 22-18 2. 10-14 *\n')
-#: three black kings against White's lone king, Black to move (tests/rulings/test_announce)
-START = "B:WK32:BK1,K2,K3"
-LINE = ("1-5 32-28 2-7 28-1 3-12 1-6 5-1 6-2 7-3 2-9 1-5 9-2 3-10 2-13 5-1 13-2 "
-        "10-14 2-13 1-5 13-2 12-3 2-6 3-7 6-1 5-9 1-5 7-2 5-1 2-16 1-5")
 
 
 def three_v_one_pdn(**tags: str) -> str:
     head = "".join(f'[{k} "{v}"]\n' for k, v in tags.items())
-    return f'{head}[GameType "23"]\n[SetUp "1"]\n[FEN "{START}"]\n\n{LINE} *\n'
+    return f'{head}[GameType "23"]\n[SetUp "1"]\n[FEN "{START}"]\n\n{" ".join(LINE)} *\n'
 
 
 def test_the_first_illegal_move_of_a_record(library):
@@ -61,11 +60,11 @@ def test_the_first_illegal_move_of_a_record(library):
 def test_a_draw_claim_announced_where_the_game_reaches_it(library):
     record = import_record(three_v_one_pdn(Event="Club night")).record
     start = Position.from_fen(START)
-    reached = [a for a in draw_announcements(library, start, LINE.split()) if a.reached]
+    reached = [a for a in draw_announcements(library, start, LINE) if a.reached]
     claim = next(a for a in reached if a.claim.incident == "thirteen_count")
     request = rulings_request(library, record, claim, RequestOrigin.DRAW_CLAIM)
     # Rule 28: the lone king (White, moving second) counts its 13th move at ply 26
-    assert request.incident.ply == 26 and request.incident.move == LINE.split()[25]
+    assert request.incident.ply == 26 and request.incident.move == LINE[25]
     assert request.side is Color.WHITE
     assert request.incident.facts["lone_king_moves"] == 13
     assert request.claim is claim.claim and request.claim.holds
@@ -78,11 +77,11 @@ def test_the_claim_at_a_ply_is_the_one_the_board_sends(library, tmp_path, capsys
     text = three_v_one_pdn()
     record = import_record(text).record
     start = Position.from_fen(START)
-    board = next(a for a in draw_announcements(library, start, LINE.split())
+    board = next(a for a in draw_announcements(library, start, LINE)
                  if a.reached and a.claim.incident == "thirteen_count")
     sent = rulings_request(library, record, board, RequestOrigin.DRAW_CLAIM)
     at_ply = [rulings_request(library, record, c, RequestOrigin.DRAW_CLAIM, 26)
-              for c in draw_claims(library, start, LINE.split(), 26)]
+              for c in draw_claims(library, start, LINE, 26)]
     same = next(r for r in at_ply if r.incident.incident == "thirteen_count")
     assert (same.incident.ply, same.incident.move, same.side) == \
         (sent.incident.ply, sent.incident.move, sent.side)
@@ -97,7 +96,7 @@ def test_the_claim_at_a_ply_is_the_one_the_board_sends(library, tmp_path, capsys
 
 def test_a_claim_at_a_ply_outside_the_record_is_refused(library):
     record = import_record(three_v_one_pdn()).record
-    claim = draw_claims(library, record.start, LINE.split(), 4)[0]
+    claim = draw_claims(library, record.start, LINE, 4)[0]
     request = rulings_request(library, record, claim, RequestOrigin.DRAW_CLAIM, 4)
     assert request.incident.ply == 4 and request.incident.move == "28-1"  # the 4th move written
     at_start = rulings_request(library, record, claim, RequestOrigin.DRAW_CLAIM, 0)

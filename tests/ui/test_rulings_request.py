@@ -15,6 +15,7 @@ from PySide6.QtGui import QGuiApplication
 from rulesbook.draughts import Position
 from tests.datapaths import CORPUS
 from tests.ui.board_helpers import private_autosave_dir  # noqa: F401 - autouse fixture
+from tests.ui.test_board_claims import THREE_V_ONE, THREE_V_ONE_LINE, nth_ply_of, pdn
 
 #: the first game of the FMJD test collection: "Manchester 1841", Moorhead - Wyllie
 OCA = CORPUS / "english-oca-2.0.pdn"
@@ -87,22 +88,15 @@ def test_check_record_on_a_real_game_opens_the_rulings_with_the_record(window, q
     assert rulings.rulings.context["move"] == PLANTED
 
 
-#: three black kings against White's lone king, Black to move (tests/ui/test_board_claims)
-THREE_V_ONE = "B:WK32:BK1,K2,K3"
-THREE_V_ONE_LINE = ("1-5 32-28 2-7 28-1 3-12 1-6 5-1 6-2 7-3 2-9 1-5 9-2 3-10 2-13 5-1 13-2 "
-                    "10-14 2-13 1-5 13-2 12-3 2-6 3-7 6-1 5-9 1-5 7-2 5-1 2-16 1-5")
-
-
 def test_draw_rulings_at_the_13_count_fills_the_rulings_workspace(window, qtbot):
     # Rule 28: the count starts with the lone king's first move; White (the lone king)
-    # moves second here, so its 13th move is ply 2 * 13
-    draw_ply = 2 * 13
+    # moves second here, so its 13th move is ply 26
+    draw_ply = nth_ply_of(Position.from_fen(THREE_V_ONE), side_first=False, n=13)
     moves = THREE_V_ONE_LINE.split()
     window.show_workspace("board")
     board = window.workspaces["board"]
-    paste(board, f'[Event "Club night"]\n[Round "3"]\n[Black "Ann"]\n[White "Bob"]\n'
-                 f'[GameType "23"]\n[SetUp "1"]\n[FEN "{THREE_V_ONE}"]\n\n'
-                 f'{THREE_V_ONE_LINE} *\n')
+    paste(board, pdn(THREE_V_ONE, THREE_V_ONE_LINE, Event="Club night", Round="3",
+                     Black="Ann", White="Bob"))
     assert len(board.board_controller.moves) == len(moves)
     board.board.setFocus()
     qtbot.keyClick(board.board, Qt.Key.Key_Home)
