@@ -7,6 +7,7 @@ accepts exactly that shape, and :func:`first_illegal_move` replays a record
 with it."""
 from __future__ import annotations
 
+import enum
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -22,14 +23,25 @@ if TYPE_CHECKING:
     from ..reconstruct.replay import IllegalMove
 
 
+class IncidentSource(enum.Enum):
+    """How a game incident was established."""
+
+    RECONSTRUCTION = "reconstruction"  # the replay of the record found an illegal move
+    RECORD = "record"                  # the counts of the game as recorded (a draw claim)
+
+
 @dataclass(frozen=True)
 class GameIncident:
+    """What happened in a game, for the rulings engine: the incident id, its facts,
+    the 1-based ply of the move in question, that move as written and the sentence
+    that says what happened."""
+
     incident: str
     facts: dict[str, FactValue] = field(hash=False, compare=False)
-    ply: int | None = None          # 1-based ply of the move in question
+    ply: int | None = None
     move: str = ""
     explanation: str = ""
-    source: str = "reconstruction"  # reconstruction | record
+    source: IncidentSource = IncidentSource.RECONSTRUCTION
 
 
 def incident_from_reconstruction(incident_id: str, facts: Mapping[str, FactValue] | None = None,
@@ -42,7 +54,8 @@ def incident_from_reconstruction(incident_id: str, facts: Mapping[str, FactValue
     if library is not None:
         incident = get_incident(library, incident_id)
         known = incident.check_facts(known)
-    return GameIncident(str(incident_id), known, ply, move, explanation, "reconstruction")
+    return GameIncident(str(incident_id), known, ply, move, explanation,
+                        IncidentSource.RECONSTRUCTION)
 
 
 def first_illegal_move(library: Library, text: str) -> GameIncident | None:

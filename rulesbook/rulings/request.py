@@ -30,7 +30,7 @@ from ..textio import shorten
 from .announce import DrawAnnouncement
 from .claims import DrawClaim
 from .errors import GameRecordError
-from .fromgame import GameIncident, illegal_incident
+from .fromgame import GameIncident, IncidentSource, illegal_incident
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -109,7 +109,7 @@ def rulings_request(library: Library, record: GameRecord,
             raise GameRecordError(f"ply {at} is outside the game (0-{len(record.moves)})")
         move = shorten(record.moves[at - 1].text) if at else ""
         incident = GameIncident(found.incident, dict(found.facts), at, move,
-                                found.explanation, "record")
+                                found.explanation, IncidentSource.RECORD)
         claim = found
     if side is None and incident.ply is not None:
         side = _mover(record.start, incident.ply)

@@ -16,6 +16,7 @@ from rulesbook.draughts import Color, Position
 from rulesbook.reconstruct import RecordTags, import_record, replay
 from rulesbook.rulings import (
     GameRecordError,
+    IncidentSource,
     RequestOrigin,
     draw_announcements,
     draw_claims,
@@ -45,6 +46,7 @@ def test_the_first_illegal_move_of_a_record(library):
                                                                 "10-14")
     assert request.side is Color.BLACK  # Black moves first in pool: ply 3 is Black's
     assert request.origin is RequestOrigin.CHECK_RECORD and request.claim is None
+    assert incident.source is IncidentSource.RECONSTRUCTION
     # only facts the incident asks about; the replay's own (ply, side...) are typed fields
     assert set(incident.facts) <= set(get_incident(library, "failure_to_capture").fact_ids)
     assert incident.facts["discovered"] == "at_once"  # the last move written: at once
@@ -65,7 +67,7 @@ def test_a_draw_claim_announced_where_the_game_reaches_it(library):
     request = rulings_request(library, record, claim, RequestOrigin.DRAW_CLAIM)
     # Rule 28: the lone king (White, moving second) counts its 13th move at ply 26
     assert request.incident.ply == 26 and request.incident.move == LINE[25]
-    assert request.side is Color.WHITE
+    assert request.side is Color.WHITE and request.incident.source is IncidentSource.RECORD
     assert request.incident.facts["lone_king_moves"] == 13
     assert request.claim is claim.claim and request.claim.holds
     assert request.tags.event == "Club night" and request.fen == start.fen()
