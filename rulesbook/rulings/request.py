@@ -7,11 +7,13 @@ where the question came from (:class:`RequestOrigin`).
 :func:`rulings_request` is the one place that builds it, for the Board's Check
 Record and draw-claim bar and for ``rulesbook rulings --from-game FILE --ply N``::
 
+    >>> from rulesbook.datapath import bundled_data_dir
     >>> from rulesbook.library import load_library
     >>> from rulesbook.reconstruct import import_record, replay
+    >>> library = load_library(bundled_data_dir())
     >>> record = import_record('[Event "Club night"] 1. 11-15 22-18 2. 10-14 *').record
     >>> found = replay(record.written, start=record.start).first_illegal
-    >>> request = rulings_request(load_library(), record, found, RequestOrigin.CHECK_RECORD)
+    >>> request = rulings_request(library, record, found, RequestOrigin.CHECK_RECORD)
     >>> request.incident.incident, request.incident.ply, request.incident.move
     ('failure_to_capture', 3, '10-14')
     >>> request.side, request.tags.event, request.moves_text

@@ -41,7 +41,6 @@ REPORT_FIELDS = ("title", "event", "round", "date", "black", "white", "descripti
                  "disputed_ply", "decision", "notes")
 
 
-
 def outcome_words(ruling: Ruling) -> str:
     """The outcome in plain words, capitalised, with the options when there are some."""
     text = ruling.meaning
