@@ -83,7 +83,7 @@ class AppController(QObject):
       refRequested(str)         someone asked to show a rule/proposal (canonical ref)
       compareRequested(str)     someone asked to compare a rule ("apca:28") or topic ("topic:ID")
       statusMessage(str)        a short message for the status bar
-      rulingsRequested(str, object)  show the rulings for (incident id, facts)
+      rulingsRequested(RulingsRequest)  show the rulings for a dispute of a game
     """
 
     libraryLoaded = Signal(object)
@@ -94,8 +94,9 @@ class AppController(QObject):
     compareRequested = Signal(str)
     workspaceRequested = Signal(str)
     statusMessage = Signal(str)
-    #: a dispute to rule on: (incident id, facts dict), e.g. from the board's record check
-    rulingsRequested = Signal(str, object)
+    #: a dispute to rule on (a rulesbook.rulings.RulingsRequest), e.g. from the board's
+    #: record check or its draw-claim bar
+    rulingsRequested = Signal(object)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)

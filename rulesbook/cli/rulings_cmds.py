@@ -203,7 +203,8 @@ def _record_errors(path: str, finding: GameFinding) -> None:
 def _draw_claims(args: argparse.Namespace, library: Library) -> int:
     from ..draughts.pdn import PdnReader
     from ..limits import GAME_FILE, MAX_GAME_FILE_BYTES
-    from ..rulings import draw_claims
+    from ..reconstruct.session import GameRecord
+    from ..rulings import RequestOrigin, draw_claims, rulings_request
     from ..textio import open_text
 
     wanted = args.game or 1
@@ -228,8 +229,12 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
     if any(e.message.startswith("bad FEN") for e in game.errors):
         return fail(f"{args.from_game}: game {wanted}: the start position cannot be read; "
                     "no draw claim can be judged", 1)
-    claims = draw_claims(library, game.start, game.mainline_moves(), args.ply, args.edition,
-                         args.notice)
+    # each claim as the request the Board's Draw Rulings sends for it (one builder)
+    record = GameRecord.from_pdn_game(game)
+    requests = [rulings_request(library, record, claim, RequestOrigin.DRAW_CLAIM, args.ply)
+                for claim in draw_claims(library, game.start, game.mainline_moves(), args.ply,
+                                         args.edition, args.notice)]
+    claims = [r.claim for r in requests if r.claim is not None]
     if args.json:
         print_json([c.as_json() for c in claims])
     else:

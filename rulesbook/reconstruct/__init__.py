@@ -26,6 +26,7 @@ from rulesbook.reconstruct.board import (
 from rulesbook.reconstruct.case import (
     CaseFileError,
     DisputeCase,
+    RecordTags,
     case_findings,
     case_from_session,
     case_to_yaml,
@@ -84,7 +85,7 @@ __all__ = [
     "BoardError", "ClockAdvice", "ClockMoves", "check_board", "moves_taken_back",
     "prorate_clocks",
     "CaseFileError", "DisputeCase", "case_to_yaml", "load_case", "save_case",
-    "case_findings", "case_from_session", "session_from_case", "record_tag_fields",
+    "case_findings", "case_from_session", "session_from_case", "record_tag_fields", "RecordTags",
     "GameChunk", "ImportedRecord", "import_record", "node_line_text", "split_games", "typed_moves",
     "BoardSession", "GameRecord", "RecordMove", "SessionError", "move_number",
     "record_case_text", "record_pdn",

@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from rulesbook.reconstruct.replay import Replay
 
 __all__ = ["DisputeCase", "CaseFileError", "load_case", "save_case", "case_to_yaml",
-           "case_findings", "case_from_session", "session_from_case", "record_tag_fields"]
+           "case_findings", "case_from_session", "session_from_case", "record_tag_fields",
+           "RecordTags"]
 
 KIND = "dispute"
 _EDITION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -183,11 +184,28 @@ def case_findings(checked: Replay | None, gap: GapResult | None) -> dict[str, An
     return findings
 
 
+@dataclass(frozen=True)
+class RecordTags:
+    """The record's event, round, date and players as its PDN tags give them, each as
+    written ("" when missing or ``?``): what a case file and the dispute report take
+    from the record."""
+
+    event: str = ""
+    round: str = ""
+    date: str = ""
+    black: str = ""
+    white: str = ""
+
+    @classmethod
+    def of(cls, record: GameRecord) -> RecordTags:
+        return cls(**{key: record.tag(tag) for key, tag in _TAG_FIELDS})
+
+
 def record_tag_fields(record: GameRecord) -> dict[str, str]:
     """The case's fields that the record's PDN tags fill (``event``, ``round``,
-    ``date``, ``black``, ``white``), each as written ("" when missing or ``?``): what
-    a case file and the dispute report take from the record."""
-    return {key: record.tag(tag) for key, tag in _TAG_FIELDS}
+    ``date``, ``black``, ``white``): :class:`RecordTags` as keyword arguments."""
+    fields: dict[str, str] = asdict(RecordTags.of(record))
+    return fields
 
 
 def case_from_session(session: BoardSession, findings: dict[str, Any] | None = None,

@@ -18,11 +18,14 @@ import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesbook.draughts import Position, Variant
 from rulesbook.reconstruct.record import WrittenMove
-from rulesbook.reconstruct.replay import IllegalMove, move_number, replay
+from rulesbook.reconstruct.replay import move_number, replay
+
+if TYPE_CHECKING:
+    from rulesbook.draughts.pdn import PdnGame
 
 __all__ = ["RecordMove", "GameRecord", "BoardSession", "SessionError", "record_pdn",
            "record_case_text", "move_number"]
@@ -118,6 +121,15 @@ class GameRecord:
         chosen = Variant.named(variant)
         return cls(chosen, start if start is not None else Position.start(chosen))
 
+    @classmethod
+    def from_pdn_game(cls, game: PdnGame) -> GameRecord:
+        """A game the PDN reader read: its main line as written, with the comments
+        (variations are left out), tags, result and game comment."""
+        start = game.start if game.start is not None else Position.start(game.variant)
+        moves = tuple(RecordMove(n.text, n.comment, line=n.line, col=n.col)
+                      for n in game.mainline)
+        return cls(game.variant, start, moves, game.tags, game.result, game.comment)
+
     # -- reading --------------------------------------------------------------
     @property
     def written(self) -> list[WrittenMove]:
@@ -139,18 +151,6 @@ class GameRecord:
         """``"4."`` when the first player made ``ply``, ``"4…"`` (``dots``) otherwise."""
         first_moves = (ply % 2 == 1) == (self.start.turn is self.variant.first_player)
         return f"{self.move_number(ply)}{'.' if first_moves else dots}"
-
-    def incident_facts(self, illegal: IllegalMove) -> dict[str, Any]:
-        """The facts of an illegal move of this record for the rulings engine (the
-        replay's: ``discovered``, ``repeated``…) with the record context a rulings
-        panel needs: ``moves`` (the texts as written, space-separated), ``fen`` (the
-        start), ``ply``, ``move``, ``reason`` and ``variant``."""
-        facts = dict(illegal.facts)
-        facts.setdefault("reason", illegal.reason.value)
-        facts.setdefault("move", illegal.move)
-        facts.update(ply=illegal.ply, moves=" ".join(self.texts), fen=self.start.fen(),
-                     variant=self.variant.name)
-        return facts
 
     def tag(self, name: str) -> str:
         """A tag's value; empty when missing or unknown (``?``)."""

@@ -36,20 +36,27 @@ from .errors import (
     UnknownFactError,
     UnknownIncidentError,
 )
-from .fromgame import GameIncident, first_illegal_move, incident_from_reconstruction
+from .fromgame import (
+    GameIncident,
+    IncidentSource,
+    first_illegal_move,
+    incident_from_reconstruction,
+)
 from .quotes import QuoteSpan, find_quote, merged_spans, quote_spans
+from .request import RequestOrigin, RulingsRequest, rulings_request
 from .silences import Fill, Silence, fills, open_proposals, silences
 from .vocabulary import OUTCOMES, Basis, fact_words, outcome_words, verdict_words
 
 __all__ = [
     "AnnouncementLevel", "CLAIM_INCIDENTS", "DrawAnnouncement", "draw_announcements",
     "Case", "CaseDifference", "CaseResult", "Comparison", "DrawClaim", "Fact", "Fill",
-    "QuoteSpan", "Silence", "find_quote", "fills", "merged_spans", "open_proposals",
-    "quote_spans", "silences", "specs_for",
+    "QuoteSpan", "RequestOrigin", "RulingsRequest", "Silence", "find_quote", "fills",
+    "merged_spans", "open_proposals", "quote_spans", "silences", "specs_for",
     "Basis", "FactTypeError", "GameIncident", "GameRecordError", "Incident", "OUTCOMES", "Ruling",
     "RulingSpec", "RulingsError", "Suggestions", "UnknownCaseError", "UnknownFactError",
     "UnknownIncidentError", "Verdict", "cases_for_proposal", "compare", "count_rules_for",
     "draw_claims", "draw_claims_from_pdn", "first_illegal_move", "get_case", "get_incident",
-    "incident_from_reconstruction", "incidents", "load_case_file", "load_cases", "run_case",
+    "incident_from_reconstruction", "IncidentSource", "incidents", "rulings_request",
+    "load_case_file", "load_cases", "run_case",
     "fact_words", "outcome_words", "suggest", "verdict_words",
 ]

@@ -23,7 +23,7 @@ from ..reconstruct.replay import move_number
 from ..textio import ordinal
 from .claims import DrawClaim, claims_at, count_rules_for
 from .engine import Comparison, compare
-from .fromgame import GameIncident
+from .fromgame import GameIncident, IncidentSource
 from .vocabulary import outcome_words
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class DrawAnnouncement:
     def incident(self) -> GameIncident:
         """The claim as an incident with its facts, for the rulings."""
         return GameIncident(self.claim.incident, dict(self.claim.facts), self.ply, self.move,
-                            self.text, "record")
+                            self.text, IncidentSource.RECORD)
 
 
 def _short(ref: str, home: str) -> str:

@@ -7,6 +7,7 @@ accepts exactly that shape, and :func:`first_illegal_move` replays a record
 with it."""
 from __future__ import annotations
 
+import enum
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -19,16 +20,28 @@ from .vocabulary import FactValue
 if TYPE_CHECKING:
     from ..library import Library
     from ..reconstruct.record import Record
+    from ..reconstruct.replay import IllegalMove
+
+
+class IncidentSource(enum.Enum):
+    """How a game incident was established."""
+
+    RECONSTRUCTION = "reconstruction"  # the replay of the record found an illegal move
+    RECORD = "record"                  # the counts of the game as recorded (a draw claim)
 
 
 @dataclass(frozen=True)
 class GameIncident:
+    """What happened in a game, for the rulings engine: the incident id, its facts,
+    the 1-based ply of the move in question, that move as written and the sentence
+    that says what happened."""
+
     incident: str
     facts: dict[str, FactValue] = field(hash=False, compare=False)
-    ply: int | None = None          # 1-based ply of the move in question
+    ply: int | None = None
     move: str = ""
     explanation: str = ""
-    source: str = "reconstruction"  # reconstruction | record
+    source: IncidentSource = IncidentSource.RECONSTRUCTION
 
 
 def incident_from_reconstruction(incident_id: str, facts: Mapping[str, FactValue] | None = None,
@@ -41,7 +54,8 @@ def incident_from_reconstruction(incident_id: str, facts: Mapping[str, FactValue
     if library is not None:
         incident = get_incident(library, incident_id)
         known = incident.check_facts(known)
-    return GameIncident(str(incident_id), known, ply, move, explanation, "reconstruction")
+    return GameIncident(str(incident_id), known, ply, move, explanation,
+                        IncidentSource.RECONSTRUCTION)
 
 
 def first_illegal_move(library: Library, text: str) -> GameIncident | None:
@@ -80,20 +94,24 @@ def _title(record: Record) -> str:
     return " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White"))
 
 
-def _incident(library: Library, record: Record) -> GameIncident | None:
-    from ..reconstruct import replay
+def illegal_incident(library: Library, found: IllegalMove) -> GameIncident:
+    """An illegal move the reconstruction found, as an incident: the incident's own
+    facts (checked), the ply, the move as written (shortened) and the sentence."""
+    from ..textio import shorten
 
-    found = replay(record).first_illegal
-    if found is None:
-        return None
     incident = get_incident(library, found.incident)
     # The reconstruction also reports facts of its own (ply, side...) that are not
     # questions of this incident: only the incident's facts go to the rulings.
     facts = {k: v for k, v in found.facts.items() if k in incident.fact_ids}
-    from ..textio import shorten
-
     return incident_from_reconstruction(found.incident, facts, library, found.ply,
                                         shorten(found.move), found.message)
+
+
+def _incident(library: Library, record: Record) -> GameIncident | None:
+    from ..reconstruct import replay
+
+    found = replay(record).first_illegal
+    return None if found is None else illegal_incident(library, found)
 
 
 def findings_from_file(library: Library, path: str | os.PathLike[str], game: int | None = None,

@@ -217,12 +217,14 @@ def test_check_record_marks_the_failure_to_capture(qtbot, ws):
     assert ws.rulings_button.isEnabled()
     with qtbot.waitSignal(bc.rulingsRequested, timeout=1000) as blocker:
         qtbot.mouseClick(ws.rulings_button, Qt.MouseButton.LeftButton)
-    incident, facts = blocker.args
-    assert incident == "failure_to_capture" and facts["ply"] == 7 and facts["side"] == "black"
+    (request,) = blocker.args
+    incident = request.incident
+    assert incident.incident == "failure_to_capture" and incident.ply == 7
+    assert request.side is Color.BLACK
     # the record context the rulings panel needs travels with the request
-    assert facts["moves"] == PLANTED
-    assert facts["fen"] == Position.start("pool").fen() == bc.start.fen()
-    assert facts["move"] == "9-13" and facts["variant"] == "pool"
+    assert request.moves_text == PLANTED
+    assert request.fen == Position.start("pool").fen() == bc.start.fen()
+    assert incident.move == "9-13" and request.variant.name == "pool"
     # let illegal moves stand: every one is listed
     bc.commit(bc.session.replace(record=bc.record.with_moves(
         bc.moves + (bc.moves[-1].__class__("20-11"),))), bc.ply)
@@ -295,13 +297,12 @@ def test_variant_choice_rereads_the_record(ws):
 
 def test_rulings_request_reaches_the_app_controller(qtbot, ws, controller):
     received = []
-    controller.rulingsRequested.connect(lambda incident, facts: received.append((incident,
-                                                                                 facts)))
+    controller.rulingsRequested.connect(received.append)
     ws.board_controller.editing.type_moves(PLANTED)
     ws.board_controller.check.run()
     assert ws.board_controller.check.request_rulings()
-    assert received and received[0][0] == "failure_to_capture"
-    assert received[0][1]["ply"] == 7
+    assert received and received[0].incident.incident == "failure_to_capture"
+    assert received[0].incident.ply == 7
 
 
 def test_screenshots_script(tmp_path):
@@ -336,9 +337,9 @@ def test_rulings_request_carries_a_set_up_start(qtbot, ws):
     bc.editing.new_game(start=Position.from_fen("W:W6:B8,9,10,17,18,19,21"))
     bc.editing.type_moves("6-2")  # White must capture
     bc.check.run()
-    facts = bc.check.rulings_facts()
-    assert facts["fen"] == "W:W6:B8,9,10,17,18,19,21"
-    assert facts["moves"] == "6-2" and facts["ply"] == 1
+    request = bc.check.rulings_request()
+    assert request.fen == "W:W6:B8,9,10,17,18,19,21"
+    assert request.moves_text == "6-2" and request.incident.ply == 1
 
 
 def test_clock_pro_rating_after_the_first_illegal_move(qtbot, ws):

@@ -133,21 +133,23 @@ def test_the_13_count_is_announced_where_the_referee_looks(qtbot, ws, controller
     assert "1 move(s) after the draw" in ws.claim_bar.text()
     # the button opens the rulings with the facts filled in (and the record's tags)
     received = []
-    controller.rulingsRequested.connect(lambda i, f: received.append((i, dict(f))))
+    controller.rulingsRequested.connect(received.append)
     qtbot.mouseClick(ws.claim_bar.button, Qt.MouseButton.LeftButton)
-    incident, facts = received[-1]
+    request = received[-1]
+    incident, facts = request.incident.incident, request.incident.facts
     assert incident == "thirteen_count"
     assert facts["three_kings_vs_one"] is True and facts["lone_king_moves"] == 13
     assert facts["long_line"] is False
-    assert facts["moves"].split() == moves and facts["ply"] == draw_ply
-    assert facts["fen"] == start.fen()
-    assert (facts["event"], facts["round"], facts["black"], facts["white"]) == \
+    assert list(request.moves) == moves and request.incident.ply == draw_ply
+    assert request.fen == start.fen()
+    tags = request.tags
+    assert (tags.event, tags.round, tags.black, tags.white) == \
         ("Club night", "3", "Ann <b>Lee</b>", "Bob")
     # and from the keyboard
     ws.activateWindow()
     qtbot.keyClick(ws.board, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier
                    | Qt.KeyboardModifier.ShiftModifier)
-    assert len(received) == 2 and received[-1][0] == "thirteen_count"
+    assert len(received) == 2 and received[-1].incident.incident == "thirteen_count"
 
 
 def test_check_record_says_legal_and_drawn_and_offers_the_rulings(qtbot, ws, controller):
@@ -163,10 +165,10 @@ def test_check_record_says_legal_and_drawn_and_offers_the_rulings(qtbot, ws, con
     assert bc.ply == 26  # the board shows the position where the count was reached
     assert ws.rulings_button.isEnabled()
     received = []
-    controller.rulingsRequested.connect(lambda i, f: received.append((i, dict(f))))
+    controller.rulingsRequested.connect(received.append)
     qtbot.mouseClick(ws.rulings_button, Qt.MouseButton.LeftButton)
-    assert received and received[0][0] == "thirteen_count"
-    assert received[0][1]["lone_king_moves"] == 13
+    assert received and received[0].incident.incident == "thirteen_count"
+    assert received[0].incident.facts["lone_king_moves"] == 13
 
 
 def test_a_move_typed_after_the_draw_is_flagged(qtbot, ws):

@@ -7,6 +7,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QSpinBox
 
+from rulesbook.draughts import Position, Variant
+from rulesbook.rulings import GameIncident, RequestOrigin, RulingsRequest
+
 FACTS = {"discovered": "at_once", "repeated": False, "players_agree": False,
          "reconstructible": True}
 
@@ -18,10 +21,10 @@ def rulings(window):
 
 def test_board_request_fills_the_panel_and_compare_shows_10_against_10c(window, rulings, qtbot):
     window.show_workspace("rules")
-    # exactly what the board's BoardController emits: facts plus context keys
-    window.controller.rulingsRequested.emit(
-        "failure_to_capture", {"discovered": "at_once", "move": "10-14",
-                               "reason": "missed_capture"})
+    # what the board's BoardController emits: the incident with its facts and the move
+    window.controller.rulingsRequested.emit(RulingsRequest(
+        GameIncident("failure_to_capture", {"discovered": "at_once"}, move="10-14"),
+        RequestOrigin.CHECK_RECORD))
     assert window.current_workspace() is rulings
     assert rulings.chooser.current_id() == "failure_to_capture"
     form = rulings.facts_form
@@ -175,23 +178,27 @@ def test_record_context_comes_from_the_request_not_the_board(window, rulings, qt
     bc.editing.type_moves("9-14 22-18")
     messages = []
     window.controller.statusMessage.connect(messages.append)
-    window.controller.rulingsRequested.emit(
-        "failure_to_capture", {"discovered": "at_once", "move": "9-13", "reason":
-                               "missed_capture", "ply": 7, "side": "black", "plies_ago": 1,
-                               "variant": "pool", "fen": "B:W21-32:B1-12",
-                               "moves": "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"})
+    pool = Variant.named("pool")
+    start = Position.from_fen("B:W21-32:B1-12", pool)
+    window.controller.rulingsRequested.emit(RulingsRequest(
+        GameIncident("failure_to_capture", {"discovered": "at_once"}, 7, "9-13"),
+        RequestOrigin.CHECK_RECORD, pool, start,
+        tuple("11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20".split())))
     fields = rulings.rulings.fields
     assert fields["moves"] == "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
-    assert fields["fen"] == "B:W21-32:B1-12" and fields["disputed_ply"] == "7"
+    # the request carries the start as a position: the field shows it as FEN
+    assert fields["fen"] == start.fen() and fields["disputed_ply"] == "7"
     assert not any(m.startswith("Not used as facts") for m in messages)
     assert rulings.rulings.facts == {"discovered": "at_once"}
     # a new request from the board is the dispute now: its record replaces the old one
-    window.controller.rulingsRequested.emit(
-        "failure_to_capture", {"discovered": "at_once", "ply": 3, "fen": "B:W21-32:B1-12",
-                               "moves": ["11-15", "22-18", "10-14"]})
+    window.controller.rulingsRequested.emit(RulingsRequest(
+        GameIncident("failure_to_capture", {"discovered": "at_once"}, 3),
+        RequestOrigin.CHECK_RECORD, pool, start, ("11-15", "22-18", "10-14")))
     assert fields["moves"] == "11-15 22-18 10-14" and fields["disputed_ply"] == "3"
     # a request without a record (typed in elsewhere) leaves the report fields alone
-    window.controller.rulingsRequested.emit("failure_to_capture", {"discovered": "at_once"})
+    window.controller.rulingsRequested.emit(RulingsRequest(
+        GameIncident("failure_to_capture", {"discovered": "at_once"}),
+        RequestOrigin.CHECK_RECORD))
     assert fields["moves"] == "11-15 22-18 10-14"
     rulings.report.refresh_preview()
     assert "(disputed)" in rulings.rulings.report_html()

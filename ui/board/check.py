@@ -2,11 +2,12 @@
 stand), how the move list marks each ply, and the rulings request."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.reconstruct import IllegalMove, Replay, record_tag_fields, replay
+from rulesbook.reconstruct import IllegalMove, Replay, replay
+from rulesbook.rulings import RequestOrigin, RulingsRequest, rulings_request
 
 if TYPE_CHECKING:
     from rulesbook.rulings import DrawAnnouncement
@@ -23,12 +24,12 @@ class CheckController(QObject):
     """The result of "Check record" (cleared by the board when the record changes).
 
     Signals:
-      rulingsRequested(str incident, dict facts)   for the rulings panel
+      rulingsRequested(RulingsRequest)   for the rulings panel
       statusMessage(str)
       resultChanged(object)   the Replay of "Check record" (None: cleared)
     """
 
-    rulingsRequested = Signal(str, dict)
+    rulingsRequested = Signal(object)  # RulingsRequest
     statusMessage = Signal(str)
     resultChanged = Signal(object)
 
@@ -110,29 +111,32 @@ class CheckController(QObject):
             return "after_draw"
         return "legal"
 
-    def rulings_facts(self) -> dict[str, Any] | None:
-        """What "Rulings for This Incident" sends for the first illegal move (see
-        :meth:`rulesbook.reconstruct.GameRecord.incident_facts`); None before a check
-        finds one."""
+    def rulings_request(self) -> RulingsRequest | None:
+        """What "Rulings for This Incident" sends for the first illegal move (the
+        core's :func:`~rulesbook.rulings.rulings_request`); None before a check finds
+        one or without a rules library."""
         first = self.first_illegal
-        return None if first is None else self._board.record.incident_facts(first)
+        library = self._board.counts.library
+        if first is None or library is None:
+            return None
+        return rulings_request(library, self._board.record, first, RequestOrigin.CHECK_RECORD)
 
     def draw_claim(self) -> DrawAnnouncement | None:
         """The draw claim the checked record reached (None before a check)."""
         return None if self.result is None else self._board.counts.first()
 
     def request_rulings(self) -> bool:
-        """Emit rulingsRequested(incident, facts) for the first illegal move, else for
-        the draw claim the record reached (with the record's event, round, date and
-        players as context)."""
-        first = self.first_illegal
-        if first is None:
+        """Emit rulingsRequested(RulingsRequest) for the first illegal move, else for
+        the draw claim the record reached."""
+        if self.first_illegal is None:
             draw = self.draw_claim()
             if draw is not None:
-                return self._board.counts.request_rulings(draw)
+                return self._board.counts.request_rulings(draw, RequestOrigin.CHECK_RECORD)
             self.statusMessage.emit("No illegal move and no draw claim: check the record first")
             return False
-        facts = self._board.record.incident_facts(first)
-        facts.update({k: v for k, v in record_tag_fields(self._board.record).items() if v})
-        self.rulingsRequested.emit(first.incident, facts)
+        request = self.rulings_request()
+        if request is None:
+            self.statusMessage.emit("No rules library is loaded: no rulings to open")
+            return False
+        self.rulingsRequested.emit(request)
         return True

@@ -59,7 +59,7 @@ class BoardController(QObject):
       modeChanged(str)            "play" | "setup" | "check"
       statusMessage(str)          a sentence for the status bar (also the small controllers')
       dirtyChanged(bool)          unsaved changes (not yet in a case file)
-      rulingsRequested(str incident, dict facts)   for the rulings panel (relays the
+      rulingsRequested(RulingsRequest)   for the rulings panel (relays the
                                   check controller's)
     """
 
@@ -69,7 +69,7 @@ class BoardController(QObject):
     modeChanged = Signal(str)
     statusMessage = Signal(str)
     dirtyChanged = Signal(bool)
-    rulingsRequested = Signal(str, dict)
+    rulingsRequested = Signal(object)  # RulingsRequest
 
     def __init__(self, parent: QObject | None = None, autosave_path: str | Path | None = None):
         super().__init__(parent)

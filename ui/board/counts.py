@@ -5,13 +5,18 @@ draw claims announced where the game reaches them (the core's
 record and edition)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import CountRules, CountState, Game
-from rulesbook.reconstruct import record_tag_fields
-from rulesbook.rulings import DrawAnnouncement, draw_announcements
+from rulesbook.rulings import (
+    DrawAnnouncement,
+    RequestOrigin,
+    RulingsRequest,
+    draw_announcements,
+    rulings_request,
+)
 
 if TYPE_CHECKING:
     from rulesbook.library import Library
@@ -27,12 +32,12 @@ class CountsController(QObject):
 
     Signals:
       changed()                                  the limits in force changed
-      rulingsRequested(str incident, dict facts)  the rulings for a draw claim
+      rulingsRequested(RulingsRequest)           the rulings for a draw claim
       statusMessage(str)
     """
 
     changed = Signal()
-    rulingsRequested = Signal(str, dict)
+    rulingsRequested = Signal(object)  # RulingsRequest
     statusMessage = Signal(str)
 
     def __init__(self, board: BoardController):
@@ -143,26 +148,24 @@ class CountsController(QObject):
         return (f"played after the draw: {reached.text.split(':', 1)[0]} "
                 f"(ply {reached.ply}, {reached.ruling_ref or reached.claim.ref or 'rules'})")
 
-    def request_facts(self, announcement: DrawAnnouncement) -> dict[str, Any]:
-        """The incident's facts and the record context the rulings panel takes: the
-        record, the ply after which the claim is made (the report shows the position
-        after it), the start, the claim in words and the record's event, round, date
-        and players."""
-        board = self._board
-        incident = announcement.incident
-        facts: dict[str, Any] = dict(incident.facts)
-        facts.update(move=incident.move, explanation=incident.explanation,
-                     ply=announcement.ply, moves=" ".join(board.record.texts),
-                     fen=board.start.fen(), variant=board.variant.name)
-        facts.update({k: v for k, v in record_tag_fields(board.record).items() if v})
-        return facts
+    def rulings_request(self, announcement: DrawAnnouncement,
+                        origin: RequestOrigin = RequestOrigin.DRAW_CLAIM
+                        ) -> RulingsRequest | None:
+        """The request for the rulings on ``announcement`` (the core's
+        :func:`~rulesbook.rulings.rulings_request`: the claim at the ply after which it
+        is made, the record and its tags); None without a rules library."""
+        if self.library is None:
+            return None
+        return rulings_request(self.library, self._board.record, announcement, origin)
 
-    def request_rulings(self, announcement: DrawAnnouncement | None = None) -> bool:
+    def request_rulings(self, announcement: DrawAnnouncement | None = None,
+                        origin: RequestOrigin = RequestOrigin.DRAW_CLAIM) -> bool:
         """Emit rulingsRequested for ``announcement`` (default: the one shown at the
         current ply)."""
         chosen = announcement if announcement is not None else self.current()
-        if chosen is None:
+        request = None if chosen is None else self.rulings_request(chosen, origin)
+        if request is None:
             self.statusMessage.emit("No draw claim at this position")
             return False
-        self.rulingsRequested.emit(chosen.incident.incident, self.request_facts(chosen))
+        self.rulingsRequested.emit(request)
         return True

@@ -23,6 +23,7 @@ from rulesbook.rulings import (
     Incident,
     Ruling,
     RulingsError,
+    RulingsRequest,
     Suggestions,
     cases_for_proposal,
     compare,
@@ -38,15 +39,6 @@ FactValue = bool | int | float | str
 #: The referee's editable report fields, in form order.
 REPORT_FIELDS = ("title", "event", "round", "date", "black", "white", "description", "fen", "moves",
                  "disputed_ply", "decision", "notes")
-
-#: Keys the board may add to the facts that are not incident facts (kept as context).
-CONTEXT_KEYS = ("move", "reason", "fen", "moves", "ply", "disputed_ply", "explanation",
-                "side", "plies_ago", "variant", "event", "round", "date", "black", "white")
-#: The record context a request may carry (see ``BoardController.rulings_facts``):
-#: context key -> the report field it fills.
-RECORD_FIELDS = {"moves": "moves", "fen": "fen", "ply": "disputed_ply",
-                 "disputed_ply": "disputed_ply", "event": "event", "round": "round",
-                 "date": "date", "black": "black", "white": "white"}
 
 
 def outcome_words(ruling: Ruling) -> str:
@@ -108,9 +100,8 @@ class RulingsController(QObject):
     # -- the dispute -----------------------------------------------------------
     def select_incident(self, incident_id: str, facts: Mapping[str, object] | None = None,
                         keep_facts: bool = False) -> bool:
-        """Choose ``incident_id``; ``facts`` (from the board: may hold context keys such as
-        ``move``) replace the current facts. Unknown or ill-typed facts are dropped with a
-        status message, never raised."""
+        """Choose ``incident_id``; ``facts`` replace the current facts. Unknown or
+        ill-typed facts are dropped with a status message, never raised."""
         if self.library is None:
             return False
         try:
@@ -121,7 +112,7 @@ class RulingsController(QObject):
         changed = incident.id != self.incident_id
         self.incident_id = incident.id
         if facts is not None or (changed and not keep_facts):
-            self.facts, self.context = self._split(incident, facts or {})
+            self.facts, self.context = self._known(incident, facts or {}), {}
         else:
             self.facts = {k: v for k, v in self.facts.items() if k in incident.fact_ids}
         if changed:
@@ -130,10 +121,8 @@ class RulingsController(QObject):
         self._recompute()
         return True
 
-    def _split(self, incident: Incident, facts: Mapping[str, object]
-               ) -> tuple[dict[str, FactValue], dict[str, object]]:
+    def _known(self, incident: Incident, facts: Mapping[str, object]) -> dict[str, FactValue]:
         known: dict[str, FactValue] = {}
-        context: dict[str, object] = {}
         dropped: list[str] = []
         for key, value in dict(facts).items():
             if key in incident.fact_ids:
@@ -142,12 +131,32 @@ class RulingsController(QObject):
                 except RulingsError:
                     dropped.append(key)
             elif value is not None:
-                context[key] = value
-                if key not in CONTEXT_KEYS:
-                    dropped.append(key)
+                dropped.append(key)
         if dropped:
             self.statusMessage.emit("Not used as facts: " + ", ".join(dropped))
-        return known, context
+        return known
+
+    def take_request(self, request: RulingsRequest) -> bool:
+        """A dispute of a game sent by the board: its incident and facts, and the
+        record it travels with (moves, start, the disputed ply, the record's event,
+        round, date and players) in the report fields, replacing what they held (the
+        record in dispute is this one now); a request without a record leaves them."""
+        incident = request.incident
+        if not self.select_incident(incident.incident, incident.facts):
+            return False
+        self.context = {key: value for key, value in (("move", incident.move),
+                                                      ("explanation", incident.explanation))
+                        if value}
+        tags = request.tags
+        record = {"moves": request.moves_text, "fen": request.fen,
+                  "disputed_ply": "" if incident.ply is None else str(incident.ply),
+                  "event": tags.event, "round": tags.round, "date": tags.date,
+                  "black": tags.black, "white": tags.white}
+        filled = {name: value for name, value in record.items() if value}
+        if filled:
+            self.fields.update(filled)
+            self.fieldsChanged.emit()
+        return True
 
     def set_fact(self, fact_id: str, value: object) -> None:
         """Set one fact (None: unknown again)."""
@@ -232,24 +241,6 @@ class RulingsController(QObject):
             self.fields[name] = value
             self.fieldsChanged.emit()
 
-    def set_context(self, context: Mapping[str, object], replace: bool = False) -> None:
-        """Record/position sent along with a request (``moves``, ``fen``, ``ply``): fills
-        the empty report fields, or with ``replace`` (a new request from the board, whose
-        record is the one in dispute now) overwrites them. ``moves`` may be a text or a
-        list of move texts."""
-        moves = context.get("moves")
-        context = dict(context)
-        if isinstance(moves, (list, tuple)):
-            context["moves"] = " ".join(str(m) for m in moves)
-        self.context.update(context)
-        for key, field_name in RECORD_FIELDS.items():
-            value = context.get(key)
-            if value in (None, ""):
-                continue
-            if replace or not self.fields.get(field_name):
-                self.fields[field_name] = str(value)
-        self.fieldsChanged.emit()
-
     def report_case(self) -> Case:
         """The dispute as a core :class:`Case`, for :mod:`rulesbook.report`."""
         incident = self.incident
@@ -263,9 +254,8 @@ class RulingsController(QObject):
         description = f["description"]
         move = self.context.get("move")
         explanation = self.context.get("explanation")
-        reason = explanation or self.context.get("reason")
-        if not description and move and incident.id in CLAIM_INCIDENTS and reason:
-            description = str(reason)  # a draw claim: no move is disputed
+        if not description and move and incident.id in CLAIM_INCIDENTS and explanation:
+            description = str(explanation)  # a draw claim: no move is disputed
         elif not description and move and (ply is None or not f["moves"].strip()):
             # with the record and the ply, the report states the move and the reason in
             # words itself; a bare reason code (failure_to_capture) is never shown

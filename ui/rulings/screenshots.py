@@ -20,8 +20,8 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-FACTS = {"discovered": "at_once", "repeated": False, "players_agree": False,
-         "reconstructible": True}
+FACTS: dict[str, bool | str] = {"discovered": "at_once", "repeated": False,
+                                "players_agree": False, "reconstructible": True}
 VOTES = {"A": "1", "B": "1 4", "C": "4 3", "D": "4 3", "E": "2 4"}
 
 
@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication(["rulesbook-screenshots"])
     from rulesbook.datapath import bundled_data_dir
-    from rulesbook.rulings import get_case
+    from rulesbook.rulings import GameIncident, RequestOrigin, RulingsRequest, get_case
 
     from ..controller import AppController
     from ..mainwindow import MainWindow
@@ -80,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         QTest.qWaitForWindowExposed(window)
         rulings = window.workspace(RulingsWorkspace)
 
-        controller.rulingsRequested.emit("failure_to_capture", dict(FACTS, move="10-14"))
+        incident = GameIncident("failure_to_capture", dict(FACTS), move="10-14")
+        controller.rulingsRequested.emit(RulingsRequest(incident, RequestOrigin.CHECK_RECORD))
         app.processEvents()
         window.grab().save(str(out / "rulings.png"))
         rulings.tabs.setCurrentIndex(rulings.TAB_COMPARE)

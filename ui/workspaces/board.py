@@ -177,8 +177,7 @@ class BoardWorkspace(Workspace):
         bc.gap.started.connect(lambda: self.panels.setCurrentIndex(GAP_TAB))
         self.panels.currentChanged.connect(lambda _i: self._make_room_for_panel())
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
-            bc.rulingsRequested.connect(
-                lambda incident, facts: controller.rulingsRequested.emit(incident, dict(facts)))
+            bc.rulingsRequested.connect(controller.rulingsRequested)
         if bc.files.recover():
             saved = bc.files.recovered_at  # the autosave's time, not this session's
             when = f" (autosaved {saved})" if saved else ""

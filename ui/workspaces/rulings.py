@@ -5,19 +5,18 @@ force are silent (for the committee)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from rulesbook import Library
-from rulesbook.rulings import Case, Comparison, RulingsError, Suggestions
+from rulesbook.rulings import Case, Comparison, RulingsError, RulingsRequest, Suggestions
 from rulesbook.storage import SaveError
 
 from ..controller import AppController
 from ..dialogs import warn
-from ..rulings.controller import RECORD_FIELDS, RulingsController
+from ..rulings.controller import RulingsController
 from ..rulings.panel import (
     CaseBrowser,
     CompareTable,
@@ -113,16 +112,11 @@ class RulingsWorkspace(Workspace):
         self.rulings.set_edition(edition_id)
         self.silences.set_edition(edition_id)
 
-    def on_rulings_requested(self, incident: str, facts: Mapping[str, object] | None) -> None:
-        """The board (or anyone) asks for the rulings on a dispute: show them."""
+    def on_rulings_requested(self, request: RulingsRequest) -> None:
+        """The board (or anyone) asks for the rulings on a dispute: show them. The
+        record travels in the request: the panel never reads the board."""
         self.controller.workspaceRequested.emit(self.id)
-        facts = dict(facts or {})
-        if self.rulings.select_incident(str(incident), facts):
-            # the record context travels in the request (moves, fen, ply): the panel
-            # never reads the board
-            record = {k: facts[k] for k in RECORD_FIELDS if facts.get(k) not in (None, "")}
-            if record:
-                self.rulings.set_context(record, replace=True)
+        if self.rulings.take_request(request):
             self.tabs.setCurrentIndex(self.TAB_RULINGS)
 
     # -- display -----------------------------------------------------------------
