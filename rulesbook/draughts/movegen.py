@@ -79,7 +79,7 @@ RawMove: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], bool, int]
 # One single jump from an origin: (bit of the jumped square, bit of the landing
 # square, jumped square, landing square).
 _Jump: TypeAlias = tuple[int, int, int, int]
-_Jumps: TypeAlias = tuple[tuple[_Jump, ...], ...]
+Jumps: TypeAlias = tuple[tuple[_Jump, ...], ...]
 _Masks: TypeAlias = tuple[tuple[int, int], ...]
 
 FULL = (1 << 32) - 1
@@ -89,7 +89,7 @@ WHITE_FORWARD = (0, 1)
 
 
 
-def _jumps(dirs: Sequence[int]) -> _Jumps:
+def _jumps(dirs: Sequence[int]) -> Jumps:
     out: list[tuple[_Jump, ...]] = []
     for i in range(32):
         js: list[_Jump] = []
@@ -240,7 +240,7 @@ def _fking_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...
 
 
 def _man_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...], opp: int,
-             empty: int, jumps: _Jumps, crown: int, mode: int, flying: bool,
+             empty: int, jumps: Jumps, crown: int, mode: int, flying: bool,
              out: list[RawMove]) -> bool:
     found = False
     for ob, lb, o, land in jumps[i]:
@@ -554,103 +554,3 @@ def has_capture(men: int, kings: int, opp: int, occ: int, black: bool, rules: Co
     """True when the side owning ``men``/``kings`` has a capture (and so must
     capture): a single jump exists.  Same answer as ``bool(captures(...))``."""
     return bool(jumpers(men, kings, opp, FULL ^ occ, black, rules))
-
-
-def _step_masks(steps: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
-    return tuple(sum(BIT[j] for j in s) for s in steps)
-
-
-STEPMASK_BLACK = _step_masks(STEPS_BLACK)
-STEPMASK_WHITE = _step_masks(STEPS_WHITE)
-STEPMASK_ALL = _step_masks(STEPS_ALL)
-
-
-def quiet_step(men: int, kings: int, occ: int, black: bool, rules: CompiledRules, i: int,
-               j: int) -> RawMove | None:
-    """The generated tuple of the quiet move ``i``-``j`` (bit indices) of the side
-    owning ``men``/``kings`` if it is a legal step ignoring captures, else None."""
-    bj = BIT[j]
-    if occ & bj:
-        return None
-    bi = BIT[i]
-    if men & bi:
-        if (STEPMASK_BLACK if black else STEPMASK_WHITE)[i] & bj:
-            return ((i, j), (), bool((CROWN_BLACK if black else CROWN_WHITE) & bj), 0)
-        return None
-    if kings & bi:
-        if rules.flying_kings:
-            between = BETWEEN.get((i, j))
-            if between is not None and not occ & between:
-                return ((i, j), (), False, 0)
-        elif STEPMASK_ALL[i] & bj:
-            return ((i, j), (), False, 0)
-    return None
-
-
-def _jump_to(jumps: _Jumps) -> tuple[dict[int, int], ...]:
-    """Per origin: {landing square: jumped square} of the single jumps in ``jumps``."""
-    return tuple({land: o for _ob, _lb, o, land in js} for js in jumps)
-
-
-JUMP_TO_ALL = _jump_to(JUMPS_ALL)
-JUMP_TO_BLACK = _jump_to(JUMPS_BLACK)
-JUMP_TO_WHITE = _jump_to(JUMPS_WHITE)
-
-
-def capture_path(men: int, kings: int, opp: int, occ: int, black: bool, rules: CompiledRules,
-                 path: tuple[int, ...]) -> RawMove | None:
-    """The generated tuple of the capture that stops on ``path`` (bit indices)
-    if it is one of ``captures(...)`` with exactly that path, else None.
-
-    Only short-range pieces under "free" precedence are checked here; for a
-    flying king or "most" precedence the answer is None (generate instead)."""
-    back, flying, most, mode = rules
-    if most:
-        return None
-    i = path[0]
-    bi = BIT[i]
-    if men & bi:
-        king = False
-        table = JUMPS_ALL if back else (JUMPS_BLACK if black else JUMPS_WHITE)
-        jump_to = JUMP_TO_ALL if back else (JUMP_TO_BLACK if black else JUMP_TO_WHITE)
-    elif kings & bi and not flying:
-        king = True
-        table = JUMPS_ALL
-        jump_to = JUMP_TO_ALL
-    else:
-        return None
-    empty = (FULL ^ occ) | bi
-    crown = CROWN_BLACK if black else CROWN_WHITE
-    capmask = 0
-    caps: list[int] = []
-    crowned = False
-    last = len(path) - 1
-    for k in range(1, last + 1):
-        land = path[k]
-        o = jump_to[i].get(land)
-        if o is None:
-            return None
-        ob = BIT[o]
-        lb = BIT[land]
-        if not opp & ob or capmask & ob or not empty & lb:
-            return None
-        capmask |= ob
-        caps.append(o)
-        i = land
-        if not king and crown & lb:
-            if mode == MODE_ENDS:
-                if k != last:
-                    return None
-                return (tuple(path), tuple(caps), True, capmask)
-            if mode == MODE_CONTINUES:
-                if flying:
-                    return None
-                king = crowned = True
-                table = JUMPS_ALL
-                jump_to = JUMP_TO_ALL
-    for ob, lb, _o, _land in table[i]:
-        if opp & ob and not capmask & ob and empty & lb:
-            return None  # the capture goes on: this path is not a whole move
-    if not king:
-        crowned = bool(crown & BIT[i])
-    return (tuple(path), tuple(caps), crowned, capmask)

@@ -12,6 +12,7 @@ from rulesbook.draughts.errors import (
 from rulesbook.draughts.fen import format_fen, parse_fen
 from rulesbook.draughts.geometry import BETWEEN, square_at
 from rulesbook.draughts.move import Move
+from rulesbook.draughts.movecheck import capture_path, quiet_step
 from rulesbook.draughts.movegen import (
     BIT,
     FULL,
@@ -19,11 +20,9 @@ from rulesbook.draughts.movegen import (
     CompiledRules,
     RawMove,
     apply,
-    capture_path,
     compile_rules,
     has_capture,
     legal_raw_moves,
-    quiet_step,
     raw_to_move,
 )
 from rulesbook.draughts.notation import (

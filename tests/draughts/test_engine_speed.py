@@ -27,13 +27,12 @@ from rulesbook.draughts import (
     Variant,
     perft,
 )
+from rulesbook.draughts.movecheck import capture_path, quiet_step
 from rulesbook.draughts.movegen import (
-    capture_path,
     captures,
     compile_rules,
     has_capture,
     quiet_moves,
-    quiet_step,
 )
 from rulesbook.draughts.pdn import PdnReader, resolve_move
 
