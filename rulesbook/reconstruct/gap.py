@@ -39,7 +39,13 @@ from rulesbook.draughts.notation import NotationError, read_move_pattern
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target
 from rulesbook.reconstruct.gap_known import check_known
 from rulesbook.reconstruct.gap_retro import Key, RawMove
-from rulesbook.reconstruct.gap_search import MAX_PLIES, CancelToken, GapSearch, SearchCancelled
+from rulesbook.reconstruct.gap_search import (
+    MAX_PLIES,
+    Cancellable,
+    CancelToken,
+    GapSearch,
+    SearchCancelled,
+)
 
 __all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
            "parse_known", "diverge_points", "MAX_PLIES"]
@@ -216,7 +222,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
              max_plies: int | None = None, known: Iterable[Known | str] = (),
              variant: str | Variant | None = None, limit: int = 200,
              progress: Callable[[float, int], bool | None] | None = None,
-             cancel: object | None = None, min_plies: int = 0,
+             cancel: Cancellable | None = None, min_plies: int = 0,
              use_frontier: bool = True) -> GapResult:
     """Every legal sequence of ``plies`` moves (or of 0..``max_plies`` moves)
     from ``start`` to ``target`` (Positions or FENs; ``"start"`` is the

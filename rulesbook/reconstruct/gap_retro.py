@@ -72,7 +72,10 @@ class QuietUnmove(NamedTuple):
     end: int
 
 
-class _Matches(Protocol):
+class MoveConstraint(Protocol):
+    """What the search asks of a known move (:class:`~rulesbook.reconstruct.gap.Known`):
+    does a move, as its path of square numbers, match it?"""
+
     def matches(self, path: tuple[int, ...]) -> bool: ...
 
 
@@ -338,7 +341,7 @@ def _layer_items(below: Mapping[Key, int], tick: Callable[[], None] | None
 
 
 def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, start: Key,
-               plies: int, known: Mapping[int, Sequence[object]],
+               plies: int, known: Mapping[int, Sequence[MoveConstraint]],
                tick: Callable[[], None] | None = None,
                reachable: Reachable | None = None) -> dict[Key, int]:
     """The backward layer ``k`` from layer ``k - 1`` (``below``): every position
@@ -357,7 +360,7 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     start_black, start_white = (sb | sbk).bit_count(), (sw | swk).bit_count()
     start_bmen, start_wmen = sb.bit_count(), sw.bit_count()
     ply = plies - k + 1  # the ply of the move from this layer to the one below
-    constraints = [c.matches for c in known.get(ply) or ()]  # type: ignore[attr-defined]
+    constraints = [c.matches for c in known.get(ply) or ()]
     flying = variant.flying_kings
     men_back = variant.men_capture_backward
     left = plies - k  # plies from the start to this layer

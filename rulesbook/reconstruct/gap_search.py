@@ -30,9 +30,16 @@ from typing import Protocol
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import apply, legal_raw_moves
 from rulesbook.reconstruct.gap_bounds import Reachable, Target, feasible, useful_moves
-from rulesbook.reconstruct.gap_retro import Key, RawMove, Rules, can_unmove, next_layer
+from rulesbook.reconstruct.gap_retro import (
+    Key,
+    MoveConstraint,
+    RawMove,
+    Rules,
+    can_unmove,
+    next_layer,
+)
 
-__all__ = ["CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
+__all__ = ["Cancellable", "CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
 
 #: The longest gap searched (a deeper search could not finish anyway).
 MAX_PLIES = 200
@@ -100,8 +107,10 @@ class CancelToken:
         return self._set
 
 
-class _Constraint(Protocol):
-    def matches(self, path: tuple[int, ...]) -> bool: ...
+class Cancellable(Protocol):
+    """What cancels a search: a :class:`CancelToken`, a ``threading.Event``."""
+
+    def is_set(self) -> bool: ...
 
 
 class GapSearch:
@@ -113,10 +122,10 @@ class GapSearch:
     """
 
     def __init__(self, target: Target, rules: Rules,
-                 known: Mapping[int, Sequence[_Constraint]],
+                 known: Mapping[int, Sequence[MoveConstraint]],
                  plies: int, cap: int,
                  progress: Callable[[float, int], bool | None] | None = None,
-                 cancel: object | None = None) -> None:
+                 cancel: Cancellable | None = None) -> None:
         self.target = target
         self.rules = rules
         self.known = known
@@ -148,7 +157,7 @@ class GapSearch:
     def tick(self) -> None:
         """Raise SearchCancelled when cancelled; report progress now and then."""
         cancel = self.cancel
-        if cancel is not None and cancel.is_set():  # type: ignore[attr-defined]
+        if cancel is not None and cancel.is_set():
             raise SearchCancelled
         if self.progress is not None:
             now = time.perf_counter()
@@ -185,8 +194,9 @@ class GapSearch:
         while True:
             try:
                 return self._count(*key, self.plies, 1.0)
-            except _Deeper:
-                self._grow(variant, key)  # type: ignore[arg-type]
+            except _Deeper:  # raised only once a layer was built, with the variant
+                assert variant is not None
+                self._grow(variant, key)
                 self.done = 0.0
 
     def _grow(self, variant: Variant, key: Key) -> None:
