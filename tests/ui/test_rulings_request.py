@@ -117,3 +117,17 @@ def test_draw_rulings_at_the_13_count_fills_the_rulings_workspace(window, qtbot)
             shown(rulings, "white")) == ("Club night", "3", "Ann", "Bob")
     # the claim in words goes to the report (no move is disputed)
     assert "13-count reached after White's 13th move" in rulings.rulings.report_case().description
+
+    # then a second game, with no tags, to the same claim: the report must not
+    # keep the first game's event, round and players (it would name the wrong game)
+    window.show_workspace("board")
+    paste(board, pdn(THREE_V_ONE, THREE_V_ONE_LINE))
+    board.board.setFocus()
+    qtbot.keyClick(board.board, Qt.Key.Key_Home)
+    for _ in range(draw_ply):
+        qtbot.keyClick(board.board, Qt.Key.Key_Right)
+    qtbot.mouseClick(board.claim_bar.button, Qt.MouseButton.LeftButton)
+    assert window.current_workspace() is rulings
+    assert (shown(rulings, "event"), shown(rulings, "round"), shown(rulings, "black"),
+            shown(rulings, "white")) == ("", "", "", "")
+    assert shown(rulings, "disputed_ply") == str(draw_ply)

@@ -152,9 +152,10 @@ class RulingsController(QObject):
                   "disputed_ply": "" if incident.ply is None else str(incident.ply),
                   "event": tags.event, "round": tags.round, "date": tags.date,
                   "black": tags.black, "white": tags.white}
-        filled = {name: value for name, value in record.items() if value}
-        if filled:
-            self.fields.update(filled)
+        if request.moves_text or request.fen:
+            # every field of the record, blank ones too: a tag the new game lacks
+            # must not keep the last game's value (a report naming the wrong players)
+            self.fields.update(record)
             self.fieldsChanged.emit()
         return True
 
