@@ -339,8 +339,9 @@ def analyse_move(position: Position, text: str | WrittenMove,
         try:
             resolve_move(other, text)
             return Analysis(None, Reason.OUT_OF_TURN,
-                            f"it was {slot.title}'s turn: {piece.color.title} moved twice "
-                            f"(out of turn)", {"mover": piece.color.name.lower()},
+                            f"it was {slot.title}'s turn, not {piece.color.title}'s: "
+                            f"{piece.color.title} moved out of turn",
+                            {"mover": piece.color.name.lower()},
                             _physical(position, squares, slot))
         except DraughtsError:
             return Analysis(None, Reason.OPPONENT_PIECE,

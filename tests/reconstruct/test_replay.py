@@ -225,3 +225,13 @@ def test_plain_text_record_with_numbers_and_comments():
     assert record.texts == ["11-15", "23-19", "8-11", "22-17"]
     assert record.result == "1/2-1/2"
     assert record.moves[2].line == 2
+
+
+def test_a_first_move_out_of_turn_is_not_called_a_second_move():
+    # Black moves first in pool; White's 22-18 (c3-d4) as the very first move is
+    # out of turn, but White has not "moved twice": nothing was played before it
+    checked = replay(["c3-d4"], variant="pool")
+    first = checked.first_illegal
+    assert first is not None and first.reason is Reason.OUT_OF_TURN
+    assert "twice" not in first.message
+    assert "it was Black's turn, not White's" in first.message
