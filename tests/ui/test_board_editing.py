@@ -107,3 +107,13 @@ def test_comments_and_variations_typed_with_the_moves_are_kept(qtbot, ws):
     assert bc.moves[0].comment == "the usual a slip" and texts(ws)[1] == "21-17"
     ws.undo_action.trigger()
     assert bc.moves[0].comment == "the usual" and texts(ws) == ["11-15", "23-19", "8-11"]
+
+
+def test_a_typed_move_that_cannot_stand_says_why_at_once(qtbot, ws):
+    # "garbage" is no move; 11-33 names no square; 9-13 in the planted record is
+    # a failure to capture: the status says so when the moves are added
+    typed(qtbot, ws, "11-15 garbage")
+    assert "garbage" in ws.status_text() and "cannot be read" in ws.status_text()
+    ws.board_controller.editing.new_game()
+    typed(qtbot, ws, PLANTED)
+    assert "Black had to capture: 10x19" in ws.status_text()

@@ -49,6 +49,12 @@ class RecordEditing(BoardPart):
             msg += f", replacing {replaced} later move(s) (Ctrl+Z to undo)"
         if board.available_plies < len(board.moves):
             msg += f"; the record stops at ply {board.available_plies + 1}"
+        # say at once what is wrong with a move just typed (not only after Check Record)
+        wrong = [m for m in board.replay.illegal if at < m.ply <= at + len(written)]
+        if wrong:
+            msg += f". {wrong[0].message}"
+            if len(wrong) > 1:
+                msg += f" ({len(wrong) - 1} more illegal move(s): Check Record lists them)"
         self.statusMessage.emit(self._with_claims(msg, at + 1, at + len(written)))
         return len(written)
 
