@@ -152,6 +152,72 @@ def test_no_ui_module_uses_another_objects_private_names():
     assert not problems, "\n".join(problems)
 
 
+def module_private_uses(source: str, where: str = "<test>") -> list[str]:
+    """Every private name one module of the project takes from another: ``from
+    .report import _CSS`` (relative or not), or ``yamltext._plain(...)`` on a
+    module (or any name) of the project bound by an import.  (Other libraries'
+    private names are not looked at: the one used, dulwich.web's chunked-body
+    reader, is pinned by the lock and exercised by the sync tests.)"""
+    tree = ast.parse(source)
+    found = []
+    imported: set[str] = set()
+
+    def ours(module: str) -> bool:
+        return module.split(".")[0] in (CORE, "ui")
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if not (node.level or ours(node.module or "")):
+                continue  # another library's names are its own business
+            for alias in node.names:
+                if _private(alias.name):
+                    found.append(f"{where}:{node.lineno}: imports the private name "
+                                 f"{alias.name} from {'.' * node.level}{node.module or ''}")
+                else:
+                    imported.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if ours(alias.name):
+                    imported.add(alias.asname or alias.name.split(".")[0])
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in imported:
+                found.append(f"{where}:{node.lineno}: uses the private name {node.attr} "
+                             f"of {ast.unparse(node.value)}")
+    return found
+
+
+def test_the_module_private_check_finds_what_is_planted():
+    planted = ("from .report import _QT_CSS, qt_html\n"
+               "from rulesbook.proposing import yamltext as yt\n"
+               "import rulesbook.draughts.position\n"
+               "yt._plain('x')\n"
+               "rulesbook.draughts.position._cache\n"
+               "self._mine\n"
+               "qt_html._private\n"
+               "import argparse\n"
+               "argparse._SubParsersAction\n")
+    found = module_private_uses(planted)
+    assert len(found) == 4, found
+    assert any("_QT_CSS from .report" in f for f in found)
+    assert any("_plain of yt" in f for f in found)
+    assert any("_cache of rulesbook.draughts.position" in f for f in found)
+    assert any("_private of qt_html" in f for f in found)
+
+
+def test_no_module_takes_another_modules_private_names():
+    # the core and the UI alike: a private name is its module's own
+    problems = []
+    for package in (CORE, "ui"):
+        for path in sorted((REPO / package).rglob("*.py")):
+            problems += module_private_uses(path.read_text(encoding="utf-8"),
+                                            str(path.relative_to(REPO)))
+    assert not problems, "\n".join(problems)
+
+
 # --------------------------------------------------------------------------- import cycles
 
 def import_graph(root: Path, package: str = CORE) -> dict[str, set[str]]:

@@ -67,15 +67,14 @@ def perft(position: Position, depth: int, divide: bool = False) -> int | dict[st
     """
     if not isinstance(depth, int) or depth < 0:
         raise DraughtsError(f"perft depth must be a whole number >= 0, not {depth!r}")
-    bm, bk, wm, wk = position._boards
-    black = position._black_to_move
+    bm, bk, wm, wk, black = position.bitboards()
     rules = compile_rules(position.variant)
     if not divide:
         return perft_raw(bm, bk, wm, wk, black, rules, depth)
     result: dict[str, int] = {}
     for move in position.legal_moves():
         child = position.play(move)
-        cbm, cbk, cwm, cwk = child._boards
+        cbm, cbk, cwm, cwk, _ = child.bitboards()
         result[move.full_text()] = perft_raw(cbm, cbk, cwm, cwk, not black, rules,
                                               max(depth - 1, 0))
     return result

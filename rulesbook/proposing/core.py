@@ -176,7 +176,7 @@ def add_member(root: Path, name: str, letter: str | None = None) -> NewMember:
 
 
 def _scalar(word: str) -> str:
-    return word if yt._plain(word) else yt.quoted(word)
+    return word if yt.plain(word) else yt.quoted(word)
 
 
 # -- proposals ------------------------------------------------------------------

@@ -127,10 +127,10 @@ def block_item(pairs: Mapping[str, object], dash_indent: int) -> tuple[str, ...]
     pad = " " * (dash_indent + 2)
     for i, (key, val) in enumerate(pairs.items()):
         if isinstance(val, (list, tuple)):
-            rendered = f"[{', '.join(str(v) if _plain(v) else quoted(v) for v in val)}]"
+            rendered = f"[{', '.join(str(v) if plain(v) else quoted(v) for v in val)}]"
         elif isinstance(val, dict):
             rendered = flow_mapping(val)
-        elif key in _PLAIN_KEYS and _plain(str(val)):
+        elif key in _PLAIN_KEYS and plain(str(val)):
             rendered = str(val)
         else:
             rendered = quoted(str(val))
@@ -142,7 +142,7 @@ def block_item(pairs: Mapping[str, object], dash_indent: int) -> tuple[str, ...]
 _PLAIN_KEYS = frozenset({"member", "kind"})
 
 
-def _plain(word: str) -> bool:
+def plain(word: str) -> bool:
     """A list item that can stay unquoted, as the shipped files write topics."""
     return bool(word) and all(c.isalnum() or c in "-_" for c in word) and word[0].isalpha() \
         and word.lower() not in ("yes", "no", "true", "false", "on", "off", "null")

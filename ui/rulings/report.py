@@ -27,7 +27,7 @@ from ..export import document_pdf_bytes
 DIAGRAM_URL = "rulesbook-diagram://board.png"
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 _SIZE = re.compile(r'<svg[^>]*\bwidth="(\d+)"')
-_QT_CSS = ("body { font-family: serif; color: #212121; font-size: 10pt; }\n"
+QT_CSS = ("body { font-family: serif; color: #212121; font-size: 10pt; }\n"
            "h1 { font-size: 15pt; } h2 { font-size: 12pt; } h3 { font-size: 10.5pt; }\n"
            "blockquote { color: #37474f; margin-left: 16px; }\n"
            "table { border-collapse: collapse; } td, th { border: 1px solid #bbbbbb; "
@@ -98,7 +98,7 @@ def report_pdf_bytes(report: str, title: str = "Dispute report") -> bytes:
     # 10 pt on Letter: a typical dispute (diagram, facts, rulings, the comparison
     # of eight variants, the decision and signatures) fits on two pages
     doc.setDefaultFont(QFont("serif", 10))
-    doc.setDefaultStyleSheet(_QT_CSS)
+    doc.setDefaultStyleSheet(QT_CSS)
     if image is not None:
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(DIAGRAM_URL), image)
     doc.setHtml(body)

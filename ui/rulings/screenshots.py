@@ -30,11 +30,11 @@ def document_image(report: str, width: int = 820) -> QImage:
     from PySide6.QtCore import QUrl
     from PySide6.QtGui import QTextDocument
 
-    from .report import _QT_CSS, DIAGRAM_URL, ReportDocument, qt_html
+    from .report import DIAGRAM_URL, QT_CSS, ReportDocument, qt_html
 
     body, image = qt_html(report)
     doc = ReportDocument(image)
-    doc.setDefaultStyleSheet(_QT_CSS)
+    doc.setDefaultStyleSheet(QT_CSS)
     if image is not None:
         doc.addResource(QTextDocument.ResourceType.ImageResource, QUrl(DIAGRAM_URL), image)
     doc.setHtml(body)
