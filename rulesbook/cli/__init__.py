@@ -76,6 +76,13 @@ def main(argv: list[str] | None = None) -> int:
             warnings.showwarning = show_warning
             return _run(args)
     except BrokenPipeError:
+        # the reader of the output went away (``| head``): stop quietly, as Python's
+        # documentation advises (no second error when the output is flushed at exit)
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
         return 0
     except KeyboardInterrupt:
         return 130

@@ -109,6 +109,8 @@ def guarded(handler: Handler,
         except LibraryError as exc:
             print(str(exc), file=sys.stderr)
             return 2
+        except BrokenPipeError:
+            raise  # the reader went away (``| head``): not an error (see cli.main)
         except (RulesbookError, ValueError, OSError) as exc:
             return fail(str(exc), exit_code(args, exc) if exit_code is not None else 2)
     return run

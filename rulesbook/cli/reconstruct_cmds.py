@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from rulesbook.limits import MAX_GAMES
 
+from ..draughts.notation import plies_text
 from .common import fail, game_file, int_range
 from .progress import GapProgress
 
@@ -177,7 +178,7 @@ def _print_report(report: dict[str, Any], record: Record) -> None:
 
     who = " - ".join(visible_controls(tags.get(k, "?")) for k in ("Black", "White")) \
         if tags else "moves"
-    print(f"game {report['game']} ({who}), {report['plies']} plies:")
+    print(f"game {report['game']} ({who}), {plies_text(report['plies'])}:")
     if record.variant_guess is not None:
         print(f"  {record.variant_guess.sentence()}")
     if record.start is None:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from rulesbook.draughts.move import Move
 
 __all__ = [
+    "plies_text",
     "bare",
     "CAPTURE_MARK",
     "MAX_MOVE_CHARS",
@@ -136,6 +137,11 @@ class MovePattern:
     end: int | None
     via: tuple[int, ...]
     capture: bool
+
+
+def plies_text(count: int) -> str:
+    """A number of plies as a referee reads it: "1 ply", "4 plies"."""
+    return f"{count} ply" if count == 1 else f"{count} plies"
 
 
 def separator(capture: bool) -> str:

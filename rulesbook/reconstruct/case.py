@@ -24,6 +24,7 @@ import yaml
 
 from rulesbook.documents import DocumentError, load_document
 from rulesbook.draughts import DraughtsError, Position
+from rulesbook.draughts.notation import plies_text
 from rulesbook.errors import DataFileError, Problem
 from rulesbook.reconstruct.importing import import_record
 from rulesbook.reconstruct.record import looks_like_pdn
@@ -171,7 +172,7 @@ def case_findings(checked: Replay | None, gap: GapResult | None) -> dict[str, An
         first = checked.first_illegal
         findings["first_illegal"] = first.to_dict() if first is not None else None
         findings["summary"] = first.message if first is not None else \
-            f"every move is legal ({len(checked.moves)} plies)"
+            f"every move is legal ({plies_text(len(checked.moves))})"
         if first is not None:
             findings["facts"] = {k: v for k, v in first.facts.items()
                                  if isinstance(v, _FACT_TYPES)}

@@ -8,6 +8,7 @@ import html
 from collections.abc import Sequence
 
 from rulesbook.draughts import CountState
+from rulesbook.draughts.notation import plies_text
 from rulesbook.reconstruct.replay import Replay
 from rulesbook.reconstruct.session import GameRecord
 
@@ -25,7 +26,7 @@ def check_html(result: Replay, let_stand: bool) -> str:
     (every one when ``let_stand``) with the reason and the legal moves."""
     parts = []
     if result.ok:
-        parts.append(f"<p><b>Every move is legal</b> ({len(result.moves)} plies).</p>")
+        parts.append(f"<p><b>Every move is legal</b> ({plies_text(len(result.moves))}).</p>")
     for item in result.illegal if let_stand else result.illegal[:1]:
         legal = ", ".join(item.legal_moves) or "none"
         parts.append(
