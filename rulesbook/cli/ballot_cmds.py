@@ -145,7 +145,25 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _checked_folder(args: argparse.Namespace) -> None:
+    """A ballot counted in its rules folder (``--data``, or the folder holding the
+    file) is counted only when the folder passes every check, as every other
+    command reads it: an option that is no proposal, a vote by no member, a broken
+    seal are refused with the folder's problems (LibraryError).  A ballot file
+    alone, outside any rules folder, is counted as it stands (anyone may count a
+    copy)."""
+    if args.data is not None:
+        load_library(folder_of(args.file, args.data))
+        return
+    from ..rulesfolder import find_rules_folder
+
+    root = find_rules_folder(Path(args.file).resolve().parent)
+    if root is not None:
+        load_library(root)
+
+
 def cmd_tally(args: argparse.Namespace) -> int:
+    _checked_folder(args)
     ballot = load_ballot(args.file)
     results = tally(ballot, method=args.method, threshold=args.threshold,
                     threshold_base=args.threshold_base, quorum=args.quorum)
