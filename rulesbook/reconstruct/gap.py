@@ -163,7 +163,10 @@ class GapResult:
         """The object printed by ``rulesbook reconstruct --json``."""
         return {"status": self.status.value, "sequences": [list(t) for t in self.texts],
                 "diverge_at": list(self.diverge_at), "explanation": self.explanation,
-                "more_exist": self.truncated}
+                "more_exist": self.truncated,
+                # False when the search was stopped (Ctrl+C, Cancel): then more
+                # sequences may exist although ``more_exist`` could not tell
+                "complete": not self.cancelled}
 
 
 def diverge_points(sequences: Sequence[Sequence[object]]) -> tuple[int, ...]:
@@ -298,9 +301,23 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         if total > limit:
             break
     truncated = total > limit
-    sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in found[:limit])
+    listed = found[:limit]
+    sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in listed)
     texts = _texts(start, sequences)
     diverge = diverge_points(sequences)
+    # whether ``diverge`` holds for every sequence, not only for the ones listed
+    diverge_known = not truncated
+    if truncated and not cancelled and listed and len(tried) == 1:
+        # the listed ones agree up to their first difference; the ones not listed
+        # may leave that path earlier: ask the search where another move leads on
+        agreed = listed[0][:diverge[0] - 1] if diverge else listed[0]
+        try:
+            first = search.first_difference(key, agreed)
+            diverge_known = True
+        except SearchCancelled:  # the count stands; where they differ stays the listed'
+            first = None
+        if first is not None:
+            diverge = (first, *(d for d in diverge if d > first))
     span = f"{plies}" if plies is not None else f"at most {max_plies}"
     unaccounted: tuple[str, ...] = ()
     if cancelled:
@@ -334,8 +351,14 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
                     f"listed)")
         else:
             head = f"{len(sequences)} sequences lead to the board"
-        where = (f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
-                 if diverge else "")
+        if not diverge:
+            where = ""
+        elif diverge_known:
+            where = f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
+        else:
+            where = (f"; the listed ones first differ at ply "
+                     f"{', '.join(str(d) for d in diverge)} (those not listed may differ "
+                     f"earlier)")
         # what the referee could add to narrow the answer down
         hint = ("; to narrow them down, add a move the players agree on"
                 + (f" (e.g. the one at ply {diverge[0]})" if diverge else "")

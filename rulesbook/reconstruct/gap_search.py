@@ -341,6 +341,41 @@ class GapSearch:
         return total
 
     # ------------------------------------------------------------------ listing
+    def first_difference(self, key: Key, path: Sequence[RawMove]) -> int | None:
+        """After :meth:`count`: the first ply (1-based) along ``path`` (the moves
+        the sequences listed agree on) where another move leads to the board
+        too — where the sequences that exist really first differ, when the
+        listing was cut by the limit (the moves not listed may leave the path
+        early).  None when no other move does along ``path``.  Each other move
+        is asked only whether one sequence follows it (a search that stops at
+        the first); cancelling works as in :meth:`count`."""
+        saved_cap, saved_grow = self.cap, self._grow_at
+        self.cap, self._grow_at = 1, -1.0  # one sequence is enough; no new layer
+        try:
+            bm, bk, wm, wk, black = key
+            remaining = self.plies
+            for index, chosen in enumerate(path):
+                for mv in self._moves(bm, bk, wm, wk, black, index + 1):
+                    if mv == chosen:
+                        continue
+                    nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
+                    if self._exists((nbm, nbk, nwm, nwk, not black), remaining - 1):
+                        return index + 1
+                bm, bk, wm, wk = apply(bm, bk, wm, wk, black, chosen)
+                black = not black
+                remaining -= 1
+            return None
+        finally:
+            self.cap, self._grow_at = saved_cap, saved_grow
+
+    def _exists(self, key: Key, remaining: int) -> bool:
+        if remaining <= self.depth:
+            return self.back[remaining].get(key, 0) > 0
+        hit = self.memo.get((*key, remaining))
+        if hit is not None:
+            return hit > 0  # a count in the table is exact at zero, a lower bound above
+        return self._count(*key, remaining, 0.0) > 0
+
     def sequences(self, key: Key, limit: int) -> list[tuple[RawMove, ...]]:
         """The first ``limit`` sequences (tuples of raw moves) from ``key``, in
         move-generation order; call after :meth:`count`."""

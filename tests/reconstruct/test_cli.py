@@ -80,7 +80,7 @@ def test_reconstruct_contract(capsys):
     assert code == 0
     assert json.loads(out) == {"status": "unique", "sequences": [["11-15"]], "diverge_at": [],
                                "explanation": json.loads(out)["explanation"],
-                               "more_exist": False}
+                               "more_exist": False, "complete": True}
     code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to",
                        "B:W17,20,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,13,16", "--plies", "4",
                        "--known", "1:9-?", "--json")

@@ -187,3 +187,26 @@ def test_search_with_the_deepest_layers_counts_what_brute_force_counts(name, see
     finally:
         gap_search.GROW = grow
     assert len(result.sequences) == brute_count(earlier, board, plies)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.booleans(), st.integers(2, 5),
+       st.integers(1, 3))
+def test_a_list_cut_by_the_limit_still_says_where_the_sequences_first_differ(
+        name, seed, kings, plies, limit):
+    # the ones not listed may leave the listed ones' path early: the first ply
+    # where the sequences differ is that of the complete list, not of the cut one
+    rng = random.Random(seed)
+    start = king_position(rng, name) if kings else Position.start(name)
+    path = play(start.bitboards(), start.variant, rng, plies)
+    if path is None:
+        return
+    board = Position.from_bitboards(path[-1][0], variant=start.variant)
+    complete = fill_gap(start, board, plies, limit=100_000)
+    assert not complete.truncated
+    if len(complete.sequences) <= limit:
+        return
+    cut = fill_gap(start, board, plies, limit=limit)
+    assert cut.truncated and len(cut.sequences) == limit
+    assert cut.diverge_at[0] == complete.diverge_at[0], (name, start.fen(), board.fen())
+    assert "those not listed" not in cut.explanation
