@@ -4,6 +4,7 @@ Each workspace is checked on each of its tabs, in the states a user works in."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from tests.datapaths import CORPUS
@@ -57,4 +58,33 @@ def test_board_fits_with_a_game_and_in_set_up(shown_window, qtbot, size):
     toolbar.widgetForAction(toolbar.mode_actions["setup"]).click()  # the user's button
     assert board.board_controller.mode == "setup"
     problems += _check(window, qtbot, "board", "set-up")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_the_gap_result_is_seen_whole(shown_window, qtbot, size):
+    # after a search the Gap tab holds the explanation, the sequences and their
+    # preview: the panel takes the room it needs from the record above, so none
+    # of it is scrolled to (found by a referee's check at 1280x800)
+    from rulesbook.draughts import Position
+
+    window = shown_window
+    window.resize(*size)
+    window.show_workspace("board")
+    board = window.workspaces["board"]
+    bc = board.board_controller
+    kings = Position.from_fen("W:WK21:BK31,K22,K2", "pool")
+    bc.editing.new_game(start=kings)
+    bc.set_target(kings)
+    board.panels.setCurrentIndex(2)
+    board.gap_panel.plies.setValue(6)
+    with qtbot.waitSignal(bc.gap.finished, timeout=30000):
+        qtbot.mouseClick(board.gap_panel.search_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not bc.gap.running, timeout=5000)
+    QApplication.processEvents()
+    QApplication.processEvents()
+    page = board.panels.currentWidget()
+    assert page.verticalScrollBar().maximum() == 0, "the Gap tab scrolls"
+    assert "more than 200 sequences" in board.gap_panel.explanation.text()
+    problems = [str(m) for m in misfits(window, f"board ({size}, gap result)")]
     assert not problems, "\n".join(problems)

@@ -223,8 +223,10 @@ class BoardWidget(QWidget):
         self.update()
 
     def set_caption(self, text: str) -> None:
-        """A one-line caption under the board (side to move, mode)."""
+        """A one-line caption under the board (side to move, mode); when it is too long
+        for the board's width it is shortened with "…" and shown whole as the tooltip."""
         self._caption = text
+        self.setToolTip(text)
         self.update()
 
     def highlights(self) -> dict:
@@ -404,8 +406,9 @@ class BoardWidget(QWidget):
             fm = self.fontMetrics()
             margin = fm.height() + 4 if self._coords else 2
             rect = QRectF(0, board.bottom() + margin + 2, self.width(), fm.height() + 2)
-            p.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-                       self._caption)
+            # too long for a narrow board: its start stays readable (not cut at both ends)
+            text = fm.elidedText(self._caption, Qt.TextElideMode.ElideRight, self.width() - 4)
+            p.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, text)
         p.end()
 
     def _paint_numbers(self, p: QPainter, size: float) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -175,6 +175,9 @@ class BoardWorkspace(Workspace):
         bc.modeChanged.connect(self._mode_changed)
         bc.statusMessage.connect(self.show_status)
         bc.gap.started.connect(lambda: self.panels.setCurrentIndex(GAP_TAB))
+        # a result (or a cancelled search) makes the Gap panel taller: the explanation,
+        # the sequences and their preview must be seen, not scrolled to
+        bc.gap.finished.connect(lambda _r: QTimer.singleShot(0, self._make_room_for_panel))
         self.panels.currentChanged.connect(lambda _i: self._make_room_for_panel())
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
             bc.rulingsRequested.connect(controller.rulingsRequested)
@@ -207,7 +210,11 @@ class BoardWorkspace(Workspace):
         viewport = page.viewport().height() if isinstance(page, QScrollArea) else page.height()
         overhead = max(self.panels.height() - viewport,
                        self.panels.tabBar().sizeHint().height() + 6)
-        need = inner.minimumSizeHint().height() + overhead + 2
+        width = page.viewport().width() if isinstance(page, QScrollArea) else page.width()
+        # wrapped text (the gap's explanation) needs its height at the width it has
+        wanted = (inner.heightForWidth(width) if inner.hasHeightForWidth()
+                  else inner.sizeHint().height())
+        need = max(inner.minimumSizeHint().height(), wanted) + overhead + 2
         if sizes[1] >= need:
             return
         spare = sizes[0] - self.record_panel.minimumSizeHint().height()
