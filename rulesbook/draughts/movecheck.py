@@ -47,15 +47,15 @@ def quiet_step(men: int, kings: int, occ: int, black: bool, rules: CompiledRules
     bi = BIT[i]
     if men & bi:
         if (STEPMASK_BLACK if black else STEPMASK_WHITE)[i] & bj:
-            return ((i, j), (), bool((CROWN_BLACK if black else CROWN_WHITE) & bj), 0)
+            return RawMove((i, j), (), bool((CROWN_BLACK if black else CROWN_WHITE) & bj), 0)
         return None
     if kings & bi:
         if rules.flying_kings:
             between = BETWEEN.get((i, j))
             if between is not None and not occ & between:
-                return ((i, j), (), False, 0)
+                return RawMove((i, j), (), False, 0)
         elif STEPMASK_ALL[i] & bj:
-            return ((i, j), (), False, 0)
+            return RawMove((i, j), (), False, 0)
     return None
 
 
@@ -113,7 +113,7 @@ def capture_path(men: int, kings: int, opp: int, occ: int, black: bool, rules: C
             if mode == MODE_ENDS:
                 if k != last:
                     return None
-                return (tuple(path), tuple(caps), True, capmask)
+                return RawMove(tuple(path), tuple(caps), True, capmask)
             if mode == MODE_CONTINUES:
                 if flying:
                     return None
@@ -125,4 +125,4 @@ def capture_path(men: int, kings: int, opp: int, occ: int, black: bool, rules: C
             return None  # the capture goes on: this path is not a whole move
     if not king:
         crowned = bool(crown & BIT[i])
-    return (tuple(path), tuple(caps), crowned, capmask)
+    return RawMove(tuple(path), tuple(caps), crowned, capmask)

@@ -4,8 +4,8 @@ Internal squares are bit indices 0-31 (square number - 1).  Row 0 is the top
 row (squares 1-4), row 7 the bottom row (29-32).  Black moves down (towards
 29-32), White up.
 
-A generated ("raw") move is a tuple ``(path, captures, crowns, capture_mask)``
-with ``path`` and ``captures`` in bit indices.
+A generated ("raw") move is a :class:`RawMove`, a named tuple ``(path, captures,
+crowns, capture_mask)`` with ``path`` and ``captures`` in bit indices.
 
 The public entry points, for code that searches many positions without
 building :class:`~rulesbook.draughts.Position` objects (the reconstruction's
@@ -74,8 +74,20 @@ class Bitboards(NamedTuple):
     black_to_move: bool
 
 
-# A generated move: (path, captures, crowns, capture_mask), squares as bit indices.
-RawMove: TypeAlias = tuple[tuple[int, ...], tuple[int, ...], bool, int]
+class RawMove(NamedTuple):
+    """A generated move, squares as bit indices (0-31): the squares it stops on,
+    the squares of the pieces it takes in order, whether it crowns, and the taken
+    pieces as a mask.  Built in the hot loops with ``_NEW(RawMove, (path, ...))``
+    (no keyword handling); :class:`~rulesbook.draughts.move.Move` is the public form."""
+
+    path: tuple[int, ...]
+    captures: tuple[int, ...]
+    crowns: bool
+    capture_mask: int
+
+
+#: ``_NEW(RawMove, (path, captures, crowns, mask))``: a RawMove the cheapest way
+_NEW = tuple.__new__
 # One single jump from an origin: (bit of the jumped square, bit of the landing
 # square, jumped square, landing square).
 _Jump: TypeAlias = tuple[int, int, int, int]
@@ -170,7 +182,7 @@ def _king_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...]
             nc = caps + (o,)
             nm = capmask | ob
             if not _king_dfs(land, nm, np, nc, opp, empty, crowns, out):
-                out.append((np, nc, crowns, nm))
+                out.append(_NEW(RawMove, (np, nc, crowns, nm)))
     return found
 
 
@@ -235,7 +247,7 @@ def _fking_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...
                 ends.append(land)
         if not going_on:
             for land in ends:
-                out.append((path + (land,), nc, crowns, nm))
+                out.append(_NEW(RawMove, (path + (land,), nc, crowns, nm)))
     return found
 
 
@@ -251,18 +263,18 @@ def _man_dfs(i: int, capmask: int, path: tuple[int, ...], caps: tuple[int, ...],
             nm = capmask | ob
             if crown & lb:
                 if mode == MODE_ENDS:
-                    out.append((np, nc, True, nm))
+                    out.append(_NEW(RawMove, (np, nc, True, nm)))
                 elif mode == MODE_CONTINUES:
                     if flying:
                         going_on = _fking_dfs(land, nm, np, nc, opp, empty, True, out)
                     else:
                         going_on = _king_dfs(land, nm, np, nc, opp, empty, True, out)
                     if not going_on:
-                        out.append((np, nc, True, nm))
+                        out.append(_NEW(RawMove, (np, nc, True, nm)))
                 elif not _man_dfs(land, nm, np, nc, opp, empty, jumps, crown, mode, flying, out):
-                    out.append((np, nc, True, nm))
+                    out.append(_NEW(RawMove, (np, nc, True, nm)))
             elif not _man_dfs(land, nm, np, nc, opp, empty, jumps, crown, mode, flying, out):
-                out.append((np, nc, False, nm))
+                out.append(_NEW(RawMove, (np, nc, False, nm)))
     return found
 
 
@@ -309,7 +321,7 @@ def _captures_from(starts: int, men: int, kings: int, opp: int, free: int, black
 def _quiet_table(steps: tuple[tuple[int, ...], ...], crown: int
                  ) -> tuple[tuple[tuple[int, RawMove], ...], ...]:
     """Per origin: ``(bit of the square, the raw move there)`` for each step."""
-    return tuple(tuple((BIT[j], ((i, j), (), bool(crown & BIT[j]), 0)) for j in steps[i])
+    return tuple(tuple((BIT[j], RawMove((i, j), (), bool(crown & BIT[j]), 0)) for j in steps[i])
                  for i in range(32))
 
 
@@ -319,7 +331,7 @@ QUIET_WHITE_MEN = _quiet_table(STEPS_WHITE, CROWN_WHITE)
 QUIET_SHORT_KING = _quiet_table(STEPS_ALL, 0)
 # a flying king's quiet moves along each ray, nearest first, with the ray's mask
 # and, for each square of the ray, how many of the ray's squares come before it
-RAY_MOVES = tuple(tuple(tuple(((i, j), (), False, 0) for j in ray) for ray in rays)
+RAY_MOVES = tuple(tuple(tuple(RawMove((i, j), (), False, 0) for j in ray) for ray in rays)
                   for i, rays in enumerate(RAYS_BY_DIR))
 RAY_MASK = tuple(tuple(sum(BIT[j] for j in ray) for ray in rays) for rays in RAYS_BY_DIR)
 _RAY_INDEX = tuple(tuple({j: n for n, j in enumerate(ray)} for ray in rays) for rays in RAYS_BY_DIR)
