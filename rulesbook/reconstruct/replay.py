@@ -339,8 +339,9 @@ def analyse_move(position: Position, text: str | WrittenMove,
         try:
             resolve_move(other, text)
             return Analysis(None, Reason.OUT_OF_TURN,
-                            f"it was {slot.title}'s turn, not {piece.color.title}'s: "
-                            f"{piece.color.title} moved out of turn",
+                            f"that is a move of {piece.color.title}'s "
+                            f"{piece.description.split()[1]} on {start}: {piece.color.title} "
+                            f"moved out of turn (it was {slot.title}'s turn)",
                             {"mover": piece.color.name.lower()},
                             _physical(position, squares, slot))
         except DraughtsError:

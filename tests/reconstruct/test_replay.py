@@ -234,4 +234,6 @@ def test_a_first_move_out_of_turn_is_not_called_a_second_move():
     first = checked.first_illegal
     assert first is not None and first.reason is Reason.OUT_OF_TURN
     assert "twice" not in first.message
-    assert "it was Black's turn, not White's" in first.message
+    # the scoresheet's slot is Black's; the piece moved is White's man on 22 (c3)
+    assert "that is a move of White's man on 22: White moved out of turn" in first.message
+    assert "(it was Black's turn)" in first.message
