@@ -61,6 +61,21 @@ def _type_checking_nodes(tree: ast.AST) -> set[int]:
 
 # --------------------------------------------------------------------------- private names
 
+def _private_attributes(tree: ast.AST, imported: set[str], where: str) -> list[str]:
+    """Every ``name._private`` (or ``name.sub._private``) in ``tree`` whose ``name``
+    is one of ``imported``, the names an import bound, as readable lines."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in imported:
+                found.append(f"{where}:{node.lineno}: uses the private name {node.attr} "
+                             f"of {ast.unparse(node.value)}")
+    return found
+
+
 def private_uses(source: str, where: str = "<test>") -> list[str]:
     """Every use of a private core name in ``source`` (a UI module), as readable lines."""
     tree = ast.parse(source)
@@ -84,15 +99,7 @@ def private_uses(source: str, where: str = "<test>") -> list[str]:
                         found.append(f"{where}:{node.lineno}: imports the private module "
                                      f"{alias.name}")
                     core_aliases.add(alias.asname or alias.name.split(".")[0])
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and _private(node.attr):
-            root = node.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id in core_aliases:
-                found.append(f"{where}:{node.lineno}: uses the private name {node.attr} "
-                             f"of {ast.unparse(node.value)}")
-    return found
+    return found + _private_attributes(tree, core_aliases, where)
 
 
 def test_the_private_name_check_finds_what_is_planted():
@@ -179,15 +186,7 @@ def module_private_uses(source: str, where: str = "<test>") -> list[str]:
             for alias in node.names:
                 if ours(alias.name):
                     imported.add(alias.asname or alias.name.split(".")[0])
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and _private(node.attr):
-            root = node.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
-            if isinstance(root, ast.Name) and root.id in imported:
-                found.append(f"{where}:{node.lineno}: uses the private name {node.attr} "
-                             f"of {ast.unparse(node.value)}")
-    return found
+    return found + _private_attributes(tree, imported, where)
 
 
 def test_the_module_private_check_finds_what_is_planted():
