@@ -36,7 +36,7 @@ from rulesbook.draughts import (
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, read_move_pattern
-from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target
+from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
 from rulesbook.reconstruct.gap_known import check_known
 from rulesbook.reconstruct.gap_retro import Key, RawMove
 from rulesbook.reconstruct.gap_search import (
@@ -270,8 +270,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         raise DraughtsError(f"at most {MAX_PLIES} missing plies can be searched, not "
                             f"{max(lengths)}: add a move the players agree on to split the gap")
     key: Key = (*start.bitboards(),)  # a plain tuple, as the search keys its tables
-    t = Target(*target.bitboards(), men_back=chosen.men_capture_backward,
-               flying=chosen.flying_kings)
+    t = Target(*target.bitboards(), *VariantFlags.of(chosen))
     rules = compile_rules(chosen)
     found: list[tuple[RawMove, ...]] = []
     total = 0  # sequences that exist (counted up to limit + 1)

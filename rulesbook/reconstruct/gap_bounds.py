@@ -15,11 +15,27 @@ and the opposing pieces left: :class:`Target` remembers it for the search.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rulesbook.draughts.geometry import coords
+from rulesbook.draughts.variant import MidCaptureCrowning, Variant
 from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE, RawMove
 
-__all__ = ["Target", "Reachable", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
+__all__ = ["Target", "Reachable", "VariantFlags", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
            "CROWN_ROW_WHITE"]
+
+
+class VariantFlags(NamedTuple):
+    """What the bounds need to know of a variant (see :class:`Target`)."""
+
+    men_back: bool
+    flying: bool
+    crown_ends: bool
+
+    @classmethod
+    def of(cls, variant: Variant) -> VariantFlags:
+        return cls(variant.men_capture_backward, variant.flying_kings,
+                   variant.mid_capture_crowning is not MidCaptureCrowning.CONTINUES)
 
 
 def bits(x: int) -> list[int]:
@@ -152,8 +168,11 @@ class Target:
     """The position to reach, with what the bounds read from it.  ``men_back``:
     whether men capture backward in the variant (when they do not, a man goes
     only forward even while capturing, and the man bounds hold then too);
-    ``flying``: whether kings move and capture at a distance.  The defaults
-    are the weakest assumptions (the bounds hold for every variant).
+    ``flying``: whether kings move and capture at a distance; ``crown_ends``:
+    whether a man is crowned only where its move ends (on the king row: every
+    variant but Russian, where a man crowned during a capture goes on as a
+    king).  The defaults are the weakest assumptions (the bounds hold for
+    every variant).
 
     It also keeps what the bounds found for one side's pieces: whether a side
     can go from its men and kings to the target's in so many moves, losing and
@@ -162,14 +181,15 @@ class Target:
     :func:`feasible`; ``slack``, filled by :func:`move_slack`)."""
 
     __slots__ = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "nbm", "nwm", "key",
-                 "b_goals", "w_goals", "men_back", "flying", "b_ahead", "w_ahead",
-                 "side_ok", "slack")
+                 "b_goals", "w_goals", "men_back", "flying", "crown_ends", "b_ahead",
+                 "w_ahead", "side_ok", "slack")
 
     def __init__(self, bm: int, bk: int, wm: int, wk: int, black: bool,
-                 men_back: bool = True, flying: bool = True) -> None:
+                 men_back: bool = True, flying: bool = True, crown_ends: bool = False) -> None:
         self.bm, self.bk, self.wm, self.wk, self.black = bm, bk, wm, wk, black
         self.men_back = men_back
         self.flying = flying
+        self.crown_ends = crown_ends
         self.nb = (bm | bk).bit_count()
         self.nw = (wm | wk).bit_count()
         self.nbm = bm.bit_count()
@@ -267,6 +287,17 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int,
     fill = ((tmen & ~men) | (tkings & ~kings)).bit_count()
     if fill > moves:
         return False
+    if t.crown_ends:
+        # every target square not held yet needs its own last move ending
+        # there; a crowning move ends on the king row, so it is such a move
+        # only for a target king on the king row not there yet: the other
+        # crownings the side needs (kings only come from crowning) are moves
+        # of their own
+        crowns = tkings.bit_count() - kings.bit_count()
+        if crowns > 0:
+            on_row = (tkings & ~kings & (CROWN_BLACK if black else CROWN_WHITE)).bit_count()
+            if crowns > on_row and fill + crowns - on_row > moves:
+                return False
     vacate = ((men & ~tmen) | (kings & ~tkings)).bit_count()
     if vacate - lost_left > moves:
         return False
@@ -351,13 +382,14 @@ class Reachable:
     in the key (with its moves and the opposing pieces left, all it depends
     on, the start being fixed), and the one-side targets are kept too."""
 
-    __slots__ = ("start", "men_back", "flying", "nb", "nw", "_sides", "_answers")
+    __slots__ = ("start", "men_back", "flying", "crown_ends", "nb", "nw", "_sides", "_answers")
 
     def __init__(self, start: tuple[int, int, int, int, bool], men_back: bool = True,
-                 flying: bool = True) -> None:
+                 flying: bool = True, crown_ends: bool = False) -> None:
         self.start = start
         self.men_back = men_back
         self.flying = flying
+        self.crown_ends = crown_ends
         bm, bk, wm, wk, _ = start
         self.nb = (bm | bk).bit_count()
         self.nw = (wm | wk).bit_count()
@@ -394,8 +426,10 @@ class Reachable:
             side = self._sides.get((tmen, tkings, black))
             if side is None:
                 side = self._sides[tmen, tkings, black] = (
-                    Target(tmen, tkings, 0, 0, black, self.men_back, self.flying) if black
-                    else Target(0, 0, tmen, tkings, black, self.men_back, self.flying))
+                    Target(tmen, tkings, 0, 0, black, self.men_back, self.flying,
+                           self.crown_ends) if black
+                    else Target(0, 0, tmen, tkings, black, self.men_back, self.flying,
+                                self.crown_ends))
             ok = answers[at] = _side_ok(men, kings, moves, lost_left, takes_left, black, side)
         return ok
 

@@ -29,7 +29,13 @@ from typing import Protocol
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import apply, legal_raw_moves
-from rulesbook.reconstruct.gap_bounds import Reachable, Target, feasible, useful_moves
+from rulesbook.reconstruct.gap_bounds import (
+    Reachable,
+    Target,
+    VariantFlags,
+    feasible,
+    useful_moves,
+)
 from rulesbook.reconstruct.gap_retro import (
     Key,
     MoveConstraint,
@@ -204,7 +210,7 @@ class GapSearch:
         began = time.perf_counter()
         if self._reachable is None or self._reachable.start != key:
             # what the bounds say of positions reached from ``key``, for every layer
-            self._reachable = Reachable(key, variant.men_capture_backward, variant.flying_kings)
+            self._reachable = Reachable(key, *VariantFlags.of(variant))
         layer = next_layer(self.back[-1], k, variant, self.rules, key, self.plies, self.known,
                            self.tick, self._reachable)
         now = time.perf_counter()

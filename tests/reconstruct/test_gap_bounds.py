@@ -21,7 +21,13 @@ from rulesbook.draughts import Position, Variant
 from rulesbook.draughts.movegen import apply, compile_rules, legal_raw_moves
 from rulesbook.reconstruct import gap_search
 from rulesbook.reconstruct.gap import fill_gap
-from rulesbook.reconstruct.gap_bounds import Reachable, Target, feasible, useful_moves
+from rulesbook.reconstruct.gap_bounds import (
+    Reachable,
+    Target,
+    VariantFlags,
+    feasible,
+    useful_moves,
+)
 
 VARIANTS = ("pool", "english", "russian", "brazilian")
 Key = tuple[int, int, int, int, bool]
@@ -83,8 +89,7 @@ def test_bounds_never_reject_a_position_on_a_real_path(case):
     if not path:
         return
     board = path[-1][0]
-    target = Target(*board, men_back=variant.men_capture_backward,
-                    flying=variant.flying_kings)
+    target = Target(*board, *VariantFlags.of(variant))
     plies = len(path) - 1
     rules = compile_rules(variant)
     for ply, (key, move) in enumerate(path):
@@ -94,7 +99,7 @@ def test_bounds_never_reject_a_position_on_a_real_path(case):
             kept = useful_moves(legal_raw_moves(*key, rules), *key, remaining, target)
             assert move in kept, (variant.name, key, board, remaining, move)
     # the remembered answers are the answers (asked again, in another order)
-    again = Target(*board, men_back=variant.men_capture_backward, flying=variant.flying_kings)
+    again = Target(*board, *VariantFlags.of(variant))
     for ply, (key, _move) in reversed(list(enumerate(path))):
         assert feasible(*key, plies - ply, again)
 
@@ -113,12 +118,11 @@ def test_reachable_from_a_fixed_start_says_what_feasible_says(case, seed):
     others = play(Position.start(variant).bitboards(), variant, rng, 30) or []
     keys = [key for key, _ in path] + [key for key, _ in others]
     rng.shuffle(keys)
-    reachable = Reachable(start, variant.men_capture_backward, variant.flying_kings)
+    reachable = Reachable(start, *VariantFlags.of(variant))
     for key in keys:
         for remaining in (0, 1, 2, 5, 9, 16):
             expected = feasible(*start, remaining,
-                                Target(*key, men_back=variant.men_capture_backward,
-                                       flying=variant.flying_kings))
+                                Target(*key, *VariantFlags.of(variant)))
             assert reachable(key, remaining) == expected, (variant.name, start, key, remaining)
 
 
@@ -210,3 +214,25 @@ def test_a_list_cut_by_the_limit_still_says_where_the_sequences_first_differ(
     assert cut.truncated and len(cut.sequences) == limit
     assert cut.diverge_at[0] == complete.diverge_at[0], (name, start.fen(), board.fen())
     assert "those not listed" not in cut.explanation
+
+
+def test_a_crowning_is_a_move_of_its_own_unless_the_king_stays_on_the_king_row():
+    # pool: Black needs a man on 2 and a king on 23 that it does not have; a
+    # crowning ends Black's move on 29-32, so the king on 23 takes a second
+    # move after it, and the man on 2 a third: three moves, not two (the
+    # count of squares to fill alone says two).  Counted by hand.
+    pool = Variant.named("pool")
+    board = Position.from_fen("B:W25,26,28,29:B1,2,4,9,13,21,K23", pool)
+    target = Target(*board.bitboards(), *VariantFlags.of(pool))
+    earlier = Position.from_fen("W:W12,22,23,25,26,29,30:B1,4,7,9,11,13,14,21,28", pool)
+    black_moves = {5: 2, 7: 3}  # White to move: Black moves twice in 5 plies, 3 times in 7
+    assert not feasible(*earlier.bitboards(), 5, target), black_moves
+    # a king already on the board needs no crowning: the same position with
+    # a black king on 28 is not ruled out by this count
+    with_king = Position.from_fen("W:W12,22,23,25,26,29,30:B1,4,7,9,11,13,14,21,K28", pool)
+    assert feasible(*with_king.bitboards(), 5, target)
+    # in Russian a man crowned during a capture goes on as a king: the
+    # crowning move can end on 23, and the count does not apply
+    russian = Variant.named("russian")
+    flags = VariantFlags.of(russian)
+    assert not flags.crown_ends and VariantFlags.of(pool).crown_ends
