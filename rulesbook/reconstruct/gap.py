@@ -37,6 +37,8 @@ from rulesbook.draughts import (
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, read_move_pattern
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
+from rulesbook.reconstruct.gap_compiled import AVAILABLE as COMPILED_AVAILABLE
+from rulesbook.reconstruct.gap_compiled import CompiledGapSearch
 from rulesbook.reconstruct.gap_known import check_known
 from rulesbook.reconstruct.gap_retro import Key, RawMove
 from rulesbook.reconstruct.gap_search import (
@@ -226,7 +228,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
              variant: str | Variant | None = None, limit: int = 200,
              progress: Callable[[float, int], bool | None] | None = None,
              cancel: Cancellable | None = None, min_plies: int = 0,
-             use_frontier: bool = True) -> GapResult:
+             use_frontier: bool = True, compiled: bool = True) -> GapResult:
     """Every legal sequence of ``plies`` moves (or of 0..``max_plies`` moves)
     from ``start`` to ``target`` (Positions or FENs; ``"start"`` is the
     initial position).  ``known`` are constraints (:class:`Known` or texts for
@@ -236,6 +238,10 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     cancels, as does ``cancel.is_set()``.  At most ``limit`` sequences are
     kept: the search stops as soon as it has found one more than that
     (``truncated`` then says more exist, and the status counts them).
+
+    ``compiled``: count with the compiled search (:mod:`.gap_compiled`) when
+    numba is installed and no move is known; False: the pure-Python search
+    (the reference; the answer is the same).
     """
     t0 = time.perf_counter()
     chosen = Variant.named(variant) if variant is not None else None
@@ -272,6 +278,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     key: Key = (*start.bitboards(),)  # a plain tuple, as the search keys its tables
     t = Target(*target.bitboards(), *VariantFlags.of(chosen))
     rules = compile_rules(chosen)
+    searcher = (CompiledGapSearch if compiled and COMPILED_AVAILABLE and not constraints
+                else GapSearch)
     found: list[tuple[RawMove, ...]] = []
     total = 0  # sequences that exist (counted up to limit + 1)
     nodes = 0
@@ -282,7 +290,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     for index, n in enumerate(lengths):
         # one more than kept: finding it tells that more than ``limit`` exist
         report = _scaled(progress, index, len(lengths))
-        search = GapSearch(t, rules, constraints, n, limit + 1 - total, report, cancel)
+        search = searcher(t, rules, constraints, n, limit + 1 - total, report, cancel)
         try:
             count = search.count(key, chosen if use_frontier else None)
         except SearchCancelled:

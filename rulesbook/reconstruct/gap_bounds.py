@@ -18,10 +18,11 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from rulesbook.draughts.geometry import coords
-from rulesbook.draughts.variant import MidCaptureCrowning, Variant
 from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE, RawMove
+from rulesbook.draughts.variant import MidCaptureCrowning, Variant
 
-__all__ = ["Target", "Reachable", "VariantFlags", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
+__all__ = ["Target", "Reachable", "VariantFlags", "AHEAD_BLACK", "AHEAD_WHITE", "BEHIND_BLACK",
+           "BEHIND_WHITE", "KING_RINGS", "ROWSUM_LO", "ROWSUM_HI", "ROWS_BLACK", "ROWS_WHITE", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
            "CROWN_ROW_WHITE"]
 
 
@@ -88,8 +89,8 @@ def _rings(cone: Cone, forward: bool) -> Rings:
 
 
 # a man's way ahead (to its target squares) and behind (where it can come from)
-_AHEAD_BLACK, _BEHIND_BLACK = _rings(CONE_BLACK, True), _rings(CONE_BLACK, False)
-_AHEAD_WHITE, _BEHIND_WHITE = _rings(CONE_WHITE, True), _rings(CONE_WHITE, False)
+AHEAD_BLACK, BEHIND_BLACK = _rings(CONE_BLACK, True), _rings(CONE_BLACK, False)
+AHEAD_WHITE, BEHIND_WHITE = _rings(CONE_WHITE, True), _rings(CONE_WHITE, False)
 CROWN_ROW_BLACK = tuple(bits(CROWN_BLACK))
 CROWN_ROW_WHITE = tuple(bits(CROWN_WHITE))
 _NEVER = 1 << 30
@@ -124,21 +125,21 @@ def _king_tables() -> dict[tuple[bool, bool], tuple[Rings, Rings]]:
     return out
 
 
-_KING_RINGS = _king_tables()
+KING_RINGS = _king_tables()
 # the sum of the rows (0 = squares 1-4) of the men of a board, by 16-bit halves
 _ROW = tuple(coords(i + 1)[0] for i in range(32))
-_ROWSUM_LO = tuple(sum(_ROW[i] for i in range(16) if x >> i & 1) for x in range(1 << 16))
-_ROWSUM_HI = tuple(sum(_ROW[16 + i] for i in range(16) if x >> i & 1) for x in range(1 << 16))
+ROWSUM_LO = tuple(sum(_ROW[i] for i in range(16) if x >> i & 1) for x in range(1 << 16))
+ROWSUM_HI = tuple(sum(_ROW[16 + i] for i in range(16) if x >> i & 1) for x in range(1 << 16))
 #: the rows of the board, nearest a side's own back row first: rows 0-7 for
 #: Black (it moves down the board), 7-0 for White
-_ROWS_BLACK = tuple(0xF << 4 * r for r in range(8))
-_ROWS_WHITE = tuple(reversed(_ROWS_BLACK))
+ROWS_BLACK = tuple(0xF << 4 * r for r in range(8))
+ROWS_WHITE = tuple(reversed(ROWS_BLACK))
 
 
 def _advance(men: int, black: bool) -> int:
     """The rows the men of a side stand ahead of its own back row, summed (a
     man's quiet step adds one, a forward jump two; the king row is 7)."""
-    rows = _ROWSUM_LO[men & 0xFFFF] + _ROWSUM_HI[men >> 16]
+    rows = ROWSUM_LO[men & 0xFFFF] + ROWSUM_HI[men >> 16]
     return rows if black else 7 * men.bit_count() - rows
 
 
@@ -146,7 +147,7 @@ def _rearmost(men: int, black: bool, n: int) -> int:
     """The sum of :func:`_advance` over the ``n`` men of the side nearest its
     own back row (the least any ``n`` of them stand ahead)."""
     total = 0
-    for ahead, mask in enumerate(_ROWS_BLACK if black else _ROWS_WHITE):
+    for ahead, mask in enumerate(ROWS_BLACK if black else ROWS_WHITE):
         if n <= 0:
             break
         k = min((men & mask).bit_count(), n)
@@ -268,10 +269,10 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int,
     ``takes_left``?  (False only when it cannot.)"""
     if black:
         tmen, tkings, goals, t_ahead = t.bm, t.bk, t.b_goals, t.b_ahead
-        ahead, behind = _AHEAD_BLACK, _BEHIND_BLACK
+        ahead, behind = AHEAD_BLACK, BEHIND_BLACK
     else:
         tmen, tkings, goals, t_ahead = t.wm, t.wk, t.w_goals, t.w_ahead
-        ahead, behind = _AHEAD_WHITE, _BEHIND_WHITE
+        ahead, behind = AHEAD_WHITE, BEHIND_WHITE
     men_back, flying = t.men_back, t.flying
     nm = men.bit_count()
     # men are never made; kings appear only by crowning a man
@@ -305,7 +306,7 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int,
     # man to reach the king row and go on as a king (two squares a jump)
     crowned = tkings & ~kings
     if crowned and (not takes_left or not (men_back or flying)):
-        from_kings, from_men = _KING_RINGS[black, flying]
+        from_kings, from_men = KING_RINGS[black, flying]
         need = 0
         while crowned:
             b = crowned & -crowned

@@ -1,0 +1,227 @@
+"""The gap search with its forward count compiled (:mod:`.gap_kernel`, numba).
+
+:class:`CompiledGapSearch` is a :class:`~.gap_search.GapSearch`: the backward
+layers, the listing of the sequences and everything the caller sees are the
+Python search's; only the count over the forward tree runs compiled, off
+the GIL, in a thread of its own while the calling thread reports progress,
+passes on a cancel and asks for the next backward layer as the Python search
+does (:data:`~.gap_search.GROW`).
+
+numba is installed from wheels with the app (no compiler is needed); where it
+cannot be imported (:data:`AVAILABLE` is False) the Python search is used,
+and it stays the reference the compiled one is tested against.  The kernel is
+compiled on first use and cached on disk (``numba``'s cache beside the
+module, or the user's cache folder): :func:`warm_up` compiles it ahead, the
+app calls it in the background at start.  Searches with known moves are
+left to the Python search (they are short: the known moves split the gap).
+"""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from rulesbook.draughts import Variant
+from rulesbook.reconstruct.gap_retro import Key, can_unmove
+from rulesbook.reconstruct.gap_search import GapSearch, SearchCancelled
+
+__all__ = ["AVAILABLE", "CompiledGapSearch", "warm_up", "why_unavailable"]
+
+try:  # numba (and numpy) come from wheels; without them the Python search runs
+    import numpy as np
+
+    from rulesbook.reconstruct import gap_kernel as kernel
+except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
+    AVAILABLE = False
+    _WHY = f"{type(exc).__name__}: {exc}"
+else:
+    AVAILABLE = True
+    _WHY = ""
+
+_TOP = 1 << 63
+_CANCEL, _DEEPER = 1, 2
+_POLL = 0.05  # seconds between progress reports
+
+
+def why_unavailable() -> str:
+    """Why the compiled search is not used ("" when it is)."""
+    return _WHY
+
+
+def _signed(x: int) -> int:
+    """A 64-bit pattern as the int64 the kernel keys its tables by."""
+    return x - (1 << 64) if x >= _TOP else x
+
+
+def _pos_key(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int
+             ) -> tuple[int, int, int]:
+    return _signed(bm | bk << 32), _signed(wm | wk << 32), int(black) | remaining << 1
+
+
+def _side_key(men: int, kings: int) -> int:
+    return _signed(men | kings << 32)
+
+
+class CompiledGapSearch(GapSearch):
+    """A :class:`GapSearch` whose forward count runs compiled (see the module)."""
+
+    def _setup(self) -> None:
+        t = self.target
+        rules = self.rules
+        values = {"bm": t.bm, "bk": t.bk, "wm": t.wm, "wk": t.wk, "black": int(t.black),
+                  "nb": t.nb, "nw": t.nw, "b_goals": t.b_goals, "w_goals": t.w_goals,
+                  "b_ahead": t.b_ahead, "w_ahead": t.w_ahead, "men_back": int(t.men_back),
+                  "flying": int(t.flying), "crown_ends": int(t.crown_ends),
+                  "most": int(rules.most_captures), "mode": rules.crowning}
+        self._t = np.array([values[name] for name in kernel.T_FIELDS], dtype=np.int64)
+        self._tables: dict[str, Any] = kernel.new_tables()
+        self._move_rows = np.zeros((self.plies + 2, kernel.MAX_MOVES, 6), dtype=np.int64)
+        self._state = np.zeros(6, dtype=np.int64)
+        self._done = np.zeros(1, dtype=np.float64)
+        self._loaded = -1  # the deepest backward layer copied into the kernel's table
+        self._sides()
+
+    def _sides(self) -> None:
+        """The kernel's copies of the deepest layer's sides (see ``_layers_added``)."""
+        tables = self._tables
+        for name, boards in (("top_b", self._top_black), ("top_w", self._top_white),
+                             ("near_b", self._near_black), ("near_w", self._near_white)):
+            table = tables[name]
+            table.clear()
+            for men, kings in boards:
+                table[_side_key(men, kings)] = 1
+
+    def _layers_added(self) -> None:
+        super()._layers_added()
+        if hasattr(self, "_tables"):
+            self._sides()
+
+    def _load_layers(self) -> None:
+        back = self._tables["back"]
+        while self._loaded < self.depth:
+            self._loaded += 1
+            k = self._loaded
+            for (bm, bk, wm, wk, black), n in self.back[k].items():
+                back[_pos_key(bm, bk, wm, wk, black, k)] = n
+
+    # ------------------------------------------------------------------ counting
+    def count(self, key: Key, variant: Variant | None = None) -> int:
+        """As :meth:`GapSearch.count`, the forward count compiled."""
+        self._setup()
+        if variant is not None and can_unmove(variant) and self.plies >= 2:
+            self._grow(variant, key)
+        while True:
+            try:
+                return self._run(key, self.plies, 1.0, grow=variant is not None)
+            except _DeeperWanted:
+                assert variant is not None
+                self._grow(variant, key)
+                self._done[0] = 0.0
+
+    def _count(self, bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int,
+               weight: float) -> int:
+        # what first_difference asks (one child, cap 1): the same kernel
+        return self._run((bm, bk, wm, wk, black), remaining, weight, grow=False)
+
+    def _run(self, key: Key, remaining: int, weight: float, grow: bool) -> int:
+        """Run the kernel in a thread; report progress, pass on a cancel or ask
+        for a deeper layer from here."""
+        self._load_layers()
+        state = self._state
+        state[kernel.S_CANCEL] = 0
+        state[kernel.S_CANCELLED] = 0
+        state[kernel.S_CAP] = self.cap
+        state[kernel.S_DEPTH] = self.depth
+        tables = self._tables
+        out: list[Any] = []
+
+        def work() -> None:
+            try:
+                out.append(kernel.count(
+                    *key, remaining, weight, self.plies, self._t, tables["memo"],
+                    tables["partial"], tables["back"], tables["top_b"], tables["top_w"],
+                    tables["near_b"], tables["near_w"], tables["side_ok"], self._move_rows,
+                    state, self._done))
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
+                out.append(exc)
+
+        thread = threading.Thread(target=work, name="gap-kernel", daemon=True)
+        before = int(state[kernel.S_NODES])
+        thread.start()
+        try:
+            while True:
+                thread.join(_POLL)
+                self.nodes = int(state[kernel.S_NODES])
+                self.done = float(self._done[0])
+                if not thread.is_alive():
+                    break
+                if self._wants_stop():
+                    state[kernel.S_CANCEL] = _CANCEL
+                elif grow and self._grow_at >= 0 and time.perf_counter() >= self._grow_at \
+                        and self.nodes > before:
+                    state[kernel.S_CANCEL] = _DEEPER
+        except BaseException:
+            state[kernel.S_CANCEL] = _CANCEL  # KeyboardInterrupt: stop the kernel too
+            thread.join()
+            raise
+        result = out[0]
+        if isinstance(result, BaseException):
+            raise result
+        if state[kernel.S_OVERFLOW]:
+            raise RuntimeError(f"a position has more than {kernel.MAX_MOVES} legal moves")
+        if result < 0:
+            if state[kernel.S_CANCEL] == _DEEPER:
+                tables["partial"].clear()
+                raise _DeeperWanted
+            raise SearchCancelled
+        return int(result)
+
+    def _wants_stop(self) -> bool:
+        """The progress report (False stops) and the cancel token."""
+        if self.cancel is not None and self.cancel.is_set():
+            return True
+        if self.progress is not None:
+            self._shown = max(self._shown, min(self.done, 1.0))
+            if self.progress(self._shown, self.nodes) is False:
+                return True
+        return False
+
+    # ------------------------------------------------------------------ listing
+    def _known_count(self, key: Key, remaining: int, partial: bool = False) -> int:
+        if remaining <= self.depth:
+            return self.back[remaining].get(key, 0)
+        table_key = _pos_key(*key, remaining)
+        count = self._tables["memo"].get(table_key, -1)
+        if count < 0 and partial:
+            count = self._tables["partial"].get(table_key, 0)
+        return max(int(count), 0)
+
+    def _exists(self, key: Key, remaining: int) -> bool:
+        if remaining <= self.depth:
+            return self.back[remaining].get(key, 0) > 0
+        hit = self._tables["memo"].get(_pos_key(*key, remaining), -1)
+        if hit >= 0:
+            return bool(hit > 0)
+        return self._count(*key, remaining, 0.0) > 0
+
+
+class _DeeperWanted(Exception):
+    """The kernel stopped so that one more backward layer can be built."""
+
+
+def warm_up() -> float:
+    """Compile the kernel now (or load it from the cache): seconds taken."""
+    if not AVAILABLE:
+        return 0.0
+    began = time.perf_counter()
+    from rulesbook.draughts import Position
+    from rulesbook.draughts.movegen import compile_rules
+    from rulesbook.reconstruct.gap_bounds import Target, VariantFlags
+
+    variant = Variant.named("pool")
+    start = Position.start(variant)
+    board = start.play(start.legal_moves()[0])
+    search = CompiledGapSearch(Target(*board.bitboards(), *VariantFlags.of(variant)),
+                               compile_rules(variant), {}, 1, 2)
+    search.count(start.bitboards(), None)
+    return time.perf_counter() - began

@@ -1,0 +1,520 @@
+"""The forward count of the gap search compiled to machine code (numba).
+
+The same search as :meth:`rulesbook.reconstruct.gap_search.GapSearch._count`
+— the same moves (:mod:`rulesbook.draughts.movegen`: one per distinct start,
+end and ordered captures), the same bounds (:mod:`.gap_bounds`: ``feasible``
+and ``useful_moves``), the same tables (a count per position and plies left,
+capped; backward layers; the sides' pieces of the deepest layer) — written
+over flat integers so that numba compiles it.  The pure-Python search stays
+the reference: ``tests/reconstruct/test_gap_kernel.py`` checks the moves and
+the counts of this one against it.
+
+Everything here is data in, data out: :mod:`.gap_compiled` builds the
+tables from the Python ones, runs :func:`count` off the GIL and reads the
+tables back.  Keys: a position is ``(bm | bk << 32, wm | wk << 32, black |
+remaining << 1)`` as three int64 (the bit pattern of the first two may be
+negative); a side's pieces ``men | kings << 32``.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
+from rulesbook.reconstruct.gap_bounds import (
+    AHEAD_BLACK,
+    AHEAD_WHITE,
+    BEHIND_BLACK,
+    BEHIND_WHITE,
+    KING_RINGS,
+    ROWS_BLACK,
+    ROWS_WHITE,
+    ROWSUM_HI,
+    ROWSUM_LO,
+)
+
+__all__ = ["MAX_MOVES", "S_CANCEL", "S_CANCELLED", "S_CAP", "S_DEPTH", "S_NODES", "S_OVERFLOW",
+           "T_BLACK", "T_FIELDS", "T_FLYING", "T_MENBACK", "T_MODE", "T_MOST", "count",
+           "feasible", "legal_moves", "new_tables"]
+
+from rulesbook.reconstruct.gap_kernel_moves import (  # noqa: F401 - re-exported
+    MAX_MOVES,
+    S_CANCEL,
+    S_CANCELLED,
+    S_CAP,
+    S_DEPTH,
+    S_NODES,
+    S_OVERFLOW,
+    T_BAHEAD,
+    T_BGOALS,
+    T_BK,
+    T_BLACK,
+    T_BM,
+    T_CROWNENDS,
+    T_FIELDS,
+    T_FLYING,
+    T_MENBACK,
+    T_MODE,
+    T_MOST,
+    T_NB,
+    T_NW,
+    T_WAHEAD,
+    T_WGOALS,
+    T_WK,
+    T_WM,
+    apply_move,
+    legal_moves,
+    lsb,
+    msb,
+    popcount,
+)
+
+NEVER = 1 << 30
+
+def _ring_arrays(rings: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Rings (see :mod:`.gap_bounds`) as ``(steps, masks)`` arrays [32, 16]
+    (steps -1 past the last ring)."""
+    steps = np.full((32, 16), -1, dtype=np.int64)
+    masks = np.zeros((32, 16), dtype=np.int64)
+    for a, ring in enumerate(rings):
+        for n, (d, mask) in enumerate(ring):
+            steps[a, n] = d
+            masks[a, n] = mask
+    return steps, masks
+
+
+_AHEAD_B = _ring_arrays(AHEAD_BLACK)
+_AHEAD_W = _ring_arrays(AHEAD_WHITE)
+_BEHIND_B = _ring_arrays(BEHIND_BLACK)
+_BEHIND_W = _ring_arrays(BEHIND_WHITE)
+# [black, flying, kind (0 from kings, 1 from men)]
+_KING_STEPS = np.full((2, 2, 2, 32, 16), -1, dtype=np.int64)
+_KING_MASKS = np.zeros((2, 2, 2, 32, 16), dtype=np.int64)
+for (_black, _flying), _pair in KING_RINGS.items():
+    for _kind, _rings in enumerate(_pair):
+        _s, _m = _ring_arrays(_rings)
+        _KING_STEPS[int(_black), int(_flying), _kind] = _s
+        _KING_MASKS[int(_black), int(_flying), _kind] = _m
+_ROWSUM_LO = np.array(ROWSUM_LO, dtype=np.int64)
+_ROWSUM_HI = np.array(ROWSUM_HI, dtype=np.int64)
+_ROWS_B = np.array(ROWS_BLACK, dtype=np.int64)
+_ROWS_W = np.array(ROWS_WHITE, dtype=np.int64)
+
+# ----------------------------------------------------------------- bounds (gap_bounds)
+@njit(cache=True)
+def _steps_needed(steps: np.ndarray, masks: np.ndarray, froms: int, tos: int) -> int:
+    need = 0
+    while froms:
+        a = lsb(froms)
+        froms &= froms - 1
+        k = 0
+        while True:
+            d = steps[a, k]
+            if d < 0:
+                return NEVER
+            if masks[a, k] & tos:
+                need += d
+                break
+            k += 1
+    return need
+
+
+@njit(cache=True, inline="always")
+def _advance(men: int, black: bool) -> int:
+    rows = _ROWSUM_LO[men & 0xFFFF] + _ROWSUM_HI[men >> 16]
+    return rows if black else 7 * popcount(men) - rows
+
+
+@njit(cache=True)
+def _rearmost(men: int, black: bool, n: int) -> int:
+    total = 0
+    rows = _ROWS_B if black else _ROWS_W
+    for ahead in range(8):
+        if n <= 0:
+            break
+        k = min(popcount(men & rows[ahead]), n)
+        total += k * ahead
+        n -= k
+    return total
+
+
+@njit(cache=True, inline="always")
+def _foremost(men: int, black: bool) -> int:
+    if not men:
+        return -1
+    if black:
+        return msb(men) >> 2
+    return 7 - (lsb(men) >> 2)
+
+
+@njit(cache=True)
+def _row_balance(men: int, kings: int, tmen: int, tkings: int, t_ahead: int, moves: int,
+                 takes_left: int, black: bool) -> bool:
+    gone = popcount(men) - popcount(tmen)
+    base = t_ahead - _advance(men, black)
+    extra = 2 * takes_left - 1 if takes_left else 0
+    if base + _rearmost(men, black, gone) > moves + extra:
+        return False
+    if kings or tkings or (gone and _foremost(men, black) + moves + extra >= 7):
+        return True
+    least = moves + 2 * takes_left - min(takes_left, moves) if takes_left else moves
+    return base + 6 * gone >= least
+
+
+@njit(cache=True)
+def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int, black: bool,
+             t: np.ndarray) -> bool:
+    if black:
+        tmen, tkings, goals, t_ahead = t[T_BM], t[T_BK], t[T_BGOALS], t[T_BAHEAD]
+        ahead, behind = _AHEAD_B, _BEHIND_B
+        crown_row = CROWN_BLACK
+    else:
+        tmen, tkings, goals, t_ahead = t[T_WM], t[T_WK], t[T_WGOALS], t[T_WAHEAD]
+        ahead, behind = _AHEAD_W, _BEHIND_W
+        crown_row = CROWN_WHITE
+    men_back = t[T_MENBACK] != 0
+    flying = t[T_FLYING] != 0
+    nm = popcount(men)
+    if nm < popcount(tmen):
+        return False
+    if popcount(tkings) > popcount(kings) + nm - popcount(tmen):
+        return False
+    if takes_left and not moves:
+        return False
+    if (not takes_left or not men_back) and not _row_balance(
+            men, kings, tmen, tkings, t_ahead, moves, takes_left, black):
+        return False
+    fill = popcount((tmen & ~men) | (tkings & ~kings))
+    if fill > moves:
+        return False
+    if t[T_CROWNENDS]:
+        crowns = popcount(tkings) - popcount(kings)
+        if crowns > 0:
+            on_row = popcount(tkings & ~kings & crown_row)
+            if crowns > on_row and fill + crowns - on_row > moves:
+                return False
+    vacate = popcount((men & ~tmen) | (kings & ~tkings))
+    if vacate - lost_left > moves:
+        return False
+    crowned = tkings & ~kings
+    if crowned and (not takes_left or not (men_back or flying)):
+        ks = _KING_STEPS[int(black), int(flying), 0]
+        km = _KING_MASKS[int(black), int(flying), 0]
+        ms = _KING_STEPS[int(black), int(flying), 1]
+        mm = _KING_MASKS[int(black), int(flying), 1]
+        need = 0
+        while crowned:
+            sq = lsb(crowned)
+            crowned &= crowned - 1
+            best = NEVER
+            k = 0
+            while ks[sq, k] >= 0:
+                if km[sq, k] & kings:
+                    best = ks[sq, k]
+                    break
+                k += 1
+            k = 0
+            while ms[sq, k] >= 0:
+                d = ms[sq, k]
+                if d >= best:
+                    break
+                if mm[sq, k] & men:
+                    best = d
+                    break
+                k += 1
+            need += best
+        if need - 2 * takes_left > moves:
+            return False
+    if takes_left and (men_back or moves < 1):
+        return moves >= 1
+    spare = 2 * takes_left
+    missing = tmen & ~men
+    if missing and _steps_needed(behind[0], behind[1], missing, men) - spare > moves:
+        return False
+    leaving = men & ~tmen
+    if lost_left or not leaving:
+        return True
+    return _steps_needed(ahead[0], ahead[1], leaving, goals) - spare <= moves
+
+
+@njit(cache=True)
+def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, t: np.ndarray,
+             side_ok: Dict) -> bool:
+    nb = popcount(bm | bk)
+    nw = popcount(wm | wk)
+    if nb < t[T_NB] or nw < t[T_NW]:
+        return False
+    if remaining == 0:
+        return (bm == t[T_BM] and bk == t[T_BK] and wm == t[T_WM] and wk == t[T_WK]
+                and black == (t[T_BLACK] != 0))
+    black_moves = (remaining + 1) // 2 if black else remaining // 2
+    white_moves = remaining - black_moves
+    key = (bm | (bk << 32), black_moves | (nw << 8) | (1 << 16))
+    if key in side_ok:
+        ok = side_ok[key]
+    else:
+        ok = 1 if _side_ok(bm, bk, black_moves, nb - t[T_NB], nw - t[T_NW], True, t) else 0
+        side_ok[key] = ok
+    if not ok:
+        return False
+    key = (wm | (wk << 32), white_moves | (nb << 8))
+    if key in side_ok:
+        ok = side_ok[key]
+    else:
+        ok = 1 if _side_ok(wm, wk, white_moves, nw - t[T_NW], nb - t[T_NB], False, t) else 0
+        side_ok[key] = ok
+    return ok == 1
+
+
+@njit(cache=True)
+def _useful(moves: np.ndarray, slot: int, count: int, bm: int, bk: int, wm: int, wk: int,
+            black: bool, remaining: int, t: np.ndarray) -> int:
+    """``useful_moves``: keeps in place the moves after which the side can
+    still fill and leave its squares in time; the number kept."""
+    after = (remaining + 1) // 2 - 1
+    if black:
+        men, kings, tmen, tkings = bm, bk, t[T_BM], t[T_BK]
+        lost = popcount(bm | bk) - t[T_NB]
+    else:
+        men, kings, tmen, tkings = wm, wk, t[T_WM], t[T_WK]
+        lost = popcount(wm | wk) - t[T_NW]
+    fill = (tmen & ~men) | (tkings & ~kings)
+    held = (men & tmen) | (kings & tkings)
+    vacate = (men & ~tmen) | (kings & ~tkings)
+    kept_sq = tmen | tkings
+    fill_slack = after - popcount(fill)
+    vacate_slack = after - (popcount(vacate) - lost)
+    if fill_slack >= 1 and vacate_slack >= 1:
+        return count
+    kept = 0
+    for k in range(count):
+        s = 1 << moves[slot, k, 0]
+        e = 1 << moves[slot, k, 1]
+        opens = 1 if (s & held) and s != e else 0
+        if opens - (1 if e & fill else 0) <= fill_slack and \
+                (0 if e & kept_sq else 1) - (1 if s & vacate else 0) <= vacate_slack:
+            if kept != k:
+                for f in range(6):
+                    moves[slot, kept, f] = moves[slot, k, f]
+            kept += 1
+    return kept
+
+
+@njit(cache=True, inline="always")
+def _one_move_from(men: int, kings: int, near: Dict) -> bool:
+    x = men
+    while x:
+        b = x & -x
+        x ^= b
+        if ((men ^ b) | (kings << 32)) in near:
+            return True
+    x = kings
+    while x:
+        b = x & -x
+        x ^= b
+        if (men | ((kings ^ b) << 32)) in near:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------- the count (GapSearch._count)
+# Frames of the count, one per ply (``slot = plies - remaining``), in int64
+# arrays: F_* columns of ``frames``; ``shares[slot]`` the progress weight of
+# each child of the frame's position.
+(F_BM, F_BK, F_WM, F_WK, F_BLACK, F_N, F_K, F_TOTAL, F_TOP, F_LOSE, F_KEYA, F_KEYB,
+ F_KEYC, F_CHA, F_CHB, F_CHC) = range(16)
+F_SIZE = 16
+RESOLVED_LATER = -2  # _enter: the position's children are to be searched
+CANCELLED = -1
+
+
+@njit(cache=True)
+def _enter(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weight: float,
+           plies: int, t: np.ndarray, memo: Dict, back: Dict, top_b: Dict, top_w: Dict,
+           near_b: Dict, near_w: Dict, side_ok: Dict, moves: np.ndarray, state: np.ndarray,
+           done: np.ndarray, frames: np.ndarray, shares: np.ndarray) -> int:
+    """A position's count when it needs no search below it (a table, a bound,
+    no useful move, children in a backward layer); else its frame is set up
+    and RESOLVED_LATER returned; CANCELLED when the search is to stop."""
+    depth = state[S_DEPTH]
+    cap = state[S_CAP]
+    a = bm | (bk << 32)
+    b = wm | (wk << 32)
+    c = int(black) | (remaining << 1)
+    if remaining <= depth:
+        done[0] += weight
+        return min(back[(a, b, c)], cap) if (a, b, c) in back else 0
+    memo_key = (a, b, c)
+    if memo_key in memo:
+        done[0] += weight
+        return memo[memo_key]
+    state[S_NODES] += 1
+    if state[S_CANCEL]:
+        state[S_CANCELLED] = 1
+        return CANCELLED
+    if not feasible(bm, bk, wm, wk, black, remaining, t, side_ok):
+        memo[memo_key] = 0
+        done[0] += weight
+        return 0
+    must_take = False
+    if remaining == depth + 1 or remaining == depth + 2:
+        # one ply above the deepest backward layer the side not to move must
+        # stand there as it stands now, two plies above one move away, unless
+        # the side to move takes a piece of it (GapSearch._layers_added)
+        if black:
+            if remaining == depth + 1:
+                must_take = (wm | (wk << 32)) not in top_w
+            else:
+                must_take = not _one_move_from(wm, wk, near_w)
+            can_take = popcount(wm | wk) > t[T_NW]
+        else:
+            if remaining == depth + 1:
+                must_take = (bm | (bk << 32)) not in top_b
+            else:
+                must_take = not _one_move_from(bm, bk, near_b)
+            can_take = popcount(bm | bk) > t[T_NB]
+        if must_take and not can_take:
+            memo[memo_key] = 0
+            done[0] += weight
+            return 0
+    slot = plies - remaining
+    n = legal_moves(bm, bk, wm, wk, black, t, moves, slot, state)
+    if must_take and n and moves[slot, 0, 4] == 0:
+        n = 0  # captures are compulsory: quiet moves mean there is none
+    if n:
+        n = _useful(moves, slot, n, bm, bk, wm, wk, black, remaining, t)
+    if not n:
+        memo[memo_key] = 0
+        done[0] += weight
+        return 0
+    below = remaining - 1
+    if below <= depth:
+        # the children are in a backward layer: look them up
+        total = 0
+        nc = int(not black) | (below << 1)
+        for k in range(n):
+            nbm, nbk, nwm, nwk = apply_move(bm, bk, wm, wk, black, moves[slot, k, 0],
+                                        moves[slot, k, 1], moves[slot, k, 2], moves[slot, k, 3])
+            child = (nbm | (nbk << 32), nwm | (nwk << 32), nc)
+            if child in back:
+                total += back[child]
+        done[0] += weight
+        total = min(total, cap)
+        memo[memo_key] = total
+        return total
+    f = frames[slot]
+    f[F_BM] = bm
+    f[F_BK] = bk
+    f[F_WM] = wm
+    f[F_WK] = wk
+    f[F_BLACK] = int(black)
+    f[F_N] = n
+    f[F_K] = 0
+    f[F_TOTAL] = 0
+    f[F_TOP] = 1 if below == depth + 1 else 0
+    if black:
+        f[F_LOSE] = 1 if popcount(bm | bk) > t[T_NB] else 0
+    else:
+        f[F_LOSE] = 1 if popcount(wm | wk) > t[T_NW] else 0
+    f[F_KEYA] = a
+    f[F_KEYB] = b
+    f[F_KEYC] = c
+    shares[slot] = weight / n
+    return RESOLVED_LATER
+
+
+@njit(cache=True, nogil=True)
+def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weight: float,
+          plies: int, t: np.ndarray, memo: Dict, partial: Dict, back: Dict, top_b: Dict,
+          top_w: Dict, near_b: Dict, near_w: Dict, side_ok: Dict, moves: np.ndarray,
+          state: np.ndarray, done: np.ndarray) -> int:
+    """The sequences from the position to the target in ``remaining`` plies
+    (at most the cap); CANCELLED when the search was stopped
+    (``state[S_CANCEL]``), with ``partial`` holding what the positions being
+    searched had found below them (GapSearch.partial)."""
+    frames = np.zeros((plies + 2, F_SIZE), dtype=np.int64)
+    shares = np.zeros(plies + 2, dtype=np.float64)
+    got = _enter(bm, bk, wm, wk, black, remaining, weight, plies, t, memo, back, top_b, top_w,
+                 near_b, near_w, side_ok, moves, state, done, frames, shares)
+    if got != RESOLVED_LATER:
+        return got
+    cap = state[S_CAP]
+    root = plies - remaining
+    sp = root
+    while True:
+        f = frames[sp]
+        share = shares[sp]
+        fbm, fbk, fwm, fwk = f[F_BM], f[F_BK], f[F_WM], f[F_WK]
+        fblack = f[F_BLACK] == 1
+        nxt = not fblack
+        below = plies - sp - 1
+        descended = False
+        while f[F_K] < f[F_N]:
+            k = f[F_K]
+            f[F_K] = k + 1
+            nbm, nbk, nwm, nwk = apply_move(fbm, fbk, fwm, fwk, fblack, moves[sp, k, 0],
+                                        moves[sp, k, 1], moves[sp, k, 2], moves[sp, k, 3])
+            if f[F_TOP] and not f[F_LOSE]:
+                if fblack:
+                    if (nbm | (nbk << 32)) not in top_b:
+                        done[0] += share
+                        continue
+                elif (nwm | (nwk << 32)) not in top_w:
+                    done[0] += share
+                    continue
+            child = (nbm | (nbk << 32), nwm | (nwk << 32), int(nxt) | (below << 1))
+            if child in memo:
+                f[F_TOTAL] += memo[child]
+                done[0] += share
+            else:
+                f[F_CHA], f[F_CHB], f[F_CHC] = child
+                got = _enter(nbm, nbk, nwm, nwk, nxt, below, share, plies, t, memo, back, top_b,
+                             top_w, near_b, near_w, side_ok, moves, state, done, frames, shares)
+                if got == RESOLVED_LATER:
+                    descended = True
+                    break
+                if got == CANCELLED:
+                    # every frame records what it found so far, with what the
+                    # child it was in had found (innermost first)
+                    for s in range(sp, root - 1, -1):
+                        g = frames[s]
+                        ch = (g[F_CHA], g[F_CHB], g[F_CHC])
+                        partial[(g[F_KEYA], g[F_KEYB], g[F_KEYC])] = g[F_TOTAL] + (
+                            partial[ch] if ch in partial else 0)
+                    return CANCELLED
+                f[F_TOTAL] += got
+            if f[F_TOTAL] >= cap:
+                f[F_TOTAL] = cap
+                done[0] += share * (f[F_N] - f[F_K])  # the moves not searched
+                f[F_K] = f[F_N]
+        if descended:
+            sp += 1
+            continue
+        value = f[F_TOTAL]
+        memo[(f[F_KEYA], f[F_KEYB], f[F_KEYC])] = value
+        if sp == root:
+            return value
+        sp -= 1
+        g = frames[sp]
+        g[F_TOTAL] += value
+        if g[F_TOTAL] >= cap:
+            g[F_TOTAL] = cap
+            done[0] += shares[sp] * (g[F_N] - g[F_K])
+            g[F_K] = g[F_N]
+
+
+def new_tables() -> dict[str, Dict]:
+    """Empty typed tables for :func:`count`."""
+    key3 = types.UniTuple(types.int64, 3)
+    key2 = types.UniTuple(types.int64, 2)
+    return {
+        "memo": Dict.empty(key3, types.int64),
+        "partial": Dict.empty(key3, types.int64),
+        "back": Dict.empty(key3, types.int64),
+        "top_b": Dict.empty(types.int64, types.int64),
+        "top_w": Dict.empty(types.int64, types.int64),
+        "near_b": Dict.empty(types.int64, types.int64),
+        "near_w": Dict.empty(types.int64, types.int64),
+        "side_ok": Dict.empty(key2, types.int64),
+    }

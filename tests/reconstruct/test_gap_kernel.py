@@ -1,0 +1,166 @@
+"""The compiled gap search (issue 21) against the pure-Python reference.
+
+The compiled kernel (:mod:`rulesbook.reconstruct.gap_kernel`) generates its
+own moves and runs its own bounds: its moves must be the Python engine's, on
+random positions of every variant, and :func:`fill_gap` must answer exactly
+what the Python search answers (status, every sequence in order, where they
+differ, the explanation) on random gaps, also when the search is stopped to
+build a deeper backward layer and when it is cancelled.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rulesbook.draughts import Position, Variant
+from rulesbook.draughts.movegen import compile_rules, legal_raw_moves
+from rulesbook.reconstruct import gap_compiled, gap_search
+from rulesbook.reconstruct.gap import Status, fill_gap
+from tests.reconstruct.test_gap_bounds import VARIANTS, king_position, play
+
+pytestmark = pytest.mark.skipif(not gap_compiled.AVAILABLE,
+                                reason=f"numba: {gap_compiled.why_unavailable()}")
+
+if gap_compiled.AVAILABLE:
+    import numpy as np
+
+    from rulesbook.reconstruct import gap_kernel as kernel
+
+
+def kernel_moves(key, variant: Variant) -> Counter:
+    rules = compile_rules(variant)
+    t = np.zeros(len(kernel.T_FIELDS), dtype=np.int64)
+    t[kernel.T_MENBACK] = rules.men_capture_backward
+    t[kernel.T_FLYING] = rules.flying_kings
+    t[kernel.T_MOST] = rules.most_captures
+    t[kernel.T_MODE] = rules.crowning
+    rows = np.zeros((1, kernel.MAX_MOVES, 6), dtype=np.int64)
+    state = np.zeros(6, dtype=np.int64)
+    n = kernel.legal_moves(*key, t, rows, 0, state)
+    assert not state[kernel.S_OVERFLOW]
+    return Counter((int(rows[0, k, 0]), int(rows[0, k, 1]), int(rows[0, k, 2]),
+                    bool(rows[0, k, 3])) for k in range(n))
+
+
+def python_moves(key, variant: Variant) -> Counter:
+    return Counter((m.path[0], m.path[-1], m.capture_mask, m.crowns)
+                   for m in legal_raw_moves(*key, compile_rules(variant)))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.booleans(), st.integers(0, 60))
+def test_the_kernel_generates_the_engines_moves(name, seed, kings, plies):
+    # start, end, pieces taken and crowning of every move, with how many
+    # moves share them (two orders of taking the same pieces are two moves)
+    rng = random.Random(seed)
+    start = king_position(rng, name) if kings else Position.start(name)
+    path = play(start.bitboards(), start.variant, rng, plies) or []
+    for key, _move in path:
+        assert kernel_moves(key, start.variant) == python_moves(key, start.variant), (
+            name, Position.from_bitboards(key, start.variant).fen())
+
+
+def test_the_flying_king_takes_two_on_one_line_once_per_landing_choice():
+    # issue 21, defect 1: three moves (a landing after the last piece each),
+    # not six (counted by hand)
+    russian = Variant.named("russian")
+    key = Position.from_fen("W:WK29:B25,15,1", russian).bitboards()
+    moves = kernel_moves(key, russian)
+    assert sum(moves.values()) == 3 == sum(python_moves(key, russian).values())
+
+
+def result_of(result):
+    return (result.status, result.sequences, result.diverge_at, result.explanation,
+            result.truncated)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.booleans(), st.integers(1, 9),
+       st.sampled_from([1, 3, 200]))
+def test_the_compiled_search_answers_what_the_python_search_answers(name, seed, kings, plies,
+                                                                     limit):
+    rng = random.Random(seed)
+    start = king_position(rng, name) if kings else Position.start(name)
+    lead = play(start.bitboards(), start.variant, rng, rng.randrange(0, 8 if kings else 40))
+    if lead is None:
+        return
+    earlier = Position.from_bitboards(lead[-1][0], start.variant)
+    path = play(lead[-1][0], start.variant, rng, plies)
+    if path is None:
+        return
+    # half the time a board one or two plies off the path (often impossible)
+    cut = plies - rng.choice([0, 0, 1, 2]) if plies > 2 else plies
+    board = Position.from_bitboards(path[cut][0], start.variant)
+    reference = fill_gap(earlier, board, plies=plies, limit=limit, compiled=False)
+    assert result_of(fill_gap(earlier, board, plies=plies, limit=limit)) == \
+        result_of(reference)
+
+
+def test_a_search_stopped_for_each_deeper_layer_gives_the_same_answer(monkeypatch):
+    # GROW 0: the kernel is stopped for a new backward layer at every progress
+    # report (50 ms); the layers built and the restarts must not change the
+    # answer of the search that never builds one after the first
+    earlier = Position.from_fen("B:W14,21,25,27,28,29,30:B2,3,4,5,7,8", "pool")
+    board = Position.from_fen("B:W15,25,28,29,30:B3,5,7,12", "pool")
+    built = []
+    grow = gap_compiled.CompiledGapSearch._grow
+
+    def spy(search, variant, key):
+        built.append(search.depth + 1)
+        grow(search, variant, key)
+
+    monkeypatch.setattr(gap_compiled.CompiledGapSearch, "_grow", spy)
+    monkeypatch.setattr(gap_search, "GROW", float("inf"))
+    one_layer = fill_gap(earlier, board, plies=14)
+    assert built == [1]
+    built.clear()
+    monkeypatch.setattr(gap_search, "GROW", 0.0)
+    deeper = fill_gap(earlier, board, plies=14)
+    assert len(built) >= 2, built  # it was stopped and went on with a deeper layer
+    assert result_of(deeper) == result_of(one_layer)
+    assert one_layer.status is Status.SEVERAL
+
+
+KINGS = Position.from_fen("W:WK29,K32:BK1,K4", "pool")
+# a 16-ply pool gap that takes the compiled search seconds (bench/gap_cases.py)
+LONG = (Position.from_fen("B:W20,21,25,26,29:B1,2,3,4,5,6,12,13,K32", "pool"),
+        Position.from_fen("B:W14,25:B3,4,24", "pool"))
+
+
+def test_a_cancelled_compiled_search_lists_only_sequences_that_replay():
+    # stopped at its second progress report (they come every 50 ms), long
+    # before it could finish on any machine
+    calls = []
+
+    def progress(fraction: float, nodes: int) -> bool:
+        calls.append((fraction, nodes))
+        return len(calls) < 2
+
+    earlier, board = LONG
+    result = fill_gap(earlier, board, plies=16, progress=progress)
+    assert result.cancelled and result.status is Status.CANCELLED
+    assert result.nodes > 0 and "search cancelled after" in result.explanation
+    for sequence in result.sequences:
+        position = earlier
+        for move in sequence:
+            assert move in position.legal_moves()
+            position = position.play(move)
+        assert position == board
+    assert "add a move the players agree on" in result.explanation
+    fractions = [f for f, _ in calls]
+    assert fractions == sorted(fractions)  # the progress shown never goes back
+
+
+def test_without_numba_the_python_search_answers(monkeypatch):
+    from rulesbook.reconstruct import gap
+
+    board = KINGS.play(KINGS.legal_moves()[0])
+    compiled = fill_gap(KINGS, board, plies=1)
+    monkeypatch.setattr(gap, "COMPILED_AVAILABLE", False)
+    python = fill_gap(KINGS, board, plies=1)
+    assert result_of(python) == result_of(compiled)
+    assert python.status is Status.UNIQUE
