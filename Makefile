@@ -15,14 +15,20 @@ $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip >/dev/null
 
+# WARM compiles the gap search's kernel once (numba caches it on disk), so that
+# the first search of the app or the command line does not wait for it.
+WARM := $(PY) -c "from rulesbook.reconstruct.gap_compiled import warm_up; warm_up()"
+
 $(VENV)/.installed: $(BIN)/activate pyproject.toml $(LOCK)
 	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(WARM)
 	touch $@
 
 $(VENV)/.installed-test: $(BIN)/activate pyproject.toml $(TEST_LOCK)
 	$(PY) -m pip install --quiet --require-hashes -r $(TEST_LOCK)
 	$(PY) -m pip install --quiet --no-deps -e .
+	$(WARM)
 	touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed

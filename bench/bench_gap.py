@@ -34,6 +34,7 @@ sys.path.insert(0, str(HERE))
 from bench_reconstruct import pydraughts_perft4  # noqa: E402 - the same peer, one way
 from gap_cases import GapCase, english_cases, pool_cases, three_kings_case  # noqa: E402
 
+from rulesbook.reconstruct import gap_compiled  # noqa: E402
 from rulesbook.reconstruct.gap import CancelToken, fill_gap  # noqa: E402
 
 BASELINE = "a656899"  # main before this branch: "today" in the tables
@@ -120,6 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-today", action="store_true", help="skip today's search")
     args = parser.parse_args(argv)
     baseline = None if args.no_today else load_baseline()
+    # "now" is the compiled count when numba is there (compiled or loaded from
+    # its cache here, before any search is timed), the Python search if not
+    if gap_compiled.AVAILABLE:
+        print(f"now: the compiled search (ready in {gap_compiled.warm_up():.1f} s)", flush=True)
+    else:
+        print(f"now: the Python search ({gap_compiled.why_unavailable()})", flush=True)
     peer = pydraughts_perft4()
     print("pydraughts perft(4), English start: "
           + (f"{peer:.3f} s" if peer else "n/a (pydraughts not installed)"), flush=True)

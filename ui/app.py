@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -64,6 +65,9 @@ class Launcher(QObject):
         if not self._restored:
             self._restored = True
             self.window.restore()
+            # the gap search's compiled kernel, loaded (or compiled) while the
+            # user reads the window, not when the players wait for a gap
+            QTimer.singleShot(2000, _warm_gap_search)
         if not self.window.isVisible():
             self.window.show()
         self.ready_at = time.perf_counter()
@@ -90,6 +94,12 @@ class Launcher(QObject):
     def _dialog_closed(self) -> None:
         if not self.window.isVisible():
             QApplication.quit()
+
+
+def _warm_gap_search() -> None:
+    from rulesbook.reconstruct.gap_compiled import warm_up
+
+    threading.Thread(target=warm_up, name="gap-warm-up", daemon=True).start()
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -21,6 +21,7 @@ object with ``is_set()``, such as ``threading.Event``).
 from __future__ import annotations
 
 import enum
+import logging
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -38,7 +39,7 @@ from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, read_move_pattern
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
 from rulesbook.reconstruct.gap_compiled import AVAILABLE as COMPILED_AVAILABLE
-from rulesbook.reconstruct.gap_compiled import CompiledGapSearch
+from rulesbook.reconstruct.gap_compiled import CompiledGapSearch, KernelFailed
 from rulesbook.reconstruct.gap_known import check_known
 from rulesbook.reconstruct.gap_retro import Key, RawMove
 from rulesbook.reconstruct.gap_search import (
@@ -51,6 +52,9 @@ from rulesbook.reconstruct.gap_search import (
 
 __all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
            "parse_known", "diverge_points", "MAX_PLIES"]
+
+
+_log = logging.getLogger(__name__)
 
 
 class Status(str, enum.Enum):
@@ -292,7 +296,14 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
         report = _scaled(progress, index, len(lengths))
         search = searcher(t, rules, constraints, n, limit + 1 - total, report, cancel)
         try:
-            count = search.count(key, chosen if use_frontier else None)
+            try:
+                count = search.count(key, chosen if use_frontier else None)
+            except KernelFailed:
+                # the Python search answers (the same answer, slower), from here on
+                _log.exception("gap search: the compiled count failed, the Python one runs")
+                searcher = GapSearch
+                search = GapSearch(t, rules, constraints, n, limit + 1 - total, report, cancel)
+                count = search.count(key, chosen if use_frontier else None)
         except SearchCancelled:
             cancelled = True
             nodes += search.nodes

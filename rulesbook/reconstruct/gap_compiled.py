@@ -17,6 +17,7 @@ left to the Python search (they are short: the known moves split the gap).
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Any
@@ -25,7 +26,9 @@ from rulesbook.draughts import Variant
 from rulesbook.reconstruct.gap_retro import Key, can_unmove
 from rulesbook.reconstruct.gap_search import GapSearch, SearchCancelled
 
-__all__ = ["AVAILABLE", "CompiledGapSearch", "warm_up", "why_unavailable"]
+__all__ = ["AVAILABLE", "CompiledGapSearch", "KernelFailed", "warm_up", "why_unavailable"]
+
+_log = logging.getLogger(__name__)
 
 try:  # numba (and numpy) come from wheels; without them the Python search runs
     import numpy as np
@@ -166,9 +169,9 @@ class CompiledGapSearch(GapSearch):
             raise
         result = out[0]
         if isinstance(result, BaseException):
-            raise result
+            raise KernelFailed(f"the compiled gap search failed: {result!r}") from result
         if state[kernel.S_OVERFLOW]:
-            raise RuntimeError(f"a position has more than {kernel.MAX_MOVES} legal moves")
+            raise KernelFailed(f"a position has more than {kernel.MAX_MOVES} legal moves")
         if result < 0:
             if state[kernel.S_CANCEL] == _DEEPER:
                 tables["partial"].clear()
@@ -205,14 +208,28 @@ class CompiledGapSearch(GapSearch):
         return self._count(*key, remaining, 0.0) > 0
 
 
+class KernelFailed(Exception):
+    """The compiled search could not answer (numba failed, or a position had
+    more moves than it has room for): the caller asks the Python search."""
+
+
 class _DeeperWanted(Exception):
     """The kernel stopped so that one more backward layer can be built."""
 
 
 def warm_up() -> float:
-    """Compile the kernel now (or load it from the cache): seconds taken."""
+    """Compile the kernel now (or load it from the cache): seconds taken (0
+    when it is not available or failed: the searches then fall back)."""
     if not AVAILABLE:
         return 0.0
+    try:
+        return _warm_up()
+    except Exception:  # noqa: BLE001 - logged; a search then falls back to Python
+        _log.exception("the compiled gap search could not be prepared")
+        return 0.0
+
+
+def _warm_up() -> float:
     began = time.perf_counter()
     from rulesbook.draughts import Position
     from rulesbook.draughts.movegen import compile_rules

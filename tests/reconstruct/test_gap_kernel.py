@@ -164,3 +164,15 @@ def test_without_numba_the_python_search_answers(monkeypatch):
     python = fill_gap(KINGS, board, plies=1)
     assert result_of(python) == result_of(compiled)
     assert python.status is Status.UNIQUE
+
+
+def test_a_failing_kernel_falls_back_to_the_python_search(monkeypatch, caplog):
+    board = KINGS.play(KINGS.legal_moves()[0])
+    expected = fill_gap(KINGS, board, plies=3, compiled=False)
+
+    def broken(*_args):
+        raise ZeroDivisionError("a numba failure")
+
+    monkeypatch.setattr(kernel, "count", broken)
+    assert result_of(fill_gap(KINGS, board, plies=3)) == result_of(expected)
+    assert "the compiled count failed" in caplog.text
