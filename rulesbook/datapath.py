@@ -36,6 +36,17 @@ def user_rules_dir() -> Path:
     return platformdirs.user_data_path(APP_NAME, APP_AUTHOR) / FOLDER_NAME
 
 
+def user_cache_dir() -> Path:
+    """Where the app keeps what it can make again (the compiled gap search);
+    ``$RULESBOOK_CACHE`` chooses another folder."""
+    chosen = os.environ.get("RULESBOOK_CACHE")
+    if chosen:
+        return Path(chosen)
+    import platformdirs
+
+    return platformdirs.user_cache_path(APP_NAME, APP_AUTHOR)
+
+
 def is_bundled(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is the bundled seed folder or inside it."""
     seed = bundled_data_dir().resolve()

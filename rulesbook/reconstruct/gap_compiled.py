@@ -10,18 +10,21 @@ does (:data:`~.gap_search.GROW`).
 numba is installed from wheels with the app (no compiler is needed); where it
 cannot be imported (:data:`AVAILABLE` is False) the Python search is used,
 and it stays the reference the compiled one is tested against.  The kernel is
-compiled on first use and cached on disk (``numba``'s cache beside the
-module, or the user's cache folder): :func:`warm_up` compiles it ahead, the
+compiled on first use and cached on disk (in the user's cache folder,
+:func:`rulesbook.datapath.user_cache_dir`, one folder per version of the kernel): :func:`warm_up` compiles it ahead, the
 app calls it in the background at start.  Searches with known moves are
 left to the Python search (they are short: the known moves split the gap).
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
+from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
 from rulesbook.reconstruct.gap_retro import Key, can_unmove
 from rulesbook.reconstruct.gap_search import GapSearch, SearchCancelled
@@ -30,10 +33,29 @@ __all__ = ["AVAILABLE", "CompiledGapSearch", "KernelFailed", "warm_up", "why_una
 
 _log = logging.getLogger(__name__)
 
+#: the modules compiled by numba: its cache knows when one of them changed,
+#: not when a module whose functions it inlines did, so the cache folder is
+#: named by all of them together
+KERNEL_MODULES = ("gap_kernel_moves.py", "gap_kernel_table.py", "gap_kernel.py")
+
+
+def _cache_folder() -> Path:
+    digest = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    for name in KERNEL_MODULES:
+        digest.update((here / name).read_bytes())
+    return user_cache_dir() / "gap-kernel" / digest.hexdigest()[:16]
+
+
 try:  # numba (and numpy) come from wheels; without them the Python search runs
+    import numba
     import numpy as np
 
+    # set before the kernel modules are imported: numba reads it as it
+    # decorates each function
+    numba.config.CACHE_DIR = str(_cache_folder())
     from rulesbook.reconstruct import gap_kernel as kernel
+    from rulesbook.reconstruct import gap_kernel_table as table
 except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
     AVAILABLE = False
     _WHY = f"{type(exc).__name__}: {exc}"
@@ -77,22 +99,42 @@ class CompiledGapSearch(GapSearch):
                   "flying": int(t.flying), "crown_ends": int(t.crown_ends),
                   "most": int(rules.most_captures), "mode": rules.crowning}
         self._t = np.array([values[name] for name in kernel.T_FIELDS], dtype=np.int64)
-        self._tables: dict[str, Any] = kernel.new_tables()
+        # the kernel's tables (gap_kernel_table), by their row of ``metas``
+        self._metas = np.zeros((5, 2), dtype=np.int64)
+        self._tables: dict[int, Any] = {}
+        for which, rows in ((kernel.M_MEMO, 1 << 16), (kernel.M_PARTIAL, 1 << 10),
+                            (kernel.M_BACK, 1 << 10), (kernel.M_SIDES, 1 << 10),
+                            (kernel.M_SIDE_OK, 1 << 14)):
+            self._tables[which], self._metas[which] = table.new_table(rows)
         self._move_rows = np.zeros((self.plies + 2, kernel.MAX_MOVES, 6), dtype=np.int64)
         self._state = np.zeros(6, dtype=np.int64)
         self._done = np.zeros(1, dtype=np.float64)
         self._loaded = -1  # the deepest backward layer copied into the kernel's table
         self._sides()
 
+    def _put_all(self, which: int, keys: list[tuple[int, int, int]], values: list[int]) -> None:
+        """Put rows into a kernel table (growing it until they fit)."""
+        if not keys:
+            return
+        key_rows = np.array(keys, dtype=np.int64)
+        value_rows = np.array(values, dtype=np.int64)
+        while True:
+            tab = self._tables[which]
+            table.put_many(tab, self._metas[which], key_rows, value_rows)
+            if not self._metas[which, 1]:
+                return
+            self._tables[which], self._metas[which] = table.grown(tab)
+
     def _sides(self) -> None:
-        """The kernel's copies of the deepest layer's sides (see ``_layers_added``)."""
-        tables = self._tables
-        for name, boards in (("top_b", self._top_black), ("top_w", self._top_white),
-                             ("near_b", self._near_black), ("near_w", self._near_white)):
-            table = tables[name]
-            table.clear()
-            for men, kings in boards:
-                table[_side_key(men, kings)] = 1
+        """The kernel's copy of the deepest layer's sides (see ``_layers_added``)."""
+        keys = [(_side_key(men, kings), 0, which)
+                for which, boards in ((kernel.SIDE_TOP_B, self._top_black),
+                                      (kernel.SIDE_TOP_W, self._top_white),
+                                      (kernel.SIDE_NEAR_B, self._near_black),
+                                      (kernel.SIDE_NEAR_W, self._near_white))
+                for men, kings in boards]
+        self._tables[kernel.M_SIDES], self._metas[kernel.M_SIDES] = table.new_table(len(keys))
+        self._put_all(kernel.M_SIDES, keys, [1] * len(keys))
 
     def _layers_added(self) -> None:
         super()._layers_added()
@@ -100,12 +142,20 @@ class CompiledGapSearch(GapSearch):
             self._sides()
 
     def _load_layers(self) -> None:
-        back = self._tables["back"]
         while self._loaded < self.depth:
             self._loaded += 1
             k = self._loaded
-            for (bm, bk, wm, wk, black), n in self.back[k].items():
-                back[_pos_key(bm, bk, wm, wk, black, k)] = n
+            layer = self.back[k]
+            self._put_all(kernel.M_BACK, [_pos_key(*key, k) for key in layer], list(layer.values()))
+
+    def _grow_full(self) -> bool:
+        """Double the kernel's tables that asked for it; whether one did."""
+        full = False
+        for which in range(len(self._metas)):
+            if self._metas[which, 1]:
+                full = True
+                self._tables[which], self._metas[which] = table.grown(self._tables[which])
+        return full
 
     # ------------------------------------------------------------------ counting
     def count(self, key: Key, variant: Variant | None = None) -> int:
@@ -140,11 +190,21 @@ class CompiledGapSearch(GapSearch):
 
         def work() -> None:
             try:
-                out.append(kernel.count(
-                    *key, remaining, weight, self.plies, self._t, tables["memo"],
-                    tables["partial"], tables["back"], tables["top_b"], tables["top_w"],
-                    tables["near_b"], tables["near_w"], tables["side_ok"], self._move_rows,
-                    state, self._done))
+                while True:
+                    got = kernel.count(
+                        *key, remaining, weight, self.plies, self._t, tables[kernel.M_MEMO],
+                        tables[kernel.M_PARTIAL], tables[kernel.M_BACK], tables[kernel.M_SIDES],
+                        tables[kernel.M_SIDE_OK], self._metas, self._move_rows, state,
+                        self._done)
+                    # stopped because a table was full: double it and go on
+                    # (what was counted stays counted)
+                    if got >= 0 or state[kernel.S_CANCEL] or not self._grow_full():
+                        break
+                    state[kernel.S_CANCELLED] = 0
+                    self._done[0] = 0.0  # counted again from the top (the table knows)
+                    tables[kernel.M_PARTIAL], self._metas[kernel.M_PARTIAL] = \
+                        table.new_table(1 << 10)
+                out.append(got)
             except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
                 out.append(exc)
 
@@ -174,7 +234,8 @@ class CompiledGapSearch(GapSearch):
             raise KernelFailed(f"a position has more than {kernel.MAX_MOVES} legal moves")
         if result < 0:
             if state[kernel.S_CANCEL] == _DEEPER:
-                tables["partial"].clear()
+                self._tables[kernel.M_PARTIAL], self._metas[kernel.M_PARTIAL] = \
+                    table.new_table(1 << 10)
                 raise _DeeperWanted
             raise SearchCancelled
         return int(result)
@@ -193,16 +254,16 @@ class CompiledGapSearch(GapSearch):
     def _known_count(self, key: Key, remaining: int, partial: bool = False) -> int:
         if remaining <= self.depth:
             return self.back[remaining].get(key, 0)
-        table_key = _pos_key(*key, remaining)
-        count = self._tables["memo"].get(table_key, -1)
+        a, b, c = _pos_key(*key, remaining)
+        count = table.get(self._tables[kernel.M_MEMO], a, b, c, -1)
         if count < 0 and partial:
-            count = self._tables["partial"].get(table_key, 0)
+            count = table.get(self._tables[kernel.M_PARTIAL], a, b, c, 0)
         return max(int(count), 0)
 
     def _exists(self, key: Key, remaining: int) -> bool:
         if remaining <= self.depth:
             return self.back[remaining].get(key, 0) > 0
-        hit = self._tables["memo"].get(_pos_key(*key, remaining), -1)
+        hit = table.get(self._tables[kernel.M_MEMO], *_pos_key(*key, remaining), -1)
         if hit >= 0:
             return bool(hit > 0)
         return self._count(*key, remaining, 0.0) > 0

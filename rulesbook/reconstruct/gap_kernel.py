@@ -18,8 +18,7 @@ negative); a side's pieces ``men | kings << 32``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
 from rulesbook.reconstruct.gap_bounds import (
@@ -36,7 +35,8 @@ from rulesbook.reconstruct.gap_bounds import (
 
 __all__ = ["MAX_MOVES", "S_CANCEL", "S_CANCELLED", "S_CAP", "S_DEPTH", "S_NODES", "S_OVERFLOW",
            "T_BLACK", "T_FIELDS", "T_FLYING", "T_MENBACK", "T_MODE", "T_MOST", "count",
-           "feasible", "legal_moves", "new_tables"]
+           "feasible", "legal_moves", "M_MEMO", "M_PARTIAL", "M_BACK", "M_SIDES", "M_SIDE_OK",
+           "SIDE_TOP_B", "SIDE_TOP_W", "SIDE_NEAR_B", "SIDE_NEAR_W"]
 
 from rulesbook.reconstruct.gap_kernel_moves import (  # noqa: F401 - re-exported
     MAX_MOVES,
@@ -69,8 +69,15 @@ from rulesbook.reconstruct.gap_kernel_moves import (  # noqa: F401 - re-exported
     msb,
     popcount,
 )
+from rulesbook.reconstruct.gap_kernel_table import contains, get, put
 
 NEVER = 1 << 30
+
+#: the tables' rows of ``metas`` (see :mod:`.gap_kernel_table`)
+M_MEMO, M_PARTIAL, M_BACK, M_SIDES, M_SIDE_OK = range(5)
+#: the kinds of keys of the ``sides`` table (``c``): the deepest layer's sides
+#: (GapSearch._top_black ...), less one piece for ``near``
+SIDE_TOP_B, SIDE_TOP_W, SIDE_NEAR_B, SIDE_NEAR_W = range(4)
 
 def _ring_arrays(rings: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[np.ndarray, np.ndarray]:
     """Rings (see :mod:`.gap_bounds`) as ``(steps, masks)`` arrays [32, 16]
@@ -240,7 +247,7 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int, 
 
 @njit(cache=True)
 def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, t: np.ndarray,
-             side_ok: Dict) -> bool:
+             side_ok: np.ndarray, metas: np.ndarray) -> bool:
     nb = popcount(bm | bk)
     nw = popcount(wm | wk)
     if nb < t[T_NB] or nw < t[T_NW]:
@@ -250,20 +257,20 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, t:
                 and black == (t[T_BLACK] != 0))
     black_moves = (remaining + 1) // 2 if black else remaining // 2
     white_moves = remaining - black_moves
-    key = (bm | (bk << 32), black_moves | (nw << 8) | (1 << 16))
-    if key in side_ok:
-        ok = side_ok[key]
-    else:
+    ka = bm | (bk << 32)
+    kb = black_moves | (nw << 8) | (1 << 16)
+    ok = get(side_ok, ka, kb, 0, -1)
+    if ok < 0:
         ok = 1 if _side_ok(bm, bk, black_moves, nb - t[T_NB], nw - t[T_NW], True, t) else 0
-        side_ok[key] = ok
+        put(side_ok, metas[M_SIDE_OK], ka, kb, 0, ok)
     if not ok:
         return False
-    key = (wm | (wk << 32), white_moves | (nb << 8))
-    if key in side_ok:
-        ok = side_ok[key]
-    else:
+    ka = wm | (wk << 32)
+    kb = white_moves | (nb << 8)
+    ok = get(side_ok, ka, kb, 0, -1)
+    if ok < 0:
         ok = 1 if _side_ok(wm, wk, white_moves, nw - t[T_NW], nb - t[T_NB], False, t) else 0
-        side_ok[key] = ok
+        put(side_ok, metas[M_SIDE_OK], ka, kb, 0, ok)
     return ok == 1
 
 
@@ -302,18 +309,18 @@ def _useful(moves: np.ndarray, slot: int, count: int, bm: int, bk: int, wm: int,
 
 
 @njit(cache=True, inline="always")
-def _one_move_from(men: int, kings: int, near: Dict) -> bool:
+def _one_move_from(men: int, kings: int, sides: np.ndarray, which: int) -> bool:
     x = men
     while x:
         b = x & -x
         x ^= b
-        if ((men ^ b) | (kings << 32)) in near:
+        if contains(sides, (men ^ b) | (kings << 32), 0, which):
             return True
     x = kings
     while x:
         b = x & -x
         x ^= b
-        if (men | ((kings ^ b) << 32)) in near:
+        if contains(sides, men | ((kings ^ b) << 32), 0, which):
             return True
     return False
 
@@ -329,10 +336,10 @@ RESOLVED_LATER = -2  # _enter: the position's children are to be searched
 CANCELLED = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _enter(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weight: float,
-           plies: int, t: np.ndarray, memo: Dict, back: Dict, top_b: Dict, top_w: Dict,
-           near_b: Dict, near_w: Dict, side_ok: Dict, moves: np.ndarray, state: np.ndarray,
+           plies: int, t: np.ndarray, memo: np.ndarray, back: np.ndarray, sides: np.ndarray,
+           side_ok: np.ndarray, metas: np.ndarray, moves: np.ndarray, state: np.ndarray,
            done: np.ndarray, frames: np.ndarray, shares: np.ndarray) -> int:
     """A position's count when it needs no search below it (a table, a bound,
     no useful move, children in a backward layer); else its frame is set up
@@ -344,40 +351,55 @@ def _enter(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weig
     c = int(black) | (remaining << 1)
     if remaining <= depth:
         done[0] += weight
-        return min(back[(a, b, c)], cap) if (a, b, c) in back else 0
-    memo_key = (a, b, c)
-    if memo_key in memo:
-        done[0] += weight
-        return memo[memo_key]
-    state[S_NODES] += 1
-    if state[S_CANCEL]:
-        state[S_CANCELLED] = 1
-        return CANCELLED
-    if not feasible(bm, bk, wm, wk, black, remaining, t, side_ok):
-        memo[memo_key] = 0
-        done[0] += weight
-        return 0
+        return min(get(back, a, b, c, 0), cap)
+    # what the deepest backward layer says of the sides, checked before the
+    # table (the sides table is small, the table of counts is not): a
+    # position ruled out here is not remembered, only ruled out again
     must_take = False
     if remaining == depth + 1 or remaining == depth + 2:
-        # one ply above the deepest backward layer the side not to move must
-        # stand there as it stands now, two plies above one move away, unless
-        # the side to move takes a piece of it (GapSearch._layers_added)
         if black:
-            if remaining == depth + 1:
-                must_take = (wm | (wk << 32)) not in top_w
-            else:
-                must_take = not _one_move_from(wm, wk, near_w)
-            can_take = popcount(wm | wk) > t[T_NW]
+            mover, mover_k, other, other_k = bm, bk, wm, wk
+            mover_lose, other_lose = popcount(bm | bk) - t[T_NB], popcount(wm | wk) - t[T_NW]
+            near_mover, top_other, near_other = SIDE_NEAR_B, SIDE_TOP_W, SIDE_NEAR_W
         else:
-            if remaining == depth + 1:
-                must_take = (bm | (bk << 32)) not in top_b
-            else:
-                must_take = not _one_move_from(bm, bk, near_b)
-            can_take = popcount(bm | bk) > t[T_NB]
-        if must_take and not can_take:
-            memo[memo_key] = 0
+            mover, mover_k, other, other_k = wm, wk, bm, bk
+            mover_lose, other_lose = popcount(wm | wk) - t[T_NW], popcount(bm | bk) - t[T_NB]
+            near_mover, top_other, near_other = SIDE_NEAR_W, SIDE_TOP_B, SIDE_NEAR_B
+        # the side to move moves once more before the layer (and, one ply
+        # above it, loses nothing before): its pieces less the one it moves
+        # are a layer's less the one that moved there (GapSearch does not
+        # test this: it generates the moves)
+        if (remaining == depth + 1 or mover_lose == 0) and not _one_move_from(
+                mover, mover_k, sides, near_mover):
             done[0] += weight
             return 0
+        # the side not to move: one ply above the layer it stands there as
+        # now, two plies above one move away, unless the side to move takes
+        # a piece of it now (GapSearch._layers_added)
+        if remaining == depth + 1:
+            must_take = not contains(sides, other | (other_k << 32), 0, top_other)
+        else:
+            must_take = not _one_move_from(other, other_k, sides, near_other)
+        if must_take and (other_lose <= 0 or (
+                remaining == depth + 1 and other_lose == 1
+                and not _one_move_from(other, other_k, sides, top_other))):
+            # it cannot lose a piece; or, one ply above the layer, it can
+            # lose just one, and no board of it less one piece is there
+            done[0] += weight
+            return 0
+    hit = get(memo, a, b, c, -1)
+    if hit >= 0:
+        done[0] += weight
+        return hit
+    state[S_NODES] += 1
+    if state[S_CANCEL] or metas[M_MEMO, 1] or metas[M_SIDE_OK, 1] or metas[M_PARTIAL, 1]:
+        state[S_CANCELLED] = 1
+        return CANCELLED
+    memo_meta = metas[M_MEMO]
+    if not feasible(bm, bk, wm, wk, black, remaining, t, side_ok, metas):
+        put(memo, memo_meta, a, b, c, 0)
+        done[0] += weight
+        return 0
     slot = plies - remaining
     n = legal_moves(bm, bk, wm, wk, black, t, moves, slot, state)
     if must_take and n and moves[slot, 0, 4] == 0:
@@ -385,7 +407,7 @@ def _enter(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weig
     if n:
         n = _useful(moves, slot, n, bm, bk, wm, wk, black, remaining, t)
     if not n:
-        memo[memo_key] = 0
+        put(memo, memo_meta, a, b, c, 0)
         done[0] += weight
         return 0
     below = remaining - 1
@@ -396,12 +418,10 @@ def _enter(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weig
         for k in range(n):
             nbm, nbk, nwm, nwk = apply_move(bm, bk, wm, wk, black, moves[slot, k, 0],
                                         moves[slot, k, 1], moves[slot, k, 2], moves[slot, k, 3])
-            child = (nbm | (nbk << 32), nwm | (nwk << 32), nc)
-            if child in back:
-                total += back[child]
+            total += get(back, nbm | (nbk << 32), nwm | (nwk << 32), nc, 0)
         done[0] += weight
         total = min(total, cap)
-        memo[memo_key] = total
+        put(memo, memo_meta, a, b, c, total)
         return total
     f = frames[slot]
     f[F_BM] = bm
@@ -413,10 +433,8 @@ def _enter(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weig
     f[F_K] = 0
     f[F_TOTAL] = 0
     f[F_TOP] = 1 if below == depth + 1 else 0
-    if black:
-        f[F_LOSE] = 1 if popcount(bm | bk) > t[T_NB] else 0
-    else:
-        f[F_LOSE] = 1 if popcount(wm | wk) > t[T_NW] else 0
+    # the pieces the side to move can still lose
+    f[F_LOSE] = popcount(bm | bk) - t[T_NB] if black else popcount(wm | wk) - t[T_NW]
     f[F_KEYA] = a
     f[F_KEYB] = b
     f[F_KEYC] = c
@@ -426,8 +444,8 @@ def _enter(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weig
 
 @njit(cache=True, nogil=True)
 def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weight: float,
-          plies: int, t: np.ndarray, memo: Dict, partial: Dict, back: Dict, top_b: Dict,
-          top_w: Dict, near_b: Dict, near_w: Dict, side_ok: Dict, moves: np.ndarray,
+          plies: int, t: np.ndarray, memo: np.ndarray, partial: np.ndarray, back: np.ndarray,
+          sides: np.ndarray, side_ok: np.ndarray, metas: np.ndarray, moves: np.ndarray,
           state: np.ndarray, done: np.ndarray) -> int:
     """The sequences from the position to the target in ``remaining`` plies
     (at most the cap); CANCELLED when the search was stopped
@@ -435,8 +453,8 @@ def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weigh
     searched had found below them (GapSearch.partial)."""
     frames = np.zeros((plies + 2, F_SIZE), dtype=np.int64)
     shares = np.zeros(plies + 2, dtype=np.float64)
-    got = _enter(bm, bk, wm, wk, black, remaining, weight, plies, t, memo, back, top_b, top_w,
-                 near_b, near_w, side_ok, moves, state, done, frames, shares)
+    got = _enter(bm, bk, wm, wk, black, remaining, weight, plies, t, memo, back, sides, side_ok,
+                 metas, moves, state, done, frames, shares)
     if got != RESOLVED_LATER:
         return got
     cap = state[S_CAP]
@@ -455,35 +473,48 @@ def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weigh
             f[F_K] = k + 1
             nbm, nbk, nwm, nwk = apply_move(fbm, fbk, fwm, fwk, fblack, moves[sp, k, 0],
                                         moves[sp, k, 1], moves[sp, k, 2], moves[sp, k, 3])
-            if f[F_TOP] and not f[F_LOSE]:
+            if f[F_TOP]:
+                # the other side moves next, once, into the layer, and loses
+                # nothing before: its pieces less the one it moves are a
+                # layer's less the one that moved there (exact)
                 if fblack:
-                    if (nbm | (nbk << 32)) not in top_b:
+                    if not _one_move_from(nwm, nwk, sides, SIDE_NEAR_W):
                         done[0] += share
                         continue
-                elif (nwm | (nwk << 32)) not in top_w:
+                elif not _one_move_from(nbm, nbk, sides, SIDE_NEAR_B):
                     done[0] += share
                     continue
-            child = (nbm | (nbk << 32), nwm | (nwk << 32), int(nxt) | (below << 1))
-            if child in memo:
-                f[F_TOTAL] += memo[child]
-                done[0] += share
-            else:
-                f[F_CHA], f[F_CHB], f[F_CHC] = child
-                got = _enter(nbm, nbk, nwm, nwk, nxt, below, share, plies, t, memo, back, top_b,
-                             top_w, near_b, near_w, side_ok, moves, state, done, frames, shares)
-                if got == RESOLVED_LATER:
-                    descended = True
-                    break
-                if got == CANCELLED:
-                    # every frame records what it found so far, with what the
-                    # child it was in had found (innermost first)
-                    for s in range(sp, root - 1, -1):
-                        g = frames[s]
-                        ch = (g[F_CHA], g[F_CHB], g[F_CHC])
-                        partial[(g[F_KEYA], g[F_KEYB], g[F_KEYC])] = g[F_TOTAL] + (
-                            partial[ch] if ch in partial else 0)
-                    return CANCELLED
-                f[F_TOTAL] += got
+            if f[F_TOP] and f[F_LOSE] <= 1:
+                # the side moving now does not move again before the layer:
+                # it stands there as after this move, less the one piece it
+                # can still lose (GapSearch._count does the first test only)
+                if fblack:
+                    if not contains(sides, nbm | (nbk << 32), 0, SIDE_TOP_B) and (
+                            f[F_LOSE] == 0 or not _one_move_from(nbm, nbk, sides, SIDE_TOP_B)):
+                        done[0] += share
+                        continue
+                elif not contains(sides, nwm | (nwk << 32), 0, SIDE_TOP_W) and (
+                        f[F_LOSE] == 0 or not _one_move_from(nwm, nwk, sides, SIDE_TOP_W)):
+                    done[0] += share
+                    continue
+            # the child (its count from the table when it is there)
+            f[F_CHA] = nbm | (nbk << 32)
+            f[F_CHB] = nwm | (nwk << 32)
+            f[F_CHC] = int(nxt) | (below << 1)
+            got = _enter(nbm, nbk, nwm, nwk, nxt, below, share, plies, t, memo, back, sides,
+                         side_ok, metas, moves, state, done, frames, shares)
+            if got == RESOLVED_LATER:
+                descended = True
+                break
+            if got == CANCELLED:
+                # every frame records what it found so far, with what the
+                # child it was in had found (innermost first)
+                for s in range(sp, root - 1, -1):
+                    g = frames[s]
+                    put(partial, metas[M_PARTIAL], g[F_KEYA], g[F_KEYB], g[F_KEYC],
+                        g[F_TOTAL] + get(partial, g[F_CHA], g[F_CHB], g[F_CHC], 0))
+                return CANCELLED
+            f[F_TOTAL] += got
             if f[F_TOTAL] >= cap:
                 f[F_TOTAL] = cap
                 done[0] += share * (f[F_N] - f[F_K])  # the moves not searched
@@ -492,7 +523,7 @@ def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weigh
             sp += 1
             continue
         value = f[F_TOTAL]
-        memo[(f[F_KEYA], f[F_KEYB], f[F_KEYC])] = value
+        put(memo, metas[M_MEMO], f[F_KEYA], f[F_KEYB], f[F_KEYC], value)
         if sp == root:
             return value
         sp -= 1
@@ -504,17 +535,3 @@ def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weigh
             g[F_K] = g[F_N]
 
 
-def new_tables() -> dict[str, Dict]:
-    """Empty typed tables for :func:`count`."""
-    key3 = types.UniTuple(types.int64, 3)
-    key2 = types.UniTuple(types.int64, 2)
-    return {
-        "memo": Dict.empty(key3, types.int64),
-        "partial": Dict.empty(key3, types.int64),
-        "back": Dict.empty(key3, types.int64),
-        "top_b": Dict.empty(types.int64, types.int64),
-        "top_w": Dict.empty(types.int64, types.int64),
-        "near_b": Dict.empty(types.int64, types.int64),
-        "near_w": Dict.empty(types.int64, types.int64),
-        "side_ok": Dict.empty(key2, types.int64),
-    }
