@@ -21,7 +21,7 @@ from rulesbook.draughts.geometry import coords
 from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE, RawMove
 from rulesbook.draughts.variant import MidCaptureCrowning, Variant
 
-__all__ = ["Target", "Reachable", "VariantFlags", "AHEAD_BLACK", "AHEAD_WHITE", "BEHIND_BLACK",
+__all__ = ["Target", "Reachable", "VariantFlags", "EDGE", "AHEAD_BLACK", "AHEAD_WHITE", "BEHIND_BLACK",
            "BEHIND_WHITE", "KING_RINGS", "ROWSUM_LO", "ROWSUM_HI", "ROWS_BLACK", "ROWS_WHITE", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
            "CROWN_ROW_WHITE"]
 
@@ -94,6 +94,9 @@ AHEAD_WHITE, BEHIND_WHITE = _rings(CONE_WHITE, True), _rings(CONE_WHITE, False)
 CROWN_ROW_BLACK = tuple(bits(CROWN_BLACK))
 CROWN_ROW_WHITE = tuple(bits(CROWN_WHITE))
 _NEVER = 1 << 30
+#: the squares on the edge of the board (rows 1-4 and 29-32, the a- and
+#: h-files): a piece there cannot be taken
+EDGE = sum(BIT[i] for i in range(32) if coords(i + 1)[0] in (0, 7) or coords(i + 1)[1] in (0, 7))
 
 
 def _king_tables() -> dict[tuple[bool, bool], tuple[Rings, Rings]]:
@@ -225,14 +228,19 @@ def _steps_needed(rings: Rings, froms: int, tos: int) -> int:
 
 
 def _row_balance(men: int, kings: int, tmen: int, tkings: int, t_ahead: int, moves: int,
-                 takes_left: int, black: bool) -> bool:
+                 takes_left: int, black: bool, back_jumps: bool = False) -> bool:
     """The rows a side's men still advance against the moves it has left.
 
-    Only for a side whose every man move goes forward: the side takes nothing
-    more (its men only make quiet steps, in every variant), or its men never
-    capture backward (English).  Then a man's quiet step advances it one
-    row and its jump two, and a man goes on until it stands on its target
-    square, is taken, or is crowned on the king row (row 7).
+    For a side whose every man move goes forward (the side takes nothing
+    more, or its men never capture backward, as in English), a man's quiet
+    step advances it one row and its jump two, and a man goes on until it
+    stands on its target square, is taken, or is crowned on the king row
+    (row 7).  ``back_jumps``: the side's men can still jump backward (they
+    capture backward, and it takes pieces yet); then only the first test
+    below is made, which holds for them too: a backward jump takes two rows
+    off ``R`` and lets a man that is taken end up to two rows nearer its back
+    row than it stands now, so ``R >= R_lo - 2 Jb`` and ``R = q + 2 Jf - 2 Jb``
+    give ``q + 2 Jf >= R_lo`` with ``Jf <= takes``.
 
     Let ``gone`` be the men that are taken or crowned (the men now less the
     target's: men are never made).  The rows the men advance are then
@@ -256,6 +264,8 @@ def _row_balance(men: int, kings: int, tmen: int, tkings: int, t_ahead: int, mov
     extra = 2 * takes_left - 1 if takes_left else 0
     if base + _rearmost(men, black, gone) > moves + extra:
         return False
+    if back_jumps:
+        return True
     if kings or tkings or (gone and _foremost(men, black) + moves + extra >= 7):
         return True
     least = moves + 2 * takes_left - min(takes_left, moves) if takes_left else moves
@@ -282,8 +292,8 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int,
         return False
     if takes_left and not moves:
         return False
-    if (not takes_left or not men_back) and not _row_balance(
-            men, kings, tmen, tkings, t_ahead, moves, takes_left, black):
+    if not _row_balance(men, kings, tmen, tkings, t_ahead, moves, takes_left, black,
+                        takes_left > 0 and men_back):
         return False
     fill = ((tmen & ~men) | (tkings & ~kings)).bit_count()
     if fill > moves:
@@ -299,8 +309,12 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int,
             on_row = (tkings & ~kings & (CROWN_BLACK if black else CROWN_WHITE)).bit_count()
             if crowns > on_row and fill + crowns - on_row > moves:
                 return False
-    vacate = ((men & ~tmen) | (kings & ~tkings)).bit_count()
-    if vacate - lost_left > moves:
+    # every piece not on its target square leaves it: by a move of its own,
+    # or taken; a piece on the edge of the board cannot be taken there
+    # (nothing is behind it to land on), so it moves itself
+    vacating = (men & ~tmen) | (kings & ~tkings)
+    on_edge = (vacating & EDGE).bit_count()
+    if on_edge + max((vacating & ~EDGE).bit_count() - lost_left, 0) > moves:
         return False
     # a target king not there yet needs a king of the side to go there, or a
     # man to reach the king row and go on as a king (two squares a jump)

@@ -22,6 +22,7 @@ from numba import njit
 
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
 from rulesbook.reconstruct.gap_bounds import (
+    EDGE,
     AHEAD_BLACK,
     AHEAD_WHITE,
     BEHIND_BLACK,
@@ -157,12 +158,14 @@ def _foremost(men: int, black: bool) -> int:
 
 @njit(cache=True)
 def _row_balance(men: int, kings: int, tmen: int, tkings: int, t_ahead: int, moves: int,
-                 takes_left: int, black: bool) -> bool:
+                 takes_left: int, black: bool, back_jumps: bool = False) -> bool:
     gone = popcount(men) - popcount(tmen)
     base = t_ahead - _advance(men, black)
     extra = 2 * takes_left - 1 if takes_left else 0
     if base + _rearmost(men, black, gone) > moves + extra:
         return False
+    if back_jumps:
+        return True
     if kings or tkings or (gone and _foremost(men, black) + moves + extra >= 7):
         return True
     least = moves + 2 * takes_left - min(takes_left, moves) if takes_left else moves
@@ -189,8 +192,8 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int, 
         return False
     if takes_left and not moves:
         return False
-    if (not takes_left or not men_back) and not _row_balance(
-            men, kings, tmen, tkings, t_ahead, moves, takes_left, black):
+    if not _row_balance(men, kings, tmen, tkings, t_ahead, moves, takes_left, black,
+                        takes_left > 0 and men_back):
         return False
     fill = popcount((tmen & ~men) | (tkings & ~kings))
     if fill > moves:
@@ -201,8 +204,8 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int, 
             on_row = popcount(tkings & ~kings & crown_row)
             if crowns > on_row and fill + crowns - on_row > moves:
                 return False
-    vacate = popcount((men & ~tmen) | (kings & ~tkings))
-    if vacate - lost_left > moves:
+    vacating = (men & ~tmen) | (kings & ~tkings)
+    if popcount(vacating & EDGE) + max(popcount(vacating & ~EDGE) - lost_left, 0) > moves:
         return False
     crowned = tkings & ~kings
     if crowned and (not takes_left or not (men_back or flying)):

@@ -22,6 +22,7 @@ from rulesbook.draughts.movegen import apply, compile_rules, legal_raw_moves
 from rulesbook.reconstruct import gap_search
 from rulesbook.reconstruct.gap import fill_gap
 from rulesbook.reconstruct.gap_bounds import (
+    EDGE,
     Reachable,
     Target,
     VariantFlags,
@@ -236,3 +237,21 @@ def test_a_crowning_is_a_move_of_its_own_unless_the_king_stays_on_the_king_row()
     russian = Variant.named("russian")
     flags = VariantFlags.of(russian)
     assert not flags.crown_ends and VariantFlags.of(pool).crown_ends
+
+
+def test_a_piece_on_the_edge_must_move_itself_to_leave_its_square():
+    # pool, Black to move, 4 plies left (Black moves twice). Black must come
+    # from 1,3,4,7,12,13,K28 to 3,4,24: five pieces leave their squares and
+    # four are taken (7 pieces -> 3), so counting alone lets two moves do it
+    # (5 - 4 = 1). But 1, 12, 13 and 28 are on the edge of the board: no
+    # square lies behind them to land on, nothing can take them there, so
+    # each leaves by a move of its own: four moves, not two. (By hand.)
+    pool = Variant.named("pool")
+    target = Target(*Position.from_fen("B:W14,25:B3,4,24", pool).bitboards(),
+                    *VariantFlags.of(pool))
+    earlier = Position.from_fen("B:W5,16,17,22,25:B1,3,4,7,12,13,K28", pool)
+    assert not feasible(*earlier.bitboards(), 4, target)
+    # the edge: rows 1-4 and 29-32, the a-file (5, 13, 21) and the h-file
+    # (12, 20, 28), read off the board diagram
+    edge = sorted(i + 1 for i in range(32) if EDGE >> i & 1)
+    assert edge == [1, 2, 3, 4, 5, 12, 13, 20, 21, 28, 29, 30, 31, 32]
