@@ -159,6 +159,12 @@ def run() -> None:
     vote_session(5)
     save_session(2)
     show_session(1)
+    # the app loads the gap search's compiled kernel (numba, ~45 MB once) in
+    # the background 2 s after start: loaded here first, it is not counted as
+    # growth of the session
+    from rulesbook.reconstruct.gap_compiled import warm_up
+
+    warm_up()
     window.show_workspace("board")
     pump()
     rss0, none0 = rss_kib(), sys.getrefcount(None)
