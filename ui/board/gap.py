@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import Move, Position
+from rulesbook.draughts.notation import count_text, plies_text
 from rulesbook.reconstruct import RecordMove
 
 from .gapworker import GapWorker
@@ -100,8 +101,9 @@ class GapController(QObject):
         self.end_preview()
         worker.start()
         self.started.emit()
-        what = f"{plies} plies" if plies is not None else f"up to {max_plies} plies"
-        self.statusMessage.emit(f"Searching the missing {what}…")
+        what = (f"the missing {plies_text(plies)}" if plies is not None else
+                f"up to {count_text(max_plies or 0, 'missing ply', 'missing plies')}")
+        self.statusMessage.emit(f"Searching {what}…")
         return True
 
     def cancel(self) -> None:
@@ -259,8 +261,9 @@ class GapController(QObject):
         texts = result.texts[index]
         dropped = len(self._board.moves) - at
         self._board.editing.adopt(at, [RecordMove(t) for t in texts])
-        msg = f"Adopted {len(texts)} plies: {' '.join(texts)}"
+        msg = f"Adopted {plies_text(len(texts))}: {' '.join(texts)}"
         if dropped:
-            msg += f" (replacing {dropped} unplayable move(s); Ctrl+Z to undo)"
+            msg += (f" (replacing {count_text(dropped, 'unplayable move')}; "
+                    f"Ctrl+Z to undo)")
         self.statusMessage.emit(msg)
         return True

@@ -20,6 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rulesbook.draughts.notation import count_text, plies_text
+
 from ...widgets import breakable, plain_tip
 from ..controller import BoardController
 from .sequence import SequencePreview
@@ -50,8 +52,9 @@ class GapPanel(QWidget):
         self.kind.addItem("At most", "max")
         self.plies = QSpinBox()
         self.plies.setRange(0, 40)
+        self.plies.valueChanged.connect(self._plies_changed)
         self.plies.setValue(2)
-        self.plies.setSuffix(" plies missing")
+        self._plies_changed(self.plies.value())
         self.plies.setAccessibleName("Number of missing plies")
         row.addWidget(self.kind)
         row.addWidget(self.plies, 1)
@@ -103,6 +106,11 @@ class GapPanel(QWidget):
         gap.failed.connect(self._failed)
         bc.changed.connect(self.show_target)
 
+    def _plies_changed(self, value: int) -> None:
+        # the suffix follows the number: "1 ply missing", "2 plies missing"
+        noun = plies_text(value).split(" ", 1)[1]
+        self.plies.setSuffix(f" {noun} missing")
+
     # ------------------------------------------------------------------ search
     def start(self) -> bool:
         n = self.plies.value()
@@ -121,12 +129,12 @@ class GapPanel(QWidget):
 
     def _progress(self, fraction: float, nodes: int) -> None:
         self.progress.setValue(int(max(0.0, min(1.0, fraction)) * 1000))
-        self.progress.setFormat(f"%p% · {nodes:,} positions")
+        self.progress.setFormat(f"%p% · {count_text(nodes, 'position')}")
 
     def _finished(self, result: Any) -> None:
         self.progress.setValue(1000 if not result.cancelled else self.progress.value())
         self.progress.setFormat("cancelled" if result.cancelled else
-                                f"done · {result.nodes:,} positions")
+                                f"done · {count_text(result.nodes, 'position')}")
         self.explanation.setText(result.explanation)
         self.list.clear()
         for i, texts in enumerate(result.texts, 1):
