@@ -28,6 +28,9 @@ from .sequence import SequencePreview
 
 __all__ = ["GapPanel"]
 
+#: the least height of the list of sequences (three rows) when it holds more
+LIST_LEAST_HEIGHT = 60
+
 
 class GapPanel(QWidget):
     """``mark_button`` is wired by the workspace (it also shows this tab)."""
@@ -37,6 +40,7 @@ class GapPanel(QWidget):
         self._bc = bc
         gap = bc.gap
         lay = QVBoxLayout(self)
+        lay.setSpacing(4)  # at 1024x700 every pixel goes to the sequences and their moves
         self.target_label = QLabel()
         self.target_label.setWordWrap(True)
         self.target_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -92,7 +96,7 @@ class GapPanel(QWidget):
         self.list.itemClicked.connect(  # the row shown again after "Show Record"
             lambda _i: self._row_changed(self.list.currentRow()))
         self.list.installEventFilter(self)
-        self.list.setMinimumHeight(60)
+        self.list.setMinimumHeight(LIST_LEAST_HEIGHT)
         lay.addWidget(self.list, 1)
         self.preview = SequencePreview(bc)
         lay.addWidget(self.preview)
@@ -145,7 +149,18 @@ class GapPanel(QWidget):
             self.list.setCurrentRow(0)
         for problem in result.unaccounted:
             self.list.addItem(QListWidgetItem(f"✗ {problem}"))
+        self._fit_list()
         self.show_target()
+
+    def _fit_list(self) -> None:
+        """A list of one or two sequences asks for no more than their rows: the
+        room goes to the sequence's moves under it (issue 21: cut off at 1024x700)."""
+        lst = self.list
+        rows = max(1, min(lst.count(), 3))
+        row = lst.sizeHintForRow(0) if lst.count() else lst.fontMetrics().lineSpacing()
+        need = (rows * max(row, 1) + 2 * lst.frameWidth()
+                + lst.horizontalScrollBar().sizeHint().height())
+        lst.setMinimumHeight(min(LIST_LEAST_HEIGHT, need))
 
     def _failed(self, message: str) -> None:
         self.progress.setFormat("")
