@@ -3,7 +3,8 @@ from the end of the record to the board now, and the preview of a sequence found
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
@@ -11,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from rulesbook.draughts import Move, Position
 from rulesbook.draughts.notation import count_text, plies_text
 from rulesbook.reconstruct import RecordMove
+from rulesbook.reconstruct.gap_progress import ProgressEstimate
 
 from .gapworker import GapWorker
 from .setup import board_check_message
@@ -25,7 +27,9 @@ class GapController(QObject):
     """The gap search and its preview.
 
     Signals:
-      started() / progress(float fraction, int nodes)
+      started() / progress(float fraction, int nodes)   as the search reports it
+      progressShown(object SearchProgress)  what to show of it: positions, time, and
+                                           the percentage only when it can be trusted
       finished(object GapResult) / failed(str message)
       previewChanged(int index, int ply)   the sequence previewed on the board
                                            (index -1: no preview, the board shows the record)
@@ -35,6 +39,7 @@ class GapController(QObject):
 
     started = Signal()
     progress = Signal(float, int)
+    progressShown = Signal(object)
     finished = Signal(object)
     failed = Signal(str)
     previewChanged = Signal(int, int)
@@ -49,6 +54,9 @@ class GapController(QObject):
         self.from_ply: int | None = None
         self.preview_index: int | None = None
         self.preview_ply = 0
+        #: the clock the worker reads the search's time with (tests replace it)
+        self.clock: Callable[[], float] = time.monotonic
+        self._estimate = ProgressEstimate()
 
     # ------------------------------------------------------------------ the board now
     def mark_board_now(self, position: Position | None = None) -> bool:
@@ -91,8 +99,9 @@ class GapController(QObject):
         kwargs = dict(start=self.start_position(), target=board.gap_target, plies=plies,
                       max_plies=max_plies, known=tuple(known), variant=board.variant,
                       limit=limit)
-        worker = GapWorker(kwargs, self)
-        worker.progressed.connect(self.progress)
+        worker = GapWorker(kwargs, self, self.clock)
+        self._estimate = ProgressEstimate()
+        worker.progressed.connect(self._progressed)
         worker.found.connect(self._found)
         worker.failed.connect(self._failed)
         worker.finished.connect(self._thread_done)
@@ -124,6 +133,10 @@ class GapController(QObject):
         """The record or the board now changed: the result no longer applies."""
         self.result = None
         self.end_preview()
+
+    def _progressed(self, fraction: float, nodes: int, seconds: float) -> None:
+        self.progress.emit(fraction, nodes)
+        self.progressShown.emit(self._estimate.update(fraction, nodes, seconds))
 
     def _found(self, result: Any) -> None:
         self.result = result

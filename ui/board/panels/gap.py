@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from rulesbook.draughts.notation import count_text, plies_text
+from rulesbook.reconstruct.gap_progress import SearchProgress
 
 from ...widgets import breakable, plain_tip
 from ..controller import BoardController
@@ -105,7 +106,7 @@ class GapPanel(QWidget):
         self.adopt_button.clicked.connect(lambda: self.adopt_selected())
         lay.addWidget(self.adopt_button)
         gap.started.connect(self._started)
-        gap.progress.connect(self._progress)
+        gap.progressShown.connect(self._progress)
         gap.finished.connect(self._finished)
         gap.failed.connect(self._failed)
         bc.changed.connect(self.show_target)
@@ -127,18 +128,29 @@ class GapPanel(QWidget):
     def _started(self) -> None:
         self.list.clear()
         self.explanation.setText("Searching…")
-        self.progress.setValue(0)
-        self.progress.setFormat("%p%")
+        self.progress.setRange(0, 0)  # busy: no estimate yet
+        self.progress.setFormat("")
         self.show_target()
 
-    def _progress(self, fraction: float, nodes: int) -> None:
-        self.progress.setValue(int(max(0.0, min(1.0, fraction)) * 1000))
-        self.progress.setFormat(f"%p% · {count_text(nodes, 'position')}")
+    def _progress(self, shown: SearchProgress) -> None:
+        """The positions searched and the time, always; the bar fills only with a
+        percentage that can be trusted, else it says it is busy."""
+        if shown.percent is None:
+            self.progress.setRange(0, 0)
+            self.progress.setFormat("")
+        else:
+            self.progress.setRange(0, 100)
+            self.progress.setValue(shown.percent)
+            self.progress.setFormat("%p%")
+        self.explanation.setText(f"Searching… {shown.text()}")
+        self.progress.setToolTip(shown.text())
 
     def _finished(self, result: Any) -> None:
-        self.progress.setValue(1000 if not result.cancelled else self.progress.value())
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0 if result.cancelled else 1000)
         self.progress.setFormat("cancelled" if result.cancelled else
                                 f"done · {count_text(result.nodes, 'position')}")
+        self.progress.setToolTip(SearchProgress(result.nodes, result.seconds).text())
         self.explanation.setText(result.explanation)
         self.list.clear()
         for i, texts in enumerate(result.texts, 1):
@@ -163,6 +175,8 @@ class GapPanel(QWidget):
         lst.setMinimumHeight(min(LIST_LEAST_HEIGHT, need))
 
     def _failed(self, message: str) -> None:
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
         self.progress.setFormat("")
         self.explanation.setText(f"Cannot search: {message}")
         self.show_target()
