@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QResizeEvent, QTextCursor
 from PySide6.QtWidgets import (
     QFrame,
@@ -138,11 +138,13 @@ class SequenceStrip(QTextBrowser):
         self.setStyleSheet("QTextBrowser { background: transparent; }")
         self.document().setDocumentMargin(0)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self._heights: dict[int, int] = {}  # {width: height of the text}
 
     def set_strip(self, html: str, current: int = 0) -> None:
         """Show ``html`` (:func:`~rulesbook.reconstruct.display.sequence_html`)
         with ply ``current`` scrolled into sight."""
         self.setHtml(html)
+        self._heights.clear()
         self.setToolTip(plain_tip(self.toPlainText()))
         self.updateGeometry()
         if current > 0:
@@ -176,10 +178,11 @@ class SequenceStrip(QTextBrowser):
 
     def _text_height(self, width: int) -> int:
         """The height of the whole strip laid out ``width`` pixels wide."""
-        doc = self.document().clone(self)
-        doc.setTextWidth(max(width - 2 * self.frameWidth(), 1))
-        height = math.ceil(doc.size().height()) + 2 * self.frameWidth()
-        doc.deleteLater()
+        height = self._heights.get(width)
+        if height is None:
+            doc = self.document().clone()  # laid out apart: the shown one keeps its width
+            doc.setTextWidth(max(width - 2 * self.frameWidth(), 1))
+            height = self._heights[width] = math.ceil(doc.size().height()) + 2 * self.frameWidth()
         return height
 
     def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
@@ -195,6 +198,12 @@ class SequenceStrip(QTextBrowser):
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt API
         height = min(self._text_height(max(self.width(), 50)), self._lines(self.LEAST_LINES))
         return QSize(50, height)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt API
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._heights.clear()  # the lines are laid out anew
+            self.updateGeometry()
+        super().changeEvent(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
