@@ -124,6 +124,8 @@ class SequenceStrip(QTextBrowser):
 
     def __init__(self) -> None:
         super().__init__()
+        self._heights: dict[int, int] = {}  # {width: height of its text} (set first:
+        # the calls below already send change events)
         self.setOpenLinks(False)
         self.setOpenExternalLinks(False)
         self.anchorClicked.connect(self._clicked)
@@ -138,7 +140,6 @@ class SequenceStrip(QTextBrowser):
         self.setStyleSheet("QTextBrowser { background: transparent; }")
         self.document().setDocumentMargin(0)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-        self._heights: dict[int, int] = {}  # {width: height of the text}
 
     def set_strip(self, html: str, current: int = 0) -> None:
         """Show ``html`` (:func:`~rulesbook.reconstruct.display.sequence_html`)
