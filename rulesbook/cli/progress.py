@@ -8,6 +8,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from ..draughts.notation import count_text
+
 __all__ = ["GapProgress", "QUIET_SECONDS", "EVERY_SECONDS"]
 
 #: Seconds a search runs before a progress line is printed when stderr is not a
@@ -39,7 +41,7 @@ class GapProgress:
 
     def line(self, fraction: float, nodes: int) -> str:
         """The progress line for ``fraction`` of the search done after ``nodes``."""
-        return (f"searching {self.gap}: {nodes:,} positions searched, "
+        return (f"searching {self.gap}: {count_text(nodes, 'position')} searched, "
                 f"{min(max(fraction, 0.0), 1.0):.0%} done, "
                 f"{self.clock() - self.started:.0f} s; "
                 "Ctrl+C stops and lists what was found")

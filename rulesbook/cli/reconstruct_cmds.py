@@ -220,7 +220,7 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
         if args.limit < 1:
             return _error("reconstruct", "--limit must be 1 or more")
         gap = (f"the {args.plies}-ply gap" if args.plies is not None
-               else f"gaps of up to {args.max_plies} plies")
+               else f"gaps of up to {plies_text(args.max_plies)}")
         with _ctrl_c_cancels() as token:
             result = fill_gap(start, target, plies=args.plies, max_plies=args.max_plies,
                               known=known, limit=args.limit, cancel=token,

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "plies_text",
+    "count_text",
     "bare",
     "CAPTURE_MARK",
     "MAX_MOVE_CHARS",
@@ -139,9 +140,17 @@ class MovePattern:
     capture: bool
 
 
+def count_text(count: int, noun: str, plural: str | None = None) -> str:
+    """A number of things as a referee reads it: ``count_text(1, "sequence")`` ->
+    "1 sequence", ``count_text(12345, "position")`` -> "12,345 positions",
+    ``count_text(2, "man", "men")`` -> "2 men" (``plural`` default: ``noun + "s"``)."""
+    word = noun if count == 1 else (plural if plural is not None else noun + "s")
+    return f"{count:,} {word}"
+
+
 def plies_text(count: int) -> str:
     """A number of plies as a referee reads it: "1 ply", "4 plies"."""
-    return f"{count} ply" if count == 1 else f"{count} plies"
+    return count_text(count, "ply", "plies")
 
 
 def separator(capture: bool) -> str:

@@ -36,7 +36,7 @@ from rulesbook.draughts import (
     Variant,
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
-from rulesbook.draughts.notation import NotationError, read_move_pattern
+from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
 from rulesbook.reconstruct.gap_compiled import AVAILABLE as COMPILED_AVAILABLE
 from rulesbook.reconstruct.gap_compiled import CompiledGapSearch, KernelFailed
@@ -201,17 +201,20 @@ def _describe_counts(start: Position, target: Position) -> list[str]:
         name = color.name.lower()
         n0, n1 = start.count(color), target.count(color)
         if n1 > n0:
-            problems.append(f"the board has {n1} {name} pieces but the earlier position only "
-                            f"{n0}: pieces are never added, {n1 - n0} {name} piece(s) cannot "
-                            f"be accounted for")
+            problems.append(f"the board has {count_text(n1, f'{name} piece')} but the earlier "
+                            f"position only {n0}: pieces are never added, "
+                            f"{count_text(n1 - n0, f'{name} piece')} cannot be accounted for")
         m0, m1 = start.count(color, king=False), target.count(color, king=False)
         if m1 > m0:
-            problems.append(f"the board has {m1} {name} men but the earlier position only "
-                            f"{m0}: a king never turns back into a man")
+            problems.append(f"the board has {count_text(m1, f'{name} man', f'{name} men')} "
+                            f"but the earlier position only {m0}: a king never turns back "
+                            f"into a man")
         k0, k1 = start.count(color, king=True), target.count(color, king=True)
         if k1 > k0 + max(m0 - m1, 0):
-            problems.append(f"the board has {k1} {name} kings; only {k0} kings and "
-                            f"{max(m0 - m1, 0)} crowned men can explain them")
+            crowned = count_text(max(m0 - m1, 0), "crowned man", "crowned men")
+            problems.append(f"the board has {count_text(k1, f'{name} king')}; only "
+                            f"{count_text(k0, 'king')} and {crowned} can explain "
+                            f"{'it' if k1 == 1 else 'them'}")
         # target men with no man behind them (when no capture by this side happened)
         opp = color.opponent
         if start.count(opp) == target.count(opp):
@@ -336,7 +339,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
             first = None
         if first is not None:
             diverge = (first, *(d for d in diverge if d > first))
-    span = f"{plies}" if plies is not None else f"at most {max_plies}"
+    span = plies_text(plies) if plies is not None else f"at most {plies_text(max_plies or 0)}"
     unaccounted: tuple[str, ...] = ()
     if cancelled:
         status = Status.CANCELLED
@@ -352,23 +355,23 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
                 f"{'odd' if parity else 'even'}")
         unaccounted = tuple(problems)
         detail = "; ".join(problems) if problems else (
-            f"no legal sequence of {span} plies leads from the earlier position to the board"
+            f"no legal sequence of {span} leads from the earlier position to the board"
             + (f" with the known moves ({', '.join(str(k) for ks in constraints.values() for k in ks)})"
                if constraints else ""))
         explanation = f"impossible: the record or the board is wrong: {detail}"
     elif total == 1:
         status = Status.UNIQUE
-        explanation = (f"reconstructed: exactly one sequence of {len(sequences[0])} plies: "
+        explanation = (f"reconstructed: exactly one sequence of {plies_text(len(sequences[0]))}: "
                        + " ".join(texts[0]))
     else:
         status = Status.SEVERAL
         if truncated:
             head = ("more than one sequence leads to the board (the first is listed)"
                     if limit == 1 else
-                    f"more than {limit} sequences lead to the board (the first {limit} are "
-                    f"listed)")
+                    f"more than {count_text(limit, 'sequence')} lead to the board (the first "
+                    f"{limit:,} are listed)")
         else:
-            head = f"{len(sequences)} sequences lead to the board"
+            head = f"{count_text(len(sequences), 'sequence')} lead to the board"
         if not diverge:
             where = ""
         elif diverge_known:
@@ -390,15 +393,17 @@ def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done
                            tried: Sequence[int], stopped_at: int, bounded: bool) -> str:
     """What a cancelled search tells: how far it got, what it found, and what
     the referee could add to make it finish."""
-    head = (f"search cancelled after {nodes:,} position{'s' if nodes != 1 else ''}, "
+    head = (f"search cancelled after {count_text(nodes, 'position')}, "
             f"about {done:.0%} of the search done")
-    if bounded:
-        head += (f" (gaps of {', '.join(map(str, tried))} plies searched completely, "
-                 f"stopped in the {stopped_at}-ply one)" if tried
-                 else f" (stopped in the {stopped_at}-ply gap)")
+    if bounded and tried:
+        gaps = (f"the gap of {plies_text(tried[0])}" if len(tried) == 1 else
+                f"the gaps of {', '.join(map(str, tried[:-1]))} and {plies_text(tried[-1])}")
+        head += f" ({gaps} searched completely, stopped in the {stopped_at}-ply one)"
+    elif bounded:
+        head += f" (stopped in the {stopped_at}-ply gap)"
     if sequences:
-        found = (f"{len(sequences)} sequence{'s' if len(sequences) != 1 else ''} found so "
-                 f"far (listed), more may exist")
+        found = (f"{count_text(len(sequences), 'sequence')} found so far (listed), "
+                 f"more may exist")
     else:
         found = "no sequence found yet, which says nothing about whether one exists"
     return (f"{head}: {found}. To make it finish, add a move the players agree on "

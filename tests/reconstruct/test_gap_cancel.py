@@ -62,7 +62,7 @@ def test_a_cancelled_search_lists_what_it_found(bounded, monkeypatch):
     assert result.sequences, result.explanation
     assert len(set(result.sequences)) == len(result.sequences)
     assert all(replays(KINGS, KINGS, seq) for seq in result.sequences)
-    assert f"{len(result.sequences)} sequences found so far" in result.explanation
+    assert f"{len(result.sequences):,} sequences found so far" in result.explanation
     assert "more may exist" in result.explanation
     assert result.to_dict()["complete"] is False  # --json says the list is not complete
     assert "no sequence" not in result.explanation and "impossible" not in result.explanation

@@ -14,12 +14,12 @@ from tests.ui.census import Dialogs, Watchdog, pdn_moves
 BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
 PLANTED = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"  # ply 7 misses a capture
 GAME = "pool-3-kings-vs-1-theory.pdn"
-# the first twelve plies of a Tinsley game (shared/corpus/english-tinsley-1946-1960s.pdn)
 #: the lone king (White, on 32) makes its 13th move at ply 26 (tests/ui/test_board_claims)
 THREE_V_ONE = "B:WK32:BK1,K2,K3"
 THREE_V_ONE_LINE = ("1-5 32-28 2-7 28-1 3-12 1-6 5-1 6-2 7-3 2-9 1-5 9-2 3-10 2-13 5-1 13-2 "
                     "10-14 2-13 1-5 13-2 12-3 2-6 3-7 6-1 5-9 1-5 7-2")
-LONG_GAP = "11-15 23-18 8-11 27-23 4-8 23-19 10x14 19x10 14x23 26x19 7x14 24-20"
+#: a gap the search takes minutes over (cancelled long before it ends)
+LONG_GAP_FROM, LONG_GAP_TO = "B:W20,21,25,26,29:B1,2,3,4,5,6,12,13,K32", "B:W14,25:B3,4,24"
 
 
 
@@ -110,16 +110,18 @@ class Census:
         return self.bc.gap.result
 
     def long_gap(self) -> None:
-        """A search of about a second (English, 12 plies from the start), running."""
+        """A search of minutes (a pool gap of 16 plies with many captures, as in
+        tests/reconstruct/test_gap_progress.py), running. (The English gap of 12
+        plies from the start it was takes 0.07 s since the search got faster: it
+        could end before Cancel was clicked.)"""
+        from rulesbook.draughts import Position
+
         self.window.show_workspace("board")
         bc = self.bc
         bc.set_mode("play")
-        bc.editing.new_game("english")
-        assert bc.editing.type_moves(LONG_GAP)
-        target = bc.position()
-        bc.editing.new_game("english")
-        assert bc.gap.mark_board_now(target)
-        assert bc.gap.start(plies=len(LONG_GAP.split()))
+        bc.editing.new_game("pool", Position.from_fen(LONG_GAP_FROM, "pool"))
+        assert bc.gap.mark_board_now(Position.from_fen(LONG_GAP_TO, "pool"))
+        assert bc.gap.start(plies=16)
 
     def gap_found(self) -> list[str]:
         missing = self.gap()

@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rulesbook.draughts import IllegalMoveError, Move, Position, Variant
-from rulesbook.reconstruct import GameRecord, RecordMove, typed_moves
+from rulesbook.draughts.notation import count_text
+from rulesbook.reconstruct import GameRecord, RecordMove
+from rulesbook.reconstruct.typed import TypedEntry, typed_entry
 
 from .mode import BoardMode
 from .part import BoardPart
@@ -27,12 +29,22 @@ class RecordEditing(BoardPart):
     # ------------------------------------------------------------------ moves
     def type_moves(self, text: str) -> int:
         """Append moves typed as written (a scoresheet: ``11-15 23-19 ...``); illegal
-        ones are kept as written for "Check record". Returns how many were added."""
+        ones are kept as written for "Check record". Returns how many were added
+        (see :meth:`enter_moves`: none from a word that cannot be read as a move on)."""
+        return len(self.enter_moves(text).moves)
+
+    def enter_moves(self, text: str) -> TypedEntry:
+        """Append the moves typed up to the first word that cannot be read as a move
+        (:func:`~rulesbook.reconstruct.typed.typed_entry`); the status names that
+        word and why. Returns what was added and the text not read (``rest``)."""
         board = self._board
-        written, before = typed_moves(text)  # with the comments typed after each move
+        entry = typed_entry(text)
+        written, before = entry.moves, entry.before
         if not written:
-            self.statusMessage.emit("No move to add: write moves as 11-15 or 15x24")
-            return 0
+            self.statusMessage.emit(
+                f"No move added: {entry.unreadable}" if entry.unreadable is not None
+                else "No move to add: write moves as 11-15 or 15x24")
+            return entry
         at = board.ply
         replaced = len(board.moves) - at
         record = board.record.spliced(at, written)
@@ -44,9 +56,9 @@ class RecordEditing(BoardPart):
                 record = record.replace(comment=f"{record.comment} {before}".strip())
         self._commit(record, at)
         board.go(min(at + len(written), board.available_plies))
-        msg = f"Added {len(written)} move(s)"
+        msg = f"Added {count_text(len(written), 'move')}"
         if replaced > 0:
-            msg += f", replacing {replaced} later move(s) (Ctrl+Z to undo)"
+            msg += f", replacing {count_text(replaced, 'later move')} (Ctrl+Z to undo)"
         if board.available_plies < len(board.moves):
             msg += f"; the record stops at ply {board.available_plies + 1}"
         # say at once what is wrong with a move just typed (not only after Check Record)
@@ -54,9 +66,13 @@ class RecordEditing(BoardPart):
         if wrong:
             msg += f". {wrong[0].message}"
             if len(wrong) > 1:
-                msg += f" ({len(wrong) - 1} more illegal move(s): Check Record lists them)"
+                msg += (f" ({count_text(len(wrong) - 1, 'more illegal move')}: "
+                        f"Check Record lists them)")
+        if entry.unreadable is not None:
+            msg += (f". Not added: {entry.unreadable}; it and what follows are left in "
+                    f"the entry to correct")
         self.statusMessage.emit(self._with_claims(msg, at + 1, at + len(written)))
-        return len(written)
+        return entry
 
     def play_move(self, move: Move | str) -> Move | None:
         """Play a legal move at the current ply (only legal moves are accepted)."""

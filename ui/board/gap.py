@@ -3,13 +3,16 @@ from the end of the record to the board now, and the preview of a sequence found
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import Move, Position
+from rulesbook.draughts.notation import count_text, plies_text
 from rulesbook.reconstruct import RecordMove
+from rulesbook.reconstruct.gap_progress import ProgressEstimate
 
 from .gapworker import GapWorker
 from .setup import board_check_message
@@ -24,7 +27,9 @@ class GapController(QObject):
     """The gap search and its preview.
 
     Signals:
-      started() / progress(float fraction, int nodes)
+      started() / progress(float fraction, int nodes)   as the search reports it
+      progressShown(object SearchProgress)  what to show of it: positions, time, and
+                                           the percentage only when it can be trusted
       finished(object GapResult) / failed(str message)
       previewChanged(int index, int ply)   the sequence previewed on the board
                                            (index -1: no preview, the board shows the record)
@@ -34,6 +39,7 @@ class GapController(QObject):
 
     started = Signal()
     progress = Signal(float, int)
+    progressShown = Signal(object)
     finished = Signal(object)
     failed = Signal(str)
     previewChanged = Signal(int, int)
@@ -48,6 +54,9 @@ class GapController(QObject):
         self.from_ply: int | None = None
         self.preview_index: int | None = None
         self.preview_ply = 0
+        #: the clock the worker reads the search's time with (tests replace it)
+        self.clock: Callable[[], float] = time.monotonic
+        self._estimate = ProgressEstimate()
 
     # ------------------------------------------------------------------ the board now
     def mark_board_now(self, position: Position | None = None) -> bool:
@@ -90,8 +99,9 @@ class GapController(QObject):
         kwargs = dict(start=self.start_position(), target=board.gap_target, plies=plies,
                       max_plies=max_plies, known=tuple(known), variant=board.variant,
                       limit=limit)
-        worker = GapWorker(kwargs, self)
-        worker.progressed.connect(self.progress)
+        worker = GapWorker(kwargs, self, self.clock)
+        self._estimate = ProgressEstimate()
+        worker.progressed.connect(self._progressed)
         worker.found.connect(self._found)
         worker.failed.connect(self._failed)
         worker.finished.connect(self._thread_done)
@@ -100,8 +110,9 @@ class GapController(QObject):
         self.end_preview()
         worker.start()
         self.started.emit()
-        what = f"{plies} plies" if plies is not None else f"up to {max_plies} plies"
-        self.statusMessage.emit(f"Searching the missing {what}…")
+        what = (f"the missing {plies_text(plies)}" if plies is not None else
+                f"up to {count_text(max_plies or 0, 'missing ply', 'missing plies')}")
+        self.statusMessage.emit(f"Searching {what}…")
         return True
 
     def cancel(self) -> None:
@@ -122,6 +133,10 @@ class GapController(QObject):
         """The record or the board now changed: the result no longer applies."""
         self.result = None
         self.end_preview()
+
+    def _progressed(self, fraction: float, nodes: int, seconds: float) -> None:
+        self.progress.emit(fraction, nodes)
+        self.progressShown.emit(self._estimate.update(fraction, nodes, seconds))
 
     def _found(self, result: Any) -> None:
         self.result = result
@@ -259,8 +274,9 @@ class GapController(QObject):
         texts = result.texts[index]
         dropped = len(self._board.moves) - at
         self._board.editing.adopt(at, [RecordMove(t) for t in texts])
-        msg = f"Adopted {len(texts)} plies: {' '.join(texts)}"
+        msg = f"Adopted {plies_text(len(texts))}: {' '.join(texts)}"
         if dropped:
-            msg += f" (replacing {dropped} unplayable move(s); Ctrl+Z to undo)"
+            msg += (f" (replacing {count_text(dropped, 'unplayable move')}; "
+                    f"Ctrl+Z to undo)")
         self.statusMessage.emit(msg)
         return True

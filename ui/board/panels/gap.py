@@ -20,11 +20,17 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from rulesbook.draughts.notation import count_text, plies_text
+from rulesbook.reconstruct.gap_progress import SearchProgress
+
 from ...widgets import breakable, plain_tip
 from ..controller import BoardController
 from .sequence import SequencePreview
 
 __all__ = ["GapPanel"]
+
+#: the least height of the list of sequences (three rows) when it holds more
+LIST_LEAST_HEIGHT = 60
 
 
 class GapPanel(QWidget):
@@ -35,6 +41,7 @@ class GapPanel(QWidget):
         self._bc = bc
         gap = bc.gap
         lay = QVBoxLayout(self)
+        lay.setSpacing(4)  # at 1024x700 every pixel goes to the sequences and their moves
         self.target_label = QLabel()
         self.target_label.setWordWrap(True)
         self.target_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -50,8 +57,9 @@ class GapPanel(QWidget):
         self.kind.addItem("At most", "max")
         self.plies = QSpinBox()
         self.plies.setRange(0, 40)
+        self.plies.valueChanged.connect(self._plies_changed)
         self.plies.setValue(2)
-        self.plies.setSuffix(" plies missing")
+        self._plies_changed(self.plies.value())
         self.plies.setAccessibleName("Number of missing plies")
         row.addWidget(self.kind)
         row.addWidget(self.plies, 1)
@@ -89,7 +97,7 @@ class GapPanel(QWidget):
         self.list.itemClicked.connect(  # the row shown again after "Show Record"
             lambda _i: self._row_changed(self.list.currentRow()))
         self.list.installEventFilter(self)
-        self.list.setMinimumHeight(60)
+        self.list.setMinimumHeight(LIST_LEAST_HEIGHT)
         lay.addWidget(self.list, 1)
         self.preview = SequencePreview(bc)
         lay.addWidget(self.preview)
@@ -98,10 +106,15 @@ class GapPanel(QWidget):
         self.adopt_button.clicked.connect(lambda: self.adopt_selected())
         lay.addWidget(self.adopt_button)
         gap.started.connect(self._started)
-        gap.progress.connect(self._progress)
+        gap.progressShown.connect(self._progress)
         gap.finished.connect(self._finished)
         gap.failed.connect(self._failed)
         bc.changed.connect(self.show_target)
+
+    def _plies_changed(self, value: int) -> None:
+        # the suffix follows the number: "1 ply missing", "2 plies missing"
+        noun = plies_text(value).split(" ", 1)[1]
+        self.plies.setSuffix(f" {noun} missing")
 
     # ------------------------------------------------------------------ search
     def start(self) -> bool:
@@ -115,18 +128,29 @@ class GapPanel(QWidget):
     def _started(self) -> None:
         self.list.clear()
         self.explanation.setText("Searching…")
-        self.progress.setValue(0)
-        self.progress.setFormat("%p%")
+        self.progress.setRange(0, 0)  # busy: no estimate yet
+        self.progress.setFormat("")
         self.show_target()
 
-    def _progress(self, fraction: float, nodes: int) -> None:
-        self.progress.setValue(int(max(0.0, min(1.0, fraction)) * 1000))
-        self.progress.setFormat(f"%p% · {nodes:,} positions")
+    def _progress(self, shown: SearchProgress) -> None:
+        """The positions searched and the time, always; the bar fills only with a
+        percentage that can be trusted, else it says it is busy."""
+        if shown.percent is None:
+            self.progress.setRange(0, 0)
+            self.progress.setFormat("")
+        else:
+            self.progress.setRange(0, 100)
+            self.progress.setValue(shown.percent)
+            self.progress.setFormat("%p%")
+        self.explanation.setText(f"Searching… {shown.text()}")
+        self.progress.setToolTip(shown.text())
 
     def _finished(self, result: Any) -> None:
-        self.progress.setValue(1000 if not result.cancelled else self.progress.value())
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0 if result.cancelled else 1000)
         self.progress.setFormat("cancelled" if result.cancelled else
-                                f"done · {result.nodes:,} positions")
+                                f"done · {count_text(result.nodes, 'position')}")
+        self.progress.setToolTip(SearchProgress(result.nodes, result.seconds).text())
         self.explanation.setText(result.explanation)
         self.list.clear()
         for i, texts in enumerate(result.texts, 1):
@@ -137,9 +161,22 @@ class GapPanel(QWidget):
             self.list.setCurrentRow(0)
         for problem in result.unaccounted:
             self.list.addItem(QListWidgetItem(f"✗ {problem}"))
+        self._fit_list()
         self.show_target()
 
+    def _fit_list(self) -> None:
+        """A list of one or two sequences asks for no more than their rows: the
+        room goes to the sequence's moves under it (issue 21: cut off at 1024x700)."""
+        lst = self.list
+        rows = max(1, min(lst.count(), 3))
+        row = lst.sizeHintForRow(0) if lst.count() else lst.fontMetrics().lineSpacing()
+        need = (rows * max(row, 1) + 2 * lst.frameWidth()
+                + lst.horizontalScrollBar().sizeHint().height())
+        lst.setMinimumHeight(min(LIST_LEAST_HEIGHT, need))
+
     def _failed(self, message: str) -> None:
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
         self.progress.setFormat("")
         self.explanation.setText(f"Cannot search: {message}")
         self.show_target()

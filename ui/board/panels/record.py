@@ -84,5 +84,14 @@ class RecordPanel(QWidget):
 
     def _typed(self) -> None:
         text = self.move_entry.text().strip()
-        if text and self._bc.editing.type_moves(text):
+        if not text:
+            return
+        entry = self._bc.editing.enter_moves(text)
+        word = entry.unreadable
+        if word is not None:
+            # what was not added stays, the word that cannot be read selected
+            at = 0 if entry.moves else word.offset
+            self.move_entry.setText(entry.rest if entry.moves else text)
+            self.move_entry.setSelection(at, len(word.text))
+        elif entry.moves:
             self.move_entry.clear()
