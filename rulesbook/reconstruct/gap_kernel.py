@@ -22,11 +22,11 @@ from numba import njit
 
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
 from rulesbook.reconstruct.gap_bounds import (
-    EDGE,
     AHEAD_BLACK,
     AHEAD_WHITE,
     BEHIND_BLACK,
     BEHIND_WHITE,
+    EDGE,
     KING_RINGS,
     ROWS_BLACK,
     ROWS_WHITE,

@@ -18,6 +18,7 @@ from rulesbook.draughts import DraughtsError, Position
 from rulesbook.reconstruct import gap_search
 from rulesbook.reconstruct.gap import Status, fill_gap
 from tests.datapaths import REPO
+from tests.long_gap import LONG_GAP
 
 # two kings a side shuffling: a great many sequences lead back to the same
 # position, so a search of 10 plies keeps running long after its first finds
@@ -170,12 +171,10 @@ def _cpu_seconds(pid: int) -> float:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists() or sys.platform == "win32",
                     reason="needs /proc to see that the search is running, and POSIX signals")
 def test_ctrl_c_says_it_was_interrupted_and_exits_130():
-    # a pool gap of 20 plies (bench/gap_cases.py): the compiled search takes
-    # more than 40 s (the Python one far longer), so it is still searching
-    # when the signal comes
-    cmd = [sys.executable, "-m", "rulesbook", "reconstruct",
-           "--from", "B:W13,14,21,25,27,28,29,32:B1,3,4,5,6,7,12",
-           "--to", "B:W21,22,25,28:B7,10,20", "--plies", "20"]
+    # a gap the search takes long over (tests/long_gap.py): it is still
+    # searching when the signal comes
+    cmd = [sys.executable, "-m", "rulesbook", "reconstruct", "--variant", LONG_GAP.variant,
+           "--from", LONG_GAP.earlier, "--to", LONG_GAP.board, "--plies", str(LONG_GAP.plies)]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     try:

@@ -20,6 +20,7 @@ from rulesbook.draughts import Position, Variant
 from rulesbook.draughts.movegen import compile_rules, legal_raw_moves
 from rulesbook.reconstruct import gap_compiled, gap_search
 from rulesbook.reconstruct.gap import Status, fill_gap
+from tests.long_gap import LONG_GAP
 from tests.reconstruct.test_gap_bounds import VARIANTS, king_position, play
 
 pytestmark = pytest.mark.skipif(not gap_compiled.AVAILABLE,
@@ -126,9 +127,8 @@ def test_a_search_stopped_for_each_deeper_layer_gives_the_same_answer(monkeypatc
 
 
 KINGS = Position.from_fen("W:WK29,K32:BK1,K4", "pool")
-# a 16-ply pool gap that takes the compiled search seconds (bench/gap_cases.py)
-LONG = (Position.from_fen("B:W20,21,25,26,29:B1,2,3,4,5,6,12,13,K32", "pool"),
-        Position.from_fen("B:W14,25:B3,4,24", "pool"))
+LONG = (Position.from_fen(LONG_GAP.earlier, LONG_GAP.variant),
+        Position.from_fen(LONG_GAP.board, LONG_GAP.variant))
 
 
 def test_a_cancelled_compiled_search_lists_only_sequences_that_replay():
@@ -141,7 +141,7 @@ def test_a_cancelled_compiled_search_lists_only_sequences_that_replay():
         return len(calls) < 2
 
     earlier, board = LONG
-    result = fill_gap(earlier, board, plies=16, progress=progress)
+    result = fill_gap(earlier, board, plies=LONG_GAP.plies, progress=progress)
     assert result.cancelled and result.status is Status.CANCELLED
     assert result.nodes > 0 and "search cancelled after" in result.explanation
     for sequence in result.sequences:

@@ -13,6 +13,7 @@ import pytest
 
 from rulesbook.cli.progress import EVERY_SECONDS, QUIET_SECONDS, GapProgress
 from tests.datapaths import REPO
+from tests.long_gap import LONG_GAP
 
 STOP_HINT = "Ctrl+C stops and lists what was found"
 
@@ -67,10 +68,10 @@ def test_a_closed_stderr_does_not_stop_the_search():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_a_long_search_prints_progress_on_stderr_and_ctrl_c_lists_what_was_found():
-    # a pool gap of 16 plies with many captures: it takes minutes
-    cmd = [sys.executable, "-m", "rulesbook", "reconstruct",
-           "--from", "B:W20,21,25,26,29:B1,2,3,4,5,6,12,13,K32",
-           "--to", "B:W14,25:B3,4,24", "--plies", "16", "--json"]
+    # a gap the search takes long over (tests/long_gap.py)
+    cmd = [sys.executable, "-m", "rulesbook", "reconstruct", "--variant", LONG_GAP.variant,
+           "--from", LONG_GAP.earlier, "--to", LONG_GAP.board, "--plies", str(LONG_GAP.plies),
+           "--json"]
     proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
     seen: list[str] = []
@@ -94,7 +95,7 @@ def test_a_long_search_prints_progress_on_stderr_and_ctrl_c_lists_what_was_found
             proc.communicate()
     assert proc.returncode == 130, (out, err)
     line = next(line for line in seen if STOP_HINT in line)
-    assert "16-ply gap" in line and "positions searched" in line and "% done" in line
+    assert f"{LONG_GAP.plies}-ply gap" in line and "positions searched" in line and "% done" in line
     result = json.loads(out)  # stdout is the JSON answer alone, no progress in it
     assert result["status"] == "cancelled"
     assert "interrupted" in err.strip().splitlines()[-1] and "Traceback" not in err

@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 
+from tests.long_gap import LONG_GAP
 from tests.ui.census import Dialogs, Watchdog, pdn_moves
 
 BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
@@ -18,8 +19,6 @@ GAME = "pool-3-kings-vs-1-theory.pdn"
 THREE_V_ONE = "B:WK32:BK1,K2,K3"
 THREE_V_ONE_LINE = ("1-5 32-28 2-7 28-1 3-12 1-6 5-1 6-2 7-3 2-9 1-5 9-2 3-10 2-13 5-1 13-2 "
                     "10-14 2-13 1-5 13-2 12-3 2-6 3-7 6-1 5-9 1-5 7-2")
-#: a gap the search takes minutes over (cancelled long before it ends)
-LONG_GAP_FROM, LONG_GAP_TO = "B:W20,21,25,26,29:B1,2,3,4,5,6,12,13,K32", "B:W14,25:B3,4,24"
 
 
 
@@ -119,9 +118,9 @@ class Census:
         self.window.show_workspace("board")
         bc = self.bc
         bc.set_mode("play")
-        bc.editing.new_game("pool", Position.from_fen(LONG_GAP_FROM, "pool"))
-        assert bc.gap.mark_board_now(Position.from_fen(LONG_GAP_TO, "pool"))
-        assert bc.gap.start(plies=16)
+        bc.editing.new_game(LONG_GAP.variant, Position.from_fen(LONG_GAP.earlier, LONG_GAP.variant))
+        assert bc.gap.mark_board_now(Position.from_fen(LONG_GAP.board, LONG_GAP.variant))
+        assert bc.gap.start(plies=LONG_GAP.plies)
 
     def gap_found(self) -> list[str]:
         missing = self.gap()
