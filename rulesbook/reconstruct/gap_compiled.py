@@ -53,7 +53,7 @@ try:  # numba (and numpy) come from wheels; without them the Python search runs
 
     # set before the kernel modules are imported: numba reads it as it
     # decorates each function
-    numba.config.CACHE_DIR = str(_cache_folder())
+    setattr(numba.config, "CACHE_DIR", str(_cache_folder()))  # noqa: B010 - not in its stubs
     from rulesbook.reconstruct import gap_kernel as kernel
     from rulesbook.reconstruct import gap_kernel_table as table
 except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
