@@ -39,7 +39,7 @@ from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
 from rulesbook.reconstruct.gap_compiled import AVAILABLE as COMPILED_AVAILABLE
-from rulesbook.reconstruct.gap_compiled import CompiledGapSearch, KernelFailed
+from rulesbook.reconstruct.gap_compiled import CompiledGapSearch, KernelFailed, supports
 from rulesbook.reconstruct.gap_known import check_known
 from rulesbook.reconstruct.gap_retro import Key, RawMove
 from rulesbook.reconstruct.gap_search import (
@@ -247,8 +247,9 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     (``truncated`` then says more exist, and the status counts them).
 
     ``compiled``: count with the compiled search (:mod:`.gap_compiled`) when
-    numba is installed and no move is known; False: the pure-Python search
-    (the reference; the answer is the same).
+    numba is installed (and the known moves give no squares a capture goes
+    through); False: the pure-Python search (the reference; the answer is
+    the same).
     """
     t0 = time.perf_counter()
     chosen = Variant.named(variant) if variant is not None else None
@@ -285,7 +286,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     key: Key = (*start.bitboards(),)  # a plain tuple, as the search keys its tables
     t = Target(*target.bitboards(), *VariantFlags.of(chosen))
     rules = compile_rules(chosen)
-    searcher = (CompiledGapSearch if compiled and COMPILED_AVAILABLE and not constraints
+    searcher = (CompiledGapSearch if compiled and COMPILED_AVAILABLE and supports(constraints)
                 else GapSearch)
     found: list[tuple[RawMove, ...]] = []
     total = 0  # sequences that exist (counted up to limit + 1)

@@ -12,8 +12,9 @@ cannot be imported (:data:`AVAILABLE` is False) the Python search is used,
 and it stays the reference the compiled one is tested against.  The kernel is
 compiled on first use and cached on disk (in the user's cache folder,
 :func:`rulesbook.datapath.user_cache_dir`, one folder per version of the kernel): :func:`warm_up` compiles it ahead, the
-app calls it in the background at start.  Searches with known moves are
-left to the Python search (they are short: the known moves split the gap).
+app calls it in the background at start.  Known moves are kept by their
+start and end squares (:func:`supports` the constraints: one through given
+squares is left to the Python search).
 """
 from __future__ import annotations
 
@@ -21,15 +22,30 @@ import hashlib
 import logging
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
 from rulesbook.reconstruct.gap_retro import Key, can_unmove
 from rulesbook.reconstruct.gap_search import GapSearch, SearchCancelled
 
-__all__ = ["AVAILABLE", "CompiledGapSearch", "KernelFailed", "warm_up", "why_unavailable"]
+__all__ = ["AVAILABLE", "CompiledGapSearch", "KernelFailed", "supports", "warm_up",
+           "why_unavailable"]
+
+
+class Constraint(Protocol):
+    """A known move as the compiled search reads it (``Known`` of :mod:`.gap`)."""
+
+    @property
+    def start(self) -> int | None: ...
+
+    @property
+    def end(self) -> int | None: ...
+
+    @property
+    def via(self) -> tuple[int, ...]: ...
 
 _log = logging.getLogger(__name__)
 
@@ -68,6 +84,13 @@ _CANCEL, _DEEPER = 1, 2
 _POLL = 0.05  # seconds between progress reports
 
 
+def supports(known: Mapping[int, Sequence[Constraint]]) -> bool:
+    """Whether the compiled search can keep these known moves (their start
+    and end squares; not the squares a capture goes through)."""
+    return all(not getattr(c, "via", ()) and hasattr(c, "start") and hasattr(c, "end")
+               for constraints in known.values() for c in constraints)
+
+
 def why_unavailable() -> str:
     """Why the compiled search is not used ("" when it is)."""
     return _WHY
@@ -98,7 +121,22 @@ class CompiledGapSearch(GapSearch):
                   "b_ahead": t.b_ahead, "w_ahead": t.w_ahead, "men_back": int(t.men_back),
                   "flying": int(t.flying), "crown_ends": int(t.crown_ends),
                   "most": int(rules.most_captures), "mode": rules.crowning}
-        self._t = np.array([values[name] for name in kernel.T_FIELDS], dtype=np.int64)
+        fields = [values[name] for name in kernel.T_FIELDS]
+        # the known moves, ply by ply (1 = the first): start, end (bit indices)
+        known = [-1, -1] * (self.plies + 2)
+        for ply, constraints in self.known.items():
+            if not 1 <= ply <= self.plies:
+                continue
+            for constraint in constraints:
+                for at, square in ((2 * ply, getattr(constraint, "start", None)),
+                                   (2 * ply + 1, getattr(constraint, "end", None))):
+                    if square is None:
+                        continue
+                    if known[at] == -1:
+                        known[at] = square - 1
+                    elif known[at] != square - 1:
+                        known[at] = -2  # two known moves that disagree: none fits
+        self._t = np.array(fields + known, dtype=np.int64)
         # the kernel's tables (gap_kernel_table), by their row of ``metas``
         self._metas = np.zeros((5, 2), dtype=np.int64)
         self._tables: dict[int, Any] = {}

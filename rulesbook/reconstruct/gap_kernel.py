@@ -35,7 +35,7 @@ from rulesbook.reconstruct.gap_bounds import (
 )
 
 __all__ = ["MAX_MOVES", "S_CANCEL", "S_CANCELLED", "S_CAP", "S_DEPTH", "S_NODES", "S_OVERFLOW",
-           "T_BLACK", "T_FIELDS", "T_FLYING", "T_MENBACK", "T_MODE", "T_MOST", "count",
+           "T_BLACK", "T_FIELDS", "T_KNOWN", "T_FLYING", "T_MENBACK", "T_MODE", "T_MOST", "count",
            "feasible", "legal_moves", "M_MEMO", "M_PARTIAL", "M_BACK", "M_SIDES", "M_SIDE_OK",
            "SIDE_TOP_B", "SIDE_TOP_W", "SIDE_NEAR_B", "SIDE_NEAR_W"]
 
@@ -73,6 +73,8 @@ from rulesbook.reconstruct.gap_kernel_moves import (  # noqa: F401 - re-exported
 from rulesbook.reconstruct.gap_kernel_table import contains, get, put
 
 NEVER = 1 << 30
+#: where the known moves start in the target array (see _enter)
+T_KNOWN = len(T_FIELDS)
 
 #: the tables' rows of ``metas`` (see :mod:`.gap_kernel_table`)
 M_MEMO, M_PARTIAL, M_BACK, M_SIDES, M_SIDE_OK = range(5)
@@ -407,6 +409,20 @@ def _enter(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weig
     n = legal_moves(bm, bk, wm, wk, black, t, moves, slot, state)
     if must_take and n and moves[slot, 0, 4] == 0:
         n = 0  # captures are compulsory: quiet moves mean there is none
+    # a move the players agree on at this ply: its start and end square
+    # (after the target's fields, two per ply; -1 any, -2 no move fits)
+    need_start = t[T_KNOWN + 2 * (slot + 1)]
+    need_end = t[T_KNOWN + 2 * (slot + 1) + 1]
+    if n and (need_start != -1 or need_end != -1):
+        kept = 0
+        for k in range(n):
+            if (need_start == -1 or moves[slot, k, 0] == need_start) and \
+                    (need_end == -1 or moves[slot, k, 1] == need_end):
+                if kept != k:
+                    for f in range(6):
+                        moves[slot, kept, f] = moves[slot, k, f]
+                kept += 1
+        n = kept
     if n:
         n = _useful(moves, slot, n, bm, bk, wm, wk, black, remaining, t)
     if not n:

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulesbook.draughts import Position, Variant
+from rulesbook.draughts import DraughtsError, Position, Variant
 from rulesbook.draughts.movegen import compile_rules, legal_raw_moves
 from rulesbook.reconstruct import gap_compiled, gap_search
 from rulesbook.reconstruct.gap import Status, fill_gap
@@ -176,3 +176,38 @@ def test_a_failing_kernel_falls_back_to_the_python_search(monkeypatch, caplog):
     monkeypatch.setattr(kernel, "count", broken)
     assert result_of(fill_gap(KINGS, board, plies=3)) == result_of(expected)
     assert "the compiled count failed" in caplog.text
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.integers(2, 8),
+       st.lists(st.sampled_from(["both", "start", "end", "wrong"]), min_size=1, max_size=2))
+def test_known_moves_are_kept_as_the_python_search_keeps_them(name, seed, plies, kinds):
+    from rulesbook.reconstruct.gap import Known
+
+    rng = random.Random(seed)
+    start = Position.start(name)
+    lead = play(start.bitboards(), start.variant, rng, rng.randrange(0, 40))
+    path = play(lead[-1][0], start.variant, rng, plies) if lead else None
+    if path is None:
+        return
+    earlier = Position.from_bitboards(lead[-1][0], start.variant)
+    board = Position.from_bitboards(path[-1][0], start.variant)
+    known = []
+    for ply, kind in zip(rng.sample(range(1, plies + 1), len(kinds)), kinds):
+        played = path[ply - 1][1].path
+        first, last = played[0] + 1, played[-1] + 1
+        known.append({"both": Known(ply, start=first, end=last),
+                      "start": Known(ply, start=first), "end": Known(ply, end=last),
+                      "wrong": Known(ply, start=first, end=rng.randint(1, 32))}[kind])
+    try:
+        reference = fill_gap(earlier, board, plies=plies, known=known, compiled=False)
+    except DraughtsError as error:  # a wrong known move is refused before any search
+        assert "wrong" in kinds
+        with pytest.raises(DraughtsError) as again:
+            fill_gap(earlier, board, plies=plies, known=known)
+        assert str(again.value) == str(error)
+        return
+    assert result_of(fill_gap(earlier, board, plies=plies, known=known)) == \
+        result_of(reference)
+    if "wrong" not in kinds:
+        assert reference.status is not Status.IMPOSSIBLE  # the moves played fit
