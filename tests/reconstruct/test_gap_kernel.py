@@ -193,7 +193,7 @@ def test_known_moves_are_kept_as_the_python_search_keeps_them(name, seed, plies,
     earlier = Position.from_bitboards(lead[-1][0], start.variant)
     board = Position.from_bitboards(path[-1][0], start.variant)
     known = []
-    for ply, kind in zip(rng.sample(range(1, plies + 1), len(kinds)), kinds):
+    for ply, kind in zip(rng.sample(range(1, plies + 1), len(kinds)), kinds, strict=True):
         played = path[ply - 1][1].path
         first, last = played[0] + 1, played[-1] + 1
         known.append({"both": Known(ply, start=first, end=last),
