@@ -211,3 +211,39 @@ def test_known_moves_are_kept_as_the_python_search_keeps_them(name, seed, plies,
         result_of(reference)
     if "wrong" not in kinds:
         assert reference.status is not Status.IMPOSSIBLE  # the moves played fit
+
+
+def kernel_perft(key, variant: Variant, depth: int) -> int:
+    """Perft with the kernel's moves (played with its own apply_move)."""
+    from rulesbook.reconstruct import gap_kernel_moves as moves_kernel
+
+    rules = compile_rules(variant)
+    t = np.zeros(len(kernel.T_FIELDS), dtype=np.int64)
+    t[kernel.T_MENBACK] = rules.men_capture_backward
+    t[kernel.T_FLYING] = rules.flying_kings
+    t[kernel.T_MOST] = rules.most_captures
+    t[kernel.T_MODE] = rules.crowning
+    rows = np.zeros((depth + 1, kernel.MAX_MOVES, 6), dtype=np.int64)
+    state = np.zeros(6, dtype=np.int64)
+
+    def walk(bm, bk, wm, wk, black, left):
+        n = kernel.legal_moves(bm, bk, wm, wk, black, t, rows, left, state)
+        if left == 1:
+            return n
+        return sum(walk(*moves_kernel.apply_move(bm, bk, wm, wk, black, *(int(v) for v in
+                                                                          rows[left, k, :4])),
+                        not black, left - 1)
+                   for k in range(n))
+
+    return walk(*key, depth)
+
+
+@pytest.mark.parametrize("variant", ["english", "pool", "russian", "brazilian"])
+def test_the_kernels_moves_give_the_published_perft(variant):
+    # the published counts (tests/draughts/test_engine_perft.py: Aart Bik for
+    # English, Rein Halbersma's dctl for the others), depths 1-5
+    from tests.draughts.test_engine_perft import PUBLISHED
+
+    start = Position.start(variant)
+    assert [kernel_perft(start.bitboards(), start.variant, d) for d in range(1, 6)] == \
+        PUBLISHED[variant][:5]
