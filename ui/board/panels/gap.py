@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.draughts.notation import count_text, plies_text
+from rulesbook.draughts.notation import plies_text
 from rulesbook.reconstruct.gap_progress import SearchProgress
 
 from ...widgets import breakable, plain_tip
@@ -148,8 +148,9 @@ class GapPanel(QWidget):
     def _finished(self, result: Any) -> None:
         self.progress.setRange(0, 1000)
         self.progress.setValue(0 if result.cancelled else 1000)
-        self.progress.setFormat("cancelled" if result.cancelled else
-                                f"done · {count_text(result.nodes, 'position')}")
+        # one word: the bar beside Cancel is narrow (the positions and the
+        # time are in its tooltip, the answer below it)
+        self.progress.setFormat("cancelled" if result.cancelled else "done")
         self.progress.setToolTip(SearchProgress(result.nodes, result.seconds).text())
         self.explanation.setText(result.explanation)
         self.list.clear()
