@@ -101,8 +101,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "are found and says that more exist")
     g.add_argument("--json", action="store_true",
                    help='machine-readable output: {"status", "sequences", "diverge_at", '
-                        '"explanation", "more_exist"} (more_exist: more sequences exist '
-                        'than --limit kept)')
+                        '"explanation", "more_exist", "complete"} (more_exist: more '
+                        'sequences exist than --limit kept; complete: false when the '
+                        'search was stopped, and then more may exist)')
     g.set_defaults(func=cmd_reconstruct)
 
 
@@ -232,7 +233,7 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
     else:
         print(result.explanation)
         for number, seq in enumerate(result.texts, 1):
-            print(f"{number}. {' '.join(seq)}")
+            print(f"{number}. {' '.join(seq) or '(no move)'}")
         if result.diverge_at:
             print(f"sequences diverge at ply {', '.join(map(str, result.diverge_at))}")
     if result.status is Status.CANCELLED:

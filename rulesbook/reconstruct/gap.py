@@ -39,7 +39,12 @@ from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
 from rulesbook.reconstruct.gap_compiled import AVAILABLE as COMPILED_AVAILABLE
-from rulesbook.reconstruct.gap_compiled import CompiledGapSearch, KernelFailed, supports
+from rulesbook.reconstruct.gap_compiled import (
+    CompiledGapSearch,
+    KernelFailed,
+    supports,
+    worth_it,
+)
 from rulesbook.reconstruct.gap_known import check_known
 from rulesbook.reconstruct.gap_retro import Key, RawMove
 from rulesbook.reconstruct.gap_search import (
@@ -247,9 +252,10 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     (``truncated`` then says more exist, and the status counts them).
 
     ``compiled``: count with the compiled search (:mod:`.gap_compiled`) when
-    numba is installed (and the known moves give no squares a capture goes
-    through); False: the pure-Python search (the reference; the answer is
-    the same).
+    numba is installed, the kernel is ready or worth loading
+    (:func:`~.gap_compiled.worth_it`) and the known moves give no squares a
+    capture goes through; False: the pure-Python search (the reference; the
+    answer is the same).
     """
     t0 = time.perf_counter()
     chosen = Variant.named(variant) if variant is not None else None
@@ -287,7 +293,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     t = Target(*target.bitboards(), *VariantFlags.of(chosen))
     rules = compile_rules(chosen)
     searcher = (CompiledGapSearch if compiled and COMPILED_AVAILABLE and supports(constraints)
-                else GapSearch)
+                and (lengths and worth_it(max(lengths))) else GapSearch)
     found: list[tuple[RawMove, ...]] = []
     total = 0  # sequences that exist (counted up to limit + 1)
     nodes = 0
@@ -363,7 +369,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     elif total == 1:
         status = Status.UNIQUE
         explanation = (f"reconstructed: exactly one sequence of {plies_text(len(sequences[0]))}: "
-                       + " ".join(texts[0]))
+                       + " ".join(texts[0]) if sequences[0] else
+                       "reconstructed: no move is missing: the board is the earlier position")
     else:
         status = Status.SEVERAL
         if truncated:

@@ -32,7 +32,7 @@ from rulesbook.reconstruct.gap_retro import Key, can_unmove
 from rulesbook.reconstruct.gap_search import GapSearch, SearchCancelled
 
 __all__ = ["AVAILABLE", "CompiledGapSearch", "KernelFailed", "supports", "warm_up",
-           "why_unavailable"]
+           "why_unavailable", "worth_it"]
 
 
 class Constraint(Protocol):
@@ -69,7 +69,8 @@ try:  # numba (and numpy) come from wheels; without them the Python search runs
 
     # set before the kernel modules are imported: numba reads it as it
     # decorates each function
-    setattr(numba.config, "CACHE_DIR", str(_cache_folder()))  # noqa: B010 - not in its stubs
+    CACHE_FOLDER = _cache_folder()
+    setattr(numba.config, "CACHE_DIR", str(CACHE_FOLDER))  # noqa: B010 - not in its stubs
     from rulesbook.reconstruct import gap_kernel as kernel
     from rulesbook.reconstruct import gap_kernel_table as table
 except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
@@ -270,6 +271,7 @@ class CompiledGapSearch(GapSearch):
             raise KernelFailed(f"the compiled gap search failed: {result!r}") from result
         if state[kernel.S_OVERFLOW]:
             raise KernelFailed(f"a position has more than {kernel.MAX_MOVES} legal moves")
+        _READY.set()
         if result < 0:
             if state[kernel.S_CANCEL] == _DEEPER:
                 self._tables[kernel.M_PARTIAL], self._metas[kernel.M_PARTIAL] = \
@@ -328,8 +330,41 @@ def warm_up() -> float:
         return 0.0
 
 
+#: set once the kernel has run in this process (compiled or loaded)
+_READY = threading.Event()
+_WARMING = threading.Lock()
+#: a gap at least this long is worth loading the kernel for (about 1 s in a
+#: fresh process, once); a shorter one is quicker in Python until it is loaded
+WORTH_LOADING = 10
+
+
+def worth_it(plies: int) -> bool:
+    """Whether a search of ``plies`` should run compiled now: the kernel is
+    ready in this process, or the gap is long and the kernel is compiled on
+    disk (loading it takes about a second).  Never waits for a compilation
+    (tens of seconds): when the kernel is not on disk it is compiled in the
+    background and this search runs in Python (the same answer)."""
+    if not AVAILABLE:
+        return False
+    if _READY.is_set():
+        return True
+    if plies < WORTH_LOADING:
+        return False
+    if any(CACHE_FOLDER.rglob("gap_kernel.count-*.nbi")):
+        return True
+    threading.Thread(target=warm_up, name="gap-compile", daemon=True).start()
+    return False
+
+
 def _warm_up() -> float:
     began = time.perf_counter()
+    with _WARMING:  # one compilation at a time (the app's and a search's)
+        if not _READY.is_set():
+            _compile()
+    return time.perf_counter() - began
+
+
+def _compile() -> None:
     from rulesbook.draughts import Position
     from rulesbook.draughts.movegen import compile_rules
     from rulesbook.reconstruct.gap_bounds import Target, VariantFlags
@@ -340,4 +375,3 @@ def _warm_up() -> float:
     search = CompiledGapSearch(Target(*board.bitboards(), *VariantFlags.of(variant)),
                                compile_rules(variant), {}, 1, 2)
     search.count(start.bitboards(), None)
-    return time.perf_counter() - began

@@ -32,6 +32,33 @@ if gap_compiled.AVAILABLE:
     from rulesbook.reconstruct import gap_kernel as kernel
 
 
+@pytest.fixture(autouse=True, scope="module")
+def kernel_ready():
+    # the searches below compare the compiled search with the Python one: the
+    # kernel must be loaded (a short gap would otherwise run in Python, as it
+    # does in a process that has not loaded it yet)
+    gap_compiled.warm_up()
+    assert gap_compiled.worth_it(1)
+
+
+def test_a_short_gap_does_not_wait_for_the_kernel_nor_a_long_one_for_its_compilation(
+        monkeypatch, tmp_path):
+    started = []
+    monkeypatch.setattr(gap_compiled, "_READY", __import__("threading").Event())
+    monkeypatch.setattr(gap_compiled.threading, "Thread",
+                        lambda **kwargs: type("T", (), {"start": lambda self: started.append(
+                            kwargs["name"])})())
+    # not loaded in this process: a short gap runs in Python at once
+    assert not gap_compiled.worth_it(6)
+    # a long one loads it from the disk cache (about a second) ...
+    assert gap_compiled.worth_it(16)
+    # ... but never waits for a compilation: with no cache it runs in Python
+    # and the kernel is compiled in the background
+    monkeypatch.setattr(gap_compiled, "CACHE_FOLDER", tmp_path)
+    assert not gap_compiled.worth_it(16)
+    assert started == ["gap-compile"]
+
+
 def kernel_moves(key, variant: Variant) -> Counter:
     rules = compile_rules(variant)
     t = np.zeros(len(kernel.T_FIELDS), dtype=np.int64)

@@ -75,3 +75,25 @@ def test_the_cli_progress_line_counts_in_the_singular():
     progress = GapProgress("gaps of up to 1 ply", io.StringIO(), lambda: 0.0)
     line = progress.line(0.5, 1)
     assert "1 position searched" in line and not WRONG.search(line), line
+
+
+def test_a_gap_of_no_ply_says_no_move_is_missing(capsys):
+    from rulesbook.cli import main
+
+    code = main(["reconstruct", "--from", "start", "--to", "B:W21-32:B1-12", "--plies", "0"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "no move is missing" in out and "1. (no move)" in out
+    assert "1. \n" not in out
+
+
+def test_the_help_names_every_json_key(capsys):
+    from rulesbook.cli import main
+
+    try:
+        main(["reconstruct", "--help"])
+    except SystemExit:
+        pass
+    text = " ".join(capsys.readouterr().out.split())
+    for key in ("status", "sequences", "diverge_at", "explanation", "more_exist", "complete"):
+        assert f'"{key}"' in text

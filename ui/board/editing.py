@@ -60,11 +60,11 @@ class RecordEditing(BoardPart):
         if replaced > 0:
             msg += f", replacing {count_text(replaced, 'later move')} (Ctrl+Z to undo)"
         if board.available_plies < len(board.moves):
-            msg += f"; the record stops at ply {board.available_plies + 1}"
+            msg += f"; ply {board.available_plies + 1} is not legal, the board stops before it"
         # say at once what is wrong with a move just typed (not only after Check Record)
         wrong = [m for m in board.replay.illegal if at < m.ply <= at + len(written)]
         if wrong:
-            msg += f". {wrong[0].message}"
+            msg += f". {wrong[0].message.rstrip('.')}"
             if len(wrong) > 1:
                 msg += (f" ({count_text(len(wrong) - 1, 'more illegal move')}: "
                         f"Check Record lists them)")

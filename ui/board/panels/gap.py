@@ -223,8 +223,9 @@ class GapPanel(QWidget):
         running = bc.gap.running
         if bc.gap_target is None:
             self.target_label.setText(
-                "1. Set the board up as it stands now (Set Up), then \"This Is the Board "
-                "Now\". 2. Say how many plies are missing. 3. Search.")
+                "1. Show the board as it stands now: set it up (Set Up, then \"This Is "
+                "the Board Now\"), or step to it in the record and press \"Board Shown Is "
+                "the Board Now\" below. 2. Say how many plies are missing. 3. Search.")
         else:
             self.target_label.setText(
                 f"From the end of the record (ply {bc.available_plies}) to the board now: "
