@@ -10,11 +10,13 @@ does (:data:`~.gap_search.GROW`).
 numba is installed from wheels with the app (no compiler is needed); where it
 cannot be imported (:data:`AVAILABLE` is False) the Python search is used,
 and it stays the reference the compiled one is tested against.  The kernel is
-compiled on first use and cached on disk (in the user's cache folder,
-:func:`rulesbook.datapath.user_cache_dir`, one folder per version of the kernel): :func:`warm_up` compiles it ahead, the
-app calls it in the background at start.  Known moves are kept by their
-start and end squares (:func:`supports` the constraints: one through given
-squares is left to the Python search).
+compiled once and cached on disk, in the user's cache folder
+(:func:`rulesbook.datapath.user_cache_dir`, ``$RULESBOOK_CACHE``), one folder
+per version of the kernel: ``make run`` and ``make test`` compile it
+(:func:`warm_up`), the app loads it in the background at start, and a search
+never waits for a compilation (:func:`worth_it`).  Known moves are kept by
+their start and end squares (:func:`supports`: one through given squares is
+left to the Python search).
 """
 from __future__ import annotations
 
@@ -46,6 +48,7 @@ class Constraint(Protocol):
 
     @property
     def via(self) -> tuple[int, ...]: ...
+
 
 _log = logging.getLogger(__name__)
 
