@@ -143,3 +143,29 @@ def test_a_click_on_a_move_of_the_strip_shows_that_ply(window, qtbot):
     qtbot.mouseClick(strip.viewport(), Qt.MouseButton.LeftButton, pos=spot)
     assert bc.gap.preview_ply == 3
     assert board.board.position() == bc.gap.preview_position(3)
+
+
+def test_a_long_answer_is_readable_whole_with_its_advice(window, qtbot):
+    # more than 200 sequences: the answer ends with what the referee could add
+    # ("add a move the players agree on"), which a one-line label cut off
+    window.workspaces["board"].confirm_close = lambda: "discard"
+    window.resize(1024, 700)
+    window.show_workspace("board")
+    board = window.workspaces["board"]
+    bc = board.board_controller
+    bc.editing.new_game("pool", Position.from_fen(
+        "B:W17,21,25,27,28,29,30:B1,2,3,4,8,9,14,19", "pool"))
+    assert bc.gap.mark_board_now(Position.from_fen("B:W16,21,22,25,28,30:B4,5,11,12,15", "pool"))
+    board.panels.setCurrentIndex(2)
+    board.gap_kind.setCurrentIndex(0)
+    board.gap_plies.setValue(16)
+    with qtbot.waitSignal(bc.gap.finished, timeout=60000) as blocker:
+        qtbot.mouseClick(board.gap_search_button, Qt.MouseButton.LeftButton)
+    assert blocker.args[0].truncated
+    qtbot.waitUntil(lambda: not bc.gap.running, timeout=5000)
+    QApplication.processEvents()
+    label = board.gap_panel.explanation
+    assert "add a move the players agree on" in label.text()
+    assert label.height() >= label.heightForWidth(label.width()), (
+        f"{label.height()} px shown of the {label.heightForWidth(label.width())} it needs")
+    assert "add a move the players agree on" in label.toolTip()

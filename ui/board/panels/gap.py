@@ -30,6 +30,8 @@ from .sequence import SequencePreview
 __all__ = ["GapPanel"]
 
 #: the least height of the list of sequences (three rows) when it holds more
+#: the most lines the answer above the list asks for (the rest: its tooltip)
+EXPLANATION_LINES = 4
 LIST_LEAST_HEIGHT = 60
 
 
@@ -128,6 +130,7 @@ class GapPanel(QWidget):
     def _started(self) -> None:
         self.list.clear()
         self.explanation.setText("Searching…")
+        self.explanation.setMinimumHeight(0)
         self.progress.setRange(0, 0)  # busy: no estimate yet
         self.progress.setFormat("")
         self.show_target()
@@ -152,7 +155,7 @@ class GapPanel(QWidget):
         # time are in its tooltip, the answer below it)
         self.progress.setFormat("cancelled" if result.cancelled else "done")
         self.progress.setToolTip(SearchProgress(result.nodes, result.seconds).text())
-        self.explanation.setText(result.explanation)
+        self._explain(result.explanation)
         self.list.clear()
         for i, texts in enumerate(result.texts, 1):
             item = QListWidgetItem(f"{i}. " + " ".join(texts))
@@ -164,6 +167,18 @@ class GapPanel(QWidget):
             self.list.addItem(QListWidgetItem(f"✗ {problem}"))
         self._fit_list()
         self.show_target()
+
+    def _explain(self, text: str) -> None:
+        """The answer, whole: the label asks for the lines it needs (up to
+        EXPLANATION_LINES; the list below gives way), and its tooltip has it
+        all (the advice on what to add comes last, and was cut off)."""
+        label = self.explanation
+        label.setText(text)
+        label.setToolTip(plain_tip(text) if text else "")
+        width = label.width() if label.width() > 50 else max(self.width() - 20, 200)
+        line = label.fontMetrics().lineSpacing()
+        label.setMinimumHeight(min(label.heightForWidth(width), EXPLANATION_LINES * line)
+                               if text else 0)
 
     def _fit_list(self) -> None:
         """A list of one or two sequences asks for no more than their rows: the
@@ -179,7 +194,7 @@ class GapPanel(QWidget):
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
         self.progress.setFormat("")
-        self.explanation.setText(f"Cannot search: {message}")
+        self._explain(f"Cannot search: {message}")
         self.show_target()
 
     def adopt_selected(self) -> bool:
