@@ -26,28 +26,16 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
+from rulesbook.reconstruct.gap_known import KnownMove
 from rulesbook.reconstruct.gap_retro import Key, can_unmove
 from rulesbook.reconstruct.gap_search import GapSearch, SearchCancelled
 
 __all__ = ["AVAILABLE", "CompiledGapSearch", "KernelFailed", "supports", "warm_up",
            "why_unavailable", "worth_it"]
-
-
-class Constraint(Protocol):
-    """A known move as the compiled search reads it (``Known`` of :mod:`.gap`)."""
-
-    @property
-    def start(self) -> int | None: ...
-
-    @property
-    def end(self) -> int | None: ...
-
-    @property
-    def via(self) -> tuple[int, ...]: ...
 
 
 _log = logging.getLogger(__name__)
@@ -88,11 +76,10 @@ _CANCEL, _DEEPER = 1, 2
 _POLL = 0.05  # seconds between progress reports
 
 
-def supports(known: Mapping[int, Sequence[Constraint]]) -> bool:
+def supports(known: Mapping[int, Sequence[KnownMove]]) -> bool:
     """Whether the compiled search can keep these known moves (their start
     and end squares; not the squares a capture goes through)."""
-    return all(not getattr(c, "via", ()) and hasattr(c, "start") and hasattr(c, "end")
-               for constraints in known.values() for c in constraints)
+    return all(not c.via for constraints in known.values() for c in constraints)
 
 
 def why_unavailable() -> str:

@@ -16,10 +16,10 @@ from typing import Protocol
 from rulesbook.draughts import Color, DraughtsError, Position, Variant
 from rulesbook.draughts.geometry import coords, forward_rows, is_diagonal
 
-__all__ = ["check_known"]
+__all__ = ["KnownMove", "check_known"]
 
 
-class _KnownMove(Protocol):
+class KnownMove(Protocol):
     """What :func:`check_known` reads of a :class:`~rulesbook.reconstruct.gap.Known`."""
 
     @property
@@ -36,7 +36,7 @@ class _KnownMove(Protocol):
     def matches(self, path: tuple[int, ...]) -> bool: ...
 
 
-def _shown(k: _KnownMove) -> str:
+def _shown(k: KnownMove) -> str:
     return k.text or str(k)
 
 
@@ -62,7 +62,7 @@ def _can_have_king(start: Position, target: Position, side: Color, moves_before:
     return False
 
 
-def _check_geometry(k: _KnownMove, variant: Variant) -> None:
+def _check_geometry(k: KnownMove, variant: Variant) -> None:
     """A move with both squares known and nothing between: a step an odd
     number of rows long is a quiet move, so it must follow one diagonal (and
     be one square long without flying kings); a capture always moves an
@@ -83,7 +83,7 @@ def _check_geometry(k: _KnownMove, variant: Variant) -> None:
             f"one square at a time, and a capture always moves an even number of rows")
 
 
-def check_known(constraints: Mapping[int, Sequence[_KnownMove]], start: Position,
+def check_known(constraints: Mapping[int, Sequence[KnownMove]], start: Position,
                 target: Position, plies: int | None, max_plies: int | None,
                 variant: Variant) -> None:
     """Raise DraughtsError when a known move cannot belong to the gap."""
