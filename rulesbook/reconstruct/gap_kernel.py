@@ -492,17 +492,6 @@ def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weigh
             f[F_K] = k + 1
             nbm, nbk, nwm, nwk = apply_move(fbm, fbk, fwm, fwk, fblack, moves[sp, k, 0],
                                         moves[sp, k, 1], moves[sp, k, 2], moves[sp, k, 3])
-            if f[F_TOP]:
-                # the other side moves next, once, into the layer, and loses
-                # nothing before: its pieces less the one it moves are a
-                # layer's less the one that moved there (exact)
-                if fblack:
-                    if not _one_move_from(nwm, nwk, sides, SIDE_NEAR_W):
-                        done[0] += share
-                        continue
-                elif not _one_move_from(nbm, nbk, sides, SIDE_NEAR_B):
-                    done[0] += share
-                    continue
             if f[F_TOP] and f[F_LOSE] <= 1:
                 # the side moving now does not move again before the layer:
                 # it stands there as after this move, less the one piece it

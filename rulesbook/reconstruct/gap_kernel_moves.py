@@ -116,37 +116,71 @@ def _push(moves: np.ndarray, slot: int, n: int, start: int, end: int, capmask: i
     return n + 1
 
 
+@njit(cache=True, inline="always")
+def _ray_victim(i: int, d: int, capmask: int, opp: int, empty: int) -> int:
+    """The square of the piece a flying king on ``i`` takes in direction
+    ``d`` (the nearest piece on the ray, an opponent's not taken yet), or -1;
+    its landing squares are the empty ones right behind it."""
+    o = _RAYMASK[i, d] & (FULL ^ empty)  # every piece blocks, the ones taken too
+    if not o:
+        return -1
+    near = msb(o) if d < 2 else lsb(o)
+    nb = 1 << near
+    if not opp & nb or capmask & nb:
+        return -1
+    return near
+
+
+@njit(cache=True, inline="always")
+def _short_landing(i: int, d: int, capmask: int, opp: int, empty: int, king: bool,
+                   black: bool, back: bool) -> int:
+    """Where a short jump from ``i`` in direction ``d`` lands (a man's, or a
+    king's that does not fly), or -1: a direction the man does not jump in,
+    the edge, nothing to take, no room behind it."""
+    if not king and not back and (d >= 2) != black:
+        return -1  # Black's men jump down the board (directions 2, 3), White's up
+    o = _NB[i, d]
+    if o < 0:
+        return -1
+    land = _NB[o, d]
+    if land < 0:
+        return -1
+    ob = 1 << o
+    if opp & ob and not capmask & ob and empty & (1 << land):
+        return land
+    return -1
+
+
 @njit(cache=True)
 def _can_jump(i: int, capmask: int, opp: int, empty: int, king: bool, flying: bool,
               black: bool, back: bool) -> bool:
     """Whether the piece on ``i`` (a king or a man) can take one more piece."""
-    if king and flying:
-        block = FULL ^ empty
-        for d in range(4):
-            o = _RAYMASK[i, d] & block
-            if not o:
-                continue
-            near = msb(o) if d < 2 else lsb(o)
-            nb = 1 << near
-            if not opp & nb or capmask & nb:
-                continue
-            after = _RAYIDX[i, d, near] + 1
-            if after < _RAYLEN[i, d] and empty & (1 << _RAYS[i, d, after]):
-                return True
-        return False
     for d in range(4):
-        if not king and not back and (d >= 2) != black:
-            continue
-        o = _NB[i, d]
-        if o < 0:
-            continue
-        land = _NB[o, d]
-        if land < 0:
-            continue
-        ob = 1 << o
-        if opp & ob and not capmask & ob and empty & (1 << land):
+        if king and flying:
+            near = _ray_victim(i, d, capmask, opp, empty)
+            if near >= 0:
+                after = _RAYIDX[i, d, near] + 1
+                if after < _RAYLEN[i, d] and empty & (1 << _RAYS[i, d, after]):
+                    return True
+        elif _short_landing(i, d, capmask, opp, empty, king, black, back) >= 0:
             return True
     return False
+
+
+@njit(cache=True, inline="always")
+def _push_frame(stack: np.ndarray, sp: int, square: int, capmask: int, ncaps: int, order: int,
+                king: bool, crowned: int, state: np.ndarray) -> int:
+    """Put a capture that goes on onto ``stack``; the new height (-1: full)."""
+    if sp >= stack.shape[0]:
+        state[S_OVERFLOW] = 1
+        return -1
+    stack[sp, 0] = square
+    stack[sp, 1] = capmask
+    stack[sp, 2] = ncaps
+    stack[sp, 3] = order
+    stack[sp, 4] = 1 if king else 0
+    stack[sp, 5] = crowned
+    return sp + 1
 
 
 @njit(cache=True)
@@ -158,14 +192,7 @@ def _captures(start: int, king: bool, opp: int, empty: int, black: bool, back: b
     king that can go on from some landing square must land on one of those.
     ``stack`` rows: square, pieces taken (mask), number taken, order, king,
     crowned."""
-    sp = 0
-    stack[0, 0] = start
-    stack[0, 1] = 0
-    stack[0, 2] = 0
-    stack[0, 3] = 0
-    stack[0, 4] = 1 if king else 0
-    stack[0, 5] = 0
-    sp = 1
+    sp = _push_frame(stack, 0, start, 0, 0, 0, king, 0, state)
     while sp:
         sp -= 1
         i = stack[sp, 0]
@@ -175,18 +202,13 @@ def _captures(start: int, king: bool, opp: int, empty: int, black: bool, back: b
         is_king = stack[sp, 4] == 1
         crowned = stack[sp, 5]
         if is_king and flying:
-            block = FULL ^ empty
             for d in range(4):
-                o = _RAYMASK[i, d] & block
-                if not o:
-                    continue
-                near = msb(o) if d < 2 else lsb(o)
-                nb = 1 << near
-                if not opp & nb or capmask & nb:
+                near = _ray_victim(i, d, capmask, opp, empty)
+                if near < 0:
                     continue
                 first = _RAYIDX[i, d, near] + 1
                 length = _RAYLEN[i, d]
-                nm = capmask | nb
+                nm = capmask | (1 << near)
                 norder = order | (near << (5 * ncaps))
                 # the landing squares: empty ones behind the piece taken
                 going_on = False
@@ -199,34 +221,21 @@ def _captures(start: int, king: bool, opp: int, empty: int, black: bool, back: b
                     land = _RAYS[i, d, m]
                     if going_on:
                         if _can_jump(land, nm, opp, empty, True, True, black, back):
-                            if sp >= stack.shape[0]:
-                                state[S_OVERFLOW] = 1
+                            sp = _push_frame(stack, sp, land, nm, ncaps + 1, norder, True,
+                                             crowned, state)
+                            if sp < 0:
                                 return n
-                            stack[sp, 0] = land
-                            stack[sp, 1] = nm
-                            stack[sp, 2] = ncaps + 1
-                            stack[sp, 3] = norder
-                            stack[sp, 4] = 1
-                            stack[sp, 5] = crowned
-                            sp += 1
                     else:
                         n = _push(moves, slot, n, start, land, nm, crowned, ncaps + 1, norder,
                                   state)
             continue
         for d in range(4):
-            if not is_king and not back and (d >= 2) != black:
-                continue
-            o = _NB[i, d]
-            if o < 0:
-                continue
-            land = _NB[o, d]
+            land = _short_landing(i, d, capmask, opp, empty, is_king, black, back)
             if land < 0:
                 continue
-            ob = 1 << o
+            o = _NB[i, d]
             lb = 1 << land
-            if not (opp & ob and not capmask & ob and empty & lb):
-                continue
-            nm = capmask | ob
+            nm = capmask | (1 << o)
             norder = order | (o << (5 * ncaps))
             next_king = is_king
             next_crowned = crowned  # a king crowned during this capture stays one
@@ -241,16 +250,10 @@ def _captures(start: int, king: bool, opp: int, empty: int, black: bool, back: b
                     if mode == MODE_CONTINUES:
                         next_king = True
             if _can_jump(land, nm, opp, empty, next_king, flying, black, back):
-                if sp >= stack.shape[0]:
-                    state[S_OVERFLOW] = 1
+                sp = _push_frame(stack, sp, land, nm, ncaps + 1, norder, next_king,
+                                 next_crowned, state)
+                if sp < 0:
                     return n
-                stack[sp, 0] = land
-                stack[sp, 1] = nm
-                stack[sp, 2] = ncaps + 1
-                stack[sp, 3] = norder
-                stack[sp, 4] = 1 if next_king else 0
-                stack[sp, 5] = next_crowned
-                sp += 1
             else:
                 n = _push(moves, slot, n, start, land, nm, next_crowned, ncaps + 1, norder,
                           state)
