@@ -286,9 +286,15 @@ class CompiledGapSearch(GapSearch):
             return self.back[remaining].get(key, 0)
         a, b, c = _pos_key(*key, remaining)
         count = table.get(self._tables[kernel.M_MEMO], a, b, c, -1)
-        if count < 0 and partial:
-            count = table.get(self._tables[kernel.M_PARTIAL], a, b, c, 0)
-        return max(int(count), 0)
+        if count < 0:
+            if partial:
+                return max(int(table.get(self._tables[kernel.M_PARTIAL], a, b, c, 0)), 0)
+            # not in the table: the kernel searches moves in an order of its
+            # own and stops a position at the cap, so the listing (in the
+            # engine's order) can reach a position it never searched, which
+            # is not one without sequences: search it now
+            return self._count(*key, remaining, 0.0)
+        return int(count)
 
     def _exists(self, key: Key, remaining: int) -> bool:
         if remaining <= self.depth:
