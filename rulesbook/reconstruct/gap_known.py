@@ -62,12 +62,14 @@ def _can_have_king(start: Position, target: Position, side: Color, moves_before:
     return False
 
 
-def _check_geometry(k: KnownMove, variant: Variant) -> None:
-    """A move with both squares known and nothing between: a step an odd
-    number of rows long is a quiet move, so it must follow one diagonal (and
-    be one square long without flying kings); a capture always moves an
-    even number of rows."""
-    if k.start is None or k.end is None or k.via:
+def _check_geometry(k: KnownMove, variant: Variant, flying_capture: bool) -> None:
+    """A move with both squares known and nothing between: a capture by
+    short jumps always moves an even number of rows (two a jump), so a move
+    an odd number of rows long is a step along one diagonal (one square long
+    without flying kings).  ``flying_capture``: the side may capture with a
+    flying king by then, whose capture lands any distance behind each piece
+    and can end anywhere, an odd number of rows away too."""
+    if k.start is None or k.end is None or k.via or flying_capture:
         return
     (ra, _), (rb, _) = coords(k.start), coords(k.end)
     rows = abs(ra - rb)
@@ -102,11 +104,13 @@ def check_known(constraints: Mapping[int, Sequence[KnownMove]], start: Position,
                 f"two known moves for ply {ply} ({' and '.join(_shown(k) for k in ks)}): "
                 f"give one move for each ply")
         (k,) = ks
-        _check_geometry(k, variant)
         side = _side_at(start, ply)
+        moves_before = (ply - 1) // 2
+        # (a man crowned during this very capture may go on as a flying king)
+        _check_geometry(k, variant, variant.flying_kings
+                        and _can_have_king(start, target, side, moves_before + 1))
         if k.start is not None and k.end is not None and not k.via:
             rows = forward_rows(side, k.start, k.end)
-            moves_before = (ply - 1) // 2
             if rows % 2 and abs(rows) > 1 \
                     and not _can_have_king(start, target, side, moves_before):
                 raise DraughtsError(

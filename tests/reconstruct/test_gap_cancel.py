@@ -200,3 +200,16 @@ def test_ctrl_c_says_it_was_interrupted_and_exits_130():
     assert "search cancelled after" in out and "positions" in out and "% of the search" in out
     assert "found so far" in out or "no sequence found yet" in out
     assert "impossible" not in out and "lead to the board" not in out
+
+
+def test_a_flying_kings_capture_known_by_its_ends_may_end_off_its_first_diagonal():
+    # Russian, Black's king on 32 takes 23 and 22: 32x18x25 (one row from 32,
+    # not on a diagonal with it), read off the board by hand. Known as "ply 1
+    # started on 32 and ended on 25" it must be accepted and found, not
+    # refused as "not on one diagonal, a capture moves an even number of rows"
+    before = Position.from_fen("B:WK7,15,22,23,29,30,31:BK32", "russian")
+    capture = next(m for m in before.legal_moves() if m.path == (32, 18, 25))
+    after = before.play(capture)
+    result = fill_gap(before, after, plies=1, known=["1:32-25"])
+    assert result.status is Status.UNIQUE
+    assert result.sequences[0][0].path == (32, 18, 25)
