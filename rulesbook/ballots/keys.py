@@ -17,16 +17,17 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import (
-    Ed25519PrivateKey,
-    Ed25519PublicKey,
-)
+from typing import TYPE_CHECKING
 
 from ..storage import atomic_write_bytes
 from .model import BallotError
+
+if TYPE_CHECKING:  # ``cryptography`` is imported by the functions that sign or check:
+    # a command that neither signs nor verifies never loads it
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import (
+        Ed25519PrivateKey,
+        Ed25519PublicKey,
+    )
 
 CONFIG_ENV = "RULESBOOK_CONFIG"
 PREFIX = "ed25519:"
@@ -59,6 +60,8 @@ def keys_dir() -> Path:
 
 
 def encode_public(key: Ed25519PublicKey) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     raw = key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
     return PREFIX + base64.b64encode(raw).decode("ascii")
 
@@ -67,6 +70,8 @@ def decode_public(text: str) -> Ed25519PublicKey:
     """The public key of ``ed25519:<base64>``; :class:`BallotError` if it is not one."""
     if not isinstance(text, str) or not text.startswith(PREFIX):
         raise BallotError(f"{str(text)[:60]!r} is not a public key (ed25519:BASE64)")
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         raw = base64.b64decode(text[len(PREFIX):], validate=True)
         return Ed25519PublicKey.from_public_bytes(raw)
@@ -81,6 +86,8 @@ def fingerprint(public: str) -> str:
 
 def verify_signature(public: str, message: bytes, signature: str) -> bool:
     """True when ``signature`` (base64) is ``public``'s signature of ``message``."""
+    from cryptography.exceptions import InvalidSignature
+
     try:
         key = decode_public(public)
         key.verify(base64.b64decode(signature, validate=True), message)
@@ -122,6 +129,8 @@ def _refuse_rules_folder(target: Path, rules_folder: Path | None) -> None:
 
 def _store(member: str, private: Ed25519PrivateKey, passphrase: bytes | None,
            rules_folder: Path | None) -> tuple[SigningKey, Path]:
+    from cryptography.hazmat.primitives import serialization
+
     public = encode_public(private.public_key())
     folder = keys_dir()
     _refuse_rules_folder(folder, rules_folder)
@@ -143,6 +152,8 @@ def _store(member: str, private: Ed25519PrivateKey, passphrase: bytes | None,
 def generate_key(member: str, passphrase: bytes | None = None, *,
                  rules_folder: Path | None = None) -> tuple[SigningKey, Path]:
     """A new key for ``member``, stored in the configuration folder (0600)."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     return _store(member, Ed25519PrivateKey.generate(), passphrase, rules_folder)
 
 
@@ -159,6 +170,10 @@ def import_key(member: str, pem: bytes, passphrase: bytes | None = None, *,
 
 
 def _open_pem(pem: bytes, passphrase: bytes | None, what: str) -> Ed25519PrivateKey:
+    from cryptography.exceptions import UnsupportedAlgorithm
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     try:
         private = serialization.load_pem_private_key(pem, password=passphrase or None)
     except TypeError:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
 from ..datafolder import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
-from ..loading import load_library
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -119,7 +118,12 @@ def guarded(handler: Handler,
 def with_library(handler: LibraryHandler) -> Handler:
     """Run ``handler(args, library)`` on the data folder of ``--data``, guarded like
     :func:`guarded`."""
-    return guarded(lambda args: handler(args, load_library(resolve_data_dir(args.data))))
+    def run(args: argparse.Namespace) -> int:
+        from ..loading import load_library  # YAML and the schemas: only when a command reads
+
+        return handler(args, load_library(resolve_data_dir(args.data)))
+
+    return guarded(run)
 
 
 def int_range(low: int, high: int) -> Callable[[str], int]:

@@ -9,15 +9,15 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from ..datafolder import resolve_data_dir
 from ..datapath import ENV_VAR, user_rules_dir
 from ..loading import load_library
-from ..rulesfolder import RulesFolderError, SyncConflict, clone, init_folder, sync
-from ..rulesfolder.errors import ConflictJson, Resolution, Side
-from ..rulesfolder.history import edition_history, record_history
-from ..rulesfolder.sync import Progress
+from ..rulesfolder.errors import ConflictJson, Resolution, RulesFolderError, Side, SyncConflict
+
+if TYPE_CHECKING:  # dulwich is imported by the commands that use the folder's history
+    from ..rulesfolder.sync import Progress
 from .common import Subparsers, fail, guarded, print_json
 
 
@@ -57,6 +57,8 @@ def cmd_where(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    from ..rulesfolder import init_folder
+
     commit = init_folder(args.dir, args.source)
     print(f"{Path(args.dir).expanduser().resolve()}: rules folder created from "
           f"{args.source or 'the bundled seed data'} (commit {commit.decode()[:10]})")
@@ -64,6 +66,8 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 
 def cmd_clone(args: argparse.Namespace) -> int:
+    from ..rulesfolder import clone
+
     target = clone(args.url, args.dir, _progress(args))
     print(f"{target}: cloned from {args.url}")
     return 0
@@ -82,6 +86,8 @@ def _resolution(take: list[str] | None) -> Resolution | None:
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
+    from ..rulesfolder import sync
+
     folder = resolve_data_dir(args.data)
     take = _resolution(args.take)
     try:
@@ -134,6 +140,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
+    from ..rulesfolder.history import edition_history, record_history
+
     if args.edition and args.ref:
         return fail(f"history takes a rule or proposal ({args.ref}) or --edition "
                     f"{args.edition}, not both: `history {args.ref}` lists what changed it, "

@@ -38,7 +38,6 @@ from rulesbook.draughts import (
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
 from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
-from rulesbook.reconstruct.gap_compiled import AVAILABLE as COMPILED_AVAILABLE
 from rulesbook.reconstruct.gap_compiled import (
     CompiledGapSearch,
     KernelFailed,
@@ -292,7 +291,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     key: Key = (*start.bitboards(),)  # a plain tuple, as the search keys its tables
     t = Target(*target.bitboards(), *VariantFlags.of(chosen))
     rules = compile_rules(chosen)
-    searcher = (CompiledGapSearch if compiled and COMPILED_AVAILABLE and supports(constraints)
+    searcher = (CompiledGapSearch if compiled and supports(constraints)
                 and (lengths and worth_it(max(lengths))) else GapSearch)
     found: list[tuple[RawMove, ...]] = []
     total = 0  # sequences that exist (counted up to limit + 1)

@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
@@ -54,22 +54,49 @@ def _cache_folder() -> Path:
     return user_cache_dir() / "gap-kernel" / digest.hexdigest()[:16]
 
 
-try:  # numba (and numpy) come from wheels; without them the Python search runs
-    import numba
+if TYPE_CHECKING:  # bound by _load() at run time, on the first search that may use them
     import numpy as np
 
-    # set before the kernel modules are imported: numba reads it as it
-    # decorates each function
-    CACHE_FOLDER = _cache_folder()
-    setattr(numba.config, "CACHE_DIR", str(CACHE_FOLDER))  # noqa: B010 - not in its stubs
     from rulesbook.reconstruct import gap_kernel as kernel
     from rulesbook.reconstruct import gap_kernel_table as table
-except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
-    AVAILABLE = False
-    _WHY = f"{type(exc).__name__}: {exc}"
-else:
-    AVAILABLE = True
-    _WHY = ""
+
+    #: whether numba can be used (read it to find out: it is imported then; see _load)
+    AVAILABLE: bool
+
+CACHE_FOLDER = _cache_folder()
+#: why numba cannot be used ("" when it can; None until the first search asks)
+_WHY: str | None = None
+_LOADING = threading.Lock()
+
+
+def _load() -> bool:
+    """Import numba, numpy and the kernel modules, once (about a second of
+    CPU: only a search that may run compiled pays for it, never a command
+    that does not search); whether they could be imported."""
+    global _WHY
+    with _LOADING:
+        if _WHY is None:
+            try:  # numba (and numpy) come from wheels; without them the Python search runs
+                import numba
+                import numpy
+
+                # set before the kernel modules are imported: numba reads it as it
+                # decorates each function
+                setattr(numba.config, "CACHE_DIR", str(CACHE_FOLDER))  # noqa: B010 - not in its stubs
+                from rulesbook.reconstruct import gap_kernel, gap_kernel_table
+            except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
+                _WHY = f"{type(exc).__name__}: {exc}"
+            else:
+                globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table)
+                _WHY = ""
+        return _WHY == ""
+
+
+def __getattr__(name: str) -> Any:
+    if name == "AVAILABLE":  # whether numba can be used: imports it (see _load)
+        return _load()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _TOP = 1 << 63
 _CANCEL, _DEEPER = 1, 2
@@ -84,7 +111,8 @@ def supports(known: Mapping[int, Sequence[KnownMove]]) -> bool:
 
 def why_unavailable() -> str:
     """Why the compiled search is not used ("" when it is)."""
-    return _WHY
+    _load()
+    return _WHY or ""
 
 
 def _signed(x: int) -> int:
@@ -317,7 +345,7 @@ class _DeeperWanted(Exception):
 def warm_up() -> float:
     """Compile the kernel now (or load it from the cache): seconds taken (0
     when it is not available or failed: the searches then fall back)."""
-    if not AVAILABLE:
+    if not _load():
         return 0.0
     try:
         return _warm_up()
@@ -340,11 +368,9 @@ def worth_it(plies: int) -> bool:
     disk (loading it takes about a second).  Never waits for a compilation
     (tens of seconds): when the kernel is not on disk it is compiled in the
     background and this search runs in Python (the same answer)."""
-    if not AVAILABLE:
-        return False
     if _READY.is_set():
         return True
-    if plies < WORTH_LOADING:
+    if plies < WORTH_LOADING or not _load():  # a short gap never waits for numba's import
         return False
     if any(CACHE_FOLDER.rglob("gap_kernel.count-*.nbi")):
         return True

@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias, TypeVar
+from typing import TypeVar
 
 from dulwich.objects import Blob, Commit, ObjectID, ShaFile, Tree
 from dulwich.refs import Ref
@@ -23,17 +23,19 @@ from dulwich.repo import Repo
 
 from ..storage import atomic_write_bytes, file_lock
 from .errors import NotARulesFolder, RulesFolderError
+from .where import MARKER as MARKER
+from .where import StrPath as StrPath
+from .where import find_rules_folder as find_rules_folder
+from .where import is_rules_folder as is_rules_folder
 
 BRANCH = b"main"
 HEAD_REF = Ref(b"refs/heads/main")
 HEAD = Ref(b"HEAD")
-MARKER = "editions.yaml"  # a git repository with this file at its root is a rules folder
 JOURNAL = "rulesbook-checkout"  # in .git: a checkout being written (finished on next open)
 GITIGNORE = (b"# Written by rulesbook: lock files, backups and temporary files stay out.\n"
              b".*.lock\n*~\n.*.tmp\n__pycache__/\n")
 FILE_MODE = 0o100644
 
-StrPath: TypeAlias = str | os.PathLike[str]  # a folder given by the user or the caller
 _Object = TypeVar("_Object", Commit, Tree, Blob)
 
 
@@ -71,22 +73,6 @@ def user_identity(repo: Repo) -> Identity:
 
 
 # -- finding and opening ---------------------------------------------------------
-
-def is_rules_folder(path: StrPath) -> bool:
-    root = Path(path)
-    return (root / ".git").is_dir() and (root / MARKER).is_file()
-
-
-def find_rules_folder(path: StrPath) -> Path | None:
-    """The rules folder that holds ``path`` (a file or folder), or None. The search
-    stops at the first git repository: a file of the program's own checkout is not
-    in a rules folder."""
-    here = Path(path).resolve()
-    for folder in [here, *here.parents]:
-        if (folder / ".git").exists():
-            return folder if is_rules_folder(folder) else None
-    return None
-
 
 def open_repo(root: StrPath) -> Repo:
     """Open a rules folder, finishing a checkout a killed process left half done."""

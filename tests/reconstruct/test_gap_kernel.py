@@ -183,11 +183,14 @@ def test_a_cancelled_compiled_search_lists_only_sequences_that_replay():
 
 
 def test_without_numba_the_python_search_answers(monkeypatch):
-    from rulesbook.reconstruct import gap
+    import threading
 
     board = KINGS.play(KINGS.legal_moves()[0])
     compiled = fill_gap(KINGS, board, plies=1)
-    monkeypatch.setattr(gap, "COMPILED_AVAILABLE", False)
+    # as in a process where numba cannot be imported: it was tried and failed
+    monkeypatch.setattr(gap_compiled, "_WHY", "ModuleNotFoundError: No module named 'numba'")
+    monkeypatch.setattr(gap_compiled, "_READY", threading.Event())
+    assert not gap_compiled.AVAILABLE and not gap_compiled.worth_it(30)
     python = fill_gap(KINGS, board, plies=1)
     assert result_of(python) == result_of(compiled)
     assert python.status is Status.UNIQUE
