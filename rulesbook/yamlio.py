@@ -1,16 +1,25 @@
 """Safe, line-aware YAML reading.
 
-Files are read as strict UTF-8 (:mod:`rulesbook.textio`), composed with PyYAML's safe composer and
-turned into plain Python data while recording the line and column of every
-value, so that validation can report ``file:line:col``. Only the standard
-YAML tags are accepted (a ``!!python/...`` tag is refused), aliases are
-refused (no "billion laughs"), nesting and file size are bounded.
+Files are read as strict UTF-8 (:mod:`rulesbook.textio`) and turned into plain
+Python data straight from libyaml's event stream (:class:`_Builder`): no tree
+of nodes is kept, so memory is the data's own, and the line and column of each
+value are computed only when a problem is reported (:attr:`LoadedYaml.marks`
+reads the text a second time then). Only the standard YAML tags are accepted
+(a ``!!python/...`` tag is refused), aliases are refused (no "billion
+laughs"), nesting, file size and the number of values are bounded.
+
+Plain scalars resolve only to the types the schemas use: str, int, float, bool
+and null. YAML 1.1's sexagesimal numbers (``1:00:00``, quadratic to convert)
+stay text, an integer may have at most :data:`MAX_INT_DIGITS` digits, and
+dates stay the text written; every refusal names file:line:col.
 """
 from __future__ import annotations
 
+import re
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeAlias
 
@@ -20,9 +29,17 @@ from .errors import DataFileError, Problem, RulesbookError
 from .textio import TextDecodeError, decode_bytes, read_text
 
 # LibYAML's parser when PyYAML was built with it (ten times faster), else pure Python.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_PARSER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_FILE_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 64
+#: Most values (scalars, lists and mappings) in one data file: each costs about
+#: 100 bytes of memory once read, and a 20 MiB file of one-character items
+#: would hold ten million. A 1,000-member x 60-question signed ballot holds
+#: about 430,000.
+MAX_VALUES = 2_000_000
+#: Most digits of an integer: no schema uses more than a handful, and Python
+#: refuses to convert more than 4,300 (a quadratic conversion before 3.11).
+MAX_INT_DIGITS = 100
 
 _SAFE_SCALAR_TAGS = {
     "tag:yaml.org,2002:str",
@@ -35,8 +52,34 @@ _SAFE_SCALAR_TAGS = {
 #: Where a value stands in a document: the keys and list indices that lead to it.
 YamlPath: TypeAlias = tuple[object, ...]
 
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_BOOL = "tag:yaml.org,2002:bool"
+_NULL = "tag:yaml.org,2002:null"
+_MERGE = "tag:yaml.org,2002:merge"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
+
+# YAML 1.1's implicit types as PyYAML resolves them, less the sexagesimal
+# numbers, timestamps (kept as text) and ``=``: (tag, pattern, first characters)
+_RESOLVERS: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    (_BOOL, re.compile(r"^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE"
+                       r"|on|On|ON|off|Off|OFF)$"), "yYnNtTfFoO"),
+    (_FLOAT, re.compile(r"^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?"
+                        r"|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?"
+                        r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"), "-+0123456789."),
+    (_INT, re.compile(r"^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)"
+                      r"|[-+]?0x[0-9a-fA-F_]+)$"), "-+0123456789"),
+    (_MERGE, re.compile(r"^(?:<<)$"), "<"),
+    (_NULL, re.compile(r"^(?:~|null|Null|NULL|)$"), "~nN"),
+)
+_BY_FIRST: dict[str, list[tuple[str, re.Pattern[str]]]] = {}
+for _tag, _pattern, _firsts in _RESOLVERS:
+    for _ch in _firsts:
+        _BY_FIRST.setdefault(_ch, []).append((_tag, _pattern))
+_BY_FIRST[""] = [(_NULL, _RESOLVERS[-1][1])]
+_BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
 
 
 @dataclass(frozen=True)
@@ -45,91 +88,203 @@ class LoadedYaml:
 
     file: str
     data: Any  # plain data as written: dicts, lists, str, int, float, bool, None
-    marks: dict[YamlPath, tuple[int, int]]  # path -> (line, col), both 1-based
+    text: str = field(default="", repr=False, compare=False)  # what was read, for the marks
+
+    @cached_property
+    def marks(self) -> dict[YamlPath, tuple[int, int]]:
+        """path -> (line, col), both 1-based: computed on first use (a problem is
+        being reported), by reading the text a second time."""
+        if not self.text:
+            return {}
+        builder = _Builder(self.file, record=True)
+        builder.build(self.text)
+        return builder.marks
 
     def where(self, path: Sequence[object]) -> tuple[int, int]:
         """The line and column of the value at ``path`` (or of its nearest parent)."""
+        marks = self.marks
         path = tuple(path)
-        while path and path not in self.marks:
+        while path and path not in marks:
             path = path[:-1]
-        return self.marks.get(path, (1, 1))
+        return marks.get(path, (1, 1))
 
     def problem(self, path: Sequence[object], message: str) -> Problem:
         line, col = self.where(path)
         return Problem(self.file, line, col, message)
 
 
-class _Converter:
-    def __init__(self, file: str) -> None:
+class _Builder:
+    """Plain data from libyaml's events (a mapping, a list or a scalar at a time),
+    with every check of a data file; ``record`` keeps the mark of every value."""
+
+    def __init__(self, file: str, record: bool = False) -> None:
         self.file = file
+        self.record = record
         self.marks: dict[YamlPath, tuple[int, int]] = {}
-        self.constructor = yaml.constructor.SafeConstructor()
-        self.seen: set[int] = set()
+        self.values = 0
 
-    def fail(self, node: yaml.Node, message: str) -> DataFileError:
-        mark = node.start_mark
-        return DataFileError(Problem(self.file, mark.line + 1, mark.column + 1, message))
+    def fail(self, mark: Any, message: str) -> DataFileError:
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+        return DataFileError(Problem(self.file, line, col, message))
 
-    def convert(self, node: yaml.Node, path: YamlPath, depth: int) -> Any:
+    def build(self, text: str) -> Any:
+        parser = _PARSER(text)
+        try:
+            return self._document(parser)
+        except yaml.MarkedYAMLError as exc:
+            mark = exc.problem_mark or exc.context_mark
+            what = exc.problem or exc.context or "not valid YAML"
+            raise self.fail(mark, f"not valid YAML: {what}") from None
+        except yaml.YAMLError as exc:
+            raise self.fail(None, f"not valid YAML: {exc}") from None
+        finally:
+            parser.dispose()
+
+    def _document(self, parser: Any) -> Any:
+        get = parser.get_event
+        get()  # the stream's start
+        event = get()
+        if isinstance(event, yaml.StreamEndEvent):
+            raise self.fail(None, "the file is empty")
+        value = self._value(get, get(), (), 0)
+        get()  # the document's end
+        event = get()
+        if not isinstance(event, yaml.StreamEndEvent):
+            raise self.fail(event.start_mark, "not valid YAML: expected a single document "
+                                              "in the stream, but found another document")
+        return value
+
+    def _value(self, get: Any, event: Any, path: YamlPath, depth: int) -> Any:
         if depth > MAX_DEPTH:
-            raise self.fail(node, f"nested more than {MAX_DEPTH} levels deep")
-        if id(node) in self.seen:
-            raise self.fail(node, "YAML aliases (*name) are not allowed in rules data")
-        self.seen.add(id(node))
-        self.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-        if isinstance(node, yaml.MappingNode):
-            if node.tag != _MAP_TAG:
-                raise self.fail(node, f"unsupported tag {node.tag!r}: only plain YAML is allowed")
+            raise self.fail(event.start_mark, f"nested more than {MAX_DEPTH} levels deep")
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise self.fail(event.start_mark, f"more than {MAX_VALUES:,} values: a data file "
+                                              f"may hold at most {MAX_VALUES:,}")
+        kind = type(event)
+        if self.record:
+            self.marks[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
+        if kind is yaml.ScalarEvent:
+            return self._scalar(event)
+        if kind is yaml.SequenceStartEvent:
+            if event.tag not in (None, "!", _SEQ_TAG):
+                raise self.fail(event.start_mark,
+                                f"unsupported tag {event.tag!r}: only plain YAML is allowed")
+            items: list[Any] = []
+            record = self.record
+            while True:
+                item = get()
+                if type(item) is yaml.SequenceEndEvent:
+                    return items
+                items.append(self._value(get, item, path + (len(items),) if record else path,
+                                         depth + 1))
+        if kind is yaml.MappingStartEvent:
+            if event.tag not in (None, "!", _MAP_TAG):
+                raise self.fail(event.start_mark,
+                                f"unsupported tag {event.tag!r}: only plain YAML is allowed")
             result: dict[Any, Any] = {}
-            for key_node, value_node in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    raise self.fail(key_node, "YAML merge keys (<<) are not allowed in rules data")
-                if not isinstance(key_node, yaml.ScalarNode):
-                    raise self.fail(key_node, "a mapping key must be a plain value")
-                key = self.scalar(key_node)
-                if isinstance(key, (list, dict)):
-                    raise self.fail(key_node, "a mapping key must be a plain value")
+            while True:
+                key_event = get()
+                if type(key_event) is yaml.MappingEndEvent:
+                    return result
+                key = self._key(key_event)
                 if key in result:
-                    raise self.fail(key_node, f"duplicate key {key!r}")
-                result[key] = self.convert(value_node, path + (key,), depth + 1)
-                # Report a value at its key: that is the line a person looks for.
-                self.marks[path + (key,)] = (key_node.start_mark.line + 1,
-                                             key_node.start_mark.column + 1)
-            return result
-        if isinstance(node, yaml.SequenceNode):
-            if node.tag != _SEQ_TAG:
-                raise self.fail(node, f"unsupported tag {node.tag!r}: only plain YAML is allowed")
-            return [self.convert(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
-        assert isinstance(node, yaml.ScalarNode)  # PyYAML's third kind of node
-        return self.scalar(node)
+                    raise self.fail(key_event.start_mark, f"duplicate key {key!r}")
+                value_path = path + (key,) if self.record else path
+                result[key] = self._value(get, get(), value_path, depth + 1)
+                if self.record:  # a value is reported at its key: the line a person looks for
+                    self.marks[value_path] = (key_event.start_mark.line + 1,
+                                              key_event.start_mark.column + 1)
+        if kind is yaml.AliasEvent:
+            raise self.fail(event.start_mark, "YAML aliases (*name) are not allowed in rules data")
+        raise self.fail(event.start_mark, "not valid YAML")  # pragma: no cover - libyaml's order
 
-    def scalar(self, node: yaml.ScalarNode) -> Any:
-        if node.tag not in _SAFE_SCALAR_TAGS:
-            raise self.fail(node, f"unsupported tag {node.tag!r}: only plain YAML is allowed")
-        if node.tag == "tag:yaml.org,2002:timestamp":
-            return node.value  # keep dates as the text written
-        return self.constructor.construct_object(node)
+    def _key(self, event: Any) -> Any:
+        if type(event) is not yaml.ScalarEvent:
+            raise self.fail(event.start_mark, "a mapping key must be a plain value")
+        if event.implicit[0] and event.tag is None and event.value == "<<":
+            raise self.fail(event.start_mark, "YAML merge keys (<<) are not allowed in rules data")
+        self.values += 1
+        return self._scalar(event)
+
+    def _scalar(self, event: Any) -> Any:
+        value: str = event.value
+        tag = event.tag
+        if tag is None or tag == "!":
+            if not event.implicit[0]:  # quoted, or the non-specific tag "!"
+                return value
+            tag = _STR
+            for candidate, pattern in _BY_FIRST.get(value[:1], ()):
+                if pattern.match(value):
+                    tag = candidate
+                    break
+        if tag == _STR:
+            return value
+        if tag not in _SAFE_SCALAR_TAGS:
+            if tag == _MERGE:
+                raise self.fail(event.start_mark,
+                                "YAML merge keys (<<) are not allowed in rules data")
+            raise self.fail(event.start_mark,
+                            f"unsupported tag {tag!r}: only plain YAML is allowed")
+        if tag == _INT:
+            return self._int(event, value)
+        if tag == _FLOAT:
+            return self._float(event, value)
+        if tag == _BOOL:
+            found = _BOOLS.get(value.lower())
+            if found is None:
+                raise self.fail(event.start_mark, f"{value[:40]!r} is not a boolean")
+            return found
+        if tag == _NULL:
+            return None
+        return value  # a timestamp: kept as the text written
+
+    def _int(self, event: Any, value: str) -> int:
+        text = value.replace("_", "")
+        sign = -1 if text[:1] == "-" else 1
+        text = text.lstrip("+-")
+        if ":" in text:
+            raise self.fail(event.start_mark, f"{value[:40]!r}: sexagesimal numbers (1:00:00) "
+                                              f"are not allowed in rules data; quote it")
+        if len(text) > MAX_INT_DIGITS:
+            raise self.fail(event.start_mark, f"an integer of {len(text):,} digits: at most "
+                                              f"{MAX_INT_DIGITS} are allowed in rules data")
+        try:
+            if text == "0":
+                return 0
+            if text.startswith("0b"):
+                return sign * int(text[2:], 2)
+            if text.startswith("0x"):
+                return sign * int(text[2:], 16)
+            if text.startswith("0"):
+                return sign * int(text, 8)
+            return sign * int(text)
+        except ValueError:
+            raise self.fail(event.start_mark, f"{value[:40]!r} is not an integer") from None
+
+    def _float(self, event: Any, value: str) -> float:
+        text = value.replace("_", "").lower()
+        sign = -1.0 if text[:1] == "-" else 1.0
+        text = text.lstrip("+-")
+        if ":" in text:
+            raise self.fail(event.start_mark, f"{value[:40]!r}: sexagesimal numbers (1:00:00) "
+                                              f"are not allowed in rules data; quote it")
+        if len(text) > MAX_INT_DIGITS * 4:
+            raise self.fail(event.start_mark, f"a number of {len(text):,} characters: at most "
+                                              f"{MAX_INT_DIGITS * 4} are allowed in rules data")
+        if text == ".inf":
+            return sign * float("inf")
+        if text == ".nan":
+            return float("nan")
+        try:
+            return sign * float(text)
+        except ValueError:
+            raise self.fail(event.start_mark, f"{value[:40]!r} is not a number") from None
 
 
 def loads(text: str, file: str = "<string>") -> LoadedYaml:
     """Parse YAML text; raise :class:`DataFileError` with file:line:col on any problem."""
-    try:
-        node = yaml.compose(text, Loader=_LOADER)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = exc.problem or exc.context or "not valid YAML"
-        raise DataFileError(Problem(file, line, col, f"not valid YAML: {what}")) from None
-    except yaml.YAMLError as exc:
-        raise DataFileError(Problem(file, 1, 1, f"not valid YAML: {exc}")) from None
-    if node is None:
-        raise DataFileError(Problem(file, 1, 1, "the file is empty"))
-    converter = _Converter(file)
-    try:
-        data = converter.convert(node, (), 0)
-    except yaml.YAMLError as exc:  # a scalar that the safe constructor refuses
-        raise DataFileError(Problem(file, 1, 1, f"not valid YAML: {exc}")) from None
-    return LoadedYaml(file, data, converter.marks)
+    return LoadedYaml(file, _Builder(file).build(text), text)
 
 
 def load_file(path: Path, display: str | None = None) -> LoadedYaml:
