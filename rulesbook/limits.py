@@ -23,8 +23,17 @@ one move text              200 chars       not a move (NotationError)
 FEN file (--fen-file)      16 MiB          stops
 one FEN                    2,000 chars     refused
 YAML data / ballot / case  20 MiB, 64 deep refused with file:line:col
+values in one YAML file    2,000,000       refused with file:line:col
+digits of a YAML integer   100             refused with file:line:col
 autosave read back         64 MiB          not offered (unreadable)
 =========================  ==============  =====================================
+
+A YAML value costs about 100 bytes once read (a 1,000-member x 60-question
+signed ballot holds ~430,000 values in 5 MB and reads in ~120 MB for the whole
+process): the value limit keeps a 20 MiB file of one-character items within
+20x its size in memory. No schema uses an integer of more than a few digits;
+Python refuses to convert past 4,300 (``ValueError``) and YAML 1.1's base-60
+numbers (``1:00:00``) convert in quadratic time, so they stay text.
 
 Game files are read as a stream (:func:`rulesbook.textio.open_text`,
 :func:`rulesbook.reconstruct.iter_records`): memory does not grow with the
@@ -47,12 +56,15 @@ from .reconstruct.record import MAX_MOVES_TEXT_CHARS
 from .textio import MAX_STREAM_BYTES
 from .yamlio import MAX_DEPTH as MAX_YAML_DEPTH
 from .yamlio import MAX_FILE_BYTES as MAX_YAML_BYTES
+from .yamlio import MAX_INT_DIGITS as MAX_YAML_INT_DIGITS
+from .yamlio import MAX_VALUES as MAX_YAML_VALUES
 
 __all__ = [
     "MAX_COMMENT_CHARS", "MAX_ERRORS", "MAX_FEN_CHARS", "MAX_FEN_FILE_BYTES", "MAX_GAMES",
     "MAX_GAME_FILE_BYTES", "MAX_LINE_CHARS", "MAX_MOVE_CHARS", "MAX_MOVES_TEXT_CHARS",
     "MAX_PLIES",
     "MAX_TAGS", "MAX_TAG_CHARS", "MAX_VARIATION_DEPTH", "MAX_YAML_BYTES", "MAX_YAML_DEPTH",
+    "MAX_YAML_INT_DIGITS", "MAX_YAML_VALUES",
     "GAME_FILE", "MAX_STREAM_BYTES",
 ]
 

@@ -157,10 +157,7 @@ class _Builder:
     def _value(self, get: Any, event: Any, path: YamlPath, depth: int) -> Any:
         if depth > MAX_DEPTH:
             raise self.fail(event.start_mark, f"nested more than {MAX_DEPTH} levels deep")
-        self.values += 1
-        if self.values > MAX_VALUES:
-            raise self.fail(event.start_mark, f"more than {MAX_VALUES:,} values: a data file "
-                                              f"may hold at most {MAX_VALUES:,}")
+        self._count(event)
         kind = type(event)
         if self.record:
             self.marks[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
@@ -172,12 +169,18 @@ class _Builder:
                                 f"unsupported tag {event.tag!r}: only plain YAML is allowed")
             items: list[Any] = []
             record = self.record
+            scalar, value = self._scalar, self._value
             while True:
                 item = get()
-                if type(item) is yaml.SequenceEndEvent:
+                kind = type(item)
+                if kind is yaml.SequenceEndEvent:
                     return items
-                items.append(self._value(get, item, path + (len(items),) if record else path,
-                                         depth + 1))
+                if kind is yaml.ScalarEvent and not record:  # the common case, inline
+                    self._count(item)
+                    items.append(scalar(item))
+                else:
+                    items.append(value(get, item, path + (len(items),) if record else path,
+                                       depth + 1))
         if kind is yaml.MappingStartEvent:
             if event.tag not in (None, "!", _MAP_TAG):
                 raise self.fail(event.start_mark,
@@ -190,8 +193,13 @@ class _Builder:
                 key = self._key(key_event)
                 if key in result:
                     raise self.fail(key_event.start_mark, f"duplicate key {key!r}")
+                value_event = get()
+                if type(value_event) is yaml.ScalarEvent and not self.record:  # inline
+                    self._count(value_event)
+                    result[key] = self._scalar(value_event)
+                    continue
                 value_path = path + (key,) if self.record else path
-                result[key] = self._value(get, get(), value_path, depth + 1)
+                result[key] = self._value(get, value_event, value_path, depth + 1)
                 if self.record:  # a value is reported at its key: the line a person looks for
                     self.marks[value_path] = (key_event.start_mark.line + 1,
                                               key_event.start_mark.column + 1)
@@ -199,12 +207,18 @@ class _Builder:
             raise self.fail(event.start_mark, "YAML aliases (*name) are not allowed in rules data")
         raise self.fail(event.start_mark, "not valid YAML")  # pragma: no cover - libyaml's order
 
+    def _count(self, event: Any) -> None:
+        self.values += 1
+        if self.values > MAX_VALUES:
+            raise self.fail(event.start_mark, f"more than {MAX_VALUES:,} values: a data file "
+                                              f"may hold at most {MAX_VALUES:,}")
+
     def _key(self, event: Any) -> Any:
         if type(event) is not yaml.ScalarEvent:
             raise self.fail(event.start_mark, "a mapping key must be a plain value")
         if event.implicit[0] and event.tag is None and event.value == "<<":
             raise self.fail(event.start_mark, "YAML merge keys (<<) are not allowed in rules data")
-        self.values += 1
+        self._count(event)
         return self._scalar(event)
 
     def _scalar(self, event: Any) -> Any:

@@ -62,3 +62,69 @@ def test_dates_stay_text():
 def test_empty_file():
     with pytest.raises(DataFileError, match="empty"):
         loads("", "e.yaml")
+
+
+# -- issue #34: YAML resolves only the types the schemas use; every refusal at its line ----
+
+def test_a_sexagesimal_number_stays_text_and_is_never_converted():
+    # YAML 1.1 reads 1:00:00 as 3600; converting 100,000 parts took 8.6 s (quadratic)
+    doc = loads("a: 1:00:00\nb: 1:30.5\nc: " + "1" + ":00" * 100_000 + "\n", "s.yaml")
+    assert doc.data["a"] == "1:00:00" and doc.data["b"] == "1:30.5"
+    assert doc.data["c"].count(":") == 100_000
+
+
+def test_an_explicit_sexagesimal_tag_is_refused_at_its_line():
+    for text in ("ok: 1\nx: !!int 1:00:00\n", "ok: 1\nx: !!float 1:00:00.5\n"):
+        with pytest.raises(DataFileError, match="sexagesimal") as err:
+            loads(text, "t.yaml")
+        assert (err.value.problem.file, err.value.problem.line) == ("t.yaml", 2)
+
+
+def test_an_integer_past_the_digit_limit_is_refused_at_its_line_not_an_internal_error():
+    from rulesbook.yamlio import MAX_INT_DIGITS
+
+    assert loads("x: " + "7" * MAX_INT_DIGITS + "\n").data["x"] == int("7" * MAX_INT_DIGITS)
+    for digits in (MAX_INT_DIGITS + 1, 4301, 50_000):  # Python itself refuses past 4,300
+        with pytest.raises(DataFileError, match="digits") as err:
+            loads("ok: 1\nx: " + "7" * digits + "\n", "big.yaml")
+        assert err.value.problem.line == 2 and err.value.problem.col == 4
+
+
+def test_the_number_of_values_is_bounded_and_the_refusal_names_the_line(monkeypatch):
+    from rulesbook import yamlio
+
+    monkeypatch.setattr(yamlio, "MAX_VALUES", 1000)
+    # the mapping, its key and the list are three values: 997 items make 1,000
+    assert len(loads("x: [" + "1," * 996 + "1]\n").data["x"]) == 997
+    with pytest.raises(DataFileError, match="at most 1,000") as err:
+        loads("x:\n" + "".join(f"- {n}\n" for n in range(1000)), "many.yaml")
+    assert err.value.problem.line == 999  # the 1,001st value: the 998th item, on line 999
+
+
+def test_the_fast_reader_gives_what_pyyaml_gives_for_plain_data():
+    import yaml
+
+    text = ("a: 1\nb: -0x1F\nc: 0o17\nd: 017\ne: 1_000\nf: 1.5e+3\ng: .inf\nh: yes\ni: ~\n"
+            "j: 'quoted: 1'\nk: [1, two, {three: 3.0}]\nl: |\n  block\n  text\nm: 2026-01-01\n"
+            "n: null\no: ''\np: !!str 12\n")
+    expected = yaml.safe_load(text)
+    expected["m"] = "2026-01-01"  # dates stay the text written
+    got = loads(text).data
+    assert got == expected
+    assert type(got["f"]) is float and type(got["e"]) is int
+
+
+def test_the_marks_are_computed_only_when_a_problem_is_reported():
+    doc = loads("a:\n  b: [1, 2]\n", "m.yaml")
+    assert "marks" not in doc.__dict__  # nothing recorded while reading
+    assert doc.where(("a", "b", 1)) == (2, 10)
+    assert "marks" in doc.__dict__
+
+
+@pytest.mark.parametrize("name", ["yaml-sexagesimal", "yaml-sexagesimal-tagged", "yaml-long-int",
+                                  "yaml-flow-list", "yaml-map", "yaml-flow-map"])
+def test_the_yaml_generators_of_the_scaling_check_grow_linearly(load_tool, name):
+    scaling = load_tool("scaling")
+    (reader,) = [r for r in scaling.READERS if r.name == name]
+    measures = scaling.measure(reader, factors=(1, 10))
+    assert scaling.verdict(measures)[2], measures

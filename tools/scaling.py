@@ -112,6 +112,35 @@ def _ballot(k: int) -> bytes:
     return base + b"# padding comment line of a ballot file kept by hand\n" * (200 * k)
 
 
+# YAML data files within the limits (issue #34): numbers, lists and maps that PyYAML's
+# own loader made quadratic or hungry (a 1M-item list of 2 MB took 54 s and 619 MB)
+
+def _yaml_sexagesimal(k: int) -> bytes:
+    return ("schema_version: 1\nkind: topics\nx: 1" + ":00" * (1000 * k) + "\n").encode()
+
+
+def _yaml_sexagesimal_tagged(k: int) -> bytes:
+    return ("schema_version: 1\nkind: topics\nx: !!int 1" + ":00" * (1000 * k) + "\n").encode()
+
+
+def _yaml_long_int(k: int) -> bytes:
+    return ("schema_version: 1\nkind: topics\nx: " + "7" * (4400 * k) + "\n").encode()
+
+
+def _yaml_flow_list(k: int) -> bytes:
+    return ("schema_version: 1\nkind: topics\nx: [" + "1," * (10_000 * k) + "1]\n").encode()
+
+
+def _yaml_map(k: int) -> bytes:
+    keys = "".join(f"  k{n}: {n}\n" for n in range(10_000 * k))
+    return ("schema_version: 1\nkind: topics\nx:\n" + keys).encode()
+
+
+def _yaml_flow_map(k: int) -> bytes:
+    keys = ", ".join(f"k{n}: 1" for n in range(10_000 * k))
+    return ("schema_version: 1\nkind: topics\nx: {" + keys + "}\n").encode()
+
+
 # -- readers (run in the child) ----------------------------------------------------
 
 def _replay_file(path: Path) -> None:
@@ -162,6 +191,16 @@ def _yaml_file(path: Path) -> None:
     load_file(path)
 
 
+def _yaml_refused(path: Path) -> None:
+    from rulesbook.errors import DataFileError
+    from rulesbook.yamlio import load_file
+
+    try:
+        load_file(path)
+    except DataFileError:
+        pass
+
+
 def _ballot_file(path: Path) -> None:
     from rulesbook.ballots import BallotError, load_ballot
 
@@ -185,6 +224,12 @@ READERS = [
     ScaledReader("move-text", _move, _move_file, "bytes"),
     ScaledReader("yaml-data", _yaml, _yaml_file, "bytes"),
     ScaledReader("ballot-file", _ballot, _ballot_file, "bytes"),
+    ScaledReader("yaml-sexagesimal", _yaml_sexagesimal, _yaml_refused, "bytes"),
+    ScaledReader("yaml-sexagesimal-tagged", _yaml_sexagesimal_tagged, _yaml_refused, "bytes"),
+    ScaledReader("yaml-long-int", _yaml_long_int, _yaml_refused, "bytes"),
+    ScaledReader("yaml-flow-list", _yaml_flow_list, _yaml_refused, "bytes"),
+    ScaledReader("yaml-map", _yaml_map, _yaml_refused, "bytes"),
+    ScaledReader("yaml-flow-map", _yaml_flow_map, _yaml_refused, "bytes"),
 ]
 
 
@@ -207,7 +252,7 @@ def child(name: str, path: str) -> None:
 def measure(reader: ScaledReader, factors=FACTORS) -> list[Measure]:
     out = []
     with tempfile.TemporaryDirectory(prefix="rulesbook-scaling-") as folder:
-        suffix = ".yaml" if reader.name in ("yaml-data", "ballot-file") else ".pdn"
+        suffix = ".yaml" if reader.name.startswith(("yaml-", "ballot-")) else ".pdn"
         for k in factors:
             path = Path(folder) / f"input-{k}{suffix}"
             data = reader.make(k)

@@ -61,9 +61,10 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
                                   tuple(raw.get("endorsements", ()))))
     by_id = {q.id: q for q in questions}
     roll = tuple(data["roll"])
+    on_roll = set(roll)  # 60,000 votes against a 1,000-member roll: no search of the tuple
 
     def check_vote(path: Where, raw: Raw, what: str) -> None:
-        if raw["member"] not in roll:
+        if raw["member"] not in on_roll:
             problems.append(doc.problem(path + ("member",), f"{what} by {raw['member']!r}, "
                                         f"who is not on the roll ({', '.join(roll)})"))
         question = by_id.get(raw["question"])

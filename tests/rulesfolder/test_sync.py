@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from dulwich.repo import Repo
 
@@ -328,3 +329,27 @@ def test_a_password_in_the_remote_address_is_never_shown_or_committed(rb, tmp_pa
     assert all("hunter2" not in e.message for e in log(a))
     failed = rb("--data", a, "sync", "--remote", "http://member:hunter2@127.0.0.1:1/x")
     assert failed.code == 2 and "hunter2" not in failed.err
+
+
+@pytest.mark.parametrize("huge", ["1" + ":00" * 300_000, "7" * 5_000],
+                         ids=["sexagesimal-900KB", "int-5000-digits"])
+def test_a_clone_of_a_remote_holding_a_huge_number_is_refused_at_its_line(rb, tmp_path, huge):
+    # issue #34: a 900 KB `1:00:00:…` made the clone convert a 300,000-part base-60
+    # number (49 s) before refusing it, now it stays text and the schema refuses it;
+    # a 5,000-digit integer was "internal error (ValueError: Exceeds the limit …)"
+    from dulwich import porcelain
+
+    source = tmp_path / "remote-work"
+    assert rb("init", source).code == 0
+    topics = source / "topics.yaml"
+    text = topics.read_text(encoding="utf-8")
+    topics.write_text(text.replace("schema_version: 1", f"schema_version: {huge}", 1),
+                      encoding="utf-8")
+    porcelain.add(str(source), [str(topics)])
+    porcelain.commit(str(source), message=b"hand edit", author=b"X <x@example.org>",
+                     committer=b"X <x@example.org>")
+    cloned = rb("clone", source, tmp_path / "mine")
+    assert cloned.code != 0
+    assert "topics.yaml:" in cloned.err and "Traceback" not in cloned.err
+    assert "internal error" not in cloned.err
+    assert len(cloned.err.splitlines()) <= 5
