@@ -262,3 +262,32 @@ def test_a_member_cannot_open_a_ballot(tmp_path, who):
     refused = rb.run(who, "--data", chair, "ballot", "sign", seed, "--as", who, code=2)
     assert "only the chair or the secretary opens a ballot" in refused.err
     assert "opened" not in yaml.safe_load(seed.read_text())
+
+
+def test_a_text_changed_after_the_ballot_opened_is_named_and_not_adopted(data_copy,
+                                                                          sealed_file, capsys):
+    """10B, the text question 10 adopted, changed after the ballot was opened and
+    voted on: validate names it and the ballot's question; adopt refuses it."""
+    from rulesbook.cli import main
+
+    target = data_copy / "apca" / "ballots" / "test.yaml"
+    target.write_bytes(sealed_file.read_bytes())
+    assert main(["--data", str(data_copy), "validate"]) == 0
+    book = data_copy / "apca" / "rulebook.yaml"
+    data = yaml.safe_load(book.read_text(encoding="utf-8"))
+    rule = next(r for r in data["rules"] if r["id"] == "10")
+    proposal = next(p for p in rule["proposals"] if p["id"] == "10B")
+    proposal["text"] += " Unless the referee says otherwise."
+    book.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True),
+                    encoding="utf-8")
+    capsys.readouterr()
+    assert main(["--data", str(data_copy), "validate"]) == 1
+    out = capsys.readouterr().out
+    assert ("ballot 'test-ballot', question '10': the text of apca:10B changed after the "
+            "ballot was opened") in out and "rulesbook history apca:10B" in out
+    editions = (data_copy / "editions.yaml").read_bytes()
+    assert main(["--data", str(data_copy), "ballot", "adopt", str(target),
+                 "--edition", "2026a"]) == 2
+    err = capsys.readouterr().err
+    assert "the text of apca:10B changed after ballot 'test-ballot' was opened" in err
+    assert (data_copy / "editions.yaml").read_bytes() == editions
