@@ -110,13 +110,25 @@ def edition_chain(library: Library, edition_id: str) -> list[Edition]:
 def consolidate(library: Library, edition_id: str | None = None) -> ConsolidatedRulebook:
     """The rulebook of an edition: every rule with the text in force."""
     edition = library.edition(edition_id)
+    return _consolidate(library, edition, edition_chain(library, edition.id))
+
+
+def consolidate_new(library: Library, edition: Edition) -> ConsolidatedRulebook:
+    """The rulebook of an edition not yet in the library (one being adopted), on its
+    base."""
+    steps = edition_chain(library, edition.base) if edition.base else []
+    return _consolidate(library, edition, [*steps, edition])
+
+
+def _consolidate(library: Library, edition: Edition,
+                 steps: list[Edition]) -> ConsolidatedRulebook:
     book = library.rulebook(edition.rulebook)
     in_force: dict[str, RuleInForce] = {}
     order: list[str] = []
     for rule in book.rules:
         in_force[rule.ref] = RuleInForce(rule.ref, rule.number, rule.title, rule.text, rule.ref)
         order.append(rule.ref)
-    for step in edition_chain(library, edition.id):
+    for step in steps:
         for adoption in step.adopted:
             proposal = library.index[adoption.proposal]
             assert isinstance(proposal, Proposal)

@@ -305,10 +305,12 @@ class _Loader:
                     id=e["id"], title=e["title"], date=str(e["date"]), rulebook=e["rulebook"],
                     base=e.get("base"), description=e.get("description", ""),
                     adopted=tuple(Adoption(a["proposal"], a.get("rule"), a.get("ballot"),
-                                           a.get("question"), a.get("note"))
+                                           a.get("question"), a.get("note"),
+                                           a.get("digest"))
                                   for a in e.get("adopted", ())),
                     repealed=tuple(r["rule"] for r in e.get("repealed", ())),
-                    ballot=e.get("ballot"), seal=e.get("seal")))
+                    ballot=e.get("ballot"), seal=e.get("seal"),
+                    texts=tuple((str(k), str(v)) for k, v in e.get("texts", {}).items())))
         library = Library(self.root, tuple(books), tuple(members), tuple(topics),
                           tuple(editions), in_force,
                           extra={k: v for k, v in self.docs.items()

@@ -48,9 +48,14 @@ def load_library(path: str | os.PathLike[str] | None = None) -> Library:
 
 
 def validate_folder(path: str | os.PathLike[str] | None = None) -> list[Problem]:
-    """Every problem in a data folder, with every check (empty when it is clean)."""
+    """Every problem in a data folder, with every check (empty when it is clean): the
+    problems that stop it loading, else the texts that are not the ones a ballot or an
+    adopted edition recorded (:mod:`rulesbook.ballots.texts`: the folder loads, so the
+    app can show them, but it does not validate)."""
     try:
-        load_library(path)
+        library = load_library(path)
     except LibraryError as exc:
         return exc.problems
-    return []
+    from .ballots.texts import text_problems
+
+    return sorted(text_problems(library))

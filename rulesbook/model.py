@@ -145,6 +145,9 @@ class Adoption:
     ballot: str | None = None
     question: str | None = None
     note: str | None = None
+    #: ``sha256:`` digest of the proposal's text record when it was adopted (None: the
+    #: edition was recorded before text digests)
+    digest: str | None = None
 
 
 @dataclass(frozen=True)
@@ -159,6 +162,10 @@ class Edition:
     repealed: tuple[str, ...] = ()
     ballot: str | None = None  # the ballot that adopted this edition
     seal: str | None = None  # "sha256:<hex>": that ballot's seal
+    #: the digest of the text record of every rule in force once this edition was
+    #: adopted, by ref (``rulesbook.ballots.canonical.text_record``); empty for an
+    #: edition recorded before text digests (the seed's)
+    texts: tuple[tuple[str, str], ...] = ()
 
 
 Entry = Rule | Proposal

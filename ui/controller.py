@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QThread, Signal
 
 from rulesbook import Library, LibraryError, Problem, load_library
+from rulesbook.ballots import TextMismatch, text_mismatches
 from rulesbook.datafolder import resolve_data_dir
 from rulesbook.editions import ConsolidatedRulebook, consolidate
 from rulesbook.errors import RulesbookError
@@ -29,8 +30,10 @@ class LoadResult:
 
     def __init__(self, root: Path, library: Library | None = None,
                  index: SearchIndex | None = None, problems: list[Problem] | None = None,
-                 seconds: float = 0.0):
+                 seconds: float = 0.0, mismatches: tuple[TextMismatch, ...] = ()):
         self.root = root
+        #: the texts that are not the ones a ballot or an adopted edition recorded
+        self.mismatches = mismatches
         self.library = library
         self.index = index
         self.problems = problems or []
@@ -59,7 +62,9 @@ def load_folder(path: str | Path | None) -> LoadResult:
         return LoadResult(root, problems=[Problem(str(root), 0, 0, f"cannot read: {exc}")],
                           seconds=time.perf_counter() - start)
     index = index_for(library)
-    return LoadResult(root, library, index, seconds=time.perf_counter() - start)
+    mismatches = tuple(text_mismatches(library))
+    return LoadResult(root, library, index, seconds=time.perf_counter() - start,
+                      mismatches=mismatches)
 
 
 class _LoadThread(QThread):
@@ -108,6 +113,8 @@ class AppController(QObject):
         self._consolidated: dict[str, ConsolidatedRulebook] = {}
         self._thread: _LoadThread | None = None
         self.last_failed_root: Path | None = None
+        #: the texts of the folder that are not the ones voted on or adopted
+        self.text_mismatches: tuple[TextMismatch, ...] = ()
         #: (ref, words) the last search opened: the Rules page marks those words
         self.highlight: tuple[str, tuple[str, ...]] = ("", ())
 
@@ -152,6 +159,7 @@ class AppController(QObject):
         self.index = result.index
         self.data_dir = result.root
         self.load_seconds = result.seconds
+        self.text_mismatches = result.mismatches
         self._consolidated.clear()
         self._edition = library.edition().id if library.editions else None
         self.libraryLoaded.emit(library)

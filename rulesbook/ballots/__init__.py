@@ -15,11 +15,12 @@ has ``rule: null`` and options ``[status-quo, apca:PROPOSAL]``. A vote is
 :mod:`rulesbook.ballots.tally` for the counting rules and thresholds and
 :mod:`rulesbook.ballots.seal` for what the seal covers, :mod:`.signing` for what a
 vote's signature covers and receipts, :mod:`.registry` for keys and roles,
-:mod:`.chain` for the edition chain and ``docs/threat-model.md`` for what all this
-protects against.
+:mod:`.chain` for the edition chain, :mod:`.settings` for the settings signed when
+a ballot is opened, :mod:`.texts` for the digests that bind the texts voted on and
+adopted, and ``docs/threat-model.md`` for what all this protects against.
 """
 from .adopt import AdoptionPlan, adopt_ballot, plan_adoption
-from .builder import build_ballot, build_questions
+from .builder import build_ballot, build_questions, open_ballot
 from .canonical import canonical_json
 from .chain import check_chain, record_hash
 from .checks import check_ballot, check_library
@@ -69,10 +70,19 @@ from .ops import (
     verify_file,
     vote_file,
 )
-from .registry import ROLES, Registry, append_statement, load_registry, sign_statement
+from .registry import (
+    CLOSERS,
+    ROLES,
+    Registry,
+    append_statement,
+    load_registry,
+    sign_statement,
+)
 from .seal import Verification, canonical_form, compute_seal, verify_ballot
+from .settings import settings_failures, sign_settings
 from .signing import ReceiptCheck, ReceiptStatus, check_receipt, receipt_code
 from .tally import IrvRound, QuestionResult, Stands, passes_threshold, tally, tally_question
+from .texts import TextMismatch, edition_mismatches, records_texts, text_mismatches
 
 __all__ = [
     "AdoptionPlan", "adopt_ballot", "plan_adoption", "build_ballot", "build_questions",
@@ -87,5 +97,7 @@ __all__ = [
     "PassphraseError", "SigningKey", "config_dir", "generate_key", "import_key",
     "load_signing_key", "SignatureError", "UnsealedError", "read_sealed", "ROLES", "Registry",
     "append_statement", "load_registry", "sign_statement", "ReceiptCheck", "ReceiptStatus",
-    "check_receipt", "receipt_code", "add_signed_votes",
+    "check_receipt", "receipt_code", "add_signed_votes", "open_ballot", "CLOSERS",
+    "settings_failures", "sign_settings", "TextMismatch", "edition_mismatches",
+    "records_texts", "text_mismatches",
 ]

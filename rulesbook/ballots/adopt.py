@@ -32,6 +32,7 @@ from .model import Ballot, BallotError, Document, Seal
 from .registry import load_registry, now_utc
 from .seal import verify_ballot
 from .tally import tally
+from .texts import edition_texts, entry_digest
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,14 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
                                   f"is not in the library")
             entry["rule"] = result.rule
         entry.update({"ballot": ballot.id, "question": result.question,
-                      "note": f"{result.reason} [seal sha256:{short}]"})
+                      "note": f"{result.reason} [seal sha256:{short}]",
+                      "digest": entry_digest(proposal)})
+        voted = ballot.question(result.question).digest_of(proposal.ref)
+        if voted is not None and voted != entry["digest"]:
+            raise BallotError(f"question {result.question!r}: the text of {proposal.ref} "
+                              f"changed after ballot {ballot.id!r} was opened: the votes "
+                              f"were for the text as it was (see `rulesbook history "
+                              f"{proposal.ref}`); it cannot be adopted")
         adopted.append(entry)
     path = library.root / "editions.yaml"
     text = read_data_text(path)
@@ -132,9 +140,28 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
     }
     if repealed:
         record["repealed"] = repealed
+    record["texts"] = _texts_in_force(library, record)
     if signer is not None:
         record = sign_edition(record, signer, when)
     return AdoptionPlan(record, base.id, _append_edition(text, record, str(path)))
+
+
+def _texts_in_force(library: Library, record: Mapping[str, object]) -> dict[str, str]:
+    """The digest of every rule in force once ``record`` is adopted (:mod:`.texts`)."""
+    from ..editions import consolidate_new
+    from ..model import Adoption, Edition
+
+    def entries(name: str) -> list[Mapping[str, object]]:
+        value = record.get(name)
+        return [e for e in value if isinstance(e, Mapping)] if isinstance(value, list) else []
+
+    edition = Edition(
+        str(record["id"]), str(record["title"]), str(record["date"]), str(record["rulebook"]),
+        str(record["base"]),
+        adopted=tuple(Adoption(str(a["proposal"]), str(a["rule"]) if a.get("rule") else None)
+                      for a in entries("adopted")),
+        repealed=tuple(str(r["rule"]) for r in entries("repealed")))
+    return edition_texts(library, consolidate_new(library, edition).rules)
 
 
 def _provenance(ballot: Ballot, seal: Seal) -> str:

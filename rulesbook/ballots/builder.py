@@ -20,7 +20,9 @@ from __future__ import annotations
 
 from ..library import Library
 from ..model import Proposal, Rule
+from .keys import SigningKey
 from .model import STATUS_QUO, Ballot, BallotError, Question
+from .registry import Registry
 
 #: the kinds that are options of their rule's question: a text to replace it, or to
 #: delete it (adopted, a deletion repeals the rule)
@@ -73,8 +75,13 @@ def build_questions(library: Library, book_id: str) -> tuple[Question, ...]:
 def build_ballot(library: Library, ballot_id: str, *, title: str | None = None,
                  method: str = "irv", threshold: str = "simple-majority",
                  threshold_base: str = "cast", quorum: int | None = None,
-                 roll: tuple[str, ...] | None = None) -> Ballot:
-    """The committee's open ballot, with no votes, for the edition in force."""
+                 roll: tuple[str, ...] | None = None, signer: SigningKey | None = None,
+                 at: str | None = None, registry: Registry | None = None) -> Ballot:
+    """The committee's open ballot, with no votes, for the edition in force: every
+    question records the digests of its texts (:mod:`.texts`); with ``signer`` (the
+    chair or the secretary) its settings are signed at ``at`` (default now), else it is
+    an unsigned draft that takes no vote until signed (:mod:`.settings`); ``registry``:
+    the members' keys and roles (default: the library's members.yaml)."""
     edition = library.edition()
     book = library.rulebook(edition.rulebook)
     if roll is None:
@@ -94,4 +101,19 @@ def build_ballot(library: Library, ballot_id: str, *, title: str | None = None,
     validate_settings(ballot)
     if not ballot.questions:
         raise BallotError(f"the rulebook {book.id!r} has no proposals to vote on")
-    return ballot
+    return open_ballot(library, ballot, signer, at, registry)
+
+
+def open_ballot(library: Library, ballot: Ballot, signer: SigningKey | None,
+                at: str | None = None, registry: Registry | None = None) -> Ballot:
+    """``ballot`` (with no votes) with its texts' digests taken now and, with
+    ``signer``, its settings signed by them (the chair or the secretary)."""
+    from .registry import load_registry, now_utc
+    from .settings import sign_settings
+    from .texts import with_digests
+
+    ballot = with_digests(library, ballot)
+    if signer is None:
+        return ballot
+    return sign_settings(ballot, signer, registry or load_registry(library.root),
+                         at or now_utc())

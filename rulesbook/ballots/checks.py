@@ -14,7 +14,7 @@ from ..model import Proposal, Rule
 from ..yamlio import LoadedYaml
 from .chain import SealedBallot, check_chain
 from .io import ballot_from_doc
-from .model import STATUS_QUO
+from .model import STATUS_QUO, Ballot
 from .registry import Registry, load_registry, registry_from_doc
 
 if TYPE_CHECKING:
@@ -59,6 +59,8 @@ def check_ballot(library: Library, doc: LoadedYaml,
             if not isinstance(target, Proposal) or target.kind != "endorsement":
                 problems.append(doc.problem(path + ("endorsements", k),
                                             f"{ref!r} is not an endorsement"))
+    if not problems and ballot.seal is None:
+        problems.extend(_open_settings_problems(ballot, doc, registry, library))
     if not problems and ballot.seal is not None:
         from .seal import verify_ballot
 
@@ -69,6 +71,24 @@ def check_ballot(library: Library, doc: LoadedYaml,
             problems.extend(doc.problem(("seal",), f"the ballot does not verify: {failure}")
                             for failure in check.failures)
     return problems
+
+
+def _open_settings_problems(ballot: Ballot, doc: LoadedYaml, registry: Registry | None,
+                            library: Library) -> list[Problem]:
+    """An open ballot's signed settings: unsigned is a draft (no vote may be in it);
+    signed, every setting must still match (the field named)."""
+    from .settings import settings_findings
+
+    if ballot.opened is None:
+        if any(v.signature for v in ballot.votes):
+            return [doc.problem(("votes",), f"ballot {ballot.id!r} holds signed votes but "
+                                f"its settings were never signed by the chair or the "
+                                f"secretary: votes were added to an unsigned draft")]
+        return []
+    if registry is None:
+        registry = load_registry(library.root)
+    return [doc.problem((field,) if field in doc.data else ("opened",), message)
+            for field, message in settings_findings(ballot, registry)]
 
 
 def check_member_ballot(library: Library, doc: LoadedYaml,

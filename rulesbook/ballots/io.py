@@ -19,7 +19,7 @@ from ..errors import Problem
 from ..storage import atomic_write_text
 from ..yamlio import LoadedYaml
 from .keys import SigningKey
-from .model import STATUS_QUO, Ballot, BallotError, Question, Replaced, Seal, Vote
+from .model import STATUS_QUO, Ballot, BallotError, Opened, Question, Replaced, Seal, Vote
 
 #: a mapping of a schema-valid document (its values as the schema allows them)
 Raw = Mapping[str, Any]
@@ -58,7 +58,9 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
             problems.append(doc.problem(("questions", i, "options"),
                                         f"{STATUS_QUO!r} is only an option of new-text questions"))
         questions.append(Question(raw["id"], raw["rule"], options, raw.get("title", ""),
-                                  tuple(raw.get("endorsements", ()))))
+                                  tuple(raw.get("endorsements", ())),
+                                  tuple((str(k), str(v))
+                                        for k, v in raw.get("digests", {}).items())))
     by_id = {q.id: q for q in questions}
     roll = tuple(data["roll"])
     on_roll = set(roll)  # 60,000 votes against a 1,000-member roll: no search of the tuple
@@ -113,6 +115,10 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
         history.append(Replaced(raw["member"], raw["question"], tuple(raw["ranking"]),
                                 raw["replaced_at"], raw.get("source", ""),
                                 _vote(raw, row) if row else None))
+    opened = None
+    if "opened" in data:
+        o = data["opened"]
+        opened = Opened(o["by"], o["at"], o["key"], dict(o["parts"]), o["signature"])
     seal = None
     if "seal" in data:
         s = data["seal"]
@@ -125,7 +131,7 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
         threshold_base=data.get("threshold_base", "cast"), quorum=data["quorum"],
         edition=data.get("edition"), members=tuple(data.get("members", {}).items()),
         description=data.get("description", ""), history=tuple(history), seal=seal,
-        results=tuple(data.get("results", ())))
+        opened=opened, results=tuple(data.get("results", ())))
     return ballot, problems
 
 
@@ -224,7 +230,8 @@ def export_member_ballot(ballot: Ballot, member: str, signer: SigningKey,
                          at: str) -> tuple[MemberBallotDoc, str]:
     """``member``'s own votes in ``ballot``, each signed by ``signer`` (the member's key)
     at ``at``, as a member-ballot document; and the receipt code of those votes."""
-    from .signing import receipt_code, sign_votes
+    from .settings import settings_failures
+    from .signing import ballot_texts, receipt_code, sign_votes
 
     if member not in ballot.roll:
         raise BallotError(f"member {member!r} is not on the roll of {ballot.id!r}")
@@ -237,8 +244,11 @@ def export_member_ballot(ballot: Ballot, member: str, signer: SigningKey,
     if not mine:
         raise BallotError(f"member {member} has no vote in ballot {ballot.id!r} to export "
                           f"(vote first with `rulesbook ballot vote`)")
+    unsound = settings_failures(ballot)
+    if unsound:
+        raise BallotError(f"ballot {ballot.id!r} takes no vote: " + "; ".join(unsound))
     signed = sign_votes(ballot.id, [Vote(member, v.question, v.ranking, at) for v in mine],
-                        signer)
+                        signer, ballot_texts(ballot))
     receipt = receipt_code(signed[0].signature)
     doc: MemberBallotDoc = {
         "schema_version": 1, "kind": "member-ballot", "ballot": ballot.id, "member": member,

@@ -59,10 +59,16 @@ class Question:
     options: tuple[str, ...]  # the original (or STATUS_QUO) first
     title: str = ""
     endorsements: tuple[str, ...] = ()  # "OK" proposals: support for the original
+    #: (option, ``sha256:`` digest of its text record) for every option with a text, as
+    #: it stood when the ballot was opened (:mod:`rulesbook.ballots.texts`)
+    digests: tuple[tuple[str, str], ...] = ()
 
     @property
     def original(self) -> str:
         return self.options[0]
+
+    def digest_of(self, option: str) -> str | None:
+        return dict(self.digests).get(option)
 
     @property
     def is_addition(self) -> bool:
@@ -75,6 +81,8 @@ class Question:
         data["options"] = list(self.options)
         if self.endorsements:
             data["endorsements"] = list(self.endorsements)
+        if self.digests:
+            data["digests"] = dict(self.digests)
         return data
 
 
@@ -130,6 +138,23 @@ class Replaced:
         return data
 
 
+@dataclass(frozen=True)
+class Opened:
+    """The ballot's settings signed when it was opened by the chair or secretary ``by``
+    at ``at``: ``parts`` are the SHA-256 of each setting (the questions one by one),
+    ``signature`` covers them (:mod:`rulesbook.ballots.settings`)."""
+
+    by: str
+    at: str
+    key: str
+    parts: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
+    signature: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        return {"by": self.by, "at": self.at, "key": self.key, "parts": dict(self.parts),
+                "signature": self.signature}
+
+
 SEAL_ALGORITHM = "ed25519-sha256"
 
 
@@ -176,6 +201,7 @@ class Ballot:
     description: str = ""
     history: tuple[Replaced, ...] = ()
     seal: Seal | None = None
+    opened: Opened | None = None  # the settings signed at open (None: an unsigned draft)
     #: the results stored when the ballot was closed (as read: checked against a recount)
     results: tuple[Mapping[str, object], ...] = field(default=(), compare=False, hash=False)
 
@@ -227,6 +253,8 @@ class Ballot:
         if self.members:
             data["members"] = dict(self.members)
         data["questions"] = [q.to_dict() for q in self.questions]
+        if self.opened is not None:
+            data["opened"] = self.opened.to_dict()
         table = signature_table(self)
         index = {row["signature"]: i for i, row in enumerate(table)}
 

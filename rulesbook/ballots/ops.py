@@ -32,7 +32,8 @@ from .model import (
 )
 from .registry import CLOSERS, Registry
 from .seal import Verification, check_votes, compute_seal, verify_ballot
-from .signing import batch_message, sign_vote
+from .settings import settings_failures
+from .signing import ballot_texts, batch_message, sign_vote
 from .tally import tally
 
 #: a ranking as a person gives it: options best first, or one text "10A,10B" (commas)
@@ -71,6 +72,15 @@ def validate_settings(ballot: Ballot) -> None:
 def _require_open(ballot: Ballot) -> None:
     if not ballot.is_open:
         raise BallotError(f"ballot {ballot.id!r} is closed: no vote can change")
+
+
+def require_signed_settings(ballot: Ballot, registry: Registry | None,
+                            doing: str = "takes no vote") -> None:
+    """Refuse (:class:`SignatureError`) a ballot whose settings are not signed by the
+    chair or secretary, or were changed since (naming the field)."""
+    failures = settings_failures(ballot, registry)
+    if failures:
+        raise SignatureError(f"ballot {ballot.id!r} {doing}: " + "; ".join(failures))
 
 
 def _parse_ranking(ballot: Ballot, question_id: str, ranking: Ranking) -> tuple[str, ...]:
@@ -130,8 +140,9 @@ def cast_vote(ballot: Ballot, member: str, question: str, ranking: Ranking, *,
     when = at or now_utc()
     vote = Vote(member, q.id, options, when if signer else "", proxy_by=proxy_by)
     if signer is not None:
+        require_signed_settings(ballot, registry)
         check_signer(signer, member, proxy_by, registry, when)
-        vote = sign_vote(ballot.id, vote, signer)
+        vote = sign_vote(ballot.id, vote, signer, ballot_texts(ballot))
     return _apply(ballot, [vote], when, source)
 
 
@@ -218,7 +229,8 @@ def import_member_votes(ballot: Ballot, doc: LoadedYaml, registry: Registry, *,
     if new_votes and not signature_problems and len(new_votes) == len(data["votes"]):
         from .keys import verify_signature
 
-        if not verify_signature(key, batch_message(data["ballot"], new_votes), signature):
+        if not verify_signature(key, batch_message(data["ballot"], new_votes,
+                                                   ballot_texts(ballot)), signature):
             signature_problems.append(doc.problem(
                 ("signature",), f"the votes in this copy do not carry {member}'s signature "
                 f"(changed after they were signed, or signed by someone else)"))
@@ -231,6 +243,9 @@ def import_member_votes(ballot: Ballot, doc: LoadedYaml, registry: Registry, *,
                     f"on question {vote.question!r} already recorded ({old.at}): an older "
                     f"copy never replaces a newer vote"))
                 break
+    for failure in settings_failures(ballot, registry):
+        problems.append(doc.problem(("ballot",), f"ballot {ballot.id!r} takes no vote: "
+                                    f"{failure}"))
     if signature_problems:
         raise SignatureError(f"{doc.file} refused, nothing imported",
                              signature_problems + problems)
@@ -245,6 +260,7 @@ def add_signed_votes(ballot: Ballot, votes: Iterable[Vote], registry: Registry, 
     """Record votes that are already signed (re-applied after a reload): each must
     verify, or nothing changes (:class:`SignatureError`)."""
     _require_open(ballot)
+    require_signed_settings(ballot, registry)
     given = list(votes)
     bad = check_votes(dataclasses.replace(ballot, votes=tuple(given)), registry)
     if bad:
@@ -267,6 +283,7 @@ def close_ballot(ballot: Ballot, signer: SigningKey, registry: Registry, *,
         raise SignatureError(f"{signer.member} cannot close the ballot: only the chair or "
                              f"the secretary closes and seals (members.yaml gives "
                              f"{signer.member} the role {registry.role_at(signer.member, when)!r})")
+    require_signed_settings(ballot, registry, "cannot be closed")
     bad = check_votes(ballot, registry)
     if bad:
         raise SignatureError(f"ballot {ballot.id!r} cannot be closed: "

@@ -40,6 +40,7 @@ LABELS = {
     "roll": "the roll of members", "members": "the members' names",
     "history": "the history of replaced votes", "results": "the stored results",
     "seal": "the seal's closing time, closer or key",
+    "opened": "the signature of the ballot's settings (opened)",
 }
 
 
@@ -136,8 +137,9 @@ def _diff_parts(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
     """Every vote signed by its member (or a secretary's proxy) with a valid key, one
     signature per batch of votes cast together (:mod:`.signing`)."""
-    from .signing import batch_message, batches
+    from .signing import ballot_texts, batch_message, batches
 
+    texts = ballot_texts(ballot)
     failures: list[str] = []
     for vote in ballot.votes:
         if not vote.signature:
@@ -159,7 +161,7 @@ def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
         if first.proxy_by and registry.role_at(first.proxy_by, first.at) not in CLOSERS:
             failures.append(f"{what} were entered by {first.proxy_by} as a proxy, but "
                             f"{first.proxy_by} was not the chair or the secretary at {first.at}")
-        if not verify_signature(first.key, batch_message(ballot.id, batch.votes),
+        if not verify_signature(first.key, batch_message(ballot.id, batch.votes, texts),
                                 batch.signature):
             failures.append(f"{what}: the signature does not match the vote(s) (changed "
                             f"after they were cast, or forged)")
@@ -199,6 +201,9 @@ def verify_ballot(ballot: Ballot, registry: Registry,
                             seal.signature):
         failures.append(f"the closer's signature does not match the seal (the seal was "
                         f"recomputed or changed by someone without {seal.closed_by}'s key)")
+    from .settings import settings_failures
+
+    failures.extend(settings_failures(ballot, registry))
     failures.extend(check_votes(ballot, registry))
     if not problems:
         recount = [r.to_dict() for r in tally(ballot)]

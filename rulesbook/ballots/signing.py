@@ -6,7 +6,10 @@ purpose never verifies as another:
 
 * the votes a member cast at one time (one ``ballot vote``, one exported copy):
   ``{context: rulesbook-votes/1, ballot, member, at, proxy_by, votes: [[question,
-  ranking]...]}`` — signed once by the member, or by the secretary ``proxy_by``;
+  ranking]...], texts: {question: {option: digest}}}`` — ``texts``: the digests of
+  the texts of the questions voted on (:mod:`.texts`), so a vote is for the texts as
+  they stood, not for an id whose text can change — signed once by the member, or by
+  the secretary ``proxy_by``;
   the signature is stored with each of those votes (and kept in the history when
   one is replaced), so 1,000 members' ballots are 1,000 signatures to check;
 * a seal: ``{context: rulesbook-seal/1, digest, parts}`` (:mod:`.seal`);
@@ -22,7 +25,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import TypedDict
@@ -34,31 +37,50 @@ from .model import Ballot, Replaced, Vote
 VOTE_CONTEXT = "rulesbook-votes/1"
 
 
-def batch_message(ballot_id: str, votes: Iterable[Vote]) -> bytes:
+#: the digests of a ballot's texts by question: what a vote on them signs
+Texts = Mapping[str, Mapping[str, str]]
+
+
+def ballot_texts(ballot: Ballot) -> dict[str, dict[str, str]]:
+    """The digests of the texts of every question of ``ballot`` that recorded them."""
+    return {q.id: dict(q.digests) for q in ballot.questions if q.digests}
+
+
+def batch_message(ballot_id: str, votes: Iterable[Vote], texts: Texts | None = None) -> bytes:
     """What one signature covers: the votes one member cast at one time (one
-    ``ballot vote``, one exported copy), by question."""
+    ``ballot vote``, one exported copy), by question, with the digests of the texts of
+    those questions (``texts``: :func:`ballot_texts`; none for a ballot opened before
+    text digests)."""
     votes = list(votes)
     first = votes[0]
-    return canonical_json({"context": VOTE_CONTEXT, "ballot": ballot_id,
-                           "member": first.member, "at": first.at,
-                           "proxy_by": first.proxy_by,
-                           "votes": sorted([v.question, list(v.ranking)] for v in votes)})
+    message: dict[str, object] = {
+        "context": VOTE_CONTEXT, "ballot": ballot_id, "member": first.member,
+        "at": first.at, "proxy_by": first.proxy_by,
+        "votes": sorted([v.question, list(v.ranking)] for v in votes)}
+    bound = {v.question: dict(texts[v.question]) for v in votes
+             if texts and v.question in texts}
+    if bound:
+        message["texts"] = bound
+    return canonical_json(message)
 
 
-def sign_votes(ballot_id: str, votes: Iterable[Vote], signer: SigningKey) -> list[Vote]:
+def sign_votes(ballot_id: str, votes: Iterable[Vote], signer: SigningKey,
+               texts: Texts | None = None) -> list[Vote]:
     """``votes`` (one member, one time) signed together by ``signer`` (the member, or
-    the proxy named in them): one signature, stored with each vote."""
+    the proxy named in them): one signature, stored with each vote; ``texts``: the
+    ballot's (:func:`ballot_texts`)."""
     votes = [dataclasses.replace(v, key=signer.public, signature="") for v in votes]
     if len({(v.member, v.at, v.proxy_by) for v in votes}) != 1:
         raise ValueError("votes signed together have one member, one time and one proxy")
     if len({v.question for v in votes}) != len(votes):
         raise ValueError("votes signed together are on different questions")
-    signature = signer.sign(batch_message(ballot_id, votes))
+    signature = signer.sign(batch_message(ballot_id, votes, texts))
     return [dataclasses.replace(v, signature=signature) for v in votes]
 
 
-def sign_vote(ballot_id: str, vote: Vote, signer: SigningKey) -> Vote:
-    return sign_votes(ballot_id, [vote], signer)[0]
+def sign_vote(ballot_id: str, vote: Vote, signer: SigningKey,
+              texts: Texts | None = None) -> Vote:
+    return sign_votes(ballot_id, [vote], signer, texts)[0]
 
 
 @dataclass(frozen=True)
@@ -160,9 +182,9 @@ def check_receipt(ballot: Ballot, code: str) -> ReceiptCheck:
         first = batch.first
         questions = tuple(v.question for v in batch.votes)
         who = f"the vote(s) of member {first.member} on question(s) {', '.join(questions)}"
-        if batch.problem or not verify_signature(first.key, batch_message(ballot.id,
-                                                                         batch.votes),
-                                                 batch.signature):
+        if batch.problem or not verify_signature(
+                first.key, batch_message(ballot.id, batch.votes, ballot_texts(ballot)),
+                batch.signature):
             return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} were CHANGED after "
                                 f"they were cast (the signature no longer matches them)",
                                 first.member, questions, ReceiptStatus.CHANGED)

@@ -1,4 +1,4 @@
-"""Ballot commands: new, vote, export, import, tally, close, verify, adopt.
+"""Ballot commands: new, sign, vote, export, import, tally, close, verify, adopt.
 
 Votes and seals are signed with the members' keys (``rulesbook member keygen``);
 the keys and roles are checked against the registry of ``members.yaml`` of the
@@ -37,12 +37,14 @@ from ..ballots import (
     verify_ballot,
     vote_file,
 )
+from ..ballots.builder import open_ballot
+from ..ballots.model import Ballot
 from ..ballots.registry import Registry, now_utc
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
 from ..errors import RulesbookError
 from ..loading import load_library
-from ..storage import atomic_write_text
+from ..storage import atomic_write_text, file_lock
 from .common import Handler, Subparsers, fail, folder_of, guarded, help_of, int_range, one_line
 from .member_cmds import open_key
 
@@ -94,15 +96,39 @@ def _registry(args: argparse.Namespace) -> Registry:
 def cmd_new(args: argparse.Namespace) -> int:
     library = load_library(folder_of(args.out, args.data))
     out = Path(args.out)
-    ballot = build_ballot(library, args.id or out.stem.removesuffix(".yaml"),
-                          title=args.title, method=args.method, threshold=args.threshold,
-                          threshold_base=args.threshold_base, quorum=args.quorum)
     if out.exists() and not args.force:
         return _fail(f"{out} exists; use --force to replace it")
+    signer = (open_key(load_registry(library.root), args.opener, args.passphrase_file)
+              if args.opener else None)
+    ballot = build_ballot(library, args.id or out.stem.removesuffix(".yaml"),
+                          title=args.title, method=args.method, threshold=args.threshold,
+                          threshold_base=args.threshold_base, quorum=args.quorum,
+                          signer=signer)
     save_ballot(out, ballot)
     print(f"{out}: ballot {ballot.id!r} with {len(ballot.questions)} questions, "
           f"roll {', '.join(ballot.roll)}, {ballot.method}/{ballot.threshold}, "
           f"quorum {ballot.quorum}")
+    _say_signed(out, ballot)
+    return 0
+
+
+def _say_signed(out: Path, ballot: Ballot) -> None:
+    if ballot.opened is None:
+        print(f"not signed: it takes no vote until the chair or the secretary signs its "
+              f"settings: rulesbook ballot sign {out} --as L")
+    else:
+        print(f"settings signed by {ballot.opened.by} at {ballot.opened.at}")
+
+
+def cmd_sign(args: argparse.Namespace) -> int:
+    """Sign the settings of a ballot that has no vote yet (a draft, or the seed's)."""
+    library = load_library(folder_of(args.file, args.data))
+    registry = load_registry(library.root)
+    signer = open_key(registry, args.opener, args.passphrase_file)
+    with file_lock(args.file):
+        ballot = open_ballot(library, load_ballot(args.file), signer)
+        save_ballot(args.file, ballot)
+    _say_signed(Path(args.file), ballot)
     return 0
 
 
@@ -303,8 +329,8 @@ def _ranking(text: str) -> list[str]:
 
 
 def register(sub: Subparsers) -> None:
-    ballot = sub.add_parser("ballot", help="committee ballots: new, vote, import, tally, "
-                                           "close, verify, adopt")
+    ballot = sub.add_parser("ballot", help="committee ballots: new, sign, vote, import, "
+                                           "tally, close, verify, adopt")
     bsub = ballot.add_subparsers(dest="ballot_command", metavar="ACTION")
     ballot.set_defaults(func=help_of(ballot))
 
@@ -318,7 +344,19 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--id", help="ballot id (default: the file name)")
     p.add_argument("--title")
     p.add_argument("--force", action="store_true", help="replace OUT if it exists")
+    p.add_argument("--as", dest="opener", metavar="L", help="the chair or secretary "
+                   "opening the ballot, who signs its settings (without it the ballot is "
+                   "an unsigned draft that takes no vote)")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of L's key")
     p.set_defaults(func=_guard(cmd_new))
+
+    p = bsub.add_parser("sign", help="sign the settings of a ballot with no vote yet "
+                                     "(the chair or secretary opening it)")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--as", dest="opener", required=True, metavar="L",
+                   help="the chair or secretary (signs with L's key)")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of L's key")
+    p.set_defaults(func=_guard(cmd_sign))
 
     p = bsub.add_parser("vote", help="record (or replace) a member's vote on a question")
     p.add_argument("file", metavar="FILE")

@@ -43,8 +43,15 @@ def _member_of(member_file: str) -> str | None:
 
 
 def _new(args: argparse.Namespace) -> Described:
+    opener = getattr(args, "opener", None)
+    signed = f", settings signed by {opener}" if opener else ", unsigned draft"
     return Described(Path(args.out), f"Ballot {args.id or _ballot_name(args.out)}: new "
-                     f"ballot ({args.method}, {args.threshold})", None)
+                     f"ballot ({args.method}, {args.threshold}{signed})", opener)
+
+
+def _sign(args: argparse.Namespace) -> Described:
+    return Described(Path(args.file), f"Ballot {_ballot_name(args.file)}: settings signed "
+                     f"by {args.opener}", args.opener)
 
 
 def _vote(args: argparse.Namespace) -> Described:
@@ -147,6 +154,7 @@ def _proposal_withdraw(args: argparse.Namespace) -> Described:
 #: (command, sub-command) -> describe(args)
 WRITING_COMMANDS: dict[tuple[str, str | None], Callable[[argparse.Namespace], Described]] = {
     ("ballot", "new"): _new,
+    ("ballot", "sign"): _sign,
     ("ballot", "vote"): _vote,
     ("ballot", "import"): _import,
     ("ballot", "close"): _close,

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TypedDict
 
+from ..ballots.texts import MismatchJson
 from ..compare import compare_rule, compare_topic
 from ..datafolder import resolve_data_dir
 from ..editions import consolidate, redline
@@ -128,10 +130,16 @@ class RuleInForceJson(TypedDict):
 
 
 class EditionShowJson(TypedDict):
-    """``rulesbook edition show ID --json``: the rules as they stand in it."""
+    """``rulesbook edition show ID --json``: the rules as they stand in it; ``verified``:
+    the edition recorded the digests of its texts and every text in the folder matches
+    them (false, with no mismatch, for an edition recorded before text digests:
+    ``texts_recorded`` false); ``mismatches``: each text that differs."""
 
     edition: EditionJson
     rules: list[RuleInForceJson]
+    verified: bool
+    texts_recorded: bool
+    mismatches: list[MismatchJson]
 
 
 class RedlineJson(TypedDict):
@@ -341,16 +349,29 @@ def cmd_edition(args: argparse.Namespace, library: Library) -> int:
     if args.action == "show":
         if len(args.ids) != 1:
             return fail("edition show takes one edition id")
+        from ..ballots.texts import edition_mismatches, records_texts
+
         book = consolidate(library, args.ids[0])
+        mismatches = edition_mismatches(library, book.edition)
+        recorded = records_texts(book.edition)
         if args.json:
             shown: EditionShowJson = {"edition": edition_json(book.edition), "rules": [
                 {"ref": r.ref, "number": r.number, "title": r.title, "text": r.text,
                  "source": r.source, "adopted_in": r.adopted_in, "ballot": r.ballot}
-                for r in book.rules]}
+                for r in book.rules], "verified": recorded and not mismatches,
+                "texts_recorded": recorded,
+                "mismatches": [m.to_dict() for m in mismatches]}
             print_json(shown)
         else:
             print(book.as_text())
-        return 0
+            if not recorded:
+                print(f"Edition {book.edition.id} was recorded before text digests: its "
+                      f"texts cannot be verified against what was adopted.")
+            elif not mismatches:
+                print(f"Verified: every text is the one edition {book.edition.id} adopted.")
+        for m in mismatches:
+            print(f"NOT THE ADOPTED TEXT: {m.message}", file=sys.stderr)
+        return 1 if mismatches else 0
     if len(args.ids) != 2:
         return fail("edition diff takes two edition ids: OLD NEW")
     diff = redline(library, *args.ids)

@@ -41,7 +41,8 @@ def test_invalid_votes_are_refused(library, member, question, ranking, message):
 
 
 def test_no_vote_after_closing(library, keys, registry):
-    ballot = close_ballot(build_ballot(library, "b"), keys["B"], registry,
+    ballot = close_ballot(build_ballot(library, "b", signer=keys["B"], registry=registry,
+                                       at="2026-03-01T00:00:00Z"), keys["B"], registry,
                           at="2026-03-02T00:00:00Z")
     with pytest.raises(BallotError, match="closed"):
         cast_vote(ballot, "A", "10", "10A")

@@ -1,6 +1,7 @@
 """Import of members' copies, the shipped ballot, adoption and the command line."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -21,6 +22,17 @@ E_VOTES = [("28", ["apca:28A", "apca:28"]), ("Heading", ["apca:Heading"]),
            ("10", ["apca:10C", "apca:10A"])]
 
 
+@functools.cache
+def _seed_texts():
+    """The digests of the texts of every question of a ballot built from the seed."""
+    from rulesbook.ballots import build_ballot
+    from rulesbook.ballots.signing import ballot_texts
+    from rulesbook.datapath import bundled_data_dir
+    from rulesbook.loading import load_library
+
+    return ballot_texts(build_ballot(load_library(bundled_data_dir()), "seed"))
+
+
 def member_file(path, keys, member="E", votes=E_VOTES, ballot="test-ballot", signer=None,
                 extra=()):
     """A member-ballot of ``member`` whose votes are signed together by ``signer``
@@ -31,8 +43,10 @@ def member_file(path, keys, member="E", votes=E_VOTES, ballot="test-ballot", sig
     key = keys[signer or member]
     everything = list(votes) + list(extra)
     signed_as = [Vote(member, q, tuple(r), AT) for q, r in everything]
-    # a batch signs each question once: a question voted twice is signed as written
-    signature = key.sign(batch_message(ballot, {v.question: v for v in signed_as}.values()))
+    # a batch signs each question once: a question voted twice is signed as written,
+    # with the digests of the texts of the questions (as the fixtures' ballot holds them)
+    signature = key.sign(batch_message(ballot, {v.question: v for v in signed_as}.values(),
+                                       _seed_texts()))
     doc = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot, "member": member,
            "key": key.public, "at": AT, "signature": signature,
            "votes": [{"question": q, "ranking": list(r)} for q, r in everything]}
@@ -217,7 +231,7 @@ def test_adopt_refuses_open_or_tampered_ballots(data_copy, open_ballot_file, sea
 def test_cli_workflow_and_tally_json(tmp_path, capsys, keys):
     path = tmp_path / "b.yaml"
     assert main(["ballot", "new", str(path), "--method", "schulze", "--threshold",
-                 "two-thirds", "--quorum", "2"]) == 0
+                 "two-thirds", "--quorum", "2", "--as", "A"]) == 0
     for member, ranking in (("A", "10B,10A"), ("B", "apca:10B"), ("C", "10A,10B")):
         assert main(["ballot", "vote", str(path), "--member", member, "--question", "10",
                      "--ranking", ranking]) == 0

@@ -110,7 +110,7 @@ def test_signed_workflow_proxy_receipts_and_verify(env, capsys, tmp_path):
     assert run(capsys, "member", "role", "A", "chair")[0] == 0
     assert run(capsys, "member", "role", "B", "secretary")[0] == 0
     ballot = tmp_path / "b.yaml"
-    assert run(capsys, "ballot", "new", str(ballot), "--quorum", "2")[0] == 0
+    assert run(capsys, "ballot", "new", str(ballot), "--quorum", "2", "--as", "A")[0] == 0
     code, out, _ = run(capsys, "ballot", "vote", str(ballot), "--member", "C", "--question",
                        "10", "--ranking", "10C")
     assert code == 0
@@ -175,7 +175,7 @@ def test_a_revoked_key_signs_nothing_new(env, capsys, tmp_path):
     code, out, _ = run(capsys, "member", "revoke", "C")
     assert code == 0 and "revoked (signed by A)" in out
     ballot = tmp_path / "b.yaml"
-    assert run(capsys, "ballot", "new", str(ballot))[0] == 0
+    assert run(capsys, "ballot", "new", str(ballot), "--as", "A")[0] == 0
     code, _, err = run(capsys, "ballot", "vote", str(ballot), "--member", "C", "--question",
                        "10", "--ranking", "10C")
     assert code == 2 and "no key in members.yaml" in err
@@ -215,7 +215,7 @@ def test_a_second_key_waits_and_the_first_keeps_signing(env, capsys, tmp_path):
     code, out, _ = run(capsys, "member", "keygen", "--member", "B")  # e.g. a new laptop
     assert code == 0 and "counts once the chair confirms it" in out
     ballot = tmp_path / "b.yaml"
-    assert run(capsys, "ballot", "new", str(ballot))[0] == 0
+    assert run(capsys, "ballot", "new", str(ballot), "--as", "A")[0] == 0
     code, _, err = run(capsys, "ballot", "vote", str(ballot), "--member", "B", "--question",
                        "10", "--ranking", "10B")
     assert code == 0, err  # signed with B's confirmed (first) key

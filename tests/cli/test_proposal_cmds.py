@@ -194,7 +194,7 @@ def test_the_committee_workflow(folder, capsys, tmp_path):
     # the ballot: 28F an option of question 28, F1 a yes/no question
     make_keys(folder, members=("A", "B", "C", "F"))
     ballot = folder / "apca" / "ballots" / "2027.yaml"
-    assert run(capsys, "ballot", "new", ballot, "--quorum", "3")[0] == 0
+    assert run(capsys, "ballot", "new", ballot, "--quorum", "3", "--as", "A")[0] == 0
     data = yaml.safe_load(ballot.read_text())
     questions = {q["id"]: q for q in data["questions"]}
     assert "apca:28F" in questions["28"]["options"]
@@ -245,7 +245,7 @@ def test_a_deletion_carried_repeals_its_rule(folder, capsys):
     assert json.loads(out)["kind"] == "deletion"
     make_keys(folder, members=("A", "B", "C", "F"))
     ballot = folder / "apca" / "ballots" / "2027.yaml"
-    assert run(capsys, "ballot", "new", ballot, "--quorum", "3")[0] == 0
+    assert run(capsys, "ballot", "new", ballot, "--quorum", "3", "--as", "A")[0] == 0
     questions = {q["id"]: q for q in yaml.safe_load(ballot.read_text())["questions"]}
     assert "apca:28F" in questions["28"]["options"]
     for member in ("A", "B", "C", "F"):

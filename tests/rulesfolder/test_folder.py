@@ -76,11 +76,15 @@ def test_a_vote_is_one_commit_by_the_member(rb, tmp_path):
     assert keygen.code == 0, keygen.err
     assert log(folder)[0].message == "Member A: new signing key"
     assert log(folder)[0].author.startswith(f"{name} (member A)")
+    assert rb("member", "role", "A", "chair").code == 0  # the chair opens the ballot
+    signed = rb("ballot", "sign", folder / BALLOT, "--as", "A")
+    assert signed.code == 0, signed.err
+    assert log(folder)[0].message == "Ballot 2026-committee: settings signed by A"
     result = rb("ballot", "vote", folder / BALLOT, "--member", "A", "--question", "10",
                 "--ranking", "10B,10A")
     assert result.code == 0, result.err
     newest = log(folder)[0]
-    assert len(log(folder)) == 3  # the seed, A's key, A's vote
+    assert len(log(folder)) == 5  # the seed, A's key and role, the signed ballot, A's vote
     assert "member A" in newest.message and "question 10" in newest.message
     assert newest.author.startswith(f"{name} (member A)")
     assert newest.committer == "Test Runner <tests@apca.invalid>"
@@ -137,6 +141,7 @@ def _adopt_28a(rb, folder: Path) -> None:
     for member in "ABCDE":  # each member's key (here all on one computer)
         assert rb("member", "keygen", "--member", member).code == 0
     assert rb("member", "role", "A", "chair").code == 0  # the first chair names themself
+    assert rb("ballot", "sign", folder / BALLOT, "--as", "A").code == 0  # and opens it
     for member in "ABCDE":  # unanimous: 28A wins under every counting method
         assert rb("ballot", "vote", folder / BALLOT, "--member", member, "--question", "28",
                   "--ranking", "28A").code == 0
@@ -152,12 +157,14 @@ def test_history_of_a_rule_and_of_an_edition(rb, tmp_path):
     folder = Path(rb("where").out.strip())
     _adopt_28a(rb, folder)
     messages = [e.message for e in log(folder)]
-    # the seed, five keys and the chair's role, five votes, the close, the adoption
-    assert len(messages) == 1 + 5 + 1 + 5 + 1 + 1
+    # the seed, five keys and the chair's role, the signed ballot, five votes, the close,
+    # the adoption
+    assert len(messages) == 1 + 5 + 1 + 1 + 5 + 1 + 1
     assert messages[0] == "Adopt ballot 2026-committee as edition 2027"
     assert messages[1] == "Close ballot 2026-committee: results stored and sealed by A"
-    assert messages[7] == "Member A: role chair"
-    assert messages[8:13] == [f"Member {m}: new signing key" for m in "EDCBA"]
+    assert messages[7] == "Ballot 2026-committee: settings signed by A"
+    assert messages[8] == "Member A: role chair"
+    assert messages[9:14] == [f"Member {m}: new signing key" for m in "EDCBA"]
     result = rb("history", "apca:28", "--json")
     assert result.code == 0, result.err
     entries = json.loads(result.out)

@@ -92,7 +92,10 @@ def test_every_writing_command_leaves_the_installed_package_unchanged(installed,
     rb("member", "keygen", "--member", "A")  # the chair's key, and he names himself
     rb("member", "role", "A", "chair")
     ballots = where / "apca" / "ballots"
-    rb("ballot", "new", ballots / "cli.yaml", "--quorum", "3")
+    rb("ballot", "new", ballots / "cli.yaml", "--quorum", "3", "--as", "A")
+    rb("ballot", "vote", ballots / "2026-committee.yaml", "--member", "A", "--question",
+       "28", "--ranking", "28A", code=2)  # the seed's ballot is not signed yet...
+    rb("ballot", "sign", ballots / "2026-committee.yaml", "--as", "A")  # ...the chair signs
     rb("ballot", "vote", ballots / "cli.yaml", "--member", "A", "--question", "28",
        "--ranking", "28A")
     bare = tmp_path / "shared.git"

@@ -79,7 +79,8 @@ def committee(rb, tmp_path, remote: str | None = None):
     """As a committee sets up (docs/rules-folder.md): the secretary E makes the folder,
     her key, and shares it; the chair A clones it, makes his key and names himself
     chair; B clones it and makes his key; the chair confirms B and makes E secretary;
-    everyone syncs. Each on their own computer (their own keys)."""
+    the chair signs the settings of the seed's ballot; everyone syncs. Each on their own
+    computer (their own keys)."""
     if remote is None:
         remote = str(bare_repo(tmp_path / "shared.git"))
     secretary, a, b = tmp_path / "secretary", tmp_path / "member-a", tmp_path / "member-b"
@@ -91,6 +92,9 @@ def committee(rb, tmp_path, remote: str | None = None):
     ok(sync(rb, a))
     join(rb, remote, b, "B")
     confirm(rb, a, {"B": "member", "E": "secretary"})
+    # the chair opens the seed's ballot: he signs its settings, and it takes votes
+    ok(as_owner(rb, a, "ballot", "sign", a / BALLOT, "--as", "A"))
+    ok(sync(rb, a))
     for folder in (secretary, b):
         ok(sync(rb, folder))
     for folder in (secretary, a, b):

@@ -23,6 +23,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.ballots import (
+    CLOSERS,
     METHODS,
     Ballot,
     BallotError,
@@ -36,6 +37,7 @@ from rulesbook.ballots import (
     import_member_votes,
     load_ballot,
     load_member_ballot,
+    open_ballot,
     receipt_code,
     tally,
     verify_file,
@@ -141,14 +143,33 @@ class BallotController(QObject):
         return ballot
 
     def new_from_library(self, ballot_id: str, path: str | Path, **options) -> Ballot:
-        """Build an open ballot for the edition in force; not written until saved."""
+        """Build an open ballot for the edition in force; not written until saved. Its
+        settings are signed with the key in use when it is the chair's or the
+        secretary's; else it is an unsigned draft (:meth:`sign_settings`)."""
         if self.library is None:
             raise BallotError("no library is loaded")
-        ballot = build_ballot(self.library, ballot_id, **options)
+        signer = self.keys.signer
+        registry = self.keys.registry()
+        if signer is not None and registry.role_at(signer.member) not in CLOSERS:
+            signer = None
+        ballot = build_ballot(self.library, ballot_id, signer=signer, registry=registry,
+                              **options)
         self._forget_session()
         self.base_digest = file_digest(path)
         self._set(ballot, Path(path), dirty=True)
         self.verification = None
+        return ballot
+
+    def sign_settings(self) -> Ballot:
+        """Sign the open ballot's settings (it has no vote yet) with the key in use, the
+        chair's or the secretary's: the ballot then takes votes."""
+        if self.ballot is None or self.library is None:
+            raise BallotError("no ballot is open")
+        ballot = open_ballot(self.library, self.ballot, self.keys.require(), None,
+                             self.keys.registry())
+        self._set(ballot)
+        self.statusMessage.emit(f"Settings of ballot {ballot.id} signed by "
+                                f"{ballot.opened.by if ballot.opened else '?'}")
         return ballot
 
     def _forget_session(self) -> None:

@@ -25,6 +25,7 @@ from rulesbook.editions import Redline, redline
 from ..controller import AppController
 from ..models import REF_ROLE, EditionListModel
 from ..render import consolidated_html, redline_html
+from ..texts_banner import TextsBanner
 from ..widgets import DocBrowser, route_link
 from . import Workspace
 
@@ -92,6 +93,8 @@ class EditionsWorkspace(Workspace):
         self.splitter.setSizes([280, 720])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self.texts_banner = TextsBanner(rulings=False, parent=self)
+        layout.addWidget(self.texts_banner)
         layout.addWidget(self.splitter)
         self.redline: Redline | None = None
         self.shown_edition: str | None = None
@@ -99,6 +102,8 @@ class EditionsWorkspace(Workspace):
         self.exporter: Callable[[str, str, str], Path | None] | None = None
 
     def on_library(self, library: Library) -> None:
+        self.texts_banner.show_mismatches(self.controller.text_mismatches,
+                                          self.controller.edition_id)
         self.model.set_library(library)
         self.model.set_in_force(self.controller.edition_id)
         for combo in (self.old_combo, self.new_combo):
@@ -116,6 +121,7 @@ class EditionsWorkspace(Workspace):
         self._redline_changed()
 
     def on_edition(self, edition_id: str) -> None:
+        self.texts_banner.show_mismatches(self.controller.text_mismatches, edition_id)
         self.model.set_in_force(edition_id)
 
     def show_edition(self, edition_id: str) -> None:

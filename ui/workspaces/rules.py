@@ -20,6 +20,7 @@ from ..controller import AppController
 from ..history import HistoryPanel
 from ..models import REF_ROLE, RulebookTreeModel, TopicListModel
 from ..render import rule_page, topic_page
+from ..texts_banner import TextsBanner
 from ..widgets import DocBrowser, route_link
 from . import Workspace
 
@@ -95,6 +96,8 @@ class RulesWorkspace(Workspace):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(bar)
+        self.texts_banner = TextsBanner(parent=self)
+        layout.addWidget(self.texts_banner)
         layout.addWidget(self.splitter)
 
         self.current: str | None = None  # "apca:28" or "topic:ID"
@@ -107,6 +110,8 @@ class RulesWorkspace(Workspace):
 
     # -- controller events -----------------------------------------------
     def on_library(self, library: Library) -> None:
+        self.texts_banner.show_mismatches(self.controller.text_mismatches,
+                                          self.controller.edition_id)
         self.tree_model.set_library(library)
         self.topic_model.set_library(library)
         self.tree.expandToDepth(0)
@@ -123,6 +128,7 @@ class RulesWorkspace(Workspace):
             self.proposal_actions.recover()
 
     def on_edition(self, edition_id: str) -> None:
+        self.texts_banner.show_mismatches(self.controller.text_mismatches, edition_id)
         if self.current and not self.current.startswith("topic:"):
             self._render()
 

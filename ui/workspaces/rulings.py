@@ -27,6 +27,7 @@ from ..rulings.panel import (
 )
 from ..rulings.report import save_report_html, save_report_pdf
 from ..rulings.silences import SilencesController, SilencesView
+from ..texts_banner import TextsBanner
 from ..widgets import DocBrowser, route_link
 from . import Workspace
 
@@ -73,6 +74,8 @@ class RulingsWorkspace(Workspace):
         self.splitter.setSizes([360, 740])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        self.texts_banner = TextsBanner(rulings=True, parent=self)
+        layout.addWidget(self.texts_banner)
         layout.addWidget(self.splitter)
 
         # forward the user's input to the rulings controller
@@ -92,6 +95,8 @@ class RulingsWorkspace(Workspace):
 
     # -- app hooks -------------------------------------------------------------
     def on_library(self, library: Library) -> None:
+        self.texts_banner.show_mismatches(self.controller.text_mismatches,
+                                          self.controller.edition_id)
         self.rulings.set_library(library)
         self.silences.set_library(library)
         if self.controller.edition_id:
@@ -109,6 +114,7 @@ class RulingsWorkspace(Workspace):
             self.facts_form.set_facts(self.rulings.facts)
 
     def on_edition(self, edition_id: str) -> None:
+        self.texts_banner.show_mismatches(self.controller.text_mismatches, edition_id)
         self.rulings.set_edition(edition_id)
         self.silences.set_edition(edition_id)
 
