@@ -28,6 +28,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--fact", action="append", default=[], metavar="KEY=VALUE",
                    help="a fact the referee established (repeatable)")
     p.add_argument("--edition", default=None, help="edition id (default: the one in force)")
+    p.add_argument("--variant", default=None, metavar="NAME",
+                   help="the game's variant (pool, english, russian, brazilian): the rulings "
+                        "of the rulebooks that govern it (default: pool; with --from-game "
+                        "the record's own)")
     p.add_argument("--compare", action="store_true",
                    help="how every variant decides it, disagreements marked")
     p.add_argument("--from-game", metavar="FILE", default=None,
@@ -117,13 +121,13 @@ def cmd_rulings(args: argparse.Namespace, library: Library) -> int:
         get_incident(library, args.incident)
         if args.edition:
             library.edition(args.edition)
-        comp = compare(library, args.incident, facts)
+        comp = compare(library, args.incident, facts, args.variant)
         if args.json:
             print_json(comp.as_json())
             return 0
         _print_comparison(comp)
         return 0
-    result = suggest(library, args.incident, facts, args.edition)
+    result = suggest(library, args.incident, facts, args.edition, args.variant)
     if args.json:
         print_json(result.as_json())
         return 0
@@ -134,6 +138,8 @@ def cmd_rulings(args: argparse.Namespace, library: Library) -> int:
 def _print_suggestions(result: Suggestions) -> None:
     inc = result.incident
     print(f"{inc.title} ({inc.id}) - edition {result.edition}")
+    if result.governance is not None:
+        print(result.governance.sentence)
     if not result.binding:
         print("No rule in force addresses this; guidance from other rulebooks:")
     if not result.rulings:
@@ -263,6 +269,7 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
     illegal move)."""
     from ..rulings import suggest
     from ..rulings.fromgame import findings_from_file
+    from ..rulings.governing import governance
 
     if args.ply is not None:
         return _draw_claims(args, library)
@@ -285,7 +292,13 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
         unsound = unsound or not finding.sound
         found = finding.incident
         facts: dict[str, object] = dict(found.facts) if found else {}
-        result = suggest(library, found.incident, facts, args.edition) if found else None
+        # the record's variant chooses the rulebooks (an English game: the Standard Laws)
+        variant = args.variant or finding.variant
+        result = suggest(library, found.incident, facts, args.edition, variant) \
+            if found else None
+        if finding.variant_note and not args.json:
+            print(f"{args.from_game}: game {finding.game}: {finding.variant_note}",
+                  file=sys.stderr)
         if args.json:
             if single:
                 print_json(result.as_json() if result is not None else [])
@@ -295,6 +308,9 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
                 errors = list(finding.problems) + (
                     [] if finding.readable else ["the start position cannot be read"])
                 print_json({"game": finding.game, "title": finding.title,
+                            "variant": variant,
+                            "rulebooks": list(result.rulebooks) if result is not None
+                            else list(governance(library, variant, args.edition).rulebooks),
                             "record_errors": errors,
                             "ply": found.ply if found else None,
                             "move": found.move if found else None,

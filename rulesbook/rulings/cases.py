@@ -140,7 +140,8 @@ def cases_for_proposal(library: Library, proposal: str) -> tuple[CaseDifference,
             verdict = comp.verdict(entry.ref)
         except KeyError:
             continue
-        if verdict.differs:
+        # differs from the original's decision, or decides where the original is silent
+        if verdict.differs or (comp.baseline is None and verdict.outcome is not None):
             out.append(CaseDifference(case, entry.ref, comp.baseline_outcome, comp.baseline,
                                       verdict.outcome))
     return tuple(out)
