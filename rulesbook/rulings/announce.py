@@ -8,7 +8,7 @@ of the edition in force) and each claim is the one :func:`draw_claims` gives
 (``rulings --from-game … --ply N``): this module only walks the game once and
 says where each claim first holds, in the words a referee reads out::
 
-    13-count reached after White's 25th move: draw under apca:28 — and under 28A, 24B
+    13-count reached at the lone king's 13th move (White's move 25): draw under apca:28 — and under 28A, 24B
 """
 from __future__ import annotations
 
@@ -87,13 +87,16 @@ def _same_rule_first(refs: tuple[str, ...], rule: str) -> tuple[str, ...]:
 
 
 def _head(claim: DrawClaim, reached: bool) -> str:
+    """The count in the referee's terms: the lone king's own moves are counted ("the
+    lone king's 13th move"), never the scoresheet's move number."""
     facts = claim.facts
     if claim.incident == "thirteen_count":
+        at = f"at the lone king's {ordinal(claim.moves)} move"
         if reached:
-            return (f"Long-line count reached ({claim.moves} moves)"
-                    if claim.name == "long line" else "13-count reached")
+            return (f"Long-line count reached {at}" if claim.name == "long line"
+                    else f"13-count reached {at}")
         where = " on the long line" if facts.get("long_line") else ""
-        return f"Lone king{where}, {claim.moves} moves,"
+        return f"Lone king{where}, its {ordinal(claim.moves)} move"
     if claim.incident == "strong_side_count":
         if reached and claim.limit is not None:
             return f"Stronger side's {claim.limit}-move count reached"
@@ -106,7 +109,9 @@ def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
                        ) -> tuple[str, str | None, str | None, tuple[str, ...],
                                   tuple[str, ...]]:
     """(text, outcome, ruling ref, needs, also) of a claim announced after ``side``'s
-    ``number``-th move; ``drawing``: the refs of every variant deciding a draw."""
+    move numbered ``number`` on the scoresheet (a move number, not an ordinal: from a
+    set-up position Black's first move may be move 2); ``drawing``: the refs of
+    every variant deciding a draw."""
     best = claim.suggestions.best if claim.suggestions is not None else None
     binding = claim.suggestions.binding if claim.suggestions is not None else False
     outcome = best.outcome if best is not None and binding else None
@@ -118,7 +123,7 @@ def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
                                 for u in r.unknown_facts))
     also = _same_rule_first(tuple(_short(r, home) for r in drawing if r != ref),
                             _short(ref or claim.ref or "", home))
-    text = f"{_head(claim, reached)} after {side}'s {ordinal(number)} move: "
+    text = f"{_head(claim, reached)} ({side}'s move {number}): "
     if outcome is not None and ref is not None:
         said = {DRAW: DRAW, PLAY_ON: "play goes on"}.get(outcome) or outcome_words(outcome)
         text += f"{said} under {ref}"

@@ -44,6 +44,8 @@ class Case:
     decision: str = ""
     notes: str = ""
     file: str = ""
+    #: the game's variant (engine name); None: the edition's own (pool)
+    variant: str | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any], file: str = "") -> Case:
@@ -58,7 +60,7 @@ class Case:
                    round=str(data.get("round", "")),
                    date=str(data.get("date", "")), players=dict(data.get("players", {})),
                    decision=data.get("decision", "").strip(), notes=data.get("notes", "").strip(),
-                   file=file)
+                   file=file, variant=data.get("variant"))
 
 
 def load_cases(library: Library) -> tuple[Case, ...]:
