@@ -417,13 +417,19 @@ def cmd_cases(args: argparse.Namespace, library: Library) -> int:
         print_json([{"id": r.case.id, "title": r.case.title, "incident": r.case.incident,
                       "facts": r.case.facts, "expected": r.case.expected,
                       "outcomes": {k: r.comparison.outcomes.get(k) for k in r.case.expected},
+                      "quote_problems": list(r.quote_problems),
                       "passed": r.passed, "file": r.case.file} for r in results])
-        return 0
+        return 0 if all(r.passed for r in results) else 1
     for r in results:
         print(f"{'ok  ' if r.passed else 'FAIL'} {r.case.id}: {r.case.title}")
         for ref, want, got in r.mismatches:
             print(f"       {ref}: expected {want}, engine gives {got}")
-    return 0
+        for problem in r.quote_problems:
+            print(f"       {problem}")
+    failed = sum(not r.passed for r in results)
+    if failed:
+        print(f"{failed} of {len(results)} case(s) failed")
+    return 0 if not failed else 1
 
 
 # -- report ----------------------------------------------------------------------
