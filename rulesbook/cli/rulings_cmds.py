@@ -349,14 +349,17 @@ def _chain(first: GameFinding, second: GameFinding | None,
 
 def cmd_silences(args: argparse.Namespace, library: Library) -> int:
     from ..rulings import get_incident
-    from ..rulings.silences import silences
+    from ..rulings.silences import CONFLICT_WORDS, guidance, silences
 
     edition = library.edition(args.edition)
     if args.proposal:
         return _fills(args, library, edition.id)
     found = silences(library, edition.id)
     if args.json:
-        print_json([s.as_json() for s in found])
+        print_json([{**s.as_json(), "guidance": [
+            {"ref": ref, "outcome": outcome, "quote": words}
+            for ref, outcome, words in guidance(library, s, edition.id)]}
+            if not s.conflict else s.as_json() for s in found])
         return 0
     gaps = [s for s in found if not s.conflict]
     clashes = [s for s in found if s.conflict]
@@ -370,9 +373,17 @@ def cmd_silences(args: argparse.Namespace, library: Library) -> int:
             print(f"\n{inc.title} ({inc.id}) - rules considered: {considered}")
         if s.conflict:
             how = "; ".join(f"{ref}: {out}" for ref, out in s.decisions.items())
-            print(f"  CONFLICT {s.describe()}: {how}")
+            kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
+            other = f" (also {s.other_incident})" if s.other_incident else ""
+            print(f"  CONFLICT {s.describe()}{other}: {how} - {kind}")
+            for ref, words in s.quotes.items():
+                print(f"    {ref}: \u201c{words}\u201d")
         else:
-            print(f"  silent: {s.describe()}")
+            only = (f" (only the general rule {', '.join(s.general)} decides it)"
+                    if s.general else "")
+            print(f"  silent: {s.describe()}{only}")
+            for ref, outcome, words in guidance(library, s, edition.id):
+                print(f"    {ref} says: {outcome}" + (f" - \u201c{words}\u201d" if words else ""))
     return 0
 
 

@@ -130,7 +130,7 @@ def _candidates(incident: Incident, facts: dict[str, FactValue],
     before possible, more matched conditions first). ``by_book``: the rulebooks in
     the order of ``sources`` come first (the Standard Laws before the ACF guide for
     an English game: the laws before a director's guide)."""
-    found: list[tuple[tuple[bool, bool, int, int, int, int], Ruling]] = []
+    found: list[tuple[tuple[bool, bool, bool, int, int, int, int], Ruling]] = []
     order = 0
     books: list[str] = []
     for ref, rulebook, rule, text, title, specs, in_force in sources:
@@ -151,8 +151,9 @@ def _candidates(incident: Incident, facts: dict[str, FactValue],
                             in_force=in_force, conditions=dict(spec.when),
                             count=dict(spec.count), quotes=spec.all_quotes, basis=spec.basis,
                             note=spec.note, suggestion=spec.suggestion)
-            found.append(((not ruling.applies, spec.suggestion, rank, -len(matched),
-                           len(unknown), order), ruling))
+            # a general rule (a win for any violation) after the specific remedies
+            found.append(((not ruling.applies, spec.suggestion, spec.general, rank,
+                           -len(matched), len(unknown), order), ruling))
     found.sort(key=lambda pair: pair[0])
     return [r for _, r in found]
 

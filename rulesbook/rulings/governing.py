@@ -52,6 +52,11 @@ def _and_list(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _govern(names: list[str]) -> str:
+    """"govern" for several rulebooks or a plural name ("the Standard Laws")."""
+    return "govern" if len(names) > 1 or names[0].endswith("s") else "governs"
+
+
 def _edition_words(book: Rulebook) -> str:
     """"the APCA edition in force": the rulebook's id when it is an abbreviation."""
     short = book.id.upper() if "-" not in book.id and len(book.id) <= 5 else book.short_title
@@ -110,11 +115,11 @@ def governance(library: Library, variant: str | Variant | None = None,
         others = [b.name for b in books if b.id != home.id]
         sentence = f"{head}: {edition_words} governs it"
         if others:
-            sentence += (f"; {_and_list(others)} also govern{'s' if len(others) == 1 else ''} "
-                         f"{words}, as guidance where it is silent")
+            sentence += (f"; {_and_list(others)} also {_govern(others)} {words}, as "
+                         f"guidance where it is silent")
     elif books:
         names = [b.name for b in books]
-        sentence = (f"{head}: {_and_list(names)} govern{'s' if len(names) == 1 else ''} it; "
+        sentence = (f"{head}: {_and_list(names)} {_govern(names)} it; "
                     f"{edition_words} is for {home_for or 'another game'}")
     else:
         sentence = (f"{head}: no rulebook of the library governs it; {edition_words} is for "

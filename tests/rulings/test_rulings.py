@@ -194,14 +194,16 @@ def test_adopted_proposal_replaces_the_original_rulings(library):
     lib = with_edition(library, "apca:10B")
     facts = {"discovered": "later_in_game", "players_agree": False, "reconstructible": False}
     # Rule 10 makes "A PROPER OR LEGAL MOVE" only where the position can be put back
-    # (issue 31): with reconstructible=no the original rules are silent
+    # (issue 31): with reconstructible=no only Rule 26's general win decides
     original = suggest(lib, "illegal_move", {**facts, "repeated": False}, "original")
-    assert "apca:10" not in {r.ref for r in original.rulings} and not original.binding
+    assert {r.ref for r in original.rulings} == {"apca:26"}
     back = suggest(lib, "illegal_move", {**facts, "repeated": False, "reconstructible": True},
                    "original")
     assert back.best.ref == "apca:10" and back.best.outcome == "retract_and_replay"
     amended = suggest(lib, "illegal_move", facts, "test-ed")
-    assert {r.ref for r in amended.rulings} == {"apca:10B"}
+    # 10B replaces Rule 10; Rule 26's general win still stands beside it, ranked after
+    assert {r.ref for r in amended.rulings} == {"apca:10B", "apca:26"}
+    assert amended.rulings[-1].ref == "apca:26"
     assert amended.best.outcome == "referee_options"
     assert amended.best.options == ("continue", "draw", "coin_toss")
     assert amended.best.text == library.index["apca:10B"].text
