@@ -239,7 +239,8 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
     record = GameRecord.from_pdn_game(game)
     requests = [rulings_request(library, record, claim, RequestOrigin.DRAW_CLAIM, args.ply)
                 for claim in draw_claims(library, game.start, game.mainline_moves(), args.ply,
-                                         args.edition, args.notice)]
+                                         args.edition, args.notice,
+                                         args.variant or game.variant)]
     claims = [r.claim for r in requests if r.claim is not None]
     if args.json:
         print_json([c.as_json() for c in claims])

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..draughts import Game, Move, Position
+from ..draughts import Game, Move, Position, Variant
 from ..reconstruct.replay import move_number
 from ..textio import ordinal
 from .claims import DrawClaim, claims_at, count_rules_for
@@ -147,7 +147,8 @@ def _drawing(comparison: Comparison) -> tuple[str, ...]:
 
 
 def draw_announcements(library: Library, start: Position, moves: Iterable[Move | str],
-                       edition: str | None = None) -> tuple[DrawAnnouncement, ...]:
+                       edition: str | None = None,
+                       variant: str | Variant | None = None) -> tuple[DrawAnnouncement, ...]:
     """Every draw claim of the game ``start`` + ``moves`` at the first ply where it is
     decided, in the order of the plies: once where the edition in force decides it
     (the count reached) and, when that comes later or never, once where a proposal
@@ -155,7 +156,9 @@ def draw_announcements(library: Library, start: Position, moves: Iterable[Move |
     ends the walk (the counts follow legal play only)."""
     from ..draughts import DraughtsError
 
-    rules, sources = count_rules_for(library, edition)
+    # the counts and rulings of the rulebooks that govern the game's variant
+    variant = variant if variant is not None else start.variant
+    rules, sources = count_rules_for(library, edition, variant)
     ed = library.edition(edition)
     home = ed.rulebook
     game = Game(start, counts=rules)
@@ -168,12 +171,13 @@ def draw_announcements(library: Library, start: Position, moves: Iterable[Move |
             played = game.push(move)
         except DraughtsError:
             break
-        for claim in claims_at(library, game, rules, sources, ed.id):
+        for claim in claims_at(library, game, rules, sources, ed.id, variant=variant):
             if (claim.incident, AnnouncementLevel.IN_FORCE) in seen:
                 continue
             key = (claim.incident, tuple(sorted(claim.facts.items())))
             if key not in comparisons:
-                comparisons[key] = _drawing(compare(library, claim.incident, claim.facts))
+                comparisons[key] = _drawing(compare(library, claim.incident, claim.facts,
+                                                    variant))
             drawing = comparisons[key]
             if claim.holds:
                 level = AnnouncementLevel.IN_FORCE

@@ -125,3 +125,19 @@ def test_a_pool_game_is_ruled_as_before(library, variant):
     result = suggest(library, "failure_to_capture", facts, variant=variant)
     assert result.binding and result.best.ref == "apca:10"
     assert result.governance.edition_governs
+
+
+def test_draw_claims_of_an_english_game_count_by_the_standard_laws(library):
+    # Standard Laws 12: "within forty of his own moves"; the 13-count is APCA Rule 28's
+    # ("THIS RULE IS USED ONLY WHEN THERE ARE FOUR PIECES ON THE BOARD, AND ALL PIECES ARE
+    # KINGS"), a pool rule: an English game of three kings against one has no 13-count
+    from rulesbook.draughts import Position
+    from rulesbook.rulings import draw_claims
+
+    start = Position.from_fen("B:WK32:BK1,K2,K3", "english")
+    thirteen, strong, _ = draw_claims(library, start, [], 0)
+    assert strong.limit == 40 and strong.ref == "standard-laws:12"
+    assert thirteen.limit is None and not thirteen.applicable
+    assert strong.suggestions.governance.rulebooks == ("standard-laws", "acf-guide")
+    pool = draw_claims(library, Position.from_fen("B:WK32:BK1,K2,K3"), [], 0)
+    assert pool[0].limit == 13 and pool[0].ref == "apca:28" and pool[1].limit == 30
