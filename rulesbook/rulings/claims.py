@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ..draughts import CountRules, DraughtsError, Game, Move, Position, Variant
 from ..draughts.pdn import PdnGame, read_games
 from .engine import Suggestions, governing_sources, suggest
-from .governing import governance
 from .errors import GameRecordError
+from .governing import governance
 
 if TYPE_CHECKING:
     from ..draughts import Game, Move, Position

@@ -157,7 +157,7 @@ def _combinations(library: Library, incident: Incident, other: Incident | None =
             for i, f in enumerate(facts):
                 if f.id == ours and f.type == "number":
                     extra = _thresholds(library, theirs, other.id)
-                    values[i] = sorted(set(values[i]) | set(extra))  # type: ignore[arg-type]
+                    values[i] = sorted(set(values[i]) | set(extra))
     for combo in itertools.product(*values):
         yield dict(zip([f.id for f in facts], combo, strict=True))
 

@@ -17,8 +17,8 @@ import sys
 import pytest
 
 from rulesbook.draughts.pdn import read_games
-from rulesbook.draughts.pdn_variant import guess_variant
 from rulesbook.draughts.pdn_syntax import SyntaxReader
+from rulesbook.draughts.pdn_variant import guess_variant
 from rulesbook.reconstruct import read_records
 from tests.datapaths import CORPUS
 
