@@ -151,8 +151,9 @@ def _candidates(incident: Incident, facts: dict[str, FactValue],
                             in_force=in_force, conditions=dict(spec.when),
                             count=dict(spec.count), quotes=spec.all_quotes, basis=spec.basis,
                             note=spec.note, suggestion=spec.suggestion)
-            # a general rule (a win for any violation) after the specific remedies
-            found.append(((not ruling.applies, spec.suggestion, spec.general, rank,
+            # a general rule (a win for any violation) after every specific remedy,
+            # even one that still needs a fact: the specific words decide first
+            found.append(((spec.general, not ruling.applies, spec.suggestion, rank,
                            -len(matched), len(unknown), order), ruling))
     found.sort(key=lambda pair: pair[0])
     return [r for _, r in found]
