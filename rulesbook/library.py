@@ -405,7 +405,10 @@ class _Loader:
         return Rulebook(id=book_id, title=data["title"], rules=tuple(rules),
                         short_title=data.get("short_title", data["title"]),
                         source=data.get("source", ""), description=data.get("description", ""),
-                        preamble=tuple(preamble))
+                        preamble=tuple(preamble), called=data.get("called", ""),
+                        variants=tuple(data.get("variants", ())),
+                        variants_quote=data.get("variants_quote", ""),
+                        variants_note=data.get("variants_note", ""))
 
     def _check_cross_refs(self, library: Library) -> None:
         refs = list(library.index)

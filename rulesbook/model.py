@@ -123,6 +123,18 @@ class Rulebook:
     source: str = ""
     description: str = ""
     preamble: tuple[Proposal, ...] = ()
+    #: how a sentence names it ("the Standard Laws"); the short title when not given
+    called: str = ""
+    #: the variants of the game it governs (engine names: "pool", "english")
+    variants: tuple[str, ...] = ()
+    #: the source's words that say which game it is for, and how they are read
+    variants_quote: str = ""
+    variants_note: str = ""
+
+    @property
+    def name(self) -> str:
+        """The rulebook as a sentence names it: "the Standard Laws"."""
+        return self.called or f"the {self.short_title or self.title}"
 
     def rule(self, rule_id: str) -> Rule:
         for rule in self.rules:

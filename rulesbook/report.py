@@ -20,11 +20,7 @@ from .reconstruct.record import written_squares
 from .reconstruct.replay import IllegalMove, move_number, replay
 from .rulings.vocabulary import Basis
 from .storage import atomic_write_text
-from .textio import ordinal, visible_controls
-
-if TYPE_CHECKING:
-    from .library import Library
-    from .rulings.cases import Case
+from .textio import ordinal, visible_controls  # noqa: F401 - ordinal re-exported
 
 if TYPE_CHECKING:
     from .library import Library
@@ -67,7 +63,7 @@ class RecordView:
     (or the claim), named as on a scoresheet, and why the move was illegal."""
 
     position: Position
-    caption: str                       # "Position before Black's 5th move, 10-14"
+    caption: str                       # "Position before Black's move 5, 10-14"
     texts: tuple[str, ...]
     start: Position
     illegal: IllegalMove | None         # the disputed move, when it was illegal
@@ -76,8 +72,9 @@ class RecordView:
 
 
 def scoresheet_name(start: Position, before: Position, ply: int, text: str) -> str:
-    """How a scoresheet names ply ``ply``: "Black's 5th move, 10-14"."""
-    return f"{before.turn.title}'s {ordinal(move_number(start, ply))} move, {text}"
+    """How a scoresheet names ply ``ply``: "Black's move 5, 10-14" (the move's number:
+    from a set-up with White to move, Black's first move is move 2)."""
+    return f"{before.turn.title}'s move {move_number(start, ply)}, {text}"
 
 
 def record_view(case: Case) -> RecordView:
@@ -87,7 +84,7 @@ def record_view(case: Case) -> RecordView:
     from .rulings import GameRecordError
 
     try:
-        rep = replay(case.moves or "", start=case.fen or None)
+        rep = replay(case.moves or "", start=case.fen or None, variant=case.variant)
     except DraughtsError as exc:
         raise GameRecordError(f"the record cannot be read: {exc}") from None
     illegal = rep.first_illegal
@@ -143,14 +140,21 @@ def report_markdown(library: Library, case: Case,
     from .rulings import compare, fact_words, get_incident, outcome_words, suggest, verdict_words
 
     incident = get_incident(library, case.incident)
-    result = suggest(library, case.incident, case.facts, edition)
+    result = suggest(library, case.incident, case.facts, edition, case.variant)
+    gov = result.governance
+    assert gov is not None
     view = record_view(case) if (case.fen or case.moves) else None
-    lines = [f"# Dispute report: {md_escape(case.title)}", ""]
-    meta = [("Event", case.event), ("Round", case.round), ("Date", case.date),
+    governing = ", ".join(library.rulebook(b).title for b in gov.rulebooks) or \
+        "none of the library's rulebooks"
+    # the variant and the rulebooks that govern it come first (issue 31)
+    lines = [f"# Dispute report: {md_escape(case.title)}", "", md_escape(gov.sentence), ""]
+    meta = [("Game", gov.variant_title), ("Rulebooks governing it", governing),
+            ("Event", case.event), ("Round", case.round), ("Date", case.date),
             ("Black (red men)", case.players.get("black", "")),
             ("White", case.players.get("white", "")),
             ("Incident", incident.title),
-            ("Edition in force", library.edition(result.edition).title)]
+            ("Edition in force", library.edition(result.edition).title
+             + ("" if gov.edition_governs else " (not this game's rulebook: guidance only)"))]
     for label, value in meta:
         if value:
             lines.append(f"- **{label}:** {md_escape(value)}")
@@ -191,9 +195,16 @@ def report_markdown(library: Library, case: Case,
             lines.append(f"- {md_escape(fact.question)} "
                          f"**{md_escape(fact_words(result.facts[fact.id]))}**")
     lines.append("")
-    lines += ["## Rulings under the edition in force", ""]
+    if gov.edition_governs:
+        lines += ["## Rulings under the edition in force", ""]
+    elif gov.rulebooks:
+        names = [library.rulebook(b).name for b in gov.rulebooks]
+        lines += [f"## Rulings under {md_escape(' and '.join(names))}", ""]
+    else:
+        lines += ["## Rulings (guidance only)", ""]
     if not result.binding:
-        lines += ["No rule in force addresses this dispute; guidance from other rulebooks:", ""]
+        lines += ["No rule of the rulebooks that govern this game addresses this dispute; "
+                  "guidance from other rulebooks:", ""]
     if not result.rulings:
         lines += ["No ruling applies to these facts.", ""]
     for r in result.rulings:
@@ -209,10 +220,12 @@ def report_markdown(library: Library, case: Case,
             lines += ["*The words in bold decide it.*", ""]
         if r.basis is Basis.INFERRED:
             lines += [f"*Inferred, not in the words of the rule:* {md_escape(r.note)}", ""]
-    comp = compare(library, case.incident, case.facts)
+    comp = compare(library, case.incident, case.facts, gov.variant)
     if comp.verdicts:
+        base = "the original APCA rule's" if gov.edition_governs or not comp.baseline \
+            else f"{comp.baseline}'s"
         lines += ["## How each rulebook and proposal decides it", "",
-                  "An outcome marked *differs* is not the original APCA rule's; *inferred* "
+                  f"An outcome marked *differs* is not {md_escape(base)}; *inferred* "
                   "means the text does not say it in words.", "",
                   "| Variant | Outcome |", "|---|---|"]
         for v in comp.verdicts:

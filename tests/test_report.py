@@ -2,7 +2,7 @@
 
 Expected values come from the case's own record, worked by hand on the board:
 1. 11-15 22-18 2. 15x22 25x18 3. 8-11 29-25 4. 9-13 18-15 5. 10-14 — ply 9 is
-Black's 5th move (Black moves first in pool); after 18-15 a White man stands on
+Black's move 5 (Black moves first in pool); after 18-15 a White man stands on
 15 with 10 and 11 behind it and 19 and 18 empty, so Black had to capture:
 10x19 or 11x18.
 """
@@ -32,7 +32,7 @@ def test_ordinals(n, text):
 
 def test_the_disputed_move_is_named_as_on_the_scoresheet(capture_case):
     view = record_view(capture_case)
-    assert view.caption == "Position before Black's 5th move, 10-14"
+    assert view.caption == "Position before Black's move 5, 10-14"
     assert view.illegal is not None and view.illegal.ply == 9
     assert set(view.illegal.legal_moves) == {"10x19", "11x18"}
 

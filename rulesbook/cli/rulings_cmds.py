@@ -28,6 +28,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--fact", action="append", default=[], metavar="KEY=VALUE",
                    help="a fact the referee established (repeatable)")
     p.add_argument("--edition", default=None, help="edition id (default: the one in force)")
+    p.add_argument("--variant", default=None, metavar="NAME",
+                   help="the game's variant (pool, english, russian, brazilian): the rulings "
+                        "of the rulebooks that govern it (default: pool; with --from-game "
+                        "the record's own)")
     p.add_argument("--compare", action="store_true",
                    help="how every variant decides it, disagreements marked")
     p.add_argument("--from-game", metavar="FILE", default=None,
@@ -117,13 +121,13 @@ def cmd_rulings(args: argparse.Namespace, library: Library) -> int:
         get_incident(library, args.incident)
         if args.edition:
             library.edition(args.edition)
-        comp = compare(library, args.incident, facts)
+        comp = compare(library, args.incident, facts, args.variant)
         if args.json:
             print_json(comp.as_json())
             return 0
         _print_comparison(comp)
         return 0
-    result = suggest(library, args.incident, facts, args.edition)
+    result = suggest(library, args.incident, facts, args.edition, args.variant)
     if args.json:
         print_json(result.as_json())
         return 0
@@ -134,6 +138,8 @@ def cmd_rulings(args: argparse.Namespace, library: Library) -> int:
 def _print_suggestions(result: Suggestions) -> None:
     inc = result.incident
     print(f"{inc.title} ({inc.id}) - edition {result.edition}")
+    if result.governance is not None:
+        print(result.governance.sentence)
     if not result.binding:
         print("No rule in force addresses this; guidance from other rulebooks:")
     if not result.rulings:
@@ -233,7 +239,8 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
     record = GameRecord.from_pdn_game(game)
     requests = [rulings_request(library, record, claim, RequestOrigin.DRAW_CLAIM, args.ply)
                 for claim in draw_claims(library, game.start, game.mainline_moves(), args.ply,
-                                         args.edition, args.notice)]
+                                         args.edition, args.notice,
+                                         args.variant or game.variant)]
     claims = [r.claim for r in requests if r.claim is not None]
     if args.json:
         print_json([c.as_json() for c in claims])
@@ -263,6 +270,7 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
     illegal move)."""
     from ..rulings import suggest
     from ..rulings.fromgame import findings_from_file
+    from ..rulings.governing import governance
 
     if args.ply is not None:
         return _draw_claims(args, library)
@@ -285,7 +293,13 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
         unsound = unsound or not finding.sound
         found = finding.incident
         facts: dict[str, object] = dict(found.facts) if found else {}
-        result = suggest(library, found.incident, facts, args.edition) if found else None
+        # the record's variant chooses the rulebooks (an English game: the Standard Laws)
+        variant = args.variant or finding.variant
+        result = suggest(library, found.incident, facts, args.edition, variant) \
+            if found else None
+        if finding.variant_note and not args.json:
+            print(f"{args.from_game}: game {finding.game}: {finding.variant_note}",
+                  file=sys.stderr)
         if args.json:
             if single:
                 print_json(result.as_json() if result is not None else [])
@@ -295,6 +309,9 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
                 errors = list(finding.problems) + (
                     [] if finding.readable else ["the start position cannot be read"])
                 print_json({"game": finding.game, "title": finding.title,
+                            "variant": variant,
+                            "rulebooks": list(result.rulebooks) if result is not None
+                            else list(governance(library, variant, args.edition).rulebooks),
                             "record_errors": errors,
                             "ply": found.ply if found else None,
                             "move": found.move if found else None,
@@ -333,14 +350,17 @@ def _chain(first: GameFinding, second: GameFinding | None,
 
 def cmd_silences(args: argparse.Namespace, library: Library) -> int:
     from ..rulings import get_incident
-    from ..rulings.silences import silences
+    from ..rulings.silences import CONFLICT_WORDS, guidance, silences
 
     edition = library.edition(args.edition)
     if args.proposal:
         return _fills(args, library, edition.id)
     found = silences(library, edition.id)
     if args.json:
-        print_json([s.as_json() for s in found])
+        print_json([{**s.as_json(), "guidance": [
+            {"ref": ref, "outcome": outcome, "quote": words}
+            for ref, outcome, words in guidance(library, s, edition.id)]}
+            if not s.conflict else s.as_json() for s in found])
         return 0
     gaps = [s for s in found if not s.conflict]
     clashes = [s for s in found if s.conflict]
@@ -354,9 +374,17 @@ def cmd_silences(args: argparse.Namespace, library: Library) -> int:
             print(f"\n{inc.title} ({inc.id}) - rules considered: {considered}")
         if s.conflict:
             how = "; ".join(f"{ref}: {out}" for ref, out in s.decisions.items())
-            print(f"  CONFLICT {s.describe()}: {how}")
+            kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
+            other = f" (also {s.other_incident})" if s.other_incident else ""
+            print(f"  CONFLICT {s.describe()}{other}: {how} - {kind}")
+            for ref, words in s.quotes.items():
+                print(f"    {ref}: \u201c{words}\u201d")
         else:
-            print(f"  silent: {s.describe()}")
+            only = (f" (only the general rule {', '.join(s.general)} decides it)"
+                    if s.general else "")
+            print(f"  silent: {s.describe()}{only}")
+            for ref, outcome, words in guidance(library, s, edition.id):
+                print(f"    {ref} says: {outcome}" + (f" - \u201c{words}\u201d" if words else ""))
     return 0
 
 
@@ -401,13 +429,19 @@ def cmd_cases(args: argparse.Namespace, library: Library) -> int:
         print_json([{"id": r.case.id, "title": r.case.title, "incident": r.case.incident,
                       "facts": r.case.facts, "expected": r.case.expected,
                       "outcomes": {k: r.comparison.outcomes.get(k) for k in r.case.expected},
+                      "quote_problems": list(r.quote_problems),
                       "passed": r.passed, "file": r.case.file} for r in results])
-        return 0
+        return 0 if all(r.passed for r in results) else 1
     for r in results:
         print(f"{'ok  ' if r.passed else 'FAIL'} {r.case.id}: {r.case.title}")
         for ref, want, got in r.mismatches:
             print(f"       {ref}: expected {want}, engine gives {got}")
-    return 0
+        for problem in r.quote_problems:
+            print(f"       {problem}")
+    failed = sum(not r.passed for r in results)
+    if failed:
+        print(f"{failed} of {len(results)} case(s) failed")
+    return 0 if not failed else 1
 
 
 # -- report ----------------------------------------------------------------------

@@ -55,7 +55,7 @@ from rulesbook.draughts.pdn_syntax import (
     SyntaxReader,
     normalize_result,
 )
-from rulesbook.draughts.pdn_variant import VariantGuess, guess_variant
+from rulesbook.draughts.pdn_variant import VariantGuess, guess_variant, settled
 
 __all__ = [
     "MAX_VARIATION_DEPTH",
@@ -252,8 +252,9 @@ def _resolve_tree(game: PdnGame, errors: list[PdnError]) -> None:
             position = position.play(move)
 
 
-def _select_variant(raw: RawGame, default: Variant | None,
-                    errors: list[PdnError]) -> tuple[Variant, VariantGuess | None]:
+def _select_variant(raw: RawGame, default: Variant | None, errors: list[PdnError],
+                    settled_guess: VariantGuess | None = None
+                    ) -> tuple[Variant, VariantGuess | None]:
     """The GameType tag's variant; without one (or with one the engine does not
     know) ``default``, or when that is None the variant in which the whole record
     is legal (:func:`~rulesbook.draughts.pdn_variant.guess_variant`)."""
@@ -272,17 +273,19 @@ def _select_variant(raw: RawGame, default: Variant | None,
             return chosen, guess
     if default is not None:
         return default, None
-    guess = guess_variant(raw)
+    guess = settled_guess if settled_guess is not None else guess_variant(raw)
     return guess.chosen, guess
 
 
-def build_game(raw: RawGame, variant: str | Variant | None = None) -> PdnGame:
+def build_game(raw: RawGame, variant: str | Variant | None = None,
+               guess: VariantGuess | None = None) -> PdnGame:
     """Turn a raw game of the syntax layer into a :class:`PdnGame`, resolving moves.
     ``variant`` is for a game without a GameType tag; None: the variant in which
-    the whole record is legal (pool first; ``variant_guess`` says why)."""
+    the whole record is legal (pool first; ``variant_guess`` says why), or ``guess``
+    when the file's other games settled it (:func:`~rulesbook.draughts.pdn_variant.settled`)."""
     errors = list(raw.errors)
     default = Variant.named(variant) if variant is not None else None
-    chosen, guess = _select_variant(raw, default, errors)
+    chosen, guess = _select_variant(raw, default, errors, guess)
     start = Position.start(chosen)
     fen = raw.tags.get("FEN")
     fen_ok = True
@@ -321,13 +324,16 @@ class PdnReader:
         self.strict = strict
         self._syntax = SyntaxReader(handle, first_line=first_line)
         self.count = 0
+        # a game legal in several variants takes the one the file's other games need
+        self._games = settled(iter(self._syntax.read, None), lambda: self.variant is None)
 
     def read_game(self) -> PdnGame | None:
-        raw = self._syntax.read()
-        if raw is None:
+        item = next(self._games, None)
+        if item is None:
             return None
+        raw, guess = item
         self.count += 1
-        game = build_game(raw, self.variant)
+        game = build_game(raw, self.variant, guess)
         if self.strict and game.errors:
             raise PdnParseError.from_error(game.errors[0])
         return game
@@ -397,8 +403,8 @@ def _move_text(position: Position, move: Move, algebraic: bool) -> str:
 
 
 def write_game(game: PdnGame, as_written: bool = False) -> str:
-    """PDN 3.0 text of ``game``: tags (GameType always, FEN when not the
-    standard start), numbered moves with ``x`` for captures (algebraic squares
+    """PDN 3.0 text of ``game``: tags (GameType unless the record had none and its
+    variant was guessed (``variant_guess``), FEN when not the standard start), numbered moves with ``x`` for captures (algebraic squares
     for GameType 25 and 26, numbers for 21 and 23), comments, NAGs,
     variations, the result; no line longer than 80 characters.
 
@@ -410,8 +416,13 @@ def write_game(game: PdnGame, as_written: bool = False) -> str:
     tags = dict(game.tags)
     for key in ("GameType", "FEN", "SetUp", "Setup", "Result"):
         tags.pop(key, None)
-    if variant.gametype is not None:
+    # the GameType the record had (or the variant its writer chose); a variant the
+    # reader guessed for a record without the tag is never stamped into the file
+    had = (game.tags.get("GameType") or "").strip()
+    if variant.gametype is not None and game.variant_guess is None:
         tags["GameType"] = LONG_GAMETYPES.get(variant.gametype, str(variant.gametype))
+    elif had:  # a GameType the engine does not know: written back as the record had it
+        tags["GameType"] = had
     tags["Result"] = game.result
     assert game.start is not None
     if game.start.fen() != Position.start(variant).fen():

@@ -18,8 +18,10 @@ chosen; when none is, the one that goes furthest (the first of those).  The
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import dataclasses
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from itertools import islice
 
 from rulesbook.draughts.errors import AmbiguousMoveError, DraughtsError
@@ -29,7 +31,7 @@ from rulesbook.draughts.position import Position
 from rulesbook.draughts.variant import VARIANTS, Variant
 
 __all__ = ["VariantFit", "VariantGuess", "guess_variant", "legal_prefix", "variant_title",
-           "GUESS_ORDER"]
+           "GUESS_ORDER", "FileVariants", "settled", "FILE_LOOKAHEAD"]
 
 #: The variants tried, in order (pool first).
 GUESS_ORDER: tuple[Variant, ...] = tuple(VARIANTS.values())
@@ -68,6 +70,9 @@ class VariantGuess:
     fits: tuple[VariantFit, ...]
     #: why the variant had to be guessed, the start of :meth:`sentence`
     why: str = "No GameType tag"
+    #: why :attr:`chosen` among several variants that fit: what the file's other games
+    #: need, or the app's default (:meth:`FileVariants.settle`); "" : the first that fits
+    reason: str = ""
 
     @property
     def fitting(self) -> tuple[Variant, ...]:
@@ -96,6 +101,8 @@ class VariantGuess:
             return f"{head} — the only variant in which {moves} legal"
         if fitting:
             others = _and_list([variant_title(v) for v in fitting if v != self.chosen])
+            if self.reason:
+                return f"{head} — {moves} legal in it, and also in {others}; {self.reason}"
             return (f"{head} — {moves} legal in it, and also in {others} "
                     f"(the first that fits is taken)")
         chosen = self.fit(self.chosen)
@@ -153,3 +160,102 @@ def guess_variant(raw: RawGame, variants: Iterable[Variant] = GUESS_ORDER) -> Va
     readable = [f for f in fits if not f.start_error] or fits
     best = max(f.legal for f in readable)
     return VariantGuess(next(f.variant for f in readable if f.legal == best), tuple(fits))
+
+
+# -- the variant of a file's games ---------------------------------------------------
+
+#: how many games after one that is legal in several variants are read, at most, to
+#: find a game of the file that tells them apart
+FILE_LOOKAHEAD = 64
+
+
+def _tagged(raw: RawGame) -> Variant | None:
+    """The variant the record's GameType tag names (None without one, or unknown)."""
+    gametype = (raw.tags.get("GameType") or "").strip()
+    if not gametype:
+        return None
+    try:
+        return Variant.from_gametype(gametype)
+    except DraughtsError:
+        return None
+
+
+@dataclass
+class FileVariants:
+    """What the games of one file need: the variant of each game whose GameType tag
+    names it, or that only one variant makes legal. A game legal in several
+    variants takes the one the file's other games need (:meth:`settle`)."""
+
+    needs: Counter[str] = field(default_factory=Counter)
+
+    def tell(self, raw: RawGame, guess: VariantGuess | None) -> bool:
+        """Count what ``raw`` needs; True when it tells the variants apart."""
+        tagged = _tagged(raw)
+        if tagged is not None:
+            self.needs[tagged.name] += 1
+            return True
+        if guess is not None and len(guess.fitting) == 1:
+            self.needs[guess.fitting[0].name] += 1
+            return True
+        return False
+
+    def settle(self, guess: VariantGuess) -> VariantGuess:
+        """``guess`` with the variant chosen among those that fit: the one the file's
+        other games need most (the app's default, the first tried, when none of
+        them tells), and the reason in words."""
+        fitting = guess.fitting
+        if len(fitting) < 2:
+            return guess
+        counted = [(self.needs[v.name], -i, v) for i, v in enumerate(fitting)
+                   if self.needs[v.name]]
+        total = sum(self.needs.values())
+        if not counted:
+            return dataclasses.replace(
+                guess, chosen=fitting[0],
+                reason=f"no other game of the file tells them apart, so the app's default "
+                       f"is taken ({variant_title(fitting[0])})")
+        n, _, chosen = max(counted, key=lambda item: item[:2])
+        games = "game that tells" if total == 1 else "games that tell"
+        return dataclasses.replace(
+            guess, chosen=chosen,
+            reason=f"the file's other games need {variant_title(chosen)} ({n} of the {total} "
+                   f"{games} the variants apart)")
+
+
+def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True,
+            lookahead: int = FILE_LOOKAHEAD
+            ) -> Iterator[tuple[RawGame, VariantGuess | None]]:
+    """Each game of a file with the variant guess it is read with (None when its
+    GameType tag names a variant, or when ``enabled()`` is False: the caller gives
+    the variant). A game legal in several variants takes the one the file's other
+    games need: those read before it and, when none of those tells, up to
+    ``lookahead`` games after it (read ahead and kept until their turn)."""
+    source = iter(raws)
+    file = FileVariants()
+    pending: deque[tuple[RawGame, VariantGuess | None, bool]] = deque()
+
+    def pull() -> tuple[RawGame, VariantGuess | None, bool] | None:
+        raw = next(source, None)
+        if raw is None:
+            return None
+        guess = None
+        if enabled() and not (raw.tags.get("GameType") or "").strip():
+            guess = guess_variant(raw)
+        return raw, guess, file.tell(raw, guess)
+
+    while True:
+        item = pending.popleft() if pending else pull()
+        if item is None:
+            return
+        raw, guess, _ = item
+        if guess is not None and len(guess.fitting) > 1:
+            if not file.needs:
+                while len(pending) < lookahead:
+                    ahead = pull()
+                    if ahead is None:
+                        break
+                    pending.append(ahead)
+                    if ahead[2]:
+                        break
+            guess = file.settle(guess)
+        yield raw, guess

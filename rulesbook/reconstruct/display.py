@@ -5,7 +5,7 @@ view of the board says the same thing."""
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from rulesbook.draughts import CountState
 from rulesbook.draughts.notation import plies_text
@@ -21,10 +21,15 @@ CHECK_LINK = "ply:"
 SEQUENCE_LINK = "gap-ply:"
 
 
-def check_html(result: Replay, let_stand: bool) -> str:
+def check_html(result: Replay, let_stand: bool, titles: Mapping[str, str] | None = None,
+               verdict: str = "") -> str:
     """The result of "Check record": every move legal, or the first illegal move
-    (every one when ``let_stand``) with the reason and the legal moves."""
+    (every one when ``let_stand``) with the reason and the legal moves. ``titles``:
+    the incidents' titles by id (a referee reads "Failure to capture", never the
+    id); ``verdict``: the ruling of the first illegal move in words, with its rule
+    and the rulebook that governs the game, shown under it."""
     parts = []
+    titles = titles or {}
     if result.ok:
         parts.append(f"<p><b>Every move is legal</b> ({plies_text(len(result.moves))}).</p>")
     for item in result.illegal if let_stand else result.illegal[:1]:
@@ -35,8 +40,11 @@ def check_html(result: Replay, let_stand: bool) -> str:
             f"<b>{html.escape(item.move)}</b></p>"
             f"<p style='font-size:large'>{html.escape(item.message)}</p>"
             f"<p>Legal moves were: {html.escape(legal)}</p>"
-            f"<p class='muted'>Incident: {html.escape(item.incident)}"
+            f"<p class='muted'>Incident: "
+            f"{html.escape(titles.get(item.incident, item.incident.replace('_', ' ')))}"
             f"{' · stood as played' if item.applied else ''}</p>")
+        if verdict and item is result.illegal[0]:
+            parts.append(f"<p><b>{html.escape(verdict)}</b></p>")
     if result.illegal:
         parts.append("<p class='muted'>On the board: the move as written in red, "
                      "the legal moves in blue.</p>")
@@ -97,10 +105,17 @@ def _three_vs_one(state: CountState) -> str | None:
     if not state.three_vs_one_active:
         return None
     limit = state.three_vs_one_limit
-    text = f"{state.three_vs_one_moves} of {limit if limit is not None else '—'} moves"
+    n = state.three_vs_one_moves
+    # the count stops at the limit: "13 of 13", then the moves played past it
+    counted = min(n, limit) if limit is not None else n
+    text = f"{counted} of {limit if limit is not None else '—'} moves of the lone king"
     if state.long_line:
         text += " · lone king on the long line"
-    return text + (" · LIMIT REACHED" if state.three_vs_one_reached else "")
+    if not state.three_vs_one_reached:
+        return text
+    past = n - counted
+    return text + " · LIMIT REACHED" + (f" ({past} more move{'' if past == 1 else 's'} of "
+                                        f"the lone king since)" if past else "")
 
 
 def _strong_side(state: CountState) -> str | None:

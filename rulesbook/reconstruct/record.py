@@ -27,7 +27,7 @@ from rulesbook.draughts.pdn_syntax import (
     SyntaxReader,
     normalize_result,
 )
-from rulesbook.draughts.pdn_variant import VariantGuess
+from rulesbook.draughts.pdn_variant import VariantGuess, settled
 from rulesbook.textio import shorten
 
 __all__ = ["WrittenMove", "Record", "RecordError", "parse_moves_text", "read_records",
@@ -156,9 +156,10 @@ class _Prefixed:
         return self._rest.readline(limit)
 
 
-def _record(raw: RawGame, default: Variant | None) -> Record:
+def _record(raw: RawGame, default: Variant | None,
+            guess: VariantGuess | None = None) -> Record:
     syntax_errors = list(raw.errors)
-    game = build_game(raw, default)
+    game = build_game(raw, default, guess)
     tag_places = set(raw.tag_pos.values())
     problems: list[str] = []
     junk: list[WrittenMove] = []
@@ -234,9 +235,11 @@ def iter_records(handle: TextSource, variant: str | Variant | None = None, *,
         return
     found = False
     prefixed = cast(TextIO, _Prefixed(head, handle))  # SyntaxReader reads lines only
-    for raw in SyntaxReader(prefixed, first_line=first_line):
+    # a game legal in several variants takes the one the file's other games need
+    for raw, guess in settled(SyntaxReader(prefixed, first_line=first_line),
+                              lambda: given is None):
         found = True
-        yield _record(raw, given)
+        yield _record(raw, given, guess)
     if not found:
         raise RecordError("the file has no game")
 

@@ -43,7 +43,7 @@ from .fromgame import (
     incident_from_reconstruction,
 )
 from .quotes import QuoteSpan, find_quote, merged_spans, quote_spans
-from .request import RequestOrigin, RulingsRequest, rulings_request
+from .request import RequestOrigin, RulingsRequest, rulings_request, verdict_line
 from .silences import Fill, Silence, fills, open_proposals, silences
 from .vocabulary import OUTCOMES, Basis, fact_words, outcome_words, verdict_words
 
@@ -57,6 +57,6 @@ __all__ = [
     "UnknownIncidentError", "Verdict", "cases_for_proposal", "compare", "count_rules_for",
     "draw_claims", "draw_claims_from_pdn", "first_illegal_move", "get_case", "get_incident",
     "incident_from_reconstruction", "IncidentSource", "incidents", "rulings_request",
-    "load_case_file", "load_cases", "run_case",
+    "load_case_file", "load_cases", "run_case", "verdict_line",
     "fact_words", "outcome_words", "suggest", "verdict_words",
 ]

@@ -8,7 +8,7 @@ of the edition in force) and each claim is the one :func:`draw_claims` gives
 (``rulings --from-game … --ply N``): this module only walks the game once and
 says where each claim first holds, in the words a referee reads out::
 
-    13-count reached after White's 25th move: draw under apca:28 — and under 28A, 24B
+    13-count reached at the lone king's 13th move (White's move 25): draw under apca:28 — and under 28A, 24B
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..draughts import Game, Move, Position
+from ..draughts import Game, Move, Position, Variant
 from ..reconstruct.replay import move_number
 from ..textio import ordinal
 from .claims import DrawClaim, claims_at, count_rules_for
@@ -87,13 +87,16 @@ def _same_rule_first(refs: tuple[str, ...], rule: str) -> tuple[str, ...]:
 
 
 def _head(claim: DrawClaim, reached: bool) -> str:
+    """The count in the referee's terms: the lone king's own moves are counted ("the
+    lone king's 13th move"), never the scoresheet's move number."""
     facts = claim.facts
     if claim.incident == "thirteen_count":
+        at = f"at the lone king's {ordinal(claim.moves)} move"
         if reached:
-            return (f"Long-line count reached ({claim.moves} moves)"
-                    if claim.name == "long line" else "13-count reached")
+            return (f"Long-line count reached {at}" if claim.name == "long line"
+                    else f"13-count reached {at}")
         where = " on the long line" if facts.get("long_line") else ""
-        return f"Lone king{where}, {claim.moves} moves,"
+        return f"Lone king{where}, its {ordinal(claim.moves)} move"
     if claim.incident == "strong_side_count":
         if reached and claim.limit is not None:
             return f"Stronger side's {claim.limit}-move count reached"
@@ -106,7 +109,9 @@ def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
                        ) -> tuple[str, str | None, str | None, tuple[str, ...],
                                   tuple[str, ...]]:
     """(text, outcome, ruling ref, needs, also) of a claim announced after ``side``'s
-    ``number``-th move; ``drawing``: the refs of every variant deciding a draw."""
+    move numbered ``number`` on the scoresheet (a move number, not an ordinal: from a
+    set-up position Black's first move may be move 2); ``drawing``: the refs of
+    every variant deciding a draw."""
     best = claim.suggestions.best if claim.suggestions is not None else None
     binding = claim.suggestions.binding if claim.suggestions is not None else False
     outcome = best.outcome if best is not None and binding else None
@@ -118,7 +123,7 @@ def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
                                 for u in r.unknown_facts))
     also = _same_rule_first(tuple(_short(r, home) for r in drawing if r != ref),
                             _short(ref or claim.ref or "", home))
-    text = f"{_head(claim, reached)} after {side}'s {ordinal(number)} move: "
+    text = f"{_head(claim, reached)} ({side}'s move {number}): "
     if outcome is not None and ref is not None:
         said = {DRAW: DRAW, PLAY_ON: "play goes on"}.get(outcome) or outcome_words(outcome)
         text += f"{said} under {ref}"
@@ -142,7 +147,8 @@ def _drawing(comparison: Comparison) -> tuple[str, ...]:
 
 
 def draw_announcements(library: Library, start: Position, moves: Iterable[Move | str],
-                       edition: str | None = None) -> tuple[DrawAnnouncement, ...]:
+                       edition: str | None = None,
+                       variant: str | Variant | None = None) -> tuple[DrawAnnouncement, ...]:
     """Every draw claim of the game ``start`` + ``moves`` at the first ply where it is
     decided, in the order of the plies: once where the edition in force decides it
     (the count reached) and, when that comes later or never, once where a proposal
@@ -150,7 +156,9 @@ def draw_announcements(library: Library, start: Position, moves: Iterable[Move |
     ends the walk (the counts follow legal play only)."""
     from ..draughts import DraughtsError
 
-    rules, sources = count_rules_for(library, edition)
+    # the counts and rulings of the rulebooks that govern the game's variant
+    variant = variant if variant is not None else start.variant
+    rules, sources = count_rules_for(library, edition, variant)
     ed = library.edition(edition)
     home = ed.rulebook
     game = Game(start, counts=rules)
@@ -163,12 +171,13 @@ def draw_announcements(library: Library, start: Position, moves: Iterable[Move |
             played = game.push(move)
         except DraughtsError:
             break
-        for claim in claims_at(library, game, rules, sources, ed.id):
+        for claim in claims_at(library, game, rules, sources, ed.id, variant=variant):
             if (claim.incident, AnnouncementLevel.IN_FORCE) in seen:
                 continue
             key = (claim.incident, tuple(sorted(claim.facts.items())))
             if key not in comparisons:
-                comparisons[key] = _drawing(compare(library, claim.incident, claim.facts))
+                comparisons[key] = _drawing(compare(library, claim.incident, claim.facts,
+                                                    variant))
             drawing = comparisons[key]
             if claim.holds:
                 level = AnnouncementLevel.IN_FORCE

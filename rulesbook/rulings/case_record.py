@@ -34,8 +34,9 @@ def case_game(data: Mapping[str, object]) -> CaseRecord:
     """Replay a case's ``fen`` and ``moves``. A move that cannot be played is only
     allowed as the disputed move (``disputed_ply``); raises GameRecordError otherwise."""
     fen = data.get("fen")
+    variant = str(data.get("variant") or "pool")  # the schema allows only known names
     try:
-        start = Position.from_fen(str(fen)) if fen else Position.start("pool")
+        start = Position.from_fen(str(fen), variant) if fen else Position.start(variant)
     except DraughtsError as exc:
         raise GameRecordError(f"the position cannot be read: {exc}") from None
     game = Game(start)

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 from ..documents import DocumentError, DocumentStage, load_document
 from ..errors import Problem
 from ..yamlio import LoadedYaml
-from .catalogue import catalogue_of, did_you_mean
+from .catalogue import RulingSpec, catalogue_of, condition_holds, did_you_mean, specs_for
 from .checks import check_case
 from .engine import Comparison, compare
 from .errors import UnknownCaseError
+from .quotes import normalise
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -44,6 +45,8 @@ class Case:
     decision: str = ""
     notes: str = ""
     file: str = ""
+    #: the game's variant (engine name); None: the edition's own (pool)
+    variant: str | None = None
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any], file: str = "") -> Case:
@@ -58,7 +61,7 @@ class Case:
                    round=str(data.get("round", "")),
                    date=str(data.get("date", "")), players=dict(data.get("players", {})),
                    decision=data.get("decision", "").strip(), notes=data.get("notes", "").strip(),
-                   file=file)
+                   file=file, variant=data.get("variant"))
 
 
 def load_cases(library: Library) -> tuple[Case, ...]:
@@ -100,19 +103,80 @@ class CaseResult:
     case: Case
     comparison: Comparison
     mismatches: tuple[tuple[str, str | None, str | None], ...]  # (ref, expected, got)
+    #: expectations that the case's own quotes do not give on its facts (see
+    #: :func:`quoted_outcomes`), each in words
+    quote_problems: tuple[str, ...] = ()
 
     @property
     def passed(self) -> bool:
-        return not self.mismatches
+        return not self.mismatches and not self.quote_problems
+
+
+def _ruling_specs(library: Library, ref: str, incident: str) -> tuple[RulingSpec, ...]:
+    """The rulings of ``ref`` for ``incident``; an endorsement decides with its rule's."""
+    from ..model import Proposal
+
+    specs = tuple(s for s in specs_for(library, ref) if incident in s.incidents)
+    entry = library.index.get(ref)
+    if not specs and isinstance(entry, Proposal) and entry.kind == "endorsement":
+        rule = entry.ref.rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ") or entry.ref
+        specs = tuple(s for s in specs_for(library, rule) if incident in s.incidents)
+    return specs
+
+
+def quoted_outcomes(library: Library, case: Case, ref: str) -> tuple[set[str], list[str]]:
+    """What the words a case quotes for ``ref`` decide on the case's facts, recomputed
+    from the rulings that carry those words: (outcomes, why not). A ruling carries
+    the quote when one of its quotes stands in the case's words or they in it. The
+    outcomes are those of such rulings whose every condition holds on the case's
+    facts; ``why not`` says, for each that does not apply, the condition it needs."""
+    quote = case.quotes.get(ref)
+    if not isinstance(quote, str):
+        return set(), []
+    words = normalise(quote)
+    carrying = [s for s in _ruling_specs(library, ref, case.incident)
+                if any(normalise(q) in words or words in normalise(q) for q in s.all_quotes)]
+    outcomes: set[str] = set()
+    why: list[str] = []
+    for spec in carrying:
+        needs = [f"{k}={_show(c)}" for k, c in spec.when.items()
+                 if k not in case.facts or not condition_holds(c, case.facts[k])]
+        if needs:
+            why.append(f"the ruling with these words needs {', '.join(needs)}")
+        else:
+            outcomes.add(spec.outcome)
+    if not carrying:
+        why.append("no ruling of it carries these words")
+    return outcomes, why
+
+
+def _show(condition: object) -> str:
+    if isinstance(condition, bool):
+        return "yes" if condition else "no"
+    if isinstance(condition, list):
+        return "/".join(_show(c) for c in condition)
+    return str(condition)
 
 
 def run_case(library: Library, case: Case) -> CaseResult:
-    """Decide the case under every variant and compare with its expected outcomes."""
-    comparison = compare(library, case.incident, case.facts)
+    """Decide the case under every variant and compare with its expected outcomes;
+    each expectation is also recomputed from the words the case quotes for it
+    (:func:`quoted_outcomes`), so a case whose expectation its quotes do not give
+    on its facts is never ok, whatever the engine answers."""
+    comparison = compare(library, case.incident, case.facts, case.variant)
     got = comparison.outcomes
     mismatches = tuple((ref, want, got.get(ref)) for ref, want in case.expected.items()
                        if got.get(ref) != want)
-    return CaseResult(case, comparison, mismatches)
+    problems: list[str] = []
+    for ref, want in case.expected.items():
+        if want is None or ref not in case.quotes:
+            continue
+        outcomes, why = quoted_outcomes(library, case, ref)
+        if want not in outcomes:
+            said = f"the quoted words give {', '.join(sorted(outcomes))}" if outcomes else \
+                "; ".join(why)
+            problems.append(f"{ref}: expected {want}, but {said}")
+    return CaseResult(case, comparison, mismatches, tuple(problems))
 
 
 @dataclass(frozen=True)
@@ -140,7 +204,8 @@ def cases_for_proposal(library: Library, proposal: str) -> tuple[CaseDifference,
             verdict = comp.verdict(entry.ref)
         except KeyError:
             continue
-        if verdict.differs:
+        # differs from the original's decision, or decides where the original is silent
+        if verdict.differs or (comp.baseline is None and verdict.outcome is not None):
             out.append(CaseDifference(case, entry.ref, comp.baseline_outcome, comp.baseline,
                                       verdict.outcome))
     return tuple(out)

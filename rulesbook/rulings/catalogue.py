@@ -95,6 +95,17 @@ class Fact:
 
 
 @dataclass(frozen=True)
+class Overlap:
+    """The same position is also a case of ``incident``: when ``when`` holds on this
+    incident's facts, the other's facts are ``facts`` (other fact -> this fact)."""
+
+    incident: str
+    when: dict[str, Any] = field(hash=False, compare=False)
+    facts: dict[str, str] = field(hash=False, compare=False)
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Incident:
     """A type of dispute, with the facts that decide it."""
 
@@ -103,6 +114,7 @@ class Incident:
     description: str
     facts: tuple[Fact, ...]
     topics: tuple[str, ...] = ()
+    overlaps: tuple[Overlap, ...] = ()
 
     def fact(self, fact_id: str) -> Fact:
         for fact in self.facts:
@@ -141,6 +153,7 @@ class RulingSpec:
     basis: Basis = Basis.STATED
     note: str = ""                        # what was inferred and why
     suggestion: bool = False              # an author's suggestion, not a rule of the book
+    general: bool = False                 # a general rule that specific remedies qualify
 
     @property
     def all_quotes(self) -> tuple[str, ...]:
@@ -165,7 +178,8 @@ class RulingSpec:
                    quotes=tuple(raw.get("quotes", ())),
                    condition_quotes=dict(raw.get("condition_quotes") or {}),
                    basis=Basis(raw.get("basis", "stated")), note=raw.get("note", ""),
-                   suggestion=bool(raw.get("suggestion", False)))
+                   suggestion=bool(raw.get("suggestion", False)),
+                   general=bool(raw.get("general", False)))
 
 
 def condition_holds(condition: Any, value: Any) -> bool:
@@ -214,8 +228,11 @@ def parse_incidents(data_list: Iterable[Mapping[str, Any]]) -> tuple[Incident, .
             facts = tuple(Fact(f["id"], f["type"], f["question"], tuple(f.get("choices", ())),
                                f.get("minimum"), bool(f.get("whole", False)))
                           for f in raw.get("facts", ()))
+            overlaps = tuple(Overlap(o["incident"], dict(o.get("when") or {}),
+                                     dict(o.get("facts") or {}), o.get("note", ""))
+                             for o in raw.get("overlaps", ()))
             out.append(Incident(raw["id"], raw["title"], raw["description"].strip(), facts,
-                                tuple(raw.get("topics", ()))))
+                                tuple(raw.get("topics", ())), overlaps))
     return tuple(out)
 
 

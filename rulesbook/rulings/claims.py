@@ -7,10 +7,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..draughts import CountRules, DraughtsError, Game, Move, Position
+from ..draughts import CountRules, DraughtsError, Game, Move, Position, Variant
 from ..draughts.pdn import PdnGame, read_games
-from .engine import Suggestions, in_force_sources, suggest
+from .engine import Suggestions, governing_sources, suggest
 from .errors import GameRecordError
+from .governing import governance
 
 if TYPE_CHECKING:
     from ..draughts import Game, Move, Position
@@ -21,13 +22,19 @@ if TYPE_CHECKING:
 CLAIM_INCIDENTS = ("thirteen_count", "strong_side_count", "repetition")
 
 
-def count_rules_for(library: Library,
-                    edition: str | None = None) -> tuple[CountRules, dict[str, str]]:
+def count_rules_for(library: Library, edition: str | None = None,
+                    variant: str | Variant | None = None) -> tuple[CountRules, dict[str, str]]:
     """The CountRules of an edition, built from the ``count:`` of the rulings in force,
-    and which record set each parameter. Counts no rule in force sets are off."""
+    and which record set each parameter. Counts no rule in force sets are off.
+    ``variant``: a game the edition does not govern counts by the rulebooks that
+    govern it (an English game: the Standard Laws' forty moves, no 13-count)."""
     params: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    for source in in_force_sources(library, edition):
+    gov = governance(library, variant, edition)
+    binding, _ = governing_sources(library, gov)
+    # the rules in force as ever (a later rule's count wins); of several rulebooks
+    # that govern the game, the first one's (the Standard Laws before the ACF guide)
+    for source in binding if gov.edition_governs else list(reversed(binding)):
         for spec in source.specs:
             for key, value in spec.count.items():
                 params[key] = value
@@ -77,24 +84,28 @@ def replay(start: Position | None, moves: Iterable[Move | str], counts: CountRul
 def draw_claims(library: Library, start: Position | None, moves: Iterable[Move | str],
                 ply: int | None = None,
                 edition: str | None = None,
-                notice_ply: int | None = None) -> tuple[DrawClaim, ...]:
+                notice_ply: int | None = None,
+                variant: str | Variant | None = None) -> tuple[DrawClaim, ...]:
     """Every draw claim at ``ply`` (default: the end) of the game ``start`` + ``moves``,
     under ``edition``: whether it holds, how many moves remain, and the rulings.
 
     ``notice_ply``: the ply after which notice was given (the Standard Laws count
     the stronger side's moves "from the point at which notice was given"); without
     it the stronger side's moves count from the last capture or man move."""
-    rules, sources = count_rules_for(library, edition)
+    if variant is None and start is not None:
+        variant = start.variant
+    rules, sources = count_rules_for(library, edition, variant)
     game = replay(start, moves, rules, ply)
     if notice_ply is not None and not 0 <= notice_ply <= game.ply:
         raise GameRecordError(f"the notice at ply {notice_ply} is outside the game "
                               f"(0-{game.ply})")
-    return claims_at(library, game, rules, sources, edition, notice_ply)
+    return claims_at(library, game, rules, sources, edition, notice_ply, variant)
 
 
 def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str, str],
               edition: str | None = None,
-              notice_ply: int | None = None) -> tuple[DrawClaim, ...]:
+              notice_ply: int | None = None,
+              variant: str | Variant | None = None) -> tuple[DrawClaim, ...]:
     """Every draw claim at the current ply of ``game`` (played with the count
     ``rules``; ``sources``: which record set each parameter, as
     :func:`count_rules_for` gives them), under ``edition``."""
@@ -115,7 +126,8 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
         why = (f"The lone king has made {n} move(s) of {limit}"
                + (" on the long line" if name == "long line" else "") + ".")
     claims.append(_claim(library, edition, "thirteen_count", name, active and limit is not None,
-                         bool(active and state.three_vs_one_reached), n, limit, ref, why, facts))
+                         bool(active and state.three_vs_one_reached), n, limit, ref, why, facts,
+                         variant))
     # stronger side
     limit = state.strong_side_limit
     strong = state.strong_side
@@ -142,7 +154,7 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
                     f"can be completed in them.")
     claims.append(_claim(library, edition, "strong_side_count", "stronger side",
                          strong is not None and limit is not None, reached,
-                         n, limit, sources.get("strong_side_limit"), why, facts))
+                         n, limit, sources.get("strong_side_limit"), why, facts, variant))
     # repetition
     n = state.repetitions
     limit = state.repetition_limit
@@ -150,16 +162,16 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
            "; no rule in force makes repetition a draw."))
     claims.append(_claim(library, edition, "repetition", "repetition", limit is not None,
                          state.repetition_reached, n, limit, sources.get("repetition_limit"),
-                         why, {"repetitions": n}))
+                         why, {"repetitions": n}, variant))
     return tuple(claims)
 
 
 def _claim(library: Library, edition: str | None, incident: str, name: str, applicable: bool,
            holds: bool, moves: int, limit: int | None, ref: str | None, why: str,
-           facts: dict[str, Any]) -> DrawClaim:
+           facts: dict[str, Any], variant: str | Variant | None = None) -> DrawClaim:
     remaining = max(0, limit - moves) if (limit is not None and applicable) else None
     return DrawClaim(incident, name, applicable, bool(holds), moves, limit, remaining, ref, why,
-                     facts, suggest(library, incident, facts, edition))
+                     facts, suggest(library, incident, facts, edition, variant))
 
 
 def draw_claims_from_pdn(library: Library, text: str, ply: int | None = None,

@@ -9,9 +9,11 @@ from typing import TYPE_CHECKING, NamedTuple
 from ..editions import consolidate
 from ..model import Proposal, Rule, Rulebook
 from .catalogue import Fact, Incident, RulingSpec, condition_holds, get_incident, specs_for
+from .governing import Governance, governance
 from .vocabulary import OUTCOMES, Basis, FactValue
 
 if TYPE_CHECKING:
+    from ..draughts import Variant
     from ..library import Library
 
 JSON_KEYS = ("ref", "rulebook", "outcome", "options", "summary", "matched_facts",
@@ -69,13 +71,30 @@ class Suggestions:
     rulings: tuple[Ruling, ...] = ()
     questions: tuple[Fact, ...] = ()   # unknown facts that would change the answer
     binding: bool = True               # False when only other rulebooks address it
+    #: the game's variant and the rulebooks that govern it (None: not asked for a game)
+    governance: Governance | None = None
 
     @property
     def best(self) -> Ruling | None:
         return self.rulings[0] if self.rulings and self.rulings[0].applies else None
 
+    @property
+    def variant(self) -> str | None:
+        return self.governance.variant if self.governance is not None else None
+
+    @property
+    def rulebooks(self) -> tuple[str, ...]:
+        """The rulebooks that govern the game's variant."""
+        return self.governance.rulebooks if self.governance is not None else ()
+
     def as_json(self) -> list[dict[str, object]]:
-        return [r.as_json() for r in self.rulings]
+        """Each ruling's JSON; with the governance, each also names the game's
+        ``variant`` and the ``rulebooks`` that govern it."""
+        extra: dict[str, object] = {}
+        if self.governance is not None:
+            extra = {"variant": self.governance.variant,
+                     "rulebooks": list(self.governance.rulebooks)}
+        return [{**r.as_json(), **extra} for r in self.rulings]
 
 
 class RulingSource(NamedTuple):
@@ -106,12 +125,18 @@ def _evaluate(spec: RulingSpec, facts: dict[str, FactValue]
 
 
 def _candidates(incident: Incident, facts: dict[str, FactValue],
-                sources: Iterable[RulingSource]) -> list[Ruling]:
+                sources: Iterable[RulingSource], by_book: bool = False) -> list[Ruling]:
     """Rulings of ``sources`` for the incident, most specific first (applying
-    before possible, more matched conditions first)."""
-    found: list[tuple[tuple[bool, bool, int, int, int], Ruling]] = []
+    before possible, more matched conditions first). ``by_book``: the rulebooks in
+    the order of ``sources`` come first (the Standard Laws before the ACF guide for
+    an English game: the laws before a director's guide)."""
+    found: list[tuple[tuple[bool, bool, bool, int, int, int, int], Ruling]] = []
     order = 0
+    books: list[str] = []
     for ref, rulebook, rule, text, title, specs, in_force in sources:
+        if rulebook not in books:
+            books.append(rulebook)
+        rank = books.index(rulebook) if by_book else 0
         for spec in specs:
             if incident.id not in spec.incidents:
                 continue
@@ -126,8 +151,10 @@ def _candidates(incident: Incident, facts: dict[str, FactValue],
                             in_force=in_force, conditions=dict(spec.when),
                             count=dict(spec.count), quotes=spec.all_quotes, basis=spec.basis,
                             note=spec.note, suggestion=spec.suggestion)
-            found.append(((not ruling.applies, spec.suggestion, -len(matched), len(unknown),
-                           order), ruling))
+            # a general rule (a win for any violation) after every specific remedy,
+            # even one that still needs a fact: the specific words decide first
+            found.append(((spec.general, not ruling.applies, spec.suggestion, rank,
+                           -len(matched), len(unknown), order), ruling))
     found.sort(key=lambda pair: pair[0])
     return [r for _, r in found]
 
@@ -154,9 +181,10 @@ def in_force_sources(library: Library, edition: str | None = None) -> Iterator[R
                                rif.title, specs, True)
 
 
-def _other_sources(library: Library, home: str) -> Iterator[RulingSource]:
+def _other_sources(library: Library, home: str,
+                   skip: tuple[str, ...] = ()) -> Iterator[RulingSource]:
     for book in ordered_books(library):
-        if book.id == home:
+        if book.id == home or book.id in skip:
             continue
         for rule in book.rules:
             specs = specs_for(library, rule.ref)
@@ -165,22 +193,56 @@ def _other_sources(library: Library, home: str) -> Iterator[RulingSource]:
                                    False)
 
 
+def _book_sources(library: Library, books: tuple[str, ...]) -> Iterator[RulingSource]:
+    """The rules with rulings of the rulebooks ``books`` (that govern the game)."""
+    for book in ordered_books(library):
+        if book.id not in books:
+            continue
+        for rule in book.rules:
+            specs = specs_for(library, rule.ref)
+            if specs:
+                yield RulingSource(rule.ref, book.id, rule.ref, rule.text, rule.title, specs,
+                                   True)
+
+
+def governing_sources(library: Library, gov: Governance
+                      ) -> tuple[list[RulingSource], list[RulingSource]]:
+    """(binding, guidance) sources for a game under ``gov``: a game the edition
+    governs takes the rules in force, the other rulebooks as guidance; a game of
+    another variant the rulebooks that govern it, with the edition in force and
+    the rest as guidance; a variant no rulebook governs, everything as guidance."""
+    in_force = list(in_force_sources(library, gov.edition))
+    if gov.edition_governs:
+        return in_force, list(_other_sources(library, gov.edition_rulebook))
+    edition_guidance = [s._replace(in_force=False) for s in in_force]
+    others = list(_other_sources(library, gov.edition_rulebook, gov.rulebooks))
+    return list(_book_sources(library, gov.rulebooks)), edition_guidance + others
+
+
 def suggest(library: Library, incident: str, facts: dict[str, object] | None = None,
-            edition: str | None = None) -> Suggestions:
+            edition: str | None = None, variant: str | Variant | None = None) -> Suggestions:
     """The rulings that apply to ``incident`` with ``facts`` under ``edition`` (the
     edition in force by default), most specific first, with the facts still unknown
     that would change the answer. When no rule in force addresses the case, the other
-    rulebooks' rulings are given as guidance (``binding`` is False)."""
+    rulebooks' rulings are given as guidance (``binding`` is False).
+
+    ``variant``: the game's variant (:mod:`~rulesbook.rulings.governing`): a game the
+    edition's rulebook does not govern (English checkers under the APCA rules) is
+    ruled by the rulebooks that govern its variant, the edition only as guidance.
+    None: a game of the edition's own variant (pool)."""
     inc = get_incident(library, incident)
     known = inc.check_facts(facts)
     ed = library.edition(edition)
-    rulings = _candidates(inc, known, list(in_force_sources(library, ed.id)))
+    gov = governance(library, variant, ed.id)
+    binding_sources, guidance = governing_sources(library, gov)
+    rulings = _candidates(inc, known, binding_sources, by_book=not gov.edition_governs)
     binding = True
     if not rulings:
-        others = _candidates(inc, known, list(_other_sources(library, ed.rulebook)))
+        others = _candidates(inc, known, guidance)
         if others:
             rulings, binding = others, False
-    return Suggestions(inc, known, ed.id, tuple(rulings), _questions(inc, rulings), binding)
+    return Suggestions(inc, known, ed.id, tuple(rulings), _questions(inc, rulings), binding,
+                       gov)
 
 
 # -- compare -----------------------------------------------------------------
@@ -251,11 +313,12 @@ class Comparison:
 BOOK_ORDER = ("apca", "standard-laws", "spanish-pool", "acf-guide")
 
 
-def ordered_books(library: Library) -> list[Rulebook]:
-    """The rulebooks in the order variants are shown: the edited book first, then the
-    Standard Laws, the Spanish pool rules, the ACF guide, then any others."""
+def ordered_books(library: Library, first: tuple[str, ...] = ()) -> list[Rulebook]:
+    """The rulebooks in the order variants are shown: ``first`` (the rulebooks that
+    govern the game), then the edited book, the Standard Laws, the Spanish pool
+    rules, the ACF guide, then any others."""
     home = library.editions[0].rulebook if library.editions else "apca"
-    order = (home,) + tuple(b for b in BOOK_ORDER if b != home)
+    order = tuple(dict.fromkeys(first + (home,) + BOOK_ORDER))
     return sorted(library.rulebooks,
                   key=lambda b: (order.index(b.id) if b.id in order else len(order), b.id))
 
@@ -271,9 +334,10 @@ class _Variant(NamedTuple):
     endorses: str | None
 
 
-def _variants(library: Library, incident_id: str) -> Iterator[_Variant]:
+def _variants(library: Library, incident_id: str,
+              first: tuple[str, ...] = ()) -> Iterator[_Variant]:
     """Every record that addresses the incident, in the order variants are shown."""
-    for book in ordered_books(library):
+    for book in ordered_books(library, first):
         for prop in book.preamble:
             specs = specs_for(library, prop.ref)
             if _addresses(specs, incident_id):
@@ -303,15 +367,24 @@ def _label(library: Library, entry: Rule | Proposal) -> str:
 
 
 def compare(library: Library, incident: str,
-            facts: dict[str, object] | None = None) -> Comparison:
+            facts: dict[str, object] | None = None,
+            variant: str | Variant | None = None) -> Comparison:
     """How every variant decides ``incident`` with ``facts``: the original APCA rules,
     each proposal, the Standard Laws, the Spanish pool rules and the ACF guide. A variant
-    that differs from the original APCA rules' decision is marked ``differs``."""
+    that differs from the original APCA rules' decision is marked ``differs``.
+
+    ``variant``: a game the APCA rules do not govern (English checkers) is compared
+    with the first rulebook that governs it instead (the Standard Laws), shown first."""
     inc = get_incident(library, incident)
     known = inc.check_facts(facts)
     home = library.editions[0].rulebook if library.editions else "apca"
+    first: tuple[str, ...] = ()
+    if variant is not None and library.editions:
+        gov = governance(library, variant)
+        if not gov.edition_governs and gov.rulebooks:
+            home, first = gov.rulebooks[0], gov.rulebooks
     raw: list[Verdict] = []
-    for entry, kind, specs, text, endorses in _variants(library, inc.id):
+    for entry, kind, specs, text, endorses in _variants(library, inc.id, first):
         title = entry.title if isinstance(entry, Rule) else (entry.title or "")
         source = RulingSource(entry.ref, entry.rulebook, entry.ref, text, title, specs, True)
         rulings = _candidates(inc, known, [source])

@@ -78,6 +78,10 @@ class GameFinding:
     problems: tuple[str, ...] = ()
     readable: bool = True
     incident: GameIncident | None = None
+    #: the record's variant (engine name): the rulings are those of its rulebooks
+    variant: str = "pool"
+    #: why the variant was chosen when the record has no GameType tag ("" with one)
+    variant_note: str = ""
 
     @property
     def sound(self) -> bool:
@@ -138,9 +142,12 @@ def findings_from_file(library: Library, path: str | os.PathLike[str], game: int
                 # error, never a player's illegal move (never a ruling)
                 unusable = no_move_problem(record)
                 problems = record.problems + ((unusable,) if unusable else ())
+                guess = record.variant_guess
                 yield GameFinding(number, _title(record), problems, readable,
                                   _incident(library, record)
-                                  if readable and unusable is None else None)
+                                  if readable and unusable is None else None,
+                                  record.variant.name,
+                                  guess.sentence() if guess is not None else "")
                 if game is not None:
                     return
     except GameRecordError:

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from ..library import Library
     from ..reconstruct.session import GameRecord
 
-__all__ = ["RequestOrigin", "RulingsRequest", "rulings_request"]
+__all__ = ["RequestOrigin", "RulingsRequest", "rulings_request", "verdict_line"]
 
 
 class RequestOrigin(enum.Enum):
@@ -117,3 +117,29 @@ def rulings_request(library: Library, record: GameRecord,
         side = _mover(record.start, incident.ply)
     return RulingsRequest(incident, origin, record.variant, record.start, record.texts,
                           RecordTags.of(record), side, claim)
+
+
+def verdict_line(library: Library, request: RulingsRequest, edition: str | None = None) -> str:
+    """The ruling of a request in one line, as the Check panel shows it under the
+    illegal move: the rulebook that governs the game, the outcome in words and its
+    rule beside it ("Under the Standard Laws (English checkers): the offending
+    player forfeits the game - standard-laws:10")."""
+    from .engine import suggest
+    from .vocabulary import outcome_words
+
+    incident = request.incident
+    result = suggest(library, incident.incident, dict(incident.facts), edition, request.variant)
+    gov = result.governance
+    assert gov is not None
+    books = [library.rulebook(b).name for b in gov.rulebooks]
+    under = (" and ".join(books) if gov.rulebooks and not gov.edition_governs
+             else f"edition {result.edition}")
+    head = f"Under {under} ({gov.variant_title})"
+    best = result.best
+    if best is None:
+        return f"{head}: not decided on these facts - open the rulings"
+    words = outcome_words(best.outcome)
+    if best.options:
+        words += ": " + ", ".join(o.replace("_", " ") for o in best.options)
+    guidance = "" if result.binding else " (guidance from another rulebook)"
+    return f"{head}: {words} \u2014 {best.ref}{guidance}"

@@ -37,6 +37,27 @@ _Row: TypeAlias = tuple[FactValue | _Wild, ...]  # a combination's values in cat
 _Decided: TypeAlias = set[tuple[str, tuple[str, ...]]]  # {(outcome, options)}
 
 
+class ConflictKind(str, Enum):
+    """How two rules decide the same facts differently."""
+
+    IN_FORCE = "in_force"        # two rules in force decide the same facts differently
+    GENERAL = "general"          # a general rule in force contradicts a specific remedy
+    SAME_POSITION = "same_position"  # two incidents of one position, decided differently
+    IF_ADOPTED = "if_adopted"    # proposals (or a proposal and a rule in force) would
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: the words for each kind, as the command line and the app print them
+CONFLICT_WORDS = {
+    ConflictKind.IN_FORCE: "two rules in force decide it differently",
+    ConflictKind.GENERAL: "a general rule in force contradicts the specific remedy",
+    ConflictKind.SAME_POSITION: "the same position is decided differently by two rules in force",
+    ConflictKind.IF_ADOPTED: "would conflict if adopted",
+}
+
+
 @dataclass(frozen=True)
 class Silence:
     """A combination of facts that no rule in force decides (``conflict`` empty), or that
@@ -49,6 +70,13 @@ class Silence:
     decisions: dict[str, str] = field(default_factory=dict, hash=False,
                                       compare=False)  # ref -> outcome
     combinations: int = 1                            # full combinations it stands for
+    kind: ConflictKind | None = None                 # a conflict's kind (None: a silence)
+    #: ref -> the words that decide it there (both sides of a conflict)
+    quotes: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    #: a silence of the specific rules that only a general rule decides (its refs)
+    general: tuple[str, ...] = ()
+    #: a conflict across incidents: the other incident (``same_position``)
+    other_incident: str = ""
 
     @property
     def is_conflict(self) -> bool:
@@ -65,6 +93,13 @@ class Silence:
                "rules_considered": list(self.rules_considered)}
         if self.conflict:
             out["conflict"] = list(self.conflict)
+            out["kind"] = str(self.kind)
+            out["decisions"] = dict(self.decisions)
+            out["quotes"] = dict(self.quotes)
+            if self.other_incident:
+                out["other_incident"] = self.other_incident
+        if self.general:
+            out["general"] = list(self.general)
         return out
 
 
@@ -110,21 +145,48 @@ def fact_values(library: Library, incident: Incident, fact: Fact) -> list[FactVa
     return list(_thresholds(library, fact.id, incident.id))
 
 
-def _combinations(library: Library, incident: Incident) -> Iterator[_Facts]:
+def _combinations(library: Library, incident: Incident, other: Incident | None = None,
+                  mapping: dict[str, str] | None = None) -> Iterator[_Facts]:
+    """Every combination of the incident's fact values; with ``other`` and ``mapping``
+    (other's fact -> this fact) a mapped number fact also takes the values on both
+    sides of the other incident's thresholds."""
     facts = incident.facts
     values = [fact_values(library, incident, f) for f in facts]
+    if other is not None and mapping:
+        for theirs, ours in mapping.items():
+            for i, f in enumerate(facts):
+                if f.id == ours and f.type == "number":
+                    extra = _thresholds(library, theirs, other.id)
+                    values[i] = sorted(set(values[i]) | set(extra))
     for combo in itertools.product(*values):
         yield dict(zip([f.id for f in facts], combo, strict=True))
 
 
 def _decisions(specs_by_ref: Iterable[tuple[str, tuple[RulingSpec, ...]]], incident_id: str,
-               facts: _Facts) -> dict[str, _Decided]:
-    """ref -> {(outcome, options)} of the rulings that apply to ``facts``."""
+               facts: _Facts, general: bool | None = None) -> dict[str, _Decided]:
+    """ref -> {(outcome, options)} of the rulings that apply to ``facts`` (``general``:
+    only the general rulings, True, or only the specific ones, False)."""
     out: dict[str, _Decided] = {}
     for ref, specs in specs_by_ref:
         for spec in specs:
+            if general is not None and spec.general is not general:
+                continue
             if incident_id in spec.incidents and _applies(spec, facts):
                 out.setdefault(ref, set()).add((spec.outcome, spec.options))
+    return out
+
+
+def _words(specs_by_ref: Iterable[tuple[str, tuple[RulingSpec, ...]]], incident_id: str,
+           facts: _Facts, refs: Iterable[str]) -> dict[str, str]:
+    """ref -> the quoted words of its ruling that applies to ``facts``."""
+    wanted = set(refs)
+    out: dict[str, str] = {}
+    for ref, specs in specs_by_ref:
+        if ref not in wanted:
+            continue
+        for spec in specs:
+            if incident_id in spec.incidents and _applies(spec, facts) and spec.quotes:
+                out.setdefault(ref, spec.quotes[0])
     return out
 
 
@@ -176,40 +238,151 @@ def _sources(library: Library, edition: str | None) -> list[tuple[str, tuple[Rul
     return [(source.ref, source.specs) for source in in_force_sources(library, edition)]
 
 
+_Key: TypeAlias = tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...]
+
+
+def _differ(decided: dict[str, _Decided]) -> _Key | None:
+    by_ref = {ref: tuple(sorted(d)) for ref, d in decided.items()}
+    return tuple(sorted(by_ref.items())) if len(set(by_ref.values())) > 1 else None
+
+
 def silences(library: Library, edition: str | None = None,
-             incident: str | None = None) -> tuple[Silence, ...]:
+             incident: str | None = None, adopted_too: bool = True) -> tuple[Silence, ...]:
     """Every silence and conflict of ``edition`` (the edition in force by default), incident
-    by incident in catalogue order; ``incident`` limits it to one."""
+    by incident in catalogue order; ``incident`` limits it to one.
+
+    Conflicts, each with the words of both sides (``quotes``): two rules in force that
+    decide the same facts differently; a general rule in force (Rule 26: a win when
+    any rule is violated) that contradicts a specific remedy; one position that two
+    incidents cover (three kings against one is also a stronger side) decided
+    differently; and, with ``adopted_too``, proposals of different rules that would
+    decide the same facts differently if both were adopted (or one and a rule in
+    force). A combination only a general rule decides is still a silence of the
+    specific rules (``general`` names the rule)."""
     ed = library.edition(edition)
     sources = _sources(library, ed.id)
+    by_id = {i.id: i for i in incidents(library)}
     out: list[Silence] = []
     for inc in incidents(library):
         if incident is not None and inc.id != incident:
             continue
         considered = tuple(ref for ref, specs in sources
                            if any(inc.id in s.incidents for s in specs))
-        silent: list[_Facts] = []
-        conflicts: dict[tuple[tuple[str, tuple[tuple[str, tuple[str, ...]], ...]], ...],
-                        list[_Facts]] = {}
+        silent: dict[tuple[str, ...], list[_Facts]] = {}
+        conflicts: dict[tuple[ConflictKind, _Key], list[_Facts]] = {}
         for combo in _combinations(library, inc):
-            decided = _decisions(sources, inc.id, combo)
-            if not decided:
-                silent.append(combo)
-                continue
-            by_ref = {ref: tuple(sorted(d)) for ref, d in decided.items()}
-            if len(set(by_ref.values())) > 1:
-                key = tuple(sorted(by_ref.items()))
-                conflicts.setdefault(key, []).append(combo)
-        for facts in _merge(silent, inc, library):
-            out.append(Silence(inc.id, facts, considered,
-                               combinations=_count(facts, inc, library)))
-        for key, combos in conflicts.items():
+            specific = _decisions(sources, inc.id, combo, general=False)
+            general = _decisions(sources, inc.id, combo, general=True)
+            if not specific:
+                silent.setdefault(tuple(general), []).append(combo)
+            key = _differ(specific)
+            if key is not None:
+                conflicts.setdefault((ConflictKind.IN_FORCE, key), []).append(combo)
+            for ref, decided in general.items():
+                for other, theirs in specific.items():
+                    if other != ref and theirs != decided:
+                        key = _differ({ref: decided, other: theirs})
+                        if key is not None:
+                            conflicts.setdefault((ConflictKind.GENERAL, key), []).append(combo)
+        for general_refs, combos in silent.items():
+            for facts in _merge(combos, inc, library):
+                out.append(Silence(inc.id, facts, considered,
+                                   combinations=_count(facts, inc, library),
+                                   general=general_refs))
+        for (kind, key), combos in conflicts.items():
             refs = tuple(ref for ref, _ in key)
             decisions = {ref: "/".join(o for o, _ in d) for ref, d in key}
             for facts in _merge(combos, inc, library):
+                words = _words(sources, inc.id, _full(facts, combos), refs)
                 out.append(Silence(inc.id, facts, considered, refs, decisions,
-                                   _count(facts, inc, library)))
+                                   _count(facts, inc, library), kind, words))
+        out.extend(_overlap_conflicts(library, inc, by_id, sources, considered))
+        if adopted_too:
+            out.extend(_adoption_conflicts(library, inc, ed.rulebook, sources, considered))
     return tuple(out)
+
+
+def _full(facts: _Facts, combos: list[_Facts]) -> _Facts:
+    """A whole combination that the merged ``facts`` stand for."""
+    return next(c for c in combos if all(c.get(k) == v for k, v in facts.items()))
+
+
+def _overlap_conflicts(library: Library, inc: Incident, by_id: dict[str, Incident],
+                       sources: list[tuple[str, tuple[RulingSpec, ...]]],
+                       considered: tuple[str, ...]) -> Iterator[Silence]:
+    """One position that ``inc`` and another incident both cover (``overlaps:`` of the
+    catalogue), decided differently by rules in force of each."""
+    for overlap in inc.overlaps:
+        other = by_id.get(overlap.incident)
+        if other is None:
+            continue
+        found: dict[_Key, list[_Facts]] = {}
+        for combo in _combinations(library, inc, other, overlap.facts):
+            if not all(k in combo and condition_holds(c, combo[k])
+                       for k, c in overlap.when.items()):
+                continue
+            mapped = {theirs: combo[ours] for theirs, ours in overlap.facts.items()
+                      if ours in combo}
+            here = _decisions(sources, inc.id, combo, general=False)
+            there = _decisions(sources, other.id, mapped, general=False)
+            for ref, decided in here.items():
+                for ref2, theirs in there.items():
+                    if ref2 != ref and theirs != decided:
+                        key = _differ({ref: decided, ref2: theirs})
+                        if key is not None:
+                            found.setdefault(key, []).append(combo)
+        for key, combos in found.items():
+            refs = tuple(ref for ref, _ in key)
+            decisions = {ref: "/".join(o for o, _ in d) for ref, d in key}
+            first = combos[0]
+            mapped = {theirs: first[ours] for theirs, ours in overlap.facts.items()
+                      if ours in first}
+            words = {**_words(sources, inc.id, first, refs),
+                     **_words(sources, other.id, mapped, refs)}
+            facts = _merge(combos, inc, library)[0] if combos else {}
+            yield Silence(inc.id, facts, considered, refs, decisions, len(combos),
+                          ConflictKind.SAME_POSITION, words, other_incident=other.id)
+
+
+def _adoption_conflicts(library: Library, inc: Incident, home: str,
+                        sources: list[tuple[str, tuple[RulingSpec, ...]]],
+                        considered: tuple[str, ...]) -> Iterator[Silence]:
+    """Proposals of different rules of the edition's rulebook (or a proposal and a rule
+    in force of another number) that would decide the same facts differently if
+    adopted: the committee should not adopt both as they stand."""
+    book = library.rulebook(home)
+    specs_of = catalogue_of(library).specs
+    candidates: list[tuple[str, str, tuple[RulingSpec, ...]]] = []  # (rule id, ref, specs)
+    for rule in book.rules:
+        for prop in rule.proposals:
+            specs = tuple(s for s in specs_of.get(prop.ref, ()) if inc.id in s.incidents
+                          and not s.general and not s.suggestion)
+            if specs:
+                # a misfiled proposal is an alternative to the rule it concerns
+                concerns = [c.partition(":")[2] for c in prop.concerns if c.startswith(home + ":")]
+                candidates.append((concerns[0] if concerns else rule.id, prop.ref, specs))
+    in_force = [(ref.partition(":")[2].rstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), ref,
+                 tuple(s for s in specs if inc.id in s.incidents and not s.general))
+                for ref, specs in sources]
+    pairs = [(a, b) for i, a in enumerate(candidates) for b in candidates[i + 1:]
+             if a[0] != b[0]]
+    pairs += [(a, b) for a in candidates for b in in_force if b[2] and a[0] != b[0]]
+    for (_, ref_a, specs_a), (_, ref_b, specs_b) in pairs:
+        found: dict[_Key, list[_Facts]] = {}
+        for combo in _combinations(library, inc):
+            da = _decisions([(ref_a, specs_a)], inc.id, combo)
+            db = _decisions([(ref_b, specs_b)], inc.id, combo)
+            if da and db:
+                key = _differ({**da, **db})
+                if key is not None:
+                    found.setdefault(key, []).append(combo)
+        for key, combos in found.items():
+            refs = tuple(ref for ref, _ in key)
+            decisions = {ref: "/".join(o for o, _ in d) for ref, d in key}
+            words = _words([(ref_a, specs_a), (ref_b, specs_b)], inc.id, combos[0], refs)
+            for facts in _merge(combos, inc, library):
+                yield Silence(inc.id, facts, considered, refs, decisions,
+                              _count(facts, inc, library), ConflictKind.IF_ADOPTED, words)
 
 
 def _expand(silence: Silence, incident: Incident, library: Library) -> Iterator[_Facts]:
@@ -256,3 +429,27 @@ def open_proposals(library: Library, edition: str | None = None) -> tuple[str, .
     book = library.rulebook(ed.rulebook)
     return tuple(p.ref for p in book.proposals
                  if p.ref not in adopted and catalogue_of(library).specs.get(p.ref))
+
+
+def guidance(library: Library, silence: Silence,
+             edition: str | None = None) -> tuple[tuple[str, str, str], ...]:
+    """Where the rules in force are silent, what the other rulebooks say (the ACF guide,
+    the Standard Laws, the Spanish pool rules): ``(ref, outcome, words)`` of each of
+    their rulings that decides the silence's facts (every value of the facts that do
+    not matter), in the order the rulebooks are shown."""
+    from .engine import _other_sources
+
+    ed = library.edition(edition)
+    by_id = {i.id: i for i in incidents(library)}
+    inc = by_id[silence.incident]
+    combos = list(_expand(silence, inc, library))
+    out: list[tuple[str, str, str]] = []
+    for source in _other_sources(library, ed.rulebook):
+        for spec in source.specs:
+            if inc.id not in spec.incidents or spec.suggestion and not spec.quotes:
+                continue
+            if combos and any(_applies(spec, c) for c in combos):
+                entry = (source.ref, spec.outcome, spec.quotes[0] if spec.quotes else "")
+                if entry not in out:
+                    out.append(entry)
+    return tuple(out)

@@ -44,6 +44,9 @@ OUTCOMES: dict[str, str] = {
     "call_time": "\"Time\" is called; a move not completed within another minute loses the game",
     "stop_clocks": "the clocks are stopped at once and started again when the dispute is settled",
     "arbiter_decides": "a written statement of facts goes to a disinterested arbiter, whose decision is final",
+    "not_allowed": "it is not allowed (no penalty is stated: the referee decides what follows)",
+    "correct_setup": "the men are placed on their proper squares before the game can start",
+    "record_and_turn_in": "the players record the game and turn the scoresheets in to the tournament director",
 }
 
 class Basis(str, enum.Enum):

@@ -124,7 +124,8 @@ def test_an_inferred_ruling_needs_a_note_and_a_condition_needs_a_quote(tmp_path)
     book = data / "acf-guide" / "rulebook.yaml"
     lines = book.read_text(encoding="utf-8").split("\n")
     # drop the note of the first inferred ruling, and the condition quotes of a stated one
-    note = next(i for i, line in enumerate(lines) if line.strip().startswith("note:"))
+    inferred = next(i for i, line in enumerate(lines) if line.strip() == "basis: inferred")
+    note = next(i for i in range(inferred, len(lines)) if lines[i].strip().startswith("note:"))
     del lines[note]
     cq = next(i for i, line in enumerate(lines) if "first_flag_claimed: \"" in line)
     del lines[cq]

@@ -89,7 +89,8 @@ def test_corrupted_rulings_are_reported_at_their_line(tmp_path):
     book = data / "apca" / "rulebook.yaml"
     lines = book.read_text(encoding="utf-8").split("\n")
     when_line = next(i for i, line in enumerate(lines)
-                     if "when: {discovered: [at_once, later_in_game], repeated: false}" in line)
+                     if "when: {discovered: [at_once, later_in_game], repeated: false, "
+                     "reconstructible: true}" in line)
     lines[when_line] = lines[when_line].replace("repeated", "repeatd")
     outcome_line = next(i for i in range(when_line, len(lines)) if "outcome:" in lines[i])
     lines[outcome_line] = lines[outcome_line].replace("retract_and_replay", "retract_and_replai")
@@ -145,8 +146,11 @@ def test_committee_view_of_a_proposal(library):
 # -- suggest / compare ---------------------------------------------------------------
 
 EVERYDAY = [
-    ("illegal_move", {"discovered": "at_once", "repeated": False}),
-    ("failure_to_capture", {"discovered": "at_once", "repeated": False}),
+    # Rule 10's proper move is made in the position put back (issue 31): the record
+    # check establishes that it can be
+    ("illegal_move", {"discovered": "at_once", "repeated": False, "reconstructible": True}),
+    ("failure_to_capture", {"discovered": "at_once", "repeated": False,
+                            "reconstructible": True}),
     ("touch_move", {"piece_playable": True, "refuses_to_move": False, "notice_given": False}),
     ("king_not_crowned", {"opponent_moved": True}),
     ("thirteen_count", {"three_kings_vs_one": True, "lone_king_moves": 13}),
@@ -189,10 +193,17 @@ def test_other_rulebooks_are_guidance_when_no_rule_in_force_applies(library):
 def test_adopted_proposal_replaces_the_original_rulings(library):
     lib = with_edition(library, "apca:10B")
     facts = {"discovered": "later_in_game", "players_agree": False, "reconstructible": False}
+    # Rule 10 makes "A PROPER OR LEGAL MOVE" only where the position can be put back
+    # (issue 31): with reconstructible=no only Rule 26's general win decides
     original = suggest(lib, "illegal_move", {**facts, "repeated": False}, "original")
-    assert original.best.ref == "apca:10" and original.best.outcome == "retract_and_replay"
+    assert {r.ref for r in original.rulings} == {"apca:26"}
+    back = suggest(lib, "illegal_move", {**facts, "repeated": False, "reconstructible": True},
+                   "original")
+    assert back.best.ref == "apca:10" and back.best.outcome == "retract_and_replay"
     amended = suggest(lib, "illegal_move", facts, "test-ed")
-    assert {r.ref for r in amended.rulings} == {"apca:10B"}
+    # 10B replaces Rule 10; Rule 26's general win still stands beside it, ranked after
+    assert {r.ref for r in amended.rulings} == {"apca:10B", "apca:26"}
+    assert amended.rulings[-1].ref == "apca:26"
     assert amended.best.outcome == "referee_options"
     assert amended.best.options == ("continue", "draw", "coin_toss")
     assert amended.best.text == library.index["apca:10B"].text

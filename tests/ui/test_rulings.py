@@ -312,7 +312,7 @@ def test_compare_marks_suggestions_and_inferred_rulings(rulings):
 
 def test_the_report_tells_what_happened_in_words_not_codes(window, rulings, qtbot):
     """Issue 19: "What happened" gives the reason in words, never the incident or
-    reason code, and the disputed move named as on the scoresheet (Black's 4th move is
+    reason code, and the disputed move named as on the scoresheet (Black's move 4 is
     ply 7: Black moves first in pool)."""
     board = window.workspaces["board"]
     bc = board.board_controller
@@ -324,4 +324,4 @@ def test_the_report_tells_what_happened_in_words_not_codes(window, rulings, qtbo
     assert "failure_to_capture" not in happened and "missed_capture" not in happened
     assert "Disputed move" not in happened  # the record says it, once, in words
     assert "Black had to capture" in happened
-    assert "Black&#x27;s 4th move" in html or "Black's 4th move" in html
+    assert "Black&#x27;s move 4" in html or "Black's move 4" in html

@@ -116,7 +116,7 @@ def test_draw_rulings_at_the_13_count_fills_the_rulings_workspace(window, qtbot)
     assert (shown(rulings, "event"), shown(rulings, "round"), shown(rulings, "black"),
             shown(rulings, "white")) == ("Club night", "3", "Ann", "Bob")
     # the claim in words goes to the report (no move is disputed)
-    assert "13-count reached after White's 13th move" in rulings.rulings.report_case().description
+    assert "13-count reached at the lone king's 13th move (White's move 13)" in rulings.rulings.report_case().description
 
     # then a second game, with no tags, to the same claim: the report must not
     # keep the first game's event, round and players (it would name the wrong game)
@@ -131,3 +131,36 @@ def test_draw_rulings_at_the_13_count_fills_the_rulings_workspace(window, qtbot)
     assert (shown(rulings, "event"), shown(rulings, "round"), shown(rulings, "black"),
             shown(rulings, "white")) == ("", "", "", "")
     assert shown(rulings, "disputed_ply") == str(draw_ply)
+
+
+def test_an_english_game_is_ruled_by_the_standard_laws_on_screen_and_in_the_report(
+        window, qtbot, tmp_path):
+    """Issue 31: an English game (GameType 21) with a quiet move planted where the
+    record captures: the Board's rulings button answers with the rulebooks of English
+    checkers (Standard Laws, Law 10: "he shall instantly forfeit the game to his
+    opponent"), never APCA Rule 10, and says so on screen and in the report."""
+    from tests.rulings.test_variants import PLANTED_PLY, SENTENCE, planted_record
+
+    window.show_workspace("board")
+    board = window.workspaces["board"]
+    paste(board, planted_record("21"))
+    assert len(board.board_controller.moves) == PLANTED_PLY
+    qtbot.mouseClick(board.check_button, Qt.MouseButton.LeftButton)
+    assert "Legal moves were: 9x18" in board.check_view.toPlainText()
+    qtbot.mouseClick(board.rulings_button, Qt.MouseButton.LeftButton)
+
+    rulings = window.workspaces["rulings"]
+    assert window.current_workspace() is rulings
+    assert rulings.chooser.current_id() == "failure_to_capture"
+    screen = rulings.rulings_view.toPlainText()
+    assert SENTENCE in screen
+    assert screen.index("standard-laws:10") < screen.index("acf-guide:3")
+    assert "apca:10 " not in screen and "apca:10\n" not in screen
+    assert "forfeits the game" in screen
+    rulings.tabs.setCurrentIndex(rulings.TAB_REPORT)
+    html = rulings.report.report
+    page = re.sub(r"<[^>]+>", "", html)
+    head = page.split("Incident", 1)[0]
+    assert "English checkers" in head and "The Standard Laws of Checkers" in head
+    assert "Rulings under the Standard Laws and the ACF guide" in page
+    window.grab().save(str(tmp_path / "english-rulings.png"))

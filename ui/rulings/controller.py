@@ -69,6 +69,8 @@ class RulingsController(QObject):
         self.suggestions: Suggestions | None = None
         self.comparison: Comparison | None = None
         self.case_id: str | None = None
+        #: the game's variant (engine name), from the record in dispute; None: pool
+        self.variant: str | None = None
 
     # -- library and edition ---------------------------------------------
     def set_library(self, library: Library | None) -> None:
@@ -142,6 +144,8 @@ class RulingsController(QObject):
         round, date and players) in the report fields, replacing what they held (the
         record in dispute is this one now); a request without a record leaves them."""
         incident = request.incident
+        # the record's variant chooses the rulebooks, before the rulings are computed
+        self.variant = request.variant.name if request.variant is not None else None
         if not self.select_incident(incident.incident, incident.facts):
             return False
         self.context = {key: value for key, value in (("move", incident.move),
@@ -191,8 +195,9 @@ class RulingsController(QObject):
             self.suggestions = self.comparison = None
         else:
             facts: dict[str, object] = dict(self.facts)
-            self.suggestions = suggest(self.library, self.incident_id, facts, self.edition)
-            self.comparison = compare(self.library, self.incident_id, facts)
+            self.suggestions = suggest(self.library, self.incident_id, facts, self.edition,
+                                       self.variant)
+            self.comparison = compare(self.library, self.incident_id, facts, self.variant)
         self.resultsChanged.emit(self.suggestions, self.comparison)
 
     # -- the case library --------------------------------------------------------
@@ -224,6 +229,7 @@ class RulingsController(QObject):
     def load_case(self, case: Case) -> None:
         """Take a case of the library as the dispute: its incident, facts and report fields."""
         self.case_id = case.id
+        self.variant = case.variant
         self.fields.update({
             "title": case.title, "event": case.event, "round": case.round, "date": case.date,
             "black": case.players.get("black", ""), "white": case.players.get("white", ""),
@@ -267,7 +273,7 @@ class RulingsController(QObject):
                     moves=f["moves"].strip(), disputed_ply=ply, event=f["event"],
                     round=f["round"],
                     date=f["date"], players={"black": f["black"], "white": f["white"]},
-                    decision=f["decision"], notes=f["notes"])
+                    decision=f["decision"], notes=f["notes"], variant=self.variant)
 
     def report_html(self) -> str:
         """The standalone report (rulesbook.report); a record that cannot be replayed is
@@ -293,7 +299,7 @@ class RulingsController(QObject):
     def draft(self) -> dict[str, object]:
         return {"incident": self.incident_id, "facts": dict(self.facts),
                 "context": dict(self.context), "fields": dict(self.fields),
-                "case": self.case_id}
+                "case": self.case_id, "variant": self.variant}
 
     def restore_draft(self, draft: Mapping[str, object]) -> None:
         """Take back a :meth:`draft` read from the settings file. The file may have been
@@ -311,6 +317,13 @@ class RulingsController(QObject):
         self.context = dict(saved_context)
         case = draft.get("case")
         self.case_id = case if isinstance(case, str) and case else None
+        variant = draft.get("variant")
+        from rulesbook.rulings.governing import variant_name
+
+        try:
+            self.variant = variant_name(variant) if isinstance(variant, str) else None
+        except RulingsError:
+            self.variant = None
         incident = draft.get("incident")
         if isinstance(incident, str) and incident and self.library is not None:
             facts = draft.get("facts")

@@ -244,10 +244,15 @@ def rulings_html(suggestions: Suggestions | None, library: Library,
     if suggestions is None:
         return "<p>Choose an incident on the left, or check a record on the board.</p>"
     edition = library.edition(suggestions.edition)
-    parts = [f"<p class='muted'>Under <b>{esc(edition.title)}</b> ({esc(edition.id)})</p>"]
+    gov = suggestions.governance
+    parts = []
+    if gov is not None:
+        # which rulebooks govern the game's variant, first (issue 31)
+        parts.append(f"<p><b>{esc(gov.sentence)}</b></p>")
+    parts.append(f"<p class='muted'>Under <b>{esc(edition.title)}</b> ({esc(edition.id)})</p>")
     if not suggestions.binding:
-        parts.append("<p><b>No rule in force addresses this dispute.</b> Guidance from "
-                     "other rulebooks:</p>")
+        parts.append("<p><b>No rule of the rulebooks that govern this game addresses this "
+                     "dispute.</b> Guidance from other rulebooks:</p>")
     if not suggestions.rulings:
         parts.append("<h2>No ruling applies to these facts.</h2>")
     if suggestions.rulings and suggestions.best is None:
@@ -259,9 +264,15 @@ def rulings_html(suggestions: Suggestions | None, library: Library,
             conds = "; ".join(_open_condition(r, incident, f) for f in r.unknown_facts)
             parts.append(f"<p style='margin-top:14px; margin-bottom:0'><b>Only if</b> "
                          f"{esc(conds)}</p>")
+        # the rule beside its verdict: the referee reads out both
         parts.append(f"<p style='font-size:{size}; font-weight:bold; margin-top:14px'>"
-                     f"{esc(head)}</p>")
-        where = "in force" if r.in_force else "guidance from another rulebook"
+                     f"{esc(head)} <span class='muted'>\u2014 {esc(r.ref)}</span></p>")
+        if not r.in_force:
+            where = "guidance from another rulebook"
+        elif gov is not None and not gov.edition_governs:
+            where = "governs this game"
+        else:
+            where = "in force"
         rule = r.rule if r.rule and r.rule != r.ref else ""
         ref_link = f"<a href='rule:{esc(r.ref, quote=True)}'>{esc(r.ref)}</a>"
         parts.append(f"<p><b>{ref_link} {esc(r.title)}</b> "

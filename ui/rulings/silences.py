@@ -23,7 +23,14 @@ from PySide6.QtWidgets import (
 
 from rulesbook import Library
 from rulesbook.rulings import OUTCOMES, RulingsError, get_incident
-from rulesbook.rulings.silences import Fill, Silence, fills, open_proposals, silences
+from rulesbook.rulings.silences import (
+    CONFLICT_WORDS,
+    Fill,
+    Silence,
+    fills,
+    open_proposals,
+    silences,
+)
 
 from ..widgets import FittedColumns, plain_tip
 from .panel import answer_text
@@ -164,8 +171,9 @@ class SilencesView(QWidget):
         edition = self.controller.edition or ""
         self.heading.setText(
             f"Where the rules are silent - edition {edition}: {gaps} combination(s) of facts "
-            f"no rule in force decides, {clashes} that two rules in force decide differently. "
-            f"This is what the next amendments should settle.")
+            f"no rule in force decides, {clashes} conflict(s): rules that decide the same "
+            f"facts differently (in force, a general rule against a specific remedy, or "
+            f"proposals if adopted). This is what the next amendments should settle.")
         self.proposal.clear()
         self.proposal.addItem("(choose a proposal)", "")
         for ref in self.controller.proposals():
@@ -180,15 +188,23 @@ class SilencesView(QWidget):
                     titles[s.incident] = s.incident
             considered = ", ".join(s.rules_considered) or "none addresses it"
             if s.conflict:
-                status = "CONFLICT: " + "; ".join(
+                kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
+                also = f" (also {s.other_incident})" if s.other_incident else ""
+                status = f"CONFLICT{also}, {kind}: " + "; ".join(
                     f"{ref} {OUTCOMES.get(out, out)}" for ref, out in s.decisions.items())
+                # both sides' words, for the tooltip
+                tip = status + "\n" + "\n".join(f"{ref}: \u201c{words}\u201d"
+                                                 for ref, words in s.quotes.items())
             else:
-                status = "silent"
+                status = "silent" + (f" (only the general rule {', '.join(s.general)} decides)"
+                                     if s.general else "")
+                tip = status
             cells = (titles[s.incident], facts_short(s), considered, status)
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ROW_ROLE, row)
-                item.setToolTip(plain_tip(facts_words(library, s) if col == 1 else text))
+                item.setToolTip(plain_tip(facts_words(library, s) if col == 1 else
+                                          tip if col == 3 else text))
                 if s.conflict:
                     item.setBackground(QBrush(CONFLICT_BG))
                     item.setForeground(QBrush(DARK_FG))

@@ -57,7 +57,8 @@ class CheckPanel(QWidget):
             self.check_view.clear()
             self.rulings_button.setEnabled(False)
             return
-        page = check_html(result, self._bc.let_stand)
+        titles, verdict = self._words(result)
+        page = check_html(result, self._bc.let_stand, titles, verdict)
         draw = self._bc.check.draw_claim()
         if draw is not None:
             page += f"<p><b>{html.escape(draw.text)}</b></p>"
@@ -68,6 +69,20 @@ class CheckPanel(QWidget):
                          f"{html.escape(later)}.</p>")
         self.check_view.setHtml(page)
         self.rulings_button.setEnabled(result.first_illegal is not None or draw is not None)
+
+    def _words(self, result: Replay) -> tuple[dict[str, str], str]:
+        """The incidents' titles, and the ruling of the first illegal move in words
+        with its rule and the rulebooks that govern the game (issue 31)."""
+        library = self._bc.counts.library
+        if library is None:
+            return {}, ""
+        from rulesbook.rulings import incidents, verdict_line
+
+        titles = {i.id: i.title for i in incidents(library)}
+        request = self._bc.check.rulings_request() if result.first_illegal else None
+        if request is None:
+            return titles, ""
+        return titles, verdict_line(library, request)
 
     def _link(self, url: QUrl) -> None:
         text = url.toString()
