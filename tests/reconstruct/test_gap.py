@@ -16,8 +16,8 @@ from rulesbook.reconstruct.gap import (
     fill_gap,
     parse_known,
 )
-from rulesbook.reconstruct.gap_bounds import Target
-from rulesbook.reconstruct.gap_retro import frontier
+from rulesbook.reconstruct.gap.bounds import Target
+from rulesbook.reconstruct.gap.retro import frontier
 
 
 def random_gap(rng: random.Random, variant: str, hidden: int):

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from rulesbook.draughts import Move, Position
 from rulesbook.draughts.notation import count_text, plies_text
 from rulesbook.reconstruct import RecordMove
-from rulesbook.reconstruct.gap_progress import ProgressEstimate
+from rulesbook.reconstruct.gap.progress import ProgressEstimate
 
 from .gapworker import GapWorker
 from .setup import board_check_message

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from rulesbook.draughts.notation import plies_text
-from rulesbook.reconstruct.gap_progress import SearchProgress
+from rulesbook.reconstruct.gap.progress import SearchProgress
 
 from ...widgets import breakable, plain_tip
 from ..controller import BoardController

@@ -7,11 +7,11 @@ finds every legal sequence of that length leading from one to the other,
 honouring moves the players agree on (:class:`Known`), and says whether the
 answer is impossible, unique or several.
 
-The search (:mod:`rulesbook.reconstruct.gap_search`) counts the sequences
+The search (:mod:`rulesbook.reconstruct.gap.search`) counts the sequences
 depth first with a transposition table keyed by (position, plies left),
 prunes with lower bounds on the moves each side still needs
-(:mod:`rulesbook.reconstruct.gap_bounds`), and meets a backward frontier one
-ply before the board (:mod:`rulesbook.reconstruct.gap_retro`).  The status
+(:mod:`rulesbook.reconstruct.gap.bounds`), and meets a backward frontier one
+ply before the board (:mod:`rulesbook.reconstruct.gap.retro`).  The status
 comes from the count, the sequences listed are the first ``limit`` of them.
 
 Progress is reported through ``progress(fraction, nodes)`` (return False to
@@ -37,17 +37,17 @@ from rulesbook.draughts import (
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
-from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
-from rulesbook.reconstruct.gap_compiled import AVAILABLE as COMPILED_AVAILABLE
-from rulesbook.reconstruct.gap_compiled import (
+from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
+from rulesbook.reconstruct.gap.compiled import AVAILABLE as COMPILED_AVAILABLE
+from rulesbook.reconstruct.gap.compiled import (
     CompiledGapSearch,
     KernelFailed,
     supports,
     worth_it,
 )
-from rulesbook.reconstruct.gap_known import check_known
-from rulesbook.reconstruct.gap_retro import Key, RawMove
-from rulesbook.reconstruct.gap_search import (
+from rulesbook.reconstruct.gap.known import check_known
+from rulesbook.reconstruct.gap.retro import Key, RawMove
+from rulesbook.reconstruct.gap.search import (
     MAX_PLIES,
     Cancellable,
     CancelToken,
@@ -251,9 +251,9 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     kept: the search stops as soon as it has found one more than that
     (``truncated`` then says more exist, and the status counts them).
 
-    ``compiled``: count with the compiled search (:mod:`.gap_compiled`) when
+    ``compiled``: count with the compiled search (:mod:`.compiled`) when
     numba is installed, the kernel is ready or worth loading
-    (:func:`~.gap_compiled.worth_it`) and the known moves give no squares a
+    (:func:`~.compiled.worth_it`) and the known moves give no squares a
     capture goes through; False: the pure-Python search (the reference; the
     answer is the same).
     """
