@@ -104,6 +104,9 @@ def _side_key(men: int, kings: int) -> int:
 class CompiledGapSearch(GapSearch):
     """A :class:`GapSearch` whose forward count runs compiled (see the module)."""
 
+    #: the count of the last :meth:`count` (-1: none finished)
+    _root_count = -1
+
     def _setup(self) -> None:
         t = self.target
         rules = self.rules
@@ -190,11 +193,13 @@ class CompiledGapSearch(GapSearch):
     def count(self, key: Key, variant: Variant | None = None) -> int:
         """As :meth:`GapSearch.count`, the forward count compiled."""
         self._setup()
+        self._root_count = -1
         if variant is not None and can_unmove(variant) and self.plies >= 2:
             self._grow(variant, key)
         while True:
             try:
-                return self._run(key, self.plies, 1.0, grow=variant is not None)
+                self._root_count = self._run(key, self.plies, 1.0, grow=variant is not None)
+                return self._root_count
             except _DeeperWanted:
                 assert variant is not None
                 self._grow(variant, key)
@@ -289,6 +294,10 @@ class CompiledGapSearch(GapSearch):
         if count < 0:
             if partial:
                 return max(int(table.get(self._tables[kernel.M_PARTIAL], a, b, c, 0)), 0)
+            if self.cap > self._root_count >= 0:
+                # an exact count (the root's below the cap, so every position's
+                # is): a position it does not hold was ruled out, no sequence
+                return 0
             # not in the table: the kernel searches moves in an order of its
             # own and stops a position at the cap, so the listing (in the
             # engine's order) can reach a position it never searched, which

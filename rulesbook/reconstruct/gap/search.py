@@ -45,10 +45,15 @@ from rulesbook.reconstruct.gap.retro import (
     next_layer,
 )
 
-__all__ = ["Cancellable", "CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
+__all__ = ["Cancellable", "CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES",
+           "COUNT_CAP"]
 
 #: The longest gap searched (a deeper search could not finish anyway).
 MAX_PLIES = 200
+
+#: The count stops here (the compiled count keeps int64: a sum of two counts
+#: below it cannot overflow); a count that reached it is "at least COUNT_CAP".
+COUNT_CAP = 1 << 62
 
 
 
@@ -347,6 +352,25 @@ class GapSearch:
         return total
 
     # ------------------------------------------------------------------ listing
+    def live_moves(self, key: Key, remaining: int, partial: bool = False
+                   ) -> list[tuple[RawMove, Key, int]]:
+        """After :meth:`count`: the moves from ``key`` (``remaining`` plies
+        before the board) that lead to it, each with the position after it
+        and its number of sequences (in move-generation order)."""
+        bm, bk, wm, wk, black = key
+        out = []
+        for mv in self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1):
+            child: Key = (*apply(bm, bk, wm, wk, black, mv), not black)
+            count = self._known_count(child, remaining - 1, partial)
+            if count:
+                out.append((mv, child, count))
+        return out
+
+    def found_so_far(self, key: Key) -> int:
+        """After a cancelled :meth:`count`: the sequences from ``key`` found
+        before it stopped (a proven lower bound of the count)."""
+        return self._known_count(key, self.plies, partial=True)
+
     def first_difference(self, key: Key, path: Sequence[RawMove]) -> int | None:
         """After :meth:`count`: the first ply (1-based) along ``path`` (the moves
         the sequences listed agree on) where another move leads to the board
