@@ -185,6 +185,11 @@ class GapResult:
     certain: tuple[Certain, ...] = ()
     questions: tuple[Question, ...] = ()
     tree: Branch | None = None
+    #: the end of ``explanation`` that says what would narrow the answer down
+    #: ("" when none; an app asking the question itself may leave it out)
+    advice: str = ""
+    #: the part of ``explanation`` that says where the sequences part ("" when none)
+    parting: str = ""
 
     @property
     def question(self) -> Question | None:
@@ -382,6 +387,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     diverge_known = analysis is not None or not truncated
     span = plies_text(plies) if plies is not None else f"at most {plies_text(max_plies or 0)}"
     unaccounted: tuple[str, ...] = ()
+    advice = parting = ""
     if cancelled:
         status = Status.CANCELLED
         explanation = _cancelled_explanation(sequences, nodes, done, tried, stopped_at,
@@ -434,6 +440,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
                    f" (e.g. the one at ply {diverge[0]})" if diverge else "")
                 if truncated else "")
         explanation = head + where + hint
+        advice, parting = hint, where
     exact = counted and total < COUNT_CAP
     return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
                      nodes, time.perf_counter() - t0, truncated, cancelled, done,
@@ -441,7 +448,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
                      count_at_least=total if not cancelled else at_least,
                      certain=analysis.certain if analysis else (),
                      questions=analysis.questions if analysis else (),
-                     tree=paths.tree(graphs) if analysis else None)
+                     tree=paths.tree(graphs) if analysis else None, advice=advice,
+                     parting=parting)
 
 
 def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done: float,

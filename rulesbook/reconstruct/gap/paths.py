@@ -138,18 +138,23 @@ class Question:
     move_number: int
     options: tuple[Option, ...]
 
-    def sentence(self, before: int | None = None) -> str:
+    def sentence(self, number: int | None = None, most: int | None = None) -> str:
         """The question in words: ``At move 9, White played 24-20 (1,204
-        ways) or 22-18 (1,110)?`` — the game's move number when ``before``
-        (the plies the game had before the gap) is given, else the move of
-        the gap."""
+        ways) or 22-18 (1,110)?`` — ``number`` the game's move number of the
+        ply (when the caller knows the record), else the move of the gap;
+        ``most``: name that many answers, the others as "another move"."""
+        shown = self.options if most is None or len(self.options) <= most + 1 else \
+            self.options[:most]
         ways = [f"{o.move} ({count_text(o.count, 'way')})" if n == 0 else f"{o.move} ({o.count:,})"
-                for n, o in enumerate(self.options)]
+                for n, o in enumerate(shown)]
+        if len(shown) < len(self.options):
+            rest = self.options[len(shown):]
+            ways.append(f"{len(rest)} others ({sum(o.count for o in rest):,})")
         choice = ways[0] if len(ways) == 1 else ", ".join(ways[:-1]) + " or " + ways[-1]
-        if before is None:
+        if number is None:
             return (f"At {self.side.title}'s {ordinal(self.move_number)} move of the gap, "
                     f"was it {choice}?")
-        return f"At move {game_move(before, self.ply)}, {self.side.title} played {choice}?"
+        return f"At move {number}, {self.side.title} played {choice}?"
 
     @property
     def known(self) -> tuple[str, ...]:
@@ -170,24 +175,18 @@ class Certain:
     move_number: int
     move: str
 
-    def sentence(self, before: int | None = None) -> str:
-        """``Black's 9th move was certainly 10-14``: the game's move number
-        when ``before`` (the plies the game had before the gap) is given,
-        else ``Black's 3rd move of the gap ...``."""
-        if before is None:
+    def sentence(self, number: int | None = None) -> str:
+        """``Black's 9th move was certainly 10-14``: ``number`` the game's
+        move number of the ply (when the caller knows the record), else
+        ``Black's 3rd move of the gap was certainly ...``."""
+        if number is None:
             return (f"{self.side.title}'s {ordinal(self.move_number)} move of the gap was "
                     f"certainly {self.move}")
-        return (f"{self.side.title}'s {ordinal(game_move(before, self.ply))} move was "
-                f"certainly {self.move}")
+        return f"{self.side.title}'s {ordinal(number)} move was certainly {self.move}"
 
     def to_dict(self) -> dict[str, Any]:
         return {"ply": self.ply, "move": self.move, "side": self.side.name.lower(),
                 "move_number": self.move_number}
-
-
-def game_move(before: int, ply: int) -> int:
-    """The game's move number of ply ``ply`` of a gap after ``before`` plies."""
-    return (before + ply + 1) // 2
 
 
 def ordinal(n: int) -> str:
