@@ -17,7 +17,7 @@ $(BIN)/activate:
 
 # WARM compiles the gap search's kernel once (numba caches it on disk), so that
 # the first search of the app or the command line does not wait for it.
-WARM := $(PY) -c "from rulesbook.reconstruct.gap_compiled import warm_up; warm_up()"
+WARM := $(PY) -c "from rulesbook.reconstruct.gap.compiled import warm_up; warm_up()"
 
 $(VENV)/.installed: $(BIN)/activate pyproject.toml $(LOCK)
 	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)

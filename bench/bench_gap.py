@@ -1,24 +1,29 @@
-"""Gap filling while the players wait (issue 21): today's search beside the
-new one, and pydraughts' perft(4) from the English start, all in one run.
+"""Gap filling a referee can finish (issue 30): the count of every sequence,
+the first question and the interview, beside today's search, in one run.
 
-Cases (``bench/gap_cases.py``): from ply 20 of real English games (Tinsley)
-and of seeded random pool games, nothing known in between; the same pool gaps
-with the first move of each side known; the pool three-kings-against-one
-endgame.  "Today" is the gap filler (``rulesbook/reconstruct/gap*.py``) as it
-was at commit ``BASELINE`` (loaded from git), run on the same engine; both keep
-at most 200 sequences (the command line's default).  A search that has not finished
-after ``--budget`` seconds is stopped and counted as "> budget".  The positions
-searched (summed over a row's gaps, up to where a search stopped) do not
-depend on the machine's load, as the times do; a search stopped at the budget
-has searched fewer than it would have.
+Cases (``bench/gap_cases.py``): real English games (the Tinsley collection,
+``tests/data/corpus``), the record cut ``k`` plies before the position after
+ply 20, for k = 8, 12, 16, 20; with ``--pool`` also seeded random pool games.
+"Now" is :func:`rulesbook.reconstruct.gap.fill_gap` of this tree (the compiled
+count when numba is there): the time to the complete count and the first
+question.  The interview answers each question with the move really played,
+until one sequence is left (its answers are the "questions needed", checked
+against ceil(log2(count)) + 2).  "Today" is the gap filler of commit
+``BASELINE`` (the modules ``rulesbook/reconstruct/gap*.py`` of that commit,
+loaded from git as the package ``gap_today`` on today's engine, its kernel
+compiled for this run), which lists at most 200 sequences and says "more
+than 200" past that.  A search not finished after ``--budget`` seconds is
+stopped ("> budget").
 
-Run: ``.venv/bin/python bench/bench_gap.py [--count 20] [--budget 30] [--quick | --goals |
---others]`` (``--goals``: the two rows with a goal; ``--others``: the rest).
+Run: ``.venv/bin/python bench/bench_gap.py [--count 20] [--budget 60] [--plies 8 12 16 20]
+[--no-today] [--no-interview] [--pool]``.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import math
+import re
 import statistics
 import subprocess
 import sys
@@ -31,45 +36,46 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from bench_reconstruct import pydraughts_perft4  # noqa: E402 - the same peer, one way
-from gap_cases import GapCase, english_cases, pool_cases, three_kings_case  # noqa: E402
+from gap_cases import GapCase, english_cases, pool_cases  # noqa: E402
 
-from rulesbook.reconstruct import gap_compiled  # noqa: E402
-from rulesbook.reconstruct.gap import CancelToken, fill_gap  # noqa: E402
+from rulesbook.reconstruct.gap import CancelToken, fill_gap, parse_known  # noqa: E402
+from rulesbook.reconstruct.gap import compiled as gap_compiled  # noqa: E402
 
-BASELINE = "a656899"  # main before this branch: "today" in the tables
+BASELINE = "91cff0c"  # main before this branch: "today" in the table
 LIMIT = 200
-GOALS = {("pool", 16): (2.0, 5.0), ("english", 20): (5.0, None)}
-
-
-MODULES = ("gap_bounds", "gap_retro", "gap_search", "gap")
+#: issue 30, Must 6: (median, worst) seconds to the complete count and first question
+GOALS = {16: (1.0, None), 20: (5.0, 30.0)}
 
 
 def load_baseline():
-    """The gap filler of commit BASELINE (its four modules, loaded from git as
-    the package ``gap_today`` on today's engine), or None when git cannot
-    give it (a copy without history)."""
+    """The gap filler of commit BASELINE as the package ``gap_today`` (None
+    when git cannot give it: a copy without history)."""
+    try:
+        names = subprocess.run(["git", "-C", str(HERE.parent), "ls-tree", "--name-only",
+                                BASELINE, "rulesbook/reconstruct/"], check=True,
+                               capture_output=True, text=True).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    modules = [Path(n).stem for n in names if re.fullmatch(r".*/gap(_\w+)?\.py", n)]
     folder = Path(tempfile.mkdtemp()) / "gap_today"
     folder.mkdir()
     (folder / "__init__.py").write_text("", encoding="utf-8")
-    for name in MODULES:
-        try:
-            text = subprocess.run(["git", "-C", str(HERE.parent), "show",
-                                   f"{BASELINE}:rulesbook/reconstruct/{name}.py"],
-                                  check=True, capture_output=True, text=True).stdout
-        except (OSError, subprocess.CalledProcessError):
-            return None
-        for other in MODULES:
-            text = text.replace(f"rulesbook.reconstruct.{other} ", f"gap_today.{other} ")
-        # the square geometry it read has moved to the one geometry module
-        # (the same ``coords``) since that commit
-        text = text.replace("rulesbook.reconstruct.geometry ", "rulesbook.draughts.geometry ")
+    for name in modules:
+        text = subprocess.run(["git", "-C", str(HERE.parent), "show",
+                               f"{BASELINE}:rulesbook/reconstruct/{name}.py"],
+                              check=True, capture_output=True, text=True).stdout
+        for other in modules:
+            text = re.sub(rf"rulesbook\.reconstruct\.{other}\b", f"gap_today.{other}", text)
+            text = text.replace(f"from rulesbook.reconstruct import {other} ",
+                                f"from gap_today import {other} ")
         (folder / f"{name}.py").write_text(text, encoding="utf-8")
     sys.path.insert(0, str(folder.parent))
-    return importlib.import_module("gap_today.gap")
+    module = importlib.import_module("gap_today.gap")
+    compiled = importlib.import_module("gap_today.gap_compiled")
+    return module, compiled
 
 
-def timed(fill, case: GapCase, plies: int, budget: float, token_class) -> tuple[float, object]:
+def timed(fill, case: GapCase, plies: int, budget: float, token_class, **extra):
     """(seconds, result); seconds is inf when the budget ran out."""
     token = token_class()
     timer = threading.Timer(budget, token.cancel)
@@ -77,111 +83,121 @@ def timed(fill, case: GapCase, plies: int, budget: float, token_class) -> tuple[
     start = time.perf_counter()
     try:
         result = fill(case.earlier, case.board, plies=plies, known=list(case.known),
-                      limit=LIMIT, cancel=token)
+                      limit=LIMIT, cancel=token, **extra)
     finally:
         timer.cancel()
     seconds = time.perf_counter() - start
     return (float("inf") if result.cancelled else seconds), result
 
 
-def check(case: GapCase, result) -> None:
-    """Every sequence listed replays to the board; the true one is there
-    unless more than LIMIT exist."""
-    for seq in result.sequences:
-        position = case.earlier
-        for move in seq:
-            position = position.play(move)
-        assert position == case.board, (case.name, seq)
-    if not result.truncated:
-        assert case.truth in result.sequences, (case.name, result.explanation)
+def interview(case: GapCase, plies: int, first, budget: float) -> int | None:
+    """Answers needed (each question answered with the move really played)
+    until one sequence is left; None when a search ran out of budget."""
+    known: list[str] = [f"{k.ply}:{k.text}" for k in case.known if k.text]
+    result, answers = first, 0
+    while result.count is not None and result.count > 1 and result.question is not None:
+        q = result.question
+        answer = [k for k in q.known if parse_known(k).matches(case.truth[q.ply - 1].path)]
+        known.append(answer[0])
+        answers += 1
+        result = _with_known(case, plies, known, budget)
+        if result.cancelled:
+            return None
+    if result.count != 1 or result.sequences != (case.truth,):
+        return None
+    return answers
+
+
+def _with_known(case: GapCase, plies: int, known: list[str], budget: float):
+    token = CancelToken()
+    timer = threading.Timer(budget, token.cancel)
+    timer.start()
+    try:
+        result = fill_gap(case.earlier, case.board, plies=plies, known=known, limit=LIMIT,
+                          cancel=token)
+    finally:
+        timer.cancel()
+    return result
 
 
 def fmt(x: float) -> str:
-    return "> budget" if x == float("inf") else f"{x:.2f} s"
+    return "> budget" if x == float("inf") else f"{x:.2f}"
 
 
 def span(times: list[float]) -> str:
-    """``0.12–2.61 s, median 0.42 s`` (a search stopped at the budget is "> budget")."""
-    unfinished = sum(1 for t in times if t == float("inf"))
-    low, high = min(times), max(times)
-    text = (f"{low:.2f}–{fmt(high)}" if high != float("inf") else f"{low:.2f} s – > budget")
-    text += f", median {fmt(statistics.median(times))}"
-    return text + (f" ({unfinished} unfinished)" if unfinished else "")
+    """``median / worst`` seconds (a search stopped at the budget is "> budget")."""
+    return f"{fmt(statistics.median(times))} / {fmt(max(times))} s"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=20, help="positions of each kind")
-    parser.add_argument("--budget", type=float, default=30.0, help="seconds per search")
-    parser.add_argument("--quick", action="store_true", help="a few short gaps only")
-    parser.add_argument("--goals", action="store_true",
-                        help="only the rows with a goal (pool 16 plies, English 20)")
-    parser.add_argument("--others", action="store_true",
-                        help="only the rows without a goal (the rest of the issue's table)")
+    parser.add_argument("--count", type=int, default=20, help="cases of each length")
+    parser.add_argument("--budget", type=float, default=60.0, help="seconds per search")
+    parser.add_argument("--plies", type=int, nargs="+", default=[8, 12, 16, 20])
     parser.add_argument("--no-today", action="store_true", help="skip today's search")
+    parser.add_argument("--no-interview", action="store_true",
+                        help="skip the interview (the count and first question only)")
+    parser.add_argument("--pool", action="store_true", help="seeded random pool games too")
     args = parser.parse_args(argv)
     baseline = None if args.no_today else load_baseline()
-    # "now" is the compiled count when numba is there (compiled or loaded from
-    # its cache here, before any search is timed), the Python search if not
     if gap_compiled.AVAILABLE:
         print(f"now: the compiled search (ready in {gap_compiled.warm_up():.1f} s)", flush=True)
     else:
         print(f"now: the Python search ({gap_compiled.why_unavailable()})", flush=True)
-    peer = pydraughts_perft4()
-    print("pydraughts perft(4), English start: "
-          + (f"{peer:.3f} s" if peer else "n/a (pydraughts not installed)"), flush=True)
-    rows: list[tuple[str, int, list[GapCase]]] = []
-    if args.goals:
-        rows = [("pool", 16, pool_cases(16, args.count)),
-                ("english", 20, english_cases(20, args.count))]
-    else:
-        for plies in ((12, 14) if args.quick else (12, 14, 16, 18, 20)):
-            rows.append(("english", plies, english_cases(plies, args.count)))
-        for plies in ((12, 14) if args.quick else (12, 14, 16)):
-            rows.append(("pool", plies, pool_cases(plies, args.count)))
-            rows.append(("pool, 2 moves known", plies,
-                         pool_cases(plies, args.count, known_moves=2)))
-        kings = three_kings_case(14)
-        if kings is not None:
-            rows.append(("pool three kings v one", 14, [kings]))
-        if args.others:
-            rows = [row for row in rows if (row[0], row[1]) not in GOALS]
-    table = ["| gap | plies | positions | today (main " + BASELINE + ") | now | "
-             "now median / pydraughts perft(4) | goal | positions searched, today / now |",
-             "|---|---|---|---|---|---|---|---|"]
+    if baseline is not None:
+        print(f"today ({BASELINE}): kernel ready in {baseline[1].warm_up():.1f} s", flush=True)
+    rows: list[tuple[str, int, list[GapCase]]] = [
+        ("english", k, english_cases(k, args.count)) for k in args.plies]
+    if args.pool:
+        rows += [("pool", k, pool_cases(k, args.count)) for k in args.plies]
+    table = ["| games | k | cases | count complete | median count | interview reached the "
+             "game (≤ ⌈log2 count⌉ + 2) | answers median / most | now: count + first "
+             "question, median / worst | today (" + BASELINE + "): ≤ 200 listed, median / "
+             "worst | today's answer complete | today / now (medians) | goal |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for kind, plies, cases in rows:
-        now = []
-        nodes_now = 0
+        now, counts, answers, reached, complete = [], [], [], 0, 0
         for case in cases:
             seconds, result = timed(fill_gap, case, plies, args.budget, CancelToken)
-            if seconds != float("inf"):
-                check(case, result)
             now.append(seconds)
-            nodes_now += result.nodes  # type: ignore[attr-defined]
-        today_text = nodes_text = "n/a"
+            if result.count is not None:
+                complete += 1
+                counts.append(result.count)
+                assert case.truth in result.sequences or result.truncated, case.name
+            if not args.no_interview and result.count is not None:
+                needed = interview(case, plies, result, args.budget)
+                if needed is not None:
+                    answers.append(needed)
+                    if needed <= math.ceil(math.log2(result.count)) + 2:
+                        reached += 1
+        today_text, today_complete, ratio = "n/a", "n/a", "n/a"
         if baseline is not None:
-            runs = [timed(baseline.fill_gap, case, plies, args.budget, baseline.CancelToken)
-                    for case in cases]
-            today_text = span([seconds for seconds, _ in runs])
-            nodes_today = sum(result.nodes for _, result in runs)  # type: ignore[attr-defined]
-            nodes_text = f"{nodes_today:,} / {nodes_now:,}"
-        median_now = statistics.median(now)
-        ratio = ("n/a" if not peer else "> budget" if median_now == float("inf")
-                 else f"{median_now / peer:.2f} x")
-        goal = GOALS.get((kind, plies))
+            runs = [timed(baseline[0].fill_gap, case, plies, args.budget,
+                          baseline[0].CancelToken) for case in cases]
+            today = [s for s, _ in runs]
+            today_text = span(today)
+            today_complete = str(sum(1 for _, r in runs
+                                     if not r.cancelled and not r.truncated))
+            m_now, m_today = statistics.median(now), statistics.median(today)
+            ratio = ("n/a" if math.isinf(m_now) or math.isinf(m_today)
+                     else f"{m_today / m_now:.2f} x")
+        goal = GOALS.get(plies) if kind == "english" else None
         goal_text = ""
         if goal:
-            med_goal, worst_goal = goal
-            met = statistics.median(now) <= med_goal and (worst_goal is None
-                                                          or max(now) <= worst_goal)
-            goal_text = (f"median ≤ {med_goal:g} s" + (f", worst ≤ {worst_goal:g} s"
-                                                       if worst_goal else "")
+            med, worst = goal
+            met = statistics.median(now) <= med and (worst is None or max(now) <= worst)
+            goal_text = (f"median ≤ {med:g} s" + (f", worst ≤ {worst:g} s" if worst else "")
                          + (": met" if met else ": NOT met"))
-        line = (f"| {kind} | {plies} | {len(cases)} | {today_text} | {span(now)} | {ratio} | "
-                f"{goal_text} | {nodes_text} |")
+        median_count = f"{statistics.median(counts):,.0f}" if counts else "n/a"
+        answers_text = (f"{statistics.median(answers):g} / {max(answers)}" if answers
+                        else "n/a")
+        interview_text = ("skipped" if args.no_interview else f"{reached} of {complete}")
+        line = (f"| {kind} | {plies} | {len(cases)} | {complete} | {median_count} | "
+                f"{interview_text} | {answers_text} | {span(now)} | {today_text} | "
+                f"{today_complete} | {ratio} | {goal_text} |")
         table.append(line)
         print(line, flush=True)
-    print(f"\nbudget {args.budget:g} s per search, at most {LIMIT} sequences kept\n")
+    print(f"\nbudget {args.budget:g} s per search; today lists at most {LIMIT}\n")
     print("\n".join(table))
     return 0
 

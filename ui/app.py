@@ -97,7 +97,7 @@ class Launcher(QObject):
 
 
 def _warm_gap_search() -> None:
-    from rulesbook.reconstruct.gap_compiled import warm_up
+    from rulesbook.reconstruct.gap.compiled import warm_up
 
     threading.Thread(target=warm_up, name="gap-warm-up", daemon=True).start()
 

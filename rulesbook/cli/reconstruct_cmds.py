@@ -236,6 +236,12 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
             print(f"{number}. {' '.join(seq) or '(no move)'}")
         if result.diverge_at:
             print(f"sequences diverge at ply {', '.join(map(str, result.diverge_at))}")
+        for certain in result.certain:
+            print(f"certain: {certain.sentence()} (ply {certain.ply})")
+        if result.question is not None and len(result.sequences) > 1:
+            q = result.question
+            print(f"ask the players: {q.sentence()} (then --known "
+                  f"{q.ply}:{q.options[0].move}, or another answer)")
     if result.status is Status.CANCELLED:
         return fail("interrupted (Ctrl+C) before the search finished: the answer above is "
                     "incomplete", code=EXIT_INTERRUPTED)

@@ -72,16 +72,21 @@ def comment_html(record: GameRecord, ply: int) -> str:
 
 
 def sequence_html(record: GameRecord, base_ply: int, texts: Sequence[str], number: int,
-                  current: int, branches: Sequence[int], branch_colour: str) -> str:
+                  current: int, branches: Sequence[int], branch_colour: str,
+                  certain: Sequence[int] = (), certain_words: Sequence[str] = ()) -> str:
     """The strip of gap sequence ``number`` (1-based) played after ply ``base_ply``
     of ``record``: numbered moves, each a link (:data:`SEQUENCE_LINK`), the ply
-    ``current`` highlighted and the plies in ``branches`` (where the sequences part)
-    marked ▼ in ``branch_colour``."""
+    ``current`` highlighted, the plies in ``branches`` (where the sequences part)
+    marked ▼ in ``branch_colour`` and those in ``certain`` (every sequence plays
+    that move) marked ✓, said in the legend by ``certain_words`` ("Black's 9th
+    move was certainly 10-14")."""
     parts = []
     for i, text in enumerate(texts, 1):
         prefix = record.ply_prefix(base_ply + i)
         shown = f"{prefix} " if prefix.endswith(".") or i == 1 else ""
         cell = html.escape(text)
+        if i in certain:
+            cell = f"<u>✓{cell}</u>"
         if i in branches:
             cell = f"<span style='color:{branch_colour}'>▼{cell}</span>"
         if i == current:
@@ -90,6 +95,9 @@ def sequence_html(record: GameRecord, base_ply: int, texts: Sequence[str], numbe
                      f"color:palette(text)'>{cell}</a>")
     legend = (f" <span style='color:{branch_colour}'>▼ the sequences part here</span>"
               if branches else " (no other sequence parts from this one)")
+    if certain and len(certain) < len(texts):
+        legend += (" · ✓ " + html.escape("; ".join(certain_words)) if certain_words else
+                   " · ✓ certain: every sequence plays it")
     return f"Sequence {number}: " + " ".join(parts) + "<br><small>" + legend + "</small>"
 
 

@@ -115,7 +115,8 @@ def sealed_ballot(data_copy, tmp_path, monkeypatch) -> tuple[str, str]:
     monkeypatch.setenv("RULESBOOK_CONFIG", str(tmp_path / "config"))
     keys = make_keys(data_copy)
     registry = load_registry(data_copy)
-    ballot = build_ballot(load_library(data_copy), "imports", method="irv", quorum=3)
+    ballot = build_ballot(load_library(data_copy), "imports", method="irv", quorum=3,
+                          signer=keys["A"], at="2026-02-15T09:00:00Z", registry=registry)
     for member, question, ranking in VOTES:
         ballot = cast_vote(ballot, member, question, ranking, at="2026-03-01T10:00:00Z",
                            signer=keys[member], registry=registry)

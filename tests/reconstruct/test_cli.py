@@ -80,7 +80,14 @@ def test_reconstruct_contract(capsys):
     assert code == 0
     assert json.loads(out) == {"status": "unique", "sequences": [["11-15"]], "diverge_at": [],
                                "explanation": json.loads(out)["explanation"],
-                               "more_exist": False, "complete": True}
+                               "more_exist": False, "complete": True,
+                               # issue 30: the one sequence counted, its move certain
+                               "count": 1, "count_at_least": 1,
+                               "certain": [{"ply": 1, "move": "11-15", "side": "black",
+                                            "move_number": 1}],
+                               "question": None, "questions": [],
+                               "tree": {"ply": 1, "moves": ["11-15"], "count": 1,
+                                        "children": []}}
     code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to",
                        "B:W17,20,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,13,16", "--plies", "4",
                        "--known", "1:9-?", "--json")
@@ -122,10 +129,10 @@ def test_reconstruct_limit_does_not_hide_the_other_sequences(capsys):
     assert code == 0
     result = json.loads(out)
     assert result["status"] == "several" and len(result["sequences"]) == 1
-    assert "more than one" in result["explanation"]
+    assert result["count"] == 5 and "5 sequences" in result["explanation"]
     code, out, _ = run(capsys, "reconstruct", "--from", "start", "--to", board,
                        "--plies", "8", "--limit", "1")
-    assert code == 0 and "exactly one" not in out and "more than one" in out
+    assert code == 0 and "exactly one" not in out and "5 sequences" in out
 
 
 def test_reconstruct_json_says_when_more_sequences_exist(capsys):

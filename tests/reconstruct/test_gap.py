@@ -16,8 +16,8 @@ from rulesbook.reconstruct.gap import (
     fill_gap,
     parse_known,
 )
-from rulesbook.reconstruct.gap_bounds import Target
-from rulesbook.reconstruct.gap_retro import frontier
+from rulesbook.reconstruct.gap.bounds import Target
+from rulesbook.reconstruct.gap.retro import frontier
 
 
 def random_gap(rng: random.Random, variant: str, hidden: int):
@@ -207,19 +207,24 @@ def test_status_counts_what_exists_not_what_is_listed():
         cut = fill_gap("start", board, plies=8, limit=limit)
         assert cut.status is Status.SEVERAL and cut.truncated
         assert cut.sequences == full.sequences[:limit]
-        assert "more than" in cut.explanation and "exactly one" not in cut.explanation
+        # every sequence counted, not only "more than the limit" (issue 30)
+        assert cut.count == len(full.sequences)
+        assert cut.explanation.startswith(f"{len(full.sequences)} sequences lead to the board")
+        assert "exactly one" not in cut.explanation
     exact = fill_gap("start", board, plies=8, limit=len(full.sequences))
     assert exact.sequences == full.sequences and not exact.truncated
 
 
-def test_limit_stops_the_search():
-    # a quiet king shuffle has a great many sequences; a small limit must stop
-    # the search early instead of listing them all and cutting afterwards
+def test_limit_cuts_the_list_not_the_count():
+    # a quiet king shuffle has a great many sequences; a small limit lists
+    # few of them, and every one is still counted (issue 30: the count does
+    # not stop at the limit; it is searched through transpositions anyway)
     start = Position.from_fen("W:WK29,K32:BK1,K4", "pool")
     big = fill_gap(start, start, plies=6, limit=100000)
     small = fill_gap(start, start, plies=6, limit=3)
     assert len(big.sequences) > 3 and small.truncated and len(small.sequences) == 3
-    assert small.nodes < big.nodes
+    assert small.sequences == big.sequences[:3]
+    assert small.count == big.count == len(big.sequences)
 
 
 def test_bad_arguments():

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from rulesbook.draughts import Position, Variant
 from rulesbook.draughts.movegen import apply, compile_rules, legal_raw_moves
-from rulesbook.reconstruct import gap_search
 from rulesbook.reconstruct.gap import fill_gap
-from rulesbook.reconstruct.gap_bounds import (
+from rulesbook.reconstruct.gap import search as gap_search
+from rulesbook.reconstruct.gap.bounds import (
     EDGE,
     Reachable,
     Target,

@@ -15,8 +15,8 @@ import pytest
 
 from rulesbook.cli import main
 from rulesbook.draughts import DraughtsError, Position
-from rulesbook.reconstruct import gap_search
 from rulesbook.reconstruct.gap import Status, fill_gap
+from rulesbook.reconstruct.gap import search as gap_search
 from tests.datapaths import REPO
 from tests.long_gap import LONG_GAP
 

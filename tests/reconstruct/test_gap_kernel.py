@@ -1,6 +1,6 @@
 """The compiled gap search (issue 21) against the pure-Python reference.
 
-The compiled kernel (:mod:`rulesbook.reconstruct.gap_kernel`) generates its
+The compiled kernel (:mod:`rulesbook.reconstruct.gap.kernel`) generates its
 own moves and runs its own bounds: its moves must be the Python engine's, on
 random positions of every variant, and :func:`fill_gap` must answer exactly
 what the Python search answers (status, every sequence in order, where they
@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from rulesbook.draughts import DraughtsError, Position, Variant
 from rulesbook.draughts.movegen import compile_rules, legal_raw_moves
-from rulesbook.reconstruct import gap_compiled, gap_search
 from rulesbook.reconstruct.gap import Status, fill_gap
+from rulesbook.reconstruct.gap import compiled as gap_compiled
+from rulesbook.reconstruct.gap import search as gap_search
 from tests.long_gap import LONG_GAP
 from tests.reconstruct.test_gap_bounds import VARIANTS, king_position, play
 
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.skipif(not gap_compiled.AVAILABLE,
 if gap_compiled.AVAILABLE:
     import numpy as np
 
-    from rulesbook.reconstruct import gap_kernel as kernel
+    from rulesbook.reconstruct.gap import kernel
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -245,7 +246,7 @@ def test_known_moves_are_kept_as_the_python_search_keeps_them(name, seed, plies,
 
 def kernel_perft(key, variant: Variant, depth: int) -> int:
     """Perft with the kernel's moves (played with its own apply_move)."""
-    from rulesbook.reconstruct import gap_kernel_moves as moves_kernel
+    from rulesbook.reconstruct.gap import kernel_moves as moves_kernel
 
     rules = compile_rules(variant)
     t = np.zeros(len(kernel.T_FIELDS), dtype=np.int64)

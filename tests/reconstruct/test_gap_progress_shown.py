@@ -1,13 +1,13 @@
 """What the Gap tab shows of a running search (issue 21): the positions and the
 time always, the percentage only while the search's fraction keeps pace with
-the time (:mod:`rulesbook.reconstruct.gap_progress`). Each expected value is
+the time (:mod:`rulesbook.reconstruct.gap.progress`). Each expected value is
 worked out from the rule (the fraction at a half and a quarter of the time
 elapsed, within the bands the module names), not read off its output."""
 from __future__ import annotations
 
 import pytest
 
-from rulesbook.reconstruct.gap_progress import (
+from rulesbook.reconstruct.gap.progress import (
     MIN_FRACTION,
     MIN_SECONDS,
     STEADY,

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from rulesbook.draughts import Color, Piece, Position, Variant
 from rulesbook.draughts.movegen import apply, compile_rules, has_capture, legal_raw_moves
-from rulesbook.reconstruct.gap_retro import (
+from rulesbook.reconstruct.gap.retro import (
     Key,
     can_unmove,
     capture_unmoves,

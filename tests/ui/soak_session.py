@@ -162,7 +162,7 @@ def run() -> None:
     # the app loads the gap search's compiled kernel (numba, ~45 MB once) in
     # the background 2 s after start: loaded here first, it is not counted as
     # growth of the session
-    from rulesbook.reconstruct.gap_compiled import warm_up
+    from rulesbook.reconstruct.gap.compiled import warm_up
 
     warm_up()
     window.show_workspace("board")

@@ -16,7 +16,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from rulesbook.reconstruct import gap as gap_module
-from rulesbook.reconstruct.gap_progress import MIN_SECONDS
+from rulesbook.reconstruct.gap.progress import MIN_SECONDS
 from tests.reconstruct.test_gap_progress_shown import POOL_16  # a real search's reports
 from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
     board_workspace,

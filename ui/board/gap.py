@@ -12,12 +12,14 @@ from PySide6.QtCore import QObject, Signal
 from rulesbook.draughts import Move, Position
 from rulesbook.draughts.notation import count_text, plies_text
 from rulesbook.reconstruct import RecordMove
-from rulesbook.reconstruct.gap_progress import ProgressEstimate
+from rulesbook.reconstruct.gap.progress import ProgressEstimate
 
 from .gapworker import GapWorker
 from .setup import board_check_message
 
 if TYPE_CHECKING:
+    from rulesbook.reconstruct.gap import Question
+
     from .controller import BoardController
 
 __all__ = ["GapController"]
@@ -35,6 +37,8 @@ class GapController(QObject):
                                            (index -1: no preview, the board shows the record)
       changed()                            redraw the board
       statusMessage(str)
+      questionChanged(object Question|None)  the question to ask the players now
+                                           (after a search, or "they don't remember")
     """
 
     started = Signal()
@@ -45,6 +49,7 @@ class GapController(QObject):
     previewChanged = Signal(int, int)
     changed = Signal()
     statusMessage = Signal(str)
+    questionChanged = Signal(object)
 
     def __init__(self, board: BoardController):
         super().__init__(board)
@@ -57,6 +62,58 @@ class GapController(QObject):
         #: the clock the worker reads the search's time with (tests replace it)
         self.clock: Callable[[], float] = time.monotonic
         self._estimate = ProgressEstimate()
+        #: the plies of the gap the players could not remember (the interview
+        #: asks the next best question instead); cleared by a new search
+        #: that is not an answer
+        self.skipped: set[int] = set()
+
+    # ------------------------------------------------------------------ the interview
+    def question(self) -> Question | None:
+        """The question to ask the players now: the best split of the sequences
+        at a ply they have not said they forgot (None: one sequence is left,
+        nothing splits them, or the search did not finish)."""
+        result = self.result
+        if result is None or result.cancelled or not result.count or result.count < 2:
+            return None
+        return next((q for q in result.questions if q.ply not in self.skipped), None)
+
+    def game_move_number(self, ply: int) -> int:
+        """The record's move number of ply ``ply`` of the gap."""
+        return self._board.move_number(self.base_ply() + ply)
+
+    def question_text(self, question: Question, most: int | None = None) -> str:
+        """The question in words, naming ``most`` answers (None: every one)."""
+        return question.sentence(self.game_move_number(question.ply), most)
+
+    def certain_texts(self) -> tuple[str, ...]:
+        """``Black's 9th move was certainly 10-14``, one for each certain move."""
+        result = self.result
+        if result is None or not result.certain or (result.count or 0) < 2:
+            return ()
+        return tuple(c.sentence(self.game_move_number(c.ply)) for c in result.certain)
+
+    def certain_plies(self) -> tuple[int, ...]:
+        result = self.result
+        if result is None or (result.count or 0) < 2:
+            return ()
+        return tuple(c.ply for c in result.certain)
+
+    def answer(self, index: int) -> str | None:
+        """The known move (``--known`` text) the players' answer ``index``
+        to the current question makes; the caller searches again with it."""
+        question = self.question()
+        if question is None or not 0 <= index < len(question.options):
+            return None
+        self.statusMessage.emit(f"The players agree: {self.question_text(question)} — "
+                                f"{question.options[index].move}")
+        return question.known[index]
+
+    def dont_remember(self) -> None:
+        """The players cannot say: ask the next best question."""
+        question = self.question()
+        if question is not None:
+            self.skipped.add(question.ply)
+        self.questionChanged.emit(self.question())
 
     # ------------------------------------------------------------------ the board now
     def mark_board_now(self, position: Position | None = None) -> bool:
@@ -143,6 +200,7 @@ class GapController(QObject):
         self.end_preview()
         self.statusMessage.emit(result.explanation)
         self.finished.emit(result)
+        self.questionChanged.emit(self.question())
         self.changed.emit()
 
     def _failed(self, message: str) -> None:

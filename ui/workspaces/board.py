@@ -178,6 +178,9 @@ class BoardWorkspace(Workspace):
         # a result (or a cancelled search) makes the Gap panel taller: the explanation,
         # the sequences and their preview must be seen, not scrolled to
         bc.gap.finished.connect(lambda _r: QTimer.singleShot(0, self._make_room_for_panel))
+        # the interview's question and answers (issue 30) change its height too
+        bc.gap.questionChanged.connect(
+            lambda _q: QTimer.singleShot(0, self._make_room_for_panel))
         self.panels.currentChanged.connect(lambda _i: self._make_room_for_panel())
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
             bc.rulingsRequested.connect(controller.rulingsRequested)

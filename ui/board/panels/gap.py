@@ -16,15 +16,18 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSpinBox,
+    QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from rulesbook.draughts.notation import plies_text
-from rulesbook.reconstruct.gap_progress import SearchProgress
+from rulesbook.reconstruct.gap.progress import SearchProgress
 
 from ...widgets import breakable, plain_tip
 from ..controller import BoardController
+from .interview import InterviewBox, SequenceTree
 from .sequence import SequencePreview
 
 __all__ = ["GapPanel"]
@@ -81,8 +84,17 @@ class GapPanel(QWidget):
         self.progress.setValue(0)
         self.progress.setTextVisible(True)
         self.progress.setFormat("")
+        self.tree_button = QToolButton()
+        self.tree_button.setText("Tree")
+        self.tree_button.setCheckable(True)
+        self.tree_button.setEnabled(False)
+        self.tree_button.setAccessibleName("Show the sequences as a tree")
+        self.tree_button.setToolTip("The sequences as a tree of move choices (their first "
+                                    "moves shared), each branch with its count")
+        self.tree_button.toggled.connect(self._show_tree)
         row.addWidget(self.search_button)
         row.addWidget(self.progress, 1)
+        row.addWidget(self.tree_button)
         row.addWidget(self.cancel_button)
         lay.addLayout(row)
         self.explanation = QLabel()
@@ -90,6 +102,8 @@ class GapPanel(QWidget):
         self.explanation.setTextFormat(Qt.TextFormat.PlainText)
         self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.explanation)
+        self.interview = InterviewBox(bc, self._answered)
+        lay.addWidget(self.interview)
         self.list = QListWidget()
         self.list.setAccessibleName("Sequences found")
         self.list.setToolTip("Choose a sequence to see it on the board; ←/→ step "
@@ -100,7 +114,14 @@ class GapPanel(QWidget):
             lambda _i: self._row_changed(self.list.currentRow()))
         self.list.installEventFilter(self)
         self.list.setMinimumHeight(LIST_LEAST_HEIGHT)
-        lay.addWidget(self.list, 1)
+        self.tree = SequenceTree()
+        self.tree.setMinimumHeight(LIST_LEAST_HEIGHT)
+        # the sequences listed (to preview and adopt) or as a tree of choices
+        # (the Tree button beside Cancel; no tab bar: at 1024x700 there is no room)
+        self.views = QStackedWidget()
+        self.views.addWidget(self.list)
+        self.views.addWidget(self.tree)
+        lay.addWidget(self.views, 1)
         self.preview = SequencePreview(bc)
         lay.addWidget(self.preview)
         self.adopt_button = QPushButton("Adopt Sequence into the Record")
@@ -118,8 +139,21 @@ class GapPanel(QWidget):
         noun = plies_text(value).split(" ", 1)[1]
         self.plies.setSuffix(f" {noun} missing")
 
+    def _show_tree(self, on: bool) -> None:
+        self.views.setCurrentWidget(self.tree if on else self.list)
+
     # ------------------------------------------------------------------ search
-    def start(self) -> bool:
+    def _answered(self, known: str) -> None:
+        """An answer of the players: a known move more, and search again."""
+        text = self.known.text().strip()
+        self.known.setText(f"{text}, {known}" if text else known)
+        self.start(interview=True)
+
+    def start(self, interview: bool = False) -> bool:
+        """Search; ``interview``: as an answer to a question (the moves the
+        players said they forgot stay forgotten)."""
+        if not interview:
+            self._bc.gap.skipped.clear()
         n = self.plies.value()
         known = [k.strip() for k in self.known.text().replace(";", ",").split(",")
                  if k.strip()]
@@ -129,6 +163,9 @@ class GapPanel(QWidget):
 
     def _started(self) -> None:
         self.list.clear()
+        self.tree.clear()
+        self.tree_button.setChecked(False)
+        self.tree_button.setEnabled(False)
         self.explanation.setText("Searching…")
         self.explanation.setMinimumHeight(0)
         self.progress.setRange(0, 0)  # busy: no estimate yet
@@ -155,7 +192,11 @@ class GapPanel(QWidget):
         # time are in its tooltip, the answer below it)
         self.progress.setFormat("cancelled" if result.cancelled else "done")
         self.progress.setToolTip(SearchProgress(result.nodes, result.seconds).text())
-        self._explain(result.explanation)
+        # while the players are asked, where the sequences part is the question's
+        # business (and the strip's ▼): the room goes to the question
+        asking = self._bc.gap.question() is not None and result.parting
+        self._explain(result.explanation.replace(result.parting, "", 1) if asking
+                      else result.explanation)
         self.list.clear()
         for i, texts in enumerate(result.texts, 1):
             item = QListWidgetItem(f"{i}. " + " ".join(texts))
@@ -163,6 +204,11 @@ class GapPanel(QWidget):
             self.list.addItem(item)
         if result.texts:
             self.list.setCurrentRow(0)
+        self.tree.show_tree(result.tree)
+        # a tree of one sequence says nothing the list does not
+        self.tree_button.setEnabled((result.count or 0) > 1)
+        if not self.tree_button.isEnabled():
+            self.tree_button.setChecked(False)
         for problem in result.unaccounted:
             self.list.addItem(QListWidgetItem(f"✗ {problem}"))
         self._fit_list()
@@ -184,11 +230,13 @@ class GapPanel(QWidget):
         """A list of one or two sequences asks for no more than their rows: the
         room goes to the sequence's moves under it (issue 21: cut off at 1024x700)."""
         lst = self.list
-        rows = max(1, min(lst.count(), 3))
+        # one row while the players are asked (the question takes the room)
+        rows = max(1, min(lst.count(), 1 if self._bc.gap.question() is not None else 3))
         row = lst.sizeHintForRow(0) if lst.count() else lst.fontMetrics().lineSpacing()
         need = (rows * max(row, 1) + 2 * lst.frameWidth()
                 + lst.horizontalScrollBar().sizeHint().height())
         lst.setMinimumHeight(min(LIST_LEAST_HEIGHT, need))
+        self.tree.setMinimumHeight(lst.minimumHeight())  # the two share the place
 
     def _failed(self, message: str) -> None:
         self.progress.setRange(0, 1000)
@@ -205,6 +253,7 @@ class GapPanel(QWidget):
         ok = self._bc.gap.adopt(row)
         if ok:
             self.list.clear()
+            self.tree.clear()
             self.explanation.setText("")
         return ok
 

@@ -100,7 +100,8 @@ class SequencePreview(QFrame):
         self.next_button.setEnabled(gap.preview_ply < len(moves))
         self.moves_label.set_strip(sequence_html(bc.record, gap.base_ply(), moves,
                                                  gap.preview_index + 1, gap.preview_ply,
-                                                 branches, BRANCH_COLOUR.name()),
+                                                 branches, BRANCH_COLOUR.name(),
+                                                 gap.certain_plies(), gap.certain_texts()),
                                    gap.preview_ply)
 
     def moves_text(self) -> str:

@@ -8,10 +8,10 @@ so a position reached by many move orders is searched once and no list of
 sequences is ever built during the search.  Counts stop at ``cap``: once a
 node has that many below it, its later moves are not searched (a count that
 reached ``cap`` means "at least ``cap``", and it stays so wherever it is
-reused).  :mod:`rulesbook.reconstruct.gap_bounds` prunes the positions that
+reused).  :mod:`rulesbook.reconstruct.gap.bounds` prunes the positions that
 cannot reach the board in the plies left; the last plies are not searched but
 looked up in backward layers built by retro moves from the board
-(:mod:`rulesbook.reconstruct.gap_retro`): the search meets them in the middle.
+(:mod:`rulesbook.reconstruct.gap.retro`): the search meets them in the middle.
 One ply above the deepest layer, the side not to move must stand as it stands
 in some position of that layer (unless it loses a piece in that ply), and two
 plies above it one move away from one: set lookups rule out most such
@@ -29,14 +29,14 @@ from typing import Protocol
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import apply, legal_raw_moves
-from rulesbook.reconstruct.gap_bounds import (
+from rulesbook.reconstruct.gap.bounds import (
     Reachable,
     Target,
     VariantFlags,
     feasible,
     useful_moves,
 )
-from rulesbook.reconstruct.gap_retro import (
+from rulesbook.reconstruct.gap.retro import (
     Key,
     MoveConstraint,
     RawMove,
@@ -45,10 +45,15 @@ from rulesbook.reconstruct.gap_retro import (
     next_layer,
 )
 
-__all__ = ["Cancellable", "CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES"]
+__all__ = ["Cancellable", "CancelToken", "GapSearch", "SearchCancelled", "MAX_PLIES",
+           "COUNT_CAP"]
 
 #: The longest gap searched (a deeper search could not finish anyway).
 MAX_PLIES = 200
+
+#: The count stops here (the compiled count keeps int64: a sum of two counts
+#: below it cannot overflow); a count that reached it is "at least COUNT_CAP".
+COUNT_CAP = 1 << 62
 
 
 
@@ -188,7 +193,7 @@ class GapSearch:
         """The number of sequences from ``key`` (at most ``cap``).
 
         With the ``variant`` the search also goes backward from the target
-        (:func:`~rulesbook.reconstruct.gap_retro.next_layer`) and the forward
+        (:func:`~rulesbook.reconstruct.gap.retro.next_layer`) and the forward
         search stops where it meets the backward layers.  The next backward
         layer is built once the forward search has run :data:`GROW` times as
         long as that layer should take (the last one's time times its
@@ -347,6 +352,25 @@ class GapSearch:
         return total
 
     # ------------------------------------------------------------------ listing
+    def live_moves(self, key: Key, remaining: int, partial: bool = False
+                   ) -> list[tuple[RawMove, Key, int]]:
+        """After :meth:`count`: the moves from ``key`` (``remaining`` plies
+        before the board) that lead to it, each with the position after it
+        and its number of sequences (in move-generation order)."""
+        bm, bk, wm, wk, black = key
+        out = []
+        for mv in self._moves(bm, bk, wm, wk, black, self.plies - remaining + 1):
+            child: Key = (*apply(bm, bk, wm, wk, black, mv), not black)
+            count = self._known_count(child, remaining - 1, partial)
+            if count:
+                out.append((mv, child, count))
+        return out
+
+    def found_so_far(self, key: Key) -> int:
+        """After a cancelled :meth:`count`: the sequences from ``key`` found
+        before it stopped (a proven lower bound of the count)."""
+        return self._known_count(key, self.plies, partial=True)
+
     def first_difference(self, key: Key, path: Sequence[RawMove]) -> int | None:
         """After :meth:`count`: the first ply (1-based) along ``path`` (the moves
         the sequences listed agree on) where another move leads to the board

@@ -7,11 +7,11 @@ finds every legal sequence of that length leading from one to the other,
 honouring moves the players agree on (:class:`Known`), and says whether the
 answer is impossible, unique or several.
 
-The search (:mod:`rulesbook.reconstruct.gap_search`) counts the sequences
+The search (:mod:`rulesbook.reconstruct.gap.search`) counts the sequences
 depth first with a transposition table keyed by (position, plies left),
 prunes with lower bounds on the moves each side still needs
-(:mod:`rulesbook.reconstruct.gap_bounds`), and meets a backward frontier one
-ply before the board (:mod:`rulesbook.reconstruct.gap_retro`).  The status
+(:mod:`rulesbook.reconstruct.gap.bounds`), and meets a backward frontier one
+ply before the board (:mod:`rulesbook.reconstruct.gap.retro`).  The status
 comes from the count, the sequences listed are the first ``limit`` of them.
 
 Progress is reported through ``progress(fraction, nodes)`` (return False to
@@ -37,16 +37,19 @@ from rulesbook.draughts import (
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
-from rulesbook.reconstruct.gap_bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
-from rulesbook.reconstruct.gap_compiled import (
+from rulesbook.reconstruct.gap import paths
+from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
+from rulesbook.reconstruct.gap.compiled import (
     CompiledGapSearch,
     KernelFailed,
     supports,
     worth_it,
 )
-from rulesbook.reconstruct.gap_known import check_known
-from rulesbook.reconstruct.gap_retro import Key, RawMove
-from rulesbook.reconstruct.gap_search import (
+from rulesbook.reconstruct.gap.known import check_known
+from rulesbook.reconstruct.gap.paths import Branch, Certain, Option, Question
+from rulesbook.reconstruct.gap.retro import Key, RawMove
+from rulesbook.reconstruct.gap.search import (
+    COUNT_CAP,
     MAX_PLIES,
     Cancellable,
     CancelToken,
@@ -55,7 +58,8 @@ from rulesbook.reconstruct.gap_search import (
 )
 
 __all__ = ["Known", "GapResult", "Status", "CancelToken", "SearchCancelled", "fill_gap",
-           "parse_known", "diverge_points", "MAX_PLIES"]
+           "parse_known", "diverge_points", "MAX_PLIES", "Branch", "Certain", "Option",
+           "Question"]
 
 
 _log = logging.getLogger(__name__)
@@ -154,6 +158,13 @@ class GapResult:
     stopped early: ``sequences`` then holds those found before it stopped
     (each replays; more may exist); ``done`` is the fraction of the search it
     had covered.
+
+    ``count`` is the number of sequences (every one counted, through
+    transpositions: :mod:`.paths`), None when the search was stopped before
+    it finished counting; ``count_at_least`` a proven lower bound (the count
+    when it is known).  ``certain``: the moves every sequence plays;
+    ``questions``: what to ask the players, the best split first; ``tree``:
+    the sequences as a tree of move choices (None when stopped).
     """
 
     status: Status
@@ -168,15 +179,36 @@ class GapResult:
     truncated: bool = False
     cancelled: bool = False
     done: float = field(default=1.0, compare=False)
+    count: int | None = None
+    count_at_least: int = 0
+    certain: tuple[Certain, ...] = ()
+    questions: tuple[Question, ...] = ()
+    tree: Branch | None = None
+    #: the end of ``explanation`` that says what would narrow the answer down
+    #: ("" when none; an app asking the question itself may leave it out)
+    advice: str = ""
+    #: the part of ``explanation`` that says where the sequences part ("" when none)
+    parting: str = ""
+
+    @property
+    def question(self) -> Question | None:
+        """The best question to ask next (None: nothing splits the sequences)."""
+        return self.questions[0] if self.questions else None
 
     def to_dict(self) -> dict[str, Any]:
         """The object printed by ``rulesbook reconstruct --json``."""
+        question = self.question
         return {"status": self.status.value, "sequences": [list(t) for t in self.texts],
                 "diverge_at": list(self.diverge_at), "explanation": self.explanation,
                 "more_exist": self.truncated,
                 # False when the search was stopped (Ctrl+C, Cancel): then more
                 # sequences may exist although ``more_exist`` could not tell
-                "complete": not self.cancelled}
+                "complete": not self.cancelled,
+                "count": self.count, "count_at_least": self.count_at_least,
+                "certain": [c.to_dict() for c in self.certain],
+                "question": question.to_dict() if question is not None else None,
+                "questions": [q.to_dict() for q in self.questions],
+                "tree": self.tree.to_dict() if self.tree is not None else None}
 
 
 def diverge_points(sequences: Sequence[Sequence[object]]) -> tuple[int, ...]:
@@ -246,13 +278,13 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     :func:`parse_known`), plies counted from 1 = the first missing ply.
 
     ``progress(fraction, nodes)`` is called now and then; returning False
-    cancels, as does ``cancel.is_set()``.  At most ``limit`` sequences are
-    kept: the search stops as soon as it has found one more than that
-    (``truncated`` then says more exist, and the status counts them).
+    cancels, as does ``cancel.is_set()``.  Every sequence is counted (through
+    transpositions, never listed: ``count``); the first ``limit`` are listed
+    (``truncated`` says more exist).
 
-    ``compiled``: count with the compiled search (:mod:`.gap_compiled`) when
+    ``compiled``: count with the compiled search (:mod:`.compiled`) when
     numba is installed, the kernel is ready or worth loading
-    (:func:`~.gap_compiled.worth_it`) and the known moves give no squares a
+    (:func:`~.compiled.worth_it`) and the known moves give no squares a
     capture goes through; False: the pure-Python search (the reference; the
     answer is the same).
     """
@@ -294,7 +326,10 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     searcher = (CompiledGapSearch if compiled and supports(constraints)
                 and (lengths and worth_it(max(lengths))) else GapSearch)
     found: list[tuple[RawMove, ...]] = []
-    total = 0  # sequences that exist (counted up to limit + 1)
+    total = 0  # sequences that exist (every one counted)
+    graphs: list[paths.Graph] = []
+    at_least = 0  # when cancelled: the sequences found so far
+    counted = True  # every length counted to the end
     nodes = 0
     cancelled = False
     done = 1.0
@@ -303,7 +338,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     for index, n in enumerate(lengths):
         # one more than kept: finding it tells that more than ``limit`` exist
         report = _scaled(progress, index, len(lengths))
-        search = searcher(t, rules, constraints, n, limit + 1 - total, report, cancel)
+        search = searcher(t, rules, constraints, n, COUNT_CAP, report, cancel)
+        counting = True
         try:
             try:
                 count = search.count(key, chosen if use_frontier else None)
@@ -311,46 +347,50 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
                 # the Python search answers (the same answer, slower), from here on
                 _log.exception("gap search: the compiled count failed, the Python one runs")
                 searcher = GapSearch
-                search = GapSearch(t, rules, constraints, n, limit + 1 - total, report, cancel)
+                search = GapSearch(t, rules, constraints, n, COUNT_CAP, report, cancel)
                 count = search.count(key, chosen if use_frontier else None)
+            counting = False
+            # the positions on its sequences, for what is certain and what to ask
+            graph = paths.build(search, key, search.tick) if count else None
         except SearchCancelled:
             cancelled = True
             nodes += search.nodes
             done = (index + min(search.done, 1.0)) / len(lengths)
             # the sequences found before it stopped are real: list them
-            found.extend(search.sequences_so_far(key, limit - len(found)))
+            found.extend(search.sequences_so_far(key, limit - len(found)) if counting
+                         else search.sequences(key, limit - len(found)))
+            at_least = total + (search.found_so_far(key) if counting else count)
+            counted = not counting and index == len(lengths) - 1
+            if not counting:
+                total += count
+                tried.append(n)
             stopped_at = n
             break
         nodes += search.nodes
         tried.append(n)
         found.extend(search.sequences(key, limit - len(found)))
         total += count
-        if total > limit:
-            break
+        if graph is not None:
+            graphs.append(graph)
     truncated = total > limit
     listed = found[:limit]
     sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in listed)
     texts = _texts(start, sequences)
-    diverge = diverge_points(sequences)
+    analysis = paths.analyse(graphs, start.turn) if not cancelled else None
+    if analysis is not None:
+        assert analysis.count == total, (analysis.count, total)  # two sums of the same counts
+        diverge = analysis.diverge_at
+    else:
+        diverge = diverge_points(sequences)
     # whether ``diverge`` holds for every sequence, not only for the ones listed
-    diverge_known = not truncated
-    if truncated and not cancelled and listed and len(tried) == 1:
-        # the listed ones agree up to their first difference; the ones not listed
-        # may leave that path earlier: ask the search where another move leads on
-        agreed = listed[0][:diverge[0] - 1] if diverge else listed[0]
-        try:
-            first = search.first_difference(key, agreed)
-            diverge_known = True
-        except SearchCancelled:  # the count stands; where they differ stays the listed'
-            first = None
-        if first is not None:
-            diverge = (first, *(d for d in diverge if d > first))
+    diverge_known = analysis is not None or not truncated
     span = plies_text(plies) if plies is not None else f"at most {plies_text(max_plies or 0)}"
     unaccounted: tuple[str, ...] = ()
+    advice = parting = ""
     if cancelled:
         status = Status.CANCELLED
         explanation = _cancelled_explanation(sequences, nodes, done, tried, stopped_at,
-                                             plies is None)
+                                             plies is None, at_least)
     elif not total:
         status = Status.IMPOSSIBLE
         problems = _describe_counts(start, target)
@@ -379,6 +419,11 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
                     f"{limit:,} are listed)")
         else:
             head = f"{count_text(len(sequences), 'sequence')} lead to the board"
+        if truncated and total < COUNT_CAP:
+            head = (f"{count_text(total, 'sequence')} lead to the board (the first one is "
+                    f"listed)" if limit == 1 else
+                    f"{count_text(total, 'sequence')} lead to the board (the first "
+                    f"{limit:,} are listed)")
         if not diverge:
             where = ""
         elif diverge_known:
@@ -388,16 +433,27 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
                      f"{', '.join(str(d) for d in diverge)} (those not listed may differ "
                      f"earlier)")
         # what the referee could add to narrow the answer down
+        question = analysis.questions[0] if analysis and analysis.questions else None
         hint = ("; to narrow them down, add a move the players agree on"
-                + (f" (e.g. the one at ply {diverge[0]})" if diverge else "")
+                + (f" (e.g. the one at ply {question.ply})" if question else
+                   f" (e.g. the one at ply {diverge[0]})" if diverge else "")
                 if truncated else "")
         explanation = head + where + hint
+        advice, parting = hint, where
+    exact = counted and total < COUNT_CAP
     return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
-                     nodes, time.perf_counter() - t0, truncated, cancelled, done)
+                     nodes, time.perf_counter() - t0, truncated, cancelled, done,
+                     count=total if exact else None,
+                     count_at_least=total if not cancelled else at_least,
+                     certain=analysis.certain if analysis else (),
+                     questions=analysis.questions if analysis else (),
+                     tree=paths.tree(graphs) if analysis else None, advice=advice,
+                     parting=parting)
 
 
 def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done: float,
-                           tried: Sequence[int], stopped_at: int, bounded: bool) -> str:
+                           tried: Sequence[int], stopped_at: int, bounded: bool,
+                           at_least: int = 0) -> str:
     """What a cancelled search tells: how far it got, what it found, and what
     the referee could add to make it finish."""
     head = (f"search cancelled after {count_text(nodes, 'position')}, "
@@ -408,7 +464,10 @@ def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done
         head += f" ({gaps} searched completely, stopped in the {stopped_at}-ply one)"
     elif bounded:
         head += f" (stopped in the {stopped_at}-ply gap)"
-    if sequences:
+    if at_least > len(sequences):
+        found = (f"at least {count_text(at_least, 'sequence')} lead to the board (counted so "
+                 f"far; the first {len(sequences):,} listed), more may exist")
+    elif sequences:
         found = (f"{count_text(len(sequences), 'sequence')} found so far (listed), "
                  f"more may exist")
     else:

@@ -1,15 +1,15 @@
 """The forward count of the gap search compiled to machine code (numba).
 
-The same search as :meth:`rulesbook.reconstruct.gap_search.GapSearch._count`
+The same search as :meth:`rulesbook.reconstruct.gap.search.GapSearch._count`
 — the same moves (:mod:`rulesbook.draughts.movegen`: one per distinct start,
-end and ordered captures), the same bounds (:mod:`.gap_bounds`: ``feasible``
+end and ordered captures), the same bounds (:mod:`.bounds`: ``feasible``
 and ``useful_moves``), the same tables (a count per position and plies left,
 capped; backward layers; the sides' pieces of the deepest layer) — written
 over flat integers so that numba compiles it.  The pure-Python search stays
 the reference: ``tests/reconstruct/test_gap_kernel.py`` checks the moves and
 the counts of this one against it.
 
-Everything here is data in, data out: :mod:`.gap_compiled` builds the
+Everything here is data in, data out: :mod:`.compiled` builds the
 tables from the Python ones, runs :func:`count` off the GIL and reads the
 tables back.  Keys: a position is ``(bm | bk << 32, wm | wk << 32, black |
 remaining << 1)`` as three int64 (the bit pattern of the first two may be
@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
-from rulesbook.reconstruct.gap_bounds import (
+from rulesbook.reconstruct.gap.bounds import (
     AHEAD_BLACK,
     AHEAD_WHITE,
     BEHIND_BLACK,
@@ -39,7 +39,7 @@ __all__ = ["MAX_MOVES", "S_CANCEL", "S_CANCELLED", "S_CAP", "S_DEPTH", "S_NODES"
            "feasible", "legal_moves", "M_MEMO", "M_PARTIAL", "M_BACK", "M_SIDES", "M_SIDE_OK",
            "SIDE_TOP_B", "SIDE_TOP_W", "SIDE_NEAR_B", "SIDE_NEAR_W"]
 
-from rulesbook.reconstruct.gap_kernel_moves import (  # noqa: F401 - re-exported
+from rulesbook.reconstruct.gap.kernel_moves import (  # noqa: F401 - re-exported
     MAX_MOVES,
     S_CANCEL,
     S_CANCELLED,
@@ -70,20 +70,20 @@ from rulesbook.reconstruct.gap_kernel_moves import (  # noqa: F401 - re-exported
     msb,
     popcount,
 )
-from rulesbook.reconstruct.gap_kernel_table import contains, get, put
+from rulesbook.reconstruct.gap.kernel_table import contains, get, put
 
 NEVER = 1 << 30
 #: where the known moves start in the target array (see _enter)
 T_KNOWN = len(T_FIELDS)
 
-#: the tables' rows of ``metas`` (see :mod:`.gap_kernel_table`)
+#: the tables' rows of ``metas`` (see :mod:`.kernel_table`)
 M_MEMO, M_PARTIAL, M_BACK, M_SIDES, M_SIDE_OK = range(5)
 #: the kinds of keys of the ``sides`` table (``c``): the deepest layer's sides
 #: (GapSearch._top_black ...), less one piece for ``near``
 SIDE_TOP_B, SIDE_TOP_W, SIDE_NEAR_B, SIDE_NEAR_W = range(4)
 
 def _ring_arrays(rings: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Rings (see :mod:`.gap_bounds`) as ``(steps, masks)`` arrays [32, 16]
+    """Rings (see :mod:`.bounds`) as ``(steps, masks)`` arrays [32, 16]
     (steps -1 past the last ring)."""
     steps = np.full((32, 16), -1, dtype=np.int64)
     masks = np.zeros((32, 16), dtype=np.int64)

@@ -1,7 +1,7 @@
 """Move generation of the compiled gap kernel (numba): the engine's moves
 (:func:`rulesbook.draughts.movegen.legal_raw_moves`: one per distinct start,
 end and ordered captures) over flat int64 arrays, and the flags, the target
-and the state the kernel (:mod:`.gap_kernel`) reads by index.  Tested against
+and the state the kernel (:mod:`.kernel`) reads by index.  Tested against
 the engine in ``tests/reconstruct/test_gap_kernel.py``.
 """
 from __future__ import annotations

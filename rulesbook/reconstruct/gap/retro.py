@@ -31,7 +31,7 @@ from rulesbook.draughts.movegen import (
     has_capture,
     legal_raw_moves,
 )
-from rulesbook.reconstruct.gap_bounds import (
+from rulesbook.reconstruct.gap.bounds import (
     CONE_BLACK,
     CONE_WHITE,
     CROWN_ROW_BLACK,
@@ -354,7 +354,7 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     the sum over the quiet un-moves into ``below`` (each one legal move).  A
     position with a capture is counted by playing its captures (the
     candidates from :func:`capture_unmoves`).  The two kinds never mix.
-    ``reachable``: the search's :class:`~rulesbook.reconstruct.gap_bounds.Reachable`
+    ``reachable``: the search's :class:`~rulesbook.reconstruct.gap.bounds.Reachable`
     from ``start`` (one is made when None), so its answers serve every layer."""
     sb, sbk, sw, swk, start_turn = start
     start_black, start_white = (sb | sbk).bit_count(), (sw | swk).bit_count()

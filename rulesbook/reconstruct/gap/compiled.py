@@ -1,11 +1,11 @@
-"""The gap search with its forward count compiled (:mod:`.gap_kernel`, numba).
+"""The gap search with its forward count compiled (:mod:`.kernel`, numba).
 
-:class:`CompiledGapSearch` is a :class:`~.gap_search.GapSearch`: the backward
+:class:`CompiledGapSearch` is a :class:`~.search.GapSearch`: the backward
 layers, the listing of the sequences and everything the caller sees are the
 Python search's; only the count over the forward tree runs compiled, off
 the GIL, in a thread of its own while the calling thread reports progress,
 passes on a cancel and asks for the next backward layer as the Python search
-does (:data:`~.gap_search.GROW`).
+does (:data:`~.search.GROW`).
 
 numba is installed from wheels with the app (no compiler is needed); where it
 cannot be imported (:data:`AVAILABLE` is False) the Python search is used,
@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
-from rulesbook.reconstruct.gap_known import KnownMove
-from rulesbook.reconstruct.gap_retro import Key, can_unmove
-from rulesbook.reconstruct.gap_search import GapSearch, SearchCancelled
+from rulesbook.reconstruct.gap.known import KnownMove
+from rulesbook.reconstruct.gap.retro import Key, can_unmove
+from rulesbook.reconstruct.gap.search import GapSearch, SearchCancelled
 
 __all__ = ["AVAILABLE", "CompiledGapSearch", "KernelFailed", "supports", "warm_up",
            "why_unavailable", "worth_it"]
@@ -43,7 +43,7 @@ _log = logging.getLogger(__name__)
 #: the modules compiled by numba: its cache knows when one of them changed,
 #: not when a module whose functions it inlines did, so the cache folder is
 #: named by all of them together
-KERNEL_MODULES = ("gap_kernel_moves.py", "gap_kernel_table.py", "gap_kernel.py")
+KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel.py")
 
 
 def _cache_folder() -> Path:
@@ -57,8 +57,8 @@ def _cache_folder() -> Path:
 if TYPE_CHECKING:  # bound by _load() at run time, on the first search that may use them
     import numpy as np
 
-    from rulesbook.reconstruct import gap_kernel as kernel
-    from rulesbook.reconstruct import gap_kernel_table as table
+    from rulesbook.reconstruct.gap import kernel
+    from rulesbook.reconstruct.gap import kernel_table as table
 
     #: whether numba can be used (read it to find out: it is imported then; see _load)
     AVAILABLE: bool
@@ -83,7 +83,8 @@ def _load() -> bool:
                 # set before the kernel modules are imported: numba reads it as it
                 # decorates each function
                 setattr(numba.config, "CACHE_DIR", str(CACHE_FOLDER))  # noqa: B010 - not in its stubs
-                from rulesbook.reconstruct import gap_kernel, gap_kernel_table
+                from rulesbook.reconstruct.gap import kernel as gap_kernel
+                from rulesbook.reconstruct.gap import kernel_table as gap_kernel_table
             except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
                 _WHY = f"{type(exc).__name__}: {exc}"
             else:
@@ -132,6 +133,9 @@ def _side_key(men: int, kings: int) -> int:
 class CompiledGapSearch(GapSearch):
     """A :class:`GapSearch` whose forward count runs compiled (see the module)."""
 
+    #: the count of the last :meth:`count` (-1: none finished)
+    _root_count = -1
+
     def _setup(self) -> None:
         t = self.target
         rules = self.rules
@@ -156,7 +160,7 @@ class CompiledGapSearch(GapSearch):
                     elif known[at] != square - 1:
                         known[at] = -2  # two known moves that disagree: none fits
         self._t = np.array(fields + known, dtype=np.int64)
-        # the kernel's tables (gap_kernel_table), by their row of ``metas``
+        # the kernel's tables (kernel_table), by their row of ``metas``
         self._metas = np.zeros((5, 2), dtype=np.int64)
         self._tables: dict[int, Any] = {}
         for which, rows in ((kernel.M_MEMO, 1 << 16), (kernel.M_PARTIAL, 1 << 10),
@@ -218,11 +222,13 @@ class CompiledGapSearch(GapSearch):
     def count(self, key: Key, variant: Variant | None = None) -> int:
         """As :meth:`GapSearch.count`, the forward count compiled."""
         self._setup()
+        self._root_count = -1
         if variant is not None and can_unmove(variant) and self.plies >= 2:
             self._grow(variant, key)
         while True:
             try:
-                return self._run(key, self.plies, 1.0, grow=variant is not None)
+                self._root_count = self._run(key, self.plies, 1.0, grow=variant is not None)
+                return self._root_count
             except _DeeperWanted:
                 assert variant is not None
                 self._grow(variant, key)
@@ -317,6 +323,10 @@ class CompiledGapSearch(GapSearch):
         if count < 0:
             if partial:
                 return max(int(table.get(self._tables[kernel.M_PARTIAL], a, b, c, 0)), 0)
+            if self.cap > self._root_count >= 0:
+                # an exact count (the root's below the cap, so every position's
+                # is): a position it does not hold was ruled out, no sequence
+                return 0
             # not in the table: the kernel searches moves in an order of its
             # own and stops a position at the cap, so the listing (in the
             # engine's order) can reach a position it never searched, which
@@ -372,7 +382,7 @@ def worth_it(plies: int) -> bool:
         return True
     if plies < WORTH_LOADING or not _load():  # a short gap never waits for numba's import
         return False
-    if any(CACHE_FOLDER.rglob("gap_kernel.count-*.nbi")):
+    if any(CACHE_FOLDER.rglob("kernel.count-*.nbi")):
         return True
     threading.Thread(target=warm_up, name="gap-compile", daemon=True).start()
     return False
@@ -389,7 +399,7 @@ def _warm_up() -> float:
 def _compile() -> None:
     from rulesbook.draughts import Position
     from rulesbook.draughts.movegen import compile_rules
-    from rulesbook.reconstruct.gap_bounds import Target, VariantFlags
+    from rulesbook.reconstruct.gap.bounds import Target, VariantFlags
 
     variant = Variant.named("pool")
     start = Position.start(variant)
