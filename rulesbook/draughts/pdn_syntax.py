@@ -462,7 +462,8 @@ class SyntaxReader:
                     if end == pos + 1 and text[pos] in "[]}":
                         # a run of stray brackets at once (one token each was 15 s
                         # per MB); only its last '[' may open a tag: it stays
-                        run = _BRACKET_RUN.match(text, end).end()
+                        found = _BRACKET_RUN.match(text, end)  # matches "" at least
+                        run = found.end() if found else end
                         end = run - 1 if run > end and text[run - 1] == "[" else run
                         last_end = (lineno, end + 1)
                     # neighbouring unreadable words are one error, built once the
