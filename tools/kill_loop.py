@@ -179,13 +179,17 @@ def run(kills: int = 500, seed: int = 1, tmp: Path | None = None,
     return result
 
 
-def _state(folder: Folder, before: list[str]) -> str:
-    """Where the kill landed, read from the folder (not from the program's notices)."""
+def _state(folder: Folder, before: list[str], pid: int) -> str:
+    """Where the kill landed, read from the folder (not from the program's notices).
+    A journal left by an earlier process (killed after its commit, before removing
+    its journal) is not this one's: this one was killed before the lock."""
     if folder.messages() != before:
         return "after its commit"
     try:
         journal = json.loads((folder.root / ".git" / "rulesbook-change").read_text())
     except (OSError, ValueError):
+        return "before the lock"
+    if journal.get("pid") != pid:
         return "before the lock"
     if journal.get("commit") and folder.journal_commit():
         return "while committing"
@@ -220,7 +224,7 @@ def _kill_and_retry(folder: Folder, step: Step, argv: list[str], rng: random.Ran
             return f"failed with exit {code}"
         result.kills += 1
         result.per_command[step.kind] += 1
-        where = _state(folder, before)
+        where = _state(folder, before, child.pid)
         result.outcomes[f"killed {where}"] += 1
         if where in ("after its commit", "while committing"):
             if where == "while committing":  # the next command (here validate) completes it
@@ -231,9 +235,6 @@ def _kill_and_retry(folder: Folder, step: Step, argv: list[str], rng: random.Ran
                 return problem and (f"{problem} (validate said: {seen.stderr.strip()}; "
                                     f"log: {folder.messages()[:3]})")
             return _check_step(folder, before, step)
-        left = folder.leftovers()
-        if left and where == "before the lock":
-            return f"left behind with no journal to clear them: {left[:5]}"
     start = time.monotonic()
     retry = folder.run(*argv)
     if retry.returncode != 0:
