@@ -79,3 +79,4 @@ screenshots: install-test
 fuzz: install-test
 	$(PY) tools/fuzz.py 100000
 	$(PY) tools/crash_test.py 200
+	$(PY) tools/kill_loop.py 40

@@ -1,7 +1,8 @@
 """The data folder in use, made ready: the user's rules folder is created from the
-seed data on first use, and a sync killed in the middle of its checkout is
-finished. Above :mod:`rulesbook.rulesfolder` (which it calls) and
-:mod:`rulesbook.library` (which loads the folder it returns)."""
+seed data on first use, and a sync killed in the middle of its checkout, or a
+command killed in the middle of its change, is finished. Above
+:mod:`rulesbook.rulesfolder` (which it calls) and :mod:`rulesbook.library` (which
+loads the folder it returns)."""
 from __future__ import annotations
 
 import os
@@ -22,8 +23,11 @@ def resolve_data_dir(path: str | os.PathLike[str] | None = None, *,
         from .rulesfolder import init_folder  # dulwich only when a folder is made
 
         init_folder(folder)
-    if (folder / ".git" / "rulesbook-checkout").exists():
-        from .rulesfolder import open_repo  # a sync was killed mid-checkout: finish it
+    git = folder / ".git"
+    if (git / "rulesbook-checkout").exists() or (git / "rulesbook-change").exists():
+        # a sync killed mid-checkout, or a command killed mid-change: finished first
+        # (open_repo leaves a live writer's change of this process alone)
+        from .rulesfolder import open_repo
 
         open_repo(folder).close()
     return folder

@@ -67,6 +67,21 @@ def _junk_line(k: int) -> bytes:
     return b"[" * (9_000 * k) + b"\n"  # x100 stays under the line limit
 
 
+def _open_tag(k: int) -> bytes:
+    """'[' and a tag name with no ']' (issue 34: was quadratic, 63 s at 40k)."""
+    return b"[" + b"a" * (9_000 * k) + b"\n"
+
+
+def _tag_spaces(k: int) -> bytes:
+    """'[a', spaces, 'x': no ']' (issue 34)."""
+    return b"[a" + b" " * (9_000 * k) + b"x\n"
+
+
+def _open_tag_in_variation(k: int) -> bytes:
+    """Attack 3 of issue 34 (its 64 KB file took 282 s): at 10x, 90 KB."""
+    return b"1. 11-15 ([a" + b" " * (9_000 * k) + b"x\n"
+
+
 def _tag(k: int) -> bytes:
     return b'[Event "' + b"a" * (9_000 * k) + b'"]\n\n1. 11-15 *\n'
 
@@ -218,6 +233,9 @@ READERS = [
     ScaledReader("pdn-games", _games, _pdn_file, "bytes"),
     ScaledReader("pdn-junk-line", _junk_line, _pdn_file, "bytes"),
     ScaledReader("pdn-tag-value", _tag, _pdn_file, "bytes"),
+    ScaledReader("pdn-open-tag", _open_tag, _pdn_file, "bytes"),
+    ScaledReader("pdn-tag-spaces", _tag_spaces, _pdn_file, "bytes"),
+    ScaledReader("pdn-open-tag-in-variation", _open_tag_in_variation, _pdn_file, "bytes"),
     ScaledReader("pdn-comment", _comment, _pdn_file, "bytes"),
     ScaledReader("pdn-variations", _variations, _pdn_file, "bytes"),
     ScaledReader("fen", _fen, _fen_file, "bytes"),
@@ -289,8 +307,9 @@ def scaling(only: list[str] | None = None, factors=FACTORS, out=sys.stdout) -> b
             continue
         measures = measure(reader, factors)
         for m in measures:
+            per_mb = m.seconds / max(m.size / 1e6, 1e-9)
             print(f"  {reader.name:25} x{m.factor:<4} {m.size:>11,} bytes  {m.seconds:8.3f} s  "
-                  f"{m.peak / 2**20:8.1f} MiB", file=out, flush=True)
+                  f"{per_mb:8.2f} s/MB  {m.peak / 2**20:8.1f} MiB", file=out, flush=True)
         t, mem, linear = verdict(measures)
         ok = ok and linear
         print(f"  {reader.name:25} last step x{measures[-1].factor // measures[-2].factor}: "

@@ -48,11 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     memory or recursion, and any error that is a bug, are caught here."""
     import warnings
 
+    from ..rulesfolder.journal import FolderRecovered
+    from ..rulesfolder.journal import set_command as journal_command
     from ..storage import DurabilityWarning
 
     def show_warning(message: Warning | str, category: type[Warning], filename: str,
                      lineno: int, file: TextIO | None = None, line: str | None = None) -> None:
-        if issubclass(category, DurabilityWarning):
+        if issubclass(category, (DurabilityWarning, FolderRecovered)):
             from .common import warn
 
             warn(str(message))
@@ -70,9 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     from .common import set_command
 
     set_command(args)
+    import shlex
+
+    journal_command(shlex.join(["rulesbook", *(sys.argv[1:] if argv is None else argv)])[:300])
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("always", DurabilityWarning)
+            warnings.simplefilter("always", FolderRecovered)
             warnings.showwarning = show_warning
             return _run(args)
     except BrokenPipeError:

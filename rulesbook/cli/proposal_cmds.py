@@ -12,7 +12,7 @@ from ..errors import LibraryError, RulesbookError
 from ..model import PROPOSAL_KINDS
 from ..proposing import add_member, edit_proposal, propose, withdraw_proposal
 from ..proposing.core import MAX_TEXT
-from ..textio import read_text
+from ..textio import read_text, visible_controls
 from .common import Handler, Subparsers, fail, help_of, print_json
 
 
@@ -40,7 +40,7 @@ def cmd_member_add(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"id": member.id, "name": member.name})
     else:
-        print(f"member {member.id}: {member.name}")
+        print(f"member {member.id}: {visible_controls(member.name)}")
     return 0
 
 

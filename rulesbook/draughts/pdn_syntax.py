@@ -62,7 +62,10 @@ _TOKEN = re.compile(
     r"(?P<lbrace>\{)"
     r"|(?P<semi>;)"
     r'|(?P<tag>\[\s*(?P<tname>[A-Za-z0-9_]+)\s*"(?P<tval>[^"\\]*(?:\\.[^"\\]*)*)"\s*\])'
-    r'|(?P<badtag>\[\s*(?P<bname>[A-Za-z0-9_]+)\s*(?P<bval>[^\]\[]*)\])'
+    # the name taken whole (a look-ahead and a back-reference: an atomic group), so
+    # that no character can go to either the name or the value: a '[' with a long
+    # name or many spaces and no ']' fails in one pass, not in one per character
+    r'|(?P<badtag>\[\s*(?=(?P<bname>[A-Za-z0-9_]+))(?P=bname)(?P<bval>[^\]\[]*)\])'
     r"|(?P<lparen>\()"
     r"|(?P<rparen>\))"
     r"|(?P<result>(?:1/2-1/2|1/2:1/2|1-0|0-1|2-0|0-2|1-1|0-0|1:0|0:1|2:0|0:2|1:1|0:0|\*)"
@@ -79,7 +82,8 @@ _TOKEN = re.compile(
     r"|(?P<junk>[^\s\[\]{}();]+|[\]}\[])"
     r")"
 )
-_TAG_LINE = re.compile(r"\s*\[\s*[A-Za-z0-9_]+\s*[^\]]*\]\s*$")
+_TAG_LINE = re.compile(r"\s*\[\s*(?=([A-Za-z0-9_]+))\1[^\]]*\]\s*$")  # linear, as badtag
+_BRACKET_RUN = re.compile(r"[\[\]}]*")
 #: Most lines looked ahead for the ')' that closes a '(' (see _scan_groups).
 MAX_PAREN_LINES = 40
 _WS = re.compile(r"\s+")
@@ -455,6 +459,13 @@ class SyntaxReader:
                 in_moves = True
                 last_end = (lineno, end + 1)
                 if kind == "junk":
+                    if end == pos + 1 and text[pos] in "[]}":
+                        # a run of stray brackets at once (one token each was 15 s
+                        # per MB); only its last '[' may open a tag: it stays
+                        found = _BRACKET_RUN.match(text, end)  # matches "" at least
+                        run = found.end() if found else end
+                        end = run - 1 if run > end and text[run - 1] == "[" else run
+                        last_end = (lineno, end + 1)
                     # neighbouring unreadable words are one error, built once the
                     # run ends (linear in the length of the line)
                     if junk_run is not None and not text[junk_run[2]:pos].strip():

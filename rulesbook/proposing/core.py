@@ -24,7 +24,9 @@ from ..errors import LibraryError, RulesbookError
 from ..library import Library
 from ..loading import load_library
 from ..model import PROPOSAL_KINDS, Proposal, Rule
+from ..names import comparison_keys
 from ..storage import atomic_write_text, file_lock
+from ..textio import visible_controls
 from ..yamlio import read_data_text
 from . import yamltext as yt
 
@@ -132,10 +134,17 @@ def next_letter(taken: Sequence[str]) -> str:
 def plan_member(library: Library, name: str, letter: str | None = None) -> NewMember:
     name = _one_line(name, "the member's name", MAX_NAME)
     ids = [m.id for m in library.members]
+    keys = comparison_keys(name)
     for m in library.members:
-        if m.id != "unknown" and name.casefold() in {m.name.casefold(),
-                                                     *(a.casefold() for a in m.aliases)}:
+        if m.id == "unknown":
+            continue
+        if name.casefold() in {m.name.casefold(), *(a.casefold() for a in m.aliases)}:
             raise ProposalError(f"{name!r} is already member {m.id} ({m.name})")
+        if any(keys & comparison_keys(n) for n in (m.name, m.full_name, *m.aliases) if n):
+            raise ProposalError(
+                f"'{visible_controls(name)}' is already member {m.id} "
+                f"({visible_controls(m.name)}): the two names read the same (look-alike "
+                f"letters, spacing or invisible characters)")
     if letter is None:
         letter = next_letter([i for i in ids if i != "unknown"])
     else:

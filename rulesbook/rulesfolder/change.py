@@ -19,13 +19,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dulwich.objects import Blob
+from dulwich.objects import Blob, ObjectID
+from dulwich.repo import Repo
 
 from ..datapath import is_bundled
 from ..errors import DataFileError
 from ..storage import atomic_write_bytes
 from ..yamlio import load_file
 from .errors import SeedReadOnlyError
+from .journal import Journal
 from .repo import (
     Identity,
     StrPath,
@@ -102,10 +104,11 @@ def recorded_change(where: StrPath, message: str, *,
         return
     repo = open_repo(root)
     try:
-        with folder_lock(root):
+        with folder_lock(root) as journal:
             change = Change(root, message)
             head = head_id(repo)
             before = {rel: path.read_bytes() for rel, path in worktree_files(root).items()}
+            _journal_before(repo, journal, message, head, before)
             token = _ACTIVE.set(change)
             try:
                 yield change
@@ -141,6 +144,7 @@ def recorded_change(where: StrPath, message: str, *,
                         files.pop(rel, None)
                 commit = make_commit(repo, build_tree(repo, files),
                                      [head] if head else [], message, who, user)
+                journal.committing(commit.decode(), tuple(changed))
                 set_head(repo, commit, head)
             except BaseException:
                 _restore(root, before)
@@ -151,6 +155,20 @@ def recorded_change(where: StrPath, message: str, *,
             change.author = who
     finally:
         repo.close()
+
+
+def _journal_before(repo: Repo, journal: Journal, message: str, head: ObjectID | None,
+                    before: dict[str, bytes]) -> None:
+    """Write ahead what the folder holds before the change (the files' blobs stored
+    first), so that a kill during the change is rolled back by the next command."""
+    committed = set(commit_files(repo, head).values())
+    ids: dict[str, str] = {}
+    for rel, data in before.items():
+        blob = Blob.from_string(data)
+        if blob.id not in committed:  # a file edited by hand since the last commit
+            repo.object_store.add_object(blob)
+        ids[rel] = blob.id.decode()
+    journal.began(message, head.decode() if head else None, ids)
 
 
 def active_change() -> Change | None:

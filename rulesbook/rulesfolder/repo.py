@@ -15,18 +15,21 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from dulwich.objects import Blob, Commit, ObjectID, ShaFile, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from ..storage import atomic_write_bytes, file_lock
+from ..storage import atomic_write_bytes
 from .errors import NotARulesFolder, RulesFolderError
 from .where import MARKER as MARKER
 from .where import StrPath as StrPath
 from .where import find_rules_folder as find_rules_folder
 from .where import is_rules_folder as is_rules_folder
+
+if TYPE_CHECKING:
+    from .journal import Journal
 
 BRANCH = b"main"
 HEAD_REF = Ref(b"refs/heads/main")
@@ -80,6 +83,11 @@ def open_repo(root: StrPath) -> Repo:
     if not is_rules_folder(root):
         raise NotARulesFolder(f"{root} is not a rules folder (a git repository with "
                               f"{MARKER}); create one with `rulesbook init DIR`")
+    from .journal import needs_recovery
+
+    if needs_recovery(root):  # a killed writer's change: completed or rolled back
+        with folder_lock(root):
+            pass
     repo = Repo(str(root))
     if (Path(repo.controldir()) / JOURNAL).exists():
         with folder_lock(root):
@@ -88,10 +96,13 @@ def open_repo(root: StrPath) -> Repo:
 
 
 @contextlib.contextmanager
-def folder_lock(root: StrPath) -> Iterator[None]:
-    """One writer at a time in a rules folder (the lock file lives in ``.git``)."""
-    with file_lock(Path(root) / ".git" / "rulesbook", timeout=30.0):
-        yield
+def folder_lock(root: StrPath) -> Iterator[Journal]:
+    """One writer at a time in a rules folder (the lock file lives in ``.git``); what
+    a killed writer left is finished first (:mod:`.journal`)."""
+    from .journal import folder_lock as journaled_lock
+
+    with journaled_lock(root) as journal:
+        yield journal
 
 
 # -- reading commits -------------------------------------------------------------

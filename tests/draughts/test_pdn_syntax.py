@@ -262,3 +262,38 @@ def test_uppercase_squares_are_moves():
     g = one("1. E3-D4 F6-G5 2. D4XF6 *")
     assert texts(g.mainline) == ["E3-D4", "F6-G5", "D4XF6"]
     assert g.errors == []
+
+
+# --------------------------------------------------------------------------- issue 34: linear tags
+
+def _at_the_line_limit(head: str, fill: str, tail: str) -> str:
+    from rulesbook.draughts.pdn_syntax import MAX_LINE_CHARS
+
+    return head + fill * (MAX_LINE_CHARS - len(head) - len(tail) - 1) + tail + "\n"
+
+
+def test_an_open_tag_as_long_as_the_line_limit_is_one_unreadable_word():
+    # '[' and a name with no ']': it was read once per character (quadratic: hours at
+    # the limit); the time is measured by tools/fuzz.py --scaling (pdn-open-tag)
+    g = one(_at_the_line_limit("[", "a", ""))
+    assert [(e.line, e.col) for e in g.errors][:1] == [(1, 1)]
+    assert g.errors[0].message.startswith("unreadable text '[aaa")
+    assert g.mainline == []
+
+
+def test_an_open_tag_of_spaces_as_long_as_the_line_limit():
+    g = one(_at_the_line_limit("[a", " ", "x"))
+    assert [(e.line, e.col) for e in g.errors][:1] == [(1, 1)]
+    assert g.errors[0].message.startswith("unreadable text '[a ")
+
+
+def test_attack_3_the_64_kb_file_in_a_variation():
+    g = one("1. 11-15 (" + "[a" + " " * 64_000 + "x\n")
+    assert texts(g.mainline) == ["11-15"]
+    assert [(e.line, e.col) for e in g.errors][:2] == [(1, 11), (1, 64_014)]
+    assert "unterminated variation (opened at line 1 col 10)" in g.errors[1].message
+
+
+def test_a_tag_line_still_reads_after_the_atomic_name():
+    g = one('[Event  "x"]\n[Site nowhere]\n1. 11-15 *\n')
+    assert g.tags["Event"] == "x" and texts(g.mainline) == ["11-15"]

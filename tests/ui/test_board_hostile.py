@@ -111,3 +111,13 @@ def test_a_restore_shows_the_autosaves_time_and_is_announced_on_any_workspace(
     notice = win.findChild(type(win.edition_status), "start-notice")
     assert notice is not None and notice.isVisibleTo(win)
     assert "restored" in notice.text() and "2001-02-03 04:05:06" in notice.text()
+
+
+def test_the_board_header_shows_a_bidi_override_as_its_code(ws):
+    """Issue 34: a PDN White tag holding U+202E was shown raw in the Board's header
+    (the names after it read backwards)."""
+    assert ws.import_text('[Black "Ann"]\n[White "\u202eecilA"]\n[Event "Open\u200b"]\n\n'
+                          '1. 11-15 *\n', source="bidi.pdn")
+    title = ws.record_title.text()
+    assert "<U+202E>ecilA" in title or "&lt;U+202E&gt;ecilA" in title
+    assert "\u202e" not in title and "\u200b" not in title

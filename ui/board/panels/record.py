@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QLineEdit, QTextBrowser, QVBoxLayout, QWidget
 
 from rulesbook.reconstruct.display import comment_html
+from rulesbook.textio import visible_controls
 
 from ..controller import BoardController
 from ..movelist import MoveList
@@ -16,10 +17,10 @@ __all__ = ["RecordPanel", "CommentView", "record_title"]
 def record_title(bc: BoardController) -> str:
     """``Black – White · event · variant · case file · unsaved changes``."""
     tags = bc.record.tags
-    names = [tags.get(k, "?") for k in ("Black", "White")]
+    names = [visible_controls(tags.get(k, "?")) for k in ("Black", "White")]
     players = " – ".join(names) if any(n not in ("", "?") for n in names) else \
         ("Imported record" if tags else "New record")
-    event = tags.get("Event", "")
+    event = visible_controls(tags.get("Event", ""))
     case = f" · case {bc.case_path.name}" if bc.case_path else ""
     # a record just imported is not saved in a case, but replacing it loses nothing
     dirty = (" · unsaved changes (autosaved)" if bc.unsaved_work else

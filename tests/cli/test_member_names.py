@@ -1,0 +1,74 @@
+"""Member names compared as people read them (issue 34, attack 7), through the real
+``rulesbook member add`` in a rules folder: each look-alike of "Alice Smith" was
+added as a new member; now it is refused with the existing member named."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rulesbook.names import comparison_key, same_name
+from tests.datapaths import REPO
+
+
+def rulesbook(tmp: Path, *argv: object) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(REPO), RULESBOOK_CONFIG=str(tmp / "config"),
+               RULESBOOK_AUTHOR="Names Test <names@apca.invalid>")
+    env.pop("RULESBOOK_DATA", None)
+    return subprocess.run([sys.executable, "-m", "rulesbook", *map(str, argv)], env=env,
+                          cwd=tmp, capture_output=True, text=True, timeout=120)
+
+
+LOOK_ALIKES = {
+    "Greek capital alpha": "\u0391lice Smith",
+    "Cyrillic capital a": "\u0410lice Smith",
+    "fullwidth A": "\uff21lice Smith",
+    "zero-width space": "Alice\u200bSmith",
+    "double space": "Alice  Smith",
+    "case": "ALICE SMITH",
+    "soft hyphen": "Ali\u00adce Smith",
+}
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    tmp = tmp_path_factory.mktemp("names")
+    assert rulesbook(tmp, "init", tmp / "club").returncode == 0
+    added = rulesbook(tmp, "--data", tmp / "club", "member", "add", "Alice Smith")
+    assert added.returncode == 0, added.stderr
+    added = rulesbook(tmp, "--data", tmp / "club", "member", "add", "Alice")
+    assert added.returncode == 0, added.stderr
+    return tmp / "club"
+
+
+@pytest.mark.parametrize("kind", sorted(LOOK_ALIKES))
+def test_a_look_alike_name_is_refused_naming_the_member(folder, kind):
+    result = rulesbook(folder.parent, "--data", folder, "member", "add", LOOK_ALIKES[kind])
+    assert result.returncode == 2, (kind, result.stdout)
+    assert "is already member F (Alice Smith)" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_reversed_name_behind_a_bidi_override_is_refused_and_shown_as_codes(folder):
+    result = rulesbook(folder.parent, "--data", folder, "member", "add", "\u202eecilA")
+    assert result.returncode == 2
+    assert "'<U+202E>ecilA' is already member G (Alice)" in result.stderr
+    assert "\u202e" not in result.stderr
+
+
+def test_another_name_is_still_a_new_member(folder):
+    result = rulesbook(folder.parent, "--data", folder, "member", "add", "Alicia Smith")
+    assert result.returncode == 0, result.stderr
+
+
+def test_comparison_key_by_the_rules_of_the_issue():
+    # NFKC (fullwidth), case folding, invisible characters, confusables (TR39)
+    assert comparison_key("\uff21lice") == comparison_key("alice")
+    assert same_name("ALICE", "Alice") and same_name("Ivan", "lvan")
+    assert same_name("\u0391\u0399\u0421\u0395", "AICE")  # Greek/Cyrillic capitals
+    assert same_name("Jo\u200dhn", "John") and same_name("\ufeffJohn", "John")
+    assert not same_name("Alicé", "Alice")  # a diacritic is read
+    assert not same_name("Alice", "Alicia")
