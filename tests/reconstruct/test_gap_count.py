@@ -168,18 +168,25 @@ def test_random_gaps_count_as_the_brute_force(seed, plies, variant):
         assert all(known.matches(seq[certain.ply - 1].path) for seq in listed)
 
 
+class StopAfter:
+    """Cancels at its ``calls``-th look (the search looks every 1,024
+    positions): a stop at the same point of the count whatever the load."""
+
+    def __init__(self, calls: int) -> None:
+        self.calls = calls
+
+    def is_set(self) -> bool:
+        self.calls -= 1
+        return self.calls < 0
+
+
 def test_a_stopped_search_gives_a_proven_lower_bound():
-    case = english_cases(12, 2)[1]
+    case = english_cases(12, 4)[3]  # about 5,700 positions searched
     exact = fill_gap(case.earlier, case.board, plies=12, compiled=False).count
-    calls = []
-
-    def stop_later(fraction: float, nodes: int) -> bool:
-        calls.append(nodes)
-        return len(calls) < 3
-
-    stopped = fill_gap(case.earlier, case.board, plies=12, compiled=False, progress=stop_later)
+    stopped = fill_gap(case.earlier, case.board, plies=12, compiled=False,
+                       cancel=StopAfter(3))
     assert stopped.status is Status.CANCELLED
-    assert stopped.count is None
+    assert stopped.count is None  # stopped while counting
     assert len(stopped.sequences) <= stopped.count_at_least <= exact
     data = stopped.to_dict()
     assert data["count"] is None and data["count_at_least"] == stopped.count_at_least
