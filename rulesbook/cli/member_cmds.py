@@ -22,7 +22,6 @@ from ..ballots import (
     generate_key,
     load_registry,
     load_signing_key,
-    sign_statement,
 )
 from ..ballots.keys import fingerprint, needs_passphrase
 from ..ballots.registry import import_member_key, now_utc, register_key
@@ -121,9 +120,8 @@ def cmd_role(args: argparse.Namespace) -> int:
                           f"--member {args.member}` first")
     by = registry.chair or args.member
     signer = open_key(registry, by, args.passphrase_file)
-    statement = sign_statement({"op": "role", "member": args.member, "role": args.role,
-                                "key": key, "at": now_utc()}, signer)
-    append_statement(root, statement)
+    append_statement(root, {"op": "role", "member": args.member, "role": args.role,
+                            "key": key, "at": now_utc()}, signer)
     print(f"member {args.member} is now {args.role} (signed by {by})")
     return 0
 
@@ -138,8 +136,8 @@ def cmd_revoke(args: argparse.Namespace) -> int:
         raise BallotError("there is no chair to sign the revocation")
     by = args.signer or registry.chair
     signer = open_key(registry, by, args.passphrase_file)
-    append_statement(root, sign_statement({"op": "revoke", "member": args.member, "key": key,
-                                           "at": now_utc()}, signer))
+    append_statement(root, {"op": "revoke", "member": args.member, "key": key,
+                                           "at": now_utc()}, signer)
     print(f"member {args.member}: key {fingerprint(key)} revoked (signed by {by})")
     return 0
 
