@@ -73,19 +73,26 @@ def build_questions(library: Library, book_id: str) -> tuple[Question, ...]:
 def build_ballot(library: Library, ballot_id: str, *, title: str | None = None,
                  method: str = "irv", threshold: str = "simple-majority",
                  threshold_base: str = "cast", quorum: int | None = None,
-                 roll: tuple[str, ...] | None = None) -> Ballot:
-    """The committee's open ballot, with no votes, for the edition in force."""
+                 roll: tuple[str, ...] | None = None,
+                 opened_at: str | None = None) -> Ballot:
+    """The committee's open ballot, with no votes, for the edition in force, opened
+    ``opened_at`` (default: now; no vote may be dated before it). The default quorum
+    is a majority of the roll's members who hold a confirmed key
+    (:func:`~.roll.default_quorum`)."""
+    from .registry import load_registry, now_utc
+    from .roll import default_quorum
+
     edition = library.edition()
     book = library.rulebook(edition.rulebook)
     if roll is None:
         roll = tuple(m.id for m in library.members if m.id != "unknown")
     if quorum is None:
-        quorum = len(roll) // 2 + 1  # a majority of the roll
+        quorum = default_quorum(roll, load_registry(library.root))
     ballot = Ballot(
         id=ballot_id, title=title or f"{book.short_title or book.title}: committee ballot",
         rulebook=book.id, edition=edition.id, roll=tuple(roll),
         questions=build_questions(library, book.id), method=method, threshold=threshold,
-        threshold_base=threshold_base, quorum=quorum,
+        threshold_base=threshold_base, quorum=quorum, opened_at=opened_at or now_utc(),
         description=("One question per rule with alternative proposals (options: the "
                      "original text first) and one yes/no question per added text "
                      "(options: status-quo, then the proposal)."))

@@ -123,7 +123,8 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
         method=data["method"], threshold=data["threshold"],
         threshold_base=data.get("threshold_base", "cast"), quorum=data["quorum"],
         edition=data.get("edition"), members=tuple(data.get("members", {}).items()),
-        description=data.get("description", ""), history=tuple(history), seal=seal,
+        description=data.get("description", ""), opened_at=data.get("opened_at", ""),
+        history=tuple(history), seal=seal,
         results=tuple(data.get("results", ())))
     return ballot, problems
 

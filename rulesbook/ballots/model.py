@@ -174,6 +174,7 @@ class Ballot:
     edition: str | None = None  # the edition in force when the ballot was built
     members: tuple[tuple[str, str], ...] = ()  # (id, name) of members not in members.yaml
     description: str = ""
+    opened_at: str = ""  # when it was opened (``ballot new``); no vote is dated before
     history: tuple[Replaced, ...] = ()
     seal: Seal | None = None
     #: the results stored when the ballot was closed (as read: checked against a recount)
@@ -219,6 +220,8 @@ class Ballot:
         data.update({"rulebook": self.rulebook})
         if self.edition:
             data["edition"] = self.edition
+        if self.opened_at:
+            data["opened_at"] = self.opened_at
         data.update({
             "status": self.status, "method": self.method, "threshold": self.threshold,
             "threshold_base": self.threshold_base, "quorum": self.quorum,

@@ -34,7 +34,8 @@ def registry(keys, data_copy):
 
 @pytest.fixture
 def open_ballot_file(tmp_path, library, keys, registry) -> Path:
-    ballot = build_ballot(library, "test-ballot", method="irv", quorum=3)
+    ballot = build_ballot(library, "test-ballot", method="irv", quorum=3,
+                          opened_at="2026-02-15T00:00:00Z")
     for member, question, ranking in VOTES:
         ballot = cast_vote(ballot, member, question, ranking, at="2026-03-01T10:00:00Z",
                            signer=keys[member], registry=registry)

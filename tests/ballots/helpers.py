@@ -51,7 +51,8 @@ def adopt_edition(data: Path, edition_id: str, votes: dict, *, ballot_id: str = 
     keys = make_keys(data, members=("A", "B", "C"))
     registry = load_registry(data)
     library = load_library(data)
-    ballot = build_ballot(library, ballot_id, quorum=3, roll=("A", "B", "C", "D", "E"))
+    ballot = build_ballot(library, ballot_id, quorum=3, roll=("A", "B", "C", "D", "E"),
+                          opened_at="2026-04-01T00:00:00Z")
     for member in ("A", "B", "C"):
         for question, ranking in votes.items():
             ballot = cast_vote(ballot, member, question, ranking, at="2026-05-01T10:00:00Z",

@@ -41,8 +41,8 @@ def test_invalid_votes_are_refused(library, member, question, ranking, message):
 
 
 def test_no_vote_after_closing(library, keys, registry):
-    ballot = close_ballot(build_ballot(library, "b"), keys["B"], registry,
-                          at="2026-03-02T00:00:00Z")
+    ballot = close_ballot(build_ballot(library, "b", opened_at="2026-03-01T00:00:00Z"),
+                          keys["B"], registry, at="2026-03-02T00:00:00Z")
     with pytest.raises(BallotError, match="closed"):
         cast_vote(ballot, "A", "10", "10A")
     with pytest.raises(BallotError, match="closed"):
