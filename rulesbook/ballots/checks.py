@@ -71,9 +71,8 @@ def check_ballot(library: Library, doc: LoadedYaml,
         from .seal import verify_ballot
 
         check = verify_ballot(ballot, registry)
-        failures = list(check.failures) + time_problems(ballot)
         problems.extend(doc.problem(("seal",), f"the ballot does not verify: {failure}")
-                        for failure in failures)
+                        for failure in check.failures)
     else:  # open: every vote already signed by its member, within the ballot's times
         from .seal import check_votes
 

@@ -200,6 +200,9 @@ def verify_ballot(ballot: Ballot, registry: Registry,
         failures.append(f"the closer's signature does not match the seal (the seal was "
                         f"recomputed or changed by someone without {seal.closed_by}'s key)")
     failures.extend(check_votes(ballot, registry))
+    from .times import time_problems  # every signature within the opening and the close
+
+    failures.extend(time_problems(ballot))
     if not problems:
         recount = [r.to_dict() for r in tally(ballot)]
         if list(ballot.results) != recount:

@@ -31,7 +31,7 @@ def signed_votes(ballot):
 def test_votes_cast_on_two_clones_merge_each_with_its_own_signature(library, data_copy):
     keys = make_keys(data_copy)
     registry = load_registry(data_copy)
-    base = build_ballot(library, "b", quorum=3)
+    base = build_ballot(library, "b", quorum=3, opened_at="2026-02-15T00:00:00Z")
 
     def cast(ballot, member, question, ranking, at, proxy_by=None):
         return cast_vote(ballot, member, question, ranking, at=at, registry=registry,
@@ -62,7 +62,7 @@ def test_votes_cast_on_two_clones_merge_each_with_its_own_signature(library, dat
 def test_a_signed_vote_changed_on_both_sides_is_one_conflict(library, data_copy):
     keys = make_keys(data_copy)
     registry = load_registry(data_copy)
-    base = build_ballot(library, "b", quorum=3)
+    base = build_ballot(library, "b", quorum=3, opened_at="2026-02-15T00:00:00Z")
     ours = cast_vote(base, "D", "10", "10A", at="2026-03-01T10:00:00Z", signer=keys["A"],
                      proxy_by="A", registry=registry)
     theirs = cast_vote(base, "D", "10", "10C", at="2026-03-01T10:01:00Z", signer=keys["B"],
