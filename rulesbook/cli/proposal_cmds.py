@@ -12,8 +12,9 @@ from pathlib import Path
 from ..ballots import SigningKey, load_registry
 from ..datafolder import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
+from ..loading import load_library
 from ..model import PROPOSAL_KINDS
-from ..proposing import add_member, edit_proposal, propose, withdraw_proposal
+from ..proposing import add_member, edit_proposal, plan_proposal, propose, withdraw_proposal
 from ..proposing.core import MAX_TEXT
 from ..textio import read_text
 from .common import Handler, Subparsers, fail, help_of, print_json
@@ -56,6 +57,9 @@ def _signer(root: Path, member: str, passphrase_file: str | None) -> SigningKey:
 
 def cmd_propose(args: argparse.Namespace) -> int:
     root = resolve_data_dir(args.data)
+    plan_proposal(load_library(root), member=args.member, rule=args.rule, kind=args.kind,
+                  text=read_text_arg(args), title=args.title, concerns=args.concerns or (),
+                  topics=args.topic or ())  # a wrong input is named before any key is asked
     draft = propose(root, member=args.member, rule=args.rule,
                     kind=args.kind, text=read_text_arg(args), title=args.title,
                     concerns=args.concerns or (), topics=args.topic or (),
