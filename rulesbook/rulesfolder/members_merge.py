@@ -55,7 +55,7 @@ def reletter(base: Any, ours: Any, theirs: Any) -> tuple[Any, tuple[Relettered, 
     moved: list[Relettered] = []
     members: list[Any] = []
     for member in ours.get("members", []):
-        letter = member.get("id") if isinstance(member, dict) else None
+        letter = str(member.get("id")) if isinstance(member, dict) else ""
         other = remote.get(letter)
         if (other is not None and letter not in before and member != other
                 and str(other.get("name", "")).casefold() != str(member.get("name", "")).casefold()

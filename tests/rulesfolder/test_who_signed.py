@@ -275,3 +275,89 @@ def test_two_clones_adding_a_member_at_once_keep_both(rb, tmp_path):
     ok(sync(rb, a))
     assert (a / "members.yaml").read_bytes() == (b / "members.yaml").read_bytes()
     assert cli(a, "validate").code == 0
+
+
+# -- attack 2 / Must 3: proposals signed by their author -----------------------------------
+
+NEW_28 = ("The lone King must be caught before the player with the lone King counts "
+          "fifteen, or the game is declared a draw.")
+
+
+def _rulebook_text(folder: Path) -> str:
+    return (folder / "apca" / "rulebook.yaml").read_text(encoding="utf-8")
+
+
+def test_a_proposal_is_changed_only_by_its_author(rb, tmp_path):
+    remote, secretary, a, b = committee(rb, tmp_path)
+    made = cli(a, "propose", "--member", "A", "--rule", "28", "--kind", "replacement",
+               "--text", NEW_28, "--json")
+    assert made.code == 0, made.err
+    ok(cli(a, "sync", "--quiet"))
+    for folder in (b, secretary):
+        ok(sync(rb, folder))
+
+    # B may not edit or withdraw A's proposal through the command...
+    before = _rulebook_text(b)
+    for argv in (("edit", "28A2", "--text", "counts fifty: a WIN for the lone King."),
+                 ("withdraw", "28A2")):
+        refused = cli(b, "proposal", *argv, "--member", "B")
+        assert refused.code == 2, refused.out
+        assert "apca:28A2 is member A's: only A (or the secretary acting for A)" in refused.err
+        assert _rulebook_text(b) == before
+    # ...nor by hand: validate names it, sync sends nothing
+    (b / "apca" / "rulebook.yaml").write_text(before.replace("counts fifteen", "counts fifty"),
+                                              encoding="utf-8")
+    checked = cli(b, "validate")
+    assert checked.code == 1
+    assert "proposal apca:28A2 (member A): the signature of A does not match" in checked.out
+    shared = head(remote)
+    pushed = cli(b, "sync", "--quiet")
+    assert pushed.code == 2 and "apca:28A2" in pushed.err and head(remote) == shared
+    # ...nor re-signed with B's own key
+    from rulesbook.proposing.core import sign_into
+
+    text = sign_into(_rulebook_text(b), "rulebook.yaml", "apca", "apca:28", "28A2",
+                     signer_of(b, "B"), "2026-12-31T00:00:00Z")
+    (b / "apca" / "rulebook.yaml").write_text(text, encoding="utf-8")
+    checked = cli(b, "validate")
+    assert checked.code == 1
+    assert "is member A's but signed by B, who was not the secretary" in checked.out
+    subprocess.run(["git", "-C", str(b), "checkout", "-q", "--", "."], check=True)
+
+    # the secretary acting for A may, recorded as such in the record and the commit
+    edited = cli(secretary, "proposal", "edit", "28A2", "--member", "E", "--text",
+                 NEW_28.replace("fifteen", "fourteen"))
+    assert edited.code == 0, edited.err
+    assert 'signed: {by: "E"' in _rulebook_text(secretary)
+    from .conftest import log
+
+    assert log(secretary)[0].message == "Proposal 28A2: text edited (by secretary E for member A)"
+    ok(cli(secretary, "sync", "--quiet"))
+    ok(sync(rb, a))
+
+    # once an open ballot that includes it has votes, even its author cannot edit it
+    ok(cli(secretary, "ballot", "new", secretary / NEW_BALLOT))
+    ok(cli(secretary, "sync", "--quiet"))
+    ok(sync(rb, a))
+    ok(as_owner(rb, a, "ballot", "vote", a / NEW_BALLOT, "--member", "A", "--question", "28",
+                "--ranking", "28A2"))
+    before = _rulebook_text(a)
+    refused = cli(a, "proposal", "edit", "28A2", "--member", "A", "--text", NEW_28)
+    assert refused.code == 2
+    assert "cannot be edited: the open ballot 'b27'" in refused.err and "has votes" in refused.err
+    assert _rulebook_text(a) == before
+
+
+def test_a_seed_proposal_changed_by_hand_fails_validate(rb, tmp_path):
+    """The source document's proposals carry no signature: they are valid exactly as
+    transcribed (their digests are in the program), and changed they need their
+    author's signature."""
+    remote, secretary, a, b = committee(rb, tmp_path)
+    text = _rulebook_text(b)
+    assert "counts thirteen. If" in text
+    (b / "apca" / "rulebook.yaml").write_text(text.replace("counts thirteen. If",
+                                                           "counts twenty. If", 1))
+    checked = cli(b, "validate")
+    assert checked.code == 1
+    assert ("carries no author signature and is not the source document's text"
+            in checked.out)
