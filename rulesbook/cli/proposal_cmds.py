@@ -50,7 +50,7 @@ def cmd_member_add(args: argparse.Namespace) -> int:
 
 def _signer(root: Path, member: str, passphrase_file: str | None) -> SigningKey:
     """The key of ``member`` on this computer, to sign a proposal with."""
-    from .member_cmds import open_key
+    from .keyfiles import open_key
 
     return open_key(load_registry(root), member, passphrase_file)
 
