@@ -27,7 +27,6 @@ from rulesbook.ballots import (
     dump_ballot,
     generate_key,
     load_ballot,
-    sign_statement,
 )
 from rulesbook.ballots.registry import now_utc
 from rulesbook.ballots.signing import sign_vote
@@ -46,9 +45,9 @@ def member_keys(folder: Path) -> dict:
     keys = {}
     for member in "ABCDE":
         signer, _ = generate_key(member, rules_folder=folder)
-        append_statement(folder, sign_statement({"op": "key", "member": member,
+        append_statement(folder, {"op": "key", "member": member,
                                                  "key": signer.public, "at": now_utc()},
-                                                signer))
+                                                signer)
         keys[member] = signer
     with Repo(str(folder)) as repo:
         commit_pending(repo, lambda _message: None)

@@ -26,14 +26,16 @@ __all__ = ["library_checks", "load_library", "validate_folder"]
 
 def library_checks() -> tuple[LibraryCheck, ...]:
     """The checks across files of the rulings (incidents, ``rulings:`` of rules and
-    proposals, case files) and of the ballots (ballots, member ballots, the seal
-    chain of the editions), in the order they report."""
+    proposals, case files), of the ballots (ballots, member ballots, the seal
+    chain of the editions) and of the proposals' authors' signatures, in the order
+    they report."""
     # Imported here, not at the top: the command line imports this module for every
     # command, and the rulings catalogue costs a few tenths of a second to import.
     from .ballots.checks import check_library as check_ballots
+    from .proposing.checks import check_library as check_proposals
     from .rulings.checks import check_library as check_rulings
 
-    return (check_rulings, check_ballots)
+    return (check_rulings, check_ballots, check_proposals)
 
 
 def load_library(path: str | os.PathLike[str] | None = None) -> Library:

@@ -117,7 +117,7 @@ def round_steps(r: int, proposal: str) -> list[Step]:
         Step("propose", ("propose", "--member", "A", "--rule", "28", "--kind", "replacement",
                          "--text", f"The lone king must be caught, take {r}."),
              r"^Proposal 28A\d+ by member A: replacement for 28$"),
-        Step("proposal edit", ("proposal", "edit", proposal, "--text",
+        Step("proposal edit", ("proposal", "edit", proposal, "--member", "A", "--text",
                                f"The lone king is caught, edit {r}."),
              rf"^Proposal {re.escape(proposal)}: text edited"),
         Step("ballot new", ("ballot", "new", path, "--quorum", "3", "--as", "A"),

@@ -173,6 +173,12 @@ class MainWindow(QMainWindow):
         editions = self.workspaces.get("editions")
         if isinstance(editions, EditionsWorkspace):
             editions.exporter = self.export_as
+        rules, ballots = self.workspaces.get("rules"), self.workspaces.get("ballots")
+        if isinstance(rules, RulesWorkspace) and isinstance(ballots, BallotsWorkspace):
+            # a proposal is signed with the key signed in on the Ballots workspace (the
+            # member's own, or the secretary's acting for them), never another's
+            keys = ballots.ballots.keys
+            rules.proposal_actions.proposals.signer_of = lambda: keys.signer
         self.nav.setCurrentRow(0)
         if controller.library is not None:  # built after the library was loaded
             self._on_library(controller.library)

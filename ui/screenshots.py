@@ -36,24 +36,24 @@ def demo_keys(data: Path, members: Sequence[str] = ("A", "B", "C"),
               secretary: str | None = None) -> dict[str, SigningKey]:
     """Demo signing keys of ``members`` (in ``$RULESBOOK_CONFIG``), registered in
     ``data``/members.yaml; the first member is chair and names ``secretary``."""
-    from rulesbook.ballots import append_statement, generate_key, sign_statement
+    from rulesbook.ballots import append_statement, generate_key
 
     at = "2026-05-01T10:00:00Z"
     keys: dict[str, SigningKey] = {}
     for member in members:
         keys[member], _ = generate_key(member, rules_folder=data)
-        append_statement(data, sign_statement({"op": "key", "member": member,
+        append_statement(data, {"op": "key", "member": member,
                                                "key": keys[member].public, "at": at},
-                                              keys[member]))
+                                              keys[member])
     chair = keys[members[0]]
-    append_statement(data, sign_statement({"op": "role", "member": chair.member,
+    append_statement(data, {"op": "role", "member": chair.member,
                                            "role": "chair", "key": chair.public, "at": at},
-                                          chair))
+                                          chair)
     if secretary:
-        append_statement(data, sign_statement({"op": "role", "member": secretary,
+        append_statement(data, {"op": "role", "member": secretary,
                                                "role": "secretary",
                                                "key": keys[secretary].public, "at": at},
-                                              chair))
+                                              chair)
     return keys
 
 

@@ -81,13 +81,18 @@ def build_ballot(library: Library, ballot_id: str, *, title: str | None = None,
     question records the digests of its texts (:mod:`.texts`); with ``signer`` (the
     chair or the secretary) its settings are signed at ``at`` (default now), else it is
     an unsigned draft that takes no vote until signed (:mod:`.settings`); ``registry``:
-    the members' keys and roles (default: the library's members.yaml)."""
+    the members' keys and roles (default: the library's members.yaml). The default quorum
+    is a majority of the roll's members who hold a confirmed key
+    (:func:`~.roll.default_quorum`)."""
+    from .registry import load_registry
+    from .roll import default_quorum
+
     edition = library.edition()
     book = library.rulebook(edition.rulebook)
     if roll is None:
         roll = tuple(m.id for m in library.members if m.id != "unknown")
     if quorum is None:
-        quorum = len(roll) // 2 + 1  # a majority of the roll
+        quorum = default_quorum(roll, load_registry(library.root))
     ballot = Ballot(
         id=ballot_id, title=title or f"{book.short_title or book.title}: committee ballot",
         rulebook=book.id, edition=edition.id, roll=tuple(roll),

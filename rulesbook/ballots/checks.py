@@ -16,6 +16,7 @@ from .chain import SealedBallot, check_chain
 from .io import ballot_from_doc
 from .model import STATUS_QUO, Ballot
 from .registry import Registry, load_registry, registry_from_doc
+from .times import time_problems
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -26,7 +27,10 @@ def check_ballot(library: Library, doc: LoadedYaml,
     """Every problem of a schema-valid ballot document: its own consistency (roll,
     options, one vote per member per question...), its references into the library,
     and, once closed, its seal and signatures (against ``registry``, by default the
-    one of the library's members.yaml)."""
+    one of the library's members.yaml). An open ballot's votes are checked too: each
+    signed by its member's key (or a proxy's), dated within the ballot's opening and
+    close (:mod:`.times`), so a forged vote fails ``validate`` (and so ``sync``)
+    before the close."""
     ballot, problems = ballot_from_doc(doc)
     data = doc.data
     member_ids = {m.id for m in library.members}
@@ -59,17 +63,22 @@ def check_ballot(library: Library, doc: LoadedYaml,
             if not isinstance(target, Proposal) or target.kind != "endorsement":
                 problems.append(doc.problem(path + ("endorsements", k),
                                             f"{ref!r} is not an endorsement"))
-    if not problems and ballot.seal is None:
-        problems.extend(_open_settings_problems(ballot, doc, registry, library))
-    if not problems and ballot.seal is not None:
+    if problems:
+        return problems
+    if registry is None:
+        registry = load_registry(library.root)
+    if ballot.seal is not None:
         from .seal import verify_ballot
 
-        if registry is None:
-            registry = load_registry(library.root)
         check = verify_ballot(ballot, registry)
-        if not check.ok:
-            problems.extend(doc.problem(("seal",), f"the ballot does not verify: {failure}")
-                            for failure in check.failures)
+        problems.extend(doc.problem(("seal",), f"the ballot does not verify: {failure}")
+                        for failure in check.failures)
+    else:  # open: signed settings, every vote signed by its member within its times
+        from .seal import check_votes
+
+        problems.extend(_open_settings_problems(ballot, doc, registry, library))
+        problems.extend(doc.problem(("votes",), f"ballot {ballot.id!r}: {failure}")
+                        for failure in check_votes(ballot, registry) + time_problems(ballot))
     return problems
 
 

@@ -206,6 +206,12 @@ class Ballot:
     results: tuple[Mapping[str, object], ...] = field(default=(), compare=False, hash=False)
 
     @property
+    def opened_at(self) -> str:
+        """When the ballot was opened: the time its settings were signed (no vote may be
+        dated before it); "" for an unsigned draft, which takes no vote."""
+        return self.opened.at if self.opened is not None else ""
+
+    @property
     def is_open(self) -> bool:
         return self.status == "open"
 

@@ -35,6 +35,7 @@ from .seal import Verification, check_votes, compute_seal, verify_ballot
 from .settings import settings_failures
 from .signing import ballot_texts, batch_message, sign_vote
 from .tally import tally
+from .times import time_problems
 
 #: a ranking as a person gives it: options best first, or one text "10A,10B" (commas)
 Ranking: TypeAlias = "str | Iterable[str]"
@@ -139,6 +140,9 @@ def cast_vote(ballot: Ballot, member: str, question: str, ranking: Ranking, *,
     options = _parse_ranking(ballot, q.id, ranking)
     when = at or now_utc()
     vote = Vote(member, q.id, options, when if signer else "", proxy_by=proxy_by)
+    if signer is not None and ballot.opened_at and when < ballot.opened_at:
+        raise SignatureError(f"a vote dated {when} is before ballot {ballot.id!r} was "
+                             f"opened ({ballot.opened_at}): it cannot be signed so")
     if signer is not None:
         require_signed_settings(ballot, registry)
         check_signer(signer, member, proxy_by, registry, when)
@@ -185,6 +189,10 @@ def import_member_votes(ballot: Ballot, doc: LoadedYaml, registry: Registry, *,
         if why:
             signature_problems.append(doc.problem(("key",), f"this copy says member "
                                                   f"{member!r}, but {why}"))
+        elif ballot.opened_at and signed_at < ballot.opened_at:
+            signature_problems.append(doc.problem(("at",), f"this copy is dated {signed_at}, "
+                                                  f"before ballot {ballot.id!r} was opened "
+                                                  f"({ballot.opened_at})"))
     if not ballot.is_open:
         problems.append(doc.problem(("ballot",), f"ballot {ballot.id!r} is closed: no vote "
                                     f"can change"))
@@ -262,7 +270,8 @@ def add_signed_votes(ballot: Ballot, votes: Iterable[Vote], registry: Registry, 
     _require_open(ballot)
     require_signed_settings(ballot, registry)
     given = list(votes)
-    bad = check_votes(dataclasses.replace(ballot, votes=tuple(given)), registry)
+    only = dataclasses.replace(ballot, votes=tuple(given), history=())
+    bad = check_votes(only, registry) + time_problems(only)
     if bad:
         raise SignatureError("; ".join(bad))
     return _apply(ballot, given, at or now_utc(), source)
@@ -284,7 +293,10 @@ def close_ballot(ballot: Ballot, signer: SigningKey, registry: Registry, *,
                              f"the secretary closes and seals (members.yaml gives "
                              f"{signer.member} the role {registry.role_at(signer.member, when)!r})")
     require_signed_settings(ballot, registry, "cannot be closed")
-    bad = check_votes(ballot, registry)
+    bad = check_votes(ballot, registry) + time_problems(ballot, when)
+    if ballot.opened_at and when < ballot.opened_at:
+        bad.append(f"the close would be dated {when}, before the ballot was opened "
+                   f"({ballot.opened_at})")
     if bad:
         raise SignatureError(f"ballot {ballot.id!r} cannot be closed: "
                              + "; ".join(bad[:5]) + (f"; and {len(bad) - 5} more"

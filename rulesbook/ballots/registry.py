@@ -18,9 +18,25 @@
 
 Every statement that does not verify is a problem at its ``file:line`` and is not
 applied. Times are ISO-8601 UTC (``2026-03-02T12:00:00Z``) and never go back.
+
+**The hash chain.** Each statement names the one before it: ``prev:
+sha256:<SHA-256 of the canonical JSON of the previous statement, signature
+included>``, under its own signature, so a statement cannot be slipped in above
+others (its successor would no longer name its predecessor). Two clones that
+append at once both name the last statement they shared; the merge keeps both
+(in time order), so a ``prev`` may name any statement above it, and
+:mod:`rulesbook.rulesfolder.record_checks` refuses at ``sync`` a new statement
+that names one older than the last statement both sides shared (a fork from the
+past). Migration: a registry written before the chain began (no ``prev`` on any
+statement) is read as it is; the first statement of a registry has no ``prev``;
+from the first chained statement on, every statement must carry one.
+
+**Times.** A key signs nothing valid dated before its registration (its ``key``
+statement) or at or after its revocation (:meth:`Registry.key_problem`).
 """
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -48,6 +64,16 @@ def now_utc() -> str:
 def statement_message(statement: dict[str, Any]) -> bytes:
     body = {k: v for k, v in statement.items() if k != "signature"}
     return canonical_json({"context": CONTEXT, **body})
+
+
+def statement_digest(statement: object) -> str:
+    """What the next statement's ``prev`` names: ``sha256:`` and the SHA-256 of the
+    canonical JSON of the whole statement (its signature included)."""
+    try:
+        raw = canonical_json(statement)
+    except (TypeError, ValueError):  # not plain data (a hand edit): names nothing
+        raw = repr(statement).encode("utf-8", "replace")
+    return "sha256:" + hashlib.sha256(raw).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -110,6 +136,10 @@ class Registry:
             return (f"the signature is by {records[0].member}'s key, not by a key of "
                     f"member {member}")
         record = mine[-1]
+        if at is not None and at < record.registered_at:
+            return (f"the signature is dated {at}, before the key of member {member} was "
+                    f"registered ({record.registered_at}): a key signs nothing dated "
+                    f"before it existed")
         if not record.endorsed_at:
             return (f"the key of member {member} was never confirmed by the chair "
                     f"(a `rulesbook member role {member} ...` statement)")
@@ -151,6 +181,8 @@ def build_registry(statements: list[Any],
     chair: tuple[str, str] | None = None
     owners: dict[str, str] = {}  # public key -> the member who registered it
     last_at = ""
+    seen: set[str] = set()  # the digests of the statements above (the hash chain)
+    chained = False  # a statement above carries ``prev``: every one below must
 
     def bad(i: int, key: str, message: str) -> None:
         if doc is not None:
@@ -167,6 +199,13 @@ def build_registry(statements: list[Any],
     for i, st in enumerate(statements):
         op, member, key, at = st.get("op"), st.get("member"), st.get("key"), st.get("at", "")
         by, signature = st.get("by"), st.get("signature", "")
+        digest, prev = statement_digest(st), st.get("prev")
+        link = _chain_problem(i, prev, seen, chained)
+        seen.add(digest)
+        chained = chained or prev is not None
+        if link:
+            bad(i, "prev" if prev is not None else "op", link)
+            continue
         if at < last_at:
             bad(i, "at", f"this statement is dated {at}, before the one above it ({last_at}): "
                          f"statements are never back-dated or moved")
@@ -232,6 +271,28 @@ def build_registry(statements: list[Any],
                     chair[0] if chair else None, tuple(statements))
 
 
+def _chain_problem(i: int, prev: object, seen: set[str], chained: bool) -> str | None:
+    """Why statement ``i`` breaks the hash chain (None: it does not)."""
+    if prev is None:
+        if chained:
+            return ("this statement does not name the statement before it (`prev:`), "
+                    "though the ones above do: it was written by hand or slipped in "
+                    "between them")
+        return None  # the first statement, or one written before the chain began
+    if i == 0:
+        return ("the first statement names a statement before it (`prev:`) that is not "
+                "in the file: statements above it were removed")
+    if prev not in seen:
+        return (f"this statement names a previous statement ({str(prev)[:19]}…) that is "
+                f"not above it: a statement above was changed, removed or moved")
+    return None
+
+
+def last_digest(statements: list[Any]) -> str | None:
+    """The ``prev`` of the next statement appended (None: the registry is empty)."""
+    return statement_digest(statements[-1]) if statements else None
+
+
 def registry_from_doc(doc: LoadedYaml) -> Registry:
     return build_registry(list(doc.data.get("registry", ())), doc)
 
@@ -250,16 +311,22 @@ def load_registry(root: str | Path) -> Registry:
 
 # -- writing statements ----------------------------------------------------------
 
-def sign_statement(statement: dict[str, Any], signer: SigningKey) -> dict[str, Any]:
+def sign_statement(statement: dict[str, Any], signer: SigningKey,
+                   prev: str | None = None) -> dict[str, Any]:
+    """``statement`` signed by ``signer``; ``prev``: the digest of the statement it
+    follows (:func:`append_statement` with a signer fills it in)."""
     body = {**statement, "by": signer.member}
+    if prev is not None:
+        body["prev"] = prev
     return {**body, "signature": signer.sign(statement_message(body))}
 
 
 def register_key(root: str | Path, signer: SigningKey) -> Registry:
     """Register ``signer``'s public key in ``members.yaml``: a ``key`` statement signed
     by that key, appended (it counts once the chair confirms it). The registry after."""
-    return append_statement(root, sign_statement(
-        {"op": "key", "member": signer.member, "key": signer.public, "at": now_utc()}, signer))
+    return append_statement(
+        root, {"op": "key", "member": signer.member, "key": signer.public, "at": now_utc()},
+        signer)
 
 
 def import_member_key(root: str | Path, member: str, pem: bytes,
@@ -270,14 +337,19 @@ def import_member_key(root: str | Path, member: str, pem: bytes,
     return import_key(member, pem, passphrase, rules_folder=Path(root))
 
 
-def append_statement(root: str | Path, statement: dict[str, Any]) -> Registry:
-    """Append a signed statement to ``members.yaml`` (atomic; comments kept). Refused
+def append_statement(root: str | Path, statement: dict[str, Any],
+                     signer: SigningKey | None = None) -> Registry:
+    """Append a statement to ``members.yaml`` (atomic; comments kept): with ``signer``,
+    ``statement`` is the unsigned body, chained to the last statement (``prev``) and
+    signed under the file's lock; without, it is already signed as it stands. Refused
     (BallotError, nothing written) when the file would not verify with it."""
     path = Path(root) / "members.yaml"
     with file_lock(path):
         text = path.read_text(encoding="utf-8")
         doc = loads(text, "members.yaml")
         before = registry_from_doc(doc)
+        if signer is not None:
+            statement = sign_statement(statement, signer, last_digest(list(before.statements)))
         if not text.endswith("\n"):
             text += "\n"
         if not re.search(r"^registry:\s*$", text, flags=re.MULTILINE):

@@ -205,6 +205,9 @@ def verify_ballot(ballot: Ballot, registry: Registry,
 
     failures.extend(settings_failures(ballot, registry))
     failures.extend(check_votes(ballot, registry))
+    from .times import time_problems  # every signature within the opening and the close
+
+    failures.extend(time_problems(ballot))
     if not problems:
         recount = [r.to_dict() for r in tally(ballot)]
         if list(ballot.results) != recount:

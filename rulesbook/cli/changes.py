@@ -128,8 +128,11 @@ def _propose(args: argparse.Namespace) -> Described:
         ref = next_proposal_id(library, book, rule.id if rule else None, args.member) + " "
     except (RulesbookError, OSError):
         pass
-    return Described(root, f"Proposal {ref}by member {args.member}: {what.strip()[:120]}",
-                     _member_or_none(root, args.member))
+    acting = getattr(args, "signer", None)
+    entered = (f" (entered by secretary {acting} for member {args.member})"
+               if acting and acting != args.member else "")
+    return Described(root, f"Proposal {ref}by member {args.member}: {what.strip()[:120]}"
+                     f"{entered}", _member_or_none(root, args.member))
 
 
 def _member_or_none(root: Path, member: str) -> str | None:
@@ -142,13 +145,31 @@ def _member_or_none(root: Path, member: str) -> str | None:
     return member if member in ids and member != "unknown" else None
 
 
+def _signed_by(root: Path, ref: str, member: str) -> str:
+    """Who signs a proposal's change, as its commit says: the author, or the secretary
+    acting for the author."""
+    try:
+        author = getattr(load_library(root).resolve(ref), "member", None)
+    except (RulesbookError, OSError):
+        author = None
+    if author and author != member:
+        return f" (by secretary {member} for member {author})"
+    return f" (by member {member})"
+
+
 def _proposal_edit(args: argparse.Namespace) -> Described:
-    return Described(resolve_data_dir(args.data), f"Proposal {args.ref}: text edited", None)
+    root = resolve_data_dir(args.data)
+    return Described(root, f"Proposal {args.ref}: text edited"
+                     f"{_signed_by(root, args.ref, args.member)}",
+                     _member_or_none(root, args.member))
 
 
 def _proposal_withdraw(args: argparse.Namespace) -> Described:
     why = f" ({args.reason})" if args.reason else ""
-    return Described(resolve_data_dir(args.data), f"Proposal {args.ref}: withdrawn{why}", None)
+    root = resolve_data_dir(args.data)
+    return Described(root, f"Proposal {args.ref}: withdrawn{why}"
+                     f"{_signed_by(root, args.ref, args.member)}",
+                     _member_or_none(root, args.member))
 
 
 #: (command, sub-command) -> describe(args)

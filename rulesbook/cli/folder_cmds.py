@@ -118,6 +118,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
     if not args.json:
         for dropped in result.dropped:
             print(f"  {dropped}")
+        for note in result.relettered:
+            print(f"  {note}")
     return 0
 
 

@@ -8,7 +8,6 @@ done, 2 any error (one line on stderr). Nothing printed ever shows a private key
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from pathlib import Path
 from typing import TypedDict
@@ -16,46 +15,18 @@ from typing import TypedDict
 from ..ballots import (
     ROLES,
     BallotError,
-    Registry,
     SigningKey,
     append_statement,
     generate_key,
     load_registry,
-    load_signing_key,
-    sign_statement,
 )
-from ..ballots.keys import fingerprint, needs_passphrase
+from ..ballots.keys import fingerprint
 from ..ballots.registry import import_member_key, now_utc, register_key
 from ..datafolder import resolve_data_dir
 from ..errors import RulesbookError
 from .common import Handler, Subparsers, fail, help_of, member_ids, print_json
-
-
-def read_passphrase(path: str | None) -> bytes | None:
-    """The passphrase in ``path`` (its first line), or None."""
-    if not path:
-        return None
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BallotError(f"cannot read the passphrase file {path}: {exc.strerror}") from None
-    line = text.splitlines()[0] if text.splitlines() else ""
-    if not line:
-        raise BallotError(f"the passphrase file {path} is empty")
-    return line.encode("utf-8")
-
-
-def open_key(registry: Registry, member: str, passphrase_file: str | None) -> SigningKey:
-    """The private key of ``member`` on this computer (asks for the passphrase on a
-    terminal when none is given and the key needs one)."""
-    public = registry.signing_key(member)
-    passphrase = read_passphrase(passphrase_file)
-    if passphrase is None and public and needs_passphrase(member, public):
-        if not sys.stdin.isatty():
-            raise BallotError(f"the key of member {member} is protected by a passphrase: "
-                              f"give --passphrase-file FILE")
-        passphrase = getpass.getpass(f"Passphrase for the key of {member}: ").encode("utf-8")
-    return load_signing_key(member, public, passphrase)
+from .keyfiles import open_key as open_key  # re-exported: ballot_cmds imports it from here
+from .keyfiles import read_passphrase
 
 
 def _root(args: argparse.Namespace) -> Path:
@@ -121,9 +92,8 @@ def cmd_role(args: argparse.Namespace) -> int:
                           f"--member {args.member}` first")
     by = registry.chair or args.member
     signer = open_key(registry, by, args.passphrase_file)
-    statement = sign_statement({"op": "role", "member": args.member, "role": args.role,
-                                "key": key, "at": now_utc()}, signer)
-    append_statement(root, statement)
+    append_statement(root, {"op": "role", "member": args.member, "role": args.role,
+                            "key": key, "at": now_utc()}, signer)
     print(f"member {args.member} is now {args.role} (signed by {by})")
     return 0
 
@@ -138,8 +108,8 @@ def cmd_revoke(args: argparse.Namespace) -> int:
         raise BallotError("there is no chair to sign the revocation")
     by = args.signer or registry.chair
     signer = open_key(registry, by, args.passphrase_file)
-    append_statement(root, sign_statement({"op": "revoke", "member": args.member, "key": key,
-                                           "at": now_utc()}, signer))
+    append_statement(root, {"op": "revoke", "member": args.member, "key": key,
+                                           "at": now_utc()}, signer)
     print(f"member {args.member}: key {fingerprint(key)} revoked (signed by {by})")
     return 0
 

@@ -1,5 +1,7 @@
 """Writing the record: ``rulesbook member add``, ``rulesbook propose`` and
-``rulesbook proposal edit|withdraw``. Each is one commit in the rules folder
+``rulesbook proposal edit|withdraw``, each proposal signed by its author (``--member
+L``; the secretary acting for the author signs with their own key, recorded as
+such). Each is one commit in the rules folder
 (:mod:`rulesbook.cli.changes`). Exit codes: 0 written, 2 any error (one line on
 stderr, nothing written)."""
 from __future__ import annotations
@@ -7,10 +9,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..ballots import SigningKey, load_registry
 from ..datafolder import resolve_data_dir
 from ..errors import LibraryError, RulesbookError
+from ..loading import load_library
 from ..model import PROPOSAL_KINDS
-from ..proposing import add_member, edit_proposal, propose, withdraw_proposal
+from ..proposing import add_member, edit_proposal, plan_proposal, propose, withdraw_proposal
 from ..proposing.core import MAX_TEXT
 from ..textio import read_text, visible_controls
 from .common import Handler, Subparsers, fail, help_of, print_json
@@ -44,10 +48,22 @@ def cmd_member_add(args: argparse.Namespace) -> int:
     return 0
 
 
+def _signer(root: Path, member: str, passphrase_file: str | None) -> SigningKey:
+    """The key of ``member`` on this computer, to sign a proposal with."""
+    from .keyfiles import open_key
+
+    return open_key(load_registry(root), member, passphrase_file)
+
+
 def cmd_propose(args: argparse.Namespace) -> int:
-    draft = propose(resolve_data_dir(args.data), member=args.member, rule=args.rule,
+    root = resolve_data_dir(args.data)
+    plan_proposal(load_library(root), member=args.member, rule=args.rule, kind=args.kind,
+                  text=read_text_arg(args), title=args.title, concerns=args.concerns or (),
+                  topics=args.topic or ())  # a wrong input is named before any key is asked
+    draft = propose(root, member=args.member, rule=args.rule,
                     kind=args.kind, text=read_text_arg(args), title=args.title,
-                    concerns=args.concerns or (), topics=args.topic or ())
+                    concerns=args.concerns or (), topics=args.topic or (),
+                    signer=_signer(root, args.signer or args.member, args.passphrase_file))
     if args.json:
         print_json(draft.to_json())
     else:
@@ -58,13 +74,17 @@ def cmd_propose(args: argparse.Namespace) -> int:
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
-    prop = edit_proposal(resolve_data_dir(args.data), args.ref, read_text_arg(args))
+    root = resolve_data_dir(args.data)
+    prop = edit_proposal(root, args.ref, read_text_arg(args),
+                         signer=_signer(root, args.member, args.passphrase_file))
     print(f"{prop.ref}: text replaced ({len(prop.text.split())} words)")
     return 0
 
 
 def cmd_withdraw(args: argparse.Namespace) -> int:
-    done = withdraw_proposal(resolve_data_dir(args.data), args.ref, args.reason)
+    root = resolve_data_dir(args.data)
+    done = withdraw_proposal(root, args.ref, args.reason,
+                             signer=_signer(root, args.member, args.passphrase_file))
     print(f"{done.ref}: withdrawn on {done.date}" + (f" ({done.reason})" if done.reason else ""))
     return 0
 
@@ -98,6 +118,10 @@ def register(sub: Subparsers) -> None:
                    help="the rules it really concerns, when not the one it is filed under")
     p.add_argument("--topic", action="append", metavar="T", default=None,
                    help="a topic (repeat for several; default: suggested from the text)")
+    p.add_argument("--as", dest="signer", metavar="S", default=None,
+                   help="the secretary S entering it for the member (signs with S's key; "
+                   "default: the member signs)")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of the signer's key")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guard(cmd_propose))
 
@@ -108,8 +132,16 @@ def register(sub: Subparsers) -> None:
                         "ballot includes it)")
     p.add_argument("ref", metavar="REF")
     _text_options(p)
+    _signer_options(p)
     p.set_defaults(func=_guard(cmd_edit))
     p = psub.add_parser("withdraw", help="withdraw a proposal (it stays in the record)")
     p.add_argument("ref", metavar="REF")
     p.add_argument("--reason", metavar="T", default=None)
+    _signer_options(p)
     p.set_defaults(func=_guard(cmd_withdraw))
+
+
+def _signer_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--member", required=True, metavar="L", help="who signs: the proposal's "
+                   "author, or the secretary acting for the author")
+    p.add_argument("--passphrase-file", metavar="F", help="passphrase of L's key")

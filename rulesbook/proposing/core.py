@@ -20,6 +20,7 @@ from typing import TypedDict
 
 import yaml
 
+from ..ballots.keys import SigningKey
 from ..errors import LibraryError, RulesbookError
 from ..library import Library
 from ..loading import load_library
@@ -29,6 +30,8 @@ from ..storage import atomic_write_text, file_lock
 from ..textio import visible_controls
 from ..yamlio import read_data_text
 from . import yamltext as yt
+from .checks import proposal_records
+from .signature import ACTING, SIGNED, sign_record
 
 MEMBER_LETTER = re.compile(r"[A-Z]{1,3}")
 MAX_NAME = 80
@@ -358,8 +361,9 @@ def insert_proposal(text: str, draft: Draft, file: str) -> str:
 
 def propose(root: Path, *, member: str, rule: str | None, kind: str, text: str,
             title: str | None = None, concerns: Sequence[str] = (),
-            topics: Sequence[str] = ()) -> Draft:
-    """Write a new proposal (see :func:`plan_proposal` for the fields)."""
+            topics: Sequence[str] = (), signer: SigningKey | None = None) -> Draft:
+    """Write a new proposal (see :func:`plan_proposal` for the fields), signed by
+    ``signer``: the author ``member``, or the secretary acting for them."""
     root = Path(root)
     library = load_library(root)
     book = home_book(library)
@@ -368,9 +372,83 @@ def propose(root: Path, *, member: str, rule: str | None, kind: str, text: str,
         library = load_library(root)
         draft = plan_proposal(library, member=member, rule=rule, kind=kind, text=text,
                               title=title, concerns=concerns, topics=topics)
+        at = check_author(root, draft.ref, draft.member, signer)
         current = read_data_text(path)
-        _land(root, path, insert_proposal(current, draft, _rel(root, path)))
+        written = insert_proposal(current, draft, _rel(root, path))
+        _land(root, path, sign_into(written, path.name, book, draft.rule, draft.id,
+                                    _required(signer), at))
     return draft
+
+
+def _required(signer: SigningKey | None) -> SigningKey:
+    if signer is None:  # check_author refused already
+        raise ProposalError("a proposal is signed by its author")
+    return signer
+
+
+def check_author(root: Path, ref: str, author: str, signer: SigningKey | None) -> str:
+    """The time to sign at, when ``signer`` may sign ``author``'s proposal ``ref`` (the
+    author, or the secretary acting for them, with a valid key); ProposalError if not."""
+    from ..ballots.registry import load_registry, now_utc
+
+    if signer is None:
+        raise ProposalError(f"{ref} is member {author}'s: it is signed with their key "
+                            f"(--member {author}; create one with `rulesbook member keygen "
+                            f"--member {author}`)")
+    at = now_utc()
+    registry = load_registry(root)
+    why = registry.key_problem(signer.member, signer.public, at)
+    if why:
+        raise ProposalError(f"{signer.member} cannot sign {ref}: {why}")
+    if signer.member != author and registry.role_at(signer.member, at) not in ACTING:
+        raise ProposalError(f"{ref} is member {author}'s: only {author} (or the secretary "
+                            f"acting for {author}) may write it, not member {signer.member}")
+    return at
+
+
+def sign_into(text: str, file: str, book: str, rule: str | None, prop_id: str,
+              signer: SigningKey, at: str) -> str:
+    """``text`` (a rulebook file) with the proposal ``prop_id`` (filed under ``rule``)
+    signed by ``signer`` at ``at``: its ``signed:`` line replaced or added."""
+    from ..yamlio import loads
+
+    node = _node(yt.compose(text, file), rule, prop_id, file)
+    old = yt.key_node(node, SIGNED)
+    if old is not None:
+        lines = text.splitlines(keepends=True)
+        end = yt.last_line(yt.value(node, SIGNED) or old)
+        text = "".join(lines[:old.start_mark.line] + lines[end + 1:])
+        node = _node(yt.compose(text, file), rule, prop_id, file)
+    data = loads(text, file).data
+    record = next(r for b, ru, r, _ in proposal_records(data) if ru == rule
+                  and r.get("id") == prop_id)
+    signed = sign_record(book, rule, record, signer, at)
+    line = " " * node.start_mark.column + f"{SIGNED}: " + yt.flow_mapping(signed)
+    return yt.insert_lines(text, yt.Insertion(yt.last_line(node), (line,)))
+
+
+def _node(doc: yaml.MappingNode, rule: str | None, prop_id: str,
+          file: str) -> yaml.MappingNode:
+    if rule is None:
+        node = yt.item_with_id(yt.value(doc, "preamble"), prop_id)
+    else:
+        item = yt.item_with_id(yt.value(doc, "rules"), rule.partition(":")[2])
+        node = yt.item_with_id(yt.value(item, "proposals"), prop_id) if item else None
+    if node is None or node.flow_style:
+        raise ProposalError(f"{prop_id} is not written as a block record in {file}")
+    return node
+
+
+def open_ballot_with_votes(library: Library, ref: str) -> str | None:
+    """The first open ballot with votes that includes ``ref``, named with its file."""
+    for doc in library.extra.get("ballot", ()):
+        data = doc.data
+        if data.get("status") != "open" or not data.get("votes"):
+            continue
+        for q in data.get("questions", ()):
+            if ref in q.get("options", ()) or ref in q.get("endorsements", ()):
+                return f"{data.get('id')!r} ({doc.file})"
+    return None
 
 
 # -- edit and withdraw ---------------------------------------------------------------
@@ -414,8 +492,11 @@ def _proposal_node(doc: yaml.MappingNode, prop: Proposal, file: str) -> yaml.Map
     return node
 
 
-def edit_proposal(root: Path, ref: str, text: str) -> Proposal:
-    """Replace the text of a proposal (refused once a closed ballot includes it)."""
+def edit_proposal(root: Path, ref: str, text: str,
+                  signer: SigningKey | None = None) -> Proposal:
+    """Replace the text of a proposal, signed by ``signer`` (its author, or the secretary
+    acting for them); refused once a closed ballot, or an open ballot with votes,
+    includes it."""
     root = Path(root)
     library = load_library(root)
     prop = _editable(library, ref, "edited")
@@ -424,7 +505,14 @@ def edit_proposal(root: Path, ref: str, text: str) -> Proposal:
         raise ProposalError(f"the new text of {prop.ref} is the same as the old one")
     path = rulebook_file(root, prop.rulebook)
     with file_lock(path):
-        prop = _editable(load_library(root), ref, "edited")
+        library = load_library(root)
+        prop = _editable(library, ref, "edited")
+        voting = open_ballot_with_votes(library, prop.ref)
+        if voting:
+            raise ProposalError(f"{prop.ref} cannot be edited: the open ballot {voting} "
+                                f"includes it and has votes, cast on this text; propose a "
+                                f"new text instead (or withdraw it)")
+        at = check_author(root, prop.ref, prop.member, signer)
         old = read_data_text(path)
         node = yt.value(_proposal_node(yt.compose(old, path.name), prop, path.name), "text")
         if node is None:
@@ -434,7 +522,8 @@ def edit_proposal(root: Path, ref: str, text: str) -> Proposal:
                 and node.end_mark.column == 0:
             updated = updated[:node.start_mark.index + len(yt.quoted(new))] + "\n" + \
                 updated[node.start_mark.index + len(yt.quoted(new)):]
-        _land(root, path, updated)
+        _land(root, path, sign_into(updated, path.name, prop.rulebook, prop.rule, prop.id,
+                                    _required(signer), at))
     edited = load_library(root).resolve(prop.ref)
     if not isinstance(edited, Proposal):  # the file was validated as written: cannot be
         raise ProposalError(f"{prop.ref} is no longer a proposal after the edit")
@@ -442,8 +531,10 @@ def edit_proposal(root: Path, ref: str, text: str) -> Proposal:
 
 
 def withdraw_proposal(root: Path, ref: str, reason: str | None = None,
-                      today: _dt.date | None = None) -> Withdrawal:
-    """Mark a proposal withdrawn (it stays in the record, with its reason and date)."""
+                      today: _dt.date | None = None,
+                      signer: SigningKey | None = None) -> Withdrawal:
+    """Mark a proposal withdrawn (it stays in the record, with its reason and date),
+    signed by ``signer`` (its author, or the secretary acting for them)."""
     root = Path(root)
     why = _one_line(reason, "the reason", MAX_REASON) if reason and reason.strip() else ""
     date = (today or _dt.date.today()).isoformat()
@@ -452,11 +543,14 @@ def withdraw_proposal(root: Path, ref: str, reason: str | None = None,
     path = rulebook_file(root, prop.rulebook)
     with file_lock(path):
         prop = _editable(load_library(root), ref, "withdrawn")
+        at = check_author(root, prop.ref, prop.member, signer)
         old = read_data_text(path)
         node = _proposal_node(yt.compose(old, path.name), prop, path.name)
         pairs = {"date": date, **({"reason": why} if why else {})}
         line = " " * node.start_mark.column + "withdrawn: " + yt.flow_mapping(pairs)
-        _land(root, path, yt.insert_lines(old, yt.Insertion(yt.last_line(node), (line,))))
+        written = yt.insert_lines(old, yt.Insertion(yt.last_line(node), (line,)))
+        _land(root, path, sign_into(written, path.name, prop.rulebook, prop.rule, prop.id,
+                                    _required(signer), at))
     return Withdrawal(prop.ref, date, why)
 
 

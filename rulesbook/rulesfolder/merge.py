@@ -41,6 +41,9 @@ class FileMerge:
     #: votes made on one side after the other side sealed the ballot: the merge would
     #: not validate (``--take`` settles them like conflicts)
     after_seal: tuple[ConflictedRecord, ...] = ()
+    #: members added here under a letter the remote gave someone else: given the next
+    #: free letter (:mod:`.members_merge`)
+    relettered: tuple[str, ...] = ()
 
 
 def _shown(value: Value) -> str:
@@ -231,6 +234,12 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None,
         b, o, t = _load(base, path), _load(ours, path), _load(theirs, path)
     except DataFileError as exc:
         return whole(f"unreadable: {exc}")
+    moved: tuple[str, ...] = ()
+    if path == "members.yaml":
+        from .members_merge import reletter
+
+        o, letters = reletter(b, o, t)
+        moved = tuple(str(m) for m in letters)
     ballot = any(is_ballot(d) for d in (b, o, t))
     if ballot:  # each vote a record carrying its own signature (no row numbers)
         b, o, t = (inline_signatures(d) if is_ballot(d) else d for d in (b, o, t))
@@ -244,7 +253,7 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None,
     if ballot and is_ballot(merged):
         merged = table_signatures(merged)
     return FileMerge(path, dump_merged(path, merged, ours or theirs or b""), (),
-                     tuple(merger.dropped), tuple(merger.after_seal))
+                     tuple(merger.dropped), tuple(merger.after_seal), moved)
 
 
 def _after_seal(merger: _Merger, base: Value, ours: Value, theirs: Value,

@@ -82,6 +82,7 @@ class SyncJson(TypedDict):
     up_to_date: bool
     not_shared: list[str]
     dropped: list[DroppedJson]
+    relettered: list[str]
 
 
 class StatusJson(TypedDict):
@@ -106,6 +107,8 @@ class SyncResult:
     head: str
     not_shared: tuple[str, ...] = ()  # other files changed in the folder, left alone
     dropped: tuple[DroppedRecord, ...] = ()  # conflicting records settled by --take
+    #: members added here given another letter by the merge (the remote had theirs)
+    relettered: tuple[str, ...] = ()
 
     @property
     def up_to_date(self) -> bool:
@@ -116,7 +119,8 @@ class SyncResult:
                 "fast_forward": self.fast_forward, "pushed": self.pushed,
                 "committed_edits": list(self.committed_edits), "head": self.head,
                 "up_to_date": self.up_to_date, "not_shared": list(self.not_shared),
-                "dropped": [d.to_dict() for d in self.dropped]}
+                "dropped": [d.to_dict() for d in self.dropped],
+                "relettered": list(self.relettered)}
 
 
 @dataclass(frozen=True)
@@ -283,6 +287,22 @@ def _validate_tree(repo: Repo, files: Mapping[str, ObjectID], stopped: str = _ME
                               + "\n".join(str(p) for p in problems))
 
 
+_UNPUSHED = ("sync stopped: this rules folder would not be valid as the shared one, so "
+             "nothing was pushed")
+
+
+def _refuse_lost_records(repo: Repo, shared: Mapping[str, ObjectID],
+                         new: Mapping[str, ObjectID], stopped: str = _MERGED) -> None:
+    """SyncInvalid when ``new`` loses or contradicts a signed record of ``shared``
+    (:mod:`.record_checks`)."""
+    from .record_checks import shared_record_problems
+
+    problems = shared_record_problems(
+        shared, new, lambda sha: read_object(repo, sha, Blob).as_raw_string())
+    if problems:
+        raise SyncInvalid(f"{stopped}:\n" + "\n".join(problems))
+
+
 def edition_chain_problems(library: Library) -> list[Problem]:
     """Each edition's base is the one before it, and an edition adopted by a ballot
     carries that sealed ballot's seal."""
@@ -411,6 +431,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
     fetched = merged = fast_forward = False
     received = 0
     dropped: tuple[DroppedRecord, ...] = ()
+    relettered: tuple[str, ...] = ()
     new = local
     if theirs is not None and theirs != local:
         bases = find_merge_base(repo, [local, theirs])
@@ -421,24 +442,34 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
             progress("Fast-forwarding")
             received = _count(repo, theirs, local)
             _validate_tree(repo, commit_files(repo, theirs))
+            _refuse_lost_records(repo, commit_files(repo, local), commit_files(repo, theirs))
             checkout(repo, local, theirs)
             new, fast_forward, fetched = theirs, True, True
         else:
             progress("Merging")
             received = _count(repo, theirs, local)
-            files, dropped = _merge(repo, base, local, theirs, name, take)
+            files, dropped, relettered = _merge(repo, base, local, theirs, name, take)
             progress("Validating the merged folder")
             _validate_tree(repo, files)
+            _refuse_lost_records(repo, commit_files(repo, base), files)
             user = user_identity(repo)
             message = f"Sync: merge {received} change(s) from {shown(url)}"
             if dropped:
                 message += "\n\nConflicts settled with --take:\n" + "\n".join(
                     f"- {d}" for d in dropped)
+            if relettered:
+                message += "\n\nMembers given another letter:\n" + "\n".join(
+                    f"- {note}" for note in relettered)
             new = make_commit(repo, build_tree(repo, files), [local, theirs], message, user)
             checkout(repo, local, new)
             merged = fetched = True
     pushed = 0
     if new != theirs:
+        if not (merged or fast_forward):  # what is pushed is validated like what is merged
+            _validate_tree(repo, commit_files(repo, new), _UNPUSHED)
+            if theirs is not None:
+                _refuse_lost_records(repo, commit_files(repo, theirs), commit_files(repo, new),
+                                     _UNPUSHED)
         pushed = _count(repo, new, theirs)
         _push(repo, url, theirs, new, progress)
         repo.refs[tracking] = new
@@ -446,12 +477,12 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         _remember_origin(repo, url)
     progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
     return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed,
-                      edits.committed, new.decode(), edits.not_shared, dropped)
+                      edits.committed, new.decode(), edits.not_shared, dropped, relettered)
 
 
 def _merge(repo: Repo, base: ObjectID | None, ours: ObjectID, theirs: ObjectID, name: str,
            take: Resolution | None = None
-           ) -> tuple[dict[str, ObjectID], tuple[DroppedRecord, ...]]:
+           ) -> tuple[dict[str, ObjectID], tuple[DroppedRecord, ...], tuple[str, ...]]:
     result, merged = merge_trees(commit_files(repo, base), commit_files(repo, ours),
                                  commit_files(repo, theirs),
                                  lambda sha: read_object(repo, sha, Blob).as_raw_string(), take)
@@ -473,7 +504,8 @@ def _merge(repo: Repo, base: ObjectID | None, ours: ObjectID, theirs: ObjectID, 
             blob = Blob.from_string(item.data)
             repo.object_store.add_object(blob)
             result[item.path] = blob.id
-    return result, tuple(d for m in merged for d in m.dropped)
+    return (result, tuple(d for m in merged for d in m.dropped),
+            tuple(note for m in merged for note in m.relettered))
 
 
 def fetch_status(root: StrPath, remote: str | None = None,

@@ -16,20 +16,20 @@ def make_keys(data: Path, members=("A", "B", "C", "D", "E"), chair="A", secretar
     """A key for each member (in ``$RULESBOOK_CONFIG`` or the user config folder),
     registered in ``data``/members.yaml; ``chair`` names themself chair and makes
     ``secretary`` secretary."""
-    from rulesbook.ballots import append_statement, generate_key, sign_statement
+    from rulesbook.ballots import append_statement, generate_key
 
     keys = {}
     for m in members:
         signer, _ = generate_key(m, rules_folder=data)
-        append_statement(data, sign_statement({"op": "key", "member": m, "key": signer.public,
-                                               "at": AT}, signer))
+        append_statement(data, {"op": "key", "member": m, "key": signer.public,
+                                               "at": AT}, signer)
         keys[m] = signer
-    append_statement(data, sign_statement({"op": "role", "member": chair, "role": "chair",
-                                           "key": keys[chair].public, "at": AT}, keys[chair]))
+    append_statement(data, {"op": "role", "member": chair, "role": "chair",
+                                           "key": keys[chair].public, "at": AT}, keys[chair])
     if secretary:
-        append_statement(data, sign_statement(
+        append_statement(data,
             {"op": "role", "member": secretary, "role": "secretary",
-             "key": keys[secretary].public, "at": AT}, keys[chair]))
+             "key": keys[secretary].public, "at": AT}, keys[chair])
     return keys
 
 

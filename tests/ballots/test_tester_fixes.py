@@ -157,12 +157,17 @@ def test_one_private_key_cannot_be_registered_for_two_members(data_copy, config,
 
     # written into members.yaml by hand (E's statement signed with D's private key),
     # and confirmed by the chair: the statement is refused when the registry is read
+    # (each chained to the one above, as the registry's hash chain requires)
+    from rulesbook.ballots.registry import last_digest, statement_digest
+
     as_e = dataclasses.replace(load_signing_key("D", keys["D"].public), member="E")
-    statements = [sign_statement({"op": "key", "member": "E", "key": keys["D"].public,
-                                  "at": "2026-02-02T09:00:00Z"}, as_e),
-                  sign_statement({"op": "role", "member": "E", "role": "member",
-                                  "key": keys["D"].public, "at": "2026-02-02T10:00:00Z"},
-                                 keys["A"])]
+    first = sign_statement({"op": "key", "member": "E", "key": keys["D"].public,
+                            "at": "2026-02-02T09:00:00Z"}, as_e,
+                           last_digest(list(load_registry(data_copy).statements)))
+    statements = [first, sign_statement({"op": "role", "member": "E", "role": "member",
+                                         "key": keys["D"].public,
+                                         "at": "2026-02-02T10:00:00Z"},
+                                        keys["A"], statement_digest(first))]
     text = members.read_text() + "".join(
         "  " + ln + "\n" for st in statements
         for ln in yaml.safe_dump([st], sort_keys=False, width=1000).splitlines())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import subprocess
 
 import pytest
@@ -34,14 +35,48 @@ def folder(tmp_path, data_copy, monkeypatch, capsys):
 
 
 def run(capsys, *argv):
-    code = main([str(a) for a in argv])
+    argv = [str(a) for a in argv]
+    if argv[:1] in (["propose"], ["proposal"]) and "--member" in argv:
+        signer = argv[argv.index("--as") + 1] if "--as" in argv else \
+            argv[argv.index("--member") + 1]
+        with_key(capsys, signer)
+    code = main(argv)
     out, err = capsys.readouterr()
     return code, out, err
 
 
+def with_key(capsys, member: str) -> None:
+    """A proposal is signed by its author: ``member`` makes a key (and the chair A, the
+    first to make one, confirms it), as a committee member does before proposing."""
+    from rulesbook.ballots import load_registry
+    from rulesbook.datafolder import resolve_data_dir
+
+    root = resolve_data_dir(None)
+    registry = load_registry(root)
+    if registry.key_of(member) or member not in {m for m in _ids(root)}:
+        return
+    if registry.chair is None and member != "A":
+        with_key(capsys, "A")
+    assert main(["member", "keygen", "--member", member]) == 0
+    if load_registry(root).key_of(member) is None:
+        assert main(["member", "role", member, "member"]) == 0
+    elif load_registry(root).chair is None:
+        assert main(["member", "role", member, "chair"]) == 0
+    capsys.readouterr()
+
+
+def _ids(root):
+    from rulesbook.cli.common import member_ids
+
+    return member_ids(root)
+
+
 def commits(folder) -> list[str]:
+    """The folder's commits, newest first, without the signing keys' set-up that
+    :func:`with_key` adds before a member's first proposal."""
     with Repo(str(folder)) as repo:
-        return [w.commit.message.decode().strip() for w in repo.get_walker()]
+        return [m for m in (w.commit.message.decode().strip() for w in repo.get_walker())
+                if not re.fullmatch(r"Member \w+: (new signing key|role \w+)", m)]
 
 
 def test_member_add_gives_the_next_letter_and_refuses_a_taken_one(folder, capsys):
@@ -76,8 +111,10 @@ def test_propose_diff_holds_only_the_new_record(folder, capsys):
     changes = [op for op in difflib.SequenceMatcher(None, old_lines, new_lines,
                                                     autojunk=False).get_opcodes()
                if op[0] != "equal"]
-    # one insertion of five lines, nothing else touched
-    assert [(tag, i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in changes] == [("insert", 0, 5)]
+    # one insertion of six lines (five of the record, one of its author's signature),
+    # nothing else touched
+    assert [(tag, i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in changes] == [("insert", 0, 6)]
+    assert new_lines[changes[0][3] + 5].strip().startswith("signed: {by: \"F\"")
     added = new_lines[changes[0][3]:changes[0][4]]
     assert added[0].strip() == '- id: "28F"'
     assert (yaml.safe_load("\n".join(added).strip()[2:].replace("\n" + " " * 8, "\n"))
@@ -86,7 +123,7 @@ def test_propose_diff_holds_only_the_new_record(folder, capsys):
     diff = subprocess.run(["git", "-C", str(folder), "diff", "HEAD~1", "--numstat"],
                           capture_output=True, text=True)
     if diff.returncode == 0:  # git may be absent; dulwich wrote the commit
-        assert diff.stdout.split()[:3] == ["5", "0", "apca/rulebook.yaml"]
+        assert diff.stdout.split()[:3] == ["6", "0", "apca/rulebook.yaml"]
     assert commits(folder)[0].startswith("Proposal 28F by member F: replacement for 28")
 
 
@@ -99,7 +136,7 @@ def test_ids_follow_the_source_convention_and_are_stable(folder, capsys):
                             "--kind", "comment", "--text", "Two.", "--topic",
                             "thirteen-count", "--json")[1])
     assert (first["ref"], second["ref"]) == ("apca:28F", "apca:28F2")
-    run(capsys, "proposal", "withdraw", "28F2")
+    run(capsys, "proposal", "withdraw", "28F2", "--member", "F")
     third = json.loads(run(capsys, "propose", "--member", "F", "--rule", "28", "--kind",
                            "comment", "--text", "Three.", "--topic", "thirteen-count",
                            "--json")[1])
@@ -132,6 +169,7 @@ def test_ids_follow_the_source_convention_and_are_stable(folder, capsys):
 ])
 def test_propose_refuses_bad_input_and_writes_nothing(folder, capsys, argv, words):
     run(capsys, "member", "add", "Frank")
+    with_key(capsys, "F")
     before = (folder / "apca" / "rulebook.yaml").read_bytes()
     log = commits(folder)
     code, _, err = run(capsys, "propose", *argv)
@@ -155,7 +193,8 @@ def test_hostile_text_lands_verbatim(folder, capsys, tmp_path):
 
 
 def test_edit_is_refused_on_a_rulings_quote_it_would_break(folder, capsys):
-    code, _, err = run(capsys, "proposal", "edit", "28A", "--text", "Something else.")
+    code, _, err = run(capsys, "proposal", "edit", "28A", "--member", "A", "--text",
+                       "Something else.")
     # 28A's rulings quote its words (rules_data/README.md): the data would be invalid
     assert code == 2 and "not written" in err and "is not in the text of apca:28A" in err
 
@@ -163,8 +202,6 @@ def test_edit_is_refused_on_a_rulings_quote_it_would_break(folder, capsys):
 def test_the_committee_workflow(folder, capsys, tmp_path):
     """Member F, a replacement for rule 28 and an addition; shown, compared with their
     redlines, searched, put on a new ballot, voted, closed, adopted; edit refused."""
-    from tests.ballots.helpers import make_keys
-
     assert run(capsys, "member", "add", "Frank")[0] == 0
     assert run(capsys, "propose", "--member", "F", "--rule", "28", "--kind", "replacement",
                "--text", NEW_28)[0] == 0
@@ -192,7 +229,8 @@ def test_the_committee_workflow(folder, capsys, tmp_path):
     code, out, _ = run(capsys, "search", "fifteen", "--json")
     assert "apca:28F" in [h["ref"] for h in json.loads(out)]
     # the ballot: 28F an option of question 28, F1 a yes/no question
-    make_keys(folder, members=("A", "B", "C", "F"))
+    for member in ("A", "B", "C", "F"):
+        with_key(capsys, member)
     ballot = folder / "apca" / "ballots" / "2027.yaml"
     assert run(capsys, "ballot", "new", ballot, "--quorum", "3", "--as", "A")[0] == 0
     data = yaml.safe_load(ballot.read_text())
@@ -208,9 +246,9 @@ def test_the_committee_workflow(folder, capsys, tmp_path):
     code, _, err = run(capsys, "ballot", "close", ballot, "--as", "A")
     assert code == 0, err
     # an edit after the close: refused, naming the ballot
-    code, _, err = run(capsys, "proposal", "edit", "28F", "--text", "Changed.")
+    code, _, err = run(capsys, "proposal", "edit", "28F", "--member", "F", "--text", "Changed.")
     assert code == 2 and "2027" in err and "closed ballot" in err
-    code, _, err = run(capsys, "proposal", "withdraw", "F1")
+    code, _, err = run(capsys, "proposal", "withdraw", "F1", "--member", "F")
     assert code == 2 and "2027" in err
     code, _, err = run(capsys, "ballot", "adopt", ballot, "--edition", "2027")
     assert code == 0, err
@@ -223,27 +261,27 @@ def test_withdrawn_stays_in_the_record_and_leaves_the_next_ballot(folder, capsys
     run(capsys, "member", "add", "Frank")
     run(capsys, "propose", "--member", "F", "--rule", "28", "--kind", "replacement",
         "--text", NEW_28)
-    code, out, err = run(capsys, "proposal", "withdraw", "28F", "--reason", "a better one")
+    code, out, err = run(capsys, "proposal", "withdraw", "28F", "--reason", "a better one",
+                         "--member", "F")
     assert code == 0, err
     shown = json.loads(run(capsys, "show", "28F", "--json")[1])
     assert shown["withdrawn"]["reason"] == "a better one" and shown["withdrawn"]["date"]
-    code, _, err = run(capsys, "proposal", "edit", "28F", "--text", "x")
+    code, _, err = run(capsys, "proposal", "edit", "28F", "--text", "x", "--member", "F")
     assert code == 2 and "withdrawn on" in err
-    assert commits(folder)[0] == "Proposal 28F: withdrawn (a better one)"
+    assert commits(folder)[0] == "Proposal 28F: withdrawn (a better one) (by member F)"
     out = tmp_path / "b.yaml"
     assert run(capsys, "ballot", "new", out)[0] == 0
     assert "apca:28F" not in out.read_text()
 
 
 def test_a_deletion_carried_repeals_its_rule(folder, capsys):
-    from tests.ballots.helpers import make_keys
-
     run(capsys, "member", "add", "Frank")
     code, out, err = run(capsys, "propose", "--member", "F", "--rule", "28", "--kind",
                          "deletion", "--text", "Drop the count: play it out.", "--json")
     assert code == 0, err
     assert json.loads(out)["kind"] == "deletion"
-    make_keys(folder, members=("A", "B", "C", "F"))
+    for member in ("A", "B", "C", "F"):
+        with_key(capsys, member)
     ballot = folder / "apca" / "ballots" / "2027.yaml"
     assert run(capsys, "ballot", "new", ballot, "--quorum", "3", "--as", "A")[0] == 0
     questions = {q["id"]: q for q in yaml.safe_load(ballot.read_text())["questions"]}

@@ -104,9 +104,9 @@ def test_keys_added_on_two_clones_merge_into_a_registry_that_verifies(data_copy)
     assert merge_file("members.yaml", base, theirs, ours).data == result.data  # either side
     # the next statement, written after the merge, is appended and verifies
     (data_copy / "members.yaml").write_bytes(result.data)
-    after = append_statement(data_copy, sign_statement(
+    after = append_statement(data_copy,
         {"op": "role", "member": "A", "role": "chair", "key": a.public,
-         "at": "2026-03-01T12:00:00Z"}, a))
+         "at": "2026-03-01T12:00:00Z"}, a)
     assert after.problems == () and after.chair == "A"
     assert {k.member for k in load_registry(data_copy).keys} == {"A", "B"}
 

@@ -74,6 +74,12 @@ def test_member_proposal_redline_save_edit_withdraw(qtbot, settings, club, monke
     assert {"id": "F", "name": "Frank", "aliases": []} in \
         yaml.safe_load((club / "members.yaml").read_text())["members"]
 
+    # a proposal is signed with the key signed in: F signs in (a new key; no chair yet,
+    # so it counts at once)
+    keys = win.workspaces["ballots"].ballots.keys
+    keys.create("F")
+    assert keys.signer is not None and keys.signer.member == "F"
+
     # New Proposal… on rule 28: the text in force beside the draft, the redline live
     win.controller.open_ref("28")
     actions.new_action.trigger()
@@ -112,16 +118,38 @@ def test_member_proposal_redline_save_edit_withdraw(qtbot, settings, club, monke
     qtbot.keyClicks(editor.draft, NEW_28.replace("fifteen", "fourteen"))
     qtbot.mouseClick(editor.save_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not editor.isVisible())
-    assert commits(club)[0] == "Proposal apca:28F: text edited"
+    assert commits(club)[0] == "Proposal apca:28F: text edited (by member F)"
     assert "fourteen" in (club / "apca" / "rulebook.yaml").read_text(encoding="utf-8")
 
     # Withdraw from the proposal's page: it stays, marked
     answer_input(monkeypatch, "a better one is coming")
     rules.proposal_actions.withdraw_action.trigger()
     qtbot.waitUntil(lambda: not actions.proposals.busy)
-    assert commits(club)[0] == "Proposal apca:28F: withdrawn (a better one is coming)"
+    assert commits(club)[0] == ("Proposal apca:28F: withdrawn (a better one is coming) "
+                                "(by member F)")
     assert "Withdrawn on" in rules.page.toPlainText()
     assert not rules.proposal_actions.edit_action.isEnabled()
+
+
+def test_a_proposal_is_never_saved_with_another_members_key(qtbot, settings, club):
+    """Issue #27: the app saved "29F by member F" with the chair's key. Signed in as A,
+    a proposal by F is refused before anything is written; signed in as F it is F's."""
+    from rulesbook.errors import RulesbookError
+
+    win, rules = open_app(qtbot, settings, club)
+    actions = rules.proposal_actions
+    from rulesbook.proposing import add_member
+
+    add_member(club, "Frank")
+    keys = win.workspaces["ballots"].ballots.keys
+    keys.create("A")  # the chair's key signed in
+    before = (club / "apca" / "rulebook.yaml").read_bytes()
+    log = commits(club)
+    with pytest.raises(RulesbookError, match="only F .or the secretary acting for F. may "
+                                             "write it, not member A"):
+        actions.proposals.propose(member="F", rule="apca:29", kind="replacement",
+                                  text=NEW_28, topics=["crowning"])
+    assert (club / "apca" / "rulebook.yaml").read_bytes() == before and commits(club) == log
 
 
 def test_an_addition_is_recovered_after_a_crash(qtbot, settings, club, monkeypatch):

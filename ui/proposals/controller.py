@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from PySide6.QtCore import QObject, QThread, Signal
 
 from rulesbook import Library, Problem, Proposal
+from rulesbook.ballots import SigningKey
 from rulesbook.errors import RulesbookError
 from rulesbook.proposing import (
     Draft,
@@ -24,6 +25,7 @@ from rulesbook.proposing import (
     propose,
     withdraw_proposal,
 )
+from rulesbook.proposing.core import check_author
 from rulesbook.rulesfolder import recorded_change
 from rulesbook.storage import durability_notes
 
@@ -66,6 +68,10 @@ class ProposalController(QObject):
     def __init__(self, app: AppController, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.app = app  # the AppController: library, data folder, reload
+        #: the key signed in (the Ballots workspace's key ring; MainWindow connects it):
+        #: every proposal written is signed with it, and only its member's own proposals
+        #: (or, for the secretary, any member's) can be written
+        self.signer_of: Callable[[], SigningKey | None] = lambda: None
         self._thread: _Write | None = None
         self._after: tuple[str | None, str] | None = None
 
@@ -132,6 +138,20 @@ class ProposalController(QObject):
         self.failed.emit(f"the change was written, but the folder no longer loads: "
                          f"{problems[0] if problems else '?'}")
 
+    def _signer(self) -> SigningKey:
+        signer = self.signer_of()
+        if signer is None:
+            raise RulesbookError("a proposal is signed by its author: sign in with your key "
+                                 "on the Ballots workspace first (Use, Create or Import key)")
+        return signer
+
+    @staticmethod
+    def _by(signer: SigningKey, author: str) -> str:
+        """What the commit says of who wrote a proposal's change."""
+        if signer.member == author:
+            return f" (by member {author})"
+        return f" (entered by secretary {signer.member} for member {author})"
+
     # -- the writes --------------------------------------------------------------------
     def add_member(self, name: str, letter: str | None = None) -> bool:
         planned = plan_member(self.require_library(), name, letter or None)  # the letter, checked
@@ -153,29 +173,42 @@ class ProposalController(QObject):
         what = f"{planned.kind} for {planned.rule.partition(':')[2]}" if planned.rule else \
             f"{planned.kind} {planned.title}"
         root = self.root
+        signer = self._signer()
+        check_author(root, planned.ref, planned.member, signer)  # refused here, at once
+        entered = "" if signer.member == planned.member else self._by(signer, planned.member)
 
         def job() -> Draft:
             with durability_notes(), recorded_change(
-                    root, f"Proposal {planned.id} by member {planned.member}: {what[:120]}",
-                    member=planned.member):
+                    root, f"Proposal {planned.id} by member {planned.member}: {what[:120]}"
+                    f"{entered}", member=planned.member):
                 return propose(root, member=member, rule=rule, kind=kind, text=text,
-                               title=title, concerns=concerns, topics=topics)
+                               title=title, concerns=concerns, topics=topics, signer=signer)
         return self._start(job, lambda d: (d.ref, f"{d.ref} written ({d.kind} by member "
                                                   f"{d.member})"))
 
+    def _author(self, ref: str) -> str:
+        entry = self.require_library().resolve(ref)
+        return entry.member if isinstance(entry, Proposal) else ""
+
     def edit(self, ref: str, text: str) -> bool:
         root = self.root
+        signer = self._signer()
+        by = self._by(signer, self._author(ref))
 
         def job() -> Proposal:
-            with durability_notes(), recorded_change(root, f"Proposal {ref}: text edited"):
-                return edit_proposal(root, ref, text)
+            with durability_notes(), recorded_change(root, f"Proposal {ref}: text edited{by}",
+                                                     member=signer.member):
+                return edit_proposal(root, ref, text, signer=signer)
         return self._start(job, lambda p: (p.ref, f"{p.ref}: text replaced"))
 
     def withdraw(self, ref: str, reason: str = "") -> bool:
         why = f" ({reason.strip()[:120]})" if reason.strip() else ""
         root = self.root
+        signer = self._signer()
+        by = self._by(signer, self._author(ref))
 
         def job() -> Withdrawal:
-            with durability_notes(), recorded_change(root, f"Proposal {ref}: withdrawn{why}"):
-                return withdraw_proposal(root, ref, reason)
+            with durability_notes(), recorded_change(
+                    root, f"Proposal {ref}: withdrawn{why}{by}", member=signer.member):
+                return withdraw_proposal(root, ref, reason, signer=signer)
         return self._start(job, lambda w: (w.ref, f"{w.ref}: withdrawn on {w.date}"))

@@ -1,0 +1,52 @@
+"""The loader's check of proposals: each one its author's (:mod:`.signature`).
+
+:func:`check_library` is a :class:`rulesbook.library.LibraryCheck`: every proposal
+of every rulebook either carries a signature that verifies (by its author, or by
+the secretary acting for them, with a key valid at the signature's time), or is a
+proposal of the source document exactly as it was transcribed. Anything else makes
+``validate`` (and so ``sync``, which validates what it merges and pushes) report it,
+naming the proposal and its member.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..ballots.registry import Registry, registry_from_doc
+from ..errors import Problem
+from ..yamlio import LoadedYaml
+from .signature import proposal_problem
+
+if TYPE_CHECKING:
+    from ..library import Library
+
+#: where a proposal is in its rulebook file (keys and list positions)
+Where = tuple[str | int, ...]
+
+
+def proposal_records(data: Mapping[str, Any]
+                     ) -> Iterator[tuple[str, str | None, dict[str, Any], Where]]:
+    """(rulebook, rule ref or None, record, where) for every proposal of a rulebook's data."""
+    book = str(data.get("id"))
+    for i, record in enumerate(data.get("preamble") or ()):
+        if isinstance(record, dict):
+            yield book, None, record, ("preamble", i)
+    for i, rule in enumerate(data.get("rules") or ()):
+        if not isinstance(rule, dict):
+            continue
+        for k, record in enumerate(rule.get("proposals") or ()):
+            if isinstance(record, dict):
+                yield book, f"{book}:{rule.get('id')}", record, ("rules", i, "proposals", k)
+
+
+def check_library(library: Library,
+                  docs: Mapping[str, Sequence[LoadedYaml]]) -> list[Problem]:
+    members = docs.get("members", [])
+    registry = registry_from_doc(members[0]) if members else Registry()
+    problems: list[Problem] = []
+    for doc in docs.get("rulebook", []):
+        for book, rule, record, where in proposal_records(doc.data):
+            why = proposal_problem(book, rule, record, registry)
+            if why:
+                problems.append(doc.problem(where + ("id",), why))
+    return problems
