@@ -28,7 +28,6 @@ from rulesbook.ballots.signing import sign_vote as sign_vote_only
 from tests.datapaths import REPO
 
 from .computers import config_of, on_computer_of
-
 from .test_sync import as_owner, committee, ok, sync
 
 NEW_BALLOT = "apca/ballots/b27.yaml"
