@@ -223,6 +223,31 @@ def _discover(root: Path) -> list[tuple[Path, str | None]]:
     return found
 
 
+def _not_a_folder(root: Path) -> str | None:
+    """Why ``root`` cannot be read as a data folder (None: it is a folder)."""
+    import errno
+    import os
+    import stat
+
+    try:
+        mode = os.stat(root).st_mode
+    except FileNotFoundError:
+        return "the data folder does not exist"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "its symbolic links go round in a loop, so it leads to no data folder"
+        if exc.errno == errno.ENAMETOOLONG:
+            return "the name is too long for the system (a file or folder name has at most " \
+                   "255 bytes)"
+        return f"the data folder cannot be read: {exc.strerror or exc}"
+    if stat.S_ISDIR(mode):
+        return None
+    kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else
+            "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else
+            "a socket" if stat.S_ISSOCK(mode) else "a file")
+    return f"it is {kind}, not a data folder"
+
+
 def _display(root: Path, path: Path) -> str:
     try:
         return path.relative_to(root).as_posix()
@@ -247,8 +272,9 @@ class _Loader:
     unreadable: list[str] = field(default_factory=list)
 
     def read_all(self) -> None:
-        if not self.root.is_dir():
-            self.problems.append(Problem(str(self.root), 0, 0, "the data folder does not exist"))
+        why = _not_a_folder(self.root)
+        if why:
+            self.problems.append(Problem(str(self.root), 0, 0, why))
             return
         for path, expected in _discover(self.root):
             name = _display(self.root, path)

@@ -160,8 +160,36 @@ def _too_large(name: str, max_bytes: int, what: str) -> InputLimitError:
                            limit=f"{what} size", where=f"byte {max_bytes:,}")
 
 
+#: Seconds a named pipe (FIFO) is waited on for a program to write to it: with
+#: no writer, opening one would wait for ever (issue 34: `pdn check FIFO` hung).
+PIPE_WAIT_SECONDS = 10.0
+
+
+def _open_fifo(path: Path, name: str) -> BinaryIO:
+    """Open a FIFO without waiting for ever: refused when no program writes to it
+    within PIPE_WAIT_SECONDS; then read as any pipe (bounded, MAX_STREAM_BYTES)."""
+    import select
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        poller = select.poll()
+        poller.register(fd, select.POLLIN | select.POLLHUP)
+        if not poller.poll(int(PIPE_WAIT_SECONDS * 1000)):
+            raise RulesbookError(
+                f"cannot read {name}: it is a named pipe (FIFO) and no program wrote to it "
+                f"within {PIPE_WAIT_SECONDS:g} s; give a file, or start the program that "
+                f"writes to the pipe first")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def _open_binary(path: Path, name: str) -> BinaryIO:
     try:
+        if hasattr(os, "O_NONBLOCK") and stat.S_ISFIFO(os.stat(path).st_mode):
+            return _open_fifo(path, name)
         return open(path, "rb")  # noqa: SIM115 - closed by the callers
     except FileNotFoundError:
         raise RulesbookError(f"cannot read {name}: no such file") from None

@@ -99,8 +99,36 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the contract: never a traceback
         if os.environ.get("RULESBOOK_DEBUG"):
             raise
+        about = _path_error(exc)
+        if about is not None:
+            return _last_resort(about)
         return _last_resort(f"internal error ({type(exc).__name__}: {str(exc)[:200]}); "
                             "please report it (RULESBOOK_DEBUG=1 shows the traceback)")
+
+
+def _path_error(exc: BaseException) -> str | None:
+    """One message naming the path for a path the system cannot follow (a loop of
+    symbolic links, a name too long), wherever in a command it was met."""
+    import errno
+    import re
+
+    from ..textio import shorten
+
+    if isinstance(exc, RuntimeError):  # Python before 3.13: Path.resolve's loop
+        found = re.match(r"Symlink loop from '(.*)'$", str(exc), re.S)
+        if found:
+            return (f"{shorten(found.group(1), 120)}: its symbolic links go round in a loop, "
+                    f"so it leads to no file; give the file itself")
+        return None
+    if not isinstance(exc, OSError) or exc.filename is None:
+        return None
+    name = shorten(os.fsdecode(exc.filename), 120)
+    if exc.errno == errno.ELOOP:
+        return f"{name}: its symbolic links go round in a loop, so it leads to no file"
+    if exc.errno == errno.ENAMETOOLONG:
+        return (f"{name}: the name is too long for the system (a file or folder name has "
+                f"at most 255 bytes); choose a shorter one")
+    return f"{name}: {exc.strerror or exc}"
 
 
 def _last_resort(message: str) -> int:
@@ -132,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
             if code != 0:
                 change.abort()
     except (RulesbookError, OSError) as exc:
-        return fail(str(exc))
+        return fail(_path_error(exc) or str(exc))
     if code == 0 and change.root is None:
         folder = where if where.is_dir() else where.parent
         print(f"note: {folder} is not versioned (not a rules folder), so no commit was "
