@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..editions import consolidate
-from ..model import Proposal, Rule, Rulebook
+from ..model import Proposal, Rule
 from .catalogue import Fact, Incident, RulingSpec, condition_holds, get_incident, specs_for
-from .governing import Governance, governance
+from .governing import Governance, governance, ordered_books
 from .vocabulary import OUTCOMES, Basis, FactValue
 
 if TYPE_CHECKING:
@@ -181,8 +181,9 @@ def in_force_sources(library: Library, edition: str | None = None) -> Iterator[R
                                rif.title, specs, True)
 
 
-def _other_sources(library: Library, home: str,
-                   skip: tuple[str, ...] = ()) -> Iterator[RulingSource]:
+def other_sources(library: Library, home: str,
+                  skip: tuple[str, ...] = ()) -> Iterator[RulingSource]:
+    """The rules with rulings of every rulebook but ``home`` (and ``skip``): guidance."""
     for book in ordered_books(library):
         if book.id == home or book.id in skip:
             continue
@@ -213,9 +214,9 @@ def governing_sources(library: Library, gov: Governance
     the rest as guidance; a variant no rulebook governs, everything as guidance."""
     in_force = list(in_force_sources(library, gov.edition))
     if gov.edition_governs:
-        return in_force, list(_other_sources(library, gov.edition_rulebook))
+        return in_force, list(other_sources(library, gov.edition_rulebook))
     edition_guidance = [s._replace(in_force=False) for s in in_force]
-    others = list(_other_sources(library, gov.edition_rulebook, gov.rulebooks))
+    others = list(other_sources(library, gov.edition_rulebook, gov.rulebooks))
     return list(_book_sources(library, gov.rulebooks)), edition_guidance + others
 
 
@@ -308,19 +309,6 @@ class Comparison:
 
     def as_json(self) -> list[dict[str, object]]:
         return [v.as_json() for v in self.verdicts]
-
-
-BOOK_ORDER = ("apca", "standard-laws", "spanish-pool", "acf-guide")
-
-
-def ordered_books(library: Library, first: tuple[str, ...] = ()) -> list[Rulebook]:
-    """The rulebooks in the order variants are shown: ``first`` (the rulebooks that
-    govern the game), then the edited book, the Standard Laws, the Spanish pool
-    rules, the ACF guide, then any others."""
-    home = library.editions[0].rulebook if library.editions else "apca"
-    order = tuple(dict.fromkeys(first + (home,) + BOOK_ORDER))
-    return sorted(library.rulebooks,
-                  key=lambda b: (order.index(b.id) if b.id in order else len(order), b.id))
 
 
 class _Variant(NamedTuple):

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from ..library import Library
     from ..model import Rulebook
 
-__all__ = ["Governance", "governance", "variant_name"]
+__all__ = ["BOOK_ORDER", "Governance", "governance", "ordered_books", "variant_name"]
 
 #: the variant of a game when nothing says otherwise: the association's game
 DEFAULT_VARIANT = "pool"
@@ -63,6 +63,19 @@ def _edition_words(book: Rulebook) -> str:
     return f"the {short} edition in force"
 
 
+BOOK_ORDER = ("apca", "standard-laws", "spanish-pool", "acf-guide")
+
+
+def ordered_books(library: Library, first: tuple[str, ...] = ()) -> list[Rulebook]:
+    """The rulebooks in the order variants are shown: ``first`` (the rulebooks that
+    govern the game), then the edited book, the Standard Laws, the Spanish pool
+    rules, the ACF guide, then any others."""
+    home = library.editions[0].rulebook if library.editions else "apca"
+    order = tuple(dict.fromkeys(first + (home,) + BOOK_ORDER))
+    return sorted(library.rulebooks,
+                  key=lambda b: (order.index(b.id) if b.id in order else len(order), b.id))
+
+
 @dataclass(frozen=True)
 class Governance:
     """The variant of a game and the rulebooks that govern it (ids, the edition's
@@ -92,8 +105,6 @@ class Governance:
 
 
 def _governing(library: Library, variant: str) -> Iterator[Rulebook]:
-    from .engine import ordered_books
-
     for book in ordered_books(library):
         if variant in book.variants:
             yield book

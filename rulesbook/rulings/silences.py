@@ -437,14 +437,14 @@ def guidance(library: Library, silence: Silence,
     the Standard Laws, the Spanish pool rules): ``(ref, outcome, words)`` of each of
     their rulings that decides the silence's facts (every value of the facts that do
     not matter), in the order the rulebooks are shown."""
-    from .engine import _other_sources
+    from .engine import other_sources
 
     ed = library.edition(edition)
     by_id = {i.id: i for i in incidents(library)}
     inc = by_id[silence.incident]
     combos = list(_expand(silence, inc, library))
     out: list[tuple[str, str, str]] = []
-    for source in _other_sources(library, ed.rulebook):
+    for source in other_sources(library, ed.rulebook):
         for spec in source.specs:
             if inc.id not in spec.incidents or spec.suggestion and not spec.quotes:
                 continue
