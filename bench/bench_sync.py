@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         sync(member)
         one_change = time.perf_counter() - start
-        with serving(bare) as url:
+        with serving(bare, open_access=True) as url:
             http_member = clone(url, work / "http-member")
             over_http = timed(lambda: sync(http_member))
         print(f"history: {n} commits")
