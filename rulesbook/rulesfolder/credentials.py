@@ -201,20 +201,29 @@ def refused_message(url: str, tried: bool) -> str:
             f"helper, or put the user name in the address (https://USER@{host}/...)")
 
 
+#: the logins that worked in this process, by address (a sync fetches, then pushes:
+#: the user is asked once even when no keeper stores the login)
+_WORKED: dict[str, Login] = {}
+
+
 def logged_in(url: str, run: Callable[[Login | None], _T], ask: Ask | None = None) -> _T:
-    """``run(login)`` against ``url``: first with the login in the address (or none),
-    then, when the server asks for one, with the keeper's, then with the user's."""
+    """``run(login)`` against ``url``: first with the login in the address (or one
+    that worked in this process, or none), then, when the server asks for one, with
+    the keeper's, then with the user's."""
     bare, user, password = split_login(url)
-    first = Login(user or "", password) if password is not None else None
+    first = Login(user or "", password) if password is not None else \
+        _WORKED.get(without_password(url))
     try:
         result = run(first)
     except Exception as exc:
         if not is_http(url) or not _unauthorized(exc):
             raise
         if first is not None:
-            keep_login(bare, first, worked=False)
+            _WORKED.pop(without_password(url), None)
+            keep_login(without_password(url), first, worked=False)
     else:
-        if first is not None:
+        if first is not None and password is not None:
+            _WORKED[without_password(url)] = first
             keep_login(without_password(url), first, worked=True)
         return result
     tried = first is not None
@@ -234,6 +243,7 @@ def logged_in(url: str, run: Callable[[Login | None], _T], ask: Ask | None = Non
                 raise
             keep_login(without_password(url), login, worked=False)
             continue
+        _WORKED[without_password(url)] = login
         keep_login(without_password(url), login, worked=True)
         return result
     raise LoginRefused(refused_message(url, tried))
