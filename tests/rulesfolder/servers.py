@@ -191,3 +191,117 @@ def git_http_backend(base: Path, user: str, password: str) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@dataclass
+class SshServer:
+    url: str  # ssh://git@127.0.0.1:PORT/
+    alias: str  # a host name the ssh config file knows: ``ALIAS:shared.git``
+    ssh_command: str  # GIT_SSH_COMMAND for the clients
+
+
+@contextlib.contextmanager
+def ssh_server(base: Path, workdir: Path) -> Iterator[SshServer]:
+    """An SSH server (asyncssh, on a thread of its own) that lets in one throwaway key
+    and runs ``git-upload-pack`` / ``git-receive-pack`` for the bare repositories under
+    ``base``, as a git host's SSH does; the clients use the system's ``ssh`` with that
+    key, the server's host key in a known_hosts file and strict checking."""
+    import asyncio
+    import shlex
+
+    import asyncssh
+
+    git = git_program()
+    host_key = asyncssh.generate_private_key("ssh-ed25519")
+    client_key = asyncssh.generate_private_key("ssh-ed25519")
+    key_file = workdir / "id_ed25519"
+    client_key.write_private_key(str(key_file))
+    key_file.chmod(0o600)
+    authorized = asyncssh.import_authorized_keys(
+        client_key.export_public_key().decode())
+
+    async def run_git(process: asyncssh.SSHServerProcess) -> None:
+        argv = shlex.split(process.command or "")
+        if len(argv) != 2 or argv[0] not in ("git-upload-pack", "git-receive-pack"):
+            process.stderr.write(f"only git is served here, not {process.command!r}\n".encode())
+            process.exit(1)
+            return
+        target = (base / argv[1].lstrip("/")).resolve()
+        if base.resolve() not in target.parents:
+            process.exit(1)
+            return
+        child = await asyncio.create_subprocess_exec(
+            git, argv[0].removeprefix("git-"), str(target), stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=env())
+        assert child.stdin and child.stdout and child.stderr
+
+        async def to_git() -> None:
+            while data := await process.stdin.read(65536):
+                child.stdin.write(data)
+                await child.stdin.drain()
+            child.stdin.close()
+
+        async def from_git(source, sink) -> None:
+            while data := await source.read(65536):
+                sink.write(data)
+                await sink.drain()
+
+        feeding = asyncio.ensure_future(to_git())
+        await asyncio.gather(from_git(child.stdout, process.stdout),
+                             from_git(child.stderr, process.stderr))
+        code = await child.wait()
+        feeding.cancel()
+        with contextlib.suppress(asyncio.CancelledError, OSError, ConnectionError):
+            await feeding
+        process.exit(code)
+
+    class Server(asyncssh.SSHServer):
+        def begin_auth(self, username: str) -> bool:
+            return True
+
+        def public_key_auth_supported(self) -> bool:
+            return True
+
+        def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+            return authorized.validate(key, "127.0.0.1", "127.0.0.1") is not None
+
+    loop = asyncio.new_event_loop()
+    started = threading.Event()
+    holder: dict[str, object] = {}
+
+    async def start() -> None:
+        server = await asyncssh.create_server(Server, "127.0.0.1", 0, server_host_keys=[host_key],
+                                              process_factory=run_git, encoding=None)
+        holder["server"] = server
+        holder["port"] = server.sockets[0].getsockname()[1]
+        started.set()
+
+    def serve() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(start())
+        loop.run_forever()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert started.wait(60), "the SSH test server did not start"
+    port = holder["port"]
+    known_hosts = workdir / "known_hosts"
+    known_hosts.write_text(f"[127.0.0.1]:{port} "
+                           f"{host_key.export_public_key().decode().strip()}\n")
+    config = workdir / "ssh_config"
+    config.write_text(f"Host apca-test\n  HostName 127.0.0.1\n  Port {port}\n  User git\n"
+                      f"Host *\n  IdentityFile {key_file}\n  IdentitiesOnly yes\n"
+                      f"  UserKnownHostsFile {known_hosts}\n  StrictHostKeyChecking yes\n"
+                      f"  HostKeyAlias [127.0.0.1]:{port}\n  BatchMode yes\n")
+    try:
+        yield SshServer(f"ssh://git@127.0.0.1:{port}/", "apca-test", f"ssh -F {config}")
+    finally:
+        async def stop() -> None:
+            server = holder["server"]
+            server.close()  # type: ignore[attr-defined]
+            await server.wait_closed()  # type: ignore[attr-defined]
+
+        asyncio.run_coroutine_threadsafe(stop(), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(30)
+        loop.close()

@@ -190,3 +190,41 @@ def test_sync_remote_url_becomes_the_origin_and_says_so(rb, tmp_path):
     where = rb("--data", folder, "where")
     assert where.out.strip() == str(folder) and f"origin: {new}" in where.err
     assert json.loads(rb("--data", folder, "where", "--json").out)["origin"] == str(new)
+
+
+def test_ssh_remotes_with_the_system_ssh(tmp_path):
+    """Attack 5: SSH remotes, which the docs said work, were never tried. Both forms:
+    ``ssh://user@host:port/path`` and ``host:path`` (an alias of the ssh config)."""
+    from .servers import ssh_server
+
+    (tmp_path / "base").mkdir()
+    bare_repo(tmp_path / "base" / "shared.git")
+    keys = tmp_path / "ssh"
+    keys.mkdir()
+    with ssh_server(tmp_path / "base", keys) as server:
+        ssh = {"GIT_SSH_COMMAND": server.ssh_command}
+        secretary, member = tmp_path / "secretary", tmp_path / "member"
+        ok(rulesbook("init", secretary))
+        ok(rulesbook("--data", secretary, "sync", "--quiet", "--remote",
+                     server.url + "shared.git", **ssh))
+        ok(rulesbook("clone", f"{server.alias}:shared.git", member, "--quiet", **ssh))
+        assert "up to date" in ok(rulesbook("--data", member, "sync", **ssh)).stdout
+        ok(rulesbook("--data", secretary, "member", "add", "Sid Secure"))
+        ok(rulesbook("--data", secretary, "sync", "--quiet", **ssh))
+        synced = ok(rulesbook("--data", member, "sync", "--json", **ssh))
+        assert json.loads(synced.stdout)["fetched"] == 1
+        assert log(member)[0].id == log(secretary)[0].id == log(
+            tmp_path / "base" / "shared.git")[0].id
+        # a server whose host key is not the one known: refused, one message
+        empty = keys / "known_hosts_empty"
+        empty.write_text("")
+        stranger = rulesbook("clone", server.url + "shared.git", tmp_path / "x",
+                             GIT_SSH_COMMAND=server.ssh_command.replace(
+                                 "ssh -F", f"ssh -o UserKnownHostsFile={empty} -F"))
+        assert stranger.returncode == 2, stranger.stderr
+        assert "Traceback" not in stderr_of(stranger) and "internal error" not in stderr_of(stranger)
+        assert not (tmp_path / "x").exists()
+
+
+def stderr_of(run) -> str:
+    return run.stderr
