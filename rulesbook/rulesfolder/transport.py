@@ -50,6 +50,11 @@ def reason(exc: BaseException) -> str:
     if isinstance(exc, NotGitRepository) and not str(exc):
         return "no git repository was found at this address"
     text = str(exc) or exc.__class__.__name__
+    if "CERTIFICATE_VERIFY_FAILED" in text or "SSLCertVerificationError" in text:
+        found = re.search(r"certificate verify failed: ([^(\"')]+)", text)
+        detail = f" ({found.group(1).strip()})" if found else ""
+        return (f"the server's certificate is not trusted{detail}; a committee's own "
+                f"server's certificate is trusted with GIT_SSL_CAINFO=FILE, as git does")
     if len(text) > 160:
         found = re.search(r"\[Errno -?\d+\] [^\"')(]+", text)
         text = found.group(0).strip() if found else text[:157] + "..."

@@ -222,3 +222,56 @@ def test_a_request_over_the_size_bound_is_refused_before_it_is_read(tmp_path):
         conn.endheaders()
         assert conn.getresponse().status == 413
         conn.close()
+
+
+def self_signed(folder: Path) -> tuple[Path, Path]:
+    """A throwaway certificate for 127.0.0.1 and its key (PEM files)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_file, key_file
+
+
+def test_serve_over_https_with_tokens(tmp_path):
+    cert, key = self_signed(tmp_path)
+    with rulesbook_serve(tmp_path / "srv.git", ("alice", "bob"), "--cert", str(cert),
+                         "--key", str(key)) as served:
+        assert served.url.startswith("https://127.0.0.1:")
+        trust = {"GIT_SSL_CAINFO": str(cert)}
+        secretary, member = tmp_path / "secretary", tmp_path / "member"
+        ok(rulesbook("init", secretary))
+        ok(rulesbook("--data", secretary, "sync", "--quiet", "--remote",
+                     served.with_token("alice"), **trust))
+        ok(rulesbook("clone", served.with_token("bob"), member, "--quiet", **trust))
+        untrusted = rulesbook("clone", served.with_token("bob"), tmp_path / "x")
+        assert untrusted.returncode == 2 and "certificate" in untrusted.stderr.lower(), \
+            untrusted.stderr
+        assert "Traceback" not in untrusted.stderr
+        port = int(served.url.rsplit(":", 1)[1].strip("/"))
+        plain = socket.create_connection(("127.0.0.1", port))  # a client that never
+        try:                                                    # says hello blocks no one
+            ok(rulesbook("clone", served.with_token("bob"), tmp_path / "again", "--quiet",
+                         timeout=50, **trust))
+        finally:
+            plain.close()
