@@ -206,6 +206,11 @@ def refused_message(url: str, tried: bool) -> str:
 _WORKED: dict[str, Login] = {}
 
 
+def forget_logins() -> None:
+    """Forget the logins this process used (the next one asks the keeper again)."""
+    _WORKED.clear()
+
+
 def logged_in(url: str, run: Callable[[Login | None], _T], ask: Ask | None = None) -> _T:
     """``run(login)`` against ``url``: first with the login in the address (or one
     that worked in this process, or none), then, when the server asks for one, with
