@@ -13,7 +13,7 @@ import pytest
 from dulwich.repo import Repo
 
 from .conftest import bare_repo, file_bytes, log
-from .hostile import MAIN, add_bomb_blob, add_file, commit_on_main, replace_file
+from .hostile import MAIN, _pack_header, add_bomb_blob, add_file, commit_on_main, replace_file
 from .servers import git_daemon
 
 #: the most memory a refused bomb may cost (the issue: 2.24 GB before)
@@ -230,3 +230,35 @@ def test_the_guard_reads_a_real_pack_whole(tmp_path):
     small = PackGuard("test", max_object=1000)
     with pytest.raises(PackRefused, match="test sent a blob of"):
         small.feed(pack)
+
+
+def test_the_guard_bounds_a_whole_pack(tmp_path):
+    from rulesbook.rulesfolder.pack_guard import PackGuard, PackRefused
+
+    from .servers import git, git_program
+
+    repo = tmp_path / "r"
+    git("init", "-q", repo)
+    for i in range(3):
+        (repo / f"f{i}.txt").write_text(f"file {i}\n" * 500)
+    git("add", ".", cwd=repo)
+    git("commit", "-q", "-m", "c", cwd=repo)
+    pack = subprocess.run([git_program(), "pack-objects", "--stdout", "--revs"], input=b"HEAD\n",
+                          cwd=repo, capture_output=True, check=True).stdout
+    with pytest.raises(PackRefused, match="a pack of more than"):
+        PackGuard("test", max_pack=len(pack) - 1).feed(pack)
+    with pytest.raises(PackRefused, match="inflate to more than"):
+        PackGuard("test", max_inflated=5000).feed(pack)  # three files of 3,500 bytes
+    with pytest.raises(PackRefused, match="ended in the middle"):
+        cut = PackGuard("test")
+        cut.feed(pack[:len(pack) // 2])
+        cut.finish()
+    end = next(i for i in range(12, 30) if not pack[i] & 0x80)  # the first object's header
+    kind, size, shift = (pack[12] >> 4) & 7, pack[12] & 0x0F, 4
+    for byte in pack[13:end + 1]:
+        size |= (byte & 0x7F) << shift
+        shift += 7
+    lie = _pack_header(kind, size - 1)  # one byte less than it inflates to
+    assert len(lie) == end - 11
+    with pytest.raises(PackRefused, match="more than its header says"):
+        PackGuard("test").feed(pack[:12] + lie + pack[end + 1:])
