@@ -118,9 +118,9 @@ def test_names_git_refuses_are_refused_by_sync_and_clone(rb, tmp_path, case):
 
 COLLIDING = {
     "not UTF-8 (#34 attack 8)": ([b"a\xff.txt"], [b"a\xfe.txt"]),
-    "letter case": ([b"Notes.yaml"], [b"notes.yaml"]),
-    "letter case of a folder": ([b"Cases", b"x.yaml"], [b"cases", b"y.yaml"]),
-    "Unicode normalisation": (["caf\u00e9.yaml".encode()], ["cafe\u0301.yaml".encode()]),
+    "letter case": ([b"Notes.txt"], [b"notes.txt"]),
+    "letter case of a folder": ([b"Cases", b"x.txt"], [b"cases", b"y.txt"]),
+    "Unicode normalisation": (["caf\u00e9.txt".encode()], ["cafe\u0301.txt".encode()]),
 }
 
 
@@ -140,8 +140,10 @@ def test_names_that_are_one_file_on_some_platform_are_refused(rb, tmp_path, case
     assert result.code == 2 and "not taken" in result.err, result.err
     if case.startswith("not UTF-8"):
         assert "a\\xff.txt" in result.err or "a\\xfe.txt" in result.err, result.err
+        assert "not valid UTF-8" in result.err
     else:
         assert first[0].decode() in result.err and second[0].decode() in result.err, result.err
+        assert "one file where names ignore" in result.err
     assert file_bytes(member) == before
     cloned = rb("clone", bare, tmp_path / "new")
     assert cloned.code == 2 and "not taken" in cloned.err
