@@ -4,7 +4,8 @@ changed (goal <= 2 s), over a local path and over smart HTTP on 127.0.0.1.
 The peer measured in the same run is the ``git`` program itself (``git pull
 --ff-only`` on the same clone), when it is installed.
 
-Run: .venv/bin/python bench/bench_sync.py [COMMITS]
+Run: .venv/bin/python bench/bench_sync.py [COMMITS] [MEMBERS]
+(issue #28's figures: ``bench/bench_sync.py 10000 100``: 100 members, 10,000 commits)
 """
 from __future__ import annotations
 
@@ -39,11 +40,29 @@ GOAL = 2.0
 BALLOT = "apca/ballots/2026-committee.yaml"
 
 
-def member_keys(folder: Path) -> dict:
-    """A key for each member A-E (in ``$RULESBOOK_CONFIG``), registered in members.yaml
+def member_ids(count: int) -> list[str]:
+    """The seed's members A-E, then M006, M007... up to ``count``."""
+    return list("ABCDE")[:count] + [f"M{i:03d}" for i in range(6, count + 1)]
+
+
+def add_members(folder: Path, count: int) -> None:
+    """Members past the seed's five, listed in members.yaml (as `member add` does)."""
+    extra = member_ids(count)[5:]
+    if not extra:
+        return
+    path = folder / "members.yaml"
+    text = path.read_text(encoding="utf-8")
+    lines = "".join(f"  - {{id: {m}, name: Member {m}, aliases: []}}\n" for m in extra)
+    marker = "  - {id: unknown"
+    path.write_text(text.replace(marker, lines + marker, 1), encoding="utf-8")
+
+
+def member_keys(folder: Path, members: int = 5) -> dict:
+    """A key for each member (in ``$RULESBOOK_CONFIG``), registered in members.yaml
     and committed, as `rulesbook member keygen` does."""
     keys = {}
-    for member in "ABCDE":
+    add_members(folder, members)
+    for member in member_ids(members):
         signer, _ = generate_key(member, rules_folder=folder)
         append_statement(folder, {"op": "key", "member": member,
                                                  "key": signer.public, "at": now_utc()},
@@ -54,18 +73,19 @@ def member_keys(folder: Path) -> dict:
     return keys
 
 
-def build_history(folder: Path, commits: int) -> None:
+def build_history(folder: Path, commits: int, members: int = 5) -> None:
     """``commits`` signed votes, each its own commit (as ``rulesbook ballot vote`` makes
     them; written directly, as a thousand CLI runs would take minutes)."""
-    keys = member_keys(folder)
+    keys = member_keys(folder, members)
+    ids = member_ids(members)
     ballot = load_ballot(folder / BALLOT)
     questions = [q.id for q in ballot.questions if q.rule][:10]
     with Repo(str(folder)) as repo:
         head = repo.refs[b"HEAD"]
         files = commit_files(repo, head)
         for i in range(commits):
-            member = "ABCDE"[i % 5]
-            question = ballot.find_question(questions[(i // 5) % len(questions)])
+            member = ids[i % len(ids)]
+            question = ballot.find_question(questions[(i // len(ids)) % len(questions)])
             option = question.options[i % len(question.options)]
             votes = {(v.member, v.question): v for v in ballot.votes}
             votes[(member, question.id)] = sign_vote(
@@ -94,6 +114,7 @@ def timed(fn, repeat: int = 5) -> float:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     commits = int(argv[0]) if argv else 1000
+    members = int(argv[1]) if len(argv) > 1 else 5
     work = Path(tempfile.mkdtemp(prefix="rulesbook-bench-sync-"))
     os.environ.setdefault("RULESBOOK_AUTHOR", "Bench <bench@apca.invalid>")
     os.environ["RULESBOOK_CONFIG"] = str(work / "config")  # the members' private keys
@@ -101,8 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         secretary = work / "secretary"
         init_folder(secretary)
         start = time.perf_counter()
-        build_history(secretary, commits)
-        print(f"built {commits} commits in {time.perf_counter() - start:.1f} s")
+        build_history(secretary, commits, members)
+        print(f"built {commits} commits by {members} members in "
+              f"{time.perf_counter() - start:.1f} s")
         bare = work / "shared.git"
         Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
         sync(secretary, str(bare))
@@ -126,16 +148,18 @@ def main(argv: list[str] | None = None) -> int:
                         "--ranking", "24B"], env=env, check=True, capture_output=True)
         sync(secretary)
         start = time.perf_counter()
-        sync(member)
+        subprocess.run([sys.executable, "-m", "rulesbook", "--data", str(member), "sync",
+                        "--quiet"], env=env, check=True, capture_output=True)
         one_change = time.perf_counter() - start
-        with serving(bare) as url:
+        with serving(bare, open_access=True) as url:
             http_member = clone(url, work / "http-member")
             over_http = timed(lambda: sync(http_member))
         print(f"history: {n} commits")
         print(f"sync, nothing changed, local path:  {in_process * 1000:7.1f} ms in process, "
               f"{cli * 1000:7.1f} ms as `rulesbook sync` (goal <= {GOAL:.0f} s)")
         print(f"sync, nothing changed, smart HTTP:  {over_http * 1000:7.1f} ms in process")
-        print(f"sync receiving one vote (fast-forward, validated): {one_change * 1000:7.1f} ms")
+        print(f"`rulesbook sync` receiving one vote (fast-forward, validated; whole process): "
+              f"{one_change * 1000:7.1f} ms")
         print(f"history apca:10 over {n} commits: {history_time * 1000:7.1f} ms "
               f"({len(entries)} entries)")
         git = shutil.which("git")

@@ -24,6 +24,7 @@ from rulesbook.rulesfolder import (
     is_rules_folder,
     sync,
 )
+from rulesbook.rulesfolder.credentials import Ask
 from rulesbook.rulesfolder.errors import Resolution, SealedMeanwhile
 
 if TYPE_CHECKING:
@@ -62,15 +63,17 @@ class _SyncThread(QThread):
     failed = Signal(str, bool)  # the message; whether keeping one side settles it
 
     def __init__(self, root: Path, remote: str | None, take: Resolution | None = None,
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, ask: Ask | None = None) -> None:
         super().__init__(parent)
         self.root = root
         self.remote = remote
         self.take = take
+        self.ask = ask
 
     def run(self) -> None:  # pragma: no cover - exercised through FolderController.sync
         try:
-            self.done.emit(sync(self.root, self.remote, self.progress.emit, self.take))
+            self.done.emit(sync(self.root, self.remote, self.progress.emit, self.take,
+                                self.ask))
         except (SyncConflict, SealedMeanwhile) as exc:
             self.failed.emit(str(exc), True)
         except (RulesbookError, OSError) as exc:
@@ -86,7 +89,7 @@ class _FetchThread(QThread):
         self.root = root
 
     def run(self) -> None:  # pragma: no cover - exercised through FolderController.check
-        try:
+        try:  # no login asked: a look at the remote on opening never shows a dialog
             self.done.emit(fetch_status(self.root))
         except (RulesbookError, OSError) as exc:
             self.failed.emit(str(exc))
@@ -123,6 +126,8 @@ class FolderController(QObject):
         self.can_settle = False
         #: look at the remote (fetch only) whenever a folder is opened
         self.check_on_load = True
+        #: asks the user for a login when a host wants one (a dialog: :mod:`ui.login`)
+        self.ask: Ask | None = None
         app_controller.libraryLoaded.connect(self.opened)
 
     def opened(self, _library: Library | None = None) -> None:
@@ -193,7 +198,7 @@ class FolderController(QObject):
         if root is None:
             self.syncFailed.emit(f"{self.root} is not a rules folder: it cannot be synced")
             return False
-        self._thread = _SyncThread(root, remote, take, self)
+        self._thread = _SyncThread(root, remote, take, self, self.ask)
         self._thread.progress.connect(self.syncProgress)
         self._thread.done.connect(self._done)
         self._thread.failed.connect(self._failed)

@@ -37,6 +37,7 @@ from .controller import AppController
 from .dialogs import Choice, Icon, Role, ask, message_box, warn
 from .export import export_html, export_pdf
 from .folder import FolderController, describe_status
+from .login import LoginAsker
 from .search import SearchController, SearchResults
 from .settings import setting_bytes, setting_text, setting_texts
 from .widgets import PopupOnlyComboBox
@@ -141,6 +142,7 @@ class MainWindow(QMainWindow):
         self.edition_status.setTextFormat(Qt.TextFormat.PlainText)
         self.statusBar().addPermanentWidget(self.edition_status)
         self.folder = FolderController(controller, self)
+        self.folder.ask = LoginAsker(self, self).ask  # a host asking for a login: a dialog
         self.folder_status = QLabel(describe_status(None))
         self.folder_status.setAccessibleName("Rules folder status")
         self.statusBar().addPermanentWidget(self.folder_status)

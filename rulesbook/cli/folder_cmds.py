@@ -28,6 +28,7 @@ class WhereJson(TypedDict):
     chosen_by: str  # "--data" | "RULESBOOK_DATA" | "user"
     versioned: bool
     user_folder: str
+    origin: str | None  # the remote a plain sync uses, never with a password
 
 
 class SyncConflictJson(TypedDict):
@@ -45,14 +46,23 @@ def _progress(args: argparse.Namespace) -> Progress | None:
 
 def cmd_where(args: argparse.Namespace) -> int:
     folder = resolve_data_dir(args.data)
+    versioned = (folder / ".git").is_dir()
+    origin = None
+    if versioned:  # dulwich only for a versioned folder
+        from ..rulesfolder.sync import origin_url
+
+        origin = origin_url(folder)
     if args.json:
         source = "--data" if args.data else ENV_VAR if os.environ.get(ENV_VAR) else "user"
         where: WhereJson = {"folder": str(folder), "chosen_by": source,
-                            "versioned": (folder / ".git").is_dir(),
-                            "user_folder": str(user_rules_dir())}
+                            "versioned": versioned, "user_folder": str(user_rules_dir()),
+                            "origin": origin}
         print_json(where)
     else:
-        print(folder)
+        print(folder)  # alone on stdout: `cd "$(rulesbook where)"` keeps working
+        if versioned:
+            print(f"origin: {origin or 'none (share it with `rulesbook sync --remote URL`)'}",
+                  file=sys.stderr)
     return 0
 
 
@@ -67,9 +77,11 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_clone(args: argparse.Namespace) -> int:
     from ..rulesfolder import clone
+    from ..rulesfolder.credentials import terminal_ask
+    from ..rulesfolder.transport import shown
 
-    target = clone(args.url, args.dir, _progress(args))
-    print(f"{target}: cloned from {args.url}")
+    target = clone(args.url, args.dir, _progress(args), terminal_ask)
+    print(f"{target}: cloned from {shown(args.url)}")
     return 0
 
 
@@ -87,11 +99,13 @@ def _resolution(take: list[str] | None) -> Resolution | None:
 
 def cmd_sync(args: argparse.Namespace) -> int:
     from ..rulesfolder import sync
+    from ..rulesfolder.credentials import terminal_ask
 
     folder = resolve_data_dir(args.data)
     take = _resolution(args.take)
     try:
-        result = sync(folder, args.remote, _progress(args), take)
+        result = sync(folder, args.remote, _progress(args), take, terminal_ask,
+                      args.restore_remote)
     except SyncConflict as exc:
         if args.json:
             stopped: SyncConflictJson = {"conflict": [r.to_dict() for r in exc.records],
@@ -101,8 +115,14 @@ def cmd_sync(args: argparse.Namespace) -> int:
     if result.not_shared and not args.json:
         print(f"not shared (only the rules data files are synced; these stay on this "
               f"computer): {', '.join(result.not_shared)}", file=sys.stderr)
+    if result.previous_origin and not args.json:
+        print(f"origin is now {result.remote} (it was {result.previous_origin})",
+              file=sys.stderr)
     if args.json:
         print_json(result.to_dict())
+    elif args.restore_remote:
+        print(f"{folder}: {result.remote} restored to this folder's history ("
+              f"{result.replaced} commit(s) of the remote's replaced, {result.pushed} sent)")
     elif result.up_to_date:
         print(f"{folder}: up to date with {result.remote}")
     else:
@@ -124,13 +144,41 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from ..rulesfolder.serve import init_bare, make_http_server
+    from ..rulesfolder.serve import (
+        ServeOptions,
+        init_bare,
+        make_http_server,
+        open_served,
+        server_url,
+    )
+    from ..rulesfolder.serve_auth import AccessList
 
     if args.create:
         init_bare(args.dir)
-    server, repo = make_http_server(args.dir, args.host, args.port)
-    print(f"serving {args.dir} at http://{args.host}:{server.server_port}/ (Ctrl+C stops)",
-          flush=True)
+    if args.add_member or args.revoke_member:
+        open_served(args.dir).close()
+        access = AccessList(Path(args.dir))
+        if args.revoke_member:
+            access.revoke(args.revoke_member)
+            print(f"{args.revoke_member}: token revoked (a running server refuses it from "
+                  f"its next request)")
+        if args.add_member:
+            new = access.add(args.add_member)
+            if args.json:
+                print_json(new.to_dict())
+            else:
+                print(f"{new.member}: access token {new.token}\n(shown once: give it to "
+                      f"{new.member}, who uses it as the password; a new --add-member "
+                      f"replaces it)")
+        return 0
+    options = ServeOptions(args.host, args.port, args.public_read, args.cert, args.key)
+    server, repo = make_http_server(args.dir, options=options)
+    members = AccessList(Path(args.dir)).members()
+    if not members:
+        print(f"no member has an access token yet, so every request is refused"
+              f"{' but reading' if args.public_read else ''}: give one with `rulesbook "
+              f"serve {args.dir} --add-member LOGIN`", file=sys.stderr)
+    print(f"serving {args.dir} at {server_url(server)} (Ctrl+C stops)", flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -210,13 +258,22 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=guarded(cmd_clone))
 
-    p = sub.add_parser("serve", help="serve a shared repository over HTTP (no passwords: "
-                                     "a private network or a proxy with TLS)")
+    p = sub.add_parser("serve", help="serve a shared (bare) repository over HTTP(S) to the "
+                                     "members who have an access token")
     p.add_argument("dir", metavar="DIR", help="the shared (bare) repository")
     p.add_argument("--create", action="store_true", help="create it first (empty)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: "
                                                         "127.0.0.1; 0.0.0.0 for all)")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--add-member", metavar="LOGIN",
+                   help="make an access token for LOGIN, print it once, and stop")
+    p.add_argument("--revoke-member", metavar="LOGIN", help="revoke LOGIN's token and stop")
+    p.add_argument("--json", action="store_true",
+                   help='with --add-member: print {"member": LOGIN, "token": TOKEN}')
+    p.add_argument("--public-read", action="store_true",
+                   help="anyone may clone and fetch; pushing still needs a token")
+    p.add_argument("--cert", metavar="FILE", help="serve HTTPS with this certificate (PEM)")
+    p.add_argument("--key", metavar="FILE", help="the certificate's private key (PEM)")
     p.set_defaults(func=guarded(cmd_serve))
 
     p = sub.add_parser("sync", help="fetch, merge, validate and push the rules folder")
@@ -227,6 +284,10 @@ def register(sub: Subparsers) -> None:
                    help="settle a conflict: keep the remote's version (theirs) or this "
                         "folder's (mine) of the named records (as the conflict names them, "
                         "e.g. 'votes[member=D, question=10]'; none: every conflicting record)")
+    p.add_argument("--restore-remote", action="store_true",
+                   help="replace the remote's main with this folder's valid history (when "
+                        "the remote holds a commit that does not validate, or its history "
+                        "was rewritten); the remote must let you push it")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=guarded(cmd_sync))

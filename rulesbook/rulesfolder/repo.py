@@ -23,6 +23,7 @@ from dulwich.repo import Repo
 
 from ..storage import atomic_write_bytes
 from .errors import NotARulesFolder, RulesFolderError
+from .remote_safety import check_collisions, check_name
 from .where import MARKER as MARKER
 from .where import StrPath as StrPath
 from .where import find_rules_folder as find_rules_folder
@@ -132,10 +133,7 @@ def tree_files(repo: Repo, tree_id: ObjectID | None, prefix: str = "") -> dict[s
     if tree_id is None:
         return out
     for entry in read_object(repo, tree_id, Tree).items():
-        name = entry.path.decode("utf-8", "replace")
-        if name in ("", ".", "..", ".git") or any(c in name for c in "/\\:\0"):
-            raise RulesFolderError(f"a commit names the file {prefix}{name!r}, which cannot be "
-                                   f"written safely; it was not taken")
+        name = check_name(entry.path, prefix)
         if stat.S_ISDIR(entry.mode):
             out.update(tree_files(repo, entry.sha, f"{prefix}{name}/"))
         elif stat.S_ISREG(entry.mode):
@@ -147,7 +145,13 @@ def tree_files(repo: Repo, tree_id: ObjectID | None, prefix: str = "") -> dict[s
 
 
 def commit_files(repo: Repo, commit_id: ObjectID | None) -> dict[str, ObjectID]:
-    return tree_files(repo, read_object(repo, commit_id, Commit).tree) if commit_id else {}
+    """``{path: blob id}`` of a commit, refused (:class:`UnsafePath`) when a name
+    could write outside the folder or into ``.git`` on some platform."""
+    if not commit_id:
+        return {}
+    files = tree_files(repo, read_object(repo, commit_id, Commit).tree)
+    check_collisions(files)
+    return files
 
 
 def blob_id(data: bytes) -> ObjectID:

@@ -11,23 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
-import tempfile
-from collections.abc import Callable, Iterator, Mapping, Set
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TypedDict
 
-from dulwich.client import GitClient, get_transport_and_path
-from dulwich.config import ConfigDict
-from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
 from dulwich.graph import find_merge_base
 from dulwich.objects import Blob, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from ..errors import LibraryError, Problem
+from ..errors import LibraryError
+from .commit_check import commit_problems, tree_problems
+from .credentials import Ask, without_password
 from .errors import (
     DroppedJson,
     DroppedRecord,
@@ -38,9 +35,9 @@ from .errors import (
     SyncInvalid,
 )
 from .merge import merge_trees
+from .remote_history import refuse_invalid, refuse_rewritten
 from .repo import (
     BRANCH,
-    HEAD_REF,
     MARKER,
     StrPath,
     build_tree,
@@ -59,11 +56,7 @@ from .repo import (
     user_identity,
     worktree_state,
 )
-
-if TYPE_CHECKING:
-    from dulwich.pack import UnpackedObject
-
-    from ..library import Library
+from .transport import RemoteMoved, fetch_main, push_main, shown
 
 Progress = Callable[[str], None]
 DEFAULT_REMOTE = "origin"
@@ -83,6 +76,8 @@ class SyncJson(TypedDict):
     not_shared: list[str]
     dropped: list[DroppedJson]
     relettered: list[str]
+    previous_origin: str | None
+    replaced: int
 
 
 class StatusJson(TypedDict):
@@ -109,6 +104,8 @@ class SyncResult:
     dropped: tuple[DroppedRecord, ...] = ()  # conflicting records settled by --take
     #: members added here given another letter by the merge (the remote had theirs)
     relettered: tuple[str, ...] = ()
+    previous_origin: str | None = None  # the origin a URL given with --remote replaced
+    replaced: int = 0  # --restore-remote: the remote's commits replaced by this folder's
 
     @property
     def up_to_date(self) -> bool:
@@ -120,7 +117,8 @@ class SyncResult:
                 "committed_edits": list(self.committed_edits), "head": self.head,
                 "up_to_date": self.up_to_date, "not_shared": list(self.not_shared),
                 "dropped": [d.to_dict() for d in self.dropped],
-                "relettered": list(self.relettered)}
+                "relettered": list(self.relettered),
+                "previous_origin": self.previous_origin, "replaced": self.replaced}
 
 
 @dataclass(frozen=True)
@@ -137,31 +135,47 @@ class FolderStatus:
                 "pending": list(self.pending)}
 
 
-def _remote_url(repo: Repo, remote: str | None) -> tuple[str, str]:
-    """(name to record the remote's branch under, URL)."""
-    config = repo.get_config()
-    name = remote or DEFAULT_REMOTE
+def _configured_url(repo: Repo, name: str) -> str | None:
     with contextlib.suppress(KeyError):
-        return name, config.get((b"remote", name.encode()), b"url").decode()
+        return repo.get_config().get((b"remote", name.encode()), b"url").decode()
+    return None
+
+
+def _remote_url(repo: Repo, remote: str | None) -> tuple[str, str]:
+    """(name to record the remote's branch under, URL). A URL given with ``--remote``
+    becomes the folder's origin (:func:`_remember_origin`, once the sync worked)."""
+    name = remote or DEFAULT_REMOTE
+    configured = _configured_url(repo, name)
+    if configured is not None:
+        return name, configured
     if remote is None:
         raise RulesFolderError("this rules folder has no remote to sync with; give one with "
                                "`rulesbook sync --remote URL` (it is remembered as origin)")
-    origin = None
-    with contextlib.suppress(KeyError):
-        origin = config.get((b"remote", DEFAULT_REMOTE.encode()), b"url").decode()
-    if origin is None or origin == remote:
-        return DEFAULT_REMOTE, remote  # the URL becomes (or is) origin
-    return remote, remote  # another URL, tracked apart
+    return DEFAULT_REMOTE, remote
 
 
-def _remember_origin(repo: Repo, url: str) -> None:
+def origin_url(root: StrPath) -> str | None:
+    """The folder's origin as it may be shown (never with a password)."""
+    repo = Repo(str(root))
+    try:
+        url = _configured_url(repo, DEFAULT_REMOTE)
+    finally:
+        repo.close()
+    return shown(url) if url else None
+
+
+def _remember_origin(repo: Repo, url: str) -> str | None:
+    """Make ``url`` (without its password) the folder's origin; the origin it replaces,
+    as shown (None: it was already, or there was none)."""
+    stored = without_password(url)
+    before = _configured_url(repo, DEFAULT_REMOTE)
+    if before == stored:
+        return None
     config = repo.get_config()
-    with contextlib.suppress(KeyError):
-        config.get((b"remote", b"origin"), b"url")
-        return
-    config.set((b"remote", b"origin"), b"url", url.encode())
+    config.set((b"remote", b"origin"), b"url", stored.encode())
     config.set((b"remote", b"origin"), b"fetch", b"+refs/heads/*:refs/remotes/origin/*")
     config.write_to_path()
+    return shown(before) if before is not None else None
 
 
 def _tracking_ref(name: str) -> Ref:
@@ -176,90 +190,6 @@ def _count(repo: Repo, include: ObjectID | None, exclude: ObjectID | None) -> in
     return len(list(walker))
 
 
-#: request bodies up to this size go to an HTTP remote whole, with a Content-Length
-#: (dulwich's default, 1 MiB, streams larger pushes chunked with chunks as large as
-#: a pack's objects, which dulwich's own server, ``rulesbook serve``, refuses above
-#: 1 MiB). A few data files at their limit (20 MiB each) fit.
-HTTP_POST_BUFFER = 256 * 1024 * 1024
-
-
-def _client_config() -> ConfigDict:
-    config = ConfigDict()
-    config.set((b"http",), b"postBuffer", str(HTTP_POST_BUFFER).encode())
-    return config
-
-
-def _transport(url: str) -> tuple[GitClient, str]:
-    try:
-        return get_transport_and_path(url, config=_client_config())
-    except (ValueError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
-
-
-def _fetch(repo: Repo, url: str, progress: Progress) -> ObjectID | None:
-    """Fetch the remote's main branch; its commit id (None: the remote is empty)."""
-    client, path = _transport(url)
-    progress(f"Fetching from {shown(url)}")
-    try:
-        result = client.fetch(path, repo)
-    except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot fetch from {shown(url)}: {_reason(exc)}") from None
-    refs = result.refs
-    return refs.get(HEAD_REF)
-
-
-def _push(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
-          progress: Progress) -> None:
-    client, path = _transport(url)
-    progress(f"Pushing to {shown(url)}")
-
-    class Moved(Exception):
-        pass
-
-    def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
-        if refs.get(HEAD_REF) != expected:
-            raise Moved()
-        return {**refs, HEAD_REF: new}
-
-    def pack_data(have: Set[ObjectID], want: Set[ObjectID], *, ofs_delta: bool = False,
-                  progress: Callable[..., None] | None = None
-                  ) -> tuple[int, Iterator[UnpackedObject]]:
-        return repo.generate_pack_data(set(have), set(want), progress=progress,
-                                       ofs_delta=ofs_delta)
-
-    try:
-        result = client.send_pack(path.encode(), update_refs, pack_data)
-    except Moved:
-        raise _RemoteMoved() from None
-    except (OSError, HangupException, GitProtocolError, NotGitRepository) as exc:
-        raise RulesFolderError(f"cannot push to {shown(url)}: {_reason(exc)}; your changes "
-                               f"are kept here and the next sync sends them") from None
-    status = (result.ref_status or {}).get(HEAD_REF)
-    if status:
-        raise RulesFolderError(f"{shown(url)} refused the push: {status}")
-
-
-def shown(url: str) -> str:
-    """A remote's address as it may be printed or written into a commit message: a
-    password in it (``https://user:secret@host/``) is never shown."""
-    return re.sub(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", r"\1", url, flags=re.IGNORECASE)
-
-
-def _reason(exc: BaseException) -> str:
-    """The readable part of a transport error (urllib3's are paragraphs)."""
-    if isinstance(exc, NotGitRepository) and not str(exc):
-        return "no git repository was found at this address"
-    text = str(exc) or exc.__class__.__name__
-    if len(text) > 160:
-        found = re.search(r"\[Errno -?\d+\] [^\"')(]+", text)
-        text = found.group(0).strip() if found else text[:157] + "..."
-    return text
-
-
-class _RemoteMoved(Exception):
-    """Someone pushed between our fetch and our push: fetch and merge again."""
-
-
 _MERGED = ("sync stopped: the merged rules folder would not be valid, so nothing was "
            "merged or pushed")
 
@@ -267,24 +197,12 @@ _MERGED = ("sync stopped: the merged rules folder would not be valid, so nothing
 def _validate_tree(repo: Repo, files: Mapping[str, ObjectID], stopped: str = _MERGED) -> None:
     """Load the folder a tree describes, fully validated; raise SyncInvalid (its
     message starting with ``stopped``)."""
-    from ..loading import load_library
-
-    with tempfile.TemporaryDirectory(prefix="rulesbook-merge-") as tmp:
-        root = Path(tmp)
-        for path, sha in files.items():
-            target = root / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(read_object(repo, sha, Blob).as_raw_string())
-        try:
-            library = load_library(root)
-        except LibraryError as exc:
-            raise SyncInvalid(f"{stopped}:\n"
-                              + "\n".join(str(p) for p in exc.problems)) from None
-        problems = edition_chain_problems(library)
-        if problems:
-            raise SyncInvalid("sync stopped: the merged editions do not form a chain, so "
-                              "nothing was merged or pushed:\n"
-                              + "\n".join(str(p) for p in problems))
+    problems = tree_problems(repo, files)
+    if problems.folder:
+        raise SyncInvalid(f"{stopped}:\n" + "\n".join(problems.lines()))
+    if problems.chain:
+        raise SyncInvalid("sync stopped: the merged editions do not form a chain, so "
+                          "nothing was merged or pushed:\n" + "\n".join(problems.lines()))
 
 
 _UNPUSHED = ("sync stopped: this rules folder would not be valid as the shared one, so "
@@ -302,29 +220,6 @@ def _refuse_lost_records(repo: Repo, shared: Mapping[str, ObjectID],
     if problems:
         raise SyncInvalid(f"{stopped}:\n" + "\n".join(problems))
 
-
-def edition_chain_problems(library: Library) -> list[Problem]:
-    """Each edition's base is the one before it, and an edition adopted by a ballot
-    carries that sealed ballot's seal."""
-    problems = []
-    ballots: dict[object, object] = {}
-    for doc in library.extra.get("ballot", ()):
-        seal = doc.data.get("seal") or {}
-        ballots[doc.data.get("id")] = seal.get("digest")
-    previous = None
-    for edition in library.editions:
-        if previous is not None and edition.base != previous:
-            problems.append(Problem("editions.yaml", 0, 0, f"edition {edition.id!r} is based "
-                                    f"on {edition.base!r}, not on the edition before it "
-                                    f"({previous!r})"))
-        if edition.ballot and edition.ballot in ballots:
-            digest = ballots[edition.ballot]
-            if edition.seal and digest and edition.seal != f"sha256:{digest}":
-                problems.append(Problem("editions.yaml", 0, 0, f"edition {edition.id!r} names "
-                                        f"seal {edition.seal}, but ballot {edition.ballot!r} "
-                                        f"is sealed sha256:{digest}"))
-        previous = edition.id
-    return problems
 
 
 @dataclass(frozen=True)
@@ -398,9 +293,12 @@ def _refuse_working_folder(url: str) -> None:
 
 
 def sync(root: StrPath, remote: str | None = None,
-         progress: Progress | None = None, take: Resolution | None = None) -> SyncResult:
+         progress: Progress | None = None, take: Resolution | None = None,
+         ask: Ask | None = None, restore_remote: bool = False) -> SyncResult:
     """Fetch the remote's branch, merge it record by record, validate, push.
-    ``take``: the side to keep of conflicting records (``--take``)."""
+    ``take``: the side to keep of conflicting records (``--take``); ``ask``: asks the
+    user for a login when the server wants one; ``restore_remote``: replace the
+    remote's main with this folder's (``--restore-remote``)."""
     progress = progress or (lambda _message: None)
     repo = open_repo(root)
     try:
@@ -408,23 +306,79 @@ def sync(root: StrPath, remote: str | None = None,
             name, url = _remote_url(repo, remote)
             _refuse_working_folder(url)
             edits = commit_hand_edits(repo, progress)
+            if restore_remote:
+                return _restore(repo, name, url, edits, progress, ask)
             for _attempt in range(5):
                 try:
-                    return _sync_once(repo, name, url, edits, progress, take)
-                except _RemoteMoved:
+                    return _sync_once(repo, name, url, edits, progress, take, ask)
+                except RemoteMoved:
                     progress("The remote changed meanwhile; fetching again")
             raise RulesFolderError(f"{shown(url)} kept changing during the sync; try again")
     finally:
         repo.close()
 
 
+def _fetch(repo: Repo, url: str, progress: Progress, ask: Ask | None) -> ObjectID | None:
+    progress(f"Fetching from {shown(url)}")
+    return fetch_main(repo, url, ask)
+
+
+def _push(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
+          progress: Progress, ask: Ask | None) -> None:
+    progress(f"Pushing to {shown(url)}")
+    push_main(repo, url, expected, new, ask)
+
+
+def _previous(repo: Repo, name: str, url: str) -> ObjectID | None:
+    """The remote's main as last fetched, when ``url`` is the remote it came from."""
+    if _configured_url(repo, name) not in (url, without_password(url)):
+        return None
+    with contextlib.suppress(KeyError):
+        return repo.refs[_tracking_ref(name)]
+    return None
+
+
+def _restore(repo: Repo, name: str, url: str, edits: PendingEdits, progress: Progress,
+             ask: Ask | None) -> SyncResult:
+    """``--restore-remote``: push this folder's (valid) main over the remote's."""
+    local = head_id(repo)
+    if local is None:
+        raise RulesFolderError("this rules folder has no commit yet, so there is nothing to "
+                               "send")
+    theirs = _fetch(repo, url, progress, ask)
+    if theirs == local:
+        raise RulesFolderError(f"{shown(url)} already holds this folder's history; nothing "
+                               f"to restore")
+    problems = commit_problems(repo, local)
+    if problems:  # a folder changed by hand with git: never sent over the remote's
+        raise RulesFolderError("this folder's own history does not validate, so it was not "
+                               "sent:\n" + "\n".join(problems.lines()))
+    dropped = _count(repo, theirs, local)
+    progress(f"Restoring {shown(url)} to this folder's history"
+             + (f" ({dropped} commit(s) of the remote's are replaced)" if dropped else ""))
+    try:
+        _push(repo, url, theirs, local, progress, ask)
+    except RemoteMoved:
+        raise RulesFolderError(f"{shown(url)} changed during the restore; run `rulesbook "
+                               f"sync` to see what it holds now") from None
+    repo.refs[_tracking_ref(name)] = local
+    previous = _remember_origin(repo, url) if name == DEFAULT_REMOTE else None
+    return SyncResult(shown(url), 0, False, False, _count(repo, local, theirs), edits.committed,
+                      local.decode(), edits.not_shared, previous_origin=previous,
+                      replaced=dropped)
+
+
 def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
-               progress: Progress, take: Resolution | None = None) -> SyncResult:
+               progress: Progress, take: Resolution | None = None,
+               ask: Ask | None = None) -> SyncResult:
     local = head_id(repo)
     if local is None:  # a folder made by hand (`git init`) whose files never validated
         raise RulesFolderError("this rules folder has no commit yet, so there is nothing to "
                                "sync; create rules folders with `rulesbook init DIR`")
-    theirs = _fetch(repo, url, progress)
+    previous = _previous(repo, name, url)
+    theirs = _fetch(repo, url, progress, ask)
+    if theirs is not None and previous is not None:
+        refuse_rewritten(repo, previous, local, theirs, shown(url))
     tracking = _tracking_ref(name)
     if theirs is not None:
         repo.refs[tracking] = theirs
@@ -441,7 +395,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         elif base == local:
             progress("Fast-forwarding")
             received = _count(repo, theirs, local)
-            _validate_tree(repo, commit_files(repo, theirs))
+            _validate_theirs(repo, commit_files(repo, theirs), local, theirs, url)
             _refuse_lost_records(repo, commit_files(repo, local), commit_files(repo, theirs))
             checkout(repo, local, theirs)
             new, fast_forward, fetched = theirs, True, True
@@ -450,7 +404,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
             received = _count(repo, theirs, local)
             files, dropped, relettered = _merge(repo, base, local, theirs, name, take)
             progress("Validating the merged folder")
-            _validate_tree(repo, files)
+            _validate_theirs(repo, files, local, theirs, url)
             _refuse_lost_records(repo, commit_files(repo, base), files)
             user = user_identity(repo)
             message = f"Sync: merge {received} change(s) from {shown(url)}"
@@ -471,13 +425,26 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
                 _refuse_lost_records(repo, commit_files(repo, theirs), commit_files(repo, new),
                                      _UNPUSHED)
         pushed = _count(repo, new, theirs)
-        _push(repo, url, theirs, new, progress)
+        _push(repo, url, theirs, new, progress, ask)
         repo.refs[tracking] = new
-    if name == DEFAULT_REMOTE:
-        _remember_origin(repo, url)
+    was = _remember_origin(repo, url) if name == DEFAULT_REMOTE else None
+    if was:
+        progress(f"origin is now {shown(url)} (it was {was})")
     progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
     return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed,
-                      edits.committed, new.decode(), edits.not_shared, dropped, relettered)
+                      edits.committed, new.decode(), edits.not_shared, dropped,
+                      relettered=relettered, previous_origin=was)
+
+
+def _validate_theirs(repo: Repo, files: Mapping[str, ObjectID], local: ObjectID,
+                     theirs: ObjectID, url: str) -> None:
+    """:func:`_validate_tree`; when it fails because the remote's own head does not
+    validate, the message names the remote's first invalid commit instead."""
+    try:
+        _validate_tree(repo, files)
+    except SyncInvalid:
+        refuse_invalid(repo, local, theirs, shown(url))
+        raise
 
 
 def _merge(repo: Repo, base: ObjectID | None, ours: ObjectID, theirs: ObjectID, name: str,
@@ -509,14 +476,14 @@ def _merge(repo: Repo, base: ObjectID | None, ours: ObjectID, theirs: ObjectID, 
 
 
 def fetch_status(root: StrPath, remote: str | None = None,
-                 progress: Progress | None = None) -> FolderStatus:
+                 progress: Progress | None = None, ask: Ask | None = None) -> FolderStatus:
     """Fetch the remote's branch (nothing is merged or changed in the folder) and tell
     how far ahead and behind the folder is."""
     repo = open_repo(root)
     try:
         with folder_lock(root):
             name, url = _remote_url(repo, remote)
-            theirs = _fetch(repo, url, progress or (lambda _message: None))
+            theirs = _fetch(repo, url, progress or (lambda _message: None), ask)
             if theirs is not None:
                 repo.refs[_tracking_ref(name)] = theirs
     finally:
@@ -545,7 +512,8 @@ def folder_status(root: StrPath, remote: str | None = None) -> FolderStatus:
         repo.close()
 
 
-def clone(url: str, target: StrPath, progress: Progress | None = None) -> Path:
+def clone(url: str, target: StrPath, progress: Progress | None = None,
+          ask: Ask | None = None) -> Path:
     """Clone a shared rules folder into ``target`` (which must not exist or be empty);
     it appears whole and validated, or not at all."""
     progress = progress or (lambda _message: None)
@@ -556,7 +524,7 @@ def clone(url: str, target: StrPath, progress: Progress | None = None) -> Path:
         work.mkdir()
         repo = Repo.init(str(work), default_branch=BRANCH)
         try:
-            theirs = _fetch(repo, url, progress)
+            theirs = _fetch(repo, url, progress, ask)
             if theirs is None:
                 raise RulesFolderError(
                     f"{shown(url)} has no rules folder yet: the secretary creates one with "

@@ -25,6 +25,14 @@ def user_config(tmp_path, monkeypatch) -> Path:
     private keys (never in a rules folder)."""
     folder = tmp_path / "config"
     monkeypatch.setenv("RULESBOOK_CONFIG", str(folder))
+    # git's own configuration is the test's, never the user's: its credential helper
+    # keeps logins in the test's folder (as a member's keychain would)
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text(f"[credential]\n\thelper = store --file "
+                         f"{(tmp_path / 'git-credentials').as_posix()}\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
     return folder
 
 
@@ -79,5 +87,5 @@ def http_remote(tmp_path):
     from rulesbook.rulesfolder.serve import serving
 
     bare = bare_repo(tmp_path / "served.git")
-    with serving(bare) as url:
+    with serving(bare, open_access=True) as url:
         yield url, bare

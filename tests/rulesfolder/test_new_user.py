@@ -264,7 +264,7 @@ def test_serve_takes_a_push_streamed_in_chunks_over_one_mebibyte(rb, tmp_path, h
     it sent pushes whole): chunked, a pack's objects as chunks of any size."""
     import importlib
 
-    sync_module = importlib.import_module("rulesbook.rulesfolder.sync")
+    sync_module = importlib.import_module("rulesbook.rulesfolder.transport")
     url, bare = http_remote
     folder = tmp_path / "mine"
     ok(rb("init", folder))
@@ -288,7 +288,7 @@ def test_a_failed_push_is_one_readable_line_and_the_next_sync_sends_it(rb, tmp_p
     ok(rb("--data", folder, "sync", "--remote", url, "--quiet"))
     _big_edit(folder)
     monkeypatch.setattr(serve_module, "MAX_PUSH_BYTES", 1024 * 1024)  # a stricter server
-    monkeypatch.setattr(importlib.import_module("rulesbook.rulesfolder.sync"),
+    monkeypatch.setattr(importlib.import_module("rulesbook.rulesfolder.transport"),
                         "HTTP_POST_BUFFER", 1024 * 1024)
     failed = rb("--data", folder, "sync", "--quiet")
     mine = [line for line in failed.err.splitlines() if line.startswith("rulesbook")]

@@ -259,7 +259,12 @@ def test_a_sync_killed_with_sigkill_leaves_a_valid_folder(rb, tmp_path):
 def test_rulesbook_serve_shares_a_repository_over_http(rb, tmp_path):
     env = dict(os.environ, PYTHONPATH=str(REPO))
     bare = tmp_path / "srv" / "apca-rules.git"
-    proc = subprocess.Popen([sys.executable, "-m", "rulesbook", "serve", str(bare), "--create",
+    made = subprocess.run([sys.executable, "-m", "rulesbook", "serve", str(bare), "--create",
+                           "--add-member", "committee", "--json"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert made.returncode == 0, made.stderr
+    token = json.loads(made.stdout)["token"]
+    proc = subprocess.Popen([sys.executable, "-m", "rulesbook", "serve", str(bare),
                              "--port", "0"], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
     try:
@@ -267,10 +272,13 @@ def test_rulesbook_serve_shares_a_repository_over_http(rb, tmp_path):
         assert line.startswith("serving "), proc.stderr.read() if proc.poll() else line
         url = line.split(" at ")[1].split()[0]
         assert url.startswith("http://127.0.0.1:")
-        remote, secretary, a, b = committee(rb, tmp_path, remote=url)
+        with_token = url.replace("http://", f"http://committee:{token}@")
+        remote, secretary, a, b = committee(rb, tmp_path, remote=with_token)
         vote(rb, a, "A", "1", "1B")
         assert sync(rb, a).code == 0 and sync(rb, secretary).code == 0
         assert ("A", "1", ("apca:1B",)) in votes(secretary)
+        for folder in (secretary, a, b):  # the token is kept by git's credential helper
+            assert token not in (folder / ".git" / "config").read_text()
     finally:
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=30) == 0

@@ -241,3 +241,61 @@ def test_a_sync_conflict_is_settled_in_the_app_by_keeping_the_remotes_version(
     ranking = [v["ranking"] for v in ballots[0].data["votes"] if v["member"] == "D"]
     assert ranking == [["apca:10C"]]
     dropped.close()
+
+
+def test_a_host_that_asks_for_a_login_gets_it_from_a_dialog(qtbot, settings, tmp_path,
+                                                             monkeypatch):
+    """Issue #28 Must 1: when the server asks for a login, the app shows a dialog (the
+    sync waits on its worker); the login is used for the fetch and the push, and kept
+    in no file of the folder."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from rulesbook.rulesfolder.credentials import forget_logins
+    from tests.rulesfolder.servers import git_http_backend
+    from ui.login import LoginDialog
+
+    (tmp_path / "gitconfig").write_text("")  # no credential helper: someone must ask
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
+    (tmp_path / "base").mkdir()
+    Repo.init_bare(str(tmp_path / "base" / "shared.git"), mkdir=True,
+                   default_branch=b"main").close()
+    secret = "app-Token-42"
+    with git_http_backend(tmp_path / "base", "secretary", secret) as host:
+        url = host + "shared.git"
+        folder = tmp_path / "secretary"
+        init_folder(folder)
+        assert cli("--data", folder, "sync", "--quiet", "--remote",
+                   url.replace("http://", f"http://secretary:{secret}@")) == 0
+        assert cli("--data", folder, "member", "add", "Ada App") == 0  # one to send
+        forget_logins()  # the app starts as a process of its own
+        win = start(qtbot, settings, folder)
+        win.folder.wait()  # the look on opening asks no one (and fails quietly)
+        shown: list[str] = []
+
+        def answer() -> None:
+            for widget in QApplication.topLevelWidgets():
+                if isinstance(widget, LoginDialog) and widget.isVisible():
+                    shown.append(widget.windowTitle())
+                    widget.resize(480, 200)
+                    widget.grab().save(str(tmp_path / "login-dialog.png"))
+                    assert widget.password.echoMode() == widget.password.EchoMode.Password
+                    widget.user.setText("secretary")
+                    widget.password.setText(secret)
+                    widget.accept()
+
+        timer = QTimer()
+        timer.timeout.connect(answer)
+        timer.start(100)
+        with qtbot.waitSignal(win.folder.syncFinished, timeout=60000) as finished:
+            assert win.start_sync()
+        timer.stop()
+        assert len(shown) == 1 and host.split("//")[1].rstrip("/") in shown[0]
+        assert finished.args[0].pushed == 1
+        with Repo(str(tmp_path / "base" / "shared.git")) as shared, Repo(str(folder)) as mine:
+            assert shared.refs[b"refs/heads/main"] == mine.refs[b"refs/heads/main"]
+        for path in folder.rglob("*"):
+            if path.is_file():
+                assert secret.encode() not in path.read_bytes(), path

@@ -1,0 +1,122 @@
+"""What ``rulesbook serve`` accepts in a push: the record stays valid and
+append-only.
+
+- one branch, ``main``: a push to any other ref (a branch, a tag) is refused;
+- ``main`` is never deleted and only ever fast-forwarded (a push must contain the
+  commit it replaces: the history is append-only);
+- the pack is checked as it arrives (:mod:`.pack_guard`: no object over a data
+  file's limit, no bomb), every new commit's file names as a clone checks them
+  (:mod:`.remote_safety`), and the pushed commit with the checks of ``rulesbook
+  validate`` (:mod:`.commit_check`) before the branch moves: an invalid push is
+  refused with the reason, and no other member ever receives it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from dulwich.objects import Commit, ObjectID
+from dulwich.refs import Ref
+from dulwich.server import ReceivePackHandler
+
+from .commit_check import commit_problems
+from .errors import RulesFolderError
+from .pack_guard import PackGuard
+from .repo import HEAD_REF, commit_files, read_object
+
+#: the longest reason sent back in a refusal (one pkt-line)
+MAX_REASON = 900
+
+
+class _Refused(OSError):
+    """The pack was refused while it arrived (dulwich reports an OSError as the
+    unpack status, and moves no ref)."""
+
+
+def _guarded(read: Callable[..., bytes], guard: PackGuard) -> Callable[..., bytes]:
+    def wrapped(*args: int) -> bytes:
+        data = read(*args)
+        try:
+            guard.feed(data)
+        except RulesFolderError as exc:
+            raise _Refused(str(exc)) from None
+        return data
+    return wrapped
+
+
+def _one_line(text: str) -> bytes:
+    text = " ".join(text.split())
+    if len(text) > MAX_REASON:
+        text = text[:MAX_REASON - 3] + "..."
+    return text.encode("utf-8")
+
+
+class GuardedReceivePack(ReceivePackHandler):
+    """dulwich's receive-pack, with the pack checked as it arrives and each ref
+    update checked against :func:`refusal`."""
+
+    def _apply_pack(self, refs: list[tuple[ObjectID, ObjectID, Ref]]
+                    ) -> Iterator[tuple[bytes, bytes]]:
+        guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length)
+        proto = self.proto
+        original = proto.read, getattr(proto, "recv", None)
+        proto.read = _guarded(proto.read, guard)
+        if original[1] is not None:
+            proto.recv = _guarded(original[1], guard)  # type: ignore[attr-defined]
+        try:
+            yield from super()._apply_pack(refs)
+        finally:
+            proto.read = original[0]
+            if original[1] is not None:
+                proto.recv = original[1]  # type: ignore[attr-defined]
+
+    def _on_update(self, ref_name: Ref, old_sha: ObjectID, new_sha: ObjectID) -> bytes | None:
+        reason = refusal(self.repo, ref_name, old_sha, new_sha)
+        if reason:
+            return _one_line(reason)
+        return super()._on_update(ref_name, old_sha, new_sha)
+
+
+def _is_zero(sha: ObjectID) -> bool:
+    return not sha.strip(b"0")
+
+
+def refusal(repo: object, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
+    """Why the push of ``ref`` from ``old`` to ``new`` is refused (None: accepted)."""
+    from dulwich.repo import Repo
+
+    assert isinstance(repo, Repo)
+    if ref != HEAD_REF:
+        return (f"this server keeps one branch, main; {ref.decode('utf-8', 'replace')} was "
+                f"not created (push to main)")
+    if _is_zero(new):
+        return "main is never deleted: the rules folder's history is append-only"
+    if not _is_zero(old) and not _descends(repo, new, old):
+        return ("the push does not contain the commit it would replace (a non-fast-forward "
+                "push rewrites history; the rules folder's history is append-only): run "
+                "`rulesbook sync`, which fetches and merges first")
+    try:
+        trees: set[ObjectID] = set()
+        for entry in repo.get_walker(include=[new], exclude=None if _is_zero(old) else [old]):
+            if entry.commit.tree not in trees:
+                trees.add(entry.commit.tree)
+                commit_files(repo, entry.commit.id)
+        problems = commit_problems(repo, new)
+    except (RulesFolderError, KeyError) as exc:
+        return f"the pushed commit was refused: {exc}"
+    if problems:
+        head = read_object(repo, new, Commit)
+        return (f"the pushed rules folder does not validate, so main was not moved "
+                f"(commit {new.decode()[:10]} by {head.author.decode('utf-8', 'replace')}): "
+                + "; ".join(problems.lines()))
+    return None
+
+
+def _descends(repo: object, new: ObjectID, old: ObjectID) -> bool:
+    from dulwich.graph import can_fast_forward
+    from dulwich.repo import Repo
+
+    assert isinstance(repo, Repo)
+    try:
+        return can_fast_forward(repo, old, new)
+    except KeyError:
+        return False

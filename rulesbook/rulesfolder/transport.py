@@ -1,0 +1,156 @@
+"""Talking to a remote: fetch its ``main`` (the pack checked as it arrives) and push
+to it, over any transport dulwich speaks (a path, ``file://``, ``git://``,
+``http(s)://`` with a login, ``ssh://`` and ``user@host:path`` through the
+system's ``ssh``)."""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Set
+from typing import TYPE_CHECKING
+
+from dulwich.client import GitClient, get_transport_and_path
+from dulwich.config import ConfigDict
+from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
+from dulwich.objects import ObjectID
+from dulwich.refs import Ref
+from dulwich.repo import Repo
+
+from .credentials import Ask, Login, logged_in, split_login
+from .errors import RulesFolderError
+from .pack_guard import PackGuard
+from .repo import HEAD_REF
+
+if TYPE_CHECKING:
+    from dulwich.pack import UnpackedObject
+
+#: request bodies up to this size go to an HTTP remote whole, with a Content-Length
+#: (dulwich's default, 1 MiB, streams larger pushes chunked with chunks as large as
+#: a pack's objects, which dulwich's own server, ``rulesbook serve``, refuses above
+#: 1 MiB). A few data files at their limit (20 MiB each) fit.
+HTTP_POST_BUFFER = 256 * 1024 * 1024
+#: a fetched pack is kept in memory up to this size, then in a file beside the objects
+SPOOL_BYTES = 32 * 1024 * 1024
+TRANSPORT_ERRORS = (OSError, HangupException, GitProtocolError, NotGitRepository)
+
+
+class RemoteMoved(Exception):
+    """Someone pushed between our fetch and our push: fetch and merge again."""
+
+
+def shown(url: str) -> str:
+    """A remote's address as it may be printed or written into a commit message: a
+    password in it (``https://user:secret@host/``) is never shown."""
+    return re.sub(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", r"\1", url, flags=re.IGNORECASE)
+
+
+def reason(exc: BaseException) -> str:
+    """The readable part of a transport error (urllib3's are paragraphs)."""
+    if isinstance(exc, NotGitRepository) and not str(exc):
+        return "no git repository was found at this address"
+    text = str(exc) or exc.__class__.__name__
+    if "CERTIFICATE_VERIFY_FAILED" in text or "SSLCertVerificationError" in text:
+        found = re.search(r"certificate verify failed: ([^(\"')]+)", text)
+        detail = f" ({found.group(1).strip()})" if found else ""
+        return (f"the server's certificate is not trusted{detail}; a committee's own "
+                f"server's certificate is trusted with GIT_SSL_CAINFO=FILE, as git does")
+    if len(text) > 160:
+        found = re.search(r"\[Errno -?\d+\] [^\"')(]+", text)
+        text = found.group(0).strip() if found else text[:157] + "..."
+    return text
+
+
+def _client_config() -> ConfigDict:
+    config = ConfigDict()
+    config.set((b"http",), b"postBuffer", str(HTTP_POST_BUFFER).encode())
+    ca = os.environ.get("GIT_SSL_CAINFO")  # as git reads it: a certificate to trust
+    if ca:
+        config.set((b"http",), b"sslCAInfo", ca.encode())
+    return config
+
+
+def _ssh_command() -> str | None:
+    """``GIT_SSH_COMMAND`` (else ``GIT_SSH``), as git reads them; None: ``ssh``."""
+    return os.environ.get("GIT_SSH_COMMAND") or os.environ.get("GIT_SSH") or None
+
+
+def transport(url: str, login: Login | None = None) -> tuple[GitClient, str]:
+    bare, _user, _password = split_login(url)
+    target = bare if login is not None else url
+    try:
+        return get_transport_and_path(
+            target, config=_client_config(), ssh_command=_ssh_command(),
+            username=login.username if login else None,
+            password=login.password if login else None)
+    except (ValueError, NotGitRepository) as exc:
+        raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
+
+
+def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> ObjectID | None:
+    """Fetch the remote's main into ``repo``, the pack checked by :class:`PackGuard` as
+    it arrives (nothing is stored when it is refused); the remote's main (None: empty)."""
+    guard = PackGuard(where, sha_length=repo.object_format.oid_length)
+
+    def wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
+        sha = refs.get(HEAD_REF)
+        return [sha] if sha is not None and sha not in repo.object_store else []
+
+    objects = getattr(repo.object_store, "path", None)
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES, dir=objects) as spool:
+        def write(data: bytes) -> int:
+            guard.feed(data)
+            return spool.write(data)
+
+        result = client.fetch_pack(path, wants, repo.get_graph_walker(), write)
+        if spool.tell():
+            guard.finish()
+            spool.seek(0)
+            repo.object_store.add_thin_pack(spool.read, None)
+    return result.refs.get(HEAD_REF)
+
+
+def fetch_main(repo: Repo, url: str, ask: Ask | None = None) -> ObjectID | None:
+    """Fetch the remote's main branch; its commit id (None: the remote is empty)."""
+    def attempt(login: Login | None) -> ObjectID | None:
+        client, path = transport(url, login)
+        return guarded_fetch(client, path, repo, shown(url))
+
+    try:
+        return logged_in(url, attempt, ask)
+    except TRANSPORT_ERRORS as exc:
+        raise RulesFolderError(f"cannot fetch from {shown(url)}: {reason(exc)}") from None
+
+
+def push_main(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
+              ask: Ask | None = None) -> None:
+    """Move the remote's main from ``expected`` to ``new`` (raise :class:`RemoteMoved`
+    when it is no longer at ``expected``)."""
+    class Moved(Exception):
+        pass
+
+    def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
+        if refs.get(HEAD_REF) != expected:
+            raise Moved()
+        return {**refs, HEAD_REF: new}
+
+    def pack_data(have: Set[ObjectID], want: Set[ObjectID], *, ofs_delta: bool = False,
+                  progress: Callable[..., None] | None = None
+                  ) -> tuple[int, Iterator[UnpackedObject]]:
+        return repo.generate_pack_data(set(have), set(want), progress=progress,
+                                       ofs_delta=ofs_delta)
+
+    def attempt(login: Login | None) -> dict[bytes, str | None]:
+        client, path = transport(url, login)
+        result = client.send_pack(path.encode(), update_refs, pack_data)
+        return dict(result.ref_status or {})
+
+    try:
+        status = logged_in(url, attempt, ask).get(HEAD_REF)
+    except Moved:
+        raise RemoteMoved() from None
+    except TRANSPORT_ERRORS as exc:
+        raise RulesFolderError(f"cannot push to {shown(url)}: {reason(exc)}; your changes "
+                               f"are kept here and the next sync sends them") from None
+    if status:
+        raise RulesFolderError(f"{shown(url)} refused the push: {status}")

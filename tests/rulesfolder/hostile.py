@@ -1,0 +1,101 @@
+"""Hostile commits put straight into a shared (bare) repository, as someone with
+access to the server (or a careless git user) would: a blob bomb, names that write
+into ``.git`` or outside the folder, a commit that does not validate."""
+from __future__ import annotations
+
+import hashlib
+import struct
+import zlib
+from pathlib import Path
+
+from dulwich.objects import Blob, Tree
+from dulwich.pack import write_pack_index
+from dulwich.repo import Repo
+
+from rulesbook.rulesfolder.repo import Identity, make_commit
+
+MAIN = b"refs/heads/main"
+MALLORY = Identity("Mallory Outsider", "mallory@example.org")
+
+
+def _pack_header(kind: int, size: int) -> bytes:
+    out = bytearray()
+    byte = (kind << 4) | (size & 0x0F)
+    size >>= 4
+    while size:
+        out.append(byte | 0x80)
+        byte = size & 0x7F
+        size >>= 7
+    out.append(byte)
+    return bytes(out)
+
+
+def add_bomb_blob(bare: Path, size: int = 1 << 30, fill: bytes = b"#") -> bytes:
+    """Store a blob of ``size`` bytes of ``fill`` as one packed object (about 1 MB for
+    1 GiB, as git packs it), without ever holding it whole; its id."""
+    step = 16 << 20
+    assert size % step == 0
+    chunk = fill * step
+    raw = zlib.compressobj(9, zlib.DEFLATED, -15)
+    piece = raw.compress(chunk) + raw.flush(zlib.Z_FULL_FLUSH)  # the same for every chunk
+    sha = hashlib.sha1(b"blob %d\0" % size)
+    adler = 1
+    for _ in range(size // step):
+        sha.update(chunk)
+        adler = zlib.adler32(chunk, adler)
+    stream = (b"\x78\xda" + piece * (size // step) + raw.flush(zlib.Z_FINISH)
+              + struct.pack(">I", adler))
+    entry = _pack_header(3, size) + stream
+    body = b"PACK" + struct.pack(">II", 2, 1) + entry
+    pack = body + hashlib.sha1(body).digest()
+    blob_id = sha.hexdigest().encode()
+    name = f"pack-{hashlib.sha1(body).hexdigest()}"
+    folder = bare / "objects" / "pack"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.pack").write_bytes(pack)
+    with open(folder / f"{name}.idx", "wb") as idx:
+        write_pack_index(idx, [(bytes.fromhex(blob_id.decode()), 12, zlib.crc32(entry))],
+                         pack[-20:])
+    return blob_id
+
+
+def commit_on_main(bare: Path, change, message: str = "a change",
+                   author: Identity = MALLORY) -> bytes:
+    """Commit on the bare repository's main a tree ``change(repo, tree)`` edits in
+    place (adding entries with any name or mode); the new commit's id."""
+    with Repo(str(bare)) as repo:
+        head = repo.refs[MAIN]
+        tree = repo[repo[head].tree]
+        change(repo, tree)
+        repo.object_store.add_object(tree)
+        commit = make_commit(repo, tree.id, [head], message, author)
+        repo.refs[MAIN] = commit
+        return commit
+
+
+def add_file(repo: Repo, tree: Tree, path: list[bytes], data: bytes | None = None,
+             blob_id: bytes | None = None, mode: int = 0o100644) -> None:
+    """Put a file at ``path`` (tree names as bytes, any of them) into ``tree``."""
+    if blob_id is None:
+        blob = Blob.from_string(data or b"pwned\n")
+        repo.object_store.add_object(blob)
+        blob_id = blob.id
+    if len(path) == 1:
+        tree.add(path[0], mode, blob_id)
+        return
+    sub = Tree()
+    if path[0] in tree:
+        existing = repo[tree[path[0]][1]]
+        if isinstance(existing, Tree):
+            sub = existing
+    add_file(repo, sub, path[1:], data, blob_id, mode)
+    repo.object_store.add_object(sub)
+    tree.add(path[0], 0o040000, sub.id)
+
+
+def replace_file(repo: Repo, tree: Tree, name: bytes, edit) -> None:
+    """Replace a top-level file's bytes with ``edit(old bytes)``."""
+    old = repo[tree[name][1]].as_raw_string()
+    blob = Blob.from_string(edit(old))
+    repo.object_store.add_object(blob)
+    tree.add(name, 0o100644, blob.id)
