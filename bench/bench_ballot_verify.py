@@ -110,7 +110,7 @@ def whole_process(folder: Path, ballot_file: Path) -> tuple[float, float, float,
     wall seconds, peak MB, its first line of output."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "rulesbook.cli", "--data", str(folder),
+    proc = subprocess.run([sys.executable, "-m", "rulesbook", "--data", str(folder),
                            "ballot", "verify", str(ballot_file)],
                           capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start

@@ -13,25 +13,23 @@ import difflib
 import json
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import Any
-
-from jsonschema import Draft202012Validator, ValidationError
-from referencing import Registry, Resource
+from typing import TYPE_CHECKING, Any
 
 from .datapath import schema_dir
 from .errors import Problem
 from .yamlio import LoadedYaml
 
+if TYPE_CHECKING:  # jsonschema is imported when a document fails the fast check
+    from jsonschema import Draft202012Validator, ValidationError
+
 KINDS = ("members", "topics", "editions", "rulebook", "incidents", "ballot", "member-ballot", "case")
 
 
 @lru_cache(maxsize=1)
-def _registry() -> Registry:
-    resources = []
-    for path in sorted(schema_dir().glob("*.schema.json")):
-        contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((path.name, Resource.from_contents(contents)))
-    return Registry().with_resources(resources)
+def _schemas() -> dict[str, Any]:
+    """Every schema by its file name (the name a ``$ref`` gives)."""
+    return {path.name: json.loads(path.read_text(encoding="utf-8"))
+            for path in sorted(schema_dir().glob("*.schema.json"))}
 
 
 def _inline(node: Any, base: str, depth: int = 0) -> Any:  # Any: JSON Schema as parsed
@@ -50,7 +48,7 @@ def _inline(node: Any, base: str, depth: int = 0) -> Any:  # Any: JSON Schema as
         ref = node["$ref"]
         doc, _, pointer = ref.partition("#")
         doc = doc or base
-        target = _registry().get_or_retrieve(doc).value.contents
+        target = _schemas()[doc]
         for part in [p for p in pointer.split("/") if p]:
             target = target[part.replace("~1", "/").replace("~0", "~")]
         merged = {k: v for k, v in node.items() if k != "$ref"}
@@ -68,7 +66,7 @@ def _fast_validator(kind: str) -> Any:  # Any: jsonschema_rs has no type stubs
         import jsonschema_rs
     except ImportError:  # pragma: no cover - a platform without its wheel
         return None
-    return jsonschema_rs.validator_for(validator_for(kind).schema)  # type: ignore[arg-type]
+    return jsonschema_rs.validator_for(inlined_schema(kind))
 
 
 def passes_fast(data: Any, kind: str) -> bool:
@@ -84,10 +82,17 @@ def passes_fast(data: Any, kind: str) -> bool:
 
 
 @cache
-def validator_for(kind: str) -> Draft202012Validator:
+def inlined_schema(kind: str) -> Any:  # Any: JSON Schema as parsed
+    """``kind``'s schema with every ``$ref`` replaced by its target."""
     name = f"{kind}.schema.json"
-    contents = _registry().get_or_retrieve(name).value.contents
-    return Draft202012Validator(_inline(contents, name))
+    return _inline(_schemas()[name], name)
+
+
+@cache
+def validator_for(kind: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(inlined_schema(kind))
 
 
 def available_kinds() -> list[str]:

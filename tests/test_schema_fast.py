@@ -81,9 +81,9 @@ def mutated(draw):
             del parent[path[-1]]
         elif action == "add" and isinstance(parent, dict):
             parent[draw(st.sampled_from(["extra", "id", "kind", "Title"]))] = \
-                draw(_REPLACEMENTS)
+                copy.deepcopy(draw(_REPLACEMENTS))  # a fresh [] each time: no cycles
         else:
-            parent[path[-1]] = draw(_REPLACEMENTS)
+            parent[path[-1]] = copy.deepcopy(draw(_REPLACEMENTS))
     return kind, data
 
 

@@ -21,7 +21,7 @@ its tables) nor the case files (YAML).
 """
 from __future__ import annotations
 
-from types import ModuleType
+import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names as the checker sees them; at run time __getattr__ loads them
@@ -155,24 +155,25 @@ from .replay import replay as replay  # noqa: E402
 
 def __getattr__(name: str) -> Any:  # Any: the checker sees the names imported above
     where = _WHERE.get(name)
-    module: ModuleType
+    # ``import pkg.mod``, then the module from sys.modules: ``from . import replay`` would
+    # give the function this package binds to that name
     if where == "board":
-        from . import board as module
+        import rulesbook.reconstruct.board
     elif where == "case":
-        from . import case as module
+        import rulesbook.reconstruct.case
     elif where == "gap":
-        from . import gap as module
+        import rulesbook.reconstruct.gap
     elif where == "importing":
-        from . import importing as module
+        import rulesbook.reconstruct.importing
     elif where == "record":
-        from . import record as module
+        import rulesbook.reconstruct.record
     elif where == "replay":
-        from . import replay as module
+        import rulesbook.reconstruct.replay
     elif where == "session":
-        from . import session as module
+        import rulesbook.reconstruct.session  # noqa: F401 - bound in sys.modules
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(module, name)
+    value = getattr(sys.modules[f"{__name__}.{where}"], name)
     globals()[name] = value
     return value
 
