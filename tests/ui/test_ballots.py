@@ -25,7 +25,7 @@ def keys(data):
     """Every member has a key (in the test's config folder); A is chair, B secretary."""
     from tests.ballots.helpers import make_keys
 
-    return make_keys(data)
+    return make_keys(data, open_seed=True)
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ def keys(data):
     """Every member has a key; A is chair, B secretary (who types the votes here)."""
     from tests.ballots.helpers import make_keys
 
-    return make_keys(data)
+    return make_keys(data, open_seed=True)
 
 
 @pytest.fixture

@@ -128,7 +128,7 @@ def with_keys(data: Path) -> Path:
     """Members' keys (in $RULESBOOK_CONFIG, which the app processes inherit)."""
     from tests.ballots.helpers import make_keys
 
-    make_keys(data)
+    make_keys(data, open_seed=True)
     return data
 
 
