@@ -10,8 +10,9 @@ votes per member, closed and sealed by the chair), then ``python -m rulesbook
 --data DIR validate`` runs three times in a child process; the best of the
 children's user+system CPU time is reported, and the ratio new / old.
 
-Run: .venv/bin/python bench/bench_validate_committee.py [--old DIR]
-(without --old, ``git archive main`` is unpacked into a temporary folder)
+Run: .venv/bin/python bench/bench_validate_committee.py [--old DIR | --ref COMMIT]
+(without --old, ``git archive COMMIT`` — default main — is unpacked into a temporary
+folder; the code before issue 27 is 91cff0c)
 """
 from __future__ import annotations
 
@@ -124,6 +125,8 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--make", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--old", type=Path, help="a checkout of the code to compare with")
+    parser.add_argument("--ref", default="main", help="the commit to compare with when "
+                        "--old is not given (default: main)")
     args = parser.parse_args()
     if args.make:
         sys.path.insert(0, os.environ.get("PYTHONPATH", str(REPO)))
@@ -135,17 +138,18 @@ def main() -> None:
         if old is None:
             old = work / "main"
             old.mkdir()
-            archive = subprocess.run(["git", "-C", str(REPO), "archive", "main", "rulesbook",
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", args.ref, "rulesbook",
                                       "rules_data"], capture_output=True, check=True).stdout
             subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
         results = {}
-        for name, code in (("main", old), ("this", REPO)):
+        peer = str(args.old) if args.old else args.ref
+        for name, code in ((peer, old), ("this", REPO)):
             folder = work / f"folder-{name}"
             _build(code, folder)
             results[name] = cpu_of_validate(code, folder)
             print(f"validate, {MEMBERS} members x {QUESTIONS} questions, code {name}: "
                   f"{results[name]:.2f} s CPU (best of 3, whole process)")
-        print(f"ratio this / main: {results['this'] / results['main']:.2f}")
+        print(f"ratio this / {peer}: {results['this'] / results[peer]:.2f}")
 
 
 if __name__ == "__main__":
