@@ -59,7 +59,7 @@ def add_members(folder: Path, count: int) -> None:
 
 def member_keys(folder: Path, members: int = 5) -> dict:
     """A key for each member (in ``$RULESBOOK_CONFIG``), registered in members.yaml
-    and committed, as `rulesbook member keygen` does."""
+    and committed, as `rulesbook member keygen` does; A names himself chair."""
     keys = {}
     add_members(folder, members)
     for member in member_ids(members):
@@ -68,6 +68,8 @@ def member_keys(folder: Path, members: int = 5) -> dict:
                                                  "key": signer.public, "at": now_utc()},
                                                 signer)
         keys[member] = signer
+    append_statement(folder, {"op": "role", "member": "A", "role": "chair",
+                              "key": keys["A"].public, "at": now_utc()}, keys["A"])
     with Repo(str(folder)) as repo:
         commit_pending(repo, lambda _message: None)
     return keys
@@ -76,9 +78,15 @@ def member_keys(folder: Path, members: int = 5) -> dict:
 def build_history(folder: Path, commits: int, members: int = 5) -> None:
     """``commits`` signed votes, each its own commit (as ``rulesbook ballot vote`` makes
     them; written directly, as a thousand CLI runs would take minutes)."""
+    from rulesbook.ballots import open_ballot
+    from rulesbook.ballots.signing import ballot_texts
+    from rulesbook.loading import load_library
+
     keys = member_keys(folder, members)
     ids = member_ids(members)
-    ballot = load_ballot(folder / BALLOT)
+    # the chair opens the seed's ballot (`ballot sign`): it takes votes
+    ballot = open_ballot(load_library(folder), load_ballot(folder / BALLOT), keys["A"])
+    texts = ballot_texts(ballot)
     questions = [q.id for q in ballot.questions if q.rule][:10]
     with Repo(str(folder)) as repo:
         head = repo.refs[b"HEAD"]
@@ -89,7 +97,8 @@ def build_history(folder: Path, commits: int, members: int = 5) -> None:
             option = question.options[i % len(question.options)]
             votes = {(v.member, v.question): v for v in ballot.votes}
             votes[(member, question.id)] = sign_vote(
-                ballot.id, Vote(member, question.id, (option,), now_utc()), keys[member])
+                ballot.id, Vote(member, question.id, (option,), now_utc()), keys[member],
+                texts)
             ballot = dataclasses.replace(ballot, votes=tuple(votes.values()))
             blob = Blob.from_string(dump_ballot(ballot).encode())
             repo.object_store.add_object(blob)

@@ -68,9 +68,10 @@ def open_ballot_file(tmp_path, library, data_copy, monkeypatch) -> Path:
 
     monkeypatch.setenv("RULESBOOK_CONFIG", str(tmp_path / "config"))
     monkeypatch.setenv("RULESBOOK_DATA", str(data_copy))
-    make_keys(data_copy)
+    keys = make_keys(data_copy)
     path = tmp_path / "ballot.yaml"
-    save_ballot(path, build_ballot(library, "test-ballot", method="irv", quorum=3))
+    save_ballot(path, build_ballot(library, "test-ballot", method="irv", quorum=3,
+                                   signer=keys["A"], at="2026-02-15T09:00:00Z"))
     return path
 
 

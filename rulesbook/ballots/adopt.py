@@ -32,7 +32,7 @@ from .model import Ballot, BallotError, Document, Seal
 from .registry import load_registry, now_utc
 from .seal import verify_ballot
 from .tally import tally
-from .texts import edition_texts, entry_digest
+from .texts import edition_texts, entry_digest, text_mismatches
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,12 @@ def plan_adoption(library: Library, ballot: Ballot, edition_id: str, *,
                           f"{base.id!r} is in force")
     if any(e.id == edition_id for e in library.editions):
         raise BallotError(f"edition {edition_id!r} already exists")
+    changed = text_mismatches(library)
+    if changed:  # the new edition would record them as adopted
+        raise BallotError(f"ballot {ballot.id!r} cannot be adopted while texts of the folder "
+                          f"are not the ones voted on or adopted: "
+                          + "; ".join(m.message for m in changed[:5])
+                          + (f"; and {len(changed) - 5} more" if len(changed) > 5 else ""))
     date = check_date(date or seal.closed_at[:10])
     short = seal.digest[:16]
     adopted: list[dict[str, object]] = []

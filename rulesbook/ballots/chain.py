@@ -15,6 +15,10 @@ that names a ballot) also carries the adopter's signature over all its fields
 (:mod:`.edition_sig`): a hand edit of the newest record's title, date or
 description is caught too, and the signer must have held the chair's or the
 secretary's role. Every record's ``date`` must be a real day.
+
+A record written by ``ballot adopt`` also carries ``texts`` (the digest of every
+rule in force once adopted) and each adoption's ``digest``: those are compared with
+the texts of the folder by :mod:`.texts`, which reports without stopping the load.
 """
 from __future__ import annotations
 

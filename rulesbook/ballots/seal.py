@@ -4,7 +4,9 @@ The seal's ``digest`` is the SHA-256 of the canonical JSON (sorted keys, no
 spaces, UTF-8) of ``parts``, the SHA-256 of each field of the file (and of each
 question and each question's votes) — a hash tree over **every field of the
 file** but the seal's own digest, parts and signature: id, title, description, rulebook, edition, status, method,
-threshold, base, quorum, roll, members, questions and options, the votes with
+threshold, base, quorum, roll, members, questions and options (with the digests of
+their texts, :mod:`.texts`), the settings' signature at open (:mod:`.settings`), the
+votes with
 their signatures (sorted by question and member, so only a real change alters
 it), the history of replaced votes, the stored results, and the seal's closing
 time, closer and closer's key. The parts also say *what* changed.
@@ -13,7 +15,8 @@ The closer (a chair or secretary in ``members.yaml``'s registry) signs
 ``{context: rulesbook-seal/1, digest, parts}`` with their Ed25519 key: anyone can
 recompute a SHA-256, nobody without the closer's private key can sign it.
 :func:`verify_ballot` checks the digest, the closer's signature, key and role at
-the closing time, every vote's signature and signer, and recounts the results;
+the closing time, the settings signed at open, every vote's signature and signer,
+and recounts the results;
 it lists every failure.
 """
 from __future__ import annotations

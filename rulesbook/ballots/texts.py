@@ -197,6 +197,10 @@ def ballot_mismatches(library: Library, ballot: Ballot, file: str = "",
         in_force = rules_in_force(library, ballot.edition)
     except (LookupError, ValueError):  # an unknown edition: a problem of the ballot
         return out
+    fix = ("no vote is in yet: the chair or the secretary signs the ballot again to put "
+           "the new text to the vote (`rulesbook ballot sign FILE --as L`)"
+           if ballot.is_open and not ballot.votes and not ballot.history else
+           "the votes are for the text as it was")
     for q in ballot.questions:
         if not q.digests:
             continue
@@ -209,8 +213,8 @@ def ballot_mismatches(library: Library, ballot: Ballot, file: str = "",
                 q.rule or option, option, f"ballot {ballot.id}", digest, now.get(option),
                 f"ballot {ballot.id!r}, question {q.id!r}: the text of {option} changed "
                 f"after the ballot was opened (recorded {_short(digest)}, now "
-                f"{_short(now.get(option))}): the votes are for the text as it was; see the "
-                f"change with `rulesbook history {option}`", file, line, col))
+                f"{_short(now.get(option))}): {fix}; see the change with `rulesbook "
+                f"history {option}`", file, line, col))
     return out
 
 

@@ -12,10 +12,12 @@ VOTES = [("D", "10", "10C"), ("A", "10", "10B,10A"), ("B", "10", "10B"), ("C", "
          ("B", "28", "original"), ("C", "28", "24B")]
 
 
-def make_keys(data: Path, members=("A", "B", "C", "D", "E"), chair="A", secretary="B"):
+def make_keys(data: Path, members=("A", "B", "C", "D", "E"), chair="A", secretary="B",
+              open_seed=False):
     """A key for each member (in ``$RULESBOOK_CONFIG`` or the user config folder),
     registered in ``data``/members.yaml; ``chair`` names themself chair and makes
-    ``secretary`` secretary."""
+    ``secretary`` secretary; ``open_seed``: the chair also signs the settings of the
+    seed's ballot (``apca/ballots/2026-committee.yaml``), so that it takes votes."""
     from rulesbook.ballots import append_statement, generate_key
 
     keys = {}
@@ -30,7 +32,22 @@ def make_keys(data: Path, members=("A", "B", "C", "D", "E"), chair="A", secretar
         append_statement(data,
             {"op": "role", "member": secretary, "role": "secretary",
              "key": keys[secretary].public, "at": AT}, keys[chair])
+    if open_seed:
+        sign_seed_ballot(data, keys[chair])
     return keys
+
+
+SEED_BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
+
+
+def sign_seed_ballot(data: Path, signer) -> None:
+    """The chair opens the seed's ballot (``ballot sign``): its settings signed."""
+    from rulesbook.ballots import load_ballot, load_registry, open_ballot, save_ballot
+    from rulesbook.loading import load_library
+
+    path = data / SEED_BALLOT
+    save_ballot(path, open_ballot(load_library(data), load_ballot(path), signer,
+                                  "2026-02-01T10:00:00Z", load_registry(data)))
 
 
 def adopt_edition(data: Path, edition_id: str, votes: dict, *, ballot_id: str = "b1",

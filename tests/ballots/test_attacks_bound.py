@@ -267,7 +267,8 @@ def test_a_member_cannot_open_a_ballot(tmp_path, who):
 def test_a_text_changed_after_the_ballot_opened_is_named_and_not_adopted(data_copy,
                                                                           sealed_file, capsys):
     """10B, the text question 10 adopted, changed after the ballot was opened and
-    voted on: validate names it and the ballot's question; adopt refuses it."""
+    voted on: validate names it and the ballot's question; adopt refuses it (a new
+    edition would otherwise record the changed text as adopted)."""
     from rulesbook.cli import main
 
     target = data_copy / "apca" / "ballots" / "test.yaml"
@@ -289,5 +290,6 @@ def test_a_text_changed_after_the_ballot_opened_is_named_and_not_adopted(data_co
     assert main(["--data", str(data_copy), "ballot", "adopt", str(target),
                  "--edition", "2026a"]) == 2
     err = capsys.readouterr().err
-    assert "the text of apca:10B changed after ballot 'test-ballot' was opened" in err
+    assert "cannot be adopted while texts of the folder are not the ones voted on" in err
+    assert "the text of apca:10B changed after the ballot was opened" in err
     assert (data_copy / "editions.yaml").read_bytes() == editions

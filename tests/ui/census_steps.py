@@ -156,6 +156,21 @@ def seal_prepare(c):
     c.dialogs.buttons.append("&Yes")
 
 
+def draft_prepare(c) -> None:
+    """The ballot as an unsigned draft with no vote (its settings not signed yet)."""
+    import dataclasses
+
+    c.ballot()
+    c.ballots._set(dataclasses.replace(c.ballots.ballot, opened=None, votes=(), history=()))
+
+
+def sign_prepare(c) -> None:
+    """An unsigned draft, and the chair's key in use."""
+    draft_prepare(c)
+    choose_member(c, "A")
+    c.ws("ballots").key_panel.use_button.click()
+
+
 def choose_member(c, member: str) -> None:
     c.ballot()
     c.ballots.keys.forget()

@@ -22,6 +22,7 @@ from tests.ui.census_steps import (
     columns_prepare,
     copy_prepare,
     create_key_check,
+    draft_prepare,
     editor_shown,
     export,
     export_votes_check,
@@ -41,6 +42,7 @@ from tests.ui.census_steps import (
     set_a_fact,
     setup,
     shown,
+    sign_prepare,
     sync_check,
     sync_prepare,
     toggled,
@@ -327,10 +329,14 @@ EXPECT: dict[str, Expect] = {
     "ballots/[Import Ballot…]": Expect(
         prepare=import_prepare,
         check=lambda c, _b: ok(c.ballots.ranking_of("A", "12") == ("apca:12A",))),
-    "ballots/[Use This Method for the Ballot]": Expect(
-        prepare=lambda c: (c.ballot(), c.ws("ballots").method_combo.setCurrentIndex(
+    "ballots/[Use This Method for the Ballot]": Expect(  # an unsigned draft (issue 27)
+        prepare=lambda c: (draft_prepare(c), c.ws("ballots").method_combo.setCurrentIndex(
             c.ws("ballots").method_combo.findData("plurality"))),
         check=lambda c, _b: ok(c.ballots.ballot.method == "plurality")),
+    "ballots/[Sign Settings]": Expect(
+        prepare=sign_prepare,
+        check=lambda c, _b: ok(c.ballots.ballot.opened is not None
+                               and c.ballots.ballot.opened.by == "A")),
     "ballots/[Use Key]": Expect(prepare=lambda c: choose_member(c, "C"), check=use_key_check),
     "ballots/[Create Key]": Expect(prepare=lambda c: choose_member(c, "E"),
                                    check=create_key_check),

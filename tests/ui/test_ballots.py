@@ -25,7 +25,7 @@ def keys(data):
     """Every member has a key (in the test's config folder); A is chair, B secretary."""
     from tests.ballots.helpers import make_keys
 
-    return make_keys(data)
+    return make_keys(data, open_seed=True)
 
 
 @pytest.fixture
@@ -100,12 +100,12 @@ def test_votes_tally_seal_verify_tamper_adopt(app, data, qtbot, tmp_path, keys):
 
     # a member's signed file with one vote changed after signing: refused whole
     from rulesbook.ballots import Vote, dump_member_ballot
-    from rulesbook.ballots.signing import sign_votes
+    from rulesbook.ballots.signing import ballot_texts, sign_votes
 
     ballot_id = ws.ballots.ballot.id
     signed = sign_votes(ballot_id, [Vote("A", q, r, "2026-03-01T10:00:00Z") for q, r in
                                     (("12", ("apca:12A",)), ("13", ("apca:13A", "apca:13")))],
-                        keys["A"])
+                        keys["A"], ballot_texts(ws.ballots.ballot))
     copy = {"schema_version": 1, "kind": "member-ballot", "ballot": ballot_id, "member": "A",
             "key": keys["A"].public, "at": signed[0].at, "signature": signed[0].signature,
             "votes": [{"question": v.question, "ranking": list(v.ranking)} for v in signed]}

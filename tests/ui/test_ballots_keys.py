@@ -24,7 +24,7 @@ def data(tmp_path) -> Path:
     from tests.ballots.helpers import make_keys
 
     folder = copy_data(tmp_path / "data")
-    make_keys(folder, members=("A", "B", "C"))
+    make_keys(folder, members=("A", "B", "C"), open_seed=True)
     return folder
 
 

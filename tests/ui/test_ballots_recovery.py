@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesbook.ballots import close_file, load_ballot, vote_file
+from rulesbook.ballots import BallotError, close_file, load_ballot, vote_file
 from tests.ui.conftest import copy_data
 
 BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
@@ -23,7 +23,7 @@ def keys(data):
     """Every member has a key; A is chair, B secretary (who types the votes here)."""
     from tests.ballots.helpers import make_keys
 
-    return make_keys(data)
+    return make_keys(data, open_seed=True)
 
 
 @pytest.fixture
@@ -85,11 +85,13 @@ def test_every_change_is_autosaved_and_saving_or_discarding_removes_it(session, 
         "source": "app"}
     assert change["vote"]["signature"]  # the signed vote, re-applied as it was
     assert saved["path"] == str((data / BALLOT).resolve())
-    ws.method_combo.setCurrentIndex(ws.method_combo.findData("plurality"))
-    ws.choose_method_button.click()
+    # the method is a signed setting of the open ballot: choosing another is refused
+    assert not ws.choose_method_button.isEnabled()
+    with pytest.raises(BallotError, match="cannot change now"):
+        ws.ballots.choose_method("plurality")
     saved = json.loads(file.read_text(encoding="utf-8"))
-    assert saved["changes"][-1] == {"op": "method", "method": "plurality"}
-    assert "method: plurality" in saved["ballot"]
+    assert [c["op"] for c in saved["changes"]] == ["vote"]
+    assert "method: irv" in saved["ballot"]
     assert (data / BALLOT).read_bytes() == before  # the ballot file waits for Save
 
     assert ws.save() == data / BALLOT

@@ -90,7 +90,7 @@ def census(qtbot, tmp_path, monkeypatch, settings, corpus_dir):
     from tests.ballots.helpers import make_keys
 
     data = copy_data(tmp_path / "data")
-    keys = make_keys(data)  # every vote and seal is signed (keys in $RULESBOOK_CONFIG)
+    keys = make_keys(data, open_seed=True)  # every vote and seal is signed (keys in $RULESBOOK_CONFIG)
     controller = AppController()
     assert controller.load(data).ok
     window = MainWindow(controller, settings)

@@ -177,7 +177,8 @@ def hostile_window(qtbot, tmp_path, settings):
     from ui.mainwindow import MainWindow
 
     data = hostile_data(copy_data(tmp_path / "data"))
-    make_keys(data)  # every vote is signed: A is chair, B secretary (keys in $RULESBOOK_CONFIG)
+    # every vote is signed: A is chair (he opened the ballot), B secretary
+    make_keys(data, open_seed=True)
     controller = AppController()
     result = controller.load(data)
     assert result.ok, result.problems

@@ -35,7 +35,7 @@ NONE_DRIFT = 1000
 
 def run_session(tmp_path: Path, **counts: int) -> dict:
     data = copy_data(tmp_path / "data")
-    make_keys(data)  # in $RULESBOOK_CONFIG, which the app process inherits
+    make_keys(data, open_seed=True)  # in $RULESBOOK_CONFIG, which the app process inherits
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen",
                RULESBOOK_AUTOSAVE_DIR=str(tmp_path / "autosave"),
                XDG_CONFIG_HOME=str(tmp_path / "config"),

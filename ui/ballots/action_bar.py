@@ -1,6 +1,6 @@
 """The row of ballot actions of the Ballots workspace: the file (open, new, save,
-import a member's ballot, export my votes), the seal (close and seal, verify,
-adopt) and the receipt check (shown on the Tally tab), each enabled only when it
+import a member's ballot, export my votes), the settings' signature (sign), the
+seal (close and seal, verify, adopt) and the receipt check (shown on the Tally tab), each enabled only when it
 can act."""
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ class BallotActionBar(QToolBar):
         self.export_button = QPushButton("E&xport My Votes…")
         self.export_button.setToolTip("Save your own votes, signed with your key, to send "
                                       "to the secretary")
+        self.sign_button = QPushButton("Si&gn Settings")
+        self.sign_button.setToolTip("Open the ballot: sign its settings (method, threshold, "
+                                    "quorum, roll, questions and options) with your key, the "
+                                    "chair's or the secretary's; until then it takes no vote")
         self.seal_button = QPushButton("C&lose and Seal…")
         self.verify_button = QPushButton("Ver&ify the Seal")
         self.adopt_button = QPushButton("&Adopt…")
@@ -46,6 +50,8 @@ class BallotActionBar(QToolBar):
         self.addSeparator()
         for b in (self.seal_button, self.verify_button, self.adopt_button):
             self.addWidget(b)
+        # the settings' signature is laid out beside the key in use (the workspace puts
+        # it there): at 1024 px this bar has no room for it either
         # the receipt check is laid out on the Tally tab (see TallyPanel.add_receipt_row),
         # with the results it checks: at 1024 px this bar has no room for it (issue 19)
 
@@ -58,6 +64,8 @@ class BallotActionBar(QToolBar):
         self.save_button.setEnabled(has and dirty)
         self.import_button.setEnabled(is_open)
         self.export_button.setEnabled(has)
+        self.sign_button.setEnabled(is_open and ballot is not None and ballot.opened is None
+                                    and not ballot.votes)
         self.seal_button.setEnabled(is_open)
         self.verify_button.setEnabled(sealed)
         self.adopt_button.setEnabled(sealed and not dirty)

@@ -406,13 +406,19 @@ class BallotController(QObject):
         self.recount()
 
     def choose_method(self, method: str) -> None:
-        """Record ``method`` as the ballot's counting method (an unsaved change)."""
+        """Record ``method`` as the counting method of an unsigned draft (an unsaved
+        change); refused once the settings are signed (issue 27)."""
         if self.ballot is None or method == self.ballot.method:
             return
         if not self.ballot.is_open:
             raise BallotError("the ballot is closed: its method cannot change")
         if method not in METHODS:
             raise BallotError(f"unknown method {method!r}")
+        if self.ballot.opened is not None:
+            raise BallotError(f"the counting method is one of the settings "
+                              f"{self.ballot.opened.by} signed when the ballot was opened: it "
+                              f"cannot change now (Count with… shows another method's result "
+                              f"without changing the ballot)")
         self.preview_method = None
         self.changes.append({"op": "method", "method": method})
         self._set(dataclasses.replace(self.ballot, method=method))

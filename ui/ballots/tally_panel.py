@@ -98,8 +98,11 @@ class TallyPanel(QWidget):
             self.method_combo.setCurrentIndex(self.method_combo.findData(self.ballots.method))
 
     def set_open(self, is_open: bool) -> None:
-        """The method can be chosen only while the ballot is open."""
-        self.choose_method_button.setEnabled(is_open)
+        """The method can be chosen only while the ballot is open and its settings are
+        not signed yet (a draft): once signed, it is one of them (issue 27)."""
+        ballot = self.ballots.ballot
+        self.choose_method_button.setEnabled(is_open and ballot is not None
+                                             and ballot.opened is None)
 
     def show_result(self, question_id: str) -> None:
         """Select the result of ``question_id``."""

@@ -111,7 +111,9 @@ def settings_text(ballot: Ballot, library: Library | None = None) -> str:
     return (f"{ballot.title} ({ballot.id}) — {ballot.status.upper()} · "
             f"method: {METHOD_LABELS.get(ballot.method, ballot.method)} · threshold: "
             f"{THRESHOLD_LABELS.get(ballot.threshold, ballot.threshold)} of the {base} · "
-            f"quorum: {ballot.quorum} of {len(ballot.roll)} · roll: {', '.join(roll)}")
+            f"quorum: {ballot.quorum} of {len(ballot.roll)} · roll: {', '.join(roll)} · "
+            + (f"settings signed by {ballot.opened.by}" if ballot.opened is not None else
+               "settings NOT SIGNED: no vote until the chair or secretary signs them"))
 
 
 def result_html(library: Library | None, result: QuestionResult) -> str:

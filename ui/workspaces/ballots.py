@@ -10,6 +10,7 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
+    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -87,6 +88,7 @@ class BallotsWorkspace(Workspace):
         self.import_button = row.import_button
         self.export_button = row.export_button
         self.seal_button = row.seal_button
+        self.sign_button = row.sign_button
         self.verify_button = row.verify_button
         self.adopt_button = row.adopt_button
         self.receipt_edit = row.receipt_edit
@@ -157,7 +159,11 @@ class BallotsWorkspace(Workspace):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(row)
-        layout.addWidget(self.key_panel)
+        key_row = QHBoxLayout()
+        key_row.setContentsMargins(0, 0, 0, 0)
+        key_row.addWidget(self.key_panel, 1)
+        key_row.addWidget(self.sign_button)
+        layout.addLayout(key_row)
         layout.addWidget(self.info)
         layout.addWidget(self.banner)
         layout.addWidget(self.recovery_banner)
@@ -168,6 +174,7 @@ class BallotsWorkspace(Workspace):
         self.save_button.clicked.connect(lambda: self.save())
         self.import_button.clicked.connect(lambda: self.import_member())
         self.seal_button.clicked.connect(lambda: self.close_and_seal())
+        self.sign_button.clicked.connect(lambda: self.sign_settings())
         self.verify_button.clicked.connect(lambda: self.verify())
         self.adopt_button.clicked.connect(lambda: self.adopt())
         self.receipt_button.clicked.connect(lambda: self.check_receipt())
@@ -404,6 +411,15 @@ class BallotsWorkspace(Workspace):
                 "The ballot was not closed") is None:
             return False
         self.tabs.setCurrentIndex(self.TAB_TALLY)
+        return True
+
+    def sign_settings(self) -> bool:
+        """Sign the open ballot's settings with the key in use (saved with the votes)."""
+        try:
+            self.ballots.sign_settings()
+        except BallotError as exc:  # a missing key too (KeyStoreError)
+            self._error("The settings were not signed", exc)
+            return False
         return True
 
     def verify(self):
