@@ -23,6 +23,7 @@ from dulwich.repo import Repo
 
 from ..storage import atomic_write_bytes, file_lock
 from .errors import NotARulesFolder, RulesFolderError
+from .trailer import with_version_trailer
 
 BRANCH = b"main"
 HEAD_REF = Ref(b"refs/heads/main")
@@ -239,7 +240,8 @@ def make_commit(repo: Repo, tree: ObjectID, parents: list[ObjectID], message: st
     commit.commit_time = commit.author_time = int(time.time())
     commit.commit_timezone = commit.author_timezone = 0
     commit.encoding = b"UTF-8"
-    commit.message = (message.rstrip("\n") + "\n").encode("utf-8")
+    # which program wrote it (rulesbook.rulesfolder.trailer)
+    commit.message = (with_version_trailer(message) + "\n").encode("utf-8")
     repo.object_store.add_object(commit)
     return commit.id
 

@@ -12,6 +12,7 @@ import yaml
 from dulwich.repo import Repo
 
 from rulesbook.cli import main
+from rulesbook.rulesfolder.trailer import split_trailer
 
 # The source's own words (seeds/apca-proposed-rules-with-amendments.txt): "A = Pecan;
 # B = shotgun; C = Kacher; D = Blaine; E = Moochie, and others will be given identifying
@@ -41,7 +42,8 @@ def run(capsys, *argv):
 
 def commits(folder) -> list[str]:
     with Repo(str(folder)) as repo:
-        return [w.commit.message.decode().strip() for w in repo.get_walker()]
+        # the messages without the trailer naming the program (issue 32)
+        return [split_trailer(w.commit.message.decode())[0] for w in repo.get_walker()]
 
 
 def test_member_add_gives_the_next_letter_and_refuses_a_taken_one(folder, capsys):
