@@ -224,3 +224,27 @@ def test_size_and_start_time_against_the_venv(unpacked, tmp_path, capsys):
               f"(x{bundle_cli / venv_cli:.2f})\n"
               f"start, the app to a usable window: bundle {bundle_app:.2f} s, venv "
               f"{venv_app:.2f} s (x{bundle_app / venv_app:.2f})")
+
+
+def test_the_bundles_seed_data_is_never_written(unpacked, user):
+    """A writing command pointed at the seed data inside the bundle is refused (exit 2,
+    one line), and the bundle's files are as unpacked after a user's first work."""
+    import hashlib
+
+    def digest() -> dict[str, str]:
+        return {p.relative_to(unpacked).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(unpacked.rglob("*")) if p.is_file()}
+
+    before = digest()
+    env = clean_env(user, RULESBOOK_AUTHOR="Referee <ref@apca.invalid>")
+    seed = next(unpacked.rglob("rules_data/apca/ballots/2026-committee.yaml"))
+    assert run([*cli(unpacked), "where"], env, cwd=user).code == 0
+    assert run([*cli(unpacked), "member", "add", "Frank"], env, cwd=user).code == 0
+    refused = run([*cli(unpacked), "ballot", "vote", seed, "--member", "A", "--question", "10",
+                   "--ranking", "10B"], env, cwd=user)
+    assert refused.code == 2 and "seed data" in refused.stderr, refused
+    assert "Traceback" not in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    refused = run([*cli(unpacked), "--data", seed.parents[2], "member", "add", "Mallory"], env,
+                  cwd=user)
+    assert refused.code == 2 and "seed data" in refused.stderr, refused
+    assert digest() == before
