@@ -61,6 +61,9 @@ def pack(folder: Path) -> Path:
         # level 6 (gzip's own default), not tarfile's 9: much faster, hardly larger
         with tarfile.open(archive, "w:gz", compresslevel=6) as tar:
             tar.add(folder, arcname=NAME)
+            app = DIST / f"{NAME}.app"  # macOS: the app as Finder opens it, beside
+            if target.system == "macos" and app.is_dir():
+                tar.add(app, arcname=app.name)
     else:
         base = DIST / name[: -len(target.archive_suffix)]
         archive = Path(shutil.make_archive(str(base), target.archive_format, root_dir=DIST,

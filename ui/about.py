@@ -158,7 +158,7 @@ class AboutDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         self.copy_button = self.buttons.addButton("&Copy", QDialogButtonBox.ButtonRole.ActionRole)
         self.copy_button.setToolTip("Copy these facts as text, for a bug report")
-        self.copy_button.clicked.connect(self.copy)
+        self.copy_button.clicked.connect(lambda: self.copy())
         self.buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)
         layout.addWidget(self.browser)

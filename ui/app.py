@@ -102,6 +102,13 @@ def _warm_gap_search() -> None:
     threading.Thread(target=warm_up, name="gap-warm-up", daemon=True).start()
 
 
+def _say(text: str) -> None:
+    """A line on standard output, which the windowed app of the Windows bundle has
+    not (sys.stdout is None there)."""
+    if sys.stdout is not None:
+        print(text, flush=True)
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     from rulesbook.cli import VersionAction  # the command line's: one --version
 
@@ -158,10 +165,10 @@ def main(argv: list[str] | None = None,
     if args.startup_probe:
         def probe() -> None:
             if launcher.ready_at is not None:
-                print(f"ready {launcher.ready_at - _T0:.3f}", flush=True)
+                _say(f"ready {launcher.ready_at - _T0:.3f}")
                 app.quit()
             elif launcher.problems_dialog is not None:
-                print("failed", flush=True)
+                _say("failed")
                 app.quit()
             else:
                 QTimer.singleShot(5, probe)

@@ -23,7 +23,8 @@ class VersionAction(argparse.Action):
                  values: object, option_string: str | None = None) -> None:
         from ..version import version_line
 
-        print(version_line(parser.prog.split()[0]), flush=True)
+        if sys.stdout is not None:  # None in a windowed program (the Windows app)
+            print(version_line(parser.prog.split()[0]), flush=True)
         parser.exit(0)
 
 
