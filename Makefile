@@ -1,10 +1,15 @@
 # Rulesbook: the two commands are `make run` and `make test`.
 PYTHON ?= python3
 VENV   ?= .venv
+# a venv keeps its programs in Scripts/ on Windows, bin/ elsewhere
+ifeq ($(OS),Windows_NT)
+BIN    := $(VENV)/Scripts
+else
 BIN    := $(VENV)/bin
+endif
 PY     := $(BIN)/python
 
-.PHONY: run test test-slow bench lint typecheck fuzz screenshots install install-test clean lock test-newest
+.PHONY: run test test-slow bench lint typecheck fuzz screenshots install install-test clean lock test-newest bundle test-bundle
 
 # The versions we test are the versions we install: both targets install from a
 # hash-pinned lock generated from pyproject.toml (`make lock` refreshes it).
@@ -66,8 +71,20 @@ lock: $(BIN)/activate
 test-newest: install-test
 	$(PY) tools/test_newest.py $(PYTEST_ARGS)
 
+# The self-contained bundle for this computer (PyInstaller, bundle/rulesbook.spec):
+# dist/Rulesbook/ (the app Rulesbook, the command line rulesbook) and the archive a
+# user unpacks, dist/Rulesbook-<version>-<system>-<machine>.tar.gz (.zip on Windows).
+# Only Python runs in these recipes: the same on Linux, Windows and macOS.
+bundle: install-test
+	$(PY) bundle/build.py
+
+# The bundle and the wheel tested as a user meets them (tests/bundle: an empty
+# home, no venv on PATH); not in `make test`. Run `make bundle` first.
+test-bundle: install-test
+	$(PY) -m pytest -m "bundle or wheel" tests/bundle $(PYTEST_ARGS)
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info
 
 .PHONY: screenshots
 screenshots: install-test

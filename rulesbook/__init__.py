@@ -25,13 +25,14 @@ if TYPE_CHECKING:  # the names as the checker sees them; at run time __getattr__
     from .model import Rulebook as Rulebook
     from .model import Topic as Topic
 
+    __version__: str  # the installed version (rulesbook.version)
+
 _ERRORS = frozenset({"DataFileError", "LibraryError", "Problem", "RulesbookError",
                      "UnknownReferenceError"})
 _MODEL = frozenset({"Edition", "Member", "Note", "Proposal", "Rule", "Rulebook", "Topic"})
 _LOADING = frozenset({"load_library", "validate_folder"})  # the library with every check
 
-__all__ = sorted(_ERRORS | _MODEL | _LOADING | {"Library"})
-__version__ = "0.1.0"
+__all__ = sorted(_ERRORS | _MODEL | _LOADING | {"Library", "__version__"})
 
 
 def __getattr__(name: str) -> Any:  # Any: the checker sees the names imported above
@@ -44,6 +45,10 @@ def __getattr__(name: str) -> Any:  # Any: the checker sees the names imported a
         from . import loading as module
     elif name == "Library":
         from . import library as module
+    elif name == "__version__":
+        from .version import version
+
+        return version()
     else:
         raise AttributeError(f"module 'rulesbook' has no attribute {name!r}")
     value = getattr(module, name)

@@ -24,9 +24,19 @@ FOLDER_NAME = "rules"
 
 
 def bundled_data_dir() -> Path:
-    """The ``rules_data`` folder shipped with the package (checkout or wheel): seed
-    data, never written."""
-    return Path(str(resources.files("rules_data")))
+    """The ``rules_data`` folder shipped with the package (checkout, wheel or the
+    self-contained bundle): seed data, never written.
+
+    ``importlib.resources`` answers a folder for a checkout or a wheel; the
+    bundle's importer (PyInstaller's) answers a ``MultiplexedPath``, whose text is
+    no path: there, the folder of the package's ``__file__``, which the bundle lays
+    out as a wheel does."""
+    files = resources.files("rules_data")
+    if isinstance(files, Path):
+        return files
+    import rules_data
+
+    return Path(rules_data.__file__).parent
 
 
 def user_rules_dir() -> Path:

@@ -238,8 +238,16 @@ def report_markdown(library: Library, case: Case,
     if case.notes:
         lines += ["## Notes", "", md_escape(case.notes), ""]
     lines += ["Referee: ______________________   Signed: ______________________", "", "</div>",
-              ""]
+              "", _written_by(), ""]
     return "\n".join(lines), svg
+
+
+def _written_by() -> str:
+    """The report's last line: which program wrote it (so that a committee reading a
+    report later knows which version's rules engine decided what it says)."""
+    from .version import version
+
+    return f"*Report written by Rulesbook {md_escape(version())}.*"
 
 
 _CSS = """body{font-family:Georgia,serif;max-width:46em;margin:2em auto;color:#212121}
@@ -250,11 +258,14 @@ figure{margin:1em 0}div.decision{page-break-inside:avoid;break-inside:avoid}"""
 
 def report_html(library: Library, case: Case, edition: str | None = None) -> str:
     """The standalone HTML report for ``case``."""
+    from .version import version
+
     text, svg = report_markdown(library, case, edition)
     body = markdown.markdown(text, extensions=["tables", "md_in_html"], output_format="html")
     body = body.replace(f"<p>{_DIAGRAM}</p>", f"<figure>{svg}</figure>" if svg else "")
     title = html.escape(f"Dispute report: {case.title}")
     return (f"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<meta name=\"generator\" content=\"Rulesbook {html.escape(version())}\">\n"
             f"<title>{title}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"
             f"</body>\n</html>\n")
 

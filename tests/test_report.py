@@ -83,3 +83,15 @@ def test_a_broken_record_is_an_error_not_a_report(library, capture_case):
     case = dataclasses.replace(capture_case, moves="1. 11-15 22-18 2. 10-14 18x11", disputed_ply=None)
     with pytest.raises(GameRecordError, match="cannot be played"):
         record_view(case)
+
+
+def test_the_report_names_the_program_that_wrote_it(library, capture_case):
+    """Issue 32: a committee reading a report later knows which version decided it."""
+    from rulesbook.version import version
+
+    page = report_html(library, capture_case)
+    assert f'<meta name="generator" content="Rulesbook {version()}">' in page
+    assert f"Report written by Rulesbook {version()}." in page
+    text, _svg = report_markdown(library, capture_case)
+    last = text.rstrip().splitlines()[-1].replace("\\", "")  # Markdown's escapes undone
+    assert last == f"*Report written by Rulesbook {version()}.*"

@@ -102,12 +102,29 @@ def _warm_gap_search() -> None:
     threading.Thread(target=warm_up, name="gap-warm-up", daemon=True).start()
 
 
+def _say(text: str) -> None:
+    """A line on standard output, which the windowed app of the Windows bundle has
+    not (sys.stdout is None there)."""
+    if sys.stdout is not None:
+        print(text, flush=True)
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    from rulesbook.cli import VersionAction  # the command line's: one --version
+
     parser = argparse.ArgumentParser(prog="rulesbook-app", description=__doc__)
     parser.add_argument("--data", metavar="DIR", help="the rules data folder to open")
     parser.add_argument("--startup-probe", action="store_true",
                         help=argparse.SUPPRESS)  # print the time to a usable window and quit
+    parser.add_argument("--version", action=VersionAction,
+                        help="print the version of Rulesbook and exit")
+    parser.add_argument("--smoke-test", nargs=2, metavar=("FILE", "OUTDIR"),
+                        help="check this installation: open a PDN file, find its illegal "
+                             "move, save the case and the report in OUTDIR, quit (ui/smoke.py)")
+    parser.add_argument("--smoke-game", metavar="N", type=int, default=1,
+                        help="the game of FILE the smoke test opens (from 1)")
     return parser.parse_args(argv)
+
 
 
 def _call_when_ready(callback: Callable[[QApplication, Launcher], None], app: QApplication,
@@ -128,6 +145,11 @@ def main(argv: list[str] | None = None,
     library load has shown the window (tests/ui/app_harness.py drives a real app
     process through it; nothing in the shipped app passes it)."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.smoke_test and when_ready is None:
+        from .smoke import SmokeTest
+
+        record, outdir = args.smoke_test
+        when_ready = SmokeTest(record, outdir, game=args.smoke_game, started=_T0)
     QApplication.setHighDpiScaleFactorRoundingPolicy(
         Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
     existing = QApplication.instance()
@@ -143,10 +165,10 @@ def main(argv: list[str] | None = None,
     if args.startup_probe:
         def probe() -> None:
             if launcher.ready_at is not None:
-                print(f"ready {launcher.ready_at - _T0:.3f}", flush=True)
+                _say(f"ready {launcher.ready_at - _T0:.3f}")
                 app.quit()
             elif launcher.problems_dialog is not None:
-                print("failed", flush=True)
+                _say("failed")
                 app.quit()
             else:
                 QTimer.singleShot(5, probe)

@@ -2,7 +2,6 @@
 in force, menus, status bar; layout and choices persist in QSettings."""
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -12,6 +11,7 @@ from PySide6.QtCore import QSettings, QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QFileDialog,
     QLabel,
     QLineEdit,
@@ -28,13 +28,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook import Library, __version__
+from rulesbook import Library
 from rulesbook.rulesfolder import FolderStatus, SyncResult
 from rulesbook.rulesfolder.errors import Resolution
 from rulesbook.storage import SaveError
 
 from .controller import AppController
-from .dialogs import Choice, Icon, Role, ask, message_box, warn
+from .dialogs import Choice, Role, ask, warn
 from .export import export_html, export_pdf
 from .folder import FolderController, describe_status
 from .login import LoginAsker
@@ -164,6 +164,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.start_notice)  # never under a message
         self.start_notice.setVisible(bool(notices))
 
+        self.about_dialog: QDialog | None = None  # Help > About, once opened
         self._build_menus()
 
         controller.libraryLoaded.connect(self._on_library)
@@ -508,22 +509,19 @@ class MainWindow(QMainWindow):
 
     # -- about ---------------------------------------------------------------------
     def about_text(self) -> str:
-        library = self.controller.library
-        edition = ""
-        if library is not None and self.controller.edition_id:
-            ed = library.edition(self.controller.edition_id)
-            edition = f"{ed.title} ({ed.id}, {ed.date})"
-        return (f"<h3>Rulesbook {html.escape(__version__)}</h3>"
-                "<p>Rules knowledge and dispute resolution for the American Pool "
-                "Checkers Association.</p>"
-                f"<p><b>Data folder:</b> {html.escape(str(self.controller.data_dir))}<br/>"
-                f"<b>Edition in force:</b> {html.escape(edition or 'none')}</p>")
+        from .about import about_facts, about_html
+
+        return about_html(about_facts(self.controller))
 
     def about(self) -> None:
-        box, _answers = message_box(self, Icon.Information, "About Rulesbook", "")
-        box.setTextFormat(Qt.TextFormat.RichText)  # about_text() escapes every data text
-        box.setText(self.about_text())
-        box.exec()
+        """Help > About: a window of its own (ui/about.py), not modal."""
+        from .about import AboutDialog
+
+        if self.about_dialog is not None:
+            self.about_dialog.close()
+            self.about_dialog.deleteLater()
+        self.about_dialog = AboutDialog(self.controller, self)
+        self.about_dialog.show()
 
     def _about_qt(self) -> None:
         QMessageBox.aboutQt(self, "About Qt")

@@ -11,6 +11,23 @@ import sys
 from typing import TextIO
 
 
+class VersionAction(argparse.Action):
+    """``--version``: ``rulesbook 0.2.0`` on stdout, exit 0 (the number is looked up
+    only when asked: reading the package metadata costs every other command time)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from ..version import version_line
+
+        if sys.stdout is not None:  # None in a windowed program (the Windows app)
+            print(version_line(parser.prog.split()[0]), flush=True)
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .common import OneLineParser
 
@@ -22,8 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--data", metavar="DIR", default=None,
         help="data folder to use instead of your rules folder (`rulesbook where`)",
     )
+    parser.add_argument("--version", action=VersionAction,
+                        help="print the version of Rulesbook and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     from . import (
+        about_cmds,
         ballot_cmds,
         draughts_cmds,
         folder_cmds,
@@ -37,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # the groups of sub-commands, in help order
     for group in (library_cmds, draughts_cmds, pdn_cmds, rulings_cmds, ballot_cmds,
-                  member_cmds, proposal_cmds, reconstruct_cmds, folder_cmds):
+                  member_cmds, proposal_cmds, reconstruct_cmds, folder_cmds, about_cmds):
         group.register(sub)
     return parser
 

@@ -22,6 +22,7 @@ from ..library import Library
 from ..model import Proposal, Rule
 from ..yamlio import load_file, loads_bytes
 from .repo import StrPath, head_id, open_repo, read_object
+from .trailer import split_trailer
 
 
 class HistoryEntryJson(TypedDict):
@@ -34,6 +35,7 @@ class HistoryEntryJson(TypedDict):
     change: str
     edition: str | None
     ballot: str | None
+    program_version: str | None
 
 
 class EditionChangeJson(TypedDict):
@@ -70,11 +72,13 @@ class HistoryEntry:
     change: str  # "added" | "changed" | "removed" | "adopted" | "repealed"
     edition: str | None = None
     ballot: str | None = None
+    #: the version of Rulesbook that made the commit (its trailer; None: another program)
+    program_version: str | None = None
 
     def to_dict(self) -> HistoryEntryJson:
         return {"commit": self.commit, "date": self.date, "author": self.author,
                 "message": self.message, "change": self.change, "edition": self.edition,
-                "ballot": self.ballot}
+                "ballot": self.ballot, "program_version": self.program_version}
 
 
 @dataclass(frozen=True)
@@ -182,10 +186,10 @@ class _Reader:
 def _entry(commit: Commit, change: str, edition: str | None = None,
            ballot: str | None = None) -> HistoryEntry:
     when = datetime.fromtimestamp(commit.author_time, tz=timezone.utc)
+    message, program = split_trailer(commit.message.decode("utf-8", "replace"))
     return HistoryEntry(commit.id.decode(), when.isoformat().replace("+00:00", "Z"),
-                        commit.author.decode("utf-8", "replace"),
-                        commit.message.decode("utf-8", "replace").strip(), change,
-                        edition, ballot)
+                        commit.author.decode("utf-8", "replace"), message, change,
+                        edition, ballot, program)
 
 
 def _edition_concerns(edition: dict[str, object], ref: str) -> bool:

@@ -24,6 +24,7 @@ from dulwich.repo import Repo
 from ..storage import atomic_write_bytes
 from .errors import NotARulesFolder, RulesFolderError
 from .remote_safety import check_collisions, check_name
+from .trailer import with_version_trailer
 from .where import MARKER as MARKER
 from .where import StrPath as StrPath
 from .where import find_rules_folder as find_rules_folder
@@ -240,7 +241,8 @@ def make_commit(repo: Repo, tree: ObjectID, parents: list[ObjectID], message: st
     commit.commit_time = commit.author_time = int(time.time())
     commit.commit_timezone = commit.author_timezone = 0
     commit.encoding = b"UTF-8"
-    commit.message = (message.rstrip("\n") + "\n").encode("utf-8")
+    # which program wrote it (rulesbook.rulesfolder.trailer)
+    commit.message = (with_version_trailer(message) + "\n").encode("utf-8")
     repo.object_store.add_object(commit)
     return commit.id
 

@@ -13,6 +13,7 @@ import yaml
 from dulwich.repo import Repo
 
 from rulesbook.cli import main
+from rulesbook.rulesfolder.trailer import split_trailer
 
 # The source's own words (seeds/apca-proposed-rules-with-amendments.txt): "A = Pecan;
 # B = shotgun; C = Kacher; D = Blaine; E = Moochie, and others will be given identifying
@@ -75,7 +76,10 @@ def commits(folder) -> list[str]:
     """The folder's commits, newest first, without the signing keys' set-up that
     :func:`with_key` adds before a member's first proposal."""
     with Repo(str(folder)) as repo:
-        return [m for m in (w.commit.message.decode().strip() for w in repo.get_walker())
+        # the messages without the trailer naming the program (issue 32)
+        messages = (split_trailer(w.commit.message.decode())[0].strip()
+                    for w in repo.get_walker())
+        return [m for m in messages
                 if not re.fullmatch(r"Member \w+: (new signing key|role \w+)", m)]
 
 

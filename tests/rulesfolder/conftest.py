@@ -8,6 +8,7 @@ import pytest
 from dulwich.repo import Repo
 
 from rulesbook.cli import main
+from rulesbook.rulesfolder.trailer import split_trailer
 
 from .computers import on_computer_of
 
@@ -52,19 +53,23 @@ def rb(capsys):
 @dataclass(frozen=True)
 class LogEntry:
     id: str
-    message: str
+    message: str   # without the trailer naming the program (rulesfolder/trailer.py)
     author: str
     committer: str
     parents: int
+    program_version: str | None = None  # the trailer's (None: another program's commit)
 
 
 def log(folder: Path) -> list[LogEntry]:
     """Newest first."""
     with Repo(str(folder)) as repo:
-        return [LogEntry(w.commit.id.decode(), w.commit.message.decode().strip(),
-                         w.commit.author.decode(), w.commit.committer.decode(),
-                         len(w.commit.parents))
-                for w in repo.get_walker()]
+        entries = []
+        for w in repo.get_walker():
+            message, program = split_trailer(w.commit.message.decode())
+            entries.append(LogEntry(w.commit.id.decode(), message, w.commit.author.decode(),
+                                    w.commit.committer.decode(), len(w.commit.parents),
+                                    program))
+        return entries
 
 
 def file_bytes(folder: Path) -> dict[str, bytes]:

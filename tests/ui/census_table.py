@@ -106,9 +106,11 @@ EXPECT: dict[str, Expect] = {
         or c.window.nav.setVisible(True)),
     "menu/View/Full Screen": Expect(
         check=lambda c, _b: ok(c.window.isFullScreen()) or c.window.showNormal()),
-    "menu/Help/About Rulesbook": Expect(
-        prepare=lambda c: c.dialogs.buttons.append("&OK"),
-        check=lambda c, _b: ok(shown(c, "message", "About Rulesbook"))),
+    "menu/Help/About Rulesbook": Expect(  # a window of its own, not modal (ui/about.py)
+        check=lambda c, _b: ok(c.window.about_dialog is not None
+                               and c.window.about_dialog.isVisible()
+                               and c.window.about_dialog.windowTitle() == "About Rulesbook")
+        or c.window.about_dialog.close()),
     "menu/Help/About Qt": Expect(check=lambda c, _b: ok(shown(c, "about-qt", "About Qt"))),
     # -- Rules, Compare, Editions --------------------------------------------------------------
     "rules/Back": Expect(

@@ -12,6 +12,8 @@ from PySide6.QtWidgets import QMessageBox
 from rulesbook.cli import main
 from rulesbook.rulesfolder import init_folder, open_repo
 from rulesbook.rulesfolder.sync import commit_pending
+from rulesbook.rulesfolder.trailer import split_trailer
+from rulesbook.version import version
 from tests.rulesfolder.computers import on_computer_of
 
 BALLOT = "apca/ballots/2026-committee.yaml"
@@ -185,7 +187,9 @@ def test_a_case_file_saved_from_the_board_into_the_folder_is_one_commit(qtbot, t
     assert ws.save_case(target)
     with open_repo(folder) as repo:
         head = repo[repo.head()]
-        assert head.message.decode().strip() == "Case file: club-dispute.yaml"
+        # the message, and the trailer naming the program that wrote it (issue 32)
+        assert split_trailer(head.message.decode()) == ("Case file: club-dispute.yaml",
+                                                        version())
         assert len(head.parents) == 1
     from rulesbook.loading import load_library
 
@@ -207,7 +211,8 @@ def test_a_key_created_in_the_app_is_one_commit_by_the_member(open_ballots, tmp_
                 ["members"] if m["id"] == "A")
     with open_repo(folder) as repo:
         head = repo[repo.head()]
-        assert head.message.decode().strip() == "Member A: new signing key"
+        assert split_trailer(head.message.decode()) == ("Member A: new signing key",
+                                                        version())
         assert head.author.decode().startswith(f"{name} (member A)")
         assert len(head.parents) == 1
     from rulesbook.rulesfolder import folder_status

@@ -11,6 +11,7 @@ from dulwich.repo import Repo
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QInputDialog
 
+from rulesbook.rulesfolder.trailer import split_trailer
 from tests.ui.conftest import copy_data
 
 # rule 28's first and last sentences with "fifteen" for "thirteen" (see
@@ -46,7 +47,8 @@ def open_app(qtbot, settings, folder):
 
 def commits(folder) -> list[str]:
     with Repo(str(folder)) as repo:
-        return [w.commit.message.decode().strip() for w in repo.get_walker()]
+        # the messages without the trailer naming the program (issue 32)
+        return [split_trailer(w.commit.message.decode())[0] for w in repo.get_walker()]
 
 
 def answer_input(monkeypatch, *texts):
