@@ -21,21 +21,22 @@ from .datapath import chosen_data_dir
 from .errors import LibraryError, Problem
 from .library import Library, LibraryCheck
 
-__all__ = ["library_checks", "load_library", "validate_folder"]
+__all__ = ["library_checks", "load_library", "record_problems", "validate_folder"]
 
 
 def library_checks() -> tuple[LibraryCheck, ...]:
     """The checks across files of the rulings (incidents, ``rulings:`` of rules and
-    proposals, case files), of the ballots (ballots, member ballots, the seal
-    chain of the editions) and of the proposals' authors' signatures, in the order
-    they report."""
+    proposals, case files) and of the ballots (ballots, member ballots, the seal
+    chain of the editions), in the order they report. What a member could forge in
+    a record that is otherwise well formed (a proposal not its author's, a text not
+    the one voted on or adopted) is :func:`record_problems`: reported, refused by
+    sync and serve, but the folder still opens."""
     # Imported here, not at the top: the command line imports this module for every
     # command, and the rulings catalogue costs a few tenths of a second to import.
     from .ballots.checks import check_library as check_ballots
-    from .proposing.checks import check_library as check_proposals
     from .rulings.checks import check_library as check_rulings
 
-    return (check_rulings, check_ballots, check_proposals)
+    return (check_rulings, check_ballots)
 
 
 def load_library(path: str | os.PathLike[str] | None = None) -> Library:
@@ -58,6 +59,16 @@ def validate_folder(path: str | os.PathLike[str] | None = None) -> list[Problem]
         library = load_library(path)
     except LibraryError as exc:
         return exc.problems
-    from .ballots.texts import text_problems
+    return record_problems(library)
 
-    return sorted(text_problems(library))
+
+def record_problems(library: Library) -> list[Problem]:
+    """The records of a loaded folder that are not what their signers signed: the
+    proposals that are not their author's (:mod:`rulesbook.proposing.checks`) and the
+    texts that are not the ones a ballot or an adopted edition recorded
+    (:mod:`rulesbook.ballots.texts`). ``validate`` reports them, ``sync`` and
+    ``serve`` refuse them; the folder still loads, so the app can show them."""
+    from .ballots.texts import text_problems
+    from .proposing.checks import folder_problems
+
+    return sorted(folder_problems(library) + text_problems(library))

@@ -39,6 +39,25 @@ def proposal_records(data: Mapping[str, Any]
                 yield book, f"{book}:{rule.get('id')}", record, ("rules", i, "proposals", k)
 
 
+def folder_problems(library: Library) -> list[Problem]:
+    """:func:`check_library` on the rulebooks and members of ``library``'s folder,
+    read again with their lines: a proposal that is not its author's is reported by
+    ``validate`` (and refused by ``sync`` and ``serve``) but does not stop the folder
+    loading, so the app still opens it and the referee sees what is wrong."""
+    from pathlib import Path
+
+    from ..yamlio import load_file
+
+    root = Path(library.root)
+    rulebooks = [load_file(p, p.relative_to(root).as_posix())
+                 for p in sorted(root.rglob("rulebook.yaml"))
+                 if not any(part.startswith(".") for part in p.relative_to(root).parts)]
+    members = root / "members.yaml"
+    docs = {"rulebook": rulebooks,
+            "members": [load_file(members, "members.yaml")] if members.is_file() else []}
+    return check_library(library, docs)
+
+
 def check_library(library: Library,
                   docs: Mapping[str, Sequence[LoadedYaml]]) -> list[Problem]:
     members = docs.get("members", [])

@@ -38,7 +38,7 @@ class TreeProblems:
 
 def tree_problems(repo: Repo, files: Mapping[str, ObjectID]) -> TreeProblems:
     """Load the folder ``files`` describes with every check."""
-    from ..loading import load_library
+    from ..loading import load_library, record_problems
 
     with tempfile.TemporaryDirectory(prefix="rulesbook-check-") as tmp:
         root = Path(tmp)
@@ -50,7 +50,8 @@ def tree_problems(repo: Repo, files: Mapping[str, ObjectID]) -> TreeProblems:
             library = load_library(root)
         except LibraryError as exc:
             return TreeProblems(folder=tuple(exc.problems))
-        return TreeProblems(chain=tuple(edition_chain_problems(library)))
+        return TreeProblems(folder=tuple(record_problems(library)),
+                            chain=tuple(edition_chain_problems(library)))
 
 
 def commit_problems(repo: Repo, commit: ObjectID) -> TreeProblems:

@@ -181,12 +181,19 @@ def test_attack_1_an_adopted_text_rewritten_even_with_history_and_a_fresh_clone(
     # the history rewritten (the forged text in the adopting commit itself), force-pushed
     _force_push_rewritten(chair, bare, "apca/rulebook.yaml", [(ADOPTED, FORGED)])
     fresh = tmp_path / "fresh"
-    rb.run("D", "clone", bare, fresh, "--quiet")
-    assert FORGED in (fresh / "apca" / "rulebook.yaml").read_text(encoding="utf-8")
-    checked = rb.run("D", "--data", fresh, "validate", code=1)
+    # a fresh clone refuses it, naming the text, the edition and how to see the change
+    refused = rb.run("D", "clone", bare, fresh, "--quiet", code=2)
+    assert ref in refused.err and "edition '2027'" in refused.err
+    assert f"rulesbook history {ref}" in refused.err
+    assert not (fresh / "apca" / "rulebook.yaml").exists()
+    # and the member whose folder holds it (taken with plain git) is told by validate
+    subprocess.run(["git", "-C", str(member), "fetch", "-q", str(bare), "main"], check=True)
+    subprocess.run(["git", "-C", str(member), "reset", "-q", "--hard", "FETCH_HEAD"], check=True)
+    assert FORGED in (member / "apca" / "rulebook.yaml").read_text(encoding="utf-8")
+    checked = rb.run("B", "--data", member, "validate", code=1)
     assert ref in checked.out and "edition '2027'" in checked.out
     assert "ballot '2027', question '28': the text of " + ref in checked.out
-    shown_d = json.loads(rb.run("D", "--data", fresh, "edition", "show", "2027", "--json",
+    shown_d = json.loads(rb.run("B", "--data", member, "edition", "show", "2027", "--json",
                                 code=1).out)
     assert shown_d["verified"] is False and shown_d["mismatches"][0]["source"] == ref
 
