@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from dulwich.objects import Commit, ObjectID
+from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.refs import Ref
 from dulwich.server import ReceivePackHandler
 
@@ -103,11 +103,17 @@ def refusal(repo: object, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
         problems = commit_problems(repo, new)
     except (RulesFolderError, KeyError) as exc:
         return f"the pushed commit was refused: {exc}"
-    if problems:
+    lines = problems.lines()
+    if not lines and not _is_zero(old):  # signed records are append-only (.record_checks)
+        from .record_checks import shared_record_problems
+
+        lines = shared_record_problems(commit_files(repo, old), commit_files(repo, new),
+                                       lambda sha: read_object(repo, sha, Blob).as_raw_string())
+    if lines:
         head = read_object(repo, new, Commit)
         return (f"the pushed rules folder does not validate, so main was not moved "
                 f"(commit {new.decode()[:10]} by {head.author.decode('utf-8', 'replace')}): "
-                + "; ".join(problems.lines()))
+                + "; ".join(lines))
     return None
 
 

@@ -126,6 +126,28 @@ def test_an_invalid_push_is_refused_with_the_reason_and_never_reaches_members(tm
         assert synced.returncode == 0 and "up to date" in synced.stdout, synced.stderr
 
 
+def test_a_push_that_drops_the_newest_signed_statement_is_refused(tmp_path):
+    """Found by the tester of #27: the append-only rules were checked only by a member's
+    own sync, so a plain git push that cut the newest statement of members.yaml (a
+    revocation, say) reached every fresh clone through the server."""
+    config = str(tmp_path / "config")
+    with rulesbook_serve(tmp_path / "srv.git") as served:
+        folder = shared_folder(tmp_path, served)
+        for words in (("member", "keygen", "--member", "A"), ("member", "role", "A", "chair"),
+                      ("sync", "--quiet")):
+            ok(rulesbook("--data", folder, *words, RULESBOOK_CONFIG=config))
+        before = head(served.bare)
+        members = folder / "members.yaml"
+        text = members.read_text(encoding="utf-8")
+        cut = text.rindex("\n  - ", text.index("registry:"))  # the newest: A named chair
+        members.write_text(text[:cut + 1], encoding="utf-8")
+        git("commit", "-q", "-am", "tidy the registry", cwd=folder)
+        pushed = git("push", served.with_token("alice"), "HEAD:main", cwd=folder, check=False)
+        assert pushed.returncode != 0
+        assert "append-only" in pushed.stderr or "removed" in pushed.stderr, pushed.stderr
+        assert head(served.bare) == before
+
+
 def test_serve_refuses_a_working_folder(tmp_path):
     """Attack 3: a member's push moved a served working folder's branch but not its
     files, and the owner's next change undid it."""
