@@ -95,24 +95,33 @@ def refusal(repo: object, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
                 "push rewrites history; the rules folder's history is append-only): run "
                 "`rulesbook sync`, which fetches and merges first")
     try:
+        # every commit a push adds to main must be a valid rules folder, not only its tip:
+        # the history is append-only, so an invalid commit repaired by a later one would
+        # stay in it for good. (The first push of a folder is checked at its tip only: its
+        # older history may predate today's checks.)
         trees: set[ObjectID] = set()
+        named, lines = new, commit_problems(repo, new).lines()
         for entry in repo.get_walker(include=[new], exclude=None if _is_zero(old) else [old]):
-            if entry.commit.tree not in trees:
-                trees.add(entry.commit.tree)
-                commit_files(repo, entry.commit.id)
-        problems = commit_problems(repo, new)
+            if entry.commit.tree in trees:
+                continue
+            trees.add(entry.commit.tree)
+            commit_files(repo, entry.commit.id)
+            if _is_zero(old) or entry.commit.id == new:
+                continue
+            found = commit_problems(repo, entry.commit.id).lines()
+            if found:  # the walk goes back in time: the oldest invalid commit is named
+                named, lines = entry.commit.id, found
     except (RulesFolderError, KeyError) as exc:
         return f"the pushed commit was refused: {exc}"
-    lines = problems.lines()
     if not lines and not _is_zero(old):  # signed records are append-only (.record_checks)
         from .record_checks import shared_record_problems
 
         lines = shared_record_problems(commit_files(repo, old), commit_files(repo, new),
                                        lambda sha: read_object(repo, sha, Blob).as_raw_string())
     if lines:
-        head = read_object(repo, new, Commit)
+        head = read_object(repo, named, Commit)
         return (f"the pushed rules folder does not validate, so main was not moved "
-                f"(commit {new.decode()[:10]} by {head.author.decode('utf-8', 'replace')}): "
+                f"(commit {named.decode()[:10]} by {head.author.decode('utf-8', 'replace')}): "
                 + "; ".join(lines))
     return None
 

@@ -126,6 +126,26 @@ def test_an_invalid_push_is_refused_with_the_reason_and_never_reaches_members(tm
         assert synced.returncode == 0 and "up to date" in synced.stdout, synced.stderr
 
 
+def test_an_invalid_commit_repaired_later_in_the_same_push_is_refused(tmp_path):
+    """Found by the #28 tester: the server checked only the pushed tip, so a commit that
+    broke the record followed by its revert, pushed together, put an invalid commit in
+    the append-only history for good."""
+    with rulesbook_serve(tmp_path / "srv.git") as served:
+        folder = shared_folder(tmp_path, served)
+        before = head(served.bare)
+        editions = folder / "editions.yaml"
+        editions.write_text(editions.read_text().replace("schema_version: 1",
+                                                         "schema_version: 99"))
+        git("commit", "-q", "-am", "break the record", cwd=folder)
+        broken = git("rev-parse", "HEAD", cwd=folder).stdout.strip()
+        git("revert", "--no-edit", "HEAD", cwd=folder)
+        pushed = git("push", served.with_token("bob"), "HEAD:main", cwd=folder, check=False)
+        assert pushed.returncode != 0
+        assert "does not validate" in pushed.stderr and broken[:10] in pushed.stderr, \
+            pushed.stderr
+        assert head(served.bare) == before
+
+
 def test_a_push_that_drops_the_newest_signed_statement_is_refused(tmp_path):
     """Found by the tester of #27: the append-only rules were checked only by a member's
     own sync, so a plain git push that cut the newest statement of members.yaml (a
