@@ -57,8 +57,10 @@ def validate_folder(path: str | os.PathLike[str] | None = None) -> list[Problem]
     app can show them, but it does not validate)."""
     try:
         library = load_library(path)
-    except LibraryError as exc:
-        return exc.problems
+    except LibraryError as exc:  # the proposals' authors too: they need no loaded library
+        from .proposing.checks import folder_problems
+
+        return sorted(exc.problems + folder_problems(chosen_data_dir(path).folder))
     return record_problems(library)
 
 
@@ -71,4 +73,4 @@ def record_problems(library: Library) -> list[Problem]:
     from .ballots.texts import text_problems
     from .proposing.checks import folder_problems
 
-    return sorted(folder_problems(library) + text_problems(library))
+    return sorted(folder_problems(library.root) + text_problems(library))

@@ -1,6 +1,7 @@
 """The loader's check of proposals: each one its author's (:mod:`.signature`).
 
-:func:`check_library` is a :class:`rulesbook.library.LibraryCheck`: every proposal
+:func:`folder_problems` (run by :func:`rulesbook.loading.validate_folder`, by sync,
+clone and serve; the folder still loads, see :func:`rulesbook.loading.record_problems`): every proposal
 of every rulebook either carries a signature that verifies (by its author, or by
 the secretary acting for them, with a key valid at the signature's time), or is a
 proposal of the source document exactly as it was transcribed. Anything else makes
@@ -9,6 +10,7 @@ naming the proposal and its member.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +20,7 @@ from ..yamlio import LoadedYaml
 from .signature import proposal_problem
 
 if TYPE_CHECKING:
-    from ..library import Library
+    pass
 
 #: where a proposal is in its rulebook file (keys and list positions)
 Where = tuple[str | int, ...]
@@ -39,27 +41,31 @@ def proposal_records(data: Mapping[str, Any]
                 yield book, f"{book}:{rule.get('id')}", record, ("rules", i, "proposals", k)
 
 
-def folder_problems(library: Library) -> list[Problem]:
-    """:func:`check_library` on the rulebooks and members of ``library``'s folder,
+def folder_problems(root: str | os.PathLike[str]) -> list[Problem]:
+    """:func:`check_records` on the rulebooks and members of the folder ``root``,
     read again with their lines: a proposal that is not its author's is reported by
     ``validate`` (and refused by ``sync`` and ``serve``) but does not stop the folder
     loading, so the app still opens it and the referee sees what is wrong."""
     from pathlib import Path
 
+    from ..errors import RulesbookError
     from ..yamlio import load_file
 
-    root = Path(library.root)
-    rulebooks = [load_file(p, p.relative_to(root).as_posix())
-                 for p in sorted(root.rglob("rulebook.yaml"))
-                 if not any(part.startswith(".") for part in p.relative_to(root).parts)]
-    members = root / "members.yaml"
-    docs = {"rulebook": rulebooks,
-            "members": [load_file(members, "members.yaml")] if members.is_file() else []}
-    return check_library(library, docs)
+    folder = Path(root)
+    try:
+        rulebooks = [load_file(p, p.relative_to(folder).as_posix())
+                     for p in sorted(folder.rglob("rulebook.yaml"))
+                     if not any(part.startswith(".") for part in p.relative_to(folder).parts)]
+        members = folder / "members.yaml"
+        docs = {"rulebook": rulebooks,
+                "members": [load_file(members, "members.yaml")] if members.is_file() else []}
+        return check_records(docs)
+    except RulesbookError:  # an unreadable or malformed file: the loader reports it
+        return []
 
 
-def check_library(library: Library,
-                  docs: Mapping[str, Sequence[LoadedYaml]]) -> list[Problem]:
+def check_records(docs: Mapping[str, Sequence[LoadedYaml]]) -> list[Problem]:
+    """Every proposal of ``docs``' rulebooks that is not its author's."""
     members = docs.get("members", [])
     registry = registry_from_doc(members[0]) if members else Registry()
     problems: list[Problem] = []
