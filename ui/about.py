@@ -55,7 +55,7 @@ class AboutFacts:
 
 def _gap_search() -> str:
     """Whether the gap search runs compiled; never loads numba just to say so."""
-    compiled = sys.modules.get("rulesbook.reconstruct.gap_compiled")
+    compiled = sys.modules.get("rulesbook.reconstruct.gap.compiled")
     if compiled is None:
         return "not loaded yet (it is prepared in the background after the start)"
     why = compiled.why_unavailable()

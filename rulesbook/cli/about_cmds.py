@@ -63,7 +63,7 @@ class _Failures(logging.Handler):
 
 
 def _gap_search(warm: bool) -> GapSearchJson:
-    from ..reconstruct import gap_compiled
+    from ..reconstruct.gap import compiled as gap_compiled
 
     seconds: float | None = None
     warmed = False

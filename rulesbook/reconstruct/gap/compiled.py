@@ -50,7 +50,10 @@ def _cache_folder() -> Path:
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
     for name in KERNEL_MODULES:
-        digest.update((here / name).read_bytes())
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:  # not shipped as source (a frozen app): numba cannot cache it
+            digest.update(b"missing " + name.encode())
     return user_cache_dir() / "gap-kernel" / digest.hexdigest()[:16]
 
 
