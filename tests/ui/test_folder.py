@@ -48,6 +48,9 @@ def shared_pair(tmp_path) -> tuple[Path, Path]:
     init_folder(mine)
     assert cli("--data", mine, "member", "keygen", "--member", "A", owner=mine) == 0
     assert cli("--data", mine, "member", "role", "A", "chair", owner=mine) == 0
+    # the chair opens the seed's ballot (its settings signed): it takes votes
+    assert cli("--data", mine, "ballot", "sign", mine / "apca" / "ballots" / "2026-committee.yaml",
+               "--as", "A", owner=mine) == 0
     assert cli("--data", mine, "sync", "--quiet", "--remote", bare) == 0
     assert cli("clone", bare, theirs, "--quiet") == 0
     assert cli("--data", theirs, "member", "keygen", "--member", "B", owner=theirs) == 0
