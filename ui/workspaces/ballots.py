@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, QSettings, QSignalBlocker, Qt
+from PySide6.QtCore import QSettings, QSignalBlocker, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -24,6 +24,7 @@ from rulesbook.ballots import BallotError
 from rulesbook.storage import SaveError
 
 from ..ballots.action_bar import BallotActionBar
+from ..ballots.close_guard import BAD_STYLE, OK_STYLE, CloseGuard
 from ..ballots.controller import BallotConflict, BallotController
 from ..ballots.keypanel import KeyPanel
 from ..ballots.ranking import METHOD_LABELS
@@ -36,24 +37,6 @@ from ..widgets import DocBrowser
 from . import Workspace
 
 QID_ROLE = Qt.ItemDataRole.UserRole + 1
-
-
-OK_STYLE = "QLabel { background: #c8e6c9; color: #1b5e20; padding: 6px; font-weight: bold; }"
-BAD_STYLE = "QLabel { background: #ffcdd2; color: #b71c1c; padding: 6px; font-weight: bold; }"
-
-
-class _CloseGuard(QObject):
-    """Asks before the main window closes while the ballot has unsaved votes."""
-
-    def __init__(self, workspace: BallotsWorkspace):
-        super().__init__(workspace)
-        self.workspace = workspace
-
-    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt API
-        if event.type() == QEvent.Type.Close and not self.workspace.may_discard():
-            event.ignore()
-            return True
-        return False
 
 
 class BallotsWorkspace(Workspace):
@@ -191,7 +174,7 @@ class BallotsWorkspace(Workspace):
         bc.verified.connect(self._verified)
         bc.recoveryFound.connect(self._recovery_found)
         bc.recoveryNotice.connect(self._recovery_notice)
-        self._guard: _CloseGuard | None = None
+        self._guard: CloseGuard | None = None
         self._shown_question: str | None = None
         self._enable()
 
@@ -219,7 +202,7 @@ class BallotsWorkspace(Workspace):
     def _install_guard(self) -> None:
         window = self.window()
         if self._guard is None and window is not self:
-            self._guard = _CloseGuard(self)
+            self._guard = CloseGuard(self)
             window.installEventFilter(self._guard)
 
     # -- unsaved votes --------------------------------------------------------------
