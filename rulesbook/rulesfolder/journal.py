@@ -35,7 +35,7 @@ import shlex
 import sys
 import time
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,13 +129,18 @@ class Journal:
             self.path.unlink()
 
 
+#: completes or rolls back a killed writer's change, saying which
+Finish = Callable[[Path, "JournalEntry"], str]
+
+
 @contextlib.contextmanager
-def folder_lock(root: str | os.PathLike[str]) -> Iterator[Journal]:
+def folder_lock(root: str | os.PathLike[str], finish: Finish) -> Iterator[Journal]:
     """One writer at a time in a rules folder; what a killed writer left is finished
-    first (see the module's description). Yields the writer's journal."""
+    first (see the module's description) by ``finish`` (the git side:
+    :func:`rulesbook.rulesfolder.repo.finish_change`). Yields the writer's journal."""
     root = Path(root).resolve()
     with file_lock(root / ".git" / LOCK_NAME, timeout=30.0):
-        recover(root)
+        recover(root, finish)
         journal = Journal(root)
         _HELD.add(root)
         try:
@@ -153,7 +158,7 @@ def needs_recovery(root: Path) -> bool:
     return (root / ".git" / CHANGE_JOURNAL).exists() and root.resolve() not in _HELD
 
 
-def recover(root: Path) -> str | None:
+def recover(root: Path, finish: Finish) -> str | None:
     """Finish what a killed writer left (the caller holds the folder lock). Returns
     the notice given, or None when there was nothing to do."""
     path = root / ".git" / CHANGE_JOURNAL
@@ -164,7 +169,7 @@ def recover(root: Path) -> str | None:
         return None
     entry = JournalEntry.from_bytes(data)
     cleared = _clear_leftovers(root, entry.started if entry else 0.0)
-    outcome = _finish(root, entry) if entry else "its journal did not read; nothing was undone"
+    outcome = finish(root, entry) if entry else "its journal did not read; nothing was undone"
     path.unlink()
     who = f"`{entry.command}` (process {entry.pid})" if entry else "a command"
     what = f" ({entry.message.splitlines()[0]})" if entry and entry.message else ""
@@ -174,52 +179,6 @@ def recover(root: Path) -> str | None:
         notice += f"; {cleared} lock or temporary file(s) it left were removed"
     warnings.warn(FolderRecovered(notice), stacklevel=3)
     return notice
-
-
-def _finish(root: Path, entry: JournalEntry) -> str:
-    from dulwich.objects import Blob, Commit, ObjectID
-    from dulwich.repo import Repo
-
-    from .repo import _branch_ref, head_id, read_object, stage, worktree_files
-
-    repo = Repo(str(root))
-    try:
-        head = head_id(repo)
-        here = head.decode() if head else None
-        if entry.commit is not None and ObjectID(entry.commit.encode()) in repo.object_store:
-            commit = ObjectID(entry.commit.encode())
-            read_object(repo, commit, Commit)
-            if here == entry.head:
-                repo.refs.set_if_equals(_branch_ref(repo), head, commit)
-                moved = head_id(repo)
-                here = moved.decode() if moved else None
-            if here == entry.commit:
-                stage(repo, list(entry.files))
-                return "its change was completed (the commit was made)"
-        if entry.before is None:
-            return "it had changed nothing"
-        if here != entry.head:
-            return "the branch had moved since, so its files were left as they are"
-        now = worktree_files(root)
-        for rel, file in now.items():
-            if rel not in entry.before:
-                with contextlib.suppress(FileNotFoundError):
-                    file.unlink()
-        restored = 0
-        for rel, sha in entry.before.items():
-            target = root / rel
-            data = read_object(repo, ObjectID(sha.encode()), Blob).as_raw_string()
-            if not target.is_file() or target.read_bytes() != data:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write_bytes(target, data)
-                restored += 1
-        removed = len(set(now) - set(entry.before))
-        if not restored and not removed:
-            return "it had changed nothing yet"
-        return (f"its change was rolled back ({restored + removed} file(s) put back as "
-                f"they were); run it again")
-    finally:
-        repo.close()
 
 
 def _leftovers(root: Path) -> Iterator[Path]:

@@ -31,7 +31,7 @@ from .where import find_rules_folder as find_rules_folder
 from .where import is_rules_folder as is_rules_folder
 
 if TYPE_CHECKING:
-    from .journal import Journal
+    from .journal import Journal, JournalEntry
 
 BRANCH = b"main"
 HEAD_REF = Ref(b"refs/heads/main")
@@ -103,7 +103,7 @@ def folder_lock(root: StrPath) -> Iterator[Journal]:
     a killed writer left is finished first (:mod:`.journal`)."""
     from .journal import folder_lock as journaled_lock
 
-    with journaled_lock(root) as journal:
+    with journaled_lock(root, finish_change) as journal:
         yield journal
 
 
@@ -384,3 +384,46 @@ def init_folder(target: StrPath, source: StrPath | None = None,
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return commit
+
+
+def finish_change(root: Path, entry: JournalEntry) -> str:
+    """Complete or roll back the change of a killed writer whose journal is ``entry``
+    (:mod:`.journal`), saying which."""
+    repo = Repo(str(root))
+    try:
+        head = head_id(repo)
+        here = head.decode() if head else None
+        if entry.commit is not None and ObjectID(entry.commit.encode()) in repo.object_store:
+            commit = ObjectID(entry.commit.encode())
+            read_object(repo, commit, Commit)
+            if here == entry.head:
+                repo.refs.set_if_equals(_branch_ref(repo), head, commit)
+                moved = head_id(repo)
+                here = moved.decode() if moved else None
+            if here == entry.commit:
+                stage(repo, list(entry.files))
+                return "its change was completed (the commit was made)"
+        if entry.before is None:
+            return "it had changed nothing"
+        if here != entry.head:
+            return "the branch had moved since, so its files were left as they are"
+        now = worktree_files(root)
+        for rel, file in now.items():
+            if rel not in entry.before:
+                with contextlib.suppress(FileNotFoundError):
+                    file.unlink()
+        restored = 0
+        for rel, sha in entry.before.items():
+            target = root / rel
+            data = read_object(repo, ObjectID(sha.encode()), Blob).as_raw_string()
+            if not target.is_file() or target.read_bytes() != data:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                atomic_write_bytes(target, data)
+                restored += 1
+        removed = len(set(now) - set(entry.before))
+        if not restored and not removed:
+            return "it had changed nothing yet"
+        return (f"its change was rolled back ({restored + removed} file(s) put back as "
+                f"they were); run it again")
+    finally:
+        repo.close()
