@@ -63,7 +63,7 @@ def one_line_error(err: str) -> bool:
 @pytest.fixture
 def open_ballot_file(tmp_path, library, data_copy, monkeypatch) -> Path:
     """An open ballot; every member has a signing key (votes are signed, issue 15)."""
-    from rulesbook.ballots import build_ballot, save_ballot
+    from rulesbook.ballots import build_ballot, load_registry, save_ballot
     from tests.ballots.helpers import make_keys
 
     monkeypatch.setenv("RULESBOOK_CONFIG", str(tmp_path / "config"))
@@ -71,7 +71,8 @@ def open_ballot_file(tmp_path, library, data_copy, monkeypatch) -> Path:
     keys = make_keys(data_copy)
     path = tmp_path / "ballot.yaml"
     save_ballot(path, build_ballot(library, "test-ballot", method="irv", quorum=3,
-                                   signer=keys["A"], at="2026-02-15T09:00:00Z"))
+                                   signer=keys["A"], at="2026-02-15T09:00:00Z",
+                                   registry=load_registry(data_copy)))
     return path
 
 

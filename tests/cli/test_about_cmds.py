@@ -27,7 +27,7 @@ def test_about_json_names_the_version_and_every_component(capsys):
 
 
 def test_about_warm_up_prepares_the_compiled_search(capsys, tmp_path, monkeypatch):
-    from rulesbook.reconstruct import gap_compiled
+    from rulesbook.reconstruct.gap import compiled as gap_compiled
 
     if not gap_compiled.AVAILABLE:
         pytest.skip(f"numba is not installed here: {gap_compiled.why_unavailable()}")
@@ -37,7 +37,7 @@ def test_about_warm_up_prepares_the_compiled_search(capsys, tmp_path, monkeypatc
 
 
 def test_a_kernel_that_cannot_be_prepared_is_one_line_and_exit_1(capsys, monkeypatch):
-    from rulesbook.reconstruct import gap_compiled
+    from rulesbook.reconstruct.gap import compiled as gap_compiled
 
     def broken() -> None:
         raise RuntimeError("LLVM could not be loaded\nsecond line of advice")

@@ -129,11 +129,13 @@ def test_every_writing_command_leaves_the_installed_package_unchanged(installed,
     rb("init", tmp_path / "fresh")
     # a new member and his proposals (issue 18)
     rb("member", "add", "Frank")
+    rb("member", "keygen", "--member", "F")  # proposals are signed by their author (#27)
+    rb("member", "role", "F", "member")  # the chair confirms his key
     rb("propose", "--member", "F", "--rule", "28", "--kind", "replacement",
        "--text", "The lone king must be caught before the count of fifteen.")
-    rb("proposal", "edit", "apca:28F", "--text",
+    rb("proposal", "edit", "apca:28F", "--member", "F", "--text",
        "The lone king must be caught before the count of fourteen.")
-    rb("proposal", "withdraw", "apca:28F", "--reason", "said better by 28A")
+    rb("proposal", "withdraw", "apca:28F", "--member", "F", "--reason", "said better by 28A")
     from rulesbook.cli.changes import WRITING_COMMANDS
 
     assert set(WRITING_COMMANDS) <= ran, set(WRITING_COMMANDS) - ran  # every one was run

@@ -138,11 +138,11 @@ def test_a_proposal_is_never_saved_with_another_members_key(qtbot, settings, clu
     a proposal by F is refused before anything is written; signed in as F it is F's."""
     from rulesbook.errors import RulesbookError
 
-    win, rules = open_app(qtbot, settings, club)
-    actions = rules.proposal_actions
     from rulesbook.proposing import add_member
 
-    add_member(club, "Frank")
+    add_member(club, "Frank")  # F joined before the app opened the folder
+    win, rules = open_app(qtbot, settings, club)
+    actions = rules.proposal_actions
     keys = win.workspaces["ballots"].ballots.keys
     keys.create("A")  # the chair's key signed in
     before = (club / "apca" / "rulebook.yaml").read_bytes()
