@@ -137,7 +137,6 @@ def test_a_proposal_is_never_saved_with_another_members_key(qtbot, settings, clu
     """Issue #27: the app saved "29F by member F" with the chair's key. Signed in as A,
     a proposal by F is refused before anything is written; signed in as F it is F's."""
     from rulesbook.errors import RulesbookError
-
     from rulesbook.proposing import add_member
 
     add_member(club, "Frank")  # F joined before the app opened the folder
