@@ -26,7 +26,7 @@ class BallotActionBar(QToolBar):
         self.export_button = QPushButton("E&xport My Votes…")
         self.export_button.setToolTip("Save your own votes, signed with your key, to send "
                                       "to the secretary")
-        self.sign_button = QPushButton("Si&gn Settings")
+        self.sign_button = QPushButton("Sign Settings (&J)")
         self.sign_button.setToolTip("Open the ballot: sign its settings (method, threshold, "
                                     "quorum, roll, questions and options) with your key, the "
                                     "chair's or the secretary's; until then it takes no vote")
