@@ -43,14 +43,16 @@ def edition_message(record: Mapping[str, object]) -> bytes:
     return canonical_json({"context": EDITION_CONTEXT, "record": plain(body)})
 
 
-def signer_problem(registry: Registry, member: str, key: str, at: str) -> str | None:
-    """Why ``member`` (with ``key``) cannot sign an edition at ``at`` (None: they can)."""
+def signer_problem(registry: Registry, member: str, key: str, at: str,
+                   doing: str = "adopts an edition") -> str | None:
+    """Why ``member`` (with ``key``) cannot sign at ``at`` what only the chair or the
+    secretary signs (``doing``: an edition by default; None: they can)."""
     why = registry.key_problem(member, key, at)
     if why:
         return why
     role = registry.role_at(member, at)
     if role not in CLOSERS:
-        return (f"only the chair or the secretary adopts an edition (members.yaml gives "
+        return (f"only the chair or the secretary {doing} (members.yaml gives "
                 f"{member} the role {role!r} at {at})")
     return None
 

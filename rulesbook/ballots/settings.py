@@ -21,7 +21,7 @@ from typing import Any
 from .canonical import canonical_json, sha256_of
 from .keys import SigningKey, verify_signature
 from .model import Ballot, BallotError, Opened
-from .registry import CLOSERS, Registry
+from .registry import Registry
 
 SETTINGS_CONTEXT = "rulesbook-ballot-settings/1"
 
@@ -83,14 +83,10 @@ def sign_settings(ballot: Ballot, signer: SigningKey, registry: Registry, at: st
 
 
 def opener_problem(registry: Registry, member: str, key: str, at: str) -> str | None:
-    why = registry.key_problem(member, key, at)
-    if why:
-        return why
-    role = registry.role_at(member, at)
-    if role not in CLOSERS:
-        return (f"only the chair or the secretary opens a ballot (members.yaml gives "
-                f"{member} the role {role!r} at {at})")
-    return None
+    """Why ``member`` (with ``key``) cannot open a ballot at ``at`` (None: they can)."""
+    from .edition_sig import signer_problem
+
+    return signer_problem(registry, member, key, at, "opens a ballot")
 
 
 def how_to_sign(ballot: Ballot) -> str:
