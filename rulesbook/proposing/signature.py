@@ -3,11 +3,13 @@
 A proposal record written by ``rulesbook propose``, ``proposal edit`` or
 ``proposal withdraw`` (or the app) carries ``signed: {by, at, key, signature}``:
 ``by`` is the author (the record's ``member``) or the secretary acting for the
-author, who signs with their own key at ``at``. The signature covers the whole
-record as data (every field but ``signed``: id, member, kind, title, text,
-topics, concerns, notes, rulings, withdrawn), the rulebook it is in and the rule
-it is filed under, under the context ``rulesbook-proposal/1``, so any change to
-any field, or moving it to another rule, no longer verifies.
+author, who signs with their own key at ``at``. The signature covers what the
+author wrote (:data:`AUTHORED`: id, member, kind, title, text, concerns,
+withdrawn), the rulebook it is in and the rule it is filed under, under the
+context ``rulesbook-proposal/1``, so any change to those words, or moving it to
+another rule, no longer verifies. The association's annotations of a proposal
+(``topics``, ``notes``, ``rulings``) are not the author's and are not covered: the
+rulings audit adds and corrects them without the author's key.
 
 **Seed proposals** (A–E's, transcribed from the source document) were never
 signed: nobody held a key then. They are "from the source document": the SHA-256
@@ -32,8 +34,12 @@ SIGNED = "signed"
 ACTING = ("secretary",)  # who may act for an author
 
 
+#: the fields of a proposal its author writes and signs
+AUTHORED = ("id", "member", "kind", "title", "text", "concerns", "withdrawn")
+
+
 def _body(record: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in record.items() if k != SIGNED}
+    return {k: record[k] for k in AUTHORED if k in record}
 
 
 def proposal_message(book: str, rule: str | None, record: Mapping[str, Any], by: str,

@@ -367,3 +367,31 @@ def test_a_seed_proposal_changed_by_hand_fails_validate(rb, tmp_path):
     assert checked.code == 1
     assert ("carries no author signature and is not the source document's text"
             in checked.out)
+
+
+def test_the_seed_list_is_the_shipped_source_documents_proposals():
+    """tools/seed_proposal_digests.py's output is what the program holds."""
+    made = subprocess.run([sys.executable, str(REPO / "tools" / "seed_proposal_digests.py")],
+                          capture_output=True, text=True, check=True)
+    shipped = (REPO / "rulesbook" / "proposing" / "seed_proposals.py").read_text(encoding="utf-8")
+    assert made.stdout.strip() == shipped.strip()
+
+
+def test_the_associations_annotations_are_not_the_authors_words(tmp_path):
+    """A ruling, note or topic added to a proposal (the rulings audit does this) leaves
+    it its author's; a word of its title or text changed does not."""
+    from rulesbook.ballots.registry import Registry
+    from rulesbook.proposing.checks import proposal_records
+    from rulesbook.proposing.signature import proposal_problem
+    from rulesbook.yamlio import load_file
+
+    data = load_file(REPO / "rules_data" / "apca" / "rulebook.yaml").data
+    book, rule, record, _ = next(r for r in proposal_records(data) if r[2]["id"] == "5A")
+    assert proposal_problem(book, rule, record, Registry()) is None
+    annotated = dict(record, notes=["added by the audit"], topics=["timing"],
+                     rulings=[])
+    assert proposal_problem(book, rule, annotated, Registry()) is None
+    for field in ("text", "title", "kind", "member"):
+        changed = dict(record, **{field: str(record.get(field, "")) + "x"})
+        assert proposal_problem(book, rule, changed, Registry()) is not None, field
+    assert proposal_problem(book, "apca:6", record, Registry()) is not None
