@@ -8,14 +8,19 @@ with its comments and variations, or a plain list of moves.
 """
 from __future__ import annotations
 
+import dataclasses
+import io
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rulesbook.draughts import DraughtsError, Variant
 from rulesbook.draughts.notation import TokenKind, tokenize
 from rulesbook.draughts.pdn import iter_games
-from rulesbook.draughts.pdn_variant import VariantGuess
+from rulesbook.draughts.pdn_model import RawGame
+from rulesbook.draughts.pdn_syntax import SyntaxReader
+from rulesbook.draughts.pdn_variant import VariantGuess, settled
 from rulesbook.reconstruct.record import (
     RecordError,
     check_importable,
@@ -27,7 +32,7 @@ from rulesbook.reconstruct.session import GameRecord, RecordMove
 from rulesbook.textio import visible_controls
 
 __all__ = ["GameChunk", "ImportedRecord", "split_games", "node_line_text", "import_record",
-           "plain_text_notes"]
+           "plain_text_notes", "file_variant_guess"]
 
 
 @dataclass(frozen=True)
@@ -171,6 +176,15 @@ def import_record(text: str, index: int = 0,
         chunk = chunks[index]
         line = chunk.first_line  # errors and moves keep the file's line numbers
         read = read_records(chunk.text, chosen, first_line=line)[0]
+        guess = read.variant_guess
+        if chosen is None and guess is not None and len(guess.fitting) > 1 and len(chunks) > 1:
+            # legal in several variants: the one the file's other games need, as the
+            # command line reads the file (then the app's default); the note says why
+            settled_guess = file_variant_guess(chunks, index)
+            if settled_guess is not None:
+                if settled_guess.chosen != read.variant:
+                    read = read_records(chunk.text, settled_guess.chosen, first_line=line)[0]
+                read = dataclasses.replace(read, variant_guess=settled_guess)
         untyped = read.variant_guess is not None or not _known_gametype(read.tags)
         game = next(iter(iter_games(chunk.text, read.variant, first_line=line)), None)
         if game is not None:
@@ -188,6 +202,29 @@ def import_record(text: str, index: int = 0,
                   for m in read.moves)
     record = GameRecord(read.variant, read.start, moves, read.tags, read.result, comment)
     return ImportedRecord(record, read.problems, read.variant_guess, untyped)
+
+
+def _chunk_games(chunks: Sequence[GameChunk]) -> Iterator[RawGame]:
+    """The raw game of each chunk, in the file's order (an empty game for a part of
+    the file that holds none: it tells no variant, and the numbering stays the chooser's)."""
+    for chunk in chunks:
+        raw = SyntaxReader(io.StringIO(chunk.text), first_line=chunk.first_line).read()
+        yield raw if raw is not None else RawGame(line=chunk.first_line)
+
+
+def file_variant_guess(chunks: Sequence[GameChunk], index: int) -> VariantGuess | None:
+    """The variant game ``index`` of a file is read in when its GameType tag does not
+    name one, settled by the file's other games as the command line settles it
+    (:func:`~rulesbook.draughts.pdn_variant.settled`: a game legal in several variants
+    takes the one the games before it need, or, when none of those tells, the games
+    after it; then the app's default). None when the game's GameType tag is there.
+
+    Only the games up to ``index`` (and, when none of them tells the variants apart,
+    a few after it) are read; each untyped one is played in every variant."""
+    for i, (_raw, guess) in enumerate(settled(_chunk_games(chunks))):
+        if i == index:
+            return guess
+    raise RecordError(f"the file has {len(chunks)} games; there is no game {index + 1}")
 
 
 def _known_gametype(tags: dict[str, str]) -> bool:

@@ -26,6 +26,7 @@ from rulesbook.reconstruct.replay import move_number, replay
 
 if TYPE_CHECKING:
     from rulesbook.draughts.pdn import PdnGame
+    from rulesbook.draughts.pdn_variant import VariantGuess
 
 __all__ = ["RecordMove", "GameRecord", "BoardSession", "SessionError", "record_pdn",
            "record_case_text", "move_number"]
@@ -264,10 +265,13 @@ def _variation_nodes(text: str) -> list[Any]:
     return list(games[0].mainline) if games else []
 
 
-def record_pdn(record: GameRecord, as_written: bool = False) -> str:
+def record_pdn(record: GameRecord, as_written: bool = False,
+               variant_guess: VariantGuess | None = None) -> str:
     """The record as PDN text: the legal moves in the standard form, for other
     programs (or, ``as_written``, every move as it was written), the rest as
-    written."""
+    written. ``variant_guess``: the record had no GameType tag and its variant was
+    read from its moves; then no GameType is written (the writer never stamps a
+    guess, :func:`~rulesbook.draughts.pdn.write_game`)."""
     from rulesbook.draughts.pdn import PdnGame, PdnNode, write_game
 
     played = replay(record.written, start=record.start, variant=record.variant,
@@ -280,7 +284,8 @@ def record_pdn(record: GameRecord, as_written: bool = False) -> str:
         nodes.append(PdnNode(m.text, move=move, comment=m.comment,
                              variations=[_variation_nodes(v) for v in m.variations]))
     game = PdnGame(tags=dict(record.tags), variant=record.variant, start=record.start,
-                   mainline=nodes, result=record.result, comment=record.comment)
+                   mainline=nodes, result=record.result, comment=record.comment,
+                   variant_guess=variant_guess)
     return write_game(game, as_written)
 
 

@@ -168,3 +168,37 @@ def test_a_case_file_keeps_each_move_as_the_scoresheet_wrote_it(tmp_path):
     assert back.record.texts == record.texts
     assert back.record.moves[6].comment == "as written"
     assert "4. 10-14 { as written } 4... 19x10" in record_pdn(record)
+
+
+@pytest.mark.parametrize(("gametype", "variant"), [("21", "english"), ("23", "pool")])
+def test_an_untyped_game_takes_the_variant_the_files_other_games_need(gametype, variant):
+    """#31 Must 2: the board's import reads a record's variant per file, as the
+    command line does. The second game, "1. 11-15 23-19", is legal in pool and in
+    English; the file's first game names its GameType (21 English, 23 pool)."""
+    text = (f'[Event "typed"]\n[GameType "{gametype}"]\n1. 9-14 22-17 *\n\n'
+            '[Event "untyped"]\n1. 11-15 23-19 *\n')
+    imported = import_record(text, 1)
+    assert imported.record.variant.name == variant
+    assert imported.untyped
+    assert imported.variant_guess is not None
+    title = {"english": "English checkers", "pool": "pool checkers"}[variant]
+    assert imported.variant_guess.sentence().endswith(
+        f"; the file's other games need {title} (1 of the 1 game that tells the variants "
+        f"apart)")
+    # the same record alone in its file: nothing tells, the app's default is taken
+    alone = import_record('[Event "untyped"]\n1. 11-15 23-19 *\n')
+    assert alone.record.variant.name == "pool"
+    assert "the app's default is taken" in alone.variant_guess.sentence()
+    # the guess is never stamped into the PDN written back; the user's choice is
+    assert "GameType" not in record_pdn(imported.record, variant_guess=imported.variant_guess)
+    assert "[GameType" in record_pdn(imported.record)
+
+
+def test_the_board_import_reads_each_game_of_an_english_file_as_the_command_line():
+    from rulesbook.reconstruct.record import read_records
+    from tests.datapaths import CORPUS
+
+    text = (CORPUS / "english-oca-2.0.pdn").read_text(encoding="utf-8")
+    cli = [r.variant.name for r in read_records(text)]
+    assert cli == ["english"] * 43  # the corpus README: 43 games, English
+    assert [import_record(text, i).record.variant.name for i in range(43)] == cli

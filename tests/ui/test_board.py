@@ -182,11 +182,17 @@ def test_choose_a_game_of_a_multi_game_file(ws):
     assert ws.open_pdn(path)
     assert asked and asked[0] > 700
     bc = ws.board_controller
-    # no GameType tag; game 3's 27 moves are legal in pool and in English: the
-    # first that fits (pool) is taken and English named; "Read as" changes it
-    assert bc.variant.name == "pool"
-    assert "also in English checkers" in ws.variant_notice.text()
+    # no GameType tag; game 3's 27 moves are legal in pool and in English: the file's
+    # games 1 and 2 are legal in English only (Tinsley's English games, the corpus
+    # README), so English is taken and the note says why; "Read as" changes it
+    assert bc.variant.name == "english"
+    assert ws.variant_notice.text().endswith(
+        "also in pool checkers; the file's other games need English checkers "
+        "(2 of the 2 games that tell the variants apart)")
     combo = ws.variant_notice.combo
+    combo.setCurrentIndex(combo.findData("pool"))
+    combo.activated.emit(combo.currentIndex())
+    assert bc.variant.name == "pool"
     combo.setCurrentIndex(combo.findData("english"))
     combo.activated.emit(combo.currentIndex())
     assert bc.variant.name == "english"

@@ -296,3 +296,48 @@ def test_a_record_started_from_a_set_up_position_hides_the_notice(qtbot, ws):
     ws.use_start_button.click()
     assert ws.board_controller.start.fen() == "W:WK29:BK1,K2,K3"
     assert not ws.variant_notice.isVisible()
+
+
+OCA = CORPUS / "english-oca-2.0.pdn"
+#: the number of games of the OCA collection, as the corpus README publishes it ("43 |
+#: English | clean records from the FMJD PDN test collection")
+OCA_GAMES = 43
+
+
+def test_every_game_of_an_english_collection_opens_as_english_and_says_why(ws, tmp_path):
+    """#31 Must 2: a game legal in several variants takes the variant the file's other
+    games need. The OCA collection is English (corpus README) and has no GameType tag;
+    some of its games are also legal in pool: they open as English, the note says why,
+    and Export PDN does not stamp the guess into the file (and says so)."""
+    from rulesbook.draughts import Position, Variant
+    from rulesbook.draughts.pdn_variant import legal_prefix
+
+    text = OCA.read_text(encoding="utf-8")
+    assert "GameType" not in text
+    bc = ws.board_controller
+    also_pool = []
+    for index in range(OCA_GAMES):
+        ws.choose_game = lambda chunks, i=index: i
+        assert ws.open_pdn(OCA), index
+        assert bc.variant.name == "english", (index, ws.variant_notice.text())
+        note = ws.variant_notice.text()
+        assert ws.variant_notice.isVisible() and note.startswith(
+            "No GameType tag: read as English checkers — "), note
+        texts = [m.text for m in bc.moves]
+        if legal_prefix(Position.start(Variant.named("pool")), texts) == len(texts):
+            also_pool.append(index)
+            assert ("also in pool checkers; the file's other games need English checkers ("
+                    in note), note
+        else:
+            assert "the only variant in which" in note, note
+    assert also_pool  # the collection has games legal in both (the case of #31)
+    # the last of them exported: its variant was guessed, so no GameType is written
+    ws.choose_game = lambda chunks: also_pool[-1]
+    assert ws.open_pdn(OCA)
+    said: list[str] = []
+    bc.export.statusMessage.connect(said.append)
+    out = tmp_path / "game.pdn"
+    bc.export.write_pdn(out)
+    assert "GameType" not in out.read_text(encoding="utf-8")
+    assert said and said[-1].endswith("no GameType tag written: the record had none and was "
+                                      "read as English checkers from its moves"), said

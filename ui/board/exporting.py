@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtGui import QGuiApplication
 
+from rulesbook.draughts.pdn_variant import variant_title
 from rulesbook.reconstruct import record_pdn
 from rulesbook.storage import atomic_write_text
 
@@ -20,8 +21,10 @@ class RecordExport(BoardPart):
     """Export PDN, Copy FEN and the report of the board."""
 
     def pdn(self) -> str:
-        """The record as PDN (tags, moves, comments, variations, result)."""
-        return record_pdn(self._board.record)
+        """The record as PDN (tags, moves, comments, variations, result); no
+        GameType tag when the record had none and its variant was guessed."""
+        board = self._board
+        return record_pdn(board.record, variant_guess=board.files.variant_guess(board.record))
 
     def fen(self) -> str:
         """The position shown (the set-up position in set-up mode) as FEN."""
@@ -38,7 +41,11 @@ class RecordExport(BoardPart):
         """Write the record as PDN to ``path`` atomically (raises
         :class:`rulesbook.storage.SaveError` with a readable message)."""
         atomic_write_text(path, self.pdn())
-        self.statusMessage.emit(f"Exported {path}")
+        guess = self._board.files.variant_guess(self._board.record)
+        self.statusMessage.emit(
+            f"Exported {path}" + (f" — no GameType tag written: the record had none and "
+                                  f"was read as {variant_title(guess.chosen)} from its moves"
+                                  if guess is not None else ""))
 
     def report(self) -> tuple[str, str] | None:
         """The record (and the first illegal move found) for the window's report:

@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import DraughtsError, Variant
+from rulesbook.draughts.pdn_variant import VariantGuess
 from rulesbook.errors import RulesbookError
 from rulesbook.reconstruct import (
     BoardSession,
     GameChunk,
+    GameRecord,
+    ImportedRecord,
     case_findings,
     case_from_session,
     import_record,
@@ -66,6 +69,8 @@ class SessionFiles(QObject):
         #: asked before an import replaces unsaved work, with what would replace it;
         #: False keeps everything as it is (the workspace asks Save / Discard / Cancel)
         self.may_replace: Callable[[str], bool] = lambda _what: True
+        #: the record last imported, as the core read it (None before any import)
+        self.last_import: ImportedRecord | None = None
 
     @property
     def autosave_path(self) -> Path:
@@ -169,8 +174,23 @@ class SessionFiles(QObject):
             f"Imported {source or 'the record'}: {len(board.moves)} plies "
             f"({board.variant.name})" + (f" — {guessed.sentence()}" if guessed else "")
             + (f" — problems: {problems}" if problems else ""))
+        self.last_import = imported
         self.imported.emit(ImportedGame(text, index, source, imported))
         return True
+
+    def variant_guess(self, record: GameRecord) -> VariantGuess | None:
+        """How the variant of ``record`` was guessed, when it is the record last
+        imported from PDN without a GameType tag and is still read in the guessed
+        variant (its moves may have been edited since); None when the record's
+        variant is its GameType's or the user's choice (a Read as, the toolbar, New)."""
+        imported = self.last_import
+        if imported is None or imported.variant_guess is None:
+            return None
+        guess = imported.variant_guess
+        if record.variant != guess.chosen or "GameType" in record.tags \
+                or dict(record.tags) != dict(imported.record.tags):
+            return None
+        return guess
 
     def save_case(self, path: str | Path) -> Path | None:
         """Save the case file (the core's dispute case format) atomically; the core
