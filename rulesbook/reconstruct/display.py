@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from rulesbook.draughts import CountState
+from rulesbook.draughts import CountRules, CountState
 from rulesbook.draughts.notation import plies_text
 from rulesbook.reconstruct.replay import Replay
 from rulesbook.reconstruct.session import GameRecord
@@ -131,7 +131,8 @@ def _strong_side(state: CountState) -> str | None:
         return None
     n = state.strong_side_moves
     extended = state.strong_side_extended_limit
-    text = (f"{state.strong_side.title} is stronger: {n} move{'' if n == 1 else 's'} · "
+    text = (f"{state.strong_side.title} is stronger: {n} move{'' if n == 1 else 's'} "
+            f"since the last capture or man move · "
             + _limit_text(state.strong_side_limit,
                           extended if extended != state.strong_side_limit else None))
     if state.strong_side_extended_reached:
@@ -139,13 +140,22 @@ def _strong_side(state: CountState) -> str | None:
     return text + (" · LIMIT REACHED" if state.strong_side_reached else "")
 
 
-def counts_lines(state: CountState | None, edition: str = "") -> list[tuple[str, str]]:
-    """``(label, text)`` rows of the counts panel for a CountState (or None)."""
+def counts_lines(state: CountState | None, edition: str = "", rules: CountRules | None = None,
+                 source: str = "") -> list[tuple[str, str]]:
+    """``(label, text)`` rows of the counts panel for a CountState (or None).
+    ``rules``: the limits the state was counted with (the 13-count row is left out
+    when they have none: the Standard Laws count no lone king's moves); ``source``:
+    which rules they come from (:func:`rulesbook.rulings.counts_source`), a row."""
     if state is None:
-        return [("Counts", "not available: the record has an illegal move before this ply")]
-    rows = [("13-count (3 kings v 1)",
-             _three_vs_one(state) or "not running (not three kings against one)"),
-            ("Stronger side's count", _strong_side(state) or "not running (material is even)")]
+        rows = [("Counts", "not available: the record has an illegal move before this ply")]
+        return rows + ([("Counts from", source)] if source else [])
+    rows = []
+    if rules is None or rules.three_vs_one_limit is not None \
+            or rules.long_line_limit is not None:
+        rows.append(("13-count (3 kings v 1)",
+                     _three_vs_one(state) or "not running (not three kings against one)"))
+    rows.append(("Stronger side's count",
+                 _strong_side(state) or "not running (material is even)"))
     rep = f"this position has occurred {state.repetitions} time" + \
         ("s" if state.repetitions != 1 else "")
     if state.repetition_limit is not None:
@@ -153,6 +163,8 @@ def counts_lines(state: CountState | None, edition: str = "") -> list[tuple[str,
     if state.repetition_reached:
         rep += " · LIMIT REACHED"
     rows.append(("Repetition", rep))
+    if source:
+        rows.append(("Counts from", source))
     if edition:
         rows.append(("Edition in force", edition))
     return rows

@@ -24,6 +24,7 @@ from .claims import (
     CLAIM_INCIDENTS,
     DrawClaim,
     count_rules_for,
+    counts_source,
     draw_claims,
     draw_claims_from_pdn,
 )
@@ -54,7 +55,7 @@ __all__ = [
     "merged_spans", "open_proposals", "quote_spans", "silences", "specs_for",
     "Basis", "FactTypeError", "GameIncident", "GameRecordError", "Incident", "OUTCOMES", "Ruling",
     "RulingSpec", "RulingsError", "Suggestions", "UnknownCaseError", "UnknownFactError",
-    "UnknownIncidentError", "Verdict", "cases_for_proposal", "compare", "count_rules_for",
+    "UnknownIncidentError", "Verdict", "cases_for_proposal", "compare", "count_rules_for", "counts_source",
     "draw_claims", "draw_claims_from_pdn", "first_illegal_move", "get_case", "get_incident",
     "incident_from_reconstruction", "IncidentSource", "incidents", "rulings_request",
     "load_case_file", "load_cases", "run_case", "verdict_line",

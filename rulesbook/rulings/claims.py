@@ -42,6 +42,36 @@ def count_rules_for(library: Library, edition: str | None = None,
     return CountRules(**params), sources
 
 
+def counts_source(library: Library, edition: str | None = None,
+                  variant: str | Variant | None = None) -> str:
+    """Which rules the counts of a game of ``variant`` come from, in words, for the
+    referee: the rules that set a limit (``"Standard Laws 12 (Drawn Games)"``), and,
+    when the edition in force does not govern the game, who does (an English game:
+    "An English checkers game: the Standard Laws and the ACF guide govern it; the
+    APCA edition in force is for pool checkers.")."""
+    from ..model import split_ref
+
+    _rules, sources = count_rules_for(library, edition, variant)
+    gov = governance(library, variant, edition)
+    by_book: dict[str, list[str]] = {}
+    for ref in dict.fromkeys(sources.values()):
+        book_id, rule_id = split_ref(ref)
+        try:
+            rule = library.rulebook(book_id).rule(rule_id)
+            words = f"{rule.number if rule.number is not None else rule.id} ({rule.title})"
+        except KeyError:
+            words = rule_id
+        by_book.setdefault(book_id, []).append(words)
+    named = []
+    for book_id, rules in by_book.items():
+        book = library.rulebook(book_id)
+        named.append(f"{book.short_title or book.title} {' and '.join(rules)}")
+    where = "; ".join(named) if named else "no rule that governs the game sets a count"
+    if gov.edition_governs:
+        return f"{where}, in the edition in force"
+    return f"{where}. {gov.sentence}"
+
+
 @dataclass(frozen=True)
 class DrawClaim:
     """Whether a draw claim holds at a ply, and the rulings that decide it."""

@@ -141,3 +141,20 @@ def test_draw_claims_of_an_english_game_count_by_the_standard_laws(library):
     assert strong.suggestions.governance.rulebooks == ("standard-laws", "acf-guide")
     pool = draw_claims(library, Position.from_fen("B:WK32:BK1,K2,K3"), [], 0)
     assert pool[0].limit == 13 and pool[0].ref == "apca:28" and pool[1].limit == 30
+
+
+def test_the_counts_of_an_english_game_come_from_the_standard_laws(library):
+    """An English game is counted by Law 12: "within forty of his own moves"; the
+    APCA counts (rule 27's "WITHIN THIRTY MOVES", rule 28's 13-count) are for pool."""
+    from rulesbook.rulings import count_rules_for, counts_source
+
+    laws = normalise((SEEDS / "standard-laws-of-checkers.txt").read_text(encoding="utf-8"))
+    assert normalise("within forty of his own moves") in laws
+    rules, sources = count_rules_for(library, None, "english")
+    assert rules.strong_side_limit == 40 and rules.strong_side_extension == 0
+    assert rules.three_vs_one_limit is None and rules.long_line_limit is None
+    assert set(sources.values()) == {"standard-laws:12"}
+    assert counts_source(library, None, "english") == f"Standard Laws 12 (Drawn Games). {SENTENCE}"
+    pool = counts_source(library, None, "pool")
+    assert pool.startswith("APCA proposed rules 27 ") and "28 (The 13-count)" in pool
+    assert pool.endswith(", in the edition in force")

@@ -335,3 +335,53 @@ def test_the_count_is_the_lone_kings_not_the_move_number(qtbot, ws):
     rows = dict(counts_lines(ws.board_controller.counts.at()))
     assert rows["13-count (3 kings v 1)"].startswith("13 of 13 moves of the lone king · "
                                                      "LIMIT REACHED (1 more move")
+
+
+def counts_rows(ws) -> dict[str, str]:
+    """The Counts tab as the referee reads it: each row's caption and text."""
+    panel = ws.counts_panel
+    form = panel.form
+    rows = {}
+    for row in range(form.rowCount()):
+        name = form.itemAt(row, form.ItemRole.LabelRole).widget().text().rstrip(":")
+        rows[name.replace("&", "")] = form.itemAt(row, form.ItemRole.FieldRole).widget().text()
+    return rows
+
+
+#: two black kings against White's king, English checkers (kings move one square)
+ENGLISH_TWO_V_ONE = "B:WK32:BK1,K2"
+ENGLISH_LINE = "1-5 32-28 5-9 28-24 2-6 24-20 6-10 20-16"
+
+
+def test_the_counts_of_an_english_game_are_the_standard_laws(qtbot, ws):
+    """#31: an English game is counted by the rules that govern it. Standard Laws 12:
+    "within forty of his own moves"; the ACF guide: "The first player has forty of
+    his/her own moves"; neither counts the lone king's moves (no 13-count), the
+    APCA's ("WITHIN THIRTY MOVES", rule 28's 13-count) are for pool."""
+    from tests.datapaths import SEEDS
+
+    laws = (SEEDS / "standard-laws-of-checkers.txt").read_text(encoding="utf-8")
+    guide = (SEEDS / "acf-tournament-director-guide.txt").read_text(encoding="utf-8")
+    assert "within forty of his own moves" in laws and "forty of his/her own moves" in guide
+    assert not any(w in t.lower() for t in (laws, guide) for w in ("thirteen", "13-count"))
+    text = (f'[GameType "21"]\n[SetUp "1"]\n[FEN "{ENGLISH_TWO_V_ONE}"]\n\n'
+            f'{ENGLISH_LINE} *\n')
+    paste(qtbot, ws, text)
+    bc = ws.board_controller
+    assert bc.variant.name == "english" and bc.available_plies == 8
+    step_to(qtbot, ws, 7)  # Black moves first: ply 7 is Black's 4th move
+    rows = counts_rows(ws)
+    assert "13-count (3 kings v 1)" not in rows
+    assert rows["Stronger side's count"] == ("Black is stronger: 4 moves since the last "
+                                             "capture or man move · limit 40")
+    source = rows["Counts from"]
+    assert source.startswith("Standard Laws 12 (Drawn Games)"), source
+    assert "the Standard Laws and the ACF guide govern it; the APCA edition in force is for " \
+           "pool checkers" in source
+    # the same position as a pool game: the edition in force's counts, and it says so
+    paste(qtbot, ws, text.replace('"21"', '"23"').replace(ENGLISH_LINE, "1-5 32-28"))
+    rows = counts_rows(ws)
+    assert bc.variant.name == "pool"
+    assert rows["Stronger side's count"].endswith("limit 30 (+8 extension = 38)")
+    assert rows["Counts from"].startswith("APCA proposed rules 27 "), rows["Counts from"]
+    assert "13-count (3 kings v 1)" in rows

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import CountRules, CountState, Game
+from rulesbook.reconstruct.display import counts_lines
 from rulesbook.rulings import (
     DrawAnnouncement,
     RequestOrigin,
@@ -43,11 +44,15 @@ class CountsController(QObject):
     def __init__(self, board: BoardController):
         super().__init__(board)
         self._board = board
-        self.rules = CountRules()
+        #: the limits given by :meth:`set_rules` (the edition's, for its variant)
+        self.edition_rules = CountRules()
         self.label = ""
+        #: variant name -> (its limits, which rules they come from), from the library
+        self._by_variant: dict[str, tuple[CountRules, str]] = {}
         self.edition_id: str | None = None
         self.library: Library | None = None
         self._for: Replay | None = None
+        self._counted_with = CountRules()
         self._states: list[CountState] = []
         self._announced_for: Replay | None = None
         self._announcements: tuple[DrawAnnouncement, ...] = ()
@@ -56,14 +61,51 @@ class CountsController(QObject):
                   edition_id: str | None = None, library: Library | None = None) -> None:
         """The count limits of the edition in force (``label``: its title); with the
         ``library``, the draw claims are announced as the record reaches them."""
-        self.rules = rules
+        self.edition_rules = rules
         self.label = label
         self.edition_id = edition_id
         if library is not None:
             self.library = library
+        self._by_variant = {}
         self._for = None
         self._announced_for = None
         self.changed.emit()
+
+    def _in_force(self) -> tuple[CountRules, str]:
+        """The limits of the rules that govern the record's variant and which rules
+        they are (an English game: the Standard Laws' forty moves, not the APCA counts);
+        without a library, the limits given by :meth:`set_rules`."""
+        library = self.library
+        if library is None:
+            return self.edition_rules, ""
+        variant = self._board.variant
+        found = self._by_variant.get(variant.name)
+        if found is None:
+            from rulesbook.rulings import count_rules_for, counts_source
+
+            try:
+                rules, _sources = count_rules_for(library, self.edition_id, variant)
+                found = (rules, counts_source(library, self.edition_id, variant))
+            except Exception as exc:  # noqa: BLE001 - keep the board usable
+                found = (self.edition_rules, f"the edition's limits (cannot read the rules "
+                                             f"of this variant: {exc})")
+            self._by_variant[variant.name] = found
+        return found
+
+    @property
+    def rules(self) -> CountRules:
+        """The count limits the record is counted with (its variant's rules)."""
+        return self._in_force()[0]
+
+    @property
+    def source(self) -> str:
+        """Which rules the counts come from, in words ("" without a library)."""
+        return self._in_force()[1]
+
+    def lines(self, ply: int | None = None) -> list[tuple[str, str]]:
+        """The Counts tab's rows at ``ply`` (default: the current ply)."""
+        known = self.rules if self.library is not None else None  # else: not known
+        return counts_lines(self.at(ply), self.label, known, self.source)
 
     def at(self, ply: int | None = None) -> CountState | None:
         """The counts at ``ply`` (default: the current ply), or None past an illegal
@@ -71,15 +113,16 @@ class CountsController(QObject):
         board = self._board
         ply = board.ply if ply is None else ply
         replayed = board.replay
-        if self._for is not replayed:
-            game = Game(board.start, counts=self.rules)
+        rules = self.rules
+        if self._for is not replayed or self._counted_with != rules:
+            game = Game(board.start, counts=rules)
             states = [game.count_state()]
             for move in replayed.played:
                 if move is None:
                     break
                 game.push(move)
                 states.append(game.count_state())
-            self._states, self._for = states, replayed
+            self._states, self._for, self._counted_with = states, replayed, rules
         return self._states[ply] if 0 <= ply < len(self._states) else None
 
     # ------------------------------------------------------------------ announcements

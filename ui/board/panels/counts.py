@@ -1,12 +1,11 @@
 """The Counts tab: the 13-count, the stronger side's count and repetition at the
-ply shown, under the limits of the edition in force (rows from the core's
-:func:`~rulesbook.reconstruct.display.counts_lines`)."""
+ply shown, under the limits of the rules that govern the record's variant (the
+edition in force for pool; the Standard Laws for English checkers), and which
+rules they are (rows from the core's :func:`~rulesbook.reconstruct.display.counts_lines`)."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
-
-from rulesbook.reconstruct.display import counts_lines
 
 from ...widgets import plain_label
 from ..controller import BoardController
@@ -30,7 +29,7 @@ class CountsPanel(QWidget):
         if bc.mode == "setup":
             rows = [("Counts", "shown for the record, not while setting up")]
         else:
-            rows = counts_lines(bc.counts.at(), bc.counts.label)
+            rows = bc.counts.lines()
         heads = [label for label, _text in rows]
         if heads != self._heads:
             # the rows change only with the record's kind of count: rebuilt then,
