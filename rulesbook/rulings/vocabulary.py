@@ -47,6 +47,11 @@ OUTCOMES: dict[str, str] = {
     "not_allowed": "it is not allowed (no penalty is stated: the referee decides what follows)",
     "correct_setup": "the men are placed on their proper squares before the game can start",
     "record_and_turn_in": "the players record the game and turn the scoresheets in to the tournament director",
+    "fresh_pairing": "the players are paired afresh: two players who have already met are not paired again",
+    "repairing_permitted": "pairing the two players again is permitted: the pairing may stand",
+    "bye_to_lowest": "the bye goes to the player with the lowest total who has not already had a bye",
+    "draw_lots": "the referee draws at random among the players who qualify",
+    "three_points": "three points are scored, as for a bye",
 }
 
 class Basis(str, enum.Enum):
