@@ -137,7 +137,15 @@ def report_markdown(library: Library, case: Case,
                     edition: str | None = None) -> tuple[str, str]:
     """(markdown, svg) of the report for ``case``."""
     from .diagram import board_svg
-    from .rulings import compare, fact_words, get_incident, outcome_words, suggest, verdict_words
+    from .rulings import (
+        compare,
+        condition_words,
+        fact_words,
+        get_incident,
+        outcome_words,
+        suggest,
+        verdict_words,
+    )
 
     incident = get_incident(library, case.incident)
     result = suggest(library, case.incident, case.facts, edition, case.variant)
@@ -210,8 +218,8 @@ def report_markdown(library: Library, case: Case,
     for r in result.rulings:
         opts = f" (options: {', '.join(o.replace('_', ' ') for o in r.options)})" \
             if r.options else ""
-        cond = "" if r.applies else (" - applies only if: "
-                                     + ", ".join(f.replace("_", " ") for f in r.unknown_facts))
+        cond = "" if r.applies else (" - applies only if: " + "; ".join(
+            condition_words(r, incident, f) for f in r.unknown_facts))
         lines += [f"### {md_escape(r.ref)} {md_escape(r.title)}", "",
                   f"**{md_escape(outcome_words(r.outcome).capitalize())}**{md_escape(opts)}"
                   f"{md_escape(cond)}. {md_escape(r.summary)}", "",

@@ -95,3 +95,15 @@ def test_the_report_names_the_program_that_wrote_it(library, capture_case):
     text, _svg = report_markdown(library, capture_case)
     last = text.rstrip().splitlines()[-1].replace("\\", "")  # Markdown's escapes undone
     assert last == f"*Report written by Rulesbook {version()}.*"
+
+
+def test_a_ruling_that_applies_only_if_asks_the_referees_question(library):
+    """#31 Must 6: words, not codes. The late arrival case (twenty minutes late): the ACF
+    guide's "Consistently arriving late" is not allowed only if the player is consistently
+    late; the report asks the incident's question with the answer that ruling needs."""
+    case = get_case(library, "late-arrival-twenty-minutes")
+    page = html.unescape(re.sub(r"<[^>]+>", "", report_html(library, case)))
+    rulings = page.split("Rulings under", 1)[1].split("How each", 1)[0]
+    assert ("applies only if: Does this player consistently arrive late (round after "
+            "round)? yes") in rulings, rulings
+    assert "applies only if: consistently late" not in rulings

@@ -46,7 +46,14 @@ from .fromgame import (
 from .quotes import QuoteSpan, find_quote, merged_spans, quote_spans
 from .request import RequestOrigin, RulingsRequest, rulings_request, verdict_line
 from .silences import Fill, Silence, fills, open_proposals, silences
-from .vocabulary import OUTCOMES, Basis, fact_words, outcome_words, verdict_words
+from .vocabulary import (
+    OUTCOMES,
+    Basis,
+    condition_words,
+    fact_words,
+    outcome_words,
+    verdict_words,
+)
 
 __all__ = [
     "AnnouncementLevel", "CLAIM_INCIDENTS", "DrawAnnouncement", "draw_announcements",
@@ -59,5 +66,5 @@ __all__ = [
     "draw_claims", "draw_claims_from_pdn", "first_illegal_move", "get_case", "get_incident",
     "incident_from_reconstruction", "IncidentSource", "incidents", "rulings_request",
     "load_case_file", "load_cases", "run_case", "verdict_line",
-    "fact_words", "outcome_words", "suggest", "verdict_words",
+    "condition_words", "fact_words", "outcome_words", "suggest", "verdict_words",
 ]

@@ -5,7 +5,8 @@ import enum
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
-    from .engine import Verdict
+    from .catalogue import Incident
+    from .engine import Ruling, Verdict
 
 #: The value of an established fact: yes/no, a number, or one of its choices.
 FactValue: TypeAlias = bool | int | float | str
@@ -87,6 +88,27 @@ def fact_words(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value).replace("_", " ")
+
+
+def condition_words(ruling: Ruling, incident: Incident | None, fact_id: str) -> str:
+    """A condition of ``ruling`` the referee has not answered yet, as the question and
+    the answer it needs ("Has this player already made a false or improper move in
+    this game? no"); the fact's id only when the incident does not know it."""
+    question = fact_id.replace("_", " ")
+    if incident is not None:
+        try:
+            question = incident.fact(fact_id).question
+        except LookupError:
+            pass
+    cond = ruling.conditions.get(fact_id)
+    if isinstance(cond, list):
+        answer = " or ".join(fact_words(c) for c in cond)
+    elif isinstance(cond, dict):
+        bounds = {"min": "at least", "max": "at most", "over": "over", "under": "under"}
+        answer = " and ".join(f"{bounds.get(k, k)} {v}" for k, v in cond.items())
+    else:
+        answer = fact_words(cond)
+    return f"{question} {answer}"
 
 
 def verdict_words(verdict: Verdict) -> str:

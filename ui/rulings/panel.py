@@ -34,8 +34,8 @@ from rulesbook.rulings import (
     CaseDifference,
     Comparison,
     Incident,
-    Ruling,
     Suggestions,
+    condition_words,
     verdict_words,
 )
 
@@ -261,7 +261,7 @@ def rulings_html(suggestions: Suggestions | None, library: Library,
         size = "xx-large" if i == 0 and r.applies else "x-large"
         head = outcome_words(r)
         if not r.applies:
-            conds = "; ".join(_open_condition(r, incident, f) for f in r.unknown_facts)
+            conds = "; ".join(condition_words(r, incident, f) for f in r.unknown_facts)
             parts.append(f"<p style='margin-top:14px; margin-bottom:0'><b>Only if</b> "
                          f"{esc(conds)}</p>")
         # the rule beside its verdict: the referee reads out both
@@ -315,19 +315,6 @@ def _question(incident: Incident | None, fact_id: str) -> str:
         return incident.fact(fact_id).question
     except Exception:  # noqa: BLE001 - unknown fact: show its id
         return fact_id
-
-
-def _open_condition(ruling: Ruling, incident: Incident | None, fact_id: str) -> str:
-    cond = ruling.conditions.get(fact_id)
-    question = _question(incident, fact_id)
-    if isinstance(cond, list):
-        answer = " or ".join(answer_text(c) for c in cond)
-    elif isinstance(cond, dict):
-        words = {"min": "at least", "max": "at most", "over": "over", "under": "under"}
-        answer = " and ".join(f"{words.get(k, k)} {v}" for k, v in cond.items())
-    else:
-        answer = answer_text(cond)
-    return f"{question} {answer}"
 
 
 # -- compare ---------------------------------------------------------------------------
