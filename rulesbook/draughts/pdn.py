@@ -402,7 +402,7 @@ def _move_text(position: Position, move: Move, algebraic: bool) -> str:
     return position.move_text(move, algebraic=algebraic)
 
 
-def write_game(game: PdnGame, as_written: bool = False) -> str:
+def write_game(game: PdnGame, as_written: bool = False, *, stamp_variant: bool = True) -> str:
     """PDN 3.0 text of ``game``: tags (GameType unless the record had none and its
     variant was guessed (``variant_guess``), FEN when not the standard start), numbered moves with ``x`` for captures (algebraic squares
     for GameType 25 and 26, numbers for 21 and 23), comments, NAGs,
@@ -411,7 +411,10 @@ def write_game(game: PdnGame, as_written: bool = False) -> str:
     ``as_written``: every move keeps the text it was read from (``10x14`` for
     a plain move, ``24x6`` for a double jump) instead of the standard form —
     for a referee's case file, where how a move was written is evidence; the
-    text reads back to the same moves, as it was read the first time."""
+    text reads back to the same moves, as it was read the first time.
+
+    ``stamp_variant=False``: the GameType the record had, or none, whatever the
+    variant (for a file that says the variant itself, as a case file does)."""
     variant = game.variant
     tags = dict(game.tags)
     for key in ("GameType", "FEN", "SetUp", "Setup", "Result"):
@@ -419,7 +422,7 @@ def write_game(game: PdnGame, as_written: bool = False) -> str:
     # the GameType the record had (or the variant its writer chose); a variant the
     # reader guessed for a record without the tag is never stamped into the file
     had = (game.tags.get("GameType") or "").strip()
-    if variant.gametype is not None and game.variant_guess is None:
+    if variant.gametype is not None and game.variant_guess is None and (stamp_variant or had):
         tags["GameType"] = LONG_GAMETYPES.get(variant.gametype, str(variant.gametype))
     elif had:  # a GameType the engine does not know: written back as the record had it
         tags["GameType"] = had

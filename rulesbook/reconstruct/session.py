@@ -266,12 +266,13 @@ def _variation_nodes(text: str) -> list[Any]:
 
 
 def record_pdn(record: GameRecord, as_written: bool = False,
-               variant_guess: VariantGuess | None = None) -> str:
+               variant_guess: VariantGuess | None = None, stamp_variant: bool = True) -> str:
     """The record as PDN text: the legal moves in the standard form, for other
     programs (or, ``as_written``, every move as it was written), the rest as
     written. ``variant_guess``: the record had no GameType tag and its variant was
     read from its moves; then no GameType is written (the writer never stamps a
-    guess, :func:`~rulesbook.draughts.pdn.write_game`)."""
+    guess, :func:`~rulesbook.draughts.pdn.write_game`); ``stamp_variant=False``: the
+    GameType the record had, or none."""
     from rulesbook.draughts.pdn import PdnGame, PdnNode, write_game
 
     played = replay(record.written, start=record.start, variant=record.variant,
@@ -286,14 +287,16 @@ def record_pdn(record: GameRecord, as_written: bool = False,
     game = PdnGame(tags=dict(record.tags), variant=record.variant, start=record.start,
                    mainline=nodes, result=record.result, comment=record.comment,
                    variant_guess=variant_guess)
-    return write_game(game, as_written)
+    return write_game(game, as_written, stamp_variant=stamp_variant)
 
 
 def record_case_text(record: GameRecord) -> str:
     """The record as a case file keeps it: a plain move list, or PDN text when
     the record has comments, variations or tags (so that nothing typed is lost),
-    every move as it was written (how a scoresheet wrote a move is evidence)."""
+    every move as it was written (how a scoresheet wrote a move is evidence), with the
+    GameType the record had or none (the case file says the variant itself: a variant
+    read from the moves is never stamped into the record)."""
     if record.comment or any(m.annotated for m in record.moves) or \
             any(k not in _READING_TAGS for k in record.tags):
-        return record_pdn(record, as_written=True)
+        return record_pdn(record, as_written=True, stamp_variant=False)
     return " ".join(record.texts)

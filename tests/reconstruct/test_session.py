@@ -202,3 +202,20 @@ def test_the_board_import_reads_each_game_of_an_english_file_as_the_command_line
     cli = [r.variant.name for r in read_records(text)]
     assert cli == ["english"] * 43  # the corpus README: 43 games, English
     assert [import_record(text, i).record.variant.name for i in range(43)] == cli
+
+
+def test_a_case_file_keeps_the_gametype_the_record_had_or_none(tmp_path):
+    """#31 Must 2: "The writer writes the GameType the record had, or none". A case
+    file says the variant itself (``variant:``); its record text never gains a
+    GameType read from the moves, and reads back in the same variant."""
+    from rulesbook.reconstruct import record_case_text
+
+    untyped = '[Event "untyped"]\n1. 11-15 23-19 *\n'
+    typed = '[Event "typed"]\n[GameType "21"]\n1. 11-15 23-19 *\n'
+    text = f'[Event "x"]\n[GameType "21"]\n1. 9-14 22-17 *\n\n{untyped}'
+    guessed = import_record(text, 1).record
+    assert guessed.variant.name == "english"  # the file's other game needs English
+    assert "GameType" not in record_case_text(guessed)
+    assert '[GameType "21' in record_case_text(import_record(typed).record)
+    back = import_record(record_case_text(guessed), 0, guessed.variant)
+    assert back.record.variant.name == "english" and back.record.texts == guessed.texts
