@@ -23,6 +23,37 @@ def test_a_typical_dispute_prints_on_two_pages(qapp, library):
     assert pages(pdf) == 2
 
 
+def pdf_words(pdf: bytes) -> str:
+    """Every page's text, without white space (pypdf breaks lines where Qt did) and
+    with the font's ligatures (ﬀ, ﬁ) as letters."""
+    import io
+    import unicodedata
+
+    from pypdf import PdfReader
+
+    return "".join(re.sub(r"\s+", "", unicodedata.normalize("NFKC", page.extract_text()))
+                   for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+@pytest.mark.parametrize("case_id", ["failure-to-capture-at-once",
+                                     "illegal-move-found-four-moves-later"])
+def test_every_part_of_the_report_reaches_the_paper(qapp, library, case_id):
+    """Moving a heading to the next page once left the blocks after it where they were
+    laid out before: the PDF of these two cases lost a rule's quote, the comparison's
+    heading, the referee's decision and the signature line."""
+    import html
+
+    report = report_html(library, get_case(library, case_id))
+    words = pdf_words(report_pdf_bytes(report))
+    body = re.sub(r"<svg\b.*?</svg>|<style>.*?</style>|<title>.*?</title>", "", report,
+                  flags=re.DOTALL)
+    parts = [html.unescape(re.sub(r"<[^>]+>", "", p)) for p in
+             re.findall(r"<(?:h[1-3]|p|li|td)>(.*?)</(?:h[1-3]|p|li|td)>", body, re.DOTALL)]
+    assert len(parts) > 30
+    missing = [p for p in parts if re.sub(r"\s+", "", p) not in words]
+    assert not missing, missing
+
+
 def test_no_heading_is_left_alone_at_the_foot_of_a_page(qapp):
     """Wherever a heading falls, the text under it starts on the same page: for every
     filler length the page that holds the heading also holds its first line."""
