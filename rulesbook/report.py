@@ -163,10 +163,9 @@ def report_markdown(library: Library, case: Case,
             ("Incident", incident.title),
             ("Edition in force", library.edition(result.edition).title
              + ("" if gov.edition_governs else " (not this game's rulebook: guidance only)"))]
-    for label, value in meta:
-        if value:
-            lines.append(f"- **{label}:** {md_escape(value)}")
-    lines.append("")
+    # one paragraph under the title, not a line each: the report fits on two pages
+    lines += [" · ".join(f"**{label}:** {md_escape(value)}" for label, value in meta if value),
+              ""]
     happened = [md_escape(case.description)] if case.description else []
     if view is not None and view.illegal is not None:
         happened.append(md_escape(view.illegal.message))

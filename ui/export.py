@@ -84,6 +84,10 @@ def keep_headings_with_next(doc: QTextDocument, follow_lines: int = 3) -> None:
                 if room < follow_lines * line and rect.top() % height > line:
                     fmt.setPageBreakPolicy(QTextFormat.PageBreakFlag.PageBreak_AlwaysBefore)
                     QTextCursor(block).setBlockFormat(fmt)
+                    # Qt lays out again only near the changed block: the blocks after
+                    # it kept their old places, and print_() then left some of them
+                    # (a rule's quote, the decision and the signatures) off the pages
+                    doc.markContentsDirty(0, doc.characterCount())
                     moved = True
                     break  # the layout below has changed: look again from the top
             block = block.next()

@@ -50,6 +50,16 @@ def sign_seed_ballot(data: Path, signer) -> None:
                                   "2026-02-01T10:00:00Z", load_registry(data)))
 
 
+def cli_vote(data: Path, member: str, question: str, ranking: str) -> None:
+    """``member``'s own signed vote on the seed's ballot, saved by another program (as
+    `rulesbook ballot vote` saves it: with the member's key from ``$RULESBOOK_CONFIG``)."""
+    from rulesbook.ballots import load_registry, load_signing_key, vote_file
+
+    registry = load_registry(data)
+    signer = load_signing_key(member, registry.registered_key(member))
+    vote_file(data / SEED_BALLOT, member, question, ranking, signer=signer, registry=registry)
+
+
 def adopt_edition(data: Path, edition_id: str, votes: dict, *, ballot_id: str = "b1",
                   title: str | None = None, date: str | None = None) -> Path:
     """Members A, B and C vote ``votes`` ({question: ranking}) on a new ballot, the chair

@@ -15,6 +15,8 @@ from tests.ui.census import Dialogs, Watchdog, pdn_moves
 BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
 PLANTED = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"  # ply 7 misses a capture
 GAME = "pool-3-kings-vs-1-theory.pdn"
+#: the interview's gap: plies 21-28 of the first Tinsley game (tests/ui/test_board_gap_interview)
+INTERVIEW_BEFORE, INTERVIEW_PLIES = 20, 8
 #: the lone king (White, on 32) makes its 13th move at ply 26 (tests/ui/test_board_claims)
 THREE_V_ONE = "B:WK32:BK1,K2,K3"
 THREE_V_ONE_LINE = ("1-5 32-28 2-7 28-1 3-12 1-6 5-1 6-2 7-3 2-9 1-5 9-2 3-10 2-13 5-1 13-2 "
@@ -131,6 +133,28 @@ class Census:
         ws.gap_list.setCurrentRow(0)
         return missing
 
+    def interview(self):
+        """The Gap tab interviewing the players (issue 30): the gap of 8 plies cut from
+        the first Tinsley game (as tests/ui/test_board_gap_interview.py), searched,
+        its sequences counted and the first of its questions asked. Returns the result."""
+        from tests.ui.test_board_gap_strip import tinsley
+
+        self.window.show_workspace("board")
+        bc = self.bc
+        bc.set_mode("play")
+        moves, _start = tinsley(0)
+        _moves, now = tinsley(INTERVIEW_BEFORE + INTERVIEW_PLIES)
+        bc.editing.new_game("english", tinsley(0)[1])
+        assert bc.editing.type_moves(" ".join(moves[:INTERVIEW_BEFORE]))
+        assert bc.gap.mark_board_now(now)
+        ws = self.ws("board")
+        ws.gap_kind.setCurrentIndex(ws.gap_kind.findData("exact"))
+        ws.gap_plies.setValue(INTERVIEW_PLIES)
+        assert ws.start_gap()
+        result = self.gap_result()
+        assert len(result.questions) >= 2 and bc.gap.question() == result.questions[0]
+        return result
+
     def sign_as(self, member: str) -> None:
         """``member``'s key in use, chosen through the key panel's own widgets."""
         signer = self.ballots.keys.signer
@@ -147,10 +171,11 @@ class Census:
         self.window.show_workspace("ballots")
         b = self.ballots
         self.sign_as("B")
-        if b.dirty:
-            b.discard_changes()
-        if b.path != self.data / BALLOT or b.ballot is None or not b.ballot.is_open:
-            b.open(self.data / BALLOT)
+        if b.dirty or b.path != self.data / BALLOT or b.ballot is None or \
+                not b.ballot.is_open:
+            if b.dirty:  # an earlier state's unsaved changes (a draft, votes): dropped
+                b.discard_changes()
+            b.open(self.data / BALLOT)  # the file as saved (signed at its opening)
         if votes:
             ws = self.ws("ballots")
             ws.tabs.setCurrentIndex(ws.TAB_VOTES)

@@ -280,6 +280,20 @@ EXPECT: dict[str, Expect] = {
     "board/[Adopt Sequence into the Record]": Expect(
         prepare=lambda c: c.gap_found(),
         check=lambda c, missing: ok([m.text for m in c.bc.moves] == PLANTED.split()[:4] + missing)),
+    "board/[Forgot]": Expect(  # "They don't remember": the next best question is asked
+        prepare=lambda c: c.interview(),
+        check=lambda c, result: ok(
+            c.bc.gap.question() == result.questions[1]
+            and result.questions[1].ply != result.questions[0].ply
+            and c.ws("board").gap_panel.interview.question_label.text()
+            == c.bc.gap.question_text(result.questions[1], 2),
+            c.ws("board").gap_panel.interview.question_label.text())),
+    "board/[Tree]": Expect(  # the sequences as a tree of move choices, instead of the list
+        prepare=lambda c: c.interview(),
+        check=lambda c, result: ok(
+            c.ws("board").gap_panel.tree.isVisible() and not c.ws("board").gap_list.isVisible()
+            and c.ws("board").gap_panel.tree.texts()[0].endswith(
+                f"{result.count:,} sequences"), c.ws("board").gap_panel.tree.texts()[:1])),
     # the banner shows after a crash, when a new window recovers the autosave: here it
     # is shown by hand over a record (tests/ui/test_recovery.py has the real session)
     "board/[Discard Restored Work]": Expect(
@@ -335,7 +349,7 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: (draft_prepare(c), c.ws("ballots").method_combo.setCurrentIndex(
             c.ws("ballots").method_combo.findData("plurality"))),
         check=lambda c, _b: ok(c.ballots.ballot.method == "plurality")),
-    "ballots/[Sign Settings]": Expect(
+    "ballots/[Sign Settings (J)]": Expect(  # its Alt key is J (Sign and Settings' letters are taken)
         prepare=sign_prepare,
         check=lambda c, _b: ok(c.ballots.ballot.opened is not None
                                and c.ballots.ballot.opened.by == "A")),

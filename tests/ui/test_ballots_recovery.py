@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from rulesbook.ballots import BallotError, close_file, load_ballot, vote_file
+from rulesbook.ballots import BallotError, close_file, load_ballot
+from tests.ballots.helpers import cli_vote
 from tests.ui.conftest import copy_data
 
 BALLOT = Path("apca") / "ballots" / "2026-committee.yaml"
@@ -57,15 +58,6 @@ def vote(ws, member: str, question: str, text: str) -> None:
     ws.question_list.setCurrentRow([q.id for q in ws.ballots.ballot.questions].index(question))
     ws.ranking_edit.setText(text)
     assert ws.enter_ranking(), ws.vote_error.text()
-
-
-def cli_vote(data: Path, member: str, question: str, option: str) -> None:
-    """A member's own signed vote saved by another program (`rulesbook ballot vote`)."""
-    from rulesbook.ballots import load_registry, load_signing_key
-
-    registry = load_registry(data)
-    signer = load_signing_key(member, registry.registered_key(member))
-    vote_file(data / BALLOT, member, question, option, signer=signer, registry=registry)
 
 
 def recovery_files(autosave: Path) -> list[Path]:

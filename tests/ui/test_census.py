@@ -111,7 +111,6 @@ def census(qtbot, tmp_path, monkeypatch, settings, corpus_dir):
     window.workspaces["board"].board_controller.shutdown()
 
 
-@pytest.mark.xfail(strict=False, reason="regression after the merges: the census has no entry for the Gap tab's Forgot and Tree (#30), and its ballot states vote before the now-signed opening (#27); to fix next session")
 def test_every_control_does_what_it_says(census):
     c, logged = census
     failures = _run(c, c.window, EXPECT, _dynamic(c.window))

@@ -153,12 +153,24 @@ def test_a_proposal_is_never_saved_with_another_members_key(qtbot, settings, clu
     assert (club / "apca" / "rulebook.yaml").read_bytes() == before and commits(club) == log
 
 
-@pytest.mark.skip(reason="hangs offscreen after the merges of #27 and #34 (a modal dialog waits while Add Member runs); to fix next session")
+def key_panel_click(win, member: str, button: str) -> None:
+    """On the Ballots workspace's "Your key" row: choose ``member``, press ``button``
+    (``use_button`` or ``create_button``); the member's key is then signed in."""
+    panel = win.workspaces["ballots"].key_panel
+    panel.member_combo.setCurrentIndex(panel.member_combo.findData(member))
+    getattr(panel, button).click()
+    signer = win.workspaces["ballots"].ballots.keys.signer
+    assert signer is not None and signer.member == member, panel.status.text()
+
+
 def test_an_addition_is_recovered_after_a_crash(qtbot, settings, club, monkeypatch):
+    shown: list[str] = []  # the warnings (a modal box would wait offscreen)
+    monkeypatch.setattr("ui.proposals.editor.warn", lambda _p, title, text: shown.append(text))
     win, rules = open_app(qtbot, settings, club)
     answer_input(monkeypatch, "Frank")
     rules.proposal_actions.member_action.trigger()
     qtbot.waitUntil(lambda: not rules.proposal_actions.proposals.busy)
+    key_panel_click(win, "F", "create_button")  # F makes his key (#27: he signs his proposals)
     rules.show_topic("purpose")
     rules.proposal_actions.new_action.trigger()
     editor = rules.proposal_actions.editor
@@ -178,10 +190,19 @@ def test_an_addition_is_recovered_after_a_crash(qtbot, settings, club, monkeypat
     assert editor2.title_edit.text() == "Time in match play"
     assert "Recovered the unsaved draft" in editor2.notice.text()
     editor2.set_topics(["time-limits", "match-play"])
+    # a new session: nobody signed in yet, so the save is refused and the draft kept
+    log = commits(club)
+    qtbot.mouseClick(editor2.save_button, Qt.MouseButton.LeftButton)
+    assert shown and "signed by its author: sign in with your key" in shown[-1]
+    assert editor2.isVisible() and path.exists() and commits(club) == log
+    key_panel_click(win2, "F", "use_button")
     qtbot.mouseClick(editor2.save_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not editor2.isVisible())
     assert commits(club)[0] == "Proposal F1 by member F: addition Time in match play"
     assert rules2.current == "apca:F1"
+    from rulesbook.cli import main
+
+    assert main(["validate", str(club)]) == 0  # signed by F, his key registered
 
 
 def test_a_bad_draft_is_refused_and_nothing_written(qtbot, settings, club, monkeypatch):

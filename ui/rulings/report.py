@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QObject, QUrl
+from PySide6.QtCore import QByteArray, QObject, QRectF, QUrl
 from PySide6.QtGui import (
     QColor,
     QFont,
@@ -28,10 +28,15 @@ DIAGRAM_URL = "rulesbook-diagram://board.png"
 _SVG = re.compile(r"<svg\b.*?</svg>", re.DOTALL)
 _SIZE = re.compile(r'<svg[^>]*\bwidth="(\d+)"')
 QT_CSS = ("body { font-family: serif; color: #212121; font-size: 10pt; }\n"
-           "h1 { font-size: 15pt; } h2 { font-size: 12pt; } h3 { font-size: 10.5pt; }\n"
+           # Qt's own margins (12 px above and below every paragraph) made a typical
+           # dispute three pages: half a line between paragraphs is enough on paper
+           "p, ul, blockquote { margin-top: 4px; margin-bottom: 4px; }\n"
+           "h1 { font-size: 15pt; margin-bottom: 6px; }\n"
+           "h2 { font-size: 12pt; margin-top: 12px; margin-bottom: 4px; }\n"
+           "h3 { font-size: 10.5pt; margin-top: 8px; margin-bottom: 2px; }\n"
            "blockquote { color: #37474f; margin-left: 16px; }\n"
            "table { border-collapse: collapse; } td, th { border: 1px solid #bbbbbb; "
-           "padding: 3px; }\n")
+           "padding: 3px; font-size: 9pt; }\n")
 
 
 def diagram_resource(image: QImage | None, name: QUrl | str) -> QImage | None:
@@ -45,34 +50,52 @@ def diagram_svg(report: str) -> str | None:
     return found.group(0) if found else None
 
 
-def diagram_image(svg: str, scale: float = 3.0) -> QImage:
-    """The SVG rendered on white at ``scale`` times its size."""
+def diagram_image(svg: str, scale: float = 3.0, left_margin: float = 0.0) -> QImage:
+    """The SVG rendered on white at ``scale`` times its size, with a white margin of
+    ``left_margin`` times its width on the left."""
     renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
     size = renderer.defaultSize()
-    image = QImage(max(1, int(size.width() * scale)), max(1, int(size.height() * scale)),
-                   QImage.Format.Format_ARGB32)
+    width, height = max(1, int(size.width() * scale)), max(1, int(size.height() * scale))
+    margin = int(width * left_margin)
+    image = QImage(width + margin, height, QImage.Format.Format_ARGB32)
     image.fill(QColor("white"))
     painter = QPainter(image)
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    renderer.render(painter)
+    renderer.render(painter, QRectF(margin, 0, width, height))
     painter.end()
     return image
 
 
-def qt_html(report: str, width: int | None = None) -> tuple[str, QImage | None]:
+#: the white gap between a diagram set beside the text and the text (of its width)
+BESIDE_GAP = 0.06
+
+
+def qt_html(report: str, width: int | None = None,
+            beside: bool = False) -> tuple[str, QImage | None]:
     """The report HTML for a QTextDocument: the inline SVG replaced by an <img> of it,
-    and the image to register under :data:`DIAGRAM_URL`."""
+    and the image to register under :data:`DIAGRAM_URL`. ``beside``: the diagram on
+    the right, the text from its caption on beside it (on paper a centred diagram
+    alone on its lines took a quarter of the page)."""
     svg = diagram_svg(report)
     if svg is None:
         return report, None
     match = _SIZE.search(svg)
     if width is None:
         width = int(match.group(1)) if match else 320
-    image = diagram_image(svg)
-    tag = (f'<p align="center"><img src="{DIAGRAM_URL}" width="{width}" height="{width}" '
-           f'alt="board diagram"/></p>')
-    if f"<figure>{svg}</figure>" in report:
-        return report.replace(f"<figure>{svg}</figure>", tag, 1), image
+    gap = BESIDE_GAP if beside else 0.0
+    image = diagram_image(svg, left_margin=gap)
+    align = 'align="right" ' if beside else ""
+    img = (f'<img src="{DIAGRAM_URL}" width="{round(width * (1 + gap))}" height="{width}" '
+           f'{align}alt="board diagram"/>')
+    figure = f"<figure>{svg}</figure>"
+    caption = re.search(r"<p>(?:(?!</p>).)*</p>\s*" + re.escape(figure), report,
+                        re.DOTALL) if beside else None
+    if caption is not None:  # floated from the paragraph before it (its caption) on
+        start, end = caption.start(), caption.end() - len(figure)
+        return report[:start] + img + report[start:end] + report[caption.end():], image
+    tag = img if beside else f'<p align="center">{img}</p>'
+    if figure in report:
+        return report.replace(figure, tag, 1), image
     return report.replace(svg, tag, 1), image
 
 
@@ -89,14 +112,15 @@ class ReportDocument(QTextDocument):
 
 def report_pdf_bytes(report: str, title: str = "Dispute report") -> bytes:
     """The report as PDF bytes, in memory (Letter, 18 mm margins)."""
-    body, image = qt_html(report, width=240)
+    body, image = qt_html(report, width=240, beside=True)
     # QTextDocument sizes tables to their content unless told: full width reads better
     body = body.replace("<table>", '<table width="100%" cellspacing="0" cellpadding="2">')
     # the screen stylesheet (a centred column for browsers) is not for paper
     body = re.sub(r"<style>.*?</style>", "", body, count=1, flags=re.DOTALL)
     doc = ReportDocument(image)
-    # 10 pt on Letter: a typical dispute (diagram, facts, rulings, the comparison
-    # of eight variants, the decision and signatures) fits on two pages
+    # 10 pt on Letter (the comparison 9 pt), the diagram beside its caption: a typical
+    # dispute (its variant and rulebooks, diagram, facts, rulings, the comparison of
+    # nine variants, the decision and signatures) fits on two pages
     doc.setDefaultFont(QFont("serif", 10))
     doc.setDefaultStyleSheet(QT_CSS)
     if image is not None:
