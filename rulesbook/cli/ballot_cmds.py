@@ -43,6 +43,7 @@ from ..ballots.registry import Registry, now_utc
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
 from ..errors import RulesbookError
+from ..library import Library
 from ..loading import load_library
 from ..storage import atomic_write_text, file_lock
 from .common import Handler, Subparsers, fail, folder_of, guarded, help_of, int_range, one_line
@@ -171,21 +172,19 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _checked_folder(args: argparse.Namespace) -> None:
-    """A ballot counted in its rules folder (``--data``, or the folder holding the
-    file) is counted only when the folder passes every check, as every other
-    command reads it: an option that is no proposal, a vote by no member, a broken
-    seal are refused with the folder's problems (LibraryError).  A ballot file
-    alone, outside any rules folder, is counted as it stands (anyone may count a
-    copy)."""
+def _checked_folder(args: argparse.Namespace) -> Library | None:
+    """A ballot counted (or closed) in its rules folder (``--data``, or the folder
+    holding the file) is counted only when the folder passes every check, as every
+    other command reads it: an option that is no proposal, a vote by no member, a
+    broken seal are refused with the folder's problems (LibraryError); the folder's
+    library is returned.  A ballot file alone, outside any rules folder, is counted as
+    it stands (anyone may count a copy): None."""
     if args.data is not None:
-        load_library(folder_of(args.file, args.data))
-        return
+        return load_library(folder_of(args.file, args.data))
     from ..rulesfolder import find_rules_folder
 
     root = find_rules_folder(Path(args.file).resolve().parent)
-    if root is not None:
-        load_library(root)
+    return load_library(root) if root is not None else None
 
 
 def cmd_tally(args: argparse.Namespace) -> int:
@@ -235,8 +234,9 @@ def cmd_tally(args: argparse.Namespace) -> int:
 
 def cmd_close(args: argparse.Namespace) -> int:
     registry = _registry(args)
+    library = _checked_folder(args)  # the texts voted on, the proposals withdrawn
     signer = open_key(registry, args.closer, args.passphrase_file)
-    ballot = close_file(args.file, signer, registry)
+    ballot = close_file(args.file, signer, registry, library)
     adopted = sum(1 for r in ballot.results if r["stands"] == "adopted")
     digest = ballot.seal.digest if ballot.seal is not None else "?"  # close_file seals
     print(f"{args.file}: closed and sealed sha256:{digest}, signed by "

@@ -159,12 +159,15 @@ def revoked_keys(data: Any) -> dict[str, str]:
 
 
 def shared_record_problems(old: Mapping[str, ObjectID], new: Mapping[str, ObjectID],
-                           read: Read) -> list[str]:
+                           read: Read, *, votes_only: bool = False) -> list[str]:
     """Every signed record of ``old`` (what was shared) that ``new`` (what the sync would
-    make the shared folder) lost, moved or contradicts (see the module)."""
+    make the shared folder) lost, moved or contradicts (see the module). ``votes_only``:
+    only the signed votes of ``old`` that ``new`` lost (``old`` the remote's side of a
+    merge: its registry statements and revocations are merged with this folder's new
+    ones, which follow the merge base, not the remote's head)."""
     old_members = _data(old, MEMBERS, read)
-    problems = registry_problems(old_members, _data(new, MEMBERS, read))
-    revoked = revoked_keys(old_members)
+    problems = [] if votes_only else registry_problems(old_members, _data(new, MEMBERS, read))
+    revoked = {} if votes_only else revoked_keys(old_members)
     for path in sorted(set(old) | set(new)):
         if not path.endswith((".yaml", ".yml")) or path == MEMBERS:
             continue

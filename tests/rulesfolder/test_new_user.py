@@ -104,10 +104,6 @@ def test_a_conflicting_vote_is_settled_with_take_theirs(rb, tmp_path):
     assert votes(secretary) == votes(a)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap after #27's append-only votes: `--take mine` "
-                   "drops the remote's signed vote instead of keeping it in the ballot's "
-                   "history, so the record check refuses the merge (merge.py should append "
-                   "the dropped vote to history)")
 def test_take_mine_keeps_this_folders_record_and_says_what_was_dropped(rb, tmp_path):
     from .test_sync import committee, sync, vote, votes
 
@@ -122,8 +118,16 @@ def test_take_mine_keeps_this_folders_record_and_says_what_was_dropped(rb, tmp_p
     assert dropped[0]["record"].startswith("votes[member=D, question=10]")
     assert "apca:10C" in dropped[0]["dropped"]  # the remote's ranking, given up
     assert ("D", "10", ("apca:10A",)) in votes(a)
+    # the remote's signed vote is not deleted: it stays in the history, not counted, so
+    # the secretary, who holds it, takes the merge (signed votes are append-only)
+    remote_vote = next(v for v in load_ballot(secretary / BALLOT_PATH).votes if v.member == "D")
+    kept = [h for h in load_ballot(a / BALLOT_PATH).history if h.member == "D"]
+    assert [(h.ranking, h.vote.signature if h.vote else None, h.source) for h in kept] == [
+        (("apca:10C",), remote_vote.signature, "sync --take mine")]
     ok(sync(rb, secretary))
     assert ("D", "10", ("apca:10A",)) in votes(secretary)
+    assert [h.ranking for h in load_ballot(secretary / BALLOT_PATH).history
+            if h.member == "D"] == [("apca:10C",)]
 
 
 def test_a_vote_made_after_the_remote_sealed_the_ballot_can_be_dropped(rb, tmp_path):
