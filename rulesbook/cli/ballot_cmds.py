@@ -10,6 +10,7 @@ not match; 2 any other error (a clear message on stderr, never a traceback; ``ve
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -38,6 +39,8 @@ from ..ballots import (
     vote_file,
 )
 from ..ballots.builder import open_ballot
+from ..ballots.ops import validate_settings
+from ..ballots.roll import default_quorum, quorum_note
 from ..ballots.model import Ballot
 from ..ballots.registry import Registry, now_utc
 from ..ballots.signing import ReceiptCheck, ReceiptJson
@@ -127,9 +130,18 @@ def cmd_sign(args: argparse.Namespace) -> int:
     registry = load_registry(library.root)
     signer = open_key(registry, args.opener, args.passphrase_file)
     with file_lock(args.file):
-        ballot = open_ballot(library, load_ballot(args.file), signer)
+        draft = load_ballot(args.file)
+        if args.quorum is not None:  # the quorum confirmed at signing time
+            draft = dataclasses.replace(draft, quorum=args.quorum)
+            validate_settings(draft)
+        ballot = open_ballot(library, draft, signer)
         save_ballot(args.file, ballot)
     _say_signed(Path(args.file), ballot)
+    note = quorum_note(ballot.roll, ballot.quorum, registry)
+    if note and args.quorum is None:
+        print(f"{note}; to open it with that quorum: rulesbook ballot sign {args.file} "
+              f"--as {args.opener} --quorum {default_quorum(ballot.roll, registry)} "
+              f"(before the first vote)")
     return 0
 
 
@@ -355,6 +367,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--as", dest="opener", required=True, metavar="L",
                    help="the chair or secretary (signs with L's key)")
+    p.add_argument("--quorum", type=int, metavar="N",
+                   help="the quorum to sign (default: the draft's; sign says when it is "
+                        "not a majority of the roll's members who hold a confirmed key)")
     p.add_argument("--passphrase-file", metavar="F", help="passphrase of L's key")
     p.set_defaults(func=_guard(cmd_sign))
 
