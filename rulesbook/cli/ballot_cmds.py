@@ -25,6 +25,7 @@ from ..ballots import (
     adopt_ballot,
     build_ballot,
     check_receipt,
+    close_ballot,
     close_file,
     dump_member_ballot,
     export_member_ballot,
@@ -39,13 +40,13 @@ from ..ballots import (
     vote_file,
 )
 from ..ballots.builder import open_ballot
-from ..ballots.ops import validate_settings
-from ..ballots.roll import default_quorum, quorum_note
 from ..ballots.model import Ballot
+from ..ballots.ops import validate_settings
 from ..ballots.registry import Registry, now_utc
+from ..ballots.roll import default_quorum, quorum_note
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
-from ..errors import RulesbookError
+from ..errors import LibraryError, RulesbookError
 from ..library import Library
 from ..loading import load_library
 from ..storage import atomic_write_text, file_lock
@@ -246,8 +247,14 @@ def cmd_tally(args: argparse.Namespace) -> int:
 
 def cmd_close(args: argparse.Namespace) -> int:
     registry = _registry(args)
-    library = _checked_folder(args)  # the texts voted on, the proposals withdrawn
     signer = open_key(registry, args.closer, args.passphrase_file)
+    try:
+        library = _checked_folder(args)  # the texts voted on, the proposals withdrawn
+    except LibraryError:
+        # the ballot's own refusal first (a setting changed by hand, a forged vote),
+        # then the folder's problems: nothing is sealed in a folder that does not load
+        close_ballot(load_ballot(args.file), signer, registry)
+        raise
     ballot = close_file(args.file, signer, registry, library)
     adopted = sum(1 for r in ballot.results if r["stands"] == "adopted")
     digest = ballot.seal.digest if ballot.seal is not None else "?"  # close_file seals

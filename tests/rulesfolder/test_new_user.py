@@ -6,7 +6,6 @@ import base64
 import json
 import os
 
-import pytest
 from dulwich.repo import Repo
 
 from rulesbook.ballots import load_ballot
