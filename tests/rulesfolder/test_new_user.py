@@ -129,6 +129,30 @@ def test_take_mine_keeps_this_folders_record_and_says_what_was_dropped(rb, tmp_p
             if h.member == "D"] == [("apca:10C",)]
 
 
+def test_take_mine_cannot_set_aside_a_newer_vote_of_the_remote(rb, tmp_path):
+    """Signed votes are append-only: a member's vote is replaced only by a newer one of
+    theirs. ``--take mine`` of an older vote over the remote's newer one would make
+    every member who holds the newer one refuse the shared folder: the sync stops
+    before, naming the vote, and nothing is merged or pushed."""
+    import time
+
+    from .conftest import file_bytes
+    from .test_sync import committee, sync, vote
+
+    remote, secretary, a, b = committee(rb, tmp_path)
+    vote(rb, a, "D", "10", "10A")
+    time.sleep(1.1)  # the secretary's entry is signed a second later, whatever the machine
+    vote(rb, secretary, "D", "10", "10C")
+    ok(sync(rb, secretary))
+    shared = log(tmp_path / "shared.git")[0].id
+    before = file_bytes(a)
+    result = sync(rb, a, "--take", "mine")
+    assert result.code == 2, result.err
+    assert ("the signed vote of member D on question '10'" in result.err
+            and "disappeared without a newer signed vote" in result.err), result.err
+    assert file_bytes(a) == before and log(tmp_path / "shared.git")[0].id == shared
+
+
 def test_a_vote_made_after_the_remote_sealed_the_ballot_can_be_dropped(rb, tmp_path):
     from rulesbook.loading import load_library
 
