@@ -6,7 +6,9 @@ both sides is merged as data: mappings key by key, lists of records by their key
 replaced votes) as append-only sequences; any other value changed on both sides,
 or added on both sides differently, is a conflict. Two members' votes, imports and new proposals are different records and
 merge cleanly; the same record changed differently on both sides is a
-:class:`~rulesbook.rulesfolder.errors.ConflictedRecord`.
+:class:`~rulesbook.rulesfolder.errors.ConflictedRecord`. A signed vote that
+``--take`` gives up is not deleted: it goes to the ballot's history as a replaced
+vote (not counted), since signed votes are append-only.
 """
 from __future__ import annotations
 

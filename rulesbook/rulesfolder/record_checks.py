@@ -4,7 +4,8 @@ The full validation (:func:`rulesbook.loading.load_library`) checks a folder as 
 stands: every signature, every time. What it cannot see is what *disappeared*:
 signed records are append-only, so a sync compares the folder it is about to
 merge, fast-forward to or push with the one both sides last shared (the merge
-base; for a fast-forward the folder's own head; for a push the remote's head):
+base; for a fast-forward the folder's own head; for a push the remote's head; a
+merge is checked against the remote's head too, for its signed votes only):
 
 * **votes**: a signed vote in a ballot may only be replaced by a newer signed vote
   of the same member on the same question, the replaced one kept in the ballot's
