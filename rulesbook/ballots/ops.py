@@ -11,7 +11,7 @@ import os
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 from ..documents import DocumentError, DocumentStage, load_document
 from ..errors import Problem
@@ -36,6 +36,9 @@ from .settings import settings_failures
 from .signing import ballot_texts, batch_message, sign_vote
 from .tally import tally
 from .times import time_problems
+
+if TYPE_CHECKING:
+    from ..library import Library
 
 #: a ranking as a person gives it: options best first, or one text "10A,10B" (commas)
 Ranking: TypeAlias = "str | Iterable[str]"
@@ -278,10 +281,12 @@ def add_signed_votes(ballot: Ballot, votes: Iterable[Vote], registry: Registry, 
 
 
 def close_ballot(ballot: Ballot, signer: SigningKey, registry: Registry, *,
-                 at: str | None = None) -> Ballot:
+                 at: str | None = None, library: Library | None = None) -> Ballot:
     """Close and seal: count with the ballot's rules, store the results and the seal,
     signed by ``signer`` (the chair or the secretary). Refused while a vote is unsigned
-    or does not verify."""
+    or does not verify; with ``library`` (the rules folder of the ballot), also while a
+    text voted on changed or the count adopts a withdrawn proposal
+    (:mod:`.close_checks`)."""
     _require_open(ballot)
     validate_settings(ballot)
     when = at or now_utc()
@@ -298,13 +303,29 @@ def close_ballot(ballot: Ballot, signer: SigningKey, registry: Registry, *,
         bad.append(f"the close would be dated {when}, before the ballot was opened "
                    f"({ballot.opened_at})")
     if bad:
-        raise SignatureError(f"ballot {ballot.id!r} cannot be closed: "
-                             + "; ".join(bad[:5]) + (f"; and {len(bad) - 5} more"
-                                                     if len(bad) > 5 else ""))
+        raise SignatureError(f"ballot {ballot.id!r} cannot be closed: " + _listed(bad))
     closed = dataclasses.replace(ballot, status="closed")
-    results = tuple(r.to_dict() for r in tally(closed))
+    counted = tally(closed)
+    if library is not None:
+        from .close_checks import text_changes, withdrawn_adoptions
+
+        changed = text_changes(library, ballot)
+        if changed:
+            raise BallotError(f"ballot {ballot.id!r} cannot be closed: the votes were cast "
+                              f"on other texts; nothing was sealed: " + _listed(changed))
+        withdrawn = withdrawn_adoptions(library, counted)
+        if withdrawn:
+            raise BallotError(f"ballot {ballot.id!r} cannot be closed; nothing was sealed: "
+                              + _listed(withdrawn))
+    results = tuple(r.to_dict() for r in counted)
     closed = dataclasses.replace(closed, results=results)
     return dataclasses.replace(closed, seal=compute_seal(closed, when, signer))
+
+
+def _listed(problems: list[str]) -> str:
+    """The first five problems, and how many more."""
+    return "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more"
+                                      if len(problems) > 5 else "")
 
 
 # -- the file versions ---------------------------------------------------------
@@ -329,9 +350,10 @@ def import_file(path: str | os.PathLike[str], member_file: str | os.PathLike[str
     return ballot
 
 
-def close_file(path: str | os.PathLike[str], signer: SigningKey, registry: Registry) -> Ballot:
+def close_file(path: str | os.PathLike[str], signer: SigningKey, registry: Registry,
+               library: Library | None = None) -> Ballot:
     with file_lock(path):
-        ballot = close_ballot(load_ballot(path), signer, registry)
+        ballot = close_ballot(load_ballot(path), signer, registry, library=library)
         save_ballot(path, ballot)
     return ballot
 

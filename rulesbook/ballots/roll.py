@@ -23,3 +23,18 @@ def default_quorum(roll: Sequence[str], registry: Registry) -> int:
     """A majority of the roll's members who hold a confirmed key (see the module)."""
     voters = keyed_members(roll, registry) or tuple(roll)
     return len(voters) // 2 + 1 if voters else 0
+
+
+def quorum_note(roll: Sequence[str], quorum: int, registry: Registry) -> str | None:
+    """What to say when a ballot about to be signed has a quorum other than the default
+    at signing time (a draft written before its members' keys were confirmed, or a
+    quorum chosen by hand); None when it is the default."""
+    default = default_quorum(roll, registry)
+    if quorum == default:
+        return None
+    voters = keyed_members(roll, registry)
+    who = (f"the {len(voters)} member(s) of the roll who hold a confirmed key "
+           f"({', '.join(voters)})" if voters else
+           f"the roll's {len(roll)} member(s) (none holds a confirmed key)")
+    return (f"quorum {quorum} is not the default at signing time: a majority of {who} "
+            f"is {default}")

@@ -10,6 +10,7 @@ not match; 2 any other error (a clear message on stderr, never a traceback; ``ve
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -24,6 +25,7 @@ from ..ballots import (
     adopt_ballot,
     build_ballot,
     check_receipt,
+    close_ballot,
     close_file,
     dump_member_ballot,
     export_member_ballot,
@@ -39,10 +41,13 @@ from ..ballots import (
 )
 from ..ballots.builder import open_ballot
 from ..ballots.model import Ballot
+from ..ballots.ops import validate_settings
 from ..ballots.registry import Registry, now_utc
+from ..ballots.roll import default_quorum, quorum_note
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
-from ..errors import RulesbookError
+from ..errors import LibraryError, RulesbookError
+from ..library import Library
 from ..loading import load_library
 from ..storage import atomic_write_text, file_lock
 from .common import Handler, Subparsers, fail, folder_of, guarded, help_of, int_range, one_line
@@ -126,9 +131,18 @@ def cmd_sign(args: argparse.Namespace) -> int:
     registry = load_registry(library.root)
     signer = open_key(registry, args.opener, args.passphrase_file)
     with file_lock(args.file):
-        ballot = open_ballot(library, load_ballot(args.file), signer)
+        draft = load_ballot(args.file)
+        if args.quorum is not None:  # the quorum confirmed at signing time
+            draft = dataclasses.replace(draft, quorum=args.quorum)
+            validate_settings(draft)
+        ballot = open_ballot(library, draft, signer)
         save_ballot(args.file, ballot)
     _say_signed(Path(args.file), ballot)
+    note = quorum_note(ballot.roll, ballot.quorum, registry)
+    if note and args.quorum is None:
+        print(f"{note}; to open it with that quorum: rulesbook ballot sign {args.file} "
+              f"--as {args.opener} --quorum {default_quorum(ballot.roll, registry)} "
+              f"(before the first vote)")
     return 0
 
 
@@ -171,21 +185,19 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
-def _checked_folder(args: argparse.Namespace) -> None:
-    """A ballot counted in its rules folder (``--data``, or the folder holding the
-    file) is counted only when the folder passes every check, as every other
-    command reads it: an option that is no proposal, a vote by no member, a broken
-    seal are refused with the folder's problems (LibraryError).  A ballot file
-    alone, outside any rules folder, is counted as it stands (anyone may count a
-    copy)."""
+def _checked_folder(args: argparse.Namespace) -> Library | None:
+    """A ballot counted (or closed) in its rules folder (``--data``, or the folder
+    holding the file) is counted only when the folder passes every check, as every
+    other command reads it: an option that is no proposal, a vote by no member, a
+    broken seal are refused with the folder's problems (LibraryError); the folder's
+    library is returned.  A ballot file alone, outside any rules folder, is counted as
+    it stands (anyone may count a copy): None."""
     if args.data is not None:
-        load_library(folder_of(args.file, args.data))
-        return
+        return load_library(folder_of(args.file, args.data))
     from ..rulesfolder import find_rules_folder
 
     root = find_rules_folder(Path(args.file).resolve().parent)
-    if root is not None:
-        load_library(root)
+    return load_library(root) if root is not None else None
 
 
 def cmd_tally(args: argparse.Namespace) -> int:
@@ -236,7 +248,14 @@ def cmd_tally(args: argparse.Namespace) -> int:
 def cmd_close(args: argparse.Namespace) -> int:
     registry = _registry(args)
     signer = open_key(registry, args.closer, args.passphrase_file)
-    ballot = close_file(args.file, signer, registry)
+    try:
+        library = _checked_folder(args)  # the texts voted on, the proposals withdrawn
+    except LibraryError:
+        # the ballot's own refusal first (a setting changed by hand, a forged vote),
+        # then the folder's problems: nothing is sealed in a folder that does not load
+        close_ballot(load_ballot(args.file), signer, registry)
+        raise
+    ballot = close_file(args.file, signer, registry, library)
     adopted = sum(1 for r in ballot.results if r["stands"] == "adopted")
     digest = ballot.seal.digest if ballot.seal is not None else "?"  # close_file seals
     print(f"{args.file}: closed and sealed sha256:{digest}, signed by "
@@ -355,6 +374,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("file", metavar="FILE")
     p.add_argument("--as", dest="opener", required=True, metavar="L",
                    help="the chair or secretary (signs with L's key)")
+    p.add_argument("--quorum", type=int, metavar="N",
+                   help="the quorum to sign (default: the draft's; sign says when it is "
+                        "not a majority of the roll's members who hold a confirmed key)")
     p.add_argument("--passphrase-file", metavar="F", help="passphrase of L's key")
     p.set_defaults(func=_guard(cmd_sign))
 

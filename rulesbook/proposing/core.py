@@ -481,6 +481,14 @@ def _editable(library: Library, ref: str, doing: str) -> Proposal:
     return entry
 
 
+def _refuse_while_voted_on(library: Library, ref: str, doing: str, why: str) -> None:
+    """Refuse a change to proposal ``ref`` once an open ballot with votes includes it."""
+    voting = open_ballot_with_votes(library, ref)
+    if voting:
+        raise ProposalError(f"{ref} cannot be {doing}: the open ballot {voting} includes it "
+                            f"and has votes, {why}")
+
+
 def _proposal_node(doc: yaml.MappingNode, prop: Proposal, file: str) -> yaml.MappingNode:
     if prop.rule is None:
         node = yt.item_with_id(yt.value(doc, "preamble"), prop.id)
@@ -507,11 +515,8 @@ def edit_proposal(root: Path, ref: str, text: str,
     with file_lock(path):
         library = load_library(root)
         prop = _editable(library, ref, "edited")
-        voting = open_ballot_with_votes(library, prop.ref)
-        if voting:
-            raise ProposalError(f"{prop.ref} cannot be edited: the open ballot {voting} "
-                                f"includes it and has votes, cast on this text; propose a "
-                                f"new text instead (or withdraw it)")
+        _refuse_while_voted_on(library, prop.ref, "edited", "cast on this text; propose a "
+                               "new text instead")
         at = check_author(root, prop.ref, prop.member, signer)
         old = read_data_text(path)
         node = yt.value(_proposal_node(yt.compose(old, path.name), prop, path.name), "text")
@@ -542,7 +547,10 @@ def withdraw_proposal(root: Path, ref: str, reason: str | None = None,
     prop = _editable(library, ref, "withdrawn")
     path = rulebook_file(root, prop.rulebook)
     with file_lock(path):
-        prop = _editable(load_library(root), ref, "withdrawn")
+        library = load_library(root)
+        prop = _editable(library, ref, "withdrawn")
+        _refuse_while_voted_on(library, prop.ref, "withdrawn", "cast with it as an option: "
+                               "the count decides it now")
         at = check_author(root, prop.ref, prop.member, signer)
         old = read_data_text(path)
         node = _proposal_node(yt.compose(old, path.name), prop, path.name)

@@ -99,12 +99,16 @@ class DroppedRecord:
     record: str
     kept: Side
     dropped: str  # the value given up, in full
+    #: a signed vote given up: kept in the ballot's history as a replaced vote
+    in_history: bool = False
 
     def __str__(self) -> str:
         whose = "this folder's" if self.kept is Side.THEIRS else "the remote's"
         kept = "the remote's" if self.kept is Side.THEIRS else "this folder's"
+        where = ("; it stays in the ballot's history as a replaced vote, not counted"
+                 if self.in_history else "")
         return (f"{self.file}: {self.record}: kept {kept} version, dropped {whose}: "
-                f"{self.dropped}")
+                f"{self.dropped}{where}")
 
     def to_dict(self) -> DroppedJson:
         return {"file": self.file, "record": self.record, "kept": self.kept.value,

@@ -6,10 +6,13 @@ both sides is merged as data: mappings key by key, lists of records by their key
 replaced votes) as append-only sequences; any other value changed on both sides,
 or added on both sides differently, is a conflict. Two members' votes, imports and new proposals are different records and
 merge cleanly; the same record changed differently on both sides is a
-:class:`~rulesbook.rulesfolder.errors.ConflictedRecord`.
+:class:`~rulesbook.rulesfolder.errors.ConflictedRecord`. A signed vote that
+``--take`` gives up is not deleted: it goes to the ballot's history as a replaced
+vote (not counted), since signed votes are append-only.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -18,7 +21,8 @@ from typing import TypeAlias
 import yaml
 from dulwich.objects import ObjectID
 
-from ..ballots.records import inline_signatures, is_ballot, table_signatures
+from ..ballots.records import SIGNED_FIELDS, inline_signatures, is_ballot, table_signatures
+from ..ballots.registry import now_utc
 from ..errors import DataFileError
 from ..yamlio import loads_bytes
 from .errors import ConflictedRecord, DroppedRecord, Resolution, Side
@@ -93,6 +97,8 @@ class _Merger:
         self.conflicts: list[ConflictedRecord] = []
         self.dropped: list[DroppedRecord] = []
         self.after_seal: list[ConflictedRecord] = []
+        #: (record, the value given up) of each record settled by ``--take``
+        self.given_up: list[tuple[str, Value]] = []
 
     def conflict(self, where: str, ours: Value, theirs: Value, *,
                  note: str = "", value_ours: Value = _MISSING,
@@ -107,6 +113,7 @@ class _Merger:
             side = self.resolution.side
             given_up = keep_ours if side is Side.THEIRS else keep_theirs
             self.dropped.append(DroppedRecord(self.file, record, side, _shown(given_up)))
+            self.given_up.append((record, given_up))
             return keep_theirs if side is Side.THEIRS else keep_ours
         a, b = _differing(ours, theirs)
         self.conflicts.append(ConflictedRecord(self.file, record, a, b, note))
@@ -245,6 +252,7 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None,
         b, o, t = (inline_signatures(d) if is_ballot(d) else d for d in (b, o, t))
     merged = merger.merge(b, o, t, "")
     if not merger.conflicts and ballot and is_ballot(merged):
+        merged = _keep_given_up_votes(merger, merged)
         merged = _after_seal(merger, b, o, t, merged)
     if merger.conflicts:
         return FileMerge(path, ours, tuple(merger.conflicts), tuple(merger.dropped))
@@ -254,6 +262,40 @@ def merge_file(path: str, base: bytes | None, ours: bytes | None,
         merged = table_signatures(merged)
     return FileMerge(path, dump_merged(path, merged, ours or theirs or b""), (),
                      tuple(merger.dropped), tuple(merger.after_seal), moved)
+
+
+def _keep_given_up_votes(merger: _Merger, merged: dict[str, Value]) -> dict[str, Value]:
+    """The signed votes a ``--take`` gave up, appended to the ballot's ``history`` as
+    replaced votes (not counted): a signed vote is never deleted, so the members who
+    already hold the given-up one can take the merge (:mod:`.record_checks`). A sealed
+    ballot is left as it is: its history is under the seal."""
+    if merged.get("seal"):
+        return merged
+    history = _listed(merged.get("history"))
+    kept = {e.get("signature") for e in history if isinstance(e, dict)}
+    added: list[Value] = []
+    for i, (record, value) in enumerate(merger.given_up):
+        if not record.startswith("votes[") or not _is_signed_vote(value):
+            continue
+        assert isinstance(value, dict)  # _is_signed_vote
+        if value["signature"] in kept:
+            continue
+        kept.add(value["signature"])
+        side = merger.dropped[i].kept
+        entry = {"member": value["member"], "question": value["question"],
+                 "ranking": value["ranking"], "replaced_at": now_utc(),
+                 "source": f"sync --take {side.value}",
+                 **{k: value[k] for k in SIGNED_FIELDS if k in value}}
+        added.append(entry)
+        merger.dropped[i] = dataclasses.replace(merger.dropped[i], in_history=True)
+    if not added:
+        return merged
+    return dict(merged, history=history + added)
+
+
+def _is_signed_vote(value: Value) -> bool:
+    return (isinstance(value, dict) and all(k in value for k in ("member", "question", "ranking"))
+            and isinstance(value.get("signature"), str) and bool(value["signature"]))
 
 
 def _after_seal(merger: _Merger, base: Value, ours: Value, theirs: Value,

@@ -4,7 +4,8 @@ The full validation (:func:`rulesbook.loading.load_library`) checks a folder as 
 stands: every signature, every time. What it cannot see is what *disappeared*:
 signed records are append-only, so a sync compares the folder it is about to
 merge, fast-forward to or push with the one both sides last shared (the merge
-base; for a fast-forward the folder's own head; for a push the remote's head):
+base; for a fast-forward the folder's own head; for a push the remote's head; a
+merge is checked against the remote's head too, for its signed votes only):
 
 * **votes**: a signed vote in a ballot may only be replaced by a newer signed vote
   of the same member on the same question, the replaced one kept in the ballot's
@@ -159,12 +160,15 @@ def revoked_keys(data: Any) -> dict[str, str]:
 
 
 def shared_record_problems(old: Mapping[str, ObjectID], new: Mapping[str, ObjectID],
-                           read: Read) -> list[str]:
+                           read: Read, *, votes_only: bool = False) -> list[str]:
     """Every signed record of ``old`` (what was shared) that ``new`` (what the sync would
-    make the shared folder) lost, moved or contradicts (see the module)."""
+    make the shared folder) lost, moved or contradicts (see the module). ``votes_only``:
+    only the signed votes of ``old`` that ``new`` lost (``old`` the remote's side of a
+    merge: its registry statements and revocations are merged with this folder's new
+    ones, which follow the merge base, not the remote's head)."""
     old_members = _data(old, MEMBERS, read)
-    problems = registry_problems(old_members, _data(new, MEMBERS, read))
-    revoked = revoked_keys(old_members)
+    problems = [] if votes_only else registry_problems(old_members, _data(new, MEMBERS, read))
+    revoked = {} if votes_only else revoked_keys(old_members)
     for path in sorted(set(old) | set(new)):
         if not path.endswith((".yaml", ".yml")) or path == MEMBERS:
             continue

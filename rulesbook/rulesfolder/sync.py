@@ -210,13 +210,15 @@ _UNPUSHED = ("sync stopped: this rules folder would not be valid as the shared o
 
 
 def _refuse_lost_records(repo: Repo, shared: Mapping[str, ObjectID],
-                         new: Mapping[str, ObjectID], stopped: str = _MERGED) -> None:
+                         new: Mapping[str, ObjectID], stopped: str = _MERGED, *,
+                         votes_only: bool = False) -> None:
     """SyncInvalid when ``new`` loses or contradicts a signed record of ``shared``
-    (:mod:`.record_checks`)."""
+    (:mod:`.record_checks`; ``votes_only``: see there)."""
     from .record_checks import shared_record_problems
 
     problems = shared_record_problems(
-        shared, new, lambda sha: read_object(repo, sha, Blob).as_raw_string())
+        shared, new, lambda sha: read_object(repo, sha, Blob).as_raw_string(),
+        votes_only=votes_only)
     if problems:
         raise SyncInvalid(f"{stopped}:\n" + "\n".join(problems))
 
@@ -406,6 +408,8 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
             progress("Validating the merged folder")
             _validate_theirs(repo, files, local, theirs, url)
             _refuse_lost_records(repo, commit_files(repo, base), files)
+            # the remote's votes too: a `--take mine` keeps them in the history
+            _refuse_lost_records(repo, commit_files(repo, theirs), files, votes_only=True)
             user = user_identity(repo)
             message = f"Sync: merge {received} change(s) from {shown(url)}"
             if dropped:

@@ -175,6 +175,38 @@ def test_a_rewritten_remote_history_is_refused_and_can_be_restored(rb, tmp_path)
     assert rb("--data", secretary, "sync", "--quiet").code == 0
 
 
+def test_a_cut_of_the_newest_commits_is_refused_by_every_member_who_had_them(rb, tmp_path):
+    """A plain git host that drops the newest commits (main set back, nothing new on
+    it): the secretary who pushed them and the member who fetched them both refuse it
+    and can put them back; a fresh clone cannot know (docs/rules-folder.md)."""
+    bare, secretary, member = shared(rb, tmp_path)
+    cut_from = log(member)[0].id
+    assert rb("--data", secretary, "member", "add", "Bob Shared").code == 0
+    assert rb("--data", secretary, "sync", "--quiet").code == 0
+    assert rb("--data", member, "sync", "--quiet").code == 0  # the member has it now
+    newest = log(member)[0].id
+    assert newest != cut_from
+    with Repo(str(bare)) as repo:  # the host cuts the newest commit: nothing replaces it
+        repo.refs[MAIN] = repo[repo.refs[MAIN]].parents[0]
+        assert repo.refs[MAIN].decode() == cut_from
+    for folder in (member, secretary):
+        before = file_bytes(folder)
+        result = rb("--data", folder, "sync")
+        assert result.code == 2, result.err
+        assert "rewritten" in result.err and newest[:10] in result.err, result.err
+        assert file_bytes(folder) == before and log(folder)[0].id == newest
+        with Repo(str(bare)) as repo:
+            assert repo.refs[MAIN].decode() == cut_from  # nothing pushed over it either
+    fresh = rb("clone", bare, tmp_path / "fresh", "--quiet")  # the limit: a fresh clone
+    assert fresh.code == 0 and "Bob Shared" not in (tmp_path / "fresh" / "members.yaml"
+                                                     ).read_text()
+    restored = rb("--data", member, "sync", "--restore-remote", "--json")
+    assert restored.code == 0, restored.err
+    with Repo(str(bare)) as repo:
+        assert repo.refs[MAIN].decode() == newest
+    assert rb("--data", secretary, "sync", "--quiet").code == 0
+
+
 def test_an_invalid_remote_commit_is_named_and_the_remote_restored(rb, tmp_path):
     """Attack 1: one push that broke the record made every member's sync fail, and no
     command recovered (only `git push -f`)."""

@@ -6,7 +6,6 @@ import base64
 import json
 import os
 
-import pytest
 from dulwich.repo import Repo
 
 from rulesbook.ballots import load_ballot
@@ -104,10 +103,6 @@ def test_a_conflicting_vote_is_settled_with_take_theirs(rb, tmp_path):
     assert votes(secretary) == votes(a)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap after #27's append-only votes: `--take mine` "
-                   "drops the remote's signed vote instead of keeping it in the ballot's "
-                   "history, so the record check refuses the merge (merge.py should append "
-                   "the dropped vote to history)")
 def test_take_mine_keeps_this_folders_record_and_says_what_was_dropped(rb, tmp_path):
     from .test_sync import committee, sync, vote, votes
 
@@ -122,8 +117,40 @@ def test_take_mine_keeps_this_folders_record_and_says_what_was_dropped(rb, tmp_p
     assert dropped[0]["record"].startswith("votes[member=D, question=10]")
     assert "apca:10C" in dropped[0]["dropped"]  # the remote's ranking, given up
     assert ("D", "10", ("apca:10A",)) in votes(a)
+    # the remote's signed vote is not deleted: it stays in the history, not counted, so
+    # the secretary, who holds it, takes the merge (signed votes are append-only)
+    remote_vote = next(v for v in load_ballot(secretary / BALLOT_PATH).votes if v.member == "D")
+    kept = [h for h in load_ballot(a / BALLOT_PATH).history if h.member == "D"]
+    assert [(h.ranking, h.vote.signature if h.vote else None, h.source) for h in kept] == [
+        (("apca:10C",), remote_vote.signature, "sync --take mine")]
     ok(sync(rb, secretary))
     assert ("D", "10", ("apca:10A",)) in votes(secretary)
+    assert [h.ranking for h in load_ballot(secretary / BALLOT_PATH).history
+            if h.member == "D"] == [("apca:10C",)]
+
+
+def test_take_mine_cannot_set_aside_a_newer_vote_of_the_remote(rb, tmp_path):
+    """Signed votes are append-only: a member's vote is replaced only by a newer one of
+    theirs. ``--take mine`` of an older vote over the remote's newer one would make
+    every member who holds the newer one refuse the shared folder: the sync stops
+    before, naming the vote, and nothing is merged or pushed."""
+    import time
+
+    from .conftest import file_bytes
+    from .test_sync import committee, sync, vote
+
+    remote, secretary, a, b = committee(rb, tmp_path)
+    vote(rb, a, "D", "10", "10A")
+    time.sleep(1.1)  # the secretary's entry is signed a second later, whatever the machine
+    vote(rb, secretary, "D", "10", "10C")
+    ok(sync(rb, secretary))
+    shared = log(tmp_path / "shared.git")[0].id
+    before = file_bytes(a)
+    result = sync(rb, a, "--take", "mine")
+    assert result.code == 2, result.err
+    assert ("the signed vote of member D on question '10'" in result.err
+            and "disappeared without a newer signed vote" in result.err), result.err
+    assert file_bytes(a) == before and log(tmp_path / "shared.git")[0].id == shared
 
 
 def test_a_vote_made_after_the_remote_sealed_the_ballot_can_be_dropped(rb, tmp_path):

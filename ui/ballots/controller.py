@@ -168,8 +168,12 @@ class BallotController(QObject):
         ballot = open_ballot(self.library, self.ballot, self.keys.require(), None,
                              self.keys.registry())
         self._set(ballot)
+        from rulesbook.ballots.roll import quorum_note
+
+        note = quorum_note(ballot.roll, ballot.quorum, self.keys.registry())
         self.statusMessage.emit(f"Settings of ballot {ballot.id} signed by "
-                                f"{ballot.opened.by if ballot.opened else '?'}")
+                                f"{ballot.opened.by if ballot.opened else '?'}"
+                                + (f"; {note}" if note else ""))
         return ballot
 
     def _forget_session(self) -> None:
@@ -521,7 +525,12 @@ class BallotController(QObject):
             raise BallotError("no ballot is open")
         if self.path is None:
             raise BallotError("choose where to save the ballot")
-        closed = close_ballot(self.ballot, self.keys.require(), self.keys.registry())
+        library = self.library  # the texts voted on, when the ballot is in its folder
+        if library is not None and not self.path.resolve().is_relative_to(
+                Path(library.root).resolve()):
+            library = None
+        closed = close_ballot(self.ballot, self.keys.require(), self.keys.registry(),
+                              library=library)
         self._write(self.path, closed, overwrite)
         self.preview_method = None
         self._set(closed, dirty=False)
