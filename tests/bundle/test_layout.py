@@ -98,42 +98,96 @@ def test_the_ci_workflow_builds_and_tests_on_windows_and_macos():
     systems = job["strategy"]["matrix"]["os"]
     assert any(s.startswith("windows") for s in systems)
     assert any(s.startswith("macos") for s in systems)
+    # runner images GitHub has retired: a job asking for one waits for a runner that never
+    # comes (macos-13 went in December 2025)
+    retired = {"macos-11", "macos-12", "macos-13", "windows-2016", "windows-2019",
+               "ubuntu-18.04", "ubuntu-20.04"}
+    assert not retired & set(systems), systems
     runs = " ".join(step.get("run", "") for step in job["steps"])
     assert "make bundle" in runs and "make test-bundle" in runs
 
 
-# -- the rules folder on each OS (platformdirs, as user_rules_dir asks it) --------------
+# -- the rules folder on each OS (platformdirs, as user_rules_dir asks it; Qt's
+# QStandardPaths, as the app asks it) ---------------------------------------------------
 
-def test_the_rules_folder_on_windows(monkeypatch, tmp_path):
+def _as_windows(monkeypatch, home: Path) -> Path:
+    """platformdirs as on Windows; what Qt's GenericDataLocation is there (Qt's table:
+    ``C:/Users/<USER>/AppData/Local``)."""
     from platformdirs.windows import Windows
 
-    local = tmp_path / "AppData" / "Local"
+    local = home / "AppData" / "Local"
     monkeypatch.setenv("LOCALAPPDATA", str(local))
-    monkeypatch.setenv("APPDATA", str(tmp_path / "AppData" / "Roaming"))
+    monkeypatch.setenv("APPDATA", str(home / "AppData" / "Roaming"))
     monkeypatch.setattr(platformdirs, "PlatformDirs", Windows)
     monkeypatch.setattr("platformdirs.windows.get_win_folder",
                         lambda csidl: str(local) if csidl == "CSIDL_LOCAL_APPDATA" else "")
+    return local
+
+
+def _as_macos(monkeypatch, home: Path) -> Path:
+    """platformdirs as on macOS; Qt's GenericDataLocation there: ``~/Library/Application
+    Support``."""
+    from platformdirs.macos import MacOS
+
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)  # a Mac has none (platformdirs reads it)
+    monkeypatch.setattr(platformdirs, "PlatformDirs", MacOS)
+    return home / "Library" / "Application Support"
+
+
+def _as_linux(monkeypatch, home: Path) -> Path:
+    """platformdirs as on Linux; Qt's GenericDataLocation there: ``~/.local/share``."""
+    from platformdirs.unix import Unix
+
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.setattr(platformdirs, "PlatformDirs", Unix)
+    return home / ".local" / "share"
+
+
+def test_the_rules_folder_on_windows(monkeypatch, tmp_path):
+    local = _as_windows(monkeypatch, tmp_path)
     # %LOCALAPPDATA%\APCA\Rulesbook\rules: not roaming (a repository is not for roaming)
     assert user_rules_dir() == local / "APCA" / "Rulesbook" / "rules"
 
 
 def test_the_rules_folder_on_macos(monkeypatch, tmp_path):
-    from platformdirs.macos import MacOS
-
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)  # a Mac has none (platformdirs reads it)
-    monkeypatch.setattr(platformdirs, "PlatformDirs", MacOS)
+    _as_macos(monkeypatch, tmp_path)
     assert user_rules_dir() == tmp_path / "Library" / "Application Support" / "Rulesbook" / \
         "rules"
 
 
 def test_the_rules_folder_on_linux(monkeypatch, tmp_path):
-    from platformdirs.unix import Unix
-
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
-    monkeypatch.setattr(platformdirs, "PlatformDirs", Unix)
+    _as_linux(monkeypatch, tmp_path)
     assert user_rules_dir() == tmp_path / ".local" / "share" / "Rulesbook" / "rules"
+
+
+class _QtLocations:
+    """QStandardPaths as on another OS: the GenericDataLocation of Qt's table there."""
+
+    def __init__(self, generic_data: Path) -> None:
+        from PySide6.QtCore import QStandardPaths
+
+        self.StandardLocation = QStandardPaths.StandardLocation
+        self.generic_data = generic_data
+
+    def writableLocation(self, location):  # noqa: N802 - Qt's name
+        assert location == self.StandardLocation.GenericDataLocation, location
+        return self.generic_data.as_posix()  # Qt answers with forward slashes everywhere
+
+
+@pytest.mark.parametrize("platform, as_os", [("win32", _as_windows), ("darwin", _as_macos),
+                                             ("linux", _as_linux)])
+def test_the_app_and_the_command_line_choose_one_rules_folder_on_each_os(
+        monkeypatch, tmp_path, platform, as_os):
+    """The app asks Qt (ui/folder.py), the command line platformdirs: on Windows Qt's
+    folder has no organisation in it, so the app adds APCA as platformdirs does."""
+    import ui.folder
+
+    generic_data = as_os(monkeypatch, tmp_path)
+    monkeypatch.setattr(ui.folder, "QStandardPaths", _QtLocations(generic_data))
+    monkeypatch.setattr("sys.platform", platform)
+    assert ui.folder.app_rules_dir() == user_rules_dir()
 
 
 def test_paths_the_bundle_test_expects_are_built_per_os():
