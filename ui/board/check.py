@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.reconstruct import IllegalMove, Replay, replay
+from rulesbook.reconstruct import IllegalMove, Replay
 from rulesbook.rulings import RequestOrigin, RulingsRequest, rulings_request
 
 if TYPE_CHECKING:
@@ -57,9 +57,10 @@ class CheckController(QObject):
         illegal moves are let stand); the board shows the position it was played in."""
         board = self._board
         record = board.record
-        self.result = checked = replay(record.written, start=record.start,
-                                       variant=record.variant, let_stand=board.let_stand,
-                                       result=record.result)
+        # the board's replay lets illegal moves stand: cut at the first one otherwise
+        # (the same as replaying again without let_stand, and a long record is not
+        # replayed a second time on the GUI thread)
+        self.result = checked = board.replay if board.let_stand else board.replay.stopped()
         self._illegal = {item.ply: item for item in checked.illegal}
         first = checked.first_illegal
         draw = board.counts.first()
