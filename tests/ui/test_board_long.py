@@ -68,3 +68,18 @@ def test_a_long_record_is_read_off_the_gui_thread_into_a_lazy_list(ws, qtbot, tm
     assert ws.marked_plies() == list(record.illegal)
     first = view.item_for_ply(record.illegal[0])
     assert first.text().startswith("✗") and "not on one diagonal" in first.toolTip()
+
+
+def test_the_record_opened_last_is_the_one_shown(ws, qtbot):
+    from ui.board.reading import RecordReader
+
+    bc = ws.board_controller
+    assert ws.import_text(long_record(PLIES).pdn, source="long.pdn")
+    assert bc.files.reading is not None
+    # a short record pasted while the long one is read: read at once, and it stays
+    assert ws.import_text("11-15 23-19 8-11", source="short")
+    qtbot.waitUntil(lambda: not bc.files.findChildren(RecordReader), timeout=60000)
+    qtbot.wait(20)
+    assert [m.text for m in bc.moves] == ["11-15", "23-19", "8-11"]
+    assert ws.move_list.model().rowCount() == 2
+    assert "Imported short: 3 plies" in ws.status_text()

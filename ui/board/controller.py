@@ -174,8 +174,11 @@ class BoardController(QObject):
         """The replay of the record (``prepared``: :func:`board_replay` of it, worked
         out off the GUI thread)."""
         record = self.record
-        self._replay = prepared if prepared is not None and prepared.moves == record.texts \
-            and prepared.start == record.start else board_replay(record)
+        # the caller's replay of this very record: a cheap check that it is one of it
+        fits = prepared is not None and prepared.start == record.start \
+            and len(prepared.moves) == len(record.moves) \
+            and (not record.moves or prepared.moves[-1] == record.moves[-1].text)
+        self._replay = prepared if prepared is not None and fits else board_replay(record)
         self._illegal = {item.ply: item for item in self._replay.illegal}
         self._ply = min(self._ply, self.available_plies)
 

@@ -170,6 +170,9 @@ class SessionFiles(QObject):
             else board.variant
         if guess and looks_like_pdn(text):
             chosen = None  # the core reads an untyped PDN game in the variant that fits
+        # a record still being read is not shown: its reader (a child of this object)
+        # ends on its own, its result ignored
+        self.reading = None
         if _game_size(text, index) > READ_IN_WORKER_CHARS:
             return self._read_in_worker(text, index, chosen, source, note)
         try:
@@ -185,15 +188,16 @@ class SessionFiles(QObject):
     def _read_in_worker(self, text: str, index: int, chosen: Variant | None, source: str,
                         note: str) -> bool:
         counts = self._board.counts
-        self.shutdown()  # a record still being read is not shown
         reader = RecordReader(text, index, chosen, counts.rules, counts.library,
                               counts.edition_id, self)
         rules, edition = counts.rules, counts.edition_id
         what = source or "the record"
-        reader.stage.connect(lambda step: self.statusMessage.emit(f"Reading {what}: {step}…"))
+        reader.stage.connect(lambda step: reader is self.reading and self.statusMessage.emit(
+            f"Reading {what}: {step}…"))
         reader.failed.connect(lambda why: self._read_failed(reader, source, why))
         reader.done.connect(lambda read: self._read_done(reader, text, index, source, note,
                                                          read, rules, edition))
+        reader.finished.connect(reader.deleteLater)
         self.reading = reader
         reader.start()
         return True
@@ -215,9 +219,9 @@ class SessionFiles(QObject):
         self.readFinished.emit(self._show(text, index, source, note, read.imported, read.replay))
 
     def shutdown(self) -> None:
-        """Forget a record still being read (a newer one, or the window closing)."""
-        reader, self.reading = self.reading, None
-        if reader is not None:
+        """The window is closing: wait for the readers still running."""
+        self.reading = None
+        for reader in self.findChildren(RecordReader):
             reader.wait(10000)
 
     def _show(self, text: str, index: int, source: str, note: str, imported: ImportedRecord,

@@ -5,6 +5,7 @@ read (the move list is lazy, :mod:`ui.board.movelist`)."""
 from __future__ import annotations
 
 import gc
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -63,6 +64,30 @@ def read_record(text: str, index: int, variant: Variant | None, rules: CountRule
     return ReadRecord(imported, replayed, states, claims)
 
 
+_readers = 0  # readers running (the collector is paused while any runs)
+_readers_lock = threading.Lock()
+_collecting = True
+
+
+def _pause_collection() -> None:
+    global _readers, _collecting
+    with _readers_lock:
+        if _readers == 0:
+            _collecting = gc.isenabled()
+            gc.disable()
+        _readers += 1
+
+
+def _resume_collection() -> None:
+    global _readers
+    with _readers_lock:
+        _readers -= 1
+        if _readers == 0:
+            gc.freeze()
+            if _collecting:
+                gc.enable()
+
+
 class RecordReader(QThread):
     """Runs :func:`read_record` on a worker thread.
 
@@ -88,8 +113,7 @@ class RecordReader(QThread):
         # objects (positions, moves, counts) and each collection over them held the
         # GIL, and so the GUI thread, for 100-600 ms (60,000 plies). They are freed
         # by reference counting as ever (a record's objects make no cycles)
-        collecting = gc.isenabled()
-        gc.disable()
+        _pause_collection()
         try:
             read = read_record(*self._args, stage=self.stage.emit)
         except DraughtsError as exc:
@@ -99,7 +123,5 @@ class RecordReader(QThread):
             self.failed.emit(f"the record could not be read: {type(exc).__name__}: {exc}")
             return
         finally:
-            gc.freeze()
-            if collecting:
-                gc.enable()
+            _resume_collection()
         self.done.emit(read)
