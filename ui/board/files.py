@@ -192,8 +192,7 @@ class SessionFiles(QObject):
                               counts.edition_id, self)
         rules, edition = counts.rules, counts.edition_id
         what = source or "the record"
-        reader.stage.connect(lambda step: reader is self.reading and self.statusMessage.emit(
-            f"Reading {what}: {step}…"))
+        reader.stage.connect(lambda step: self._read_stage(reader, what, step))
         reader.failed.connect(lambda why: self._read_failed(reader, source, why))
         reader.done.connect(lambda read: self._read_done(reader, text, index, source, note,
                                                          read, rules, edition))
@@ -201,6 +200,10 @@ class SessionFiles(QObject):
         self.reading = reader
         reader.start()
         return True
+
+    def _read_stage(self, reader: RecordReader, what: str, step: str) -> None:
+        if reader is self.reading:
+            self.statusMessage.emit(f"Reading {what}: {step}…")
 
     def _read_failed(self, reader: RecordReader, source: str, why: str) -> None:
         if reader is self.reading:
