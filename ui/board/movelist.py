@@ -198,7 +198,7 @@ class MoveList(QTableView):
         vertical.setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
-        self.clicked.connect(self._clicked)
+        self.clicked.connect(lambda index: self._clicked(index))  # a QModelIndex, not a bool
         self._current = 0
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self._model.muted = QBrush(self.palette().color(self.palette().ColorGroup.Disabled,
