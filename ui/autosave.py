@@ -140,7 +140,9 @@ def write_json(path: Path, data: object) -> None:
     Raises :class:`~rulesbook.storage.SaveError` or OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with durability_notes():  # an autosave is best effort: the next one follows
-        atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False), private=True)
+        # compact: json's C encoder (indented output is Python's, 10 times slower: a
+        # record of 60,000 plies took 0.8 s on the GUI thread at every change)
+        atomic_write_text(path, json.dumps(data, ensure_ascii=False), private=True)
 
 
 def read_json(path: Path) -> dict | None:

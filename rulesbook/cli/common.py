@@ -185,10 +185,17 @@ def member_ids(root: Path) -> list[str]:
     the folder is validated): entries that are not a member with an id, as a hand
     edit may leave them, are left for the validation to report. Raises
     :class:`~rulesbook.errors.DataFileError` when the file does not read."""
+    return list(member_names(root))
+
+
+def member_names(root: Path) -> dict[str, str]:
+    """Each member id of ``root``'s ``members.yaml`` with the member's name as the file
+    stands ("" when it has none), read as :func:`member_ids` reads them."""
     from ..yamlio import load_file
 
     data = load_file(root / "members.yaml", "members.yaml").data
     members = data.get("members") if isinstance(data, dict) else None
     if not isinstance(members, list):
-        return []
-    return [str(m["id"]) for m in members if isinstance(m, dict) and m.get("id") is not None]
+        return {}
+    return {str(m["id"]): str(m.get("name") or "") for m in members
+            if isinstance(m, dict) and m.get("id") is not None}

@@ -24,7 +24,8 @@ from ..ballots.keys import fingerprint
 from ..ballots.registry import import_member_key, now_utc, register_key
 from ..datafolder import resolve_data_dir
 from ..errors import RulesbookError
-from .common import Handler, Subparsers, fail, help_of, member_ids, print_json
+from ..textio import visible_controls
+from .common import Handler, Subparsers, fail, help_of, member_ids, member_names, print_json
 from .keyfiles import open_key as open_key  # re-exported: ballot_cmds imports it from here
 from .keyfiles import read_passphrase
 
@@ -141,12 +142,20 @@ def cmd_list(args: argparse.Namespace) -> int:
                             "problems": [str(p) for p in registry.problems]}
         print_json(listed)
     else:
+        try:
+            names = member_names(_root(args))
+        except RulesbookError:
+            names = {}  # the registry's problems say what is wrong with the file
         for r in rows:
             state = "revoked" if r["revoked_at"] else ("confirmed" if r["confirmed"]
                                                         else "awaiting the chair")
-            print(f"{r['member']}  {r['role']:<9}  {r['fingerprint']}  {state}")
+            # the name last and its bidi controls as codes (<U+202E>): a name cannot
+            # reorder the columns of the line in a terminal
+            name = names.get(r["member"], "")
+            print(visible_controls(f"{r['member']}  {r['role']:<9}  {r['fingerprint']}  "
+                                   f"{state}" + (f"  {name}" if name else "")))
         for p in registry.problems:
-            print(p, file=sys.stderr)
+            print(visible_controls(str(p)), file=sys.stderr)
     return 1 if registry.problems else 0
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rulesbook.draughts import (
     AmbiguousMoveError,
@@ -483,6 +483,18 @@ class Replay:
     def complete(self) -> bool:
         """True when every written move was replayed (legal or standing as played)."""
         return len(self.positions) == len(self.moves) + 1
+
+    def stopped(self) -> Replay:
+        """This replay as :func:`replay` without ``let_stand`` gives it: stopped at the
+        first illegal move (cut from this one, not replayed again: a long record's
+        check after its replay)."""
+        first = self.first_illegal
+        if not self.let_stand:
+            return self
+        if first is None:
+            return replace(self, let_stand=False)
+        return Replay(self.start, self.moves, self.positions[:first.ply],
+                      self.played[:first.ply - 1], (replace(first, applied=False),), False)
 
 
 def _discovered(plies_ago: int, result: str) -> str:

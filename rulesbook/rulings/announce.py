@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..draughts import Game, Move, Position, Variant
 from ..reconstruct.replay import move_number
 from ..textio import ordinal
-from .claims import DrawClaim, claims_at, count_rules_for
+from .claims import DrawClaim, claims_at, count_rules_for, with_rulings
 from .engine import Comparison, compare
 from .fromgame import GameIncident, IncidentSource
 from .vocabulary import outcome_words
@@ -166,13 +166,17 @@ def draw_announcements(library: Library, start: Position, moves: Iterable[Move |
     comparisons: dict[tuple[str, tuple[tuple[str, Any], ...]], tuple[str, ...]] = {}
     found: list[DrawAnnouncement] = []
     for ply, move in enumerate(moves, start=1):
-        before = game.positions[-1]
+        before = game.board
         try:
             played = game.push(move)
         except DraughtsError:
             break
-        for claim in claims_at(library, game, rules, sources, ed.id, variant=variant):
-            if (claim.incident, AnnouncementLevel.IN_FORCE) in seen:
+        # the rulings of a claim are worked out only for the claims announced: most
+        # plies announce nothing, and the rulings were most of a long record's time
+        for claim in claims_at(library, game, rules, sources, ed.id, variant=variant,
+                               suggested=False):
+            if (claim.incident, AnnouncementLevel.IN_FORCE) in seen or (
+                    not claim.holds and (claim.incident, AnnouncementLevel.PROPOSALS) in seen):
                 continue
             key = (claim.incident, tuple(sorted(claim.facts.items())))
             if key not in comparisons:
@@ -186,6 +190,7 @@ def draw_announcements(library: Library, start: Position, moves: Iterable[Move |
             else:
                 continue
             seen.add((claim.incident, level))
+            claim = with_rulings(library, claim, ed.id, variant)
             side = before.turn.title
             number = move_number(start, ply)
             text, outcome, ref, needs, also = announcement_words(

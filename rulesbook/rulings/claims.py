@@ -4,7 +4,7 @@ state with the limits of the edition in force."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..draughts import CountRules, DraughtsError, Game, Move, Position, Variant
@@ -135,10 +135,13 @@ def draw_claims(library: Library, start: Position | None, moves: Iterable[Move |
 def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str, str],
               edition: str | None = None,
               notice_ply: int | None = None,
-              variant: str | Variant | None = None) -> tuple[DrawClaim, ...]:
+              variant: str | Variant | None = None,
+              suggested: bool = True) -> tuple[DrawClaim, ...]:
     """Every draw claim at the current ply of ``game`` (played with the count
     ``rules``; ``sources``: which record set each parameter, as
-    :func:`count_rules_for` gives them), under ``edition``."""
+    :func:`count_rules_for` gives them), under ``edition``. Without ``suggested``
+    the claims have no rulings (``suggestions`` None: :func:`with_rulings` adds
+    them), for a walk over every ply that needs the rulings of a few."""
     state = game.count_state()
     claims = []
     # 13-count / long line
@@ -157,7 +160,7 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
                + (" on the long line" if name == "long line" else "") + ".")
     claims.append(_claim(library, edition, "thirteen_count", name, active and limit is not None,
                          bool(active and state.three_vs_one_reached), n, limit, ref, why, facts,
-                         variant))
+                         variant, suggested))
     # stronger side
     limit = state.strong_side_limit
     strong = state.strong_side
@@ -184,7 +187,8 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
                     f"can be completed in them.")
     claims.append(_claim(library, edition, "strong_side_count", "stronger side",
                          strong is not None and limit is not None, reached,
-                         n, limit, sources.get("strong_side_limit"), why, facts, variant))
+                         n, limit, sources.get("strong_side_limit"), why, facts, variant,
+                         suggested))
     # repetition
     n = state.repetitions
     limit = state.repetition_limit
@@ -192,16 +196,27 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
            "; no rule in force makes repetition a draw."))
     claims.append(_claim(library, edition, "repetition", "repetition", limit is not None,
                          state.repetition_reached, n, limit, sources.get("repetition_limit"),
-                         why, {"repetitions": n}, variant))
+                         why, {"repetitions": n}, variant, suggested))
     return tuple(claims)
 
 
 def _claim(library: Library, edition: str | None, incident: str, name: str, applicable: bool,
            holds: bool, moves: int, limit: int | None, ref: str | None, why: str,
-           facts: dict[str, Any], variant: str | Variant | None = None) -> DrawClaim:
+           facts: dict[str, Any], variant: str | Variant | None = None,
+           suggested: bool = True) -> DrawClaim:
     remaining = max(0, limit - moves) if (limit is not None and applicable) else None
     return DrawClaim(incident, name, applicable, bool(holds), moves, limit, remaining, ref, why,
-                     facts, suggest(library, incident, facts, edition, variant))
+                     facts, suggest(library, incident, facts, edition, variant)
+                     if suggested else None)
+
+
+def with_rulings(library: Library, claim: DrawClaim, edition: str | None = None,
+                 variant: str | Variant | None = None) -> DrawClaim:
+    """``claim`` with the rulings that decide it (as :func:`claims_at` gives them)."""
+    if claim.suggestions is not None:
+        return claim
+    return replace(claim, suggestions=suggest(library, claim.incident, claim.facts, edition,
+                                              variant))
 
 
 def draw_claims_from_pdn(library: Library, text: str, ply: int | None = None,

@@ -72,3 +72,18 @@ def test_comparison_key_by_the_rules_of_the_issue():
     assert same_name("Jo\u200dhn", "John") and same_name("\ufeffJohn", "John")
     assert not same_name("Alicé", "Alice")  # a diacritic is read
     assert not same_name("Alice", "Alicia")
+
+
+def test_member_list_shows_a_bidi_control_in_a_name_as_its_code(folder):
+    # U+202E RIGHT-TO-LEFT OVERRIDE would print the rest of the line reversed in a
+    # terminal that applies the bidi algorithm: the fingerprint and the state too
+    added = rulesbook(folder.parent, "--data", folder, "member", "add", "Zed \u202edlo")
+    assert added.returncode == 0, added.stderr
+    member = added.stdout.split(":", 1)[0].removeprefix("member ").strip()
+    keyed = rulesbook(folder.parent, "--data", folder, "member", "keygen", "--member", member)
+    assert keyed.returncode == 0, keyed.stderr
+    listed = rulesbook(folder.parent, "--data", folder, "member", "list")
+    assert listed.returncode == 0, listed.stderr
+    line = next(x for x in listed.stdout.splitlines() if x.startswith(f"{member} "))
+    assert "\u202e" not in listed.stdout
+    assert line.endswith("  Zed <U+202E>dlo") and "confirmed" in line

@@ -237,3 +237,28 @@ def test_a_first_move_out_of_turn_is_not_called_a_second_move():
     # the scoresheet's slot is Black's; the piece moved is White's man on 22 (c3)
     assert "that is a move of White's man on 22: White moved out of turn" in first.message
     assert "(it was Black's turn)" in first.message
+
+
+@pytest.mark.parametrize("moves", [
+    "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20",  # a failure to capture at ply 7
+    "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20 13-17 20-16",
+    "11-15 23-19 8-11",  # every move legal
+    "11-15 23-19 12-13 22-17",  # a move no piece can make, let stand
+    "11-15 24-28 8-11",  # a move from an empty square: the replay stops there too
+])
+def test_a_replay_cut_at_its_first_illegal_move_is_the_replay_without_let_stand(moves):
+    # Check Record cuts the board's replay (illegal moves standing) instead of
+    # replaying the record again: the two must be the same Replay
+    standing = replay(moves, let_stand=True)
+    assert standing.stopped() == replay(moves)
+    assert replay(moves).stopped() == replay(moves)
+
+
+def test_a_long_record_cut_at_its_first_illegal_move():
+    from rulesbook.reconstruct import import_record
+    from tests.long_record import long_record
+
+    record = import_record(long_record(400, illegal_every=37).pdn).record
+    standing = replay(record.written, start=record.start, let_stand=True)
+    assert len(standing.illegal) > 1
+    assert standing.stopped() == replay(record.written, start=record.start)

@@ -47,3 +47,8 @@ def board_workspace(qtbot: Any, controller: Any) -> Iterator[Any]:
 def click_square(qtbot: Any, ws: Any, square: int,
                  button: Qt.MouseButton = Qt.MouseButton.LeftButton) -> None:
     qtbot.mouseClick(ws.board, button, pos=ws.board.square_rect(square).center())
+
+
+def wait_read(qtbot: Any, ws: Any, timeout: int = 60000) -> None:
+    """Wait for a long record being read off the GUI thread to be shown or refused."""
+    qtbot.waitUntil(lambda: ws.board_controller.files.reading is None, timeout=timeout)

@@ -160,8 +160,7 @@ def test_import_pdn_and_step_with_the_keyboard(qtbot, ws):
     bc.go(with_variations[0])
     assert "Variation:" in ws.comment_view.toPlainText()
     # a click on a move goes to it
-    row, col = ws.move_list.cell_of(4)
-    rect = ws.move_list.visualItemRect(ws.move_list.item(row, col))
+    rect = ws.move_list.cell_rect(4)
     qtbot.mouseClick(ws.move_list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     assert bc.ply == 4
     # the counts panel: three kings against one, the 13-count is running

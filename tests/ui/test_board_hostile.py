@@ -11,6 +11,7 @@ from PySide6.QtGui import QGuiApplication
 from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
     board_workspace,
     private_autosave_dir,
+    wait_read,
 )
 
 LEGAL = '[Event "club"]\n[Black "Ann"]\n[White "Bob"]\n\n1. 11-15 23-19 2. 8-11 22-17 *\n'
@@ -52,10 +53,11 @@ def test_paste_refuses_text_with_no_readable_move(ws, text, found):
     assert "Cannot import" in status and "no move can be read" in status and found in status
 
 
-def test_paste_refuses_random_bytes(ws):
+def test_paste_refuses_random_bytes(ws, qtbot):
     # fixed bytes (seeded): the same input on every run
     junk = random.Random(14).randbytes(4096).decode("latin-1").replace("\x00", "")
     paste(ws, junk)
+    wait_read(qtbot, ws)  # a long text is read off the GUI thread
     assert ws.board_controller.moves == ()
     assert "no move can be read" in ws.status_text()
 

@@ -38,12 +38,12 @@ def test_record_panel_typing_fills_the_move_list(qtbot, bc):
     cells = [panel.move_list.item_for_ply(p).text() for p in (1, 2, 3)]
     assert cells == ["11-15", "23-19", "8-11"]
     # the row labels are move numbers: Black and White share move 1
-    assert panel.move_list.verticalHeaderItem(1).text() == "2."
+    assert panel.move_list.header_text(1) == "2."
     assert "unsaved changes" in panel.record_title.text()
     bc.go(1)  # the controller moves: the list follows without being told
-    assert panel.move_list.currentItem().text() == "11-15"
+    assert panel.move_list.current_cell().text() == "11-15"
     bc.go(0)  # the start position: no move is the current one
-    assert panel.move_list.currentItem() is None and not panel.move_list.selectedItems()
+    assert panel.move_list.current_cell() is None and panel.move_list.selected_ply() is None
 
 
 def test_check_panel_shows_what_the_check_found(qtbot, bc):

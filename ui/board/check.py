@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.reconstruct import IllegalMove, Replay, replay
+from rulesbook.reconstruct import IllegalMove, Replay
 from rulesbook.rulings import RequestOrigin, RulingsRequest, rulings_request
 
 if TYPE_CHECKING:
@@ -37,11 +37,13 @@ class CheckController(QObject):
         super().__init__(board)
         self._board = board
         self.result: Replay | None = None
+        self._illegal: dict[int, IllegalMove] = {}
 
     def clear(self) -> None:
         """The record changed: the result no longer applies."""
         if self.result is not None:
             self.result = None
+            self._illegal = {}
             self.resultChanged.emit(None)
 
     @property
@@ -55,9 +57,11 @@ class CheckController(QObject):
         illegal moves are let stand); the board shows the position it was played in."""
         board = self._board
         record = board.record
-        self.result = checked = replay(record.written, start=record.start,
-                                       variant=record.variant, let_stand=board.let_stand,
-                                       result=record.result)
+        # the board's replay lets illegal moves stand: cut at the first one otherwise
+        # (the same as replaying again without let_stand, and a long record is not
+        # replayed a second time on the GUI thread)
+        self.result = checked = board.replay if board.let_stand else board.replay.stopped()
+        self._illegal = {item.ply: item for item in checked.illegal}
         first = checked.first_illegal
         draw = board.counts.first()
         if first is not None:
@@ -81,13 +85,11 @@ class CheckController(QObject):
         board = self._board
         if board.mode != "check" or self.result is None:
             return None
-        return next((i for i in self.result.illegal if i.ply == board.ply + 1), None)
+        return self._illegal.get(board.ply + 1)
 
     def illegal_at(self, ply: int) -> IllegalMove | None:
         """The illegal move the check found at ``ply``, if any."""
-        if self.result is None:
-            return None
-        return next((i for i in self.result.illegal if i.ply == ply), None)
+        return self._illegal.get(ply)
 
     def move_state(self, ply: int) -> str:
         """How the move list shows ``ply`` (one of :data:`MOVE_STATES`): ``illegal``

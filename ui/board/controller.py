@@ -39,9 +39,10 @@ from .gap import GapController
 from .input import InputController
 from .mode import MODES, BoardMode
 from .navigation import Navigation
+from .reading import board_replay
 from .setup import TOOLS, SetupController
 
-__all__ = ["BoardController", "autosave_dir", "AUTOSAVE_NAME", "TOOLS", "MODES",
+__all__ = ["BoardController", "board_replay", "autosave_dir", "AUTOSAVE_NAME", "TOOLS", "MODES",
            "VARIANT_NAMES", "SESSION_VERSION"]
 
 AUTOSAVE_NAME = "board-autosave.json"
@@ -79,6 +80,7 @@ class BoardController(QObject):
         self._ply = 0
         self._mode = BoardMode.PLAY
         self._replay: Replay = replay([], start=self.start)
+        self._illegal: dict[int, IllegalMove] = {}
         self.case_path: Path | None = None
         self._dirty = False
         #: the record is as it was imported or started (New): nothing typed since
@@ -168,10 +170,16 @@ class BoardController(QObject):
         self.files.autosave()
 
     # ------------------------------------------------------------------ derived state
-    def _recompute(self) -> None:
+    def _recompute(self, prepared: Replay | None = None) -> None:
+        """The replay of the record (``prepared``: :func:`board_replay` of it, worked
+        out off the GUI thread)."""
         record = self.record
-        self._replay = replay(record.written, start=record.start, variant=record.variant,
-                              let_stand=True, result=record.result)
+        # the caller's replay of this very record: a cheap check that it is one of it
+        fits = prepared is not None and prepared.start == record.start \
+            and len(prepared.moves) == len(record.moves) \
+            and (not record.moves or prepared.moves[-1] == record.moves[-1].text)
+        self._replay = prepared if prepared is not None and fits else board_replay(record)
+        self._illegal = {item.ply: item for item in self._replay.illegal}
         self._ply = min(self._ply, self.available_plies)
 
     @property
@@ -212,7 +220,7 @@ class BoardController(QObject):
         return None
 
     def illegal_at(self, ply: int) -> IllegalMove | None:
-        return next((item for item in self._replay.illegal if item.ply == ply), None)
+        return self._illegal.get(ply)
 
     def move_number(self, ply: int) -> int:
         return self.record.move_number(ply)
@@ -260,14 +268,14 @@ class BoardController(QObject):
 
     # ------------------------------------------------------------------ record changes
     def commit(self, session: BoardSession, ply: int, *, to_play: bool = False,
-               fresh: bool = False) -> None:
+               fresh: bool = False, prepared: Replay | None = None) -> None:
         """Make ``session`` (another record) the board's, one undo step, showing ``ply``.
         The check, the gap result and the input no longer apply; check mode (with
         ``to_play`` any mode) ends. ``fresh``: the record is as imported or started,
-        not unsaved work of the user's."""
+        not unsaved work of the user's; ``prepared``: its :func:`board_replay`."""
         self._push_undo()
         self._session = session
-        self._record_changed(ply, to_play)
+        self._record_changed(ply, to_play, prepared)
         if fresh:
             self._fresh = True
             self.dirtyChanged.emit(self._dirty)  # "unsaved" or not: the title follows
@@ -281,12 +289,13 @@ class BoardController(QObject):
         self.recordChanged.emit()
         self.files.autosave()
 
-    def _record_changed(self, ply: int, to_play: bool = False) -> None:
+    def _record_changed(self, ply: int, to_play: bool = False,
+                        prepared: Replay | None = None) -> None:
         """After the record changed: the check, the gap result and the input no
         longer apply; check mode (or with ``to_play`` any mode) ends."""
         self.input.reset()
         self.gap.forget()
-        self._recompute()
+        self._recompute(prepared)
         self._ply = max(0, min(ply, self.available_plies))
         if self._mode is BoardMode.CHECK or (to_play and self._mode is not BoardMode.PLAY):
             self._mode = BoardMode.PLAY
@@ -370,5 +379,6 @@ class BoardController(QObject):
         self.changed.emit()
 
     def shutdown(self) -> None:
-        """Stop a running search (window closing)."""
+        """Stop a running search and a record being read (window closing)."""
         self.gap.shutdown()
+        self.files.shutdown()

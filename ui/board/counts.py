@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.draughts import CountRules, CountState, Game
+from rulesbook.draughts import CountRules, CountState, Game, Move, Position
 from rulesbook.reconstruct.display import counts_lines
 from rulesbook.rulings import (
     DrawAnnouncement,
@@ -25,7 +25,35 @@ if TYPE_CHECKING:
 
     from .controller import BoardController
 
-__all__ = ["CountsController"]
+__all__ = ["CountsController", "count_states", "announcements_for"]
+
+
+def legal_prefix(replayed: Replay) -> list[Move]:
+    """The moves of ``replayed`` up to its first illegal one (counts follow legal play)."""
+    legal = []
+    for move in replayed.played:
+        if move is None:
+            break
+        legal.append(move)
+    return legal
+
+
+def count_states(start: Position, replayed: Replay, rules: CountRules) -> list[CountState]:
+    """The counts at each ply of ``replayed``'s legal play (index 0: the start)."""
+    game = Game(start, counts=rules)
+    states = [game.count_state()]
+    for move in legal_prefix(replayed):
+        game.push(move)
+        states.append(game.count_state())
+    return states
+
+
+def announcements_for(library: Library | None, start: Position, replayed: Replay,
+                      edition_id: str | None) -> tuple[DrawAnnouncement, ...]:
+    """The draw claims of ``replayed``'s legal play (none without a library)."""
+    if library is None:
+        return ()
+    return draw_announcements(library, start, legal_prefix(replayed), edition_id)
 
 
 class CountsController(QObject):
@@ -115,15 +143,19 @@ class CountsController(QObject):
         replayed = board.replay
         rules = self.rules
         if self._for is not replayed or self._counted_with != rules:
-            game = Game(board.start, counts=rules)
-            states = [game.count_state()]
-            for move in replayed.played:
-                if move is None:
-                    break
-                game.push(move)
-                states.append(game.count_state())
-            self._states, self._for, self._counted_with = states, replayed, rules
+            self._states = count_states(board.start, replayed, rules)
+            self._for, self._counted_with = replayed, rules
         return self._states[ply] if 0 <= ply < len(self._states) else None
+
+    def seed(self, replayed: Replay, states: tuple[CountState, ...] | None,
+             announcements: tuple[DrawAnnouncement, ...] | None) -> None:
+        """The counts and claims of ``replayed`` worked out off the GUI thread (by
+        :func:`count_states` and :func:`announcements_for` with these rules): kept
+        for when the board shows that replay (None: worked out when asked)."""
+        if states is not None:
+            self._states, self._for, self._counted_with = list(states), replayed, self.rules
+        if announcements is not None:
+            self._announcements, self._announced_for = announcements, replayed
 
     # ------------------------------------------------------------------ announcements
     def announcements(self) -> tuple[DrawAnnouncement, ...]:
@@ -132,13 +164,8 @@ class CountsController(QObject):
         board = self._board
         replayed = board.replay
         if self._announced_for is not replayed:
-            legal = []
-            for move in replayed.played:
-                if move is None:
-                    break
-                legal.append(move)
-            self._announcements = () if self.library is None else draw_announcements(
-                self.library, board.start, legal, self.edition_id)
+            self._announcements = announcements_for(self.library, board.start, replayed,
+                                                    self.edition_id)
             self._announced_for = replayed
         return self._announcements
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from rulesbook.draughts import IllegalMoveError, Move, Position, Variant
 from rulesbook.draughts.notation import count_text
-from rulesbook.reconstruct import GameRecord, RecordMove
+from rulesbook.reconstruct import GameRecord, RecordMove, Replay
 from rulesbook.reconstruct.typed import TypedEntry, typed_entry
 
 from .mode import BoardMode
@@ -132,12 +132,14 @@ class RecordEditing(BoardPart):
         board.commit(board.session.replace(record=spliced, target=None), len(spliced.moves))
 
     # ------------------------------------------------------------------ new records
-    def new_record(self, record: GameRecord, fresh: bool = False) -> None:
+    def new_record(self, record: GameRecord, fresh: bool = False,
+                   prepared: Replay | None = None) -> None:
         """Start over with ``record`` in play mode, no board now marked; ``fresh``: as
-        imported or started, not unsaved work of the user's."""
+        imported or started, not unsaved work of the user's; ``prepared``: its replay,
+        worked out off the GUI thread."""
         board = self._board
         board.commit(board.session.replace(record=record, target=None), 0, to_play=True,
-                     fresh=fresh)
+                     fresh=fresh, prepared=prepared)
 
     def new_game(self, variant: str | Variant | None = None,
                  start: Position | None = None) -> None:

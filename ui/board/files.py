@@ -20,6 +20,7 @@ from rulesbook.reconstruct import (
     GameChunk,
     GameRecord,
     ImportedRecord,
+    Replay,
     case_findings,
     case_from_session,
     import_record,
@@ -35,6 +36,7 @@ from rulesbook.textio import shorten, visible_controls
 
 from ..autosave import AutosaveSlot, in_use_notice
 from .mode import BoardMode
+from .reading import READ_IN_WORKER_CHARS, ReadRecord, RecordReader
 from .setup import TOOLS
 
 if TYPE_CHECKING:
@@ -46,6 +48,14 @@ __all__ = ["SessionFiles", "SESSION_VERSION"]
 SESSION_VERSION = 1
 
 
+def _game_size(text: str, index: int) -> int:
+    """How long the text of game ``index`` is (the whole text for a move list)."""
+    if len(text) <= READ_IN_WORKER_CHARS or not looks_like_pdn(text):
+        return len(text)
+    chunks = split_games(text)
+    return len(chunks[index].text) if 0 <= index < len(chunks) else len(text)
+
+
 class SessionFiles(QObject):
     """Autosave, recovery and case files of one board.
 
@@ -53,10 +63,13 @@ class SessionFiles(QObject):
       statusMessage(str)   a sentence for the status line
       imported(object)     an :class:`~ui.board.variantnote.ImportedGame`: a record
                            was imported (what, from which text, how its variant was read)
+      readFinished(bool)   a record read off the GUI thread is shown (True) or was
+                           refused or not read (False)
     """
 
     statusMessage = Signal(str)
     imported = Signal(object)
+    readFinished = Signal(bool)
 
     def __init__(self, board: BoardController, autosave_path: Path):
         super().__init__(board)
@@ -71,6 +84,8 @@ class SessionFiles(QObject):
         self.may_replace: Callable[[str], bool] = lambda _what: True
         #: the record last imported, as the core read it (None before any import)
         self.last_import: ImportedRecord | None = None
+        #: the reader of a long record until it is shown (:meth:`load_text`)
+        self.reading: RecordReader | None = None
 
     @property
     def autosave_path(self) -> Path:
@@ -146,34 +161,92 @@ class SessionFiles(QObject):
         return split_games(text)
 
     def load_text(self, text: str, index: int = 0, variant: str | Variant | None = None,
-                  source: str = "", guess: bool = False) -> bool:
+                  source: str = "", guess: bool = False, note: str = "") -> bool:
         """Import a record: PDN (game ``index`` of the file) or a plain move list.
         Games without a GameType tag are read as ``variant`` (the one chosen);
         with ``guess`` a PDN game without one is read in the variant in which the
-        whole record is legal (the core's choice, announced)."""
-        from .variantnote import ImportedGame
-
+        whole record is legal (the core's choice, announced). A long text is read
+        off the GUI thread (:mod:`ui.board.reading`): True then says the reading
+        began, :attr:`reading` is the reader until the record is shown (or
+        refused, on the status line). ``note``: added to the status line's report."""
         board = self._board
         chosen: Variant | None = Variant.named(variant) if variant is not None \
             else board.variant
         if guess and looks_like_pdn(text):
             chosen = None  # the core reads an untyped PDN game in the variant that fits
+        # a record still being read is not shown: its reader (a child of this object)
+        # ends on its own, its result ignored
+        self.reading = None
+        if _game_size(text, index) > READ_IN_WORKER_CHARS:
+            return self._read_in_worker(text, index, chosen, source, note)
         try:
             imported = import_record(text, index, chosen)
         except DraughtsError as exc:
-            self.statusMessage.emit(f"Cannot import{' ' + source if source else ''}: {exc}")
+            self._cannot_import(source, str(exc))
             return False
+        return self._show(text, index, source, note, imported, None)
+
+    def _cannot_import(self, source: str, why: str) -> None:
+        self.statusMessage.emit(f"Cannot import{' ' + source if source else ''}: {why}")
+
+    def _read_in_worker(self, text: str, index: int, chosen: Variant | None, source: str,
+                        note: str) -> bool:
+        counts = self._board.counts
+        reader = RecordReader(text, index, chosen, counts.rules, counts.library,
+                              counts.edition_id, self)
+        rules, edition = counts.rules, counts.edition_id
+        what = source or "the record"
+        reader.stage.connect(lambda step: self._read_stage(reader, what, step))
+        reader.failed.connect(lambda why: self._read_failed(reader, source, why))
+        reader.done.connect(lambda read: self._read_done(reader, text, index, source, note,
+                                                         read, rules, edition))
+        reader.finished.connect(reader.deleteLater)
+        self.reading = reader
+        reader.start()
+        return True
+
+    def _read_stage(self, reader: RecordReader, what: str, step: str) -> None:
+        if reader is self.reading:
+            self.statusMessage.emit(f"Reading {what}: {step}…")
+
+    def _read_failed(self, reader: RecordReader, source: str, why: str) -> None:
+        if reader is self.reading:
+            self.reading = None
+            self._cannot_import(source, why)
+            self.readFinished.emit(False)
+
+    def _read_done(self, reader: RecordReader, text: str, index: int, source: str, note: str,
+                   read: ReadRecord, rules: object, edition: str | None) -> None:
+        if reader is not self.reading:
+            return  # another record was asked for since
+        self.reading = None
+        counts = self._board.counts
+        if counts.rules is rules and counts.edition_id == edition:
+            counts.seed(read.replay, read.states, read.announcements)
+        self.readFinished.emit(self._show(text, index, source, note, read.imported, read.replay))
+
+    def shutdown(self) -> None:
+        """The window is closing: wait for the readers still running."""
+        self.reading = None
+        for reader in self.findChildren(RecordReader):
+            reader.wait(10000)
+
+    def _show(self, text: str, index: int, source: str, note: str, imported: ImportedRecord,
+              prepared: Replay | None) -> bool:
+        from .variantnote import ImportedGame
+
         if not self.may_replace(source or "the imported record"):
             self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
             return False
+        board = self._board
         board.case_path = None
-        board.editing.new_record(imported.record, fresh=True)
+        board.editing.new_record(imported.record, fresh=True, prepared=prepared)
         problems = "; ".join(imported.problems)
         guessed = imported.variant_guess
         self.statusMessage.emit(
             f"Imported {source or 'the record'}: {len(board.moves)} plies "
             f"({board.variant.name})" + (f" — {guessed.sentence()}" if guessed else "")
-            + (f" — problems: {problems}" if problems else ""))
+            + (f" — problems: {problems}" if problems else "") + (f" — {note}" if note else ""))
         self.last_import = imported
         self.imported.emit(ImportedGame(text, index, source, imported))
         return True

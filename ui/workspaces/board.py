@@ -461,12 +461,11 @@ class BoardWorkspace(Workspace):
         except ValueError as exc:
             self.show_status(f"Cannot open {path}: {exc}")
             return False
-        done = self.import_text(decoded.text, index, source=path.name)
-        if done and decoded.warning:
-            self.show_status(f"{self.status_text()} — {decoded.warning}")
-        return done
+        return self.import_text(decoded.text, index, source=path.name,
+                                note=decoded.warning or "")
 
-    def import_text(self, text: str, index: int | None = None, source: str = "") -> bool:
+    def import_text(self, text: str, index: int | None = None, source: str = "",
+                    note: str = "") -> bool:
         bc = self.board_controller
         text = text.removeprefix("\ufeff")  # a BOM copied along with the record
         chunks = bc.files.games_in(text) if text.lstrip().startswith(("[", "{", ";")) or "[" in \
@@ -480,7 +479,7 @@ class BoardWorkspace(Workspace):
                     return False
                 index = chosen
         variant = self.variant_combo.currentData()  # for a plain list of moves
-        return bc.files.load_text(text, index, variant, source=source, guess=True)
+        return bc.files.load_text(text, index, variant, source=source, guess=True, note=note)
 
     def open_pdn_dialog(self) -> None:
         s = QSettings()
