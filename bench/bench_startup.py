@@ -13,8 +13,9 @@
    CPU second of the whole process), the worst gap between two ticks of the probe
    and how many gaps exceeded 50 ms; goal >= 1,000 games/s, no stall > 50 ms.
 3. **memory**: RSS growth over 200 file opens in one session (the Board's
-   ``open_pdn`` of the corpus files, a different game each time, after 20 opens
-   to warm up); goal <= 10 MB.
+   ``open_pdn`` of the corpus files, a different game each time, every other one
+   chosen in the game list while its scan runs, after the gap
+   kernel is loaded and 20 opens to warm up); goal <= 10 MB.
 
 The machine may be shared: wall times are inflated then, CPU times much less.
 Before #29: 5.7-6.7 s to a usable window, the scan 66 s for 9,377 games
@@ -41,6 +42,7 @@ MEMORY_GOAL_MB = 10.0
 BEFORE = {"start": 6.7, "scan games/s": 9377 / 66, "stall ms": 840.0}
 ARCHIVE_GAMES = 10_000
 OPENS, WARM_OPENS = 200, 20
+IDLE_SECONDS = 3.0
 
 
 def corpus_dir() -> Path:
@@ -143,12 +145,22 @@ def bench_scan() -> None:
 
     app = QApplication.instance() or QApplication([])
     chunks = split_games(archive())
+    # the machine's own stalls: the probe with nothing to do (another process may
+    # take the core from the GUI thread; no program of ours can prevent that)
+    idle = Probe()
+    until = time.perf_counter() + IDLE_SECONDS
+    while time.perf_counter() < until:
+        app.processEvents()
+        time.sleep(0.001)
+    idle.stop()
+    idle_worst = max(idle.gaps) * 1000 if idle.gaps else 0.0
     dialog = GameListDialog(chunks)
     dialog.show()
     app.processEvents()
     marked: list[int] = []
     dialog.scanner.found.connect(lambda batch: marked.extend(g for g, _ in batch))
     probe = Probe()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu, start = time.process_time(), time.perf_counter()
     while not dialog.scanner.isFinished():
         app.processEvents()
@@ -156,17 +168,22 @@ def bench_scan() -> None:
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     app.processEvents()
     probe.stop()
-    dialog.stop_scan()
+    dialog.stop_scan()  # the scan's process has ended: its CPU is counted now
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    worker = (after.ru_utime - children.ru_utime) + (after.ru_stime - children.ru_stime)
     worst = max(probe.gaps) * 1000 if probe.gaps else 0.0
     stalls = sum(1 for g in probe.gaps if g * 1000 > STALL_MS)
-    rate, cpu_rate = len(chunks) / wall, len(chunks) / cpu
+    rate, cpu_rate = len(chunks) / wall, len(chunks) / (cpu + worker)
     print(f"scan    : {len(chunks):,} games ({corpus_dir()} repeated) in {wall:.1f} s = "
-          f"{rate:,.0f} games/s wall, {cpu_rate:,.0f} games per CPU second of the process; "
+          f"{rate:,.0f} games/s wall, {cpu_rate:,.0f} games per CPU second (the app's "
+          f"process {cpu:.1f} s, the scan's {worker:.1f} s; read in a {dialog.scanner.where}); "
           f"{len(set(marked)):,} marked; goal {SCAN_GOAL:,.0f} -> "
           f"{'OK' if rate >= SCAN_GOAL else 'SLOW'}; before #29 {BEFORE['scan games/s']:.0f} "
           f"games/s: {rate / BEFORE['scan games/s']:.1f}x")
     print(f"stalls  : GUI probe every 5 ms, {len(probe.gaps):,} ticks: worst gap {worst:.0f} ms, "
-          f"{stalls} over {STALL_MS:.0f} ms (before #29: {BEFORE['stall ms']:.0f} ms)")
+          f"{stalls} over {STALL_MS:.0f} ms (before #29: {BEFORE['stall ms']:.0f} ms); the same "
+          f"probe idle for {IDLE_SECONDS:.0f} s before the scan: worst gap {idle_worst:.0f} ms, "
+          f"{sum(1 for g in idle.gaps if g * 1000 > STALL_MS)} over {STALL_MS:.0f} ms")
     dialog.deleteLater()
 
 
@@ -184,6 +201,7 @@ def bench_memory() -> None:
         for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "RULESBOOK_LOG_DIR",
                     "RULESBOOK_AUTOSAVE_DIR"):
             os.environ[var] = home
+        from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QApplication
 
         from rulesbook.reconstruct.gamelist import split_games
@@ -193,17 +211,36 @@ def bench_memory() -> None:
         app.setOrganizationName("APCA-bench")
         launcher = Launcher()
         launcher.start(None, background=False)
+        # the app loads the gap search's compiled kernel (numba, ~45 MB once) in the
+        # background 2 s after start: loaded first here, it is not counted as growth
+        from rulesbook.reconstruct.gap.compiled import warm_up
+
+        warm_up()
         board = launcher.window.workspaces["board"]
         board.confirm_close = lambda: "discard"
         board.may_replace = lambda _what: True
         files = [(path, len(split_games(text))) for path, text in corpus_texts()]
         opened = 0
 
+        def pick(game: int) -> None:
+            from ui.board.gamelist import GameListDialog
+
+            dialog = QApplication.activeModalWidget()
+            if isinstance(dialog, GameListDialog):
+                dialog._open_row(game)
+            else:  # not shown yet
+                QTimer.singleShot(10, lambda: pick(game))
+
         def open_some(count: int) -> None:
             nonlocal opened
             for _ in range(count):
                 path, games = files[opened % len(files)]
-                assert board.open_pdn(path, (opened // len(files)) % games), path
+                game = (opened // len(files)) % games
+                if opened % 2 and games > 1:  # through the game list (its scan runs)
+                    QTimer.singleShot(10, lambda g=game: pick(g))
+                    assert board.open_pdn(path), path
+                else:
+                    assert board.open_pdn(path, game), path
                 app.processEvents()
                 opened += 1
 
