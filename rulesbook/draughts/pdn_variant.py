@@ -137,11 +137,15 @@ def legal_prefix(start: Position, texts: Sequence[str]) -> int:
     return len(texts)
 
 
-def guess_variant(raw: RawGame, variants: Iterable[Variant] = GUESS_ORDER) -> VariantGuess:
+def guess_variant(raw: RawGame, variants: Iterable[Variant] = GUESS_ORDER,
+                  stop_at_whole: bool = False) -> VariantGuess:
     """The variant a record is read in when it has no GameType tag.
 
     ``raw`` is a :class:`~rulesbook.draughts.pdn_syntax.RawGame` (its ``tags``
-    and ``mainline`` nodes are read, nothing is changed)."""
+    and ``mainline`` nodes are read, nothing is changed). ``stop_at_whole``: the
+    variants after the first in which the whole record is legal are not tried
+    (the same :attr:`~VariantGuess.chosen`, found sooner; :attr:`~VariantGuess.fits`
+    then says nothing of the others)."""
     texts = [node.text for node in raw.mainline]
     fen = (raw.tags.get("FEN") or "").strip()
     fits: list[VariantFit] = []
@@ -152,6 +156,8 @@ def guess_variant(raw: RawGame, variants: Iterable[Variant] = GUESS_ORDER) -> Va
             fits.append(VariantFit(variant, 0, len(texts), str(exc) or "bad FEN"))
             continue
         fits.append(VariantFit(variant, legal_prefix(start, texts), len(texts)))
+        if stop_at_whole and fits[-1].whole:
+            break
     if not fits:
         raise DraughtsError("no variant to try")
     whole = [f for f in fits if f.whole]

@@ -14,20 +14,25 @@ from __future__ import annotations
 
 import enum
 import io
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rulesbook.draughts.pdn import build_game
-from rulesbook.draughts.pdn_syntax import SyntaxReader
+from rulesbook.draughts.pdn_model import PdnError
+from rulesbook.draughts.pdn_syntax import RawGame, SyntaxReader
+from rulesbook.draughts.pdn_variant import guess_variant
 from rulesbook.reconstruct.importing import GameChunk, split_games
 from rulesbook.textio import shorten, visible_controls
 
 __all__ = ["Column", "GameListEntry", "game_list", "filter_games", "sort_games",
-           "record_defect", "split_games"]
+           "record_defect", "defect_of", "scan_defects", "yield_to_others", "split_games"]
 
 #: the longest cell shown (a tag may be 10,000 characters)
 CELL_CHARS = 120
+#: how much lower a background scan process runs (:func:`yield_to_others`)
+BACKGROUND_NICE = 10
 
 
 class Column(enum.IntEnum):
@@ -123,6 +128,21 @@ def sort_games(entries: Sequence[GameListEntry], rows: Sequence[int], column: Co
                   reverse=descending) + empty  # a stable sort: ties stay in file order
 
 
+def _errors(raw: RawGame) -> list[PdnError]:
+    """The errors :func:`~rulesbook.draughts.pdn.build_game` finds in ``raw``,
+    found sooner without a GameType tag: the variant guessed as the reader guesses
+    it, without playing the record in the variants after the first that makes its
+    main line legal (the reader plays it in every one, to say which fit), and a
+    record without variations that it makes legal not played again (then only the
+    syntax's errors remain)."""
+    if (raw.tags.get("GameType") or "").strip():
+        return build_game(raw).errors
+    guess = guess_variant(raw, stop_at_whole=True)
+    if guess.fits[-1].whole and not any(node.variations for node in raw.mainline):
+        return list(raw.errors)
+    return build_game(raw, guess.chosen).errors
+
+
 def record_defect(chunk: GameChunk) -> str:
     """The first defect of the record of ``chunk``: a text that is no move, an
     unterminated comment, a bad FEN, a move that cannot be played (in the GameType
@@ -132,12 +152,44 @@ def record_defect(chunk: GameChunk) -> str:
     raw = SyntaxReader(io.StringIO(chunk.text), first_line=chunk.first_line).read()
     if raw is None:
         return "no game in this part of the file"
-    game = build_game(raw)
-    if game.errors:
-        first = game.errors[0]
-        more = len(game.errors) - 1
+    errors = _errors(raw)
+    if errors:
+        first = errors[0]
+        more = len(errors) - 1
         return (f"line {first.line} col {first.col}: {first.message}"
                 + (f" (and {more} more)" if more else ""))
     if not raw.mainline and "FEN" not in raw.tags:
         return "no moves"
     return ""
+
+
+def defect_of(chunk: GameChunk) -> str:
+    """:func:`record_defect`, and a record the reader fails on as a defect too
+    (``"cannot be read: ..."``): a scan shows it and goes on, never stops."""
+    try:
+        return record_defect(chunk)
+    except Exception as exc:  # noqa: BLE001 - a defect shown, never a crash
+        return f"cannot be read: {type(exc).__name__}: {exc}"
+
+
+def scan_defects(chunks: Sequence[GameChunk]) -> list[tuple[int, str]]:
+    """``(chunk.index, defect)`` of the games of ``chunks`` that have one
+    (:func:`defect_of`), in order: one batch of a file's scan; its argument and
+    its answer are plain data, so that the app runs it in another process."""
+    out = []
+    for chunk in chunks:
+        defect = defect_of(chunk)
+        if defect:
+            out.append((chunk.index, defect))
+    return out
+
+
+def yield_to_others() -> None:
+    """Lower the calling process's priority (where the system has ``nice``): a
+    process that scans a file in the background gives the core to the program a
+    user is waiting for. Meant as the scan process's initializer."""
+    if hasattr(os, "nice"):
+        try:
+            os.nice(BACKGROUND_NICE)
+        except OSError:  # not allowed: the scan runs at the same priority
+            pass

@@ -8,9 +8,14 @@ list itself is there at once, even for 10,000 games.
 """
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Sequence
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -39,10 +44,12 @@ from rulesbook.reconstruct import GameChunk
 from rulesbook.reconstruct.gamelist import (
     Column,
     GameListEntry,
+    defect_of,
     filter_games,
     game_list,
-    record_defect,
+    scan_defects,
     sort_games,
+    yield_to_others,
 )
 
 from ..widgets import FittedColumns
@@ -53,6 +60,13 @@ __all__ = ["GameListModel", "DefectScanner", "GameListDialog", "DEFECT_MARK"]
 DEFECT_MARK = "⚠ "
 #: how long the defect scan waits after each keystroke or click in the list
 HOLD_SECONDS = 0.4
+#: a file of this many games or more is scanned in a process of its own (starting
+#: one costs about a third of a second of CPU; a smaller file is read sooner here)
+PROCESS_GAMES = 1000
+#: the games of a file handed to the scan's process at a time (about 30 ms of work:
+#: a cancel waits at most for the batch under way)
+BATCH_GAMES = 32
+_log = logging.getLogger(__name__)
 _Index = QModelIndex | QPersistentModelIndex
 
 
@@ -70,6 +84,7 @@ class GameListModel(QAbstractTableModel):
         self._rows: list[int] = list(range(len(self._entries)))
         self._query = ""
         self._sort: tuple[Column, bool] | None = None
+        self._marked = 0
 
     # -- the Qt model --------------------------------------------------------------
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
@@ -146,6 +161,7 @@ class GameListModel(QAbstractTableModel):
         changed = False
         for game, defect in marks:
             if 0 <= game < len(self._entries) and self._entries[game].defect != defect:
+                self._marked += bool(defect) - bool(self._entries[game].defect)
                 self._entries[game] = self._entries[game].with_defect(defect)
                 changed = True
         if changed and self._rows:
@@ -156,9 +172,22 @@ class GameListModel(QAbstractTableModel):
         """The games marked with a defect."""
         return [e.index for e in self._entries if e.defect]
 
+    @property
+    def marked_count(self) -> int:
+        """How many games are marked (kept as they are marked: no pass over the list)."""
+        return self._marked
+
 
 class DefectScanner(QThread):
-    """Reads every game's record whole (syntax, set-up, moves) on a worker thread.
+    """Reads every game's record whole (syntax, set-up, moves) off the GUI thread.
+
+    A file of :data:`PROCESS_GAMES` games or more is read in a process of its own
+    (:func:`~rulesbook.reconstruct.gamelist.scan_defects`, batches of
+    :data:`BATCH_GAMES`): the games are read on another core, and the objects the
+    reading makes are not this process's, so that neither the interpreter lock nor
+    a garbage collection ever holds up the GUI thread; this thread only hands out
+    the batches and passes the answers on. A smaller file, or where no process can
+    be started, is read on this thread.
 
     Signals (queued to the GUI thread), about fifty times in all whatever the size:
       found(list[tuple[int, str]])     the games with a defect since the last signal
@@ -168,11 +197,15 @@ class DefectScanner(QThread):
     found = Signal(list)
     progressed = Signal(int, int)
 
-    def __init__(self, chunks: Sequence[GameChunk], parent: QObject | None = None) -> None:
+    def __init__(self, chunks: Sequence[GameChunk], parent: QObject | None = None,
+                 process_games: int | None = None) -> None:
         super().__init__(parent)
         self._chunks = list(chunks)
         self._stop = threading.Event()
         self._resume = 0.0  # time.monotonic() before which the scan waits (hold)
+        self._process_games = PROCESS_GAMES if process_games is None else process_games
+        #: where the games were read: "process" or "thread" (set as the scan starts)
+        self.where = ""
 
     def cancel(self) -> None:
         self._stop.set()
@@ -189,23 +222,76 @@ class DefectScanner(QThread):
     def run(self) -> None:
         total = len(self._chunks)
         step = max(1, total // 50)
+        done = 0
+        if total >= self._process_games:
+            self.where = "process"
+            try:
+                done = self._run_in_process(step)
+            except (OSError, RuntimeError, BrokenProcessPool) as exc:
+                # no process could be started or it died: this thread reads the rest
+                _log.warning("the defect scan goes on in a thread: %s", exc)
+        if done < total and not self._stop.is_set():
+            self.where = self.where or "thread"
+            self._run_here(done, step)
+
+    def _run_here(self, start: int, step: int) -> None:
         batch: list[tuple[int, str]] = []
-        for done, chunk in enumerate(self._chunks, 1):
+        for done, chunk in enumerate(self._chunks[start:], start + 1):
             self._wait_while_held()
             if self._stop.is_set():
                 return
-            try:
-                defect = record_defect(chunk)
-            except Exception as exc:  # noqa: BLE001 - a defect shown, never a crash
-                defect = f"cannot be read: {type(exc).__name__}: {exc}"
+            defect = defect_of(chunk)
             if defect:
                 batch.append((chunk.index, defect))
             time.sleep(0)  # let the GUI thread take the interpreter between games
-            if done % step == 0 or done == total:
-                if batch:
-                    self.found.emit(batch)
-                    batch = []
-                self.progressed.emit(done, total)
+            if done % step == 0 or done == len(self._chunks):
+                self._report_now(done, batch)
+
+    def _run_in_process(self, step: int) -> int:
+        """Read the games in batches in a worker process, two batches in flight;
+        how many games were read (all of them unless cancelled)."""
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        total = len(self._chunks)
+        # "spawn": a fresh interpreter (a forked copy of a process running Qt's
+        # threads is not safe)
+        pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=yield_to_others)
+        pending: deque[tuple[int, Future[list[tuple[int, str]]]]] = deque()
+        sent = done = 0
+        batch: list[tuple[int, str]] = []
+        try:
+            while done < total:
+                while len(pending) < 2 and sent < total:
+                    self._wait_while_held()
+                    if self._stop.is_set():
+                        return done
+                    part = self._chunks[sent:sent + BATCH_GAMES]
+                    pending.append((len(part), pool.submit(scan_defects, part)))
+                    sent += len(part)
+                count, future = pending.popleft()
+                while True:
+                    if self._stop.is_set():
+                        return done
+                    try:
+                        found = future.result(timeout=0.05)
+                        break
+                    except FutureTimeout:
+                        continue
+                batch.extend(found)
+                before, done = done, done + count
+                if before // step != done // step or done == total:
+                    self._report_now(done, batch)
+            return done
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def _report_now(self, done: int, batch: list[tuple[int, str]]) -> None:
+        if batch:
+            self.found.emit(list(batch))
+            batch.clear()
+        self.progressed.emit(done, len(self._chunks))
 
 
 class GameListDialog(QDialog):
@@ -284,7 +370,7 @@ class GameListDialog(QDialog):
         self.scanner.wait()
 
     def _scan_progress(self, done: int, total: int) -> None:
-        marked = len(self.model.marked())
+        marked = self.model.marked_count
         if done < total:
             self.progress_label.setText(f"Checking the records… {done:,} of {total:,}")
         else:
