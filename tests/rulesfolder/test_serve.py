@@ -319,28 +319,6 @@ def test_serve_over_https_with_tokens(tmp_path):
             plain.close()
 
 
-def test_connections_over_the_bound_are_answered_at_once(tmp_path):
-    from rulesbook.rulesfolder.serve import ServeOptions, serving
-
-    from .conftest import bare_repo
-
-    bare = bare_repo(tmp_path / "srv.git")
-    with serving(bare, options=ServeOptions(max_connections=2, idle_seconds=20.0)) as url:
-        port = int(url.rsplit(":", 1)[1].strip("/"))
-        held = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
-        try:
-            time.sleep(0.5)  # both taken by the server's threads
-            third = socket.create_connection(("127.0.0.1", port))
-            third.settimeout(10)
-            assert third.recv(100).startswith(b"HTTP/1.0 503")  # not kept waiting
-            third.close()
-        finally:
-            for s in held:
-                s.close()
-        time.sleep(0.5)
-        assert get(url) == 401  # served again once the slots are free
-
-
 def test_a_pushed_blob_bomb_is_refused_as_it_arrives(tmp_path):
     """Attack 2, on the server: the pack is checked as it arrives, before dulwich
     inflates it to index it."""
