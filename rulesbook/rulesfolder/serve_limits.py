@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 #: the most refusals (503/429) being sent at once, each on a short thread of its own
 #: (more are closed without a word: a flood of connections gets no answer)
 MAX_REFUSING = 64
+#: the seconds a refused client is told to wait (urllib3, which dulwich uses, waits
+#: them and tries again, a few times, before it reports the refusal)
+RETRY_AFTER = 2
 #: how long a refusal waits to be read before its connection is closed
 REFUSAL_SECONDS = 1.0
 
@@ -123,7 +126,7 @@ def _response(status: str, text: str, retry: bool) -> bytes:
     body = (text + "\n").encode("utf-8")
     head = (f"HTTP/1.0 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n"
             f"Content-Length: {len(body)}\r\nConnection: close\r\n"
-            + ("Retry-After: 30\r\n" if retry else "") + "\r\n")
+            + (f"Retry-After: {RETRY_AFTER}\r\n" if retry else "") + "\r\n")
     return head.encode("ascii") + body
 
 
