@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from rulesbook.rulesfolder.serve import MAX_CONNECTIONS, MAX_PER_ADDRESS
 
 from .servers import rulesbook, rulesbook_serve
-from .test_serve import get, ok, shared_folder, until_closed
+from .test_serve import get, shared_folder
 
 HALF_A_HEADER = b"GET /info/refs?service=git-upload-pack HTTP/1.1\r\nHost: x"
 
@@ -180,7 +180,7 @@ def test_a_stalled_push_with_a_valid_token_does_not_hold_its_slot(tmp_path):
                 sock.settimeout(1.0)
                 try:
                     closed = closed or sock.recv(4096) == b""
-                except socket.timeout:
+                except TimeoutError:
                     pass
                 except OSError:
                     closed = True
