@@ -85,7 +85,9 @@ def build_history(folder: Path, commits: int, members: int = 5) -> None:
     keys = member_keys(folder, members)
     ids = member_ids(members)
     # the chair opens the seed's ballot (`ballot sign`): it takes votes
-    ballot = open_ballot(load_library(folder), load_ballot(folder / BALLOT), keys["A"])
+    # on the ballot's roll: every member (the seed's lists A-E)
+    ballot = dataclasses.replace(load_ballot(folder / BALLOT), roll=tuple(ids))
+    ballot = open_ballot(load_library(folder), ballot, keys["A"])
     texts = ballot_texts(ballot)
     questions = [q.id for q in ballot.questions if q.rule][:10]
     with Repo(str(folder)) as repo:
@@ -145,6 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         cli = timed(lambda: subprocess.run([sys.executable, "-m", "rulesbook", "--data",
                                             str(member), "sync", "--quiet"], env=env,
                                            check=True, capture_output=True), 3)
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "rulesbook", "clone", str(bare),
+                        str(work / "cli-clone"), "--quiet"], env=env, check=True,
+                       capture_output=True)
+        cli_clone = time.perf_counter() - start
         from rulesbook.loading import load_library
         from rulesbook.rulesfolder.history import record_history
 
@@ -166,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"history: {n} commits")
         print(f"sync, nothing changed, local path:  {in_process * 1000:7.1f} ms in process, "
               f"{cli * 1000:7.1f} ms as `rulesbook sync` (goal <= {GOAL:.0f} s)")
+        print(f"`rulesbook clone` of the whole history, local path (whole process): "
+              f"{cli_clone * 1000:7.1f} ms")
         print(f"sync, nothing changed, smart HTTP:  {over_http * 1000:7.1f} ms in process")
         print(f"`rulesbook sync` receiving one vote (fast-forward, validated; whole process): "
               f"{one_change * 1000:7.1f} ms")

@@ -17,6 +17,7 @@ from ..loading import load_library
 from ..rulesfolder.errors import ConflictJson, Resolution, RulesFolderError, Side, SyncConflict
 
 if TYPE_CHECKING:  # dulwich is imported by the commands that use the folder's history
+    from ..rulesfolder.credentials import Login
     from ..rulesfolder.sync import Progress
 from .common import Subparsers, fail, guarded, print_json
 
@@ -75,13 +76,43 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+class _TerminalAsk:
+    """The CLI's way of asking for a login (:func:`credentials.terminal_ask`), noting
+    whether a login was typed (then :func:`_say_how_login_is_kept`)."""
+
+    def __init__(self) -> None:
+        self.asked = False
+
+    def __call__(self, host: str, user: str | None) -> Login | None:
+        from ..rulesfolder.credentials import terminal_ask
+
+        login = terminal_ask(host, user)
+        self.asked = self.asked or login is not None
+        return login
+
+
+def _say_how_login_is_kept(args: argparse.Namespace, given: str | None, used: str,
+                           ask: _TerminalAsk) -> None:
+    """After a clone or sync given a login (in the address ``given``, or typed): how
+    it is remembered for the next sync, on stderr; a warning, even with --quiet or
+    --json, when it is not."""
+    from ..rulesfolder.credentials import how_login_is_kept, is_http, split_login
+
+    if not is_http(used) or not (ask.asked or (given and split_login(given)[2] is not None)):
+        return
+    keeping = how_login_is_kept(used)
+    if not keeping.kept or _progress(args) is not None:
+        print(keeping.text, file=sys.stderr)
+
+
 def cmd_clone(args: argparse.Namespace) -> int:
     from ..rulesfolder import clone
-    from ..rulesfolder.credentials import terminal_ask
     from ..rulesfolder.transport import shown
 
-    target = clone(args.url, args.dir, _progress(args), terminal_ask)
+    ask = _TerminalAsk()
+    target = clone(args.url, args.dir, _progress(args), ask)
     print(f"{target}: cloned from {shown(args.url)}")
+    _say_how_login_is_kept(args, args.url, shown(args.url), ask)
     return 0
 
 
@@ -99,13 +130,12 @@ def _resolution(take: list[str] | None) -> Resolution | None:
 
 def cmd_sync(args: argparse.Namespace) -> int:
     from ..rulesfolder import sync
-    from ..rulesfolder.credentials import terminal_ask
 
     folder = resolve_data_dir(args.data)
     take = _resolution(args.take)
+    ask = _TerminalAsk()
     try:
-        result = sync(folder, args.remote, _progress(args), take, terminal_ask,
-                      args.restore_remote)
+        result = sync(folder, args.remote, _progress(args), take, ask, args.restore_remote)
     except SyncConflict as exc:
         if args.json:
             stopped: SyncConflictJson = {"conflict": [r.to_dict() for r in exc.records],
@@ -140,6 +170,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
             print(f"  {dropped}")
         for note in result.relettered:
             print(f"  {note}")
+    _say_how_login_is_kept(args, args.remote, result.remote, ask)
     return 0
 
 

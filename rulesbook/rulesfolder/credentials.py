@@ -7,10 +7,13 @@ rules folder.
   and used for this sync.
 - When the server answers 401, the keeper is asked first (``git credential fill``:
   the helpers git is set up with, such as the OS keychain, Git Credential Manager,
-  ``store`` or ``cache``; else :mod:`keyring` when it is installed), then the user
+  ``store`` or ``cache``, when git has one; else :mod:`keyring` when it is
+  installed), then the user
   (``ask``: the CLI reads them with :func:`getpass.getpass` on a terminal, the app
   shows a dialog). A login that worked is given to the keeper (``git credential
   approve``), one that was refused is taken back (``reject``).
+- Where neither keeps it, :func:`how_login_is_kept` says so and how to set up a
+  helper (the CLI prints it after a clone or sync given a login).
 - A login refused, or asked for where no one can answer, is one message naming the
   host (:class:`LoginRefused`), never "internal error".
 
@@ -146,9 +149,25 @@ def _keyring_service(url: str) -> str:
     return f"rulesbook:{host_of(url)}"
 
 
+def git_helper(url: str) -> str | None:
+    """The credential helper git is set up with for ``url`` (``store``, ``cache``,
+    ``osxkeychain``, ``manager``...; None: git is not installed or has none, so that
+    ``git credential approve`` would keep nothing)."""
+    git = _git()
+    if git is None:
+        return None
+    try:
+        run = subprocess.run([git, "config", "--get-urlmatch", "credential.helper",
+                              without_password(url)], capture_output=True, text=True,
+                             timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (run.stdout.strip() or None) if run.returncode == 0 else None
+
+
 def stored_login(url: str) -> Login | None:
     """The login the keeper holds for ``url`` (None: none)."""
-    if _git() is not None:
+    if git_helper(url) is not None:
         out = _run_git_credential("fill", _credential_text(url))
         if out:
             found = dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
@@ -166,7 +185,7 @@ def stored_login(url: str) -> Login | None:
 
 def keep_login(url: str, login: Login, worked: bool) -> None:
     """Tell the keeper a login worked (store it) or was refused (forget it)."""
-    if _git() is not None:
+    if git_helper(url) is not None:
         _run_git_credential("approve" if worked else "reject", _credential_text(url, login))
         return
     keyring = _keyring()
@@ -180,6 +199,36 @@ def keep_login(url: str, login: Login, worked: bool) -> None:
             keyring.delete_password(service, login.username)  # type: ignore[attr-defined]
     except Exception:  # noqa: BLE001 - a keychain that fails only loses the convenience
         pass
+
+
+@dataclass(frozen=True)
+class Keeping:
+    """How a login given now (in the address, or typed) is remembered."""
+
+    kept: bool
+    text: str  # one sentence (or two) a member can act on
+
+
+def how_login_is_kept(url: str) -> Keeping:
+    """Where a login for ``url`` is kept for the next sync: git's credential helper,
+    else the system keychain (:mod:`keyring`), else nowhere (and how to set one up).
+    Never in the rules folder: its address is stored without the password."""
+    host = host_of(url)
+    helper = git_helper(url)
+    if helper is not None:
+        return Keeping(True, f"the login for {host} is kept by git's credential helper "
+                             f"({helper}); later syncs use it")
+    if _keyring() is not None:
+        return Keeping(True, f"the login for {host} is kept in the system keychain; later "
+                             f"syncs use it")
+    why = "git has no credential helper" if _git() is not None else "git is not installed"
+    return Keeping(False, (
+        f"warning: the login for {host} is not remembered ({why}, and it is never "
+        f"written into the rules folder), so each later sync asks for it again, and fails "
+        f"where no one can answer. To keep it, set up a credential helper, e.g. `git "
+        f"config --global credential.helper store` (a plain file, ~/.git-credentials), "
+        f"`cache` (in memory for 15 minutes) or the system's keychain (`osxkeychain` on "
+        f"macOS, `manager` on Windows, `libsecret` on Linux)"))
 
 
 # -- one operation, logged in ----------------------------------------------------------

@@ -3,22 +3,21 @@ a committee without git hosting, and for the tests and benchmarks.
 
 Only members with an access token get in (:mod:`.serve_auth`); every push is
 checked before ``main`` moves (:mod:`.serve_policy`); ``--cert``/``--key`` serve
-HTTPS. Each connection runs on a thread of its own, bounded in number and in time
-(idle or half sent), so one slow client never blocks another. (dulwich's
+HTTPS. Each connection runs on a thread of its own, bounded in number (in all and
+per address) and in time (headers, body rate, idle, total: :mod:`.serve_limits`),
+so no slow or idle client, with a token or without, blocks another. (dulwich's
 ``web-daemon`` maps URL paths onto the file system; this serves exactly one
 repository at ``/``.)
 """
 from __future__ import annotations
 
 import contextlib
-import socket
 import ssl
 import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from socketserver import ThreadingMixIn
 from typing import TYPE_CHECKING, Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 
@@ -30,6 +29,7 @@ from dulwich.web import ChunkedEncodingError, _chunk_iter, make_wsgi_chain
 from .errors import RulesFolderError
 from .repo import BRANCH, StrPath
 from .serve_auth import AccessList, require_token
+from .serve_limits import BodyReader, Connection, Connections
 from .serve_policy import GuardedReceivePack
 
 if TYPE_CHECKING:  # the standard library's WSGI types (wsgiref.types from Python 3.11)
@@ -75,11 +75,18 @@ def _whole_body(app: WSGIApplication) -> WSGIApplication:
     return wrapped
 
 
-#: at most this many connections are served at once; more are answered 503 at once
+#: at most this many connections are served at once (see :mod:`.serve_limits`)
 MAX_CONNECTIONS = 32
-#: a connection that sends nothing for this long is closed (idle, or a request
-#: half sent)
+#: at most this many from one address (an IPv6 client: from one /64)
+MAX_PER_ADDRESS = 8
+#: a connection's request line and headers (and TLS handshake) must arrive within this
+HEADER_SECONDS = 5.0
+#: a read or write that waits this long fails (idle, or a request half sent)
 IDLE_SECONDS = 30.0
+#: a request body must arrive at this many bytes a second on average...
+MIN_BODY_RATE = 4096
+#: ...once this long has been spent waiting for it
+BODY_GRACE_SECONDS = 10.0
 #: a connection is closed after this long, whatever it is doing (a request sent one
 #: byte at a time never holds its thread for good)
 MAX_CONNECTION_SECONDS = 900.0
@@ -87,7 +94,8 @@ MAX_CONNECTION_SECONDS = 900.0
 
 @dataclass(frozen=True)
 class ServeOptions:
-    """How ``rulesbook serve`` runs (the command's options)."""
+    """How ``rulesbook serve`` runs (the command's options, and the bounds of
+    :mod:`.serve_limits`)."""
 
     host: str = "127.0.0.1"
     port: int = 0
@@ -95,26 +103,28 @@ class ServeOptions:
     cert: str | None = None  # HTTPS: the certificate chain (PEM) and its private key
     key: str | None = None
     max_connections: int = MAX_CONNECTIONS
+    max_per_address: int = MAX_PER_ADDRESS
+    header_seconds: float = HEADER_SECONDS
     idle_seconds: float = IDLE_SECONDS
+    min_body_rate: int = MIN_BODY_RATE
+    body_grace_seconds: float = BODY_GRACE_SECONDS
     max_connection_seconds: float = MAX_CONNECTION_SECONDS
 
 
 class _Handler(_Quiet):
-    """One connection, on its own thread, bounded in time."""
+    """One connection, on its own thread; its deadlines are kept by
+    :class:`.serve_limits.Connections`."""
 
     server: _Server
+
+    def __init__(self, request: Any, client_address: Any, server: _Server,
+                 entry: Connection) -> None:
+        self.entry = entry
+        super().__init__(request, client_address, server)
 
     def setup(self) -> None:
         super().setup()
         self.connection.settimeout(self.server.options.idle_seconds)  # each read and write
-        self._deadline = threading.Timer(self.server.options.max_connection_seconds,
-                                         self._cut)
-        self._deadline.daemon = True
-        self._deadline.start()
-
-    def _cut(self) -> None:
-        with contextlib.suppress(OSError):
-            self.connection.shutdown(socket.SHUT_RDWR)
 
     def handle(self) -> None:
         if isinstance(self.connection, ssl.SSLSocket):
@@ -122,47 +132,60 @@ class _Handler(_Quiet):
                 self.connection.do_handshake()
             except (OSError, ssl.SSLError):
                 return
-        with contextlib.suppress(OSError):  # a client gone, a timeout
+        with contextlib.suppress(OSError, ValueError):  # a client gone, a timeout, a cut
             super().handle()
 
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        self.entry.headers_done = True  # from now on, the body's rate is what counts
+        self.rfile = BodyReader(self.rfile, self.entry)  # type: ignore[assignment]
+        return True
+
     def finish(self) -> None:
-        self._deadline.cancel()
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             super().finish()
 
 
-class _Server(ThreadingMixIn, WSGIServer):
-    """wsgiref's server, each connection on a thread of its own, at most
-    ``options.max_connections`` at once."""
+class _Server(WSGIServer):
+    """wsgiref's server, each connection on a thread of its own, within the bounds
+    of :class:`.serve_limits.Connections`."""
 
-    daemon_threads = True
-    block_on_close = False
-    request_queue_size = 64
+    request_queue_size = 128
 
     def __init__(self, address: tuple[str, int], options: ServeOptions) -> None:
         self.options = options
-        self._slots = threading.BoundedSemaphore(options.max_connections)
-        super().__init__(address, _Handler)
+        self.connections = Connections(options)
+        super().__init__(address, _Quiet)
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        if not self._slots.acquire(blocking=False):
-            with contextlib.suppress(OSError):
-                request.settimeout(1.0)
-                request.sendall(b"HTTP/1.0 503 Service Unavailable\r\nContent-Length: 0\r\n"
-                                b"Retry-After: 5\r\n\r\n")
-            self.shutdown_request(request)
+        admitted = self.connections.admit(request, str(client_address[0]))
+        if isinstance(admitted, bytes):
+            self.connections.refuse(request, admitted, self.shutdown_request)
             return
+        thread = threading.Thread(target=self._serve, args=(request, client_address, admitted),
+                                  daemon=True)
         try:
-            super().process_request(request, client_address)
+            thread.start()
         except BaseException:
-            self._slots.release()
+            self.connections.release(admitted)
+            self.shutdown_request(request)
             raise
 
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
+    def _serve(self, request: Any, client_address: Any, entry: Connection) -> None:
         try:
-            super().process_request_thread(request, client_address)
+            _Handler(request, client_address, self, entry)
+        except Exception:  # noqa: BLE001 - as socketserver does: one client's failure
+            self.handle_error(request, client_address)
         finally:
-            self._slots.release()
+            self.connections.release(entry)
+            self.shutdown_request(request)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client gone or cut: nothing to report
+
+    def service_actions(self) -> None:
+        self.connections.sweep()
 
 
 def _limited_body(app: WSGIApplication) -> WSGIApplication:

@@ -12,15 +12,18 @@ append-only.
 """
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 
 from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.refs import Ref
+from dulwich.repo import Repo
 from dulwich.server import ReceivePackHandler
 
 from .commit_check import commit_problems
 from .errors import RulesFolderError
 from .pack_guard import PackGuard
+from .quarantine import Quarantine
 from .repo import HEAD_REF, commit_files, read_object
 
 #: the longest reason sent back in a refusal (one pkt-line)
@@ -51,11 +54,26 @@ def _one_line(text: str) -> bytes:
 
 
 class GuardedReceivePack(ReceivePackHandler):
-    """dulwich's receive-pack, with the pack checked as it arrives and each ref
-    update checked against :func:`refusal`."""
+    """dulwich's receive-pack, with the pack checked as it arrives and kept in a
+    :class:`.quarantine.Quarantine` until every ref update passes :func:`refusal`;
+    a push is taken whole or not at all, and a refused one leaves no object behind."""
+
+    #: one push at a time moves main: its objects moved in, then the ref set
+    _moving = threading.Lock()
 
     def _apply_pack(self, refs: list[tuple[ObjectID, ObjectID, Ref]]
                     ) -> Iterator[tuple[bytes, bytes]]:
+        shared = self.repo
+        self._reasons: dict[Ref, bytes] = {}
+        with Quarantine(shared) as quarantine:  # type: ignore[arg-type]
+            self.repo = quarantine.repo
+            try:
+                yield from self._checked(refs, quarantine)
+            finally:
+                self.repo = shared
+
+    def _checked(self, refs: list[tuple[ObjectID, ObjectID, Ref]], quarantine: Quarantine
+                 ) -> Iterator[tuple[bytes, bytes]]:
         guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length)
         proto = self.proto
         original = proto.read, getattr(proto, "recv", None)
@@ -63,16 +81,40 @@ class GuardedReceivePack(ReceivePackHandler):
         if original[1] is not None:
             proto.recv = _guarded(original[1], guard)  # type: ignore[attr-defined]
         try:
-            yield from super()._apply_pack(refs)
+            applying = super()._apply_pack(refs)
+            unpacked = next(applying)  # the pack is in the quarantine now (or refused)
         finally:
             proto.read = original[0]
             if original[1] is not None:
                 proto.recv = original[1]  # type: ignore[attr-defined]
+        yield unpacked
+        if unpacked[1] != b"ok":
+            yield from applying
+            return
+        reasons = {ref: refusal(quarantine.repo, ref, old, new) for old, new, ref in refs}
+        with self._moving:
+            if not any(reasons.values()):
+                now = self.repo.refs.as_dict()  # the repository's own refs, read again
+                zero = ObjectID(b"0" * self.repo.object_format.hex_length)
+                if any(now.get(ref, zero) != old for old, _new, ref in refs):
+                    reasons = dict.fromkeys(reasons, (
+                        "main moved while this push was checked (another member pushed "
+                        "first): run `rulesbook sync`, which fetches and merges first"))
+            refused = next((r for r in reasons.values() if r), None)
+            for ref, reason in reasons.items():
+                if reason:
+                    self._reasons[ref] = _one_line(reason)
+                elif refused:
+                    self._reasons[ref] = _one_line(f"not updated: the rest of the push was "
+                                                   f"refused ({refused})")
+            if refused is None:
+                quarantine.admit()
+            yield from applying
 
     def _on_update(self, ref_name: Ref, old_sha: ObjectID, new_sha: ObjectID) -> bytes | None:
-        reason = refusal(self.repo, ref_name, old_sha, new_sha)
+        reason = self._reasons.get(ref_name)
         if reason:
-            return _one_line(reason)
+            return reason
         return super()._on_update(ref_name, old_sha, new_sha)
 
 
@@ -80,11 +122,8 @@ def _is_zero(sha: ObjectID) -> bool:
     return not sha.strip(b"0")
 
 
-def refusal(repo: object, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
+def refusal(repo: Repo, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
     """Why the push of ``ref`` from ``old`` to ``new`` is refused (None: accepted)."""
-    from dulwich.repo import Repo
-
-    assert isinstance(repo, Repo)
     if ref != HEAD_REF:
         return (f"this server keeps one branch, main; {ref.decode('utf-8', 'replace')} was "
                 f"not created (push to main)")
@@ -94,6 +133,7 @@ def refusal(repo: object, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
         return ("the push does not contain the commit it would replace (a non-fast-forward "
                 "push rewrites history; the rules folder's history is append-only): run "
                 "`rulesbook sync`, which fetches and merges first")
+    checking = new
     try:
         # every commit a push adds to main must be a valid rules folder, not only its tip:
         # the history is append-only, so an invalid commit repaired by a later one would
@@ -102,6 +142,7 @@ def refusal(repo: object, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
         trees: set[ObjectID] = set()
         named, lines = new, commit_problems(repo, new).lines()
         for entry in repo.get_walker(include=[new], exclude=None if _is_zero(old) else [old]):
+            checking = entry.commit.id
             if entry.commit.tree in trees:
                 continue
             trees.add(entry.commit.tree)
@@ -112,25 +153,33 @@ def refusal(repo: object, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
             if found:  # the walk goes back in time: the oldest invalid commit is named
                 named, lines = entry.commit.id, found
     except (RulesFolderError, KeyError) as exc:
-        return f"the pushed commit was refused: {exc}"
+        shown = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        return (f"the pushed {_commit_named(repo, checking)} was refused, so main was not "
+                f"moved: {shown}")
     if not lines and not _is_zero(old):  # signed records are append-only (.record_checks)
         from .record_checks import shared_record_problems
 
         lines = shared_record_problems(commit_files(repo, old), commit_files(repo, new),
                                        lambda sha: read_object(repo, sha, Blob).as_raw_string())
     if lines:
-        head = read_object(repo, named, Commit)
         return (f"the pushed rules folder does not validate, so main was not moved "
-                f"(commit {named.decode()[:10]} by {head.author.decode('utf-8', 'replace')}): "
-                + "; ".join(lines))
+                f"({_commit_named(repo, named)}): " + "; ".join(lines))
     return None
 
 
-def _descends(repo: object, new: ObjectID, old: ObjectID) -> bool:
-    from dulwich.graph import can_fast_forward
-    from dulwich.repo import Repo
+def _commit_named(repo: Repo, commit: ObjectID) -> str:
+    """``commit 1a2b3c4d5e by Name <email>`` (without its author when it cannot be
+    read: a push that names a commit it did not send)."""
+    try:
+        author = read_object(repo, commit, Commit).author.decode("utf-8", "replace")
+    except (KeyError, RulesFolderError):
+        return f"commit {commit.decode('ascii', 'replace')[:10]}"
+    return f"commit {commit.decode('ascii', 'replace')[:10]} by {author}"
 
-    assert isinstance(repo, Repo)
+
+def _descends(repo: Repo, new: ObjectID, old: ObjectID) -> bool:
+    from dulwich.graph import can_fast_forward
+
     try:
         return can_fast_forward(repo, old, new)
     except KeyError:

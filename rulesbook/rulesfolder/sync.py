@@ -431,9 +431,8 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         pushed = _count(repo, new, theirs)
         _push(repo, url, theirs, new, progress, ask)
         repo.refs[tracking] = new
+    # said once, by whoever shows the result (the CLI: "origin is now URL (it was OLD)")
     was = _remember_origin(repo, url) if name == DEFAULT_REMOTE else None
-    if was:
-        progress(f"origin is now {shown(url)} (it was {was})")
     progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
     return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed,
                       edits.committed, new.decode(), edits.not_shared, dropped,

@@ -35,6 +35,17 @@ SPOOL_BYTES = 32 * 1024 * 1024
 TRANSPORT_ERRORS = (OSError, HangupException, GitProtocolError, NotGitRepository)
 
 
+#: what a member reads when the server turned the request away for the moment (the
+#: HTTP status, as dulwich reports it, and the sentence said instead)
+BUSY = {
+    "503": "the server is busy with other requests just now (it answered 503, service "
+           "unavailable); nothing was sent or changed: try again in a minute",
+    "429": "the server already has as many connections from this computer as it takes "
+           "(it answered 429, too many requests); nothing was sent or changed: let the "
+           "other syncs or clones finish, then try again",
+}
+
+
 class RemoteMoved(Exception):
     """Someone pushed between our fetch and our push: fetch and merge again."""
 
@@ -50,6 +61,9 @@ def reason(exc: BaseException) -> str:
     if isinstance(exc, NotGitRepository) and not str(exc):
         return "no git repository was found at this address"
     text = str(exc) or exc.__class__.__name__
+    busy = re.search(r"unexpected http resp (\d{3})\b", text)
+    if busy and busy.group(1) in BUSY:
+        return BUSY[busy.group(1)]
     if "CERTIFICATE_VERIFY_FAILED" in text or "SSLCertVerificationError" in text:
         found = re.search(r"certificate verify failed: ([^(\"')]+)", text)
         detail = f" ({found.group(1).strip()})" if found else ""

@@ -184,12 +184,52 @@ def test_sync_remote_url_becomes_the_origin_and_says_so(rb, tmp_path):
     moved = rb("--data", folder, "sync", "--remote", new)
     assert moved.code == 0, moved.err
     assert f"origin is now {new} (it was {old})" in moved.err
+    assert moved.err.count("origin is now") == 1, moved.err  # was printed twice
     assert rb("--data", folder, "member", "add", "Olga Origin").code == 0
     assert rb("--data", folder, "sync", "--quiet").code == 0
     assert log(new)[0].id == log(folder)[0].id != log(old)[0].id
     where = rb("--data", folder, "where")
     assert where.out.strip() == str(folder) and f"origin: {new}" in where.err
     assert json.loads(rb("--data", folder, "where", "--json").out)["origin"] == str(new)
+
+
+def test_a_token_given_without_a_credential_helper_is_said_to_be_lost(tmp_path):
+    """Found by the #28 tester: `clone` and `sync --remote` given a token in the
+    address, where git has no credential helper, kept it nowhere and said nothing:
+    the next sync failed asking for a login. Now they say plainly that it is not
+    remembered and how to set a helper up (even with --quiet), and never store it in
+    .git/config; with a helper, they say which one keeps it."""
+    no_helper = tmp_path / "gitconfig-empty"
+    no_helper.write_text("")
+    bare_env = {"GIT_CONFIG_GLOBAL": str(no_helper), "GIT_CONFIG_NOSYSTEM": "1",
+                "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
+    credentials = tmp_path / "git-credentials"
+    gitconfig = tmp_path / "gitconfig"
+    gitconfig.write_text(f"[credential]\n\thelper = store --file {credentials.as_posix()}\n")
+    with rulesbook_serve(tmp_path / "srv.git") as served:
+        secretary, member = tmp_path / "secretary", tmp_path / "member"
+        ok(rulesbook("init", secretary))
+        shared = ok(rulesbook("--data", secretary, "sync", "--quiet", "--remote",
+                              served.with_token("alice"), **bare_env))
+        assert "not remembered" in shared.stderr, shared.stderr
+        assert "git config --global credential.helper" in shared.stderr
+        no_secret_anywhere(secretary, served.tokens["alice"])
+        cloned = ok(rulesbook("clone", served.with_token("bob"), member, **bare_env))
+        assert "not remembered" in cloned.stderr and "credential.helper" in cloned.stderr, \
+            cloned.stderr
+        assert served.tokens["bob"] not in cloned.stdout + cloned.stderr
+        no_secret_anywhere(member, served.tokens["bob"])
+        assert served.tokens["bob"] not in (member / ".git" / "config").read_text()
+        # as said: the next sync has no login, and no one to ask
+        lost = rulesbook("--data", member, "sync", **bare_env)
+        assert lost.returncode == 2, lost.stderr
+        assert "asks for a user name and a password or token" in lost.stderr
+        # with a helper, the member is told which one keeps it
+        again = ok(rulesbook("clone", served.with_token("bob"), tmp_path / "kept",
+                             GIT_CONFIG_GLOBAL=str(gitconfig), GIT_CONFIG_NOSYSTEM="1"))
+        assert "kept by git's credential helper (store" in again.stderr, again.stderr
+        assert "not remembered" not in again.stderr
+        assert served.tokens["bob"] in credentials.read_text()
 
 
 def test_ssh_remotes_with_the_system_ssh(tmp_path):

@@ -1,0 +1,212 @@
+"""The bounds ``rulesbook serve`` keeps on its connections, so that no client, a
+member or not, can shut the others out by holding connections open.
+
+- At most ``max_connections`` at once, and at most ``max_per_address`` from one
+  address (an IPv6 client: from one /64, the block one household or office gets).
+- A connection must send its request line and headers (and finish its TLS
+  handshake) within ``header_seconds``: until then no one knows who it is, so it is
+  closed then, and when every slot is taken a new connection takes the place of the
+  oldest one still waiting for its headers. An attacker holding sockets open
+  without a token therefore never keeps a member out.
+- A request body (a push) must arrive at ``min_body_rate`` bytes a second on
+  average once ``body_grace_seconds`` of reading have passed (only the time spent
+  waiting for the body counts, not the time the server spends checking it), so a
+  stalled push, even with a valid token, never holds a slot for long.
+- Any connection is closed after ``max_connection_seconds``, and a read or write
+  that waits ``idle_seconds`` fails (the socket's timeout, set by the handler).
+
+:meth:`Connections.sweep` applies the deadlines; the server calls it between
+accepts (``service_actions``, at least twice a second).
+"""
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+import ssl
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .serve import ServeOptions
+
+#: the most refusals (503/429) being sent at once, each on a short thread of its own
+#: (more are closed without a word: a flood of connections gets no answer)
+MAX_REFUSING = 64
+#: the seconds a refused client is told to wait (urllib3, which dulwich uses, waits
+#: them and tries again, a few times, before it reports the refusal)
+RETRY_AFTER = 2
+#: how long a refusal waits to be read before its connection is closed
+REFUSAL_SECONDS = 1.0
+
+
+def address_key(address: str) -> str:
+    """What connections are counted by: the IPv4 address, or the IPv6 /64."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+class Connection:
+    """One client connection: when it opened, whether its headers have arrived, and
+    how much of its body it has sent in how long."""
+
+    def __init__(self, sock: socket.socket, key: str, now: float) -> None:
+        self.sock = sock
+        self.key = key
+        self.opened = now
+        self.headers_done = False
+        self.body_bytes = 0
+        self.body_seconds = 0.0  # spent waiting in reads of the body, finished reads
+        self.reading_since: float | None = None
+        self.cut_because: str | None = None
+
+    def cut(self, because: str) -> None:
+        """Close the connection under its handler's feet (its blocked read returns)."""
+        self.cut_because = because
+        with contextlib.suppress(OSError):  # the plain socket's: not an SSL shutdown
+            socket.socket.shutdown(self.sock, socket.SHUT_RDWR)
+
+    def overdue(self, now: float, options: ServeOptions) -> str | None:
+        """Why the connection is past one of its deadlines (None: it is not)."""
+        age = now - self.opened
+        if age > options.max_connection_seconds:
+            return f"open longer than {options.max_connection_seconds:g} s"
+        if not self.headers_done:
+            if age > options.header_seconds:
+                return f"no request headers within {options.header_seconds:g} s"
+            return None
+        since = self.reading_since
+        reading = self.body_seconds + (now - since if since is not None else 0.0)
+        late = reading - options.body_grace_seconds
+        if late > 0 and self.body_bytes < options.min_body_rate * late:
+            return (f"request body slower than {options.min_body_rate:,} bytes a second "
+                    f"({self.body_bytes:,} bytes in {reading:.0f} s)")
+        return None
+
+
+class BodyReader:
+    """The request body (``wsgi.input``), counting what arrives and how long the
+    server waited for it (:meth:`Connection.overdue`)."""
+
+    def __init__(self, raw: Any, connection: Connection) -> None:
+        self._raw = raw
+        self._connection = connection
+
+    def _timed(self, read: Any, size: int) -> bytes:
+        connection = self._connection
+        started = time.monotonic()
+        connection.reading_since = started
+        try:
+            data: bytes = read(size)
+        finally:
+            connection.body_seconds += time.monotonic() - started
+            connection.reading_since = None
+        connection.body_bytes += len(data)
+        return data
+
+    def read(self, size: int = -1) -> bytes:
+        return self._timed(self._raw.read, size)
+
+    def readline(self, size: int = -1) -> bytes:
+        return self._timed(self._raw.readline, size)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+
+def _response(status: str, text: str, retry: bool) -> bytes:
+    body = (text + "\n").encode("utf-8")
+    head = (f"HTTP/1.0 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n"
+            + (f"Retry-After: {RETRY_AFTER}\r\n" if retry else "") + "\r\n")
+    return head.encode("ascii") + body
+
+
+class Connections:
+    """The open connections, admitted and released by the server."""
+
+    def __init__(self, options: ServeOptions) -> None:
+        self.options = options
+        self._lock = threading.Lock()
+        self._open: dict[int, Connection] = {}
+        self._refusing = threading.BoundedSemaphore(MAX_REFUSING)
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def admit(self, sock: socket.socket, address: str) -> Connection | bytes:
+        """The new connection's entry, or the response that refuses it (HTTP/1.0
+        429 when its address has its share, 503 when every slot is taken by a
+        request under way)."""
+        key = address_key(address)
+        now = time.monotonic()
+        options = self.options
+        with self._lock:
+            if sum(1 for c in self._open.values() if c.key == key) >= options.max_per_address:
+                return _response(
+                    "429 Too Many Requests",
+                    f"This computer already has {options.max_per_address} connections open "
+                    f"to the rules folder server, as many as one address may have. Nothing "
+                    f"was sent or changed: let the other syncs or clones finish, then try "
+                    f"again.", retry=True)
+            if len(self._open) >= options.max_connections:
+                waiting = [c for c in self._open.values() if not c.headers_done]
+                if not waiting:
+                    return _response(
+                        "503 Service Unavailable",
+                        f"The rules folder server is busy: it is serving {len(self._open)} "
+                        f"requests, as many as it takes at once. Nothing was sent or "
+                        f"changed: try again in a minute.", retry=True)
+                oldest = min(waiting, key=lambda c: c.opened)
+                del self._open[id(oldest)]
+                oldest.cut("its place was given to a new connection")
+            entry = Connection(sock, key, now)
+            self._open[id(entry)] = entry
+            return entry
+
+    def release(self, entry: Connection) -> None:
+        with self._lock:
+            self._open.pop(id(entry), None)
+
+    def sweep(self) -> None:
+        """Close every connection past one of its deadlines."""
+        now = time.monotonic()
+        with self._lock:
+            entries = list(self._open.values())
+        for entry in entries:
+            because = entry.overdue(now, self.options)
+            if because and entry.cut_because is None:
+                entry.cut(because)
+
+    def refuse(self, sock: socket.socket, response: bytes, close: Any) -> None:
+        """Send ``response`` and close ``sock`` (``close``: the server's own), on a short
+        thread, reading what the client sent meanwhile so that it gets the response,
+        not a reset; at most :data:`MAX_REFUSING` at once (more are closed at once)."""
+        if not self._refusing.acquire(blocking=False):
+            close(sock)
+            return
+
+        def send() -> None:
+            try:
+                with contextlib.suppress(OSError):
+                    sock.settimeout(REFUSAL_SECONDS)
+                    if isinstance(sock, ssl.SSLSocket):  # an HTTPS client reads it too
+                        sock.do_handshake()
+                    sock.sendall(response)
+                    sock.shutdown(socket.SHUT_WR)
+                    deadline = time.monotonic() + REFUSAL_SECONDS
+                    while time.monotonic() < deadline and sock.recv(65536):
+                        pass
+            finally:
+                close(sock)
+                self._refusing.release()
+
+        threading.Thread(target=send, daemon=True).start()
