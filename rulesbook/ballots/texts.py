@@ -20,7 +20,7 @@ has nothing to compare: it is reported as such, never as verified.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypedDict
 
@@ -32,6 +32,7 @@ from .model import STATUS_QUO, Ballot, Question
 if TYPE_CHECKING:
     from ..editions import RuleInForce
     from ..library import Library
+    from ..yamlio import LoadedYaml
 
 
 def entry_digest(entry: Rule | Proposal) -> str:
@@ -186,10 +187,11 @@ def records_texts(edition: Edition) -> bool:
 
 
 def ballot_mismatches(library: Library, ballot: Ballot, file: str = "",
-                      where_of: Mapping[str, tuple[int, int]] | None = None
+                      where_of: Callable[[str], tuple[int, int]] | None = None
                       ) -> list[TextMismatch]:
     """The options of ``ballot`` whose text is no longer the one it was opened with;
-    ``where_of`` gives the (line, col) of each question's digests."""
+    ``where_of(question_id)`` gives the (line, col) of the question's digests, asked
+    only for a mismatch (finding a line reads the file a second time)."""
     out: list[TextMismatch] = []
     if not any(q.digests for q in ballot.questions):
         return out
@@ -208,7 +210,7 @@ def ballot_mismatches(library: Library, ballot: Ballot, file: str = "",
         for option, digest in q.digests:
             if now.get(option) == digest:
                 continue
-            line, col = (where_of or {}).get(q.id, (0, 0))
+            line, col = where_of(q.id) if where_of is not None else (0, 0)
             out.append(TextMismatch(
                 q.rule or option, option, f"ballot {ballot.id}", digest, now.get(option),
                 f"ballot {ballot.id!r}, question {q.id!r}: the text of {option} changed "
@@ -226,10 +228,13 @@ def text_mismatches(library: Library) -> list[TextMismatch]:
     out: list[TextMismatch] = []
     for doc in library.extra.get("ballot", ()):
         ballot, _ = ballot_from_doc(doc)
-        where = {}
-        for i, q in enumerate(doc.data.get("questions", ())):
-            if isinstance(q, dict) and "digests" in q:
-                where[str(q.get("id"))] = doc.where(("questions", i, "digests"))
+
+        def where(question: str, doc: LoadedYaml = doc) -> tuple[int, int]:
+            for i, q in enumerate(doc.data.get("questions", ())):
+                if isinstance(q, dict) and str(q.get("id")) == question:
+                    return doc.where(("questions", i, "digests"))
+            return (0, 0)
+
         out.extend(ballot_mismatches(library, ballot, doc.file, where))
     for edition in library.editions:
         out.extend(edition_mismatches(library, edition))

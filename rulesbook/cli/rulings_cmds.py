@@ -11,6 +11,7 @@ from ..library import Library
 from ..limits import MAX_GAMES, MAX_PLIES
 from ..rulings.errors import GameRecordError
 from ..rulings.vocabulary import Basis
+from ..rulings.vocabulary import condition_words
 from .common import Subparsers, fail, int_range, print_json, warn, with_library
 
 if TYPE_CHECKING:
@@ -145,7 +146,8 @@ def _print_suggestions(result: Suggestions) -> None:
     if not result.rulings:
         print("No ruling applies to these facts.")
     for r in result.rulings:
-        mark = "" if r.applies else "  [if " + ", ".join(r.unknown_facts) + "]"
+        mark = "" if r.applies else "  [if " + "; ".join(
+            condition_words(r, inc, f) for f in r.unknown_facts) + "]"
         opts = f" ({' / '.join(r.options)})" if r.options else ""
         print(f"\n{r.ref}: {r.outcome}{opts}{mark}")
         print(f"  {r.summary}")
