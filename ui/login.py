@@ -8,6 +8,8 @@ user types is handed to git's credential helpers by the core, never saved by the
 """
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 from PySide6.QtWidgets import (
     QDialog,
@@ -19,13 +21,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from rulesbook.rulesfolder.credentials import Login
+from rulesbook.rulesfolder.credentials import Keeping, Login, LoginRequest
 
 
 class LoginDialog(QDialog):
     """User name and password (or access token) for one host."""
 
-    def __init__(self, host: str, user: str | None, parent: QWidget | None = None) -> None:
+    def __init__(self, host: str, user: str | None, parent: QWidget | None = None,
+                 keeping: Keeping | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("loginDialog")
         self.setWindowTitle(f"Log in to {host}")
@@ -37,6 +40,11 @@ class LoginDialog(QDialog):
         self.password = QLineEdit()
         self.password.setObjectName("loginPassword")
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        #: how the login typed is remembered, said before the password is typed
+        self.keeping = QLabel(_keeping_sentence(keeping))
+        self.keeping.setObjectName("loginKeeping")
+        self.keeping.setWordWrap(True)
+        self.keeping.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form = QFormLayout()
         form.addRow("User name", self.user)
         form.addRow("Password or token", self.password)
@@ -47,6 +55,7 @@ class LoginDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
+        layout.addWidget(self.keeping)
         layout.addWidget(buttons)
         (self.password if user else self.user).setFocus()
 
@@ -58,7 +67,7 @@ class LoginDialog(QDialog):
 class LoginAsker(QObject):
     """Lives on the GUI thread; :meth:`ask` may be called from any thread."""
 
-    _asked = Signal(str, object)
+    _asked = Signal(object)
 
     def __init__(self, parent_widget: QWidget | None = None, parent: QObject | None = None
                  ) -> None:
@@ -67,17 +76,30 @@ class LoginAsker(QObject):
         self._answer: Login | None = None
         self._asked.connect(self._show, Qt.ConnectionType.BlockingQueuedConnection)
 
-    def ask(self, host: str, user: str | None) -> Login | None:
+    def ask(self, request: LoginRequest) -> Login | None:
         if QThread.currentThread() is self.thread():
-            self._show(host, user)
+            self._show(request)
         else:
-            self._asked.emit(host, user)  # waits until the dialog is closed
+            self._asked.emit(request)  # waits until the dialog is closed
         answer, self._answer = self._answer, None
         return answer
 
-    @Slot(str, object)
-    def _show(self, host: str, user: object) -> None:
-        dialog = LoginDialog(host, user if isinstance(user, str) else None, self.parent_widget)
+    @Slot(object)
+    def _show(self, request: LoginRequest) -> None:
+        dialog = LoginDialog(request.host, request.user, self.parent_widget, request.keeping)
         accepted = dialog.exec() == QDialog.DialogCode.Accepted
         self._answer = dialog.login() if accepted else None
         dialog.deleteLater()
+
+
+def _keeping_sentence(keeping: Keeping | None) -> str:
+    """The dialog's line on how the login is remembered: by git's credential helper
+    or the system keychain, or not at all (then each sync asks again, and how to set
+    a helper up); never in the rules folder."""
+    if keeping is None:
+        return "The password is never written into the rules folder."
+    text = re.sub(r"`([^`]*)`", "“\\1”", keeping.text.removeprefix("warning: "))
+    sentence = text[:1].upper() + text[1:] + "."
+    if keeping.kept:  # the not-kept sentence says it already
+        sentence += " The password is never written into the rules folder."
+    return sentence

@@ -17,7 +17,7 @@ from ..loading import load_library
 from ..rulesfolder.errors import ConflictJson, Resolution, RulesFolderError, Side, SyncConflict
 
 if TYPE_CHECKING:  # dulwich is imported by the commands that use the folder's history
-    from ..rulesfolder.credentials import Login
+    from ..rulesfolder.credentials import Login, LoginRequest
     from ..rulesfolder.sync import Progress
 from .common import Subparsers, fail, guarded, print_json
 
@@ -83,10 +83,10 @@ class _TerminalAsk:
     def __init__(self) -> None:
         self.asked = False
 
-    def __call__(self, host: str, user: str | None) -> Login | None:
+    def __call__(self, request: LoginRequest) -> Login | None:
         from ..rulesfolder.credentials import terminal_ask
 
-        login = terminal_ask(host, user)
+        login = terminal_ask(request)
         self.asked = self.asked or login is not None
         return login
 

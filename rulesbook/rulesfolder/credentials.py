@@ -41,9 +41,20 @@ class Login:
     password: str
 
 
-#: asks the user for a login: (host, user name known or None) -> a login, or None
-#: when the user gives none (cancelled, or nobody to ask)
-Ask = Callable[[str, "str | None"], "Login | None"]
+@dataclass(frozen=True)
+class LoginRequest:
+    """What the user is asked for a login with: the host, the user name when the
+    address gives one, and how the login typed will be remembered (so the dialog or
+    the terminal can say it before the user types a password)."""
+
+    host: str
+    user: str | None
+    keeping: "Keeping"
+
+
+#: asks the user for a login -> a login, or None when the user gives none
+#: (cancelled, or nobody to ask)
+Ask = Callable[[LoginRequest], "Login | None"]
 
 
 class LoginRefused(RulesFolderError):
@@ -284,7 +295,8 @@ def logged_in(url: str, run: Callable[[Login | None], _T], ask: Ask | None = Non
     candidates: list[Callable[[], Login | None]] = [
         lambda: stored_login(without_password(url))]
     if ask is not None:
-        candidates.append(lambda: ask(host_of(url), user))
+        candidates.append(lambda: ask(LoginRequest(host_of(url), user,
+                                                   how_login_is_kept(url))))
     for candidate in candidates:
         login = candidate()
         if login is None or (first is not None and login == first):
@@ -303,7 +315,7 @@ def logged_in(url: str, run: Callable[[Login | None], _T], ask: Ask | None = Non
     raise LoginRefused(refused_message(url, tried))
 
 
-def terminal_ask(host: str, user: str | None) -> Login | None:
+def terminal_ask(request: LoginRequest) -> Login | None:
     """The CLI's :data:`Ask`: on a terminal, the user name (unless known) and the
     password or token, read with :func:`getpass.getpass`; None without a terminal."""
     import getpass
@@ -311,6 +323,7 @@ def terminal_ask(host: str, user: str | None) -> Login | None:
 
     if not sys.stdin or not sys.stdin.isatty():
         return None
+    host, user = request.host, request.user
     try:
         print(f"{host} asks for a login (a host such as GitHub or GitLab takes an access "
               f"token as the password)", file=sys.stderr)

@@ -11,11 +11,32 @@ import select
 import sys
 import time
 from pathlib import Path
+from typing import NamedTuple
+
+import pytest
 
 from .conftest import bare_repo, log
 from .servers import env, git_daemon, git_http_backend, rulesbook, rulesbook_serve
 
 SECRET = "s3cret-Token_9"
+
+
+class GitConfigs(NamedTuple):
+    """Global git configurations a test runs the commands with."""
+
+    store: Path  # a credential helper (``store``) keeping logins in ``credentials``
+    credentials: Path
+    no_helper: Path  # no helper: a login given is kept nowhere
+
+
+@pytest.fixture
+def configs(tmp_path) -> GitConfigs:
+    credentials = tmp_path / "git-credentials"
+    store = tmp_path / "gitconfig"
+    store.write_text(f"[credential]\n\thelper = store --file {credentials.as_posix()}\n")
+    no_helper = tmp_path / "gitconfig-empty"
+    no_helper.write_text("")
+    return GitConfigs(store, credentials, no_helper)
 
 
 def ok(run):
@@ -47,17 +68,13 @@ def test_git_daemon_clone_and_sync(rb, tmp_path):
         assert log(member)[0].id == log(secretary)[0].id
 
 
-def test_a_host_that_asks_for_a_password(tmp_path):
+def test_a_host_that_asks_for_a_password(tmp_path, configs):
     """Attack 5: `clone` without credentials printed "internal error
     (HTTPUnauthorized ...)"; with them in the URL, the password was stored in
     .git/config."""
     (tmp_path / "base").mkdir()
     bare_repo(tmp_path / "base" / "shared.git")
-    credentials = tmp_path / "git-credentials"
-    gitconfig = tmp_path / "gitconfig"
-    gitconfig.write_text(f"[credential]\n\thelper = store --file {credentials.as_posix()}\n")
-    no_helper = tmp_path / "gitconfig-empty"
-    no_helper.write_text("")
+    gitconfig, credentials, no_helper = configs
     with git_http_backend(tmp_path / "base", "secretary", SECRET) as host:
         url = host + "shared.git"
         hostport = url.split("://")[1].split("/")[0]
@@ -129,11 +146,10 @@ def _on_terminal(argv: list[str], answers: list[tuple[bytes, bytes]], extra: dic
     return os.waitstatus_to_exitcode(status), output
 
 
-def test_the_command_line_asks_for_a_login_on_a_terminal(tmp_path):
+def test_the_command_line_asks_for_a_login_on_a_terminal(tmp_path, configs):
     (tmp_path / "base").mkdir()
     bare_repo(tmp_path / "base" / "shared.git")
-    no_helper = tmp_path / "gitconfig-empty"
-    no_helper.write_text("")
+    no_helper = configs.no_helper
     with git_http_backend(tmp_path / "base", "secretary", SECRET) as host:
         url = host + "shared.git"
         secretary = tmp_path / "secretary"
@@ -148,10 +164,8 @@ def test_the_command_line_asks_for_a_login_on_a_terminal(tmp_path):
         assert log(tmp_path / "base" / "shared.git")[0].id == log(secretary)[0].id
 
 
-def test_rulesbook_serve_with_tokens_clone_and_sync(tmp_path):
-    credentials = tmp_path / "git-credentials"
-    gitconfig = tmp_path / "gitconfig"
-    gitconfig.write_text(f"[credential]\n\thelper = store --file {credentials.as_posix()}\n")
+def test_rulesbook_serve_with_tokens_clone_and_sync(tmp_path, configs):
+    gitconfig = configs.store
     with rulesbook_serve(tmp_path / "srv.git") as served:
         secretary, member = tmp_path / "secretary", tmp_path / "member"
         ok(rulesbook("init", secretary))
@@ -193,19 +207,15 @@ def test_sync_remote_url_becomes_the_origin_and_says_so(rb, tmp_path):
     assert json.loads(rb("--data", folder, "where", "--json").out)["origin"] == str(new)
 
 
-def test_a_token_given_without_a_credential_helper_is_said_to_be_lost(tmp_path):
+def test_a_token_given_without_a_credential_helper_is_said_to_be_lost(tmp_path, configs):
     """Found by the #28 tester: `clone` and `sync --remote` given a token in the
     address, where git has no credential helper, kept it nowhere and said nothing:
     the next sync failed asking for a login. Now they say plainly that it is not
     remembered and how to set a helper up (even with --quiet), and never store it in
     .git/config; with a helper, they say which one keeps it."""
-    no_helper = tmp_path / "gitconfig-empty"
-    no_helper.write_text("")
+    gitconfig, credentials, no_helper = configs
     bare_env = {"GIT_CONFIG_GLOBAL": str(no_helper), "GIT_CONFIG_NOSYSTEM": "1",
                 "PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
-    credentials = tmp_path / "git-credentials"
-    gitconfig = tmp_path / "gitconfig"
-    gitconfig.write_text(f"[credential]\n\thelper = store --file {credentials.as_posix()}\n")
     with rulesbook_serve(tmp_path / "srv.git") as served:
         secretary, member = tmp_path / "secretary", tmp_path / "member"
         ok(rulesbook("init", secretary))

@@ -267,6 +267,7 @@ def test_a_host_that_asks_for_a_login_gets_it_from_a_dialog(qtbot, settings, tmp
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "gitconfig"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     (tmp_path / "base").mkdir()
     Repo.init_bare(str(tmp_path / "base" / "shared.git"), mkdir=True,
                    default_branch=b"main").close()
@@ -282,6 +283,7 @@ def test_a_host_that_asks_for_a_login_gets_it_from_a_dialog(qtbot, settings, tmp
         win = start(qtbot, settings, folder)
         win.folder.wait()  # the look on opening asks no one (and fails quietly)
         shown: list[str] = []
+        keeping: list[str] = []
 
         def answer() -> None:
             for widget in QApplication.topLevelWidgets():
@@ -290,6 +292,7 @@ def test_a_host_that_asks_for_a_login_gets_it_from_a_dialog(qtbot, settings, tmp
                     widget.resize(480, 200)
                     widget.grab().save(str(tmp_path / "login-dialog.png"))
                     assert widget.password.echoMode() == widget.password.EchoMode.Password
+                    keeping.append(widget.keeping.text())
                     widget.user.setText("secretary")
                     widget.password.setText(secret)
                     widget.accept()
@@ -301,9 +304,36 @@ def test_a_host_that_asks_for_a_login_gets_it_from_a_dialog(qtbot, settings, tmp
             assert win.start_sync()
         timer.stop()
         assert len(shown) == 1 and host.split("//")[1].rstrip("/") in shown[0]
+        # before the password is typed, the dialog says how it will be remembered:
+        # this git has no credential helper, so not at all, and how to set one up
+        assert "is not remembered" in keeping[0] and "credential.helper" in keeping[0]
+        assert "never written into the rules folder" in keeping[0]
         assert finished.args[0].pushed == 1
         with Repo(str(tmp_path / "base" / "shared.git")) as shared, Repo(str(folder)) as mine:
             assert shared.refs[b"refs/heads/main"] == mine.refs[b"refs/heads/main"]
         for path in folder.rglob("*"):
             if path.is_file():
                 assert secret.encode() not in path.read_bytes(), path
+
+
+def test_the_login_dialog_says_which_helper_keeps_the_login(qtbot, tmp_path, monkeypatch):
+    """Issue #28 (left by the last stop): the dialog said nothing of how the login
+    typed is remembered. With git's ``store`` helper set up, it names it; the
+    password is never written into the folder."""
+    from rulesbook.rulesfolder.credentials import LoginRequest, how_login_is_kept
+    from ui.login import LoginDialog
+
+    config = tmp_path / "gitconfig"
+    config.write_text(f"[credential]\n\thelper = store --file {tmp_path / 'kept'}\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    request = LoginRequest("git.example.org", "ada",
+                           how_login_is_kept("https://git.example.org/apca/rules.git"))
+    dialog = LoginDialog(request.host, request.user, keeping=request.keeping)
+    qtbot.addWidget(dialog)
+    text = dialog.keeping.text()
+    assert "kept by git's credential helper (store" in text, text
+    assert "later syncs use it" in text and "never written into the rules folder" in text
+    assert "not remembered" not in text
+    assert dialog.user.text() == "ada"
+
