@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .serve import ServeOptions
 
-#: the most refusals (503/429) being sent at once, each on a short thread of its own
-#: (more are closed without a word: a flood of connections gets no answer)
+#: the most refusals (503/429) being sent at once, each on a short thread of its own;
+#: more are answered at once without waiting (plain HTTP: the sentence is written
+#: into the socket's buffer, which always has room for it) and closed; an HTTPS one
+#: beyond them is closed without a word (a TLS answer needs a handshake, which waits)
 MAX_REFUSING = 64
 #: the seconds a refused client is told to wait (urllib3, which dulwich uses, waits
 #: them and tries again, a few times, before it reports the refusal)
@@ -189,8 +191,10 @@ class Connections:
     def refuse(self, sock: socket.socket, response: bytes, close: Any) -> None:
         """Send ``response`` and close ``sock`` (``close``: the server's own), on a short
         thread, reading what the client sent meanwhile so that it gets the response,
-        not a reset; at most :data:`MAX_REFUSING` at once (more are closed at once)."""
+        not a reset; at most :data:`MAX_REFUSING` at once (more are answered without
+        waiting, see :func:`_answer_without_waiting`, and closed)."""
         if not self._refusing.acquire(blocking=False):
+            _answer_without_waiting(sock, response)
             close(sock)
             return
 
@@ -210,3 +214,17 @@ class Connections:
                 self._refusing.release()
 
         threading.Thread(target=send, daemon=True).start()
+
+
+def _answer_without_waiting(sock: socket.socket, response: bytes) -> None:
+    """Write ``response`` into a plain socket's send buffer without blocking, and
+    read what the client has sent so far, so that closing it sends the sentence, not
+    a reset. An HTTPS socket is left as it is (its handshake would wait)."""
+    if isinstance(sock, ssl.SSLSocket):
+        return
+    with contextlib.suppress(OSError):  # BlockingIOError: nothing more to read
+        sock.setblocking(False)
+        sock.send(response)  # a few hundred bytes: the buffer takes them whole
+        sock.shutdown(socket.SHUT_WR)
+        while sock.recv(65536):
+            pass

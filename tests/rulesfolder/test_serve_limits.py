@@ -229,3 +229,38 @@ def test_a_member_turned_away_when_the_server_is_busy_reads_a_sentence(tmp_path)
         conn.request("GET", "/info/refs?service=git-upload-pack")
         assert conn.getresponse().status == 401  # served again once the slots are free
         conn.close()
+
+
+def test_a_refusal_beyond_the_refusing_threads_still_reads_a_sentence(tmp_path, monkeypatch):
+    """Left by the last stop (#28): beyond MAX_REFUSING refusals under way at once, a
+    connection was closed without a word. Now it is answered without a thread of its
+    own. Here no refusing thread is free at all (MAX_REFUSING = 0), so every refusal
+    takes that path: a member turned away by a busy server still reads why."""
+    from rulesbook.rulesfolder import serve_limits
+    from rulesbook.rulesfolder.serve import ServeOptions, serving
+    from rulesbook.rulesfolder.serve_auth import AccessList
+
+    from .conftest import bare_repo
+
+    monkeypatch.setattr(serve_limits, "MAX_REFUSING", 0)
+    bare = bare_repo(tmp_path / "srv.git")
+    token = AccessList(bare).add("alice").token
+    options = ServeOptions(max_connections=1, idle_seconds=120.0, body_grace_seconds=120.0)
+    with serving(bare, options=options) as url:
+        port = port_of(url)
+        held = stalled_push(port, "alice", token)
+        try:
+            time.sleep(1.0)  # past its headers, waiting for its body: the slot is taken
+            answers = []
+            for _ in range(3):
+                turned_away = socket.create_connection(("127.0.0.1", port))
+                turned_away.sendall(b"GET /info/refs?service=git-upload-pack HTTP/1.1\r\n"
+                                    b"Host: x\r\n\r\n")
+                answers.append(first_bytes(turned_away, 10))
+                turned_away.close()
+            for answer in answers:
+                assert answer.startswith(b"HTTP/1.0 503"), answer
+                assert b"busy" in answer and b"try again" in answer, answer
+        finally:
+            held.close()
+
