@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rulesbook.errors import DataFileError
 from rulesbook.yamlio import MAX_DEPTH, load_file, loads
@@ -128,3 +130,20 @@ def test_the_yaml_generators_of_the_scaling_check_grow_linearly(load_tool, name)
     (reader,) = [r for r in scaling.READERS if r.name == name]
     measures = scaling.measure(reader, factors=(1, 10))
     assert scaling.verdict(measures)[2], measures
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=300),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=20), inner,
+                                                                 max_size=4),
+    max_leaves=12))
+def test_what_dump_text_writes_reads_back_as_the_same_data(data):
+    """Every data file is written by dump_text (libyaml's emitter where PyYAML has
+    it): whatever the strings hold (quotes, line separators, bidi codes, long lines
+    folded at the width), the text reads back as the same data."""
+    from rulesbook.yamlio import dump_text, loads
+
+    for width, flow in ((100, None), (1000, None), (88, False)):
+        text = dump_text({"value": data}, width=width, flow=flow)
+        assert loads(text).data == {"value": data}

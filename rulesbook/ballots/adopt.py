@@ -18,13 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date as Date
 
-import yaml
 
 from .. import schema
 from ..library import Library
 from ..model import Proposal, Rule
 from ..storage import atomic_write_text, file_lock
-from ..yamlio import LoadedYaml, loads, read_data_text
+from ..yamlio import LoadedYaml, dump_text, loads, read_data_text
 from .chain import record_hash
 from .edition_sig import sign_edition, signer_problem
 from .keys import SigningKey
@@ -196,7 +195,7 @@ def _append_edition(text: str, edition: Mapping[str, object], file: str) -> str:
         ordered.update(expected)
         new_text = ("# Published editions of the APCA playing rules (rewritten by "
                     "`rulesbook ballot adopt`).\n"
-                    + yaml.safe_dump(ordered, sort_keys=False, allow_unicode=True, width=100))
+                    + dump_text(ordered, flow=False))
     problems = schema.validate(loads(new_text, file), "editions")
     if problems:
         raise BallotError("the new edition would not be valid", problems)
@@ -213,12 +212,12 @@ def _textual_append(text: str, doc: LoadedYaml, edition: Mapping[str, object]) -
         return None  # another top-level key follows the list
     _, col = doc.where(("editions", 0))
     indent = " " * max(col - 3, 0)
-    block = yaml.safe_dump([edition], sort_keys=False, allow_unicode=True, width=100)
+    block = dump_text([edition], flow=False)
     block = "".join(indent + ln if ln.strip() else ln for ln in block.splitlines(keepends=True))
     if not text.endswith("\n"):
         text += "\n"
     new_text = text + block
-    in_force = yaml.safe_dump({"in_force": edition["id"]}, width=1000)
+    in_force = dump_text({"in_force": edition["id"]}, width=1000, flow=False, sort_keys=True)
     if re.search(r"^in_force:.*$", new_text, flags=re.MULTILINE):
         new_text = re.sub(r"^in_force:.*\n", lambda _m: in_force, new_text, count=1,
                           flags=re.MULTILINE)

@@ -12,12 +12,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypedDict
 
-import yaml
 
 from ..documents import DocumentError, DocumentStage, load_document
 from ..errors import Problem
 from ..storage import atomic_write_text
-from ..yamlio import LoadedYaml
+from ..yamlio import LoadedYaml, dump_text
 from .keys import SigningKey
 from .model import STATUS_QUO, Ballot, BallotError, Opened, Question, Replaced, Seal, Vote
 
@@ -178,8 +177,7 @@ def _ballot_or_raise(doc: LoadedYaml) -> Ballot:
 
 def dump_ballot(ballot: Ballot) -> str:
     """The ballot as YAML text (deterministic; a round trip gives the same ballot)."""
-    body = yaml.safe_dump(ballot.to_dict(), sort_keys=False, allow_unicode=True,
-                          default_flow_style=None, width=100)
+    body = dump_text(ballot.to_dict())
     return HEADER + body
 
 
@@ -261,4 +259,4 @@ def export_member_ballot(ballot: Ballot, member: str, signer: SigningKey,
 def dump_member_ballot(doc: Mapping[str, object]) -> str:
     return ("# A member's own votes, signed with the member's key "
             "(`rulesbook ballot export`). Edit nothing: a changed vote no longer verifies.\n"
-            + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1000))
+            + dump_text(doc, width=1000, flow=False))

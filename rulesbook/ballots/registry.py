@@ -43,11 +43,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from ..errors import DataFileError, Problem
 from ..storage import atomic_write_text, file_lock
-from ..yamlio import LoadedYaml, load_file, loads
+from ..yamlio import LoadedYaml, dump_text, load_file, loads
 from .canonical import canonical_json
 from .keys import SigningKey, import_key, public_of_pem, verify_signature
 from .model import BallotError
@@ -360,8 +359,7 @@ def append_statement(root: str | Path, statement: dict[str, Any],
         # sync's merge has them at the left margin)
         found = re.search(r"^registry:\s*\n(?:\s*#.*\n|\s*\n)*( *)- ", text, flags=re.MULTILINE)
         indent = found.group(1) if found else "  "
-        block = yaml.safe_dump([statement], sort_keys=False, allow_unicode=True, width=1000,
-                               default_flow_style=None)
+        block = dump_text([statement], width=1000)
         block = "".join(indent + ln if ln.strip() else ln for ln in block.splitlines(True))
         new_text = text + block
         after = registry_from_doc(loads(new_text, "members.yaml"))

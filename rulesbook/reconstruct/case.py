@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
 
 from rulesbook.documents import DocumentError, load_document
 from rulesbook.draughts import DraughtsError, Position
@@ -30,7 +29,7 @@ from rulesbook.reconstruct.importing import import_record
 from rulesbook.reconstruct.record import looks_like_pdn
 from rulesbook.reconstruct.session import BoardSession, GameRecord, record_case_text
 from rulesbook.storage import atomic_write_text
-from rulesbook.yamlio import LoadedYaml
+from rulesbook.yamlio import LoadedYaml, dump_text
 
 if TYPE_CHECKING:
     from rulesbook.reconstruct.gap import GapResult
@@ -119,8 +118,7 @@ class DisputeCase:
 def case_to_yaml(case: DisputeCase) -> str:
     """The YAML text of a case file."""
     header = "# Rulesbook referee case file (kind: dispute)\n"
-    body: str = yaml.safe_dump(case.to_dict(), sort_keys=False, allow_unicode=True,
-                               default_flow_style=False, width=88)
+    body: str = dump_text(case.to_dict(), flow=False, width=88)
     return header + body
 
 

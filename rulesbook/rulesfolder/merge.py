@@ -18,13 +18,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeAlias
 
-import yaml
 from dulwich.objects import ObjectID
 
 from ..ballots.records import SIGNED_FIELDS, inline_signatures, is_ballot, table_signatures
 from ..ballots.registry import now_utc
 from ..errors import DataFileError
-from ..yamlio import loads_bytes
+from ..yamlio import dump_text, loads_bytes
 from .errors import ConflictedRecord, DroppedRecord, Resolution, Side
 
 _MISSING = object()
@@ -360,8 +359,7 @@ def dump_merged(path: str, data: Value, like: bytes) -> bytes:
             header.append(line)
         else:
             break
-    body = yaml.safe_dump(data, sort_keys=False, allow_unicode=True,
-                          default_flow_style=None, width=100)
+    body = dump_text(data)
     return ("".join(header) + body).encode("utf-8")
 
 
