@@ -371,7 +371,8 @@ def _chain(first: GameFinding, second: GameFinding | None,
 
 def cmd_silences(args: argparse.Namespace, library: Library) -> int:
     from ..rulings import get_incident
-    from ..rulings.silences import CONFLICT_WORDS, guidance, silences
+    from ..rulings.engine import in_force_sources
+    from ..rulings.silences import CONFLICT_WORDS, conflict_scope, guidance, silences
 
     edition = library.edition(args.edition)
     if args.proposal:
@@ -385,19 +386,30 @@ def cmd_silences(args: argparse.Namespace, library: Library) -> int:
         return 0
     gaps = [s for s in found if not s.conflict]
     clashes = [s for s in found if s.conflict]
-    print(f"Edition {edition.id}: {len(gaps)} silence(s), {len(clashes)} conflict(s)")
+    among = sum(1 for s in clashes if s.variant)
+    print(f"Edition {edition.id}: {len(gaps)} silence(s), {len(clashes)} conflict(s)"
+          + (f" ({among} among the rulebooks that govern another variant)" if among else ""))
+    in_force: dict[str, tuple[str, ...]] = {}
+    for source in in_force_sources(library, edition.id):
+        for spec in source.specs:
+            for inc_id in spec.incidents:
+                in_force[inc_id] = tuple(dict.fromkeys(in_force.get(inc_id, ()) + (source.ref,)))
     current = None
     for s in found:
         if s.incident != current:
             current = s.incident
             inc = get_incident(library, s.incident)
-            considered = ", ".join(s.rules_considered) or "no rule in force addresses it"
+            # the edition's rules (a conflict of another variant's rulebooks has its own)
+            considered = ", ".join(s.rules_considered if not s.variant else in_force.get(
+                s.incident, ())) or "no rule in force addresses it"
             print(f"\n{inc.title} ({inc.id}) - rules considered: {considered}")
         if s.conflict:
             how = "; ".join(f"{ref}: {out}" for ref, out in s.decisions.items())
             kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
             other = f" (also {s.other_incident})" if s.other_incident else ""
-            print(f"  CONFLICT {s.describe()}{other}: {how} - {kind}")
+            scope = conflict_scope(library, s)
+            print(f"  CONFLICT {s.describe()}{other}: {how} - {kind}"
+                  + (f", {scope}" if scope else ""))
             for ref, words in s.quotes.items():
                 print(f"    {ref}: \u201c{words}\u201d")
         else:

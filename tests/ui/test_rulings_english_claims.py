@@ -88,3 +88,23 @@ def test_attack_an_english_13_count_is_never_given_an_apca_ruling_as_its_own(win
     assert any(SENTENCE in line for line in first), first
     assert page.count("Guidance only: the APCA rules are for pool checkers, not for this "
                       "English checkers game.") == len(apca_rulings)
+
+
+def test_the_silences_tab_flags_law_10_against_the_acf_guide(window, qtbot):
+    """Item 3: Law 10 ("he shall instantly forfeit the game") against the ACF guide's
+    section 3 ("Typical rules allow one warning by the referee"), both rules of English
+    checkers: a conflict on the committee's list, with both quotes in its tooltip."""
+    window.show_workspace("rulings")
+    rulings = window.workspaces["rulings"]
+    rulings.tabs.setCurrentIndex(rulings.TAB_SILENCES)
+    table = rulings.silences_view.table
+    rows = [r for r in range(table.rowCount())
+            if "standard-laws:10" in table.item(r, 3).text()
+            and "acf-guide:3" in table.item(r, 3).text()]
+    assert rows
+    status = table.item(rows[0], 3)
+    assert status.text().startswith("CONFLICT")
+    assert "among the rulebooks that govern English checkers" in status.text()
+    tip = status.toolTip()
+    assert "he shall instantly forfeit the game" in tip and "Typical rules allow one warning" \
+        in tip
