@@ -80,6 +80,8 @@ def test_attack_an_english_13_count_is_never_given_an_apca_ruling_as_its_own(win
     shown = len(rulings.rulings.suggestions.rulings)
     apca_rulings = [r for r in rulings.rulings.suggestions.rulings if r.rulebook == "apca"]
     assert apca_rulings and marks == len(apca_rulings) <= shown
+    # said before the verdict it marks, not after it
+    assert screen.index("Guidance only: the APCA rules") < screen.index("\u2014 apca:28")
     # the report: the sentence in its first lines, each guidance ruling marked
     rulings.tabs.setCurrentIndex(rulings.TAB_REPORT)
     body = re.sub(r"<style.*?</style>", "", rulings.report.report, flags=re.S)

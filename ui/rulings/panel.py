@@ -282,13 +282,14 @@ def rulings_html(suggestions: Suggestions | None, library: Library,
             conds = "; ".join(condition_words(r, incident, f) for f in r.unknown_facts)
             parts.append(f"<p style='margin-top:14px; margin-bottom:0'><b>Only if</b> "
                          f"{esc(conds)}</p>")
+        said = guidance_words(library, gov, r.rulebook, r.in_force)
+        if said:
+            # another rulebook's ruling is never shown as this game's ruling: said first
+            parts.append(f"<p style='margin-top:14px; margin-bottom:0'><b>"
+                         f"{esc(said[:1].upper() + said[1:])}.</b></p>")
         # the rule beside its verdict: the referee reads out both
         parts.append(f"<p style='font-size:{size}; font-weight:bold; margin-top:14px'>"
                      f"{esc(head)} <span class='muted'>\u2014 {esc(r.ref)}</span></p>")
-        said = guidance_words(library, gov, r.rulebook, r.in_force)
-        if said:
-            # another rulebook's ruling is never shown as this game's ruling
-            parts.append(f"<p><b>{esc(said[:1].upper() + said[1:])}.</b></p>")
         if not r.in_force:
             where = "guidance from another rulebook"
         elif gov is not None and not gov.edition_governs:
