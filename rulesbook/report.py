@@ -146,6 +146,7 @@ def report_markdown(library: Library, case: Case,
         suggest,
         verdict_words,
     )
+    from .rulings.governing import guidance_words
 
     incident = get_incident(library, case.incident)
     result = suggest(library, case.incident, case.facts, edition, case.variant)
@@ -219,8 +220,11 @@ def report_markdown(library: Library, case: Case,
             if r.options else ""
         cond = "" if r.applies else (" - applies only if: " + "; ".join(
             condition_words(r, incident, f) for f in r.unknown_facts))
-        lines += [f"### {md_escape(r.ref)} {md_escape(r.title)}", "",
-                  f"**{md_escape(outcome_words(r.outcome).capitalize())}**{md_escape(opts)}"
+        lines += [f"### {md_escape(r.ref)} {md_escape(r.title)}", ""]
+        said = guidance_words(library, gov, r.rulebook, r.in_force)
+        if said:  # another rulebook's ruling is never given as this game's ruling
+            lines += [f"*{md_escape(said[:1].upper() + said[1:])}.*", ""]
+        lines += [f"**{md_escape(outcome_words(r.outcome).capitalize())}**{md_escape(opts)}"
                   f"{md_escape(cond)}. {md_escape(r.summary)}", "",
                   _quote_marked(r.text, r.quotes), ""]
         if r.quotes:

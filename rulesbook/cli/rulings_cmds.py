@@ -10,8 +10,7 @@ from ..errors import RulesbookError
 from ..library import Library
 from ..limits import MAX_GAMES, MAX_PLIES
 from ..rulings.errors import GameRecordError
-from ..rulings.vocabulary import Basis
-from ..rulings.vocabulary import condition_words
+from ..rulings.vocabulary import Basis, condition_words
 from .common import Subparsers, fail, int_range, print_json, warn, with_library
 
 if TYPE_CHECKING:
@@ -132,17 +131,23 @@ def cmd_rulings(args: argparse.Namespace, library: Library) -> int:
     if args.json:
         print_json(result.as_json())
         return 0
-    _print_suggestions(result)
+    _print_suggestions(result, library)
     return 0
 
 
-def _print_suggestions(result: Suggestions) -> None:
+def _print_suggestions(result: Suggestions, library: Library | None = None) -> None:
+    from ..rulings.governing import guidance_words
+
     inc = result.incident
-    print(f"{inc.title} ({inc.id}) - edition {result.edition}")
+    # who governs the game, first (an English game: the Standard Laws and the ACF guide)
     if result.governance is not None:
         print(result.governance.sentence)
+    print(f"{inc.title} ({inc.id}) - edition {result.edition}")
     if not result.binding:
-        print("No rule in force addresses this; guidance from other rulebooks:")
+        gov = result.governance
+        whose = ("of the rulebooks that govern this game" if gov is not None
+                 and not gov.edition_governs else "in force")
+        print(f"No rule {whose} addresses this; guidance from other rulebooks:")
     if not result.rulings:
         print("No ruling applies to these facts.")
     for r in result.rulings:
@@ -150,6 +155,10 @@ def _print_suggestions(result: Suggestions) -> None:
             condition_words(r, inc, f) for f in r.unknown_facts) + "]"
         opts = f" ({' / '.join(r.options)})" if r.options else ""
         print(f"\n{r.ref}: {r.outcome}{opts}{mark}")
+        said = guidance_words(library, result.governance, r.rulebook, r.in_force) \
+            if library is not None else ("" if r.in_force else "guidance only")
+        if said:
+            print(f"  {said}")
         print(f"  {r.summary}")
         for quote in r.quotes:
             print(f"  words: \u201c{quote}\u201d")
@@ -247,6 +256,12 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
     if args.json:
         print_json([c.as_json() for c in claims])
     else:
+        from ..rulings.governing import guidance_words
+
+        gov = next((c.suggestions.governance for c in claims if c.suggestions is not None
+                    and c.suggestions.governance is not None), None)
+        if gov is not None:  # who governs the game, first
+            print(gov.sentence)
         for c in claims:
             state = "HOLDS" if c.holds else ("does not hold" if c.applicable else "not applicable")
             left = f", {c.remaining} move(s) remain" if c.remaining is not None and not c.holds else ""
@@ -254,7 +269,11 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
             print(f"  {c.explanation}")
             best = c.suggestions.best if c.suggestions else None
             if best is not None:
-                print(f"  ruling {best.ref}: {best.outcome} - {best.summary}")
+                said = guidance_words(library, gov, best.rulebook, best.in_force)
+                if said:  # another rulebook's ruling is never given as the ruling
+                    print(f"  {said}: {best.ref}: {best.outcome} - {best.summary}")
+                else:
+                    print(f"  ruling {best.ref}: {best.outcome} - {best.summary}")
     return 1 if game.errors else 0
 
 
@@ -324,7 +343,7 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
         head = "" if single else f"Game {finding.game} ({finding.title}): "
         if found is not None and result is not None:
             print(f"{head}Ply {found.ply} ({found.move}): {found.explanation}")
-            _print_suggestions(result)
+            _print_suggestions(result, library)
             if not single:
                 print()
         elif not finding.sound:
@@ -352,7 +371,8 @@ def _chain(first: GameFinding, second: GameFinding | None,
 
 def cmd_silences(args: argparse.Namespace, library: Library) -> int:
     from ..rulings import get_incident
-    from ..rulings.silences import CONFLICT_WORDS, guidance, silences
+    from ..rulings.engine import in_force_sources
+    from ..rulings.silences import CONFLICT_WORDS, conflict_scope, guidance, silences
 
     edition = library.edition(args.edition)
     if args.proposal:
@@ -366,19 +386,30 @@ def cmd_silences(args: argparse.Namespace, library: Library) -> int:
         return 0
     gaps = [s for s in found if not s.conflict]
     clashes = [s for s in found if s.conflict]
-    print(f"Edition {edition.id}: {len(gaps)} silence(s), {len(clashes)} conflict(s)")
+    among = sum(1 for s in clashes if s.variant)
+    print(f"Edition {edition.id}: {len(gaps)} silence(s), {len(clashes)} conflict(s)"
+          + (f" ({among} among the rulebooks that govern another variant)" if among else ""))
+    in_force: dict[str, tuple[str, ...]] = {}
+    for source in in_force_sources(library, edition.id):
+        for spec in source.specs:
+            for inc_id in spec.incidents:
+                in_force[inc_id] = tuple(dict.fromkeys(in_force.get(inc_id, ()) + (source.ref,)))
     current = None
     for s in found:
         if s.incident != current:
             current = s.incident
             inc = get_incident(library, s.incident)
-            considered = ", ".join(s.rules_considered) or "no rule in force addresses it"
+            # the edition's rules (a conflict of another variant's rulebooks has its own)
+            considered = ", ".join(s.rules_considered if not s.variant else in_force.get(
+                s.incident, ())) or "no rule in force addresses it"
             print(f"\n{inc.title} ({inc.id}) - rules considered: {considered}")
         if s.conflict:
             how = "; ".join(f"{ref}: {out}" for ref, out in s.decisions.items())
             kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
             other = f" (also {s.other_incident})" if s.other_incident else ""
-            print(f"  CONFLICT {s.describe()}{other}: {how} - {kind}")
+            scope = conflict_scope(library, s)
+            print(f"  CONFLICT {s.describe()}{other}: {how} - {kind}"
+                  + (f", {scope}" if scope else ""))
             for ref, words in s.quotes.items():
                 print(f"    {ref}: \u201c{words}\u201d")
         else:

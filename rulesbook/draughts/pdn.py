@@ -56,6 +56,7 @@ from rulesbook.draughts.pdn_syntax import (
     normalize_result,
 )
 from rulesbook.draughts.pdn_variant import VariantGuess, guess_variant, settled
+from rulesbook.draughts.variant import VARIANTS
 
 __all__ = [
     "MAX_VARIATION_DEPTH",
@@ -402,9 +403,22 @@ def _move_text(position: Position, move: Move, algebraic: bool) -> str:
     return position.move_text(move, algebraic=algebraic)
 
 
+#: the GameType numbers of the engine's variants
+_ENGINE_GAMETYPES = frozenset(v.gametype for v in VARIANTS.values() if v.gametype is not None)
+
+
+def _gametype_number(gametype: str) -> int | None:
+    """The number of a GameType tag ("21" of "21,B,8,8,N1,0"), None when it has none."""
+    try:
+        return int(gametype.split(",")[0].strip())
+    except ValueError:
+        return None
+
+
 def write_game(game: PdnGame, as_written: bool = False, *, stamp_variant: bool = True) -> str:
-    """PDN 3.0 text of ``game``: tags (GameType unless the record had none and its
-    variant was guessed (``variant_guess``), FEN when not the standard start), numbered moves with ``x`` for captures (algebraic squares
+    """PDN 3.0 text of ``game``: tags (the GameType the record had, verbatim, while the
+    game is still of its variant; none when the record had none and its variant was
+    guessed (``variant_guess``); the long form of a variant the caller chose), FEN when not the standard start), numbered moves with ``x`` for captures (algebraic squares
     for GameType 25 and 26, numbers for 21 and 23), comments, NAGs,
     variations, the result; no line longer than 80 characters.
 
@@ -422,9 +436,16 @@ def write_game(game: PdnGame, as_written: bool = False, *, stamp_variant: bool =
     # the GameType the record had (or the variant its writer chose); a variant the
     # reader guessed for a record without the tag is never stamped into the file
     had = (game.tags.get("GameType") or "").strip()
-    if variant.gametype is not None and game.variant_guess is None and (stamp_variant or had):
+    number = _gametype_number(had) if had else None
+    known = number is not None and number in _ENGINE_GAMETYPES
+    if had and (number == variant.gametype or not known):
+        # the record's own GameType, verbatim ("21" stays "21"; one the engine does not
+        # know is written back as the record had it too)
+        tags["GameType"] = had
+    elif variant.gametype is not None and game.variant_guess is None and (stamp_variant or had):
+        # the variant the writer chose (a record typed in, or read as another variant)
         tags["GameType"] = LONG_GAMETYPES.get(variant.gametype, str(variant.gametype))
-    elif had:  # a GameType the engine does not know: written back as the record had it
+    elif had:
         tags["GameType"] = had
     tags["Result"] = game.result
     assert game.start is not None

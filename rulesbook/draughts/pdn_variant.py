@@ -103,8 +103,8 @@ class VariantGuess:
             others = _and_list([variant_title(v) for v in fitting if v != self.chosen])
             if self.reason:
                 return f"{head} — {moves} legal in it, and also in {others}; {self.reason}"
-            return (f"{head} — {moves} legal in it, and also in {others} "
-                    f"(the first that fits is taken)")
+            return (f"{head} — {moves} legal in it, and also in {others}: "
+                    f"the app's default is taken (the first that fits)")
         chosen = self.fit(self.chosen)
         legal = chosen.legal if chosen is not None else 0
         return (f"{head} — no variant makes every move legal; it goes furthest "
@@ -222,6 +222,15 @@ class FileVariants:
                        f"is taken ({variant_title(fitting[0])})")
         n, _, chosen = max(counted, key=lambda item: item[:2])
         games = "game that tells" if total == 1 else "games that tell"
+        tied = [v for count, _, v in counted if count == n]
+        if len(tied) > 1:
+            # as many of the file's games need each: the app's default decides the tie
+            chosen = tied[0]
+            return dataclasses.replace(
+                guess, chosen=chosen,
+                reason=f"the file's other games need {_and_list([variant_title(v) for v in tied])} "
+                       f"equally ({n} each of the {total} {games} the variants apart): a tie, "
+                       f"decided by the app's default ({variant_title(chosen)})")
         return dataclasses.replace(
             guess, chosen=chosen,
             reason=f"the file's other games need {variant_title(chosen)} ({n} of the {total} "

@@ -19,11 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..draughts import Game, Move, Position, Variant
+from ..draughts.pdn_variant import variant_title
 from ..reconstruct.replay import move_number
 from ..textio import ordinal
 from .claims import DrawClaim, claims_at, count_rules_for, with_rulings
 from .engine import Comparison, compare
 from .fromgame import GameIncident, IncidentSource
+from .governing import Governance
 from .vocabulary import outcome_words
 
 if TYPE_CHECKING:
@@ -104,14 +106,54 @@ def _head(claim: DrawClaim, reached: bool) -> str:
     return f"Position repeated {claim.moves} times"
 
 
+def _guidance_part(library: Library, gov: Governance, refs: Sequence[str]) -> str:
+    """The refs of rulebooks that do not govern the game, named with their rulebook
+    and said to be guidance: "guidance only, not rules of English checkers: the APCA
+    rules (pool checkers) 24B, 28". "" without such refs."""
+    by_book: dict[str, list[str]] = {}
+    for ref in refs:
+        book_id, _, rule = ref.partition(":")
+        by_book.setdefault(book_id, []).append(rule or ref)
+    named = []
+    for book_id, rules in by_book.items():
+        try:
+            book = library.rulebook(book_id)
+        except LookupError:
+            named.append(", ".join(f"{book_id}:{r}" for r in rules))
+            continue
+        kinds = " and ".join(variant_title(Variant.named(v)) for v in book.variants)
+        named.append(f"{book.name}{f' ({kinds})' if kinds else ''} {', '.join(rules)}")
+    return f"guidance only, not rules of {gov.variant_title}: {'; '.join(named)}" \
+        if named else ""
+
+
+def _foreign_words(library: Library, gov: Governance, outcome: str | None,
+                   drawing: Sequence[str], ref: str | None) -> str:
+    """The end of the line for a game the edition in force does not govern (an English
+    game): the rulebooks that govern it first, each ref with its rulebook; the other
+    rulebooks' draws named with their rulebook as guidance (never as this game's
+    ruling: "APCA 24B, 28" alone read as the ruling of an English game)."""
+    own = [r for r in drawing if r != ref and gov.governs(r.partition(":")[0])]
+    other = [r for r in drawing if r != ref and not gov.governs(r.partition(":")[0])]
+    text = ""
+    if own:
+        text += (" — and under " if outcome == DRAW else " — a draw under ") + ", ".join(own)
+    if other:
+        text += f" — {_guidance_part(library, gov, other)} would draw"
+    return text
+
+
 def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
-                       reached: bool, side: str, number: int
+                       reached: bool, side: str, number: int,
+                       library: Library | None = None
                        ) -> tuple[str, str | None, str | None, tuple[str, ...],
                                   tuple[str, ...]]:
     """(text, outcome, ruling ref, needs, also) of a claim announced after ``side``'s
     move numbered ``number`` on the scoresheet (a move number, not an ordinal: from a
     set-up position Black's first move may be move 2); ``drawing``: the refs of
-    every variant deciding a draw."""
+    every variant deciding a draw. With ``library``, a game the edition in force does
+    not govern (its claim's governance) names the rulebooks that govern it, and any
+    other rulebook's ruling with that rulebook, as guidance only."""
     best = claim.suggestions.best if claim.suggestions is not None else None
     binding = claim.suggestions.binding if claim.suggestions is not None else False
     outcome = best.outcome if best is not None and binding else None
@@ -124,6 +166,8 @@ def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
     also = _same_rule_first(tuple(_short(r, home) for r in drawing if r != ref),
                             _short(ref or claim.ref or "", home))
     text = f"{_head(claim, reached)} ({side}'s move {number}): "
+    gov = claim.suggestions.governance if claim.suggestions is not None else None
+    foreign = library is not None and gov is not None and not gov.edition_governs
     if outcome is not None and ref is not None:
         said = {DRAW: DRAW, PLAY_ON: "play goes on"}.get(outcome) or outcome_words(outcome)
         text += f"{said} under {ref}"
@@ -133,9 +177,15 @@ def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
         rulers = claim.ref or (claim.suggestions.rulings[0].ref
                                if claim.suggestions and claim.suggestions.rulings else "")
         text += f"{rulers} decides it; it needs: {', '.join(needs)}"
+    elif foreign and gov is not None:
+        names = " or ".join(library.rulebook(b).name for b in gov.rulebooks) \
+            if library is not None and gov.rulebooks else "no rulebook of the library"
+        text += f"no rule of {names} decides a draw"
     else:
         text += "no rule in force decides a draw"
-    if also:
+    if foreign and library is not None and gov is not None:
+        text += _foreign_words(library, gov, outcome, drawing, ref)
+    elif also:
         joined = ", ".join(also)
         text += (f" — and under {joined}" if outcome == DRAW
                  else f" — a draw under {joined}")
@@ -194,7 +244,8 @@ def draw_announcements(library: Library, start: Position, moves: Iterable[Move |
             side = before.turn.title
             number = move_number(start, ply)
             text, outcome, ref, needs, also = announcement_words(
-                claim, home, drawing, level is AnnouncementLevel.IN_FORCE, side, number)
+                claim, home, drawing, level is AnnouncementLevel.IN_FORCE, side, number,
+                library)
             found.append(DrawAnnouncement(level, ply, side, number, before.move_text(played),
                                           claim, outcome, ref, needs, also, text))
     return tuple(found)

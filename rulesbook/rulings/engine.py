@@ -87,14 +87,23 @@ class Suggestions:
         """The rulebooks that govern the game's variant."""
         return self.governance.rulebooks if self.governance is not None else ()
 
+    def governs(self, ruling: Ruling) -> bool:
+        """The ruling's rulebook governs the game's variant (the Standard Laws an
+        English game); True without a governance (a game of the edition's variant)."""
+        return self.governance is None or self.governance.governs(ruling.rulebook)
+
     def as_json(self) -> list[dict[str, object]]:
         """Each ruling's JSON; with the governance, each also names the game's
-        ``variant`` and the ``rulebooks`` that govern it."""
+        ``variant`` and the ``rulebooks`` that govern it. Every ruling says whether
+        its rulebook ``governs`` the game's variant and whether it is ``guidance``
+        only (not a rule in force for the game: another rulebook's, or the edition
+        in force for a game of another variant)."""
         extra: dict[str, object] = {}
         if self.governance is not None:
             extra = {"variant": self.governance.variant,
                      "rulebooks": list(self.governance.rulebooks)}
-        return [{**r.as_json(), **extra} for r in self.rulings]
+        return [{**r.as_json(), **extra, "governs": self.governs(r),
+                 "guidance": not r.in_force} for r in self.rulings]
 
 
 class RulingSource(NamedTuple):
@@ -241,6 +250,9 @@ def suggest(library: Library, incident: str, facts: dict[str, object] | None = N
     if not rulings:
         others = _candidates(inc, known, guidance)
         if others:
+            # of the guidance, the rulebooks that govern the game's variant first (the
+            # Spanish pool rules before the Standard Laws for a pool game)
+            others.sort(key=lambda r: not gov.governs(r.rulebook))
             rulings, binding = others, False
     return Suggestions(inc, known, ed.id, tuple(rulings), _questions(inc, rulings), binding,
                        gov)

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from ..library import Library
     from ..model import Rulebook
 
-__all__ = ["BOOK_ORDER", "Governance", "governance", "ordered_books", "variant_name"]
+__all__ = ["BOOK_ORDER", "Governance", "governance", "guidance_words", "ordered_books",
+           "variant_name"]
 
 #: the variant of a game when nothing says otherwise: the association's game
 DEFAULT_VARIANT = "pool"
@@ -136,3 +137,23 @@ def governance(library: Library, variant: str | Variant | None = None,
         sentence = (f"{head}: no rulebook of the library governs it; {edition_words} is for "
                     f"{home_for or 'another game'}, and every rulebook is guidance only")
     return Governance(name, tuple(b.id for b in books), ed.id, home.id, sentence + ".")
+
+
+def guidance_words(library: Library, gov: Governance | None, rulebook: str,
+                   in_force: bool = True) -> str:
+    """Why a ruling of ``rulebook`` is guidance only for a game under ``gov``, in
+    words ("" when it is a rule of the game): "guidance only: the APCA rules are for
+    pool checkers, not for this English checkers game"; for a rulebook that governs
+    the variant but is not the edition in force, "guidance only: not a rule of the
+    edition in force"."""
+    if gov is None or gov.governs(rulebook):
+        return "" if in_force else "guidance only: not a rule of the edition in force"
+    try:
+        book = library.rulebook(rulebook)
+    except LookupError:
+        return "guidance only: its rulebook does not govern this game"
+    kinds = _and_list([variant_title(Variant.named(v)) for v in book.variants])
+    are = "are" if book.name.endswith("s") else "is"
+    if not kinds:
+        return f"guidance only: {book.name} {are} not a rulebook of {gov.variant_title}"
+    return f"guidance only: {book.name} {are} for {kinds}, not for this {gov.variant_title} game"

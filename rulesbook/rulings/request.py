@@ -125,6 +125,7 @@ def verdict_line(library: Library, request: RulingsRequest, edition: str | None 
     rule beside it ("Under the Standard Laws (English checkers): the offending
     player forfeits the game - standard-laws:10")."""
     from .engine import suggest
+    from .governing import guidance_words
     from .vocabulary import outcome_words
 
     incident = request.incident
@@ -141,5 +142,6 @@ def verdict_line(library: Library, request: RulingsRequest, edition: str | None 
     words = outcome_words(best.outcome)
     if best.options:
         words += ": " + ", ".join(o.replace("_", " ") for o in best.options)
-    guidance = "" if result.binding else " (guidance from another rulebook)"
+    said = guidance_words(library, gov, best.rulebook, best.in_force)
+    guidance = f" ({said})" if said else ""
     return f"{head}: {words} \u2014 {best.ref}{guidance}"

@@ -11,6 +11,7 @@ of the incident's other facts.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from typing import TYPE_CHECKING, TypeAlias
 from ..model import Proposal
 from .catalogue import Fact, Incident, RulingSpec, catalogue_of, condition_holds, incidents
 from .engine import in_force_sources
+from .errors import RulingsError
+from .governing import Governance, governance
 from .vocabulary import FactValue
 
 if TYPE_CHECKING:
@@ -77,6 +80,11 @@ class Silence:
     general: tuple[str, ...] = ()
     #: a conflict across incidents: the other incident (``same_position``)
     other_incident: str = ""
+    #: a conflict among the rulebooks that govern a variant the edition does not (an
+    #: English game: the Standard Laws and the ACF guide): the variant and those
+    #: rulebooks ("" and () for the edition's own rules)
+    variant: str = ""
+    rulebooks: tuple[str, ...] = ()
 
     @property
     def is_conflict(self) -> bool:
@@ -98,6 +106,9 @@ class Silence:
             out["quotes"] = dict(self.quotes)
             if self.other_incident:
                 out["other_incident"] = self.other_incident
+            if self.variant:
+                out["variant"] = self.variant
+                out["rulebooks"] = list(self.rulebooks)
         if self.general:
             out["general"] = list(self.general)
         return out
@@ -262,44 +273,102 @@ def silences(library: Library, edition: str | None = None,
     ed = library.edition(edition)
     sources = _sources(library, ed.id)
     by_id = {i.id: i for i in incidents(library)}
+    others = _variant_sources(library, ed.id)
     out: list[Silence] = []
     for inc in incidents(library):
         if incident is not None and inc.id != incident:
             continue
         considered = tuple(ref for ref, specs in sources
                            if any(inc.id in s.incidents for s in specs))
-        silent: dict[tuple[str, ...], list[_Facts]] = {}
-        conflicts: dict[tuple[ConflictKind, _Key], list[_Facts]] = {}
-        for combo in _combinations(library, inc):
-            specific = _decisions(sources, inc.id, combo, general=False)
-            general = _decisions(sources, inc.id, combo, general=True)
-            if not specific:
-                silent.setdefault(tuple(general), []).append(combo)
-            key = _differ(specific)
-            if key is not None:
-                conflicts.setdefault((ConflictKind.IN_FORCE, key), []).append(combo)
-            for ref, decided in general.items():
-                for other, theirs in specific.items():
-                    if other != ref and theirs != decided:
-                        key = _differ({ref: decided, other: theirs})
-                        if key is not None:
-                            conflicts.setdefault((ConflictKind.GENERAL, key), []).append(combo)
-        for general_refs, combos in silent.items():
-            for facts in _merge(combos, inc, library):
-                out.append(Silence(inc.id, facts, considered,
-                                   combinations=_count(facts, inc, library),
-                                   general=general_refs))
-        for (kind, key), combos in conflicts.items():
-            refs = tuple(ref for ref, _ in key)
-            decisions = {ref: "/".join(o for o, _ in d) for ref, d in key}
-            for facts in _merge(combos, inc, library):
-                words = _words(sources, inc.id, _full(facts, combos), refs)
-                out.append(Silence(inc.id, facts, considered, refs, decisions,
-                                   _count(facts, inc, library), kind, words))
+        out.extend(_silences_of(library, inc, sources, considered))
         out.extend(_overlap_conflicts(library, inc, by_id, sources, considered))
         if adopted_too:
             out.extend(_adoption_conflicts(library, inc, ed.rulebook, sources, considered))
+        # the rules of the rulebooks that govern another variant conflict too: two
+        # rules in force for an English game that decide the same facts differently
+        for gov, book_sources in others:
+            refs = tuple(ref for ref, specs in book_sources
+                         if any(inc.id in s.incidents for s in specs))
+            if len(refs) < 2:
+                continue
+            mark = {"variant": gov.variant, "rulebooks": gov.rulebooks}
+            out.extend(dataclasses.replace(c, **mark)  # type: ignore[arg-type]
+                       for c in _silences_of(library, inc, book_sources, refs,
+                                             silences_too=False))
+            out.extend(dataclasses.replace(c, **mark)  # type: ignore[arg-type]
+                       for c in _overlap_conflicts(library, inc, by_id, book_sources, refs))
     return tuple(out)
+
+
+def conflict_scope(library: Library, silence: Silence) -> str:
+    """Where a conflict is, in words: "" for the edition's own rules; "among the
+    rulebooks that govern English checkers (the Standard Laws and the ACF guide)" for
+    the rules in force for a game of another variant."""
+    if not silence.variant:
+        return ""
+    from ..draughts import Variant
+    from ..draughts.pdn_variant import variant_title
+
+    names = " and ".join(library.rulebook(b).name for b in silence.rulebooks)
+    return (f"among the rulebooks that govern {variant_title(Variant.named(silence.variant))}"
+            f" ({names})")
+
+
+def _variant_sources(library: Library, edition: str
+                     ) -> list[tuple[Governance, list[tuple[str, tuple[RulingSpec, ...]]]]]:
+    """For each variant the edition in force does not govern and some rulebooks do
+    (English checkers: the Standard Laws and the ACF guide), its governance and the
+    rules with rulings of those rulebooks: the rules in force for such a game."""
+    from .engine import governing_sources
+
+    variants = dict.fromkeys(v for book in library.rulebooks for v in book.variants)
+    found = []
+    for variant in variants:
+        try:
+            gov = governance(library, variant, edition)
+        except RulingsError:
+            continue  # a variant the engine does not know: no game is of it
+        if gov.edition_governs or not gov.rulebooks:
+            continue
+        binding, _ = governing_sources(library, gov)
+        found.append((gov, [(source.ref, source.specs) for source in binding]))
+    return found
+
+
+def _silences_of(library: Library, inc: Incident,
+                 sources: list[tuple[str, tuple[RulingSpec, ...]]],
+                 considered: tuple[str, ...], silences_too: bool = True) -> Iterator[Silence]:
+    """The silences (``silences_too``) and conflicts of ``sources`` for ``inc``: two
+    rules that decide the same facts differently, and a general rule that
+    contradicts a specific remedy, each with the words of both sides."""
+    silent: dict[tuple[str, ...], list[_Facts]] = {}
+    conflicts: dict[tuple[ConflictKind, _Key], list[_Facts]] = {}
+    for combo in _combinations(library, inc):
+        specific = _decisions(sources, inc.id, combo, general=False)
+        general = _decisions(sources, inc.id, combo, general=True)
+        if not specific:
+            silent.setdefault(tuple(general), []).append(combo)
+        key = _differ(specific)
+        if key is not None:
+            conflicts.setdefault((ConflictKind.IN_FORCE, key), []).append(combo)
+        for ref, decided in general.items():
+            for other, theirs in specific.items():
+                if other != ref and theirs != decided:
+                    key = _differ({ref: decided, other: theirs})
+                    if key is not None:
+                        conflicts.setdefault((ConflictKind.GENERAL, key), []).append(combo)
+    if silences_too:
+        for general_refs, combos in silent.items():
+            for facts in _merge(combos, inc, library):
+                yield Silence(inc.id, facts, considered,
+                              combinations=_count(facts, inc, library), general=general_refs)
+    for (kind, key), combos in conflicts.items():
+        refs = tuple(ref for ref, _ in key)
+        decisions = {ref: "/".join(o for o, _ in d) for ref, d in key}
+        for facts in _merge(combos, inc, library):
+            words = _words(sources, inc.id, _full(facts, combos), refs)
+            yield Silence(inc.id, facts, considered, refs, decisions,
+                          _count(facts, inc, library), kind, words)
 
 
 def _full(facts: _Facts, combos: list[_Facts]) -> _Facts:

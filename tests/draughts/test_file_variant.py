@@ -81,8 +81,44 @@ def test_the_writer_never_stamps_a_guessed_gametype():
     for game in guessed[:5]:
         assert "GameType" not in game.to_pdn()
     tagged = read_games('[GameType "21"]\n1. 11-15 23-19 *')[0]
-    assert '[GameType "21,B,8,8,N1,0"]' in tagged.to_pdn()
+    assert '[GameType "21"]' in tagged.to_pdn()  # verbatim: the GameType the record had
     chosen = read_games('[Event "x"]\n1. 11-15 23-19 *', variant="english")[0]
     assert '[GameType "21,B,8,8,N1,0"]' in chosen.to_pdn()  # the caller chose it
     unknown = read_games('[GameType "30"]\n1. 11-15 23-19 *')[0]
     assert '[GameType "30"]' in unknown.to_pdn()  # as the record had it
+
+
+@pytest.mark.parametrize("had", ["21", "23", " 21 ", "21,B,8,8,N1,0", "23,B,8,8,N1,0"])
+def test_attack_the_writer_writes_the_gametype_the_record_had_verbatim(had):
+    """A record's GameType "21" came back as "21,B,8,8,N1,0": the writer wrote its own
+    long form instead of what the record had (Must 2: "The writer writes the GameType
+    the record had, or none")."""
+    game = read_games(f'[Event "x"]\n[GameType "{had}"]\n1. 11-15 23-19 *')[0]
+    text = game.to_pdn()
+    assert text.count("[GameType ") == 1
+    assert f'[GameType "{had.strip()}"]' in text, text
+    assert read_games(text)[0].variant == game.variant
+
+
+def test_attack_a_tie_between_the_files_games_says_the_apps_default_decided_it(tmp_path):
+    """One game of the file needs English checkers (its GameType 21), one pool checkers
+    (GameType 23); a third, legal in both, has no tag. The file's games need both as
+    much: the app's default decides, and the note must say so (it said "the file's
+    other games need pool checkers (1 of the 2 games ...)", as if they needed pool)."""
+    english = '[Event "e"]\n[GameType "21"]\n1. 11-15 23-19 *\n\n'
+    pool = '[Event "p"]\n[GameType "23"]\n1. 11-15 23-19 *\n\n'
+    untagged = '[Event "u"]\n1. 11-15 23-19 *\n'
+    assert {v.name for v in guess_variant(raw_games(untagged)[0]).fitting} >= {"pool",
+                                                                             "english"}
+    path = tmp_path / "tie.pdn"
+    path.write_text(english + pool + untagged, encoding="utf-8")
+    games = pdn_check(tmp_path, path)
+    note = games[2]["variant_note"]
+    assert games[2]["variant"] == "pool", games[2]
+    assert "a tie" in note and "decided by the app's default (pool checkers)" in note, note
+    assert "need pool checkers and English checkers equally" in note, note
+    # without a tie the note names what the file's games need, and no default
+    path.write_text(english + english.replace('"e"', '"e2"') + pool + untagged,
+                    encoding="utf-8")
+    note = pdn_check(tmp_path, path)[3]["variant_note"]
+    assert "need English checkers (2 of the 3 games" in note and "default" not in note, note

@@ -97,8 +97,8 @@ def test_an_ambiguous_short_record_takes_pool_and_names_the_others():
     assert [v.name for v in guess.fitting] == ["pool", "english"]
     assert guess.chosen.name == "pool"
     assert guess.sentence() == ("No GameType tag: read as pool checkers — all 2 moves are "
-                                "legal in it, and also in English checkers (the first that "
-                                "fits is taken)")
+                                "legal in it, and also in English checkers: the app's "
+                                "default is taken (the first that fits)")
 
 
 def test_no_variant_fits_the_one_that_goes_furthest_is_taken():

@@ -16,6 +16,7 @@ from rulesbook.reconstruct import (
     case_from_session,
     import_record,
     load_case,
+    record_case_text,
     record_pdn,
     replay,
     save_case,
@@ -219,3 +220,13 @@ def test_a_case_file_keeps_the_gametype_the_record_had_or_none(tmp_path):
     assert '[GameType "21' in record_case_text(import_record(typed).record)
     back = import_record(record_case_text(guessed), 0, guessed.variant)
     assert back.record.variant.name == "english" and back.record.texts == guessed.texts
+
+
+def test_attack_the_record_is_saved_with_the_gametype_it_had_verbatim():
+    """Issue 31 retest: a record with [GameType "21"] was saved (Export PDN, record_pdn)
+    with [GameType "21,B,8,8,N1,0"], a GameType the record never had."""
+    imported = import_record('[Event "x"]\n[GameType "21"]\n1. 11-15 23-19 2. 8-11 *')
+    assert imported.record.variant.name == "english"
+    for text in (record_pdn(imported.record), record_pdn(imported.record, as_written=True),
+                 record_case_text(imported.record)):
+        assert '[GameType "21"]' in text and "21,B" not in text, text

@@ -85,7 +85,11 @@ def test_export_pdn_writes_the_record_typed(qtbot, ws, tmp_path, monkeypatch):
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         staticmethod(lambda *_a, **_k: (str(target), "")))
     ws.export_action.trigger()
-    assert ws.status_text() == f"Exported {target}"
+    # the record had no GameType: the one written (the board's variant) is said
+    assert ws.status_text() == (f'Exported {target} — GameType "23,B,8,8,N1,0" written: the '
+                                f"record had no GameType tag; the board plays it as pool "
+                                f"checkers")
+    assert '[GameType "23,B,8,8,N1,0"]' in target.read_text(encoding="utf-8")
     back = import_record(target.read_text(encoding="utf-8"), 0, None).record
     assert [m.text for m in back.moves] == ["11-15", "23-19", "8-11"]
     assert "with braces" in back.moves[1].comment
@@ -117,3 +121,21 @@ def test_a_typed_move_that_cannot_stand_says_why_at_once(qtbot, ws):
     ws.board_controller.editing.new_game()
     typed(qtbot, ws, PLANTED)
     assert "Black had to capture: 10x19" in ws.status_text()
+
+
+def test_attack_a_gametype_read_is_exported_verbatim_and_none_is_added_silently(
+        qtbot, ws, tmp_path, monkeypatch):
+    """Issue 31 retest, item 4: a record with [GameType "21"] was exported with
+    [GameType "21,B,8,8,N1,0"]; the writer writes the GameType the record had."""
+    from PySide6.QtGui import QGuiApplication
+
+    QGuiApplication.clipboard().setText('[Event "x"]\n[GameType "21"]\n\n1. 11-15 23-19 *\n')
+    ws.paste_action.trigger()
+    assert ws.board_controller.variant.name == "english"
+    target = tmp_path / "exported.pdn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *_a, **_k: (str(target), "")))
+    ws.export_action.trigger()
+    text = target.read_text(encoding="utf-8")
+    assert '[GameType "21"]' in text and "21,B" not in text, text
+    assert ws.status_text() == f"Exported {target}"

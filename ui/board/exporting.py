@@ -40,12 +40,22 @@ class RecordExport(BoardPart):
     def write_pdn(self, path: str | Path) -> None:
         """Write the record as PDN to ``path`` atomically (raises
         :class:`rulesbook.storage.SaveError` with a readable message)."""
-        atomic_write_text(path, self.pdn())
-        guess = self._board.files.variant_guess(self._board.record)
-        self.statusMessage.emit(
-            f"Exported {path}" + (f" — no GameType tag written: the record had none and "
-                                  f"was read as {variant_title(guess.chosen)} from its moves"
-                                  if guess is not None else ""))
+        text = self.pdn()
+        atomic_write_text(path, text)
+        record = self._board.record
+        guess = self._board.files.variant_guess(record)
+        said = ""
+        if guess is not None:
+            said = (f" — no GameType tag written: the record had none and was read as "
+                    f"{variant_title(guess.chosen)} from its moves")
+        elif not (record.tags.get("GameType") or "").strip():
+            # a GameType the record did not have is never written without saying so
+            written = next((line for line in text.splitlines()
+                            if line.startswith("[GameType ")), "")
+            if written:
+                said = (f" — {written.strip('[]')} written: the record had no GameType tag; "
+                        f"the board plays it as {variant_title(record.variant)}")
+        self.statusMessage.emit(f"Exported {path}{said}")
 
     def report(self) -> tuple[str, str] | None:
         """The record (and the first illegal move found) for the window's report:

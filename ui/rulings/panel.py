@@ -38,6 +38,7 @@ from rulesbook.rulings import (
     condition_words,
     verdict_words,
 )
+from rulesbook.rulings.governing import guidance_words
 
 from ..widgets import DocBrowser, FittedColumns, plain_label, plain_tip
 from .controller import FactValue, RulingsController, outcome_words
@@ -235,6 +236,24 @@ class FactsForm(QWidget):
 
 # -- the rulings -------------------------------------------------------------------
 
+def rulings_heading(suggestions: Suggestions, library: Library) -> str:
+    """Which rules the rulings are under, the rulebooks that govern the game first:
+    "Under the edition in force: Proposed Playing Rules (original text) (original)" for
+    a pool game; "Under the Standard Laws and the ACF guide (English checkers); the
+    edition in force, Proposed Playing Rules (original text), only as guidance" for an
+    English one."""
+    edition = library.edition(suggestions.edition)
+    gov = suggestions.governance
+    if gov is None or gov.edition_governs:
+        return f"Under {edition.title} ({edition.id})"
+    if gov.rulebooks:
+        names = " and ".join(library.rulebook(b).name for b in gov.rulebooks)
+        return (f"Under {names} ({gov.variant_title}); the edition in force, "
+                f"{edition.title} ({edition.id}), only as guidance")
+    return (f"No rulebook governs {gov.variant_title}: every ruling is guidance; the "
+            f"edition in force is {edition.title} ({edition.id})")
+
+
 def rulings_html(suggestions: Suggestions | None, library: Library,
                  incident: Incident | None = None) -> str:
     """The rulings under the edition in force, most specific first, each with its
@@ -243,13 +262,12 @@ def rulings_html(suggestions: Suggestions | None, library: Library,
     esc = html.escape
     if suggestions is None:
         return "<p>Choose an incident on the left, or check a record on the board.</p>"
-    edition = library.edition(suggestions.edition)
     gov = suggestions.governance
     parts = []
     if gov is not None:
         # which rulebooks govern the game's variant, first (issue 31)
         parts.append(f"<p><b>{esc(gov.sentence)}</b></p>")
-    parts.append(f"<p class='muted'>Under <b>{esc(edition.title)}</b> ({esc(edition.id)})</p>")
+    parts.append(f"<p class='muted'>{esc(rulings_heading(suggestions, library))}</p>")
     if not suggestions.binding:
         parts.append("<p><b>No rule of the rulebooks that govern this game addresses this "
                      "dispute.</b> Guidance from other rulebooks:</p>")
@@ -264,6 +282,11 @@ def rulings_html(suggestions: Suggestions | None, library: Library,
             conds = "; ".join(condition_words(r, incident, f) for f in r.unknown_facts)
             parts.append(f"<p style='margin-top:14px; margin-bottom:0'><b>Only if</b> "
                          f"{esc(conds)}</p>")
+        said = guidance_words(library, gov, r.rulebook, r.in_force)
+        if said:
+            # another rulebook's ruling is never shown as this game's ruling: said first
+            parts.append(f"<p style='margin-top:14px; margin-bottom:0'><b>"
+                         f"{esc(said[:1].upper() + said[1:])}.</b></p>")
         # the rule beside its verdict: the referee reads out both
         parts.append(f"<p style='font-size:{size}; font-weight:bold; margin-top:14px'>"
                      f"{esc(head)} <span class='muted'>\u2014 {esc(r.ref)}</span></p>")

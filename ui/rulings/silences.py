@@ -27,6 +27,7 @@ from rulesbook.rulings.silences import (
     CONFLICT_WORDS,
     Fill,
     Silence,
+    conflict_scope,
     fills,
     open_proposals,
     silences,
@@ -172,8 +173,10 @@ class SilencesView(QWidget):
         self.heading.setText(
             f"Where the rules are silent - edition {edition}: {gaps} combination(s) of facts "
             f"no rule in force decides, {clashes} conflict(s): rules that decide the same "
-            f"facts differently (in force, a general rule against a specific remedy, or "
-            f"proposals if adopted). This is what the next amendments should settle.")
+            f"facts differently (in force, a general rule against a specific remedy, "
+            f"proposals if adopted, or the rules of the rulebooks that govern another "
+            f"variant, such as English checkers). This is what the next amendments should "
+            f"settle.")
         self.proposal.clear()
         self.proposal.addItem("(choose a proposal)", "")
         for ref in self.controller.proposals():
@@ -190,6 +193,8 @@ class SilencesView(QWidget):
             if s.conflict:
                 kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
                 also = f" (also {s.other_incident})" if s.other_incident else ""
+                scope = conflict_scope(library, s)
+                kind += f", {scope}" if scope else ""
                 status = f"CONFLICT{also}, {kind}: " + "; ".join(
                     f"{ref} {OUTCOMES.get(out, out)}" for ref, out in s.decisions.items())
                 # both sides' words, for the tooltip

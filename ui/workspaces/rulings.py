@@ -23,6 +23,7 @@ from ..rulings.panel import (
     FactsForm,
     IncidentChooser,
     ReportPane,
+    rulings_heading,
     rulings_html,
 )
 from ..rulings.report import save_report_html, save_report_pdf
@@ -136,6 +137,11 @@ class RulingsWorkspace(Workspace):
         if library is None:
             return
         self.rulings_view.set_page(rulings_html(suggestions, library, self.rulings.incident))
+        # the view is named for the rules it shows them under (an English game: the
+        # Standard Laws and the ACF guide, not the edition in force)
+        self.rulings_view.setAccessibleName(
+            f"Rulings \u2014 {rulings_heading(suggestions, library)}" if suggestions is not None
+            else "Rulings under the edition in force")
         self.compare_table.set_comparison(comparison)
 
     def _silence_chosen(self, incident: str, facts: dict[str, object]) -> None:
