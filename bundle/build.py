@@ -3,7 +3,10 @@
 ``python bundle/build.py`` runs PyInstaller on ``bundle/rulesbook.spec`` (in
 the Python that runs this script: the project's venv), then packs the folder
 into ``dist/Rulesbook-<version>-<system>-<machine>.tar.gz`` (``.zip`` on
-Windows) and prints the folder's size and the archive's. Only Python and
+Windows) and prints the folder's size and the archive's. With the
+default RULESBOOK_BUNDLE_KERNEL (``aot``) the gap search's kernel is first
+compiled ahead of time (``bundle/aot.py``: numba.pycc, which needs a C
+compiler) and shipped instead of numba and llvmlite. Only Python, numba and
 PyInstaller are used, no shell command, so the same recipe runs on Linux,
 Windows and macOS.
 """
@@ -19,7 +22,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from layout import BUILD, DIST, NAME, ROOT, bundle_dir, layout  # noqa: E402
+from layout import AOT_BUILD, BUILD, DIST, NAME, ROOT, bundle_dir, kernel_mode, layout  # noqa: E402
 
 
 def folder_size(folder: Path) -> int:
@@ -31,8 +34,16 @@ def megabytes(n: int) -> str:
     return f"{n / 1e6:.0f} MB"
 
 
+def compile_kernel() -> None:
+    """The gap kernel compiled ahead of time into AOT_BUILD (bundle/aot.py, in a
+    Python of its own: it sets numba up for pycc), which the spec ships."""
+    subprocess.run([sys.executable, str(HERE / "aot.py"), str(AOT_BUILD)], cwd=ROOT, check=True)
+
+
 def build() -> Path:
     began = time.perf_counter()
+    if kernel_mode() == "aot":
+        compile_kernel()
     subprocess.run([sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean",
                     "--log-level", "WARN", "--distpath", str(DIST), "--workpath", str(BUILD),
                     str(HERE / "rulesbook.spec")], cwd=ROOT, check=True)

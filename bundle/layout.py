@@ -16,8 +16,10 @@ anything of Rulesbook is importable.
 """
 from __future__ import annotations
 
+import os
 import platform as _platform
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -63,6 +65,26 @@ def layout(platform: str | None = None) -> Layout:
 ROOT = Path(__file__).resolve().parent.parent  # the checkout
 DIST = ROOT / "dist"                             # what `make bundle` makes
 BUILD = ROOT / "build" / "pyinstaller"           # PyInstaller's work folder
+AOT_BUILD = ROOT / "build" / "gap-kernel"        # the kernel compiled ahead of time (aot.py)
+
+#: RULESBOOK_BUNDLE_KERNEL's values: how the bundle's gap search runs compiled
+KERNEL_MODES = {
+    "aot": "aot",    # the default: compiled ahead of time (bundle/aot.py), no numba nor LLVM
+    "jit": "jit",    # numba and llvmlite shipped, the kernel compiled at run time
+    "1": "jit",      # (the former default's name)
+    "0": "none",     # no compiled kernel: the Python search answers
+    "none": "none",
+}
+
+
+def kernel_mode(environ: Mapping[str, str] | None = None) -> str:
+    """``aot``, ``jit`` or ``none``, as RULESBOOK_BUNDLE_KERNEL asks (``aot`` when unset)."""
+    asked = (os.environ if environ is None else environ).get("RULESBOOK_BUNDLE_KERNEL", "aot")
+    try:
+        return KERNEL_MODES[asked.strip().lower()]
+    except KeyError:
+        raise SystemExit(f"RULESBOOK_BUNDLE_KERNEL={asked!r}: one of "
+                         f"{', '.join(KERNEL_MODES)} is meant") from None
 
 
 def bundle_dir() -> Path:

@@ -61,6 +61,8 @@ def _gap_search() -> str:
     why = compiled.why_unavailable()
     if why:
         return f"the Python search (the compiled one is not available: {why})"
+    if getattr(compiled, "KIND", "") == "aot":
+        return "compiled ahead of time (the bundle's gap kernel module)"
     numba = sys.modules.get("numba")
     return f"compiled (numba {getattr(numba, '__version__', '?')})"
 

@@ -29,11 +29,12 @@ class ComponentJson(TypedDict):
 
 
 class GapSearchJson(TypedDict):
-    compiled: bool      # numba is importable: the compiled search can run
+    compiled: bool      # numba, or the kernel compiled ahead of time, is importable
+    kind: str           # "jit" (numba, compiled at run time), "aot" (ahead of time), ""
     reason: str         # why it cannot ("" when it can)
     warmed_up: bool     # --warm-up: the kernel ran in this process
     seconds: float | None
-    cache: str | None   # where the compiled kernel is kept
+    cache: str | None   # where the compiled kernel is kept (numba's cache, or the module)
 
 
 class AboutJson(TypedDict):
@@ -83,7 +84,9 @@ def _gap_search(warm: bool) -> GapSearchJson:
         if failures.reasons:
             reason = failures.reasons[-1]
     cache = getattr(gap_compiled, "CACHE_FOLDER", None)
-    return {"compiled": gap_compiled.AVAILABLE, "reason": reason,
+    if gap_compiled.KIND == "aot":
+        cache = getattr(gap_compiled.fast, "__file__", None)
+    return {"compiled": gap_compiled.AVAILABLE, "kind": gap_compiled.KIND, "reason": reason,
             "warmed_up": warmed, "seconds": seconds,
             "cache": None if cache is None else str(cache)}
 
@@ -116,7 +119,8 @@ def cmd_about(args: argparse.Namespace) -> int:
         print(f"Rulesbook {about['version']}{kind}, Python {about['python']} on "
               f"{about['platform']}")
         if gap["compiled"]:
-            state = f"compiled (kernel cache: {gap['cache']})"
+            state = f"compiled ahead of time ({gap['cache']})" if gap["kind"] == "aot" \
+                else f"compiled (kernel cache: {gap['cache']})"
             if gap["seconds"] is not None:
                 state += (f"; prepared in {gap['seconds']:.1f} s" if gap["warmed_up"]
                           else f"; could not be prepared ({_short(gap['reason'])}): searches run "

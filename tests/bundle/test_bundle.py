@@ -11,7 +11,6 @@ bundle it fails: it never passes by testing nothing.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import statistics
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bundle.build import folder_size
-from bundle.layout import DIST, NAME, layout
+from bundle.layout import DIST, NAME, kernel_mode, layout
 from rulesbook.version import version
 from tests.bundle.helpers import Ran, clean_env, run
 from tests.datapaths import CORPUS, REPO
@@ -31,10 +30,10 @@ pytestmark = pytest.mark.bundle
 #: whether $HOME chooses the user's folders (platformdirs on Windows asks the shell's
 #: known folders, whatever the environment says)
 HOME_DECIDES = not sys.platform.startswith("win")
-#: whether the bundle was built with the compiled gap kernel: the same setting
-#: `make bundle` read (bundle/rulesbook.spec), so a kernel missing from a bundle
-#: that should have it fails
-WITH_KERNEL = os.environ.get("RULESBOOK_BUNDLE_KERNEL", "1") != "0"
+#: how the bundle was built to run the gap kernel ("aot", "jit" or "none"): the
+#: same setting `make bundle` read (bundle/rulesbook.spec), so a kernel missing
+#: from a bundle that should have it fails
+KERNEL_MODE = kernel_mode()
 
 TINSLEY = CORPUS / "english-tinsley-1946-1960s.pdn"
 MISSING_MOVE_GAME = 541  # corpus/README.md: a record with a missing move
@@ -101,7 +100,9 @@ def test_the_bundle_runs_its_own_files_not_the_checkouts(unpacked, user):
         assert where.is_relative_to(unpacked), (key, where)
     names = {c["name"].lower() for c in facts["components"]}
     assert {"pyside6_essentials", "dulwich", "cryptography", "python"} <= names
-    assert ("numba" in names) == ("llvmlite" in names) == WITH_KERNEL, names
+    # numba's licence stays with the kernel compiled ahead of time (its runtime is in it)
+    assert ("numba" in names) == (KERNEL_MODE != "none"), names
+    assert ("llvmlite" in names) == (KERNEL_MODE == "jit"), names
     # the licence texts of Qt's LGPL are shipped beside the app
     internal = next(unpacked.rglob("LGPL-3.0.txt"))
     assert "GNU LESSER GENERAL PUBLIC LICENSE" in internal.read_text(encoding="utf-8")
@@ -179,10 +180,18 @@ def test_reconstruct_a_12_ply_gap_gives_the_venvs_answer(unpacked, tmp_path, cap
     gap = facts["gap_search"]
     with capsys.disabled():
         print(f"\nbundle: gap search {gap}")
-    if WITH_KERNEL:
+    if KERNEL_MODE == "jit":
         assert warm.code == 0 and gap["compiled"] and gap["warmed_up"], (warm, gap)
+        assert gap["kind"] == "jit"
         assert Path(gap["cache"]).is_relative_to(home) or not HOME_DECIDES
         assert any(Path(gap["cache"]).rglob("*.nbi"))
+    elif KERNEL_MODE == "aot":  # the module compiled ahead of time, from the bundle, no numba
+        assert warm.code == 0 and gap["compiled"] and gap["warmed_up"], (warm, gap)
+        assert (gap["kind"], gap["reason"]) == ("aot", ""), gap
+        assert Path(gap["cache"]).is_relative_to(unpacked), gap
+        assert not list(unpacked.rglob("*llvmlite*")) and not list(unpacked.rglob("numba/")), \
+            "numba or llvmlite shipped beside the kernel compiled ahead of time"
+        assert not list((home / ".cache").rglob("*.nbi")) if (home / ".cache").is_dir() else True
     else:  # a bundle built without it (RULESBOOK_BUNDLE_KERNEL=0): said, and why
         assert warm.code == 1 and not gap["compiled"] and "numba" in gap["reason"], gap
     again = run([*cli(unpacked), *argv], clean_env(home), cwd=home)

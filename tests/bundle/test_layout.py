@@ -12,7 +12,7 @@ import platformdirs
 import pytest
 import yaml
 
-from bundle.layout import NAME, layout, system_of
+from bundle.layout import NAME, kernel_mode, layout, system_of
 from rulesbook.datapath import user_rules_dir
 from tests.datapaths import REPO
 
@@ -197,3 +197,15 @@ def test_paths_the_bundle_test_expects_are_built_per_os():
     assert str(PureWindowsPath("dist", NAME, win.cli)) == r"dist\Rulesbook\rulesbook-cli.exe"
     assert str(PurePosixPath("dist", NAME, layout("linux").app)) == "dist/Rulesbook/Rulesbook"
     assert Path(REPO / "bundle" / "entry_app.py").is_file()
+
+
+@pytest.mark.parametrize(("asked", "mode"), [(None, "aot"), ("aot", "aot"), ("jit", "jit"),
+                                             ("1", "jit"), ("0", "none"), (" None ", "none")])
+def test_the_kernel_is_compiled_ahead_of_time_unless_asked_otherwise(asked, mode):
+    environ = {} if asked is None else {"RULESBOOK_BUNDLE_KERNEL": asked}
+    assert kernel_mode(environ) == mode
+
+
+def test_an_unknown_kernel_mode_stops_the_build():
+    with pytest.raises(SystemExit, match="RULESBOOK_BUNDLE_KERNEL='numba'"):
+        kernel_mode({"RULESBOOK_BUNDLE_KERNEL": "numba"})

@@ -34,6 +34,7 @@ def test_about_warm_up_prepares_the_compiled_search(capsys, tmp_path, monkeypatc
     code, out, err = run(capsys, "about", "--warm-up", "--json")
     gap = json.loads(out)["gap_search"]
     assert (code, gap["compiled"], gap["warmed_up"], gap["reason"]) == (0, True, True, ""), err
+    assert gap["kind"] == gap_compiled.KIND == "jit"  # the venv compiles it with numba
 
 
 def test_a_kernel_that_cannot_be_prepared_is_one_line_and_exit_1(capsys, monkeypatch):

@@ -204,7 +204,8 @@ def test_a_failing_kernel_falls_back_to_the_python_search(monkeypatch, caplog):
     def broken(*_args):
         raise ZeroDivisionError("a numba failure")
 
-    monkeypatch.setattr(kernel, "count", broken)
+    # the count gap.compiled calls (numba's, or the one compiled ahead of time)
+    monkeypatch.setattr(gap_compiled.fast, "count", broken)
     assert result_of(fill_gap(KINGS, board, plies=3)) == result_of(expected)
     assert "the compiled count failed" in caplog.text
 

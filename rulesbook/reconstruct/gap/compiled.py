@@ -7,9 +7,12 @@ the GIL, in a thread of its own while the calling thread reports progress,
 passes on a cancel and asks for the next backward layer as the Python search
 does (:data:`~.search.GROW`).
 
-numba is installed from wheels with the app (no compiler is needed); where it
-cannot be imported (:data:`AVAILABLE` is False) the Python search is used,
-and it stays the reference the compiled one is tested against.  The kernel is
+numba is installed from wheels with the app (no compiler is needed).  The
+self-contained bundle ships no numba: it ships the same kernel functions
+compiled ahead of time (:data:`AOT_MODULE`, built by ``bundle/aot.py``; then
+:data:`KIND` is ``"aot"``).  Where neither can be imported (:data:`AVAILABLE`
+is False) the Python search is used, and it stays the reference the compiled
+one is tested against.  The kernel is
 compiled once and cached on disk, in the user's cache folder
 (:func:`rulesbook.datapath.user_cache_dir`, ``$RULESBOOK_CACHE``), one folder
 per version of the kernel: ``make run`` and ``make test`` compile it
@@ -21,11 +24,13 @@ left to the Python search).
 from __future__ import annotations
 
 import hashlib
+import importlib
 import logging
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from rulesbook.datapath import user_cache_dir
@@ -34,8 +39,8 @@ from rulesbook.reconstruct.gap.known import KnownMove
 from rulesbook.reconstruct.gap.retro import Key, can_unmove
 from rulesbook.reconstruct.gap.search import GapSearch, SearchCancelled
 
-__all__ = ["AVAILABLE", "CompiledGapSearch", "KernelFailed", "supports", "warm_up",
-           "why_unavailable", "worth_it"]
+__all__ = ["AOT_MODULE", "AVAILABLE", "KIND", "CompiledGapSearch", "KernelFailed",
+           "digest_stamp", "kernel_digest", "supports", "warm_up", "why_unavailable", "worth_it"]
 
 
 _log = logging.getLogger(__name__)
@@ -46,7 +51,10 @@ _log = logging.getLogger(__name__)
 KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel.py")
 
 
-def _cache_folder() -> Path:
+def kernel_digest() -> str:
+    """The kernel modules' sources, hashed together (hex): names numba's cache
+    folder, and the module compiled ahead of time is stamped with it
+    (``bundle/aot.py``) so that one built from other sources is never used."""
     digest = hashlib.sha256()
     here = Path(__file__).resolve().parent
     for name in KERNEL_MODULES:
@@ -54,7 +62,16 @@ def _cache_folder() -> Path:
             digest.update((here / name).read_bytes())
         except OSError:  # not shipped as source (a frozen app): numba cannot cache it
             digest.update(b"missing " + name.encode())
-    return user_cache_dir() / "gap-kernel" / digest.hexdigest()[:16]
+    return digest.hexdigest()
+
+
+def digest_stamp(hexdigest: str) -> int:
+    """The digest as the int64 the ahead-of-time module returns (``stamp()``)."""
+    return int(hexdigest[:15], 16)
+
+
+def _cache_folder() -> Path:
+    return user_cache_dir() / "gap-kernel" / kernel_digest()[:16]
 
 
 if TYPE_CHECKING:  # bound by _load() at run time, on the first search that may use them
@@ -72,28 +89,63 @@ _WHY: str | None = None
 _LOADING = threading.Lock()
 
 
+#: the module the bundle ships instead of numba: the kernel's entry points
+#: compiled ahead of time (``bundle/aot.py`` builds it from the same modules)
+AOT_MODULE = "rulesbook_gap_kernel"
+#: how the kernel runs: "jit" (numba, compiled at run time and cached), "aot"
+#: (compiled ahead of time, :data:`AOT_MODULE`), "" (not available or not loaded)
+KIND = ""
+#: the compiled functions gap.compiled calls (count, put_many, grown, get):
+#: numba's dispatchers or the ahead-of-time module (bound by _load)
+fast: Any = None
+
+
 def _load() -> bool:
     """Import numba, numpy and the kernel modules, once (about a second of
     CPU: only a search that may run compiled pays for it, never a command
-    that does not search); whether they could be imported."""
+    that does not search), or, without numba, the kernel compiled ahead of
+    time; whether either could be imported."""
     global _WHY
     with _LOADING:
         if _WHY is None:
-            try:  # numba (and numpy) come from wheels; without them the Python search runs
-                import numba
-                import numpy
-
-                # set before the kernel modules are imported: numba reads it as it
-                # decorates each function
-                setattr(numba.config, "CACHE_DIR", str(CACHE_FOLDER))  # noqa: B010 - not in its stubs
-                from rulesbook.reconstruct.gap import kernel as gap_kernel
-                from rulesbook.reconstruct.gap import kernel_table as gap_kernel_table
-            except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
-                _WHY = f"{type(exc).__name__}: {exc}"
-            else:
-                globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table)
-                _WHY = ""
+            _WHY = _import()
         return _WHY == ""
+
+
+def _import() -> str:
+    """Bind the kernel (see :func:`_load`): why it could not be ("" when it was)."""
+    global KIND
+    try:  # numba (and numpy) come from wheels; without them the Python search runs
+        import numba
+        import numpy
+
+        # set before the kernel modules are imported: numba reads it as it
+        # decorates each function
+        setattr(numba.config, "CACHE_DIR", str(CACHE_FOLDER))  # noqa: B010 - not in its stubs
+        from rulesbook.reconstruct.gap import kernel as gap_kernel
+        from rulesbook.reconstruct.gap import kernel_table as gap_kernel_table
+    except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
+        why = f"{type(exc).__name__}: {exc}"
+    else:
+        entry = SimpleNamespace(count=gap_kernel.count, put_many=gap_kernel_table.put_many,
+                                grown=gap_kernel_table.grown, get=gap_kernel_table.get)
+        globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=entry)
+        KIND = "jit"
+        return ""
+    try:  # the bundle: the same functions compiled ahead of time, numpy beside them
+        import numpy
+
+        aot = importlib.import_module(AOT_MODULE)
+        if aot.stamp() != digest_stamp(kernel_digest()):
+            raise ImportError(f"{AOT_MODULE} was compiled from other sources of the kernel")
+        # without numba these are plain Python: read for their constants only
+        from rulesbook.reconstruct.gap import kernel as gap_kernel
+        from rulesbook.reconstruct.gap import kernel_table as gap_kernel_table
+    except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
+        return f"{why} (and no kernel compiled ahead of time: {type(exc).__name__}: {exc})"
+    globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=aot)
+    KIND = "aot"
+    return ""
 
 
 def __getattr__(name: str) -> Any:
@@ -184,10 +236,10 @@ class CompiledGapSearch(GapSearch):
         value_rows = np.array(values, dtype=np.int64)
         while True:
             tab = self._tables[which]
-            table.put_many(tab, self._metas[which], key_rows, value_rows)
+            fast.put_many(tab, self._metas[which], key_rows, value_rows)
             if not self._metas[which, 1]:
                 return
-            self._tables[which], self._metas[which] = table.grown(tab)
+            self._tables[which], self._metas[which] = fast.grown(tab)
 
     def _sides(self) -> None:
         """The kernel's copy of the deepest layer's sides (see ``_layers_added``)."""
@@ -218,7 +270,7 @@ class CompiledGapSearch(GapSearch):
         for which in range(len(self._metas)):
             if self._metas[which, 1]:
                 full = True
-                self._tables[which], self._metas[which] = table.grown(self._tables[which])
+                self._tables[which], self._metas[which] = fast.grown(self._tables[which])
         return full
 
     # ------------------------------------------------------------------ counting
@@ -257,7 +309,7 @@ class CompiledGapSearch(GapSearch):
         def work() -> None:
             try:
                 while True:
-                    got = kernel.count(
+                    got = fast.count(
                         *key, remaining, weight, self.plies, self._t, tables[kernel.M_MEMO],
                         tables[kernel.M_PARTIAL], tables[kernel.M_BACK], tables[kernel.M_SIDES],
                         tables[kernel.M_SIDE_OK], self._metas, self._move_rows, state,
@@ -322,10 +374,10 @@ class CompiledGapSearch(GapSearch):
         if remaining <= self.depth:
             return self.back[remaining].get(key, 0)
         a, b, c = _pos_key(*key, remaining)
-        count = table.get(self._tables[kernel.M_MEMO], a, b, c, -1)
+        count = fast.get(self._tables[kernel.M_MEMO], a, b, c, -1)
         if count < 0:
             if partial:
-                return max(int(table.get(self._tables[kernel.M_PARTIAL], a, b, c, 0)), 0)
+                return max(int(fast.get(self._tables[kernel.M_PARTIAL], a, b, c, 0)), 0)
             if self.cap > self._root_count >= 0:
                 # an exact count (the root's below the cap, so every position's
                 # is): a position it does not hold was ruled out, no sequence
@@ -340,7 +392,7 @@ class CompiledGapSearch(GapSearch):
     def _exists(self, key: Key, remaining: int) -> bool:
         if remaining <= self.depth:
             return self.back[remaining].get(key, 0) > 0
-        hit = table.get(self._tables[kernel.M_MEMO], *_pos_key(*key, remaining), -1)
+        hit = fast.get(self._tables[kernel.M_MEMO], *_pos_key(*key, remaining), -1)
         if hit >= 0:
             return bool(hit > 0)
         return self._count(*key, remaining, 0.0) > 0
@@ -385,7 +437,7 @@ def worth_it(plies: int) -> bool:
         return True
     if plies < WORTH_LOADING or not _load():  # a short gap never waits for numba's import
         return False
-    if any(CACHE_FOLDER.rglob("kernel.count-*.nbi")):
+    if KIND == "aot" or any(CACHE_FOLDER.rglob("kernel.count-*.nbi")):
         return True
     threading.Thread(target=warm_up, name="gap-compile", daemon=True).start()
     return False

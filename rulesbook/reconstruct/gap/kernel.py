@@ -18,7 +18,6 @@ negative); a side's pieces ``men | kings << 32``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
 from rulesbook.reconstruct.gap.bounds import (
@@ -33,6 +32,7 @@ from rulesbook.reconstruct.gap.bounds import (
     ROWSUM_HI,
     ROWSUM_LO,
 )
+from rulesbook.reconstruct.gap.kernel_njit import njit
 
 __all__ = ["MAX_MOVES", "S_CANCEL", "S_CANCELLED", "S_CAP", "S_DEPTH", "S_NODES", "S_OVERFLOW",
            "T_BLACK", "T_FIELDS", "T_KNOWN", "T_FLYING", "T_MENBACK", "T_MODE", "T_MOST", "count",

@@ -7,10 +7,10 @@ the engine in ``tests/reconstruct/test_gap_kernel.py``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from rulesbook.draughts.geometry import NB, RAYS_BY_DIR
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
+from rulesbook.reconstruct.gap.kernel_njit import njit
 
 __all__ = ["MAX_MOVES", "FULL", "T_FIELDS", "apply_move", "legal_moves", "lsb", "msb", "popcount"]
 

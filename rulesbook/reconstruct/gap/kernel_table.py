@@ -12,7 +12,8 @@ table (:func:`grown`) and run it again (what it has counted stays counted).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from rulesbook.reconstruct.gap.kernel_njit import njit
 
 __all__ = ["EMPTY", "contains", "get", "grown", "new_table", "put", "put_many"]
 
