@@ -93,7 +93,6 @@ def test_shortcuts_focus_search_and_switch_workspaces(window, qtbot):
             assert action.isSeparator() or "&" in action.text() or action.shortcut()
 
 
-@pytest.mark.xfail(strict=False, reason="regression after the merges: the window's minimum width grew to 675 px (a new panel's content); to fix with #33")
 def test_settings_persist_layout_workspace_edition_and_recent(qtbot, two_editions, tmp_path):
     from ui.controller import AppController
     from ui.mainwindow import MainWindow

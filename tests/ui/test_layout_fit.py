@@ -32,9 +32,6 @@ def _check(window, qtbot, workspace: str, state: str) -> list[str]:
     return problems
 
 
-@pytest.mark.xfail(strict=False, reason="regression from #31: the Rulings facts form's new "
-                   "questions scroll its Clear button out of the 1024x700 window; issue #33 "
-                   "(layout at 1024x700) is to fix it")
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_every_workspace_fits(shown_window, qtbot, size):
     window = shown_window

@@ -157,15 +157,17 @@ class FactsForm(QWidget):
         inner.addWidget(self.title)
         inner.addWidget(self.description)
         inner.addLayout(self.form)
-        inner.addWidget(self.clear_button, 0, Qt.AlignmentFlag.AlignLeft)
         inner.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(holder)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll = scroll
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(scroll)
+        lay.addWidget(scroll, 1)
+        # under the questions, never scrolled away with them (issue 33)
+        lay.addWidget(self.clear_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.fields: dict[str, QSpinBox | QComboBox] = {}
         self.facts: dict[str, object] = {}
 
@@ -209,6 +211,19 @@ class FactsForm(QWidget):
             self.form.addWidget(field)
             self.form.addSpacing(6)
             self.fields[fact.id] = field
+
+    def height_needed(self) -> int:
+        """The height that shows every question at the form's width, unscrolled."""
+        holder = self.scroll.widget()
+        width = self.scroll.viewport().width()
+        layout = holder.layout() if holder is not None else None
+        if layout is None:
+            return self.sizeHint().height()
+        inner = layout.heightForWidth(width) if layout.hasHeightForWidth() \
+            else layout.sizeHint().height()
+        spacing = self.layout().spacing() if self.layout() is not None else 6
+        return inner + 2 * self.scroll.frameWidth() + spacing + \
+            self.clear_button.sizeHint().height()
 
     def set_facts(self, facts: Mapping[str, FactValue]) -> None:
         self.facts = dict(facts)

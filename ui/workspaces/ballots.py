@@ -10,7 +10,6 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -142,11 +141,8 @@ class BallotsWorkspace(Workspace):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(row)
-        key_row = QHBoxLayout()
-        key_row.setContentsMargins(0, 0, 0, 0)
-        key_row.addWidget(self.key_panel, 1)
-        key_row.addWidget(self.sign_button)
-        layout.addLayout(key_row)
+        self.key_panel.add_beside_status(self.sign_button)
+        layout.addWidget(self.key_panel)
         layout.addWidget(self.info)
         layout.addWidget(self.banner)
         layout.addWidget(self.recovery_banner)
