@@ -41,7 +41,9 @@ class FitScrollArea(QScrollArea):
         width = max(size.width(), least.width())
         height = max(size.height(), least.height())
         if widget.hasHeightForWidth():
-            height = max(height, min(widget.heightForWidth(width), least.height()))
+            # wrapped labels need their height at this width: less squeezed their
+            # rows into each other (the Counts tab's rows overlapped: issue 33)
+            height = max(height, widget.heightForWidth(width))
         widget.resize(width, height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
