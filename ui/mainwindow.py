@@ -10,6 +10,7 @@ from typing import TypeVar
 from PySide6.QtCore import QSettings, QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QDialog,
     QFileDialog,
@@ -168,6 +169,9 @@ class MainWindow(QMainWindow):
 
         self.about_dialog: QDialog | None = None  # Help > About, once opened
         self._build_menus()
+        # Tab leaves every list and table (issue 33: a table kept the focus on Tab)
+        for view in self.findChildren(QAbstractItemView):
+            view.setTabKeyNavigation(False)
 
         controller.libraryLoaded.connect(self._on_library)
         controller.editionChanged.connect(self._on_edition)

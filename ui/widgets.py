@@ -45,6 +45,13 @@ EXTERNAL_SCHEMES = ("http", "https", "mailto")
 OPEN_CANCEL = (Choice("open", "&Open", Role.AcceptRole), Choice("cancel", "&Cancel", Role.RejectRole))
 
 
+def tab_leaves(widget: QWidget, next_child: bool) -> bool:
+    """Tab moves the focus on from a text browser (issue 33: Tab stepped through every
+    link of a rule page and stayed there); its links are followed by mouse or Enter
+    from the search, as before."""
+    return QWidget.focusNextPrevChild(widget, next_child)
+
+
 class DocBrowser(QTextBrowser):
     """A QTextBrowser that never follows links by itself.
 
@@ -63,6 +70,9 @@ class DocBrowser(QTextBrowser):
         self._html = ""
         self.document().setDefaultStyleSheet(document_css(self.palette()))
         self.ask_before_leaving = True  # tests switch the question off
+
+    def focusNextPrevChild(self, next_child: bool) -> bool:  # noqa: N802 - Qt API
+        return tab_leaves(self, next_child)
 
     def set_page(self, html: str) -> None:
         self._html = html
