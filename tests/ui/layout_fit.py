@@ -68,7 +68,7 @@ def misfits(window: QWidget, where: str, texts: bool = True,
     QApplication.processEvents()
     found: list[Misfit] = []
     for bar in window.findChildren(QToolBar):
-        if not bar.isVisibleTo(window):
+        if not bar.isVisibleTo(window) or not scrolled:  # » is a toolbar's scrolling
             continue
         ext = bar.findChild(QAbstractButton, "qt_toolbar_ext_button")
         if ext is not None and ext.isVisibleTo(window):

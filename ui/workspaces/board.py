@@ -192,6 +192,9 @@ class BoardWorkspace(Workspace):
         bc.gap.questionChanged.connect(
             lambda _q: QTimer.singleShot(0, self._make_room_for_panel))
         self.panels.currentChanged.connect(lambda _i: self._make_room_for_panel())
+        # the clock questions shown make the Check tab wider
+        self.check_panel.clocks.toggle.toggled.connect(
+            lambda _on: QTimer.singleShot(0, self._make_room_for_panel))
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
             bc.rulingsRequested.connect(controller.rulingsRequested)
         if bc.files.recover():
@@ -217,10 +220,20 @@ class BoardWorkspace(Workspace):
         total = sum(sizes)
         if len(sizes) != 2 or total <= 0:
             return
-        need = max(RECORD_LEAST + PANELS_LEAST, self.right_stack.minimumSizeHint().width())
+        # the panels' least widths grow with the font (1.25x: no sideways scrolling)
+        pages = [self.panels.widget(i) for i in range(self.panels.count())]
+        inner = [p.widget() for p in pages if isinstance(p, QScrollArea) and p.widget()]
+        panels = max([PANELS_LEAST, *(w.minimumSizeHint().width() + 4 for w in inner)])
+        setup = self.setup_panel.minimumSizeHint().width() + 4
+        need = max(RECORD_LEAST + panels, setup, self.right_stack.minimumSizeHint().width())
         board = max(BOARD_LEAST, min(total - need, self.left_column.height() + 8))
         if board != sizes[0]:
             self.splitter.setSizes([board, total - board])
+        inner_sizes = self.right_splitter.sizes()
+        right = sum(inner_sizes)
+        if len(inner_sizes) == 2 and right > 0 and inner_sizes[1] < panels:
+            record = max(RECORD_LEAST, right - panels)
+            self.right_splitter.setSizes([record, right - record])
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
