@@ -14,6 +14,7 @@ sibling widgets laid out by one layout *overlap* when their rectangles intersect
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -143,7 +144,8 @@ def _label_cut(label: QLabel) -> str | None:
         if need > label.height() + 1:
             return f"wrapped text needs {need} px of height, has {label.height()}"
         if not rich:  # one word longer than the line
-            longest = max(text.split(), key=label.fontMetrics().horizontalAdvance)
+            words = [w for w in re.split("[\\s\u200b]+", text) if w]  # zero-width: breaks
+            longest = max(words or [""], key=label.fontMetrics().horizontalAdvance)
             width = label.fontMetrics().horizontalAdvance(longest)
             if width > rect.width() + 1:
                 return f"the word '{longest}' needs {width} px, has {rect.width()}"
