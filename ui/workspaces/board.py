@@ -7,6 +7,7 @@ asks the questions that need a dialog (files, closing) and forwards keys.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,6 +43,7 @@ from ..board.panels.record import RecordPanel
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
 from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, warn
+from ..widgets import breakable
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
@@ -52,7 +54,7 @@ CASE_FILTER = "Dispute cases (*.yaml *.yml);;All files (*)"
 #: the tabs of the panels beside the move list
 CHECK_TAB, COUNTS_TAB, GAP_TAB = range(3)
 #: the least widths of the three columns at 1024x700 (issue 33): the board gives way
-BOARD_LEAST, RECORD_LEAST, PANELS_LEAST = 240, 200, 370
+BOARD_LEAST, RECORD_LEAST, PANELS_LEAST = 240, 180, 350
 
 
 class BoardWorkspace(Workspace):
@@ -216,6 +218,8 @@ class BoardWorkspace(Workspace):
         """The board column gives up its width first: the record and the panels get
         what they need (at least RECORD_LEAST + PANELS_LEAST), the board the rest, no
         wider than the board column is high (a square board leaves the rest empty)."""
+        # the move list's two columns of moves "10x14" grow with the font
+        record_least = max(RECORD_LEAST, self.move_list.fontMetrics().horizontalAdvance("0") * 26)
         sizes = self.splitter.sizes()
         total = sum(sizes)
         if len(sizes) != 2 or total <= 0:
@@ -225,15 +229,18 @@ class BoardWorkspace(Workspace):
         inner = [p.widget() for p in pages if isinstance(p, QScrollArea) and p.widget()]
         panels = max([PANELS_LEAST, *(w.minimumSizeHint().width() + 4 for w in inner)])
         setup = self.setup_panel.minimumSizeHint().width() + 4
-        need = max(RECORD_LEAST + panels, setup, self.right_stack.minimumSizeHint().width())
+        need = max(record_least + panels, setup, self.right_stack.minimumSizeHint().width())
         board = max(BOARD_LEAST, min(total - need, self.left_column.height() + 8))
         if board != sizes[0]:
             self.splitter.setSizes([board, total - board])
         inner_sizes = self.right_splitter.sizes()
         right = sum(inner_sizes)
         if len(inner_sizes) == 2 and right > 0 and inner_sizes[1] < panels:
-            record = max(RECORD_LEAST, right - panels)
+            record = max(record_least, right - panels)
             self.right_splitter.setSizes([record, right - record])
+        elif len(inner_sizes) == 2 and board < self.left_column.height() + 8 \
+                and inner_sizes[0] > record_least:  # a short window: the room to the panels
+            self.right_splitter.setSizes([record_least, right - record_least])
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
@@ -325,12 +332,17 @@ class BoardWorkspace(Workspace):
     def show_status(self, text: str) -> None:
         """On the board's own status line; the window's status bar only while the
         Board is not shown (it said the same twice, cut off at 1024 px)."""
-        self.status.setText(text)
+        self._status_text = text
+        # under the board the column is narrow: a long file name breaks at its
+        # punctuation instead of being cut (issue 33)
+        self.status.setText(re.sub(r"\S{16,}", lambda m: re.sub(r"([-_.])", "\\1\u200b",
+                                                                 breakable(m.group())), text))
+        self.status.setToolTip(text if len(text) > 80 else "")
         if not self.isVisible():
             self.controller.statusMessage.emit(text)
 
     def status_text(self) -> str:
-        return self.status.text()
+        return getattr(self, "_status_text", "")
 
     def _square_clicked(self, square: int, button: int) -> None:
         right = button == int(Qt.MouseButton.RightButton.value)
