@@ -33,7 +33,11 @@ class StatusLog(QObject):
     def _changed(self, text: str) -> None:
         # the whole message, also when the bar is too narrow for it
         self.bar.setToolTip(plain_tip(text) if text else "")
-        if text and (not self.messages or not self.messages[-1].endswith(text)):
+        self.add(text)
+
+    def add(self, text: str) -> None:
+        """Keep ``text`` (a message said elsewhere: the Board's own status line)."""
+        if text and (not self.messages or not self.messages[-1].endswith(f"  {text}")):
             self.messages.append(f"{datetime.now():%H:%M:%S}  {text}")
 
     def text(self) -> str:

@@ -302,8 +302,18 @@ class FittedColumns(QObject):
         total = sum(self.weights)
         if width <= 0 or not total:
             return
+        # each column at least as wide as its heading (issue 33: cut at a larger font),
+        # the rest shared out by the weights
+        model = self.table.model()
+        least = []
+        for column in range(len(self.weights)):
+            heading = str(model.headerData(column, Qt.Orientation.Horizontal) or "") \
+                if model is not None else ""
+            least.append(max(self.minimum,
+                             self.header.fontMetrics().horizontalAdvance(heading) + 12))
+        spare = max(0, width - sum(least))
         for column, weight in enumerate(self.weights[:-1]):
-            self.header.resizeSection(column, max(self.minimum, width * weight // total))
+            self.header.resizeSection(column, least[column] + spare * weight // total)
         if self.wrap_rows and hasattr(self.table, "resizeRowsToContents"):
             self.table.resizeRowsToContents()
 

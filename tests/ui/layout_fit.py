@@ -62,11 +62,14 @@ def _name(widget: QWidget) -> str:
 
 def misfits(window: QWidget, where: str, texts: bool = True,
             scrolled: bool = True) -> list[Misfit]:
-    """Everything ``window`` hides or cuts off as it is shown now; ``texts``: also
+    """Everything ``window`` hides or cuts off as it is shown now (once the layouts
+    asked for are done); ``texts``: also
     every text cut and every two siblings overlapping (:func:`cut_texts`,
     :func:`overlaps`); ``scrolled``: also every control scrolled out of sight (at
     a larger font a panel may scroll, but never cut a text)."""
-    QApplication.processEvents()
+    for _ in range(3):  # a text set by a thread's answer lays out on the next round
+        QApplication.sendPostedEvents()
+        QApplication.processEvents()
     found: list[Misfit] = []
     for bar in window.findChildren(QToolBar):
         if not bar.isVisibleTo(window) or not scrolled:  # » is a toolbar's scrolling

@@ -51,7 +51,7 @@ class KeyPanel(QWidget):
         # window at least 691 px wide (issue 33)
         lines = QVBoxLayout(self)
         lines.setContentsMargins(0, 0, 0, 0)
-        lines.setSpacing(2)
+        lines.setSpacing(0)
         row = QHBoxLayout()
         row.addWidget(label)
         row.addWidget(self.member_combo)

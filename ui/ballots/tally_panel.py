@@ -87,6 +87,7 @@ class TallyPanel(QWidget):
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([430, 570])
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
         self.rows = layout
         layout.addLayout(trow)
         layout.addWidget(self.split, 1)

@@ -6,7 +6,7 @@ import html
 from collections.abc import Iterable, Mapping
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QShowEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -525,6 +525,7 @@ class ReportPane(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(fields)
+        self.fields_scroll = scroll
         self.preview = ReportPreview()
         self.preview.setAccessibleName("Report preview")
         self.preview.internalLink.connect(lambda _l: None)
@@ -533,7 +534,6 @@ class ReportPane(QWidget):
         self.save_html_button.clicked.connect(lambda: self.saveRequested.emit("html"))
         self.save_pdf_button.clicked.connect(lambda: self.saveRequested.emit("pdf"))
         buttons = QHBoxLayout()
-        buttons.addWidget(QLabel("Preview:"))
         buttons.addStretch(1)
         buttons.addWidget(self.save_html_button)
         buttons.addWidget(self.save_pdf_button)
@@ -541,6 +541,9 @@ class ReportPane(QWidget):
         rlay = QVBoxLayout(right)
         rlay.setContentsMargins(0, 0, 0, 0)
         rlay.addLayout(buttons)
+        # on a line of its own: beside the buttons the preview was too wide for the
+        # fields at a larger font (issue 33)
+        rlay.addWidget(QLabel("Preview:"))
         rlay.addWidget(self.preview, 1)
         self.splitter = QSplitter()
         self.splitter.addWidget(scroll)
@@ -574,8 +577,25 @@ class ReportPane(QWidget):
         if self.isVisible():
             self.timer.start()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        """The fields never narrower than they need: the preview gives way (issue 33:
+        they scrolled sideways at a larger font)."""
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_fields)
+
+    def _fit_fields(self) -> None:
+        inner = self.fields_scroll.widget()
+        sizes = self.splitter.sizes()
+        if inner is None or len(sizes) != 2:
+            return
+        need = inner.minimumSizeHint().width() + \
+            self.fields_scroll.verticalScrollBar().sizeHint().width() + 4
+        if 0 < sizes[0] < need < sum(sizes) - 120:
+            self.splitter.setSizes([need, sum(sizes) - need])
+
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
+        QTimer.singleShot(0, self._fit_fields)
         self.refresh_preview()
 
     def refresh_preview(self) -> None:

@@ -7,7 +7,6 @@ asks the questions that need a dialog (files, closing) and forwards keys.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -43,7 +42,7 @@ from ..board.panels.record import RecordPanel
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
 from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, warn
-from ..widgets import breakable
+from ..widgets import plain_tip
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
@@ -333,11 +332,13 @@ class BoardWorkspace(Workspace):
         """On the board's own status line; the window's status bar only while the
         Board is not shown (it said the same twice, cut off at 1024 px)."""
         self._status_text = text
-        # under the board the column is narrow: a long file name breaks at its
-        # punctuation instead of being cut (issue 33)
-        self.status.setText(re.sub(r"\S{16,}", lambda m: re.sub(r"([-_.])", "\\1\u200b",
-                                                                 breakable(m.group())), text))
-        self.status.setToolTip(text if len(text) > 80 else "")
+        # it wraps under the board; a word wider than the column (a file name) is
+        # whole in its tooltip and in View > Recent Status Messages (issue 33)
+        self.status.setText(text)
+        self.status.setToolTip(plain_tip(text) if text else "")
+        log = getattr(self.window(), "status_log", None)
+        if log is not None and text:
+            log.add(text)
         if not self.isVisible():
             self.controller.statusMessage.emit(text)
 
