@@ -19,8 +19,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtGui import QTextDocument
 from PySide6.QtGui import Qt as QtGui
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,

@@ -407,7 +407,7 @@ def assert_tab_chain(window, root: QWidget, start: QWidget, where: str) -> list[
     stops = _tab_stops(root)
     assert start in stops, f"{where}: the start {_label(start)} is no tab stop"
     seen = tab_walk(window, start, 3 * len(stops) + 40)
-    for a, b in zip(seen, seen[1:]):
+    for a, b in zip(seen, seen[1:], strict=False):
         assert a is not b, f"{where}: {_label(a)} keeps the focus on Tab"
     assert start in seen, f"{where}: Tab never comes back to {_label(start)}: " \
         f"{[_label(w) for w in seen[:40]]}"

@@ -225,7 +225,7 @@ class BoardWorkspace(Workspace):
             return
         # the panels' least widths grow with the font (1.25x: no sideways scrolling)
         pages = [self.panels.widget(i) for i in range(self.panels.count())]
-        inner = [p.widget() for p in pages if isinstance(p, QScrollArea) and p.widget()]
+        inner = [w for p in pages if isinstance(p, QScrollArea) and (w := p.widget()) is not None]
         panels = max([PANELS_LEAST, *(w.minimumSizeHint().width() + 4 for w in inner)])
         setup = self.setup_panel.minimumSizeHint().width() + 4
         need = max(record_least + panels, setup, self.right_stack.minimumSizeHint().width())

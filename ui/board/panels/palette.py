@@ -215,7 +215,7 @@ class SetupPalette(QFrame):
         # board (issue 33: it took six)
         chain = [self.fen_edit, self.paste_fen_button, self.copy_fen_button,
                  self.clear_button, self.start_button, *self.turn_buttons.values()]
-        for first, then in zip(chain, chain[1:]):
+        for first, then in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(first, then)
         self.sanity_label = QLabel()
         self.sanity_label.setObjectName("sanity")
