@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QToolBar,
+    QToolButton,
     QWidget,
 )
 
@@ -172,6 +173,11 @@ class MainWindow(QMainWindow):
         # Tab leaves every list and table (issue 33: a table kept the focus on Tab)
         for view in self.findChildren(QAbstractItemView):
             view.setTabKeyNavigation(False)
+        # and reaches the workspaces' toolbar buttons (Qt leaves them out of it)
+        for button in self.findChildren(QToolButton):
+            if isinstance(button.parentWidget(), QToolBar) and \
+                    not button.objectName().startswith("qt_"):
+                button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
 
         controller.libraryLoaded.connect(self._on_library)
         controller.editionChanged.connect(self._on_edition)

@@ -7,15 +7,17 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QShortcut, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractSpinBox,
     QApplication,
     QComboBox,
     QGroupBox,
     QLabel,
+    QLineEdit,
     QMenu,
     QStackedWidget,
     QTabWidget,
@@ -369,7 +371,9 @@ def _tab_stops(root: QWidget) -> list[QWidget]:
         if w.objectName().startswith("qt_") or not w.isVisible() or not w.isEnabled() \
                 or w.focusProxy() is not None or w.visibleRegion().isEmpty():
             continue
-        if not w.focusPolicy() & Qt.FocusPolicy.TabFocus:
+        # a control Qt leaves out of the Tab chain (a toolbar's buttons) counts too
+        control = isinstance(w, (QAbstractButton, QComboBox, QLineEdit, QAbstractSpinBox))
+        if not w.focusPolicy() & Qt.FocusPolicy.TabFocus and not control:
             continue
         if isinstance(w.parentWidget(), QComboBox) or w.window() is not root.window():
             continue  # a combo's own line edit or popup
@@ -414,7 +418,27 @@ def assert_tab_chain(window, root: QWidget, start: QWidget, where: str) -> list[
     cycle = seen[:seen.index(start) + 1]
     missed = [w for w in stops if w not in cycle]
     assert not missed, f"{where}: not reached by Tab: {[_label(w) for w in missed]}"
+    wrong = reading_order_errors(window, cycle)
+    assert not wrong, f"{where}: Tab goes against the reading order: " + "; ".join(wrong)
     return cycle
+
+
+def reading_order_errors(window, cycle: list[QWidget]) -> list[str]:
+    """Where Tab reaches a control after one below it in the same column (above
+    it, overlapping it sideways): read from the window's first control."""
+    top = {w: w.mapTo(window, QPoint(0, 0)) for w in cycle}
+    highest = min(p.y() for p in top.values())
+    first = min((w for w in cycle if top[w].y() <= highest + 8), key=lambda w: top[w].x())
+    at = cycle.index(first)
+    order = cycle[at:] + cycle[:at]
+    rects = [QRect(w.mapTo(window, QPoint(0, 0)), w.size()) for w in order]
+    errors = []
+    for i, (a, ra) in enumerate(zip(order, rects, strict=True)):
+        for b, rb in zip(order[i + 1:], rects[i + 1:], strict=True):
+            sideways = min(ra.right(), rb.right()) - max(ra.left(), rb.left())
+            if rb.bottom() < ra.top() and sideways > 0:
+                errors.append(f"{_label(b)} after {_label(a)} below it")
+    return errors
 
 
 @pytest.fixture

@@ -104,6 +104,10 @@ class FactsForm(QWidget):
             self.form.addWidget(field)
             self.form.addSpacing(6)
             self.fields[fact.id] = field
+        # the questions, made after the rest, in the Tab order where they are shown
+        chain = [self.questions_scroll, *self.fields.values(), self.clear_button]
+        for first, then in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, then)
 
     def height_needed(self) -> int:
         """The height that shows every question at the form's width, unscrolled."""
