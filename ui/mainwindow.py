@@ -10,6 +10,7 @@ from typing import TypeVar
 from PySide6.QtCore import QSettings, QSignalBlocker, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QDialog,
     QFileDialog,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QStackedWidget,
     QToolBar,
+    QToolButton,
     QWidget,
 )
 
@@ -40,6 +42,7 @@ from .folder import FolderController, describe_status
 from .login import LoginAsker
 from .search import SearchController, SearchResults
 from .settings import setting_bytes, setting_text, setting_texts
+from .statuslog import StatusLog
 from .widgets import PopupOnlyComboBox
 from .workspaces import Workspace
 from .workspaces.ballots import BallotsWorkspace
@@ -154,6 +157,7 @@ class MainWindow(QMainWindow):
         if controller.library is not None:  # loaded before the window was built
             self.folder.opened()
         controller.statusMessage.connect(lambda text: self.statusBar().showMessage(text, 5000))
+        self.status_log = StatusLog(self.statusBar(), self)  # messages whole (issue 33)
         # what a workspace restored at start (the Board's autosave after a crash) is
         # said whatever workspace is shown: a status bar label, until it is closed
         notices = [ws.start_notice for ws in self.workspaces.values() if ws.start_notice]
@@ -166,6 +170,14 @@ class MainWindow(QMainWindow):
 
         self.about_dialog: QDialog | None = None  # Help > About, once opened
         self._build_menus()
+        # Tab leaves every list and table (issue 33: a table kept the focus on Tab)
+        for view in self.findChildren(QAbstractItemView):
+            view.setTabKeyNavigation(False)
+        # and reaches the workspaces' toolbar buttons (Qt leaves them out of it)
+        for button in self.findChildren(QToolButton):
+            if isinstance(button.parentWidget(), QToolBar) and \
+                    not button.objectName().startswith("qt_"):
+                button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
 
         controller.libraryLoaded.connect(self._on_library)
         controller.editionChanged.connect(self._on_edition)
@@ -261,6 +273,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         self._action(view_menu, "Choose &Edition in Force", self._focus_edition, "Ctrl+E")
         self._action(view_menu, "Toggle &Navigation", self._toggle_nav, "Ctrl+Shift+N")
+        self._action(view_menu, "Recent Status &Messages", lambda: self.status_log.show(self))
         self._action(view_menu, "&Full Screen", self._toggle_full_screen,
                      QKeySequence.StandardKey.FullScreen)
 

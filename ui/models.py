@@ -181,8 +181,8 @@ class TopicListModel(QAbstractListModel):
         topic_id, title, count = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{title} ({count})"
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return plain_tip(topic_id)
+        if role == Qt.ItemDataRole.ToolTipRole:  # whole, where the list elides it
+            return plain_tip(f"{title} ({count}) · {topic_id}")
         if role == REF_ROLE:
             return topic_id
         return None

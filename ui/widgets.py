@@ -45,6 +45,13 @@ EXTERNAL_SCHEMES = ("http", "https", "mailto")
 OPEN_CANCEL = (Choice("open", "&Open", Role.AcceptRole), Choice("cancel", "&Cancel", Role.RejectRole))
 
 
+def tab_leaves(widget: QWidget, next_child: bool) -> bool:
+    """Tab moves the focus on from a text browser (issue 33: Tab stepped through every
+    link of a rule page and stayed there); its links are followed by mouse or Enter
+    from the search, as before."""
+    return QWidget.focusNextPrevChild(widget, next_child)
+
+
 class DocBrowser(QTextBrowser):
     """A QTextBrowser that never follows links by itself.
 
@@ -63,6 +70,9 @@ class DocBrowser(QTextBrowser):
         self._html = ""
         self.document().setDefaultStyleSheet(document_css(self.palette()))
         self.ask_before_leaving = True  # tests switch the question off
+
+    def focusNextPrevChild(self, next_child: bool) -> bool:  # noqa: N802 - Qt API
+        return tab_leaves(self, next_child)
 
     def set_page(self, html: str) -> None:
         self._html = html
@@ -292,8 +302,18 @@ class FittedColumns(QObject):
         total = sum(self.weights)
         if width <= 0 or not total:
             return
+        # each column at least as wide as its heading (issue 33: cut at a larger font),
+        # the rest shared out by the weights
+        model = self.table.model()
+        least = []
+        for column in range(len(self.weights)):
+            heading = str(model.headerData(column, Qt.Orientation.Horizontal) or "") \
+                if model is not None else ""
+            least.append(max(self.minimum,
+                             self.header.fontMetrics().horizontalAdvance(heading) + 12))
+        spare = max(0, width - sum(least))
         for column, weight in enumerate(self.weights[:-1]):
-            self.header.resizeSection(column, max(self.minimum, width * weight // total))
+            self.header.resizeSection(column, least[column] + spare * weight // total)
         if self.wrap_rows and hasattr(self.table, "resizeRowsToContents"):
             self.table.resizeRowsToContents()
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import sys
 
-import pytest
 from PySide6.QtCore import QSettings, Qt, QUrl
 
 from rulesbook.datapath import bundled_data_dir
@@ -93,7 +92,6 @@ def test_shortcuts_focus_search_and_switch_workspaces(window, qtbot):
             assert action.isSeparator() or "&" in action.text() or action.shortcut()
 
 
-@pytest.mark.xfail(strict=False, reason="regression after the merges: the window's minimum width grew to 675 px (a new panel's content); to fix with #33")
 def test_settings_persist_layout_workspace_edition_and_recent(qtbot, two_editions, tmp_path):
     from ui.controller import AppController
     from ui.mainwindow import MainWindow
@@ -153,3 +151,25 @@ def test_unexpected_exception_is_logged_and_explained(qapp, monkeypatch, tmp_pat
     log = (tmp_path / "logs" / "rulesbook.log").read_text(encoding="utf-8")
     assert "RuntimeError: boom in a slot" in log and "Traceback" in log
     assert shown and "boom in a slot" in shown[0] and "Traceback" not in shown[0]
+
+
+def test_a_status_message_too_long_for_the_bar_is_kept_whole(window, qtbot):
+    # issue 33: the status bar cut its messages ("…in 0.7"); its tooltip has the
+    # message whole, and View > Recent Status Messages lists it whole
+    from PySide6.QtWidgets import QApplication, QPlainTextEdit
+
+    window.resize(1024, 700)
+    message = "Searched 1,234,567 positions in 0.7 s; " + "a long status message " * 8 + "END"
+    window.controller.statusMessage.emit(message)
+    bar = window.statusBar()
+    assert bar.currentMessage() == message
+    assert bar.fontMetrics().horizontalAdvance(message) > bar.width()  # it is cut there
+    assert message in bar.toolTip() and "END" in bar.toolTip()
+    action = next(a for m in window.menuBar().actions() if m.menu() is not None
+                  for a in m.menu().actions() if a.text() == "Recent Status &Messages")
+    action.trigger()
+    dialog = next(w for w in QApplication.topLevelWidgets()
+                  if w.isVisible() and w.windowTitle() == "Recent Status Messages")
+    qtbot.addWidget(dialog)
+    assert message in dialog.findChild(QPlainTextEdit).toPlainText()
+    dialog.close()

@@ -7,14 +7,17 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from PySide6.QtCore import QPoint, QPointF, QRect, Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QShortcut, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QAbstractButton,
+    QAbstractSpinBox,
     QApplication,
+    QComboBox,
     QGroupBox,
     QLabel,
+    QLineEdit,
     QMenu,
     QStackedWidget,
     QTabWidget,
@@ -356,3 +359,152 @@ def test_the_problems_dialog_buttons_have_alt_keys(qtbot, tmp_path):
     QGuiApplication.clipboard().clear()
     qtbot.keyClick(dialog, Qt.Key.Key_C, ALT)  # a mnemonic "animates" its click: wait
     qtbot.waitUntil(lambda: QGuiApplication.clipboard().text() == dialog.text())
+
+
+# -- the Tab chain (issue 33) ------------------------------------------------------------
+
+def _tab_stops(root: QWidget) -> list[QWidget]:
+    """The controls under ``root`` a user can reach now: shown, enabled, taking the
+    focus by Tab (a widget with a focus proxy counts as its proxy)."""
+    out = []
+    for w in root.findChildren(QWidget):
+        if w.objectName().startswith("qt_") or not w.isVisible() or not w.isEnabled() \
+                or w.focusProxy() is not None or w.visibleRegion().isEmpty():
+            continue
+        # a control Qt leaves out of the Tab chain (a toolbar's buttons) counts too
+        control = isinstance(w, (QAbstractButton, QComboBox, QLineEdit, QAbstractSpinBox))
+        if not w.focusPolicy() & Qt.FocusPolicy.TabFocus and not control:
+            continue
+        if isinstance(w.parentWidget(), QComboBox) or w.window() is not root.window():
+            continue  # a combo's own line edit or popup
+        group = w.group() if isinstance(w, QAbstractButton) else None
+        if group is not None and group.exclusive() and w.isCheckable() and not w.isChecked() \
+                and group.checkedButton() is not None:
+            continue  # one Tab stop for an exclusive group: its checked button (arrows)
+        out.append(w)
+    return out
+
+
+def tab_walk(window, start: QWidget, presses: int) -> list[QWidget]:
+    """The widgets that have the focus after each of ``presses`` Tab keys from ``start``."""
+    start.setFocus(Qt.FocusReason.TabFocusReason)
+    QApplication.processEvents()
+    seen = []
+    for _ in range(presses):
+        qtbot_target = QApplication.focusWidget() or window
+        QTest.keyClick(qtbot_target, Qt.Key.Key_Tab)
+        QApplication.processEvents()
+        seen.append(QApplication.focusWidget())
+    return seen
+
+
+def _label(w: QWidget | None) -> str:
+    if w is None:
+        return "None"
+    text = w.text() if hasattr(w, "text") and callable(w.text) else ""
+    return f"{type(w).__name__} '{text or w.accessibleName() or w.objectName()}'"
+
+
+def assert_tab_chain(window, root: QWidget, start: QWidget, where: str) -> list[QWidget]:
+    """Tab from ``start`` reaches every tab stop under ``root``, no widget keeps the
+    focus on Tab, and the chain comes back round to ``start``."""
+    stops = _tab_stops(root)
+    assert start in stops, f"{where}: the start {_label(start)} is no tab stop"
+    seen = tab_walk(window, start, 3 * len(stops) + 40)
+    for a, b in zip(seen, seen[1:], strict=False):
+        assert a is not b, f"{where}: {_label(a)} keeps the focus on Tab"
+    assert start in seen, f"{where}: Tab never comes back to {_label(start)}: " \
+        f"{[_label(w) for w in seen[:40]]}"
+    cycle = seen[:seen.index(start) + 1]
+    missed = [w for w in stops if w not in cycle]
+    assert not missed, f"{where}: not reached by Tab: {[_label(w) for w in missed]}"
+    wrong = reading_order_errors(window, cycle)
+    assert not wrong, f"{where}: Tab goes against the reading order: " + "; ".join(wrong)
+    return cycle
+
+
+def reading_order_errors(window, cycle: list[QWidget]) -> list[str]:
+    """Where Tab reaches a control after one below it in the same column (above
+    it, overlapping it sideways): read from the window's first control."""
+    top = {w: w.mapTo(window, QPoint(0, 0)) for w in cycle}
+    highest = min(p.y() for p in top.values())
+    first = min((w for w in cycle if top[w].y() <= highest + 8), key=lambda w: top[w].x())
+    at = cycle.index(first)
+    order = cycle[at:] + cycle[:at]
+    rects = [QRect(w.mapTo(window, QPoint(0, 0)), w.size()) for w in order]
+    errors = []
+    for i, (a, ra) in enumerate(zip(order, rects, strict=True)):
+        for b, rb in zip(order[i + 1:], rects[i + 1:], strict=True):
+            sideways = min(ra.right(), rb.right()) - max(ra.left(), rb.left())
+            if rb.bottom() < ra.top() and sideways > 0:
+                errors.append(f"{_label(b)} after {_label(a)} below it")
+    return errors
+
+
+@pytest.fixture
+def tab_window(window, qtbot):
+    window.resize(1024, 700)
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    window.workspaces["board"].confirm_close = lambda: "discard"
+    window.workspaces["ballots"].ask_unsaved = lambda: "discard"
+    yield window
+    window.workspaces["board"].board_controller.shutdown()
+
+
+def test_tab_reaches_every_control_of_every_workspace(tab_window):
+    window = tab_window
+    for ws in window.workspaces.values():
+        if ws.id == "board":
+            continue
+        window.show_workspace(ws.id)
+        QApplication.processEvents()
+        tabs = ws.findChildren(QTabWidget)
+        pages = [(t, i) for t in tabs for i in range(t.count())] or [(None, 0)]
+        for tab, index in pages:
+            if tab is not None:
+                if not tab.isVisible():
+                    continue
+                tab.setCurrentIndex(index)
+                QApplication.processEvents()
+            stops = _tab_stops(ws)
+            where = f"{ws.title}" + (f", {tab.tabText(index)}" if tab is not None else "")
+            assert_tab_chain(window, ws, stops[0], where)
+
+
+@pytest.mark.parametrize("state", ["play", "check", "set-up", "gap", "counts"])
+def test_tab_reaches_every_control_of_the_board(tab_window, qtbot, state):
+    from tests.ui.layout_states import put_board_in
+
+    window = tab_window
+    ws = put_board_in(window, qtbot, state)
+    for index in range(ws.panels.count()) if state != "set-up" else [None]:
+        if index is not None:
+            ws.panels.setCurrentIndex(index)
+            QApplication.processEvents()
+        assert_tab_chain(window, ws, ws.board, f"Board {state}, tab {index}")
+
+
+def test_after_this_is_the_board_now_tab_leaves_the_move_list(tab_window, qtbot):
+    # the report: after "This Is the Board Now" 40 Tabs stayed in the move list, even
+    # with the Gap tab shown (Alt+G); the plies box and Search were never reached
+    from tests.ui.layout_states import put_board_in
+
+    window = tab_window
+    ws = put_board_in(window, qtbot, "set-up")
+    assert not ws.move_list.tabKeyNavigation()
+    qtbot.mouseClick(ws.board_now_button, Qt.MouseButton.LeftButton)
+    QApplication.processEvents()
+    assert ws.board_controller.mode != "setup" and ws.panels.currentIndex() == 2
+    ws.move_list.setFocus(Qt.FocusReason.TabFocusReason)
+    seen = tab_walk(window, ws.move_list, 40)
+    assert ws.gap_plies in seen and ws.gap_search_button in seen
+
+
+def test_in_set_up_the_fen_field_is_a_few_tabs_from_the_board(tab_window, qtbot):
+    from tests.ui.layout_states import put_board_in
+
+    window = tab_window
+    ws = put_board_in(window, qtbot, "set-up")
+    seen = tab_walk(window, ws.board, 4)
+    assert ws.fen_edit in seen, [_label(w) for w in seen]

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -45,20 +46,32 @@ class KeyPanel(QWidget):
         self.status = QLabel("No key in use: votes and seals cannot be signed.")
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        # two lines: the key's controls, then what happened (and the buttons the
+        # workspace lays beside it, see add_beside_status): in one row they made the
+        # window at least 691 px wide (issue 33)
+        lines = QVBoxLayout(self)
+        lines.setContentsMargins(0, 0, 0, 0)
+        lines.setSpacing(0)
+        row = QHBoxLayout()
         row.addWidget(label)
         row.addWidget(self.member_combo)
-        row.addWidget(self.passphrase_edit)
+        row.addWidget(self.passphrase_edit, 1)
         for b in (self.use_button, self.create_button, self.import_button):
             row.addWidget(b)
-        row.addWidget(self.status, 1)
+        lines.addLayout(row)
+        self.status_row = QHBoxLayout()
+        self.status_row.addWidget(self.status, 1)
+        lines.addLayout(self.status_row)
         self.use_button.clicked.connect(lambda: self.use())
         self.passphrase_edit.returnPressed.connect(lambda: self.use())
         self.create_button.clicked.connect(lambda: self.create_key())
         self.import_button.clicked.connect(lambda: self.import_key())
         keys.message.connect(self._message)
         keys.keyChanged.connect(self._key_changed)
+
+    def add_beside_status(self, widget: QWidget) -> None:
+        """``widget`` at the end of the status line (the workspace's Sign Settings)."""
+        self.status_row.addWidget(widget)
 
     def set_members(self, members: list[tuple[str, str]]) -> None:
         """(id, name) of the members one can sign as."""

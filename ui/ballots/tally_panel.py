@@ -87,6 +87,7 @@ class TallyPanel(QWidget):
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([430, 570])
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
         self.rows = layout
         layout.addLayout(trow)
         layout.addWidget(self.split, 1)
@@ -179,6 +180,9 @@ class TallyPanel(QWidget):
         row.addWidget(button)
         row.addStretch(1)
         self.rows.insertLayout(1, row)
+        # by Tab where it is shown: after the method, before the results (issue 33)
+        QWidget.setTabOrder(self.choose_method_button, edit)
+        QWidget.setTabOrder(edit, button)
 
 
 def _first_voted_row(results: Sequence[QuestionResult]) -> int:

@@ -201,6 +201,8 @@ class MoveList(QTableView):
         self.clicked.connect(lambda index: self._clicked(index))  # a QModelIndex, not a bool
         self._current = 0
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        # Tab leaves the list (issue 33: 40 Tabs stayed in it); arrows step the plies
+        self.setTabKeyNavigation(False)
         self._model.muted = QBrush(self.palette().color(self.palette().ColorGroup.Disabled,
                                                         self.palette().ColorRole.Text))
 

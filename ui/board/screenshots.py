@@ -99,8 +99,7 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
             if bc.gap.result is not None:
                 break
             QTest.qWait(50)
-        ws.panels.setCurrentIndex(2)
-        ws.right_splitter.setSizes([170, size[1] - 170])
+        ws.panels.setCurrentIndex(2)  # the panels' column has the whole height (issue 33)
         if bc.gap.result is not None and len(bc.gap.result.sequences) > 1:
             ws.gap_list.setCurrentRow(1)
             bc.gap.preview_go(2)  # the position where the sequences part

@@ -3,10 +3,10 @@ emits and forward the user's input to it; none of them holds dispute state."""
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, QUrl, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QImage, QShowEvent
+from PySide6.QtGui import QBrush, QColor, QFont, QImage, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -41,17 +40,13 @@ from rulesbook.rulings import (
 from rulesbook.rulings.governing import guidance_words
 
 from ..widgets import DocBrowser, FittedColumns, plain_label, plain_tip
-from .controller import FactValue, RulingsController, outcome_words
+from .controller import RulingsController, outcome_words
+from .facts import UNKNOWN, FactsForm, choice_label  # noqa: F401 - imported from here
 from .quotes import highlighted_html
 from .report import diagram_resource, qt_html
 
-UNKNOWN = "—"
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 SEARCH_ROLE = Qt.ItemDataRole.UserRole + 2
-
-
-def choice_label(choice: str) -> str:
-    return choice.replace("_", " ")
 
 
 def answer_text(value: object) -> str:
@@ -132,106 +127,6 @@ class IncidentChooser(QWidget):
     def current_id(self) -> str | None:
         item = self.list.currentItem()
         return item.data(ID_ROLE) if item is not None else None
-
-
-# -- the facts form ----------------------------------------------------------------
-
-class FactsForm(QWidget):
-    """One typed field per fact of the incident: yes/no and choices are combo boxes
-    with "—" for "not known", numbers a spin box whose lowest value means "not known"."""
-
-    factEdited = Signal(str, object)
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.title = plain_label()
-        font = self.title.font()
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.15)
-        self.title.setFont(font)
-        self.description = plain_label()
-        self.form = QVBoxLayout()
-        self.form.setSpacing(4)
-        self.clear_button = QPushButton("Clear the &answers")
-        holder = QWidget()
-        inner = QVBoxLayout(holder)
-        inner.addWidget(self.title)
-        inner.addWidget(self.description)
-        inner.addLayout(self.form)
-        inner.addWidget(self.clear_button, 0, Qt.AlignmentFlag.AlignLeft)
-        inner.addStretch(1)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(holder)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(scroll)
-        self.fields: dict[str, QSpinBox | QComboBox] = {}
-        self.facts: dict[str, object] = {}
-
-    def set_incident(self, incident: Incident | None) -> None:
-        while self.form.count():
-            item = self.form.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        self.fields = {}
-        if incident is None:
-            self.title.setText("Choose an incident")
-            self.description.setText("")
-            return
-        self.title.setText(incident.title)
-        self.description.setText(incident.description)
-        for fact in incident.facts:
-            field: QSpinBox | QComboBox
-            if fact.type == "number":
-                spin = field = QSpinBox()
-                spin.setRange(-1, 9999)
-                spin.setSpecialValueText(UNKNOWN)
-                spin.setValue(-1)
-                spin.valueChanged.connect(
-                    lambda v, f=fact.id: self.factEdited.emit(f, None if v < 0 else v))
-            else:
-                combo = field = QComboBox()
-                combo.addItem(UNKNOWN, None)
-                if fact.type == "yes/no":
-                    combo.addItem("yes", True)
-                    combo.addItem("no", False)
-                else:
-                    for choice in fact.choices:
-                        combo.addItem(choice_label(choice), choice)
-                combo.currentIndexChanged.connect(
-                    lambda _i, f=fact.id, w=combo: self.factEdited.emit(f, w.currentData()))
-            field.setObjectName(f"fact-{fact.id}")
-            field.setAccessibleName(fact.question)
-            label = plain_label(fact.question, buddy=field)
-            self.form.addWidget(label)
-            self.form.addWidget(field)
-            self.form.addSpacing(6)
-            self.fields[fact.id] = field
-
-    def set_facts(self, facts: Mapping[str, FactValue]) -> None:
-        self.facts = dict(facts)
-        for fact_id, field in self.fields.items():
-            value = facts.get(fact_id)
-            blocker = QSignalBlocker(field)
-            if isinstance(field, QSpinBox):
-                field.setValue(-1 if value is None else int(value))
-            else:
-                row = 0
-                for i in range(1, field.count()):
-                    data = field.itemData(i)
-                    if value is not None and data == value and type(data) is type(value):
-                        row = i
-                field.setCurrentIndex(row)
-            del blocker
-
-    def value(self, fact_id: str) -> object:
-        field = self.fields[fact_id]
-        if isinstance(field, QSpinBox):
-            return None if field.value() < 0 else field.value()
-        return field.currentData()
 
 
 # -- the rulings -------------------------------------------------------------------
@@ -533,6 +428,7 @@ class ReportPane(QWidget):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(fields)
+        self.fields_scroll = scroll
         self.preview = ReportPreview()
         self.preview.setAccessibleName("Report preview")
         self.preview.internalLink.connect(lambda _l: None)
@@ -541,7 +437,6 @@ class ReportPane(QWidget):
         self.save_html_button.clicked.connect(lambda: self.saveRequested.emit("html"))
         self.save_pdf_button.clicked.connect(lambda: self.saveRequested.emit("pdf"))
         buttons = QHBoxLayout()
-        buttons.addWidget(QLabel("Preview:"))
         buttons.addStretch(1)
         buttons.addWidget(self.save_html_button)
         buttons.addWidget(self.save_pdf_button)
@@ -549,6 +444,9 @@ class ReportPane(QWidget):
         rlay = QVBoxLayout(right)
         rlay.setContentsMargins(0, 0, 0, 0)
         rlay.addLayout(buttons)
+        # on a line of its own: beside the buttons the preview was too wide for the
+        # fields at a larger font (issue 33)
+        rlay.addWidget(QLabel("Preview:"))
         rlay.addWidget(self.preview, 1)
         self.splitter = QSplitter()
         self.splitter.addWidget(scroll)
@@ -582,8 +480,25 @@ class ReportPane(QWidget):
         if self.isVisible():
             self.timer.start()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        """The fields never narrower than they need: the preview gives way (issue 33:
+        they scrolled sideways at a larger font)."""
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_fields)
+
+    def _fit_fields(self) -> None:
+        inner = self.fields_scroll.widget()
+        sizes = self.splitter.sizes()
+        if inner is None or len(sizes) != 2:
+            return
+        need = inner.minimumSizeHint().width() + \
+            self.fields_scroll.verticalScrollBar().sizeHint().width() + 4
+        if 0 < sizes[0] < need < sum(sizes) - 120:
+            self.splitter.setSizes([need, sum(sizes) - need])
+
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
         super().showEvent(event)
+        QTimer.singleShot(0, self._fit_fields)
         self.refresh_preview()
 
     def refresh_preview(self) -> None:

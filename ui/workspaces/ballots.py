@@ -10,7 +10,6 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -33,7 +32,7 @@ from ..ballots.tally_panel import TallyPanel
 from ..ballots.views import question_html, result_html, seal_warnings, settings_text
 from ..ballots.votes_panel import VotesPanel
 from ..dialogs import SAVE_DISCARD_CANCEL, YES_NO, Choice, Icon, Role, ask, ask_text, message_box
-from ..widgets import DocBrowser
+from ..widgets import DocBrowser, breakable, plain_tip
 from . import Workspace
 
 QID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -97,6 +96,9 @@ class BallotsWorkspace(Workspace):
         # -- questions -------------------------------------------------------------------
         self.question_list = QListWidget()
         self.question_list.setAccessibleName("Questions")
+        # no sideways scrolling (issue 33): a long title elided, whole in its tooltip
+        self.question_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.question_list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.question_list.currentRowChanged.connect(self._question_row)
         self.diff_box = QCheckBox("Show changes against the ori&ginal")
         self.diff_box.toggled.connect(lambda _on: self._show_question())
@@ -141,12 +143,10 @@ class BallotsWorkspace(Workspace):
         self.tabs.addTab(self.tally, "Tall&y")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(2)  # the key's two lines cost no height (issue 33)
         layout.addWidget(row)
-        key_row = QHBoxLayout()
-        key_row.setContentsMargins(0, 0, 0, 0)
-        key_row.addWidget(self.key_panel, 1)
-        key_row.addWidget(self.sign_button)
-        layout.addLayout(key_row)
+        self.key_panel.add_beside_status(self.sign_button)
+        layout.addWidget(self.key_panel)
         layout.addWidget(self.info)
         layout.addWidget(self.banner)
         layout.addWidget(self.recovery_banner)
@@ -486,7 +486,7 @@ class BallotsWorkspace(Workspace):
         else:
             text = settings_text(ballot, self.controller.library)
             if self.ballots.path:
-                text += f"\nFile: {self.ballots.path}"
+                text += f"\nFile: {breakable(str(self.ballots.path))}"  # wraps at a slash
             if self.ballots.dirty:
                 text += "  (unsaved votes)"
             self.info.setText(text)
@@ -508,6 +508,7 @@ class BallotsWorkspace(Workspace):
                 for q in ballot.questions:
                     item = QListWidgetItem(f"{q.id}: {q.title}" if q.title else q.id)
                     item.setData(QID_ROLE, q.id)
+                    item.setToolTip(plain_tip(item.text()))  # whole, where elided
                     self.question_list.addItem(item)
         self.votes.show_ballot(ballot)
         self.tally.show_method()

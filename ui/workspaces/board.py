@@ -42,6 +42,7 @@ from ..board.panels.record import RecordPanel
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
 from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, warn
+from ..widgets import plain_tip
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
@@ -51,6 +52,8 @@ PDN_FILTER = "PDN files (*.pdn *.txt);;All files (*)"
 CASE_FILTER = "Dispute cases (*.yaml *.yml);;All files (*)"
 #: the tabs of the panels beside the move list
 CHECK_TAB, COUNTS_TAB, GAP_TAB = range(3)
+#: the least widths of the three columns at 1024x700 (issue 33): the board gives way
+BOARD_LEAST, RECORD_LEAST, PANELS_LEAST = 240, 180, 350
 
 
 class BoardWorkspace(Workspace):
@@ -101,16 +104,19 @@ class BoardWorkspace(Workspace):
         self.panels.addTab(scrolled(self.counts_panel), "Cou&nts")
         self.panels.addTab(scrolled(self.gap_panel), "&Gap")
 
-        right = QSplitter(Qt.Orientation.Vertical)
+        # three columns (issue 33): the board, the record, the panels. At 1024x700 the
+        # record over the panels left the move list 2 rows and the gap's list 3: the
+        # board gives up its size first, the record and the panels keep the height
+        right = QSplitter(Qt.Orientation.Horizontal)
         # the record panel needs no scroll area of its own: its move list scrolls, and
         # a second scroll bar around it hid the move entry in a small window (issue 19)
         right.addWidget(self.record_panel)
         right.addWidget(self.panels)
         right.setCollapsible(0, False)
         right.setCollapsible(1, False)
-        right.setStretchFactor(0, 1)
-        right.setStretchFactor(1, 1)
-        right.setSizes([340, 360])
+        right.setStretchFactor(0, 2)
+        right.setStretchFactor(1, 3)
+        right.setSizes([RECORD_LEAST, PANELS_LEAST])
         self.right_splitter = right
         # set-up mode shows the palette in place of the record's panels: beside the
         # board, never under it, so the board keeps its size
@@ -123,13 +129,16 @@ class BoardWorkspace(Workspace):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(4, 4, 4, 4)
         ll.addWidget(self.board, 1)
+        self.left_column = left
 
         self.splitter = QSplitter()
         self.splitter.addWidget(left)
         self.splitter.addWidget(self.right_stack)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([620, 400])
+        self.splitter.setCollapsible(0, False)
+        self.splitter.setCollapsible(1, False)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([BOARD_LEAST, RECORD_LEAST + PANELS_LEAST])
 
         # -- banner and status ----------------------------------------------------
         self.banner = QFrame()
@@ -168,8 +177,10 @@ class BoardWorkspace(Workspace):
         layout.addWidget(self.banner)
         layout.addWidget(self.variant_notice)
         layout.addWidget(self.splitter, 1)
-        layout.addWidget(self.claim_bar)
-        layout.addWidget(self.status)
+        # the draw claim and the status under the board (they wrap there): the record
+        # and the panels keep the whole height
+        ll.addWidget(self.claim_bar)
+        ll.addWidget(self.status)
 
         # -- wiring --------------------------------------------------------------
         bc.modeChanged.connect(self._mode_changed)
@@ -182,6 +193,9 @@ class BoardWorkspace(Workspace):
         bc.gap.questionChanged.connect(
             lambda _q: QTimer.singleShot(0, self._make_room_for_panel))
         self.panels.currentChanged.connect(lambda _i: self._make_room_for_panel())
+        # the clock questions shown make the Check tab wider
+        self.check_panel.clocks.toggle.toggled.connect(
+            lambda _on: QTimer.singleShot(0, self._make_room_for_panel))
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
             bc.rulingsRequested.connect(controller.rulingsRequested)
         if bc.files.recover():
@@ -200,30 +214,32 @@ class BoardWorkspace(Workspace):
             self.on_edition(controller.edition_id or "")
 
     def _make_room_for_panel(self) -> None:
-        """Give the tab shown the height it needs (the Gap panel is the tallest), taken
-        from the record panel down to what that needs, so nothing is cut off at 700 px."""
-        page = self.panels.currentWidget()
-        inner = page.widget() if isinstance(page, QScrollArea) else page
-        if inner is None:
+        """The board column gives up its width first: the record and the panels get
+        what they need (at least RECORD_LEAST + PANELS_LEAST), the board the rest, no
+        wider than the board column is high (a square board leaves the rest empty)."""
+        # the move list's two columns of moves "10x14" grow with the font
+        record_least = max(RECORD_LEAST, self.move_list.fontMetrics().horizontalAdvance("0") * 26)
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if len(sizes) != 2 or total <= 0:
             return
-        sizes = self.right_splitter.sizes()
-        if len(sizes) != 2 or sum(sizes) <= 0:
-            return
-        # the tab bar and frames: what the tab widget takes beyond its page's viewport
-        viewport = page.viewport().height() if isinstance(page, QScrollArea) else page.height()
-        overhead = max(self.panels.height() - viewport,
-                       self.panels.tabBar().sizeHint().height() + 6)
-        width = page.viewport().width() if isinstance(page, QScrollArea) else page.width()
-        # wrapped text (the gap's explanation) needs its height at the width it has
-        wanted = (inner.heightForWidth(width) if inner.hasHeightForWidth()
-                  else inner.sizeHint().height())
-        need = max(inner.minimumSizeHint().height(), wanted) + overhead + 2
-        if sizes[1] >= need:
-            return
-        spare = sizes[0] - self.record_panel.minimumSizeHint().height()
-        grow = min(need - sizes[1], max(0, spare))
-        if grow > 0:
-            self.right_splitter.setSizes([sizes[0] - grow, sizes[1] + grow])
+        # the panels' least widths grow with the font (1.25x: no sideways scrolling)
+        pages = [self.panels.widget(i) for i in range(self.panels.count())]
+        inner = [w for p in pages if isinstance(p, QScrollArea) and (w := p.widget()) is not None]
+        panels = max([PANELS_LEAST, *(w.minimumSizeHint().width() + 4 for w in inner)])
+        setup = self.setup_panel.minimumSizeHint().width() + 4
+        need = max(record_least + panels, setup, self.right_stack.minimumSizeHint().width())
+        board = max(BOARD_LEAST, min(total - need, self.left_column.height() + 8))
+        if board != sizes[0]:
+            self.splitter.setSizes([board, total - board])
+        inner_sizes = self.right_splitter.sizes()
+        right = sum(inner_sizes)
+        if len(inner_sizes) == 2 and right > 0 and inner_sizes[1] < panels:
+            record = max(record_least, right - panels)
+            self.right_splitter.setSizes([record, right - record])
+        elif len(inner_sizes) == 2 and board < self.left_column.height() + 8 \
+                and inner_sizes[0] > record_least:  # a short window: the room to the panels
+            self.right_splitter.setSizes([record_least, right - record_least])
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
@@ -315,12 +331,19 @@ class BoardWorkspace(Workspace):
     def show_status(self, text: str) -> None:
         """On the board's own status line; the window's status bar only while the
         Board is not shown (it said the same twice, cut off at 1024 px)."""
+        self._status_text = text
+        # it wraps under the board; a word wider than the column (a file name) is
+        # whole in its tooltip and in View > Recent Status Messages (issue 33)
         self.status.setText(text)
+        self.status.setToolTip(plain_tip(text) if text else "")
+        log = getattr(self.window(), "status_log", None)
+        if log is not None and text:
+            log.add(text)
         if not self.isVisible():
             self.controller.statusMessage.emit(text)
 
     def status_text(self) -> str:
-        return self.status.text()
+        return getattr(self, "_status_text", "")
 
     def _square_clicked(self, square: int, button: int) -> None:
         right = button == int(Qt.MouseButton.RightButton.value)
@@ -551,12 +574,12 @@ class BoardWorkspace(Workspace):
         self.board_controller.counts.set_rules(rules, title, edition_id or None, library)
 
     def save_state(self, settings: QSettings) -> None:
-        self.save_layout(settings, splitter=self.splitter, right=self.right_splitter)
+        self.save_layout(settings, columns=self.splitter, record=self.right_splitter)
         settings.setValue(self.key("flipped"), self.board.is_flipped())
         settings.setValue(self.key("numbers"), self.board.shows_numbers())
 
     def restore_state(self, settings: QSettings) -> None:
-        self.restore_layout(settings, splitter=self.splitter, right=self.right_splitter)
+        self.restore_layout(settings, columns=self.splitter, record=self.right_splitter)
         self.board.set_flipped(bool(settings.value(self.key("flipped"), False, type=bool)))
         numbers = bool(settings.value(self.key("numbers"), False, type=bool))
         self.numbers_action.setChecked(numbers)

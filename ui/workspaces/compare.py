@@ -237,6 +237,9 @@ class CompareWorkspace(Workspace):
             column.browser.verticalScrollBar().valueChanged.connect(
                 lambda value, c=column: self._sync_scroll(c, value))
             self.strip_layout.addWidget(column)
+            # made after the controls above them, the columns come after them by Tab
+            QWidget.setTabOrder(self.columns[-1].browser if self.columns else self.next_button,
+                                column.browser)
             self.columns.append(column)
         self.first_paged = 0
         self._show_page()

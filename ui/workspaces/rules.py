@@ -44,6 +44,9 @@ class RulesWorkspace(Workspace):
         self.topics.setModel(self.topic_model)
         self.topics.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.topics.setAccessibleName("Topics")
+        # no sideways scrolling (issue 33): a long title elided, whole in its tooltip
+        self.topics.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.topics.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.side = QTabWidget()
         self.side.addTab(self.tree, "Rule&books")
         self.side.addTab(self.topics, "To&pics")

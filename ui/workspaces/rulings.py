@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFileDialog, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from rulesbook import Library
@@ -131,6 +132,26 @@ class RulingsWorkspace(Workspace):
         self.chooser.select(incident_id)
         self.facts_form.set_incident(self.rulings.incident)
         self.facts_form.set_facts(self.rulings.facts)
+        QTimer.singleShot(0, self._fit_facts)  # once the new questions are laid out
+
+    def _fit_facts(self) -> None:
+        """The facts form as tall as its questions need (so none is scrolled to at
+        1024x700), taken from the incident list down to six of its rows (issue 33)."""
+        sizes = self.left.sizes()
+        total = sum(sizes)
+        if len(sizes) != 2 or total <= 0:
+            return
+        rows = self.chooser.list.sizeHintForRow(0) if self.chooser.list.count() else 16
+        least = sizes[0] - self.chooser.list.height() + \
+            6 * max(rows, 1) + 2 * self.chooser.list.frameWidth()
+        need = self.facts_form.height_needed()
+        facts = max(min(need, total - least), 80)
+        if facts > 0 and facts != sizes[1]:
+            self.left.setSizes([total - facts, facts])
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._fit_facts()
 
     def _results(self, suggestions: Suggestions | None, comparison: Comparison | None) -> None:
         library = self.rulings.library

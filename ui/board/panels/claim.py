@@ -7,7 +7,7 @@ import re
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QWidget
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from rulesbook.draughts import CountState
 
@@ -24,7 +24,8 @@ class DrawClaimBar(QWidget):
     def __init__(self, bc: BoardController, owner: QWidget):
         super().__init__()
         self._bc = bc
-        lay = QHBoxLayout(self)
+        # the claim above its button: under the board the column is narrow (issue 33)
+        lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 0, 4, 0)
         self.label = QLabel()
         self.label.setObjectName("board-draw-claim")
@@ -43,8 +44,8 @@ class DrawClaimBar(QWidget):
         self.action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.action.triggered.connect(lambda _checked=False: self.request())
         owner.addAction(self.action)
-        lay.addWidget(self.label, 1)
-        lay.addWidget(self.button)
+        lay.addWidget(self.label)
+        lay.addWidget(self.button, 0, Qt.AlignmentFlag.AlignRight)
         bc.changed.connect(self.refresh)
         bc.modeChanged.connect(lambda _mode: self.refresh())
         self.refresh()

@@ -1,7 +1,7 @@
 """Small widgets the board's panels share."""
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, QSize
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QFrame, QScrollArea, QTextBrowser, QWidget
 
@@ -11,6 +11,9 @@ __all__ = ["CompactBrowser", "scrolled", "plain_text"]
 class CompactBrowser(QTextBrowser):
     """A text browser that asks for little height (it still stretches into the room
     there is), so that a panel in a scroll area does not scroll for its sake."""
+
+    def focusNextPrevChild(self, next_child: bool) -> bool:  # noqa: N802 - Qt API
+        return QWidget.focusNextPrevChild(self, next_child)  # Tab leaves (issue 33)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
         hint = super().sizeHint()
@@ -30,6 +33,8 @@ class FitScrollArea(QScrollArea):
         self.setWidgetResizable(False)
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setMinimumSize(60, 40)
+        # the panel's controls take the focus, not the scroll area (a Tab stop more)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         widget.installEventFilter(self)
 
     def fit(self) -> None:
@@ -41,7 +46,9 @@ class FitScrollArea(QScrollArea):
         width = max(size.width(), least.width())
         height = max(size.height(), least.height())
         if widget.hasHeightForWidth():
-            height = max(height, min(widget.heightForWidth(width), least.height()))
+            # wrapped labels need their height at this width: less squeezed their
+            # rows into each other (the Counts tab's rows overlapped: issue 33)
+            height = max(height, widget.heightForWidth(width))
         widget.resize(width, height)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API

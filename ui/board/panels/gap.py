@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QStackedWidget,
     QToolButton,
@@ -36,6 +38,8 @@ __all__ = ["GapPanel"]
 #: the most lines the answer above the list asks for (the rest: its tooltip)
 EXPLANATION_LINES = 4
 LIST_LEAST_HEIGHT = 60
+#: the rows of the list of sequences in sight at 1024x700 (issue 33)
+LIST_ROWS = 6
 
 
 class GapPanel(QWidget):
@@ -101,7 +105,15 @@ class GapPanel(QWidget):
         self.explanation.setWordWrap(True)
         self.explanation.setTextFormat(Qt.TextFormat.PlainText)
         self.explanation.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        lay.addWidget(self.explanation)
+        # the answer wraps in a scrollable place of at most EXPLANATION_LINES lines,
+        # its key sentence first (issue 33: a long answer took half the panel)
+        self.explanation_area = QScrollArea()
+        self.explanation_area.setWidget(self.explanation)
+        self.explanation_area.setWidgetResizable(True)
+        self.explanation_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.explanation_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.explanation_area.setFixedHeight(0)
+        lay.addWidget(self.explanation_area)
         self.interview = InterviewBox(bc, self._answered)
         lay.addWidget(self.interview)
         self.list = QListWidget()
@@ -114,6 +126,9 @@ class GapPanel(QWidget):
             lambda _i: self._row_changed(self.list.currentRow()))
         self.list.installEventFilter(self)
         self.list.setMinimumHeight(LIST_LEAST_HEIGHT)
+        # no sideways scrolling (issue 33): a long sequence is elided, its tooltip whole
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree = SequenceTree()
         self.tree.setMinimumHeight(LIST_LEAST_HEIGHT)
         # the sequences listed (to preview and adopt) or as a tree of choices
@@ -167,7 +182,7 @@ class GapPanel(QWidget):
         self.tree_button.setChecked(False)
         self.tree_button.setEnabled(False)
         self.explanation.setText("Searching…")
-        self.explanation.setMinimumHeight(0)
+        self._fit_explanation()
         self.progress.setRange(0, 0)  # busy: no estimate yet
         self.progress.setFormat("")
         self.show_target()
@@ -183,6 +198,7 @@ class GapPanel(QWidget):
             self.progress.setValue(shown.percent)
             self.progress.setFormat("%p%")
         self.explanation.setText(f"Searching… {shown.text()}")
+        self._fit_explanation()
         self.progress.setToolTip(shown.text())
 
     def _finished(self, result: Any) -> None:
@@ -200,7 +216,7 @@ class GapPanel(QWidget):
         self.list.clear()
         for i, texts in enumerate(result.texts, 1):
             item = QListWidgetItem(f"{i}. " + " ".join(texts))
-            item.setToolTip(plain_tip(" ".join(texts)))
+            item.setToolTip(plain_tip(item.text()))  # elided in the list: all of it here
             self.list.addItem(item)
         if result.texts:
             self.list.setCurrentRow(0)
@@ -221,21 +237,27 @@ class GapPanel(QWidget):
         label = self.explanation
         label.setText(text)
         label.setToolTip(plain_tip(text) if text else "")
-        width = label.width() if label.width() > 50 else max(self.width() - 20, 200)
+        self._fit_explanation()
+
+    def _fit_explanation(self) -> None:
+        label, area = self.explanation, self.explanation_area
+        width = area.viewport().width() if area.width() > 50 else max(self.width() - 20, 200)
         line = label.fontMetrics().lineSpacing()
-        label.setMinimumHeight(min(label.heightForWidth(width), EXPLANATION_LINES * line)
-                               if text else 0)
+        need = label.heightForWidth(width) if label.text() else 0
+        area.setFixedHeight(min(need, EXPLANATION_LINES * line + 4))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        self._fit_explanation()
 
     def _fit_list(self) -> None:
         """A list of one or two sequences asks for no more than their rows: the
         room goes to the sequence's moves under it (issue 21: cut off at 1024x700)."""
         lst = self.list
-        # one row while the players are asked (the question takes the room)
-        rows = max(1, min(lst.count(), 1 if self._bc.gap.question() is not None else 3))
+        # up to LIST_ROWS rows in sight, also while the players are asked (issue 33)
+        rows = max(1, min(lst.count(), LIST_ROWS))
         row = lst.sizeHintForRow(0) if lst.count() else lst.fontMetrics().lineSpacing()
-        need = (rows * max(row, 1) + 2 * lst.frameWidth()
-                + lst.horizontalScrollBar().sizeHint().height())
-        lst.setMinimumHeight(min(LIST_LEAST_HEIGHT, need))
+        lst.setMinimumHeight(rows * max(row, 1) + 2 * lst.frameWidth())
         self.tree.setMinimumHeight(lst.minimumHeight())  # the two share the place
 
     def _failed(self, message: str) -> None:

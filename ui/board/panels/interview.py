@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
+    QWidget,
 )
 
 from rulesbook.draughts.notation import count_text
@@ -96,6 +97,13 @@ class InterviewBox(QFrame):
         self.show_question(None)
 
     def _set_buttons(self, question: Any) -> None:
+        # the answers come in the Tab order where they are shown: before "n more"
+        # (made later than the rest, they were last in it: issue 33)
+        before: QWidget | None = self.more_answers.previousInFocusChain()
+        while before is not None and before is not self.more_answers and (
+                before in self.answer_buttons
+                or not before.focusPolicy() & Qt.FocusPolicy.TabFocus):
+            before = before.previousInFocusChain()
         for button in self.answer_buttons:
             self._buttons_row.removeWidget(button)
             button.deleteLater()
@@ -115,6 +123,10 @@ class InterviewBox(QFrame):
             button.clicked.connect(lambda _c=False, i=n: self._answer(i))
             self._buttons_row.insertWidget(n, button)
             self.answer_buttons.append(button)
+        if before is not None:
+            for first, then in zip([before, *self.answer_buttons], self.answer_buttons,
+                                   strict=False):
+                QWidget.setTabOrder(first, then)
         if self.more_answers.count():
             self.more_answers.insertItem(0, f"{self.more_answers.count()} more", -1)
             self.more_answers.setCurrentIndex(0)

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QToolButton,
     QVBoxLayout,
+    QWidget,
 )
 
 from rulesbook.draughts import Color, Piece
@@ -185,8 +186,8 @@ class SetupPalette(QFrame):
         self.clear_button.clicked.connect(lambda: setup.clear())
         self.start_button = QPushButton("Start Position")
         self.start_button.clicked.connect(lambda: setup.start_position())
-        grid.addWidget(self.clear_button, 0, 0)
-        grid.addWidget(self.start_button, 0, 1)
+        grid.addWidget(self.clear_button, 2, 0)
+        grid.addWidget(self.start_button, 2, 1)
         self.turn_group = QButtonGroup(self)
         self.turn_buttons: dict[Color, QPushButton] = {}
         for col, colour in enumerate((Color.BLACK, Color.WHITE)):
@@ -196,20 +197,26 @@ class SetupPalette(QFrame):
             turn.clicked.connect(lambda _c=False, c=colour: setup.set_turn(c))
             self.turn_group.addButton(turn)
             self.turn_buttons[colour] = turn
-            grid.addWidget(turn, 1, col)
+            grid.addWidget(turn, 3, col)
         self.fen_edit = QLineEdit()
         self.fen_edit.setAccessibleName("FEN")
         self.fen_edit.setMaxLength(2000)
         self.fen_edit.setPlaceholderText("FEN, e.g. B:W21-32:B1-12 (Enter to set up)")
         self.fen_edit.returnPressed.connect(lambda: self._set_fen(self.fen_edit.text()))
-        grid.addWidget(self.fen_edit, 2, 0, 1, 2)
+        grid.addWidget(self.fen_edit, 0, 0, 1, 2)
         self.paste_fen_button = QPushButton("Paste FEN")
         self.paste_fen_button.setToolTip("Set up the FEN on the clipboard (Ctrl+V)")
         self.paste_fen_button.clicked.connect(lambda: self.paste_fen())
         self.copy_fen_button = QPushButton("Copy FEN")
-        grid.addWidget(self.paste_fen_button, 3, 0)
-        grid.addWidget(self.copy_fen_button, 3, 1)
+        grid.addWidget(self.paste_fen_button, 1, 0)
+        grid.addWidget(self.copy_fen_button, 1, 1)
         column.addLayout(grid)
+        # the FEN first under the tools, and so in the Tab order: two Tabs from the
+        # board (issue 33: it took six)
+        chain = [self.fen_edit, self.paste_fen_button, self.copy_fen_button,
+                 self.clear_button, self.start_button, *self.turn_buttons.values()]
+        for first, then in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(first, then)
         self.sanity_label = QLabel()
         self.sanity_label.setObjectName("sanity")
         self.sanity_label.setWordWrap(True)

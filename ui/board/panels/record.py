@@ -42,6 +42,9 @@ class CommentView(QTextBrowser):
         bc.changed.connect(self.refresh)
         bc.recordChanged.connect(self.refresh)
 
+    def focusNextPrevChild(self, next_child: bool) -> bool:  # noqa: N802 - Qt API
+        return QWidget.focusNextPrevChild(self, next_child)  # Tab leaves (issue 33)
+
     def refresh(self) -> None:
         self.setHtml(comment_html(self._bc.record, self._bc.ply))
 
