@@ -1,43 +1,17 @@
 """Issue 33 Must 5, titles and labels say what is on screen (real widgets,
 offscreen): the record's title follows a set-up start and a new record; the Gap
-tab numbers the ply its search starts from as the caption under the board does.
-
-The file without player tags is made here as the ACF archive writes its games
-(an Event per game, a comment, no White/Black): its moves are the OCA
-collection's (tests/data/corpus), the comments and events invented."""
+tab numbers the ply its search starts from as the caption under the board does."""
 from __future__ import annotations
 
-from pathlib import Path
-
-from rulesbook.reconstruct import import_record, replay, split_games
+from rulesbook.reconstruct import import_record, replay
 from tests.datapaths import CORPUS
+from tests.ui.archive import write_archive
 from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
     board_workspace,
     private_autosave_dir,
 )
 
 OCA = CORPUS / "english-oca-2.0.pdn"
-
-
-def archive_text(games: int = 12) -> str:
-    """``games`` OCA games as a file without player tags: ``[Event "ACF archive game
-    N"]``, the result, a comment before the moves."""
-    text = OCA.read_text(encoding="utf-8")
-    out = []
-    for chunk in split_games(text)[:games]:
-        record = import_record(text, chunk.index, None).record
-        n = chunk.index + 1
-        moves = " ".join(m.text for m in record.moves)
-        out.append(f'[Event "ACF archive game {n}"]\n[Result "{record.result}"]\n'
-                   f"{{Played at {chunk.tags.get('Site', 'somewhere')}; scored by hand}} "
-                   f"{moves} {record.result}\n")
-    return "\n".join(out)
-
-
-def write_archive(folder: Path, games: int = 12) -> Path:
-    path = folder / "acf-archive.pdn"
-    path.write_text(archive_text(games), encoding="utf-8")
-    return path
 
 
 def test_start_record_from_here_and_new_retitle_the_record(qtbot, ws, tmp_path):
