@@ -143,3 +143,32 @@ def test_the_record_moves_played_again_and_a_typed_record_are_not_asked_about(qt
     assert not asked
     assert texts(ws) == moves[:4] + [moves[AT + 4]]
     assert "replacing 6 later moves (Ctrl+Z to undo)" in ws.status_text()
+
+
+def test_adopting_a_gap_sequence_over_later_moves_of_an_opened_record_asks(qtbot, ws):
+    """A pasted record whose ply 3 cannot be put on the board (from an empty square)
+    and two later moves: adopting the gap's sequence would drop those three moves."""
+    from rulesbook.draughts import Position
+
+    written = "11-15 23-19 13-17 22-17 9-13"  # 13 is empty at ply 3: the board stops
+    assert ws.import_text(f'[GameType "23"]\n{written} *\n')
+    bc = ws.board_controller
+    assert bc.opened and bc.available_plies == 2 and len(bc.moves) == 5
+    target = Position.start("pool")
+    for text in "11-15 23-19 8-11 22-17".split():
+        target = target.play(text)
+    assert bc.gap.mark_board_now(target)
+    ws.gap_plies.setValue(2)
+    with qtbot.waitSignal(bc.gap.finished, timeout=20000) as blocker:
+        ws.start_gap()
+    assert blocker.args[0].texts
+    ws.gap_list.setCurrentRow(0)
+    seen = answer_with(qtbot, "Cancel")
+    assert not ws.adopt_selected()
+    assert seen and "3 moves" in seen[0][0]
+    assert texts(ws) == written.split()
+    seen = answer_with(qtbot, "Replace")
+    assert ws.adopt_selected()
+    assert seen and texts(ws) == "11-15 23-19 8-11 22-17".split()
+    ws.undo_action.trigger()
+    assert texts(ws) == written.split()

@@ -207,12 +207,23 @@ class RecordEditing(BoardPart):
             return
         board.annotate(board.record.with_comment(ply, text))
 
-    def adopt(self, at: int, moves: Iterable[RecordMove]) -> None:
+    def adopt(self, at: int, moves: Iterable[RecordMove]) -> str:
         """The record up to ply ``at`` followed by ``moves`` (a gap sequence adopted);
-        the board now is reached, so it is no longer marked."""
+        the board now is reached, so it is no longer marked. Later moves of an opened
+        record are replaced only when the user says so (:attr:`confirm_splice`);
+        returns the answer: "replace" (adopted), "variation" or "cancel"."""
         board = self._board
-        spliced = board.record.spliced(at, moves)
-        board.commit(board.session.replace(record=spliced, target=None), len(spliced.moves))
+        moves = tuple(moves)
+        answer = self._splice_answer(at)
+        if answer == "variation":
+            self._as_variation(at, moves)
+        elif answer == "cancel":
+            self.statusMessage.emit(self._kept_text(at))
+        else:
+            spliced = board.record.spliced(at, moves)
+            board.commit(board.session.replace(record=spliced, target=None),
+                         len(spliced.moves))
+        return answer
 
     # ------------------------------------------------------------------ new records
     def new_record(self, record: GameRecord, fresh: bool = False,

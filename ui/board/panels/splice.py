@@ -1,6 +1,7 @@
-"""The question before moves entered at an earlier ply of a record that was opened
-(a file, a paste, a case) would replace its later moves: Replace / Insert as a
-variation / Cancel (issue 33: nothing lost without asking)."""
+"""The question before moves entered (typed, played, a gap sequence adopted) at
+an earlier ply of a record that was opened (a file, a paste, a case) would
+replace its later moves: Replace / Insert as a variation / Cancel (issue 33:
+nothing lost without asking)."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QWidget
@@ -26,7 +27,8 @@ def ask_splice(parent: QWidget | None, bc: BoardController, at: int, later: int)
     where = f"ply {at + 1} ({record.ply_prefix(at + 1, dots='...')} {nxt.text})"
     return ask(parent, "Replace later moves?",
                f"The record has {count_text(later, 'move')} from {where} on; "
-               f"the move entered at ply {at} would replace {'it' if later == 1 else 'them'}.",
+               f"the moves entered at ply {at} (typed, played or a gap sequence adopted) "
+               f"would replace {'it' if later == 1 else 'them'}.",
                SPLICE_CHOICES, icon=Icon.Warning, default="variation",
                informative="Replace: the later moves go (Ctrl+Z brings them back). "
                            f"Insert as a variation: the record keeps them and the new "
