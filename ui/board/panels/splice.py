@@ -29,7 +29,7 @@ def ask_splice(parent: QWidget | None, bc: BoardController, at: int, later: int)
                f"The record has {count_text(later, 'move')} from {where} on; "
                f"the moves entered at ply {at} (typed, played or a gap sequence adopted) "
                f"would replace {'it' if later == 1 else 'them'}.",
-               SPLICE_CHOICES, icon=Icon.Warning, default="variation",
+               SPLICE_CHOICES, icon=Icon.Question, default="variation",
                informative="Replace: the later moves go (Ctrl+Z brings them back). "
                            f"Insert as a variation: the record keeps them and the new "
                            f"moves are kept as a variation of ply {at + 1}. "
