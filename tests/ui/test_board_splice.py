@@ -106,13 +106,14 @@ def test_replace_replaces_and_ctrl_z_restores(qtbot, ws):
 def test_insert_as_a_variation_keeps_the_later_moves(qtbot, ws):
     moves, other = opened(ws)
     seen = answer_with(qtbot, "Insert as a variation")
-    type_move(qtbot, ws, other)
+    type_move(qtbot, ws, f"{other} {{a try}}")
     assert seen
     bc = ws.board_controller
     assert texts(ws) == moves
-    assert bc.moves[AT].variations == (other,)
+    assert bc.moves[AT].variations == (f"{other} {{a try}}",)  # its comment too
     # the variation is in the PDN written, numbered as the move it stands for
-    assert re.search(rf"\({bc.record.ply_prefix(AT + 1)} {other}\)", bc.export.pdn())
+    assert re.search(rf"\({bc.record.ply_prefix(AT + 1)} {other} {{ ?a try ?}}\)",
+                     bc.export.pdn()), bc.export.pdn()
     assert bc.opened  # a second move entered there is asked about again
 
 

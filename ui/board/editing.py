@@ -52,14 +52,18 @@ class RecordEditing(BoardPart):
         answer = self.confirm_splice(at, later)
         return answer if answer in SPLICE_ANSWERS else "cancel"
 
-    def _as_variation(self, at: int, moves: Iterable[RecordMove]) -> int:
+    def _as_variation(self, at: int, moves: Iterable[RecordMove], before: str = "") -> int:
         """``moves`` entered at ply ``at`` kept as a variation of move ``at + 1`` (the
-        later moves stand); one undo step; returns how many moves it has."""
+        later moves stand), with the comments typed (``before``: the one typed before
+        the first move); one undo step; returns how many moves it has."""
         board = self._board
+        moves = tuple(moves)
         texts = [m.text for m in moves]
+        line = " ".join(([f"{{{before}}}"] if before else []) + [
+            m.text + (f" {{{m.comment}}}" if m.comment else "") for m in moves])
         old = board.moves[at]
         moves_now = list(board.moves)
-        moves_now[at] = dataclasses.replace(old, variations=old.variations + (" ".join(texts),))
+        moves_now[at] = dataclasses.replace(old, variations=old.variations + (line,))
         self._commit(board.record.with_moves(moves_now), at)
         self.statusMessage.emit(
             f"Kept the {count_text(len(board.moves) - at, 'later move')}; "
@@ -98,7 +102,7 @@ class RecordEditing(BoardPart):
             self.statusMessage.emit(self._kept_text(at))
             return dataclasses.replace(entry, moves=())  # the text stays in the entry
         if answer == "variation":
-            self._as_variation(at, written)
+            self._as_variation(at, written, before)
             return entry
         replaced = len(board.moves) - at
         record = board.record.spliced(at, written)
