@@ -9,7 +9,9 @@ Contracts (stable, scripts rely on them):
   "move_number", "side", "move", "reason", "incident", "message",
   "legal_moves", "fen_before"}`` (``ply`` counts from 1 for the first move
   of the game); ``illegal`` lists every illegal move found (one at most
-  without ``--let-stand``).  Record errors (syntax, a bad FEN) go to stderr
+  without ``--let-stand``); ``final_fen`` is the position after the last legal
+  move replayed (with ``--let-stand``, illegal moves before it standing as
+  played).  Record errors (syntax, a bad FEN) go to stderr
   as ``FILE:line:col: message``.  Exit 0 when every move was legal, 1 when
   an illegal move or a record error was found, 2 when the input could not
   be used.
@@ -50,7 +52,7 @@ from .common import fail, game_file, int_range
 from .progress import GapProgress
 
 if TYPE_CHECKING:
-    from rulesbook.reconstruct import Record
+    from rulesbook.reconstruct import Record, Replay
     from rulesbook.reconstruct.gap import CancelToken
 
 #: The exit code after Ctrl+C (128 + SIGINT), as shells use.
@@ -112,20 +114,28 @@ def _error(command: str, message: str) -> int:
 
 
 def _game_report(number: int, record: Record, let_stand: bool
-                 ) -> tuple[dict[str, Any], bool]:
+                 ) -> tuple[dict[str, Any], bool, Replay | None]:
+    """The game's JSON object, whether every move was legal, and its replay (None
+    when nothing could be replayed)."""
     from rulesbook.reconstruct import no_move_problem, replay
 
     result: dict[str, Any] = {"game": number, "tags": dict(record.tags), "plies": len(record.moves),
               "first_illegal": None, "illegal": [], "final_fen": None,
               "result": record.result}
     if record.start is None or no_move_problem(record) is not None:
-        return result, False
+        return result, False, None
     outcome = replay(record, let_stand=let_stand)
     result["first_illegal"] = (outcome.first_illegal.to_dict()
                                if outcome.first_illegal is not None else None)
     result["illegal"] = [m.to_dict() for m in outcome.illegal]
-    result["final_fen"] = outcome.final.fen()
-    return result, outcome.ok
+    result["final_fen"] = outcome.positions[last_legal_ply(outcome)].fen()
+    return result, outcome.ok, outcome
+
+
+def last_legal_ply(outcome: Replay) -> int:
+    """The ply of the last legal move replayed (0: none was legal)."""
+    return next((ply for ply in range(len(outcome.played), 0, -1)
+                 if outcome.played[ply - 1] is not None), 0)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -151,14 +161,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 unusable = no_move_problem(record)  # the app's import check
                 for problem in record.problems + ((unusable,) if unusable else ()):
                     print(f"{args.file}: game {number}: {problem}", file=sys.stderr)
-                report, ok = _game_report(number, record, args.let_stand)
+                report, ok, outcome = _game_report(number, record, args.let_stand)
                 bad = bad or not ok or bool(record.problems)
                 if args.json:
                     sys.stdout.write(",\n" if opened else "[\n")
                     sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False))
                     opened = True
                 else:
-                    _print_report(report, record)
+                    _print_report(report, record, outcome)
                 if args.game is not None:
                     break
     except (RulesbookError, ValueError) as exc:  # limits, decoding, no game, unreadable
@@ -173,7 +183,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
-def _print_report(report: dict[str, Any], record: Record) -> None:
+def _print_report(report: dict[str, Any], record: Record, outcome: Replay | None) -> None:
     tags = report["tags"]
     from rulesbook.textio import visible_controls
 
@@ -197,7 +207,32 @@ def _print_report(report: dict[str, Any], record: Record) -> None:
         print(f"    reason: {item['reason']} (incident {item['incident']})")
         print(f"    legal moves were: {', '.join(item['legal_moves']) or 'none'}")
         print(f"    position before: {item['fen_before']}")
-    print(f"  final position: {report['final_fen']}")
+    assert outcome is not None  # replayed: no_move_problem is None
+    print(f"  final position ({_final_words(outcome, record)}): {report['final_fen']}")
+    if len(outcome.positions) - 1 > last_legal_ply(outcome):
+        print(f"  after every move replayed, the illegal ones standing as played "
+              f"(ply {len(outcome.positions) - 1}): {outcome.final.fen()}")
+
+
+def _final_words(outcome: Replay, record: Record) -> str:
+    """Which ply the final position follows: ``after ply 6, 3... 19-15, the last legal
+    move; the replay stopped at ply 7``."""
+    from rulesbook.reconstruct import move_number
+
+    ply = last_legal_ply(outcome)
+    if ply == 0:
+        words = "the start: no legal move was replayed"
+    else:
+        from rulesbook.textio import shorten
+
+        number = move_number(outcome.start, ply)
+        mover = outcome.positions[ply - 1].turn
+        dots = "." if mover is outcome.start.variant.first_player else "..."
+        words = f"after ply {ply}, {number}{dots} {shorten(outcome.moves[ply - 1])}, " + \
+            ("the last move" if ply == len(outcome.moves) else "the last legal move")
+    if len(outcome.positions) - 1 < len(outcome.moves):
+        words += f"; the replay stopped at ply {len(outcome.positions)}"
+    return words
 
 
 def cmd_reconstruct(args: argparse.Namespace) -> int:

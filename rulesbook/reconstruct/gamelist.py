@@ -16,8 +16,8 @@ import enum
 import io
 import os
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from rulesbook.draughts.pdn import build_game
 from rulesbook.draughts.pdn_model import PdnError
@@ -26,7 +26,8 @@ from rulesbook.draughts.pdn_variant import guess_variant
 from rulesbook.reconstruct.importing import GameChunk, split_games
 from rulesbook.textio import shorten, visible_controls
 
-__all__ = ["Column", "GameListEntry", "game_list", "filter_games", "sort_games",
+__all__ = ["Column", "GameListEntry", "game_list", "filter_games", "sort_games", "columns_of",
+           "opening", "PLAYER_COLUMNS", "MOVES_COLUMNS",
            "record_defect", "defect_of", "scan_defects", "yield_to_others", "split_games"]
 
 #: the longest cell shown (a tag may be 10,000 characters)
@@ -36,7 +37,8 @@ BACKGROUND_NICE = 10
 
 
 class Column(enum.IntEnum):
-    """The columns of the list, in order; ``tag`` is the PDN tag each shows."""
+    """The columns of the list, in order; ``tag`` is the PDN tag each shows (the
+    first moves and the game's comment are read from the moves text)."""
 
     WHITE = 0
     BLACK = 1
@@ -44,6 +46,8 @@ class Column(enum.IntEnum):
     DATE = 3
     ROUND = 4
     RESULT = 5
+    MOVES = 6
+    COMMENT = 7
 
     @property
     def tag(self) -> str:
@@ -51,20 +55,47 @@ class Column(enum.IntEnum):
 
     @property
     def title(self) -> str:
-        return self.tag
+        return "First moves" if self is Column.MOVES else self.tag
+
+    @property
+    def key(self) -> str:
+        """The word before ``:`` that filters by this column (``result:1-0``)."""
+        return self.name.lower()
+
+
+#: the columns shown for a file with players, and for one without (the ACF archive
+#: writes no White/Black tags): then the first moves and the comment say which game
+PLAYER_COLUMNS = (Column.WHITE, Column.BLACK, Column.EVENT, Column.DATE, Column.ROUND,
+                  Column.RESULT)
+MOVES_COLUMNS = (Column.MOVES, Column.COMMENT, Column.EVENT, Column.DATE, Column.ROUND,
+                 Column.RESULT)
+#: the columns a free word of the filter looks in (with the game's number): the
+#: ones a user means, not the result's digits ("1" is not in "0-1": ``result:0-1``)
+WORD_COLUMNS = frozenset({Column.WHITE, Column.BLACK, Column.EVENT, Column.DATE,
+                          Column.ROUND})
+#: the first moves shown (plies) and how much of the moves text is read for them
+OPENING_PLIES = 6
+MOVETEXT_CHARS = 600
 
 
 @dataclass(frozen=True)
 class GameListEntry:
     """One game of the list: its number in the file (0-based ``index``), the
-    tags shown (unknown ones ``""``) and the record's defect, ``""`` when none is
+    cells of every :class:`Column` (unknown ones ``""``), the other tags
+    (casefolded: ``site:`` filters them) and the record's defect, ``""`` when none is
     known (see :func:`record_defect`)."""
 
     index: int
     cells: tuple[str, ...]
-    haystack: str
+    tags: Mapping[str, str] = field(default_factory=dict, compare=False)
     first_line: int = 1
     defect: str = ""
+    #: what a free word of the filter is looked for in: the columns shown that a
+    #: user means and the game's number, casefolded, one a line (:func:`game_list`)
+    haystack: str = field(default="", compare=False, repr=False)
+    #: the game's text, for the first moves and comment of a file with players
+    #: (worked out only when a ``moves:`` or ``comment:`` filter asks)
+    text: str = field(default="", compare=False, repr=False)
 
     def cell(self, column: Column) -> str:
         return self.cells[column]
@@ -77,35 +108,171 @@ class GameListEntry:
     def black(self) -> str:
         return self.cells[Column.BLACK]
 
+    @property
+    def has_players(self) -> bool:
+        return bool(self.cells[Column.WHITE] or self.cells[Column.BLACK])
+
     def with_defect(self, defect: str) -> GameListEntry:
-        return GameListEntry(self.index, self.cells, self.haystack, self.first_line, defect)
+        return replace(self, defect=defect)
+
+    def folded(self, column: Column) -> str:
+        """The cell casefolded (the first moves and comment read when first asked)."""
+        if column >= Column.MOVES and self.text and not any(self.cells[Column.MOVES:]):
+            object.__setattr__(self, "cells", self.cells[:Column.MOVES] + opening(self.text))
+            object.__setattr__(self, "text", "")
+        return self.cells[column].casefold()
 
 
-def _cell(tags: dict[str, str], tag: str) -> str:
+def _cell(tags: Mapping[str, str], tag: str) -> str:
     value = tags.get(tag, "").strip()
     if not value or set(value) <= set("?."):  # "?", "????.??.??": unknown
         return ""
     return shorten(visible_controls(value), CELL_CHARS)
 
 
+#: the tags shown in a column (the others are kept for ``tag:value`` filters)
+_CELL_TAGS = frozenset(column.tag for column in Column if column < Column.MOVES)
+_COMMENT = re.compile(r"\{([^}]*)\}|;([^\n]*)")
+_VARIATION = re.compile(r"\([^()]*\)")
+_MOVE_NUMBER = re.compile(r"^(\d+\.+)(.*)$")
+_RESULTS = frozenset({"*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"})
+
+
+def opening(text: str) -> tuple[str, str]:
+    """The first moves (``1. 11-15 23-19 2. 8-11 …``, :data:`OPENING_PLIES` of them)
+    and the first comment of a game's PDN text, read from the start of its moves
+    text without resolving a move (a cheap look for the list, not the reader's).
+
+    >>> opening('[Event "x"]\\n{Scored by hand} 1. 11-15 23-19 (22-18) 2. 8-11 *')
+    ('1. 11-15 23-19 2. 8-11', 'Scored by hand')
+    """
+    start = text.rfind("]", 0, 4000) + 1  # after the tags (none: from the start)
+    body = text[start:start + MOVETEXT_CHARS]
+    comment = ""
+    found = _COMMENT.search(body)
+    if found is not None:
+        comment = " ".join((found.group(1) or found.group(2) or "").split())
+    elif "{" in body:  # a comment longer than what is read
+        comment = " ".join(body[body.index("{") + 1:].split())
+        body = body[:body.index("{")]
+    body = _VARIATION.sub(" ", _COMMENT.sub(" ", body))
+    if "{" in body:
+        body = body[:body.index("{")]
+    words: list[str] = []
+    plies = 0
+    for word in body.split():
+        number = _MOVE_NUMBER.match(word)
+        if number is not None:
+            words.append(number.group(1))
+            word = number.group(2)
+            if not word:
+                continue
+        if word in _RESULTS or plies >= OPENING_PLIES:
+            break
+        words.append(word)
+        plies += 1
+    while words and words[-1].endswith("."):
+        words.pop()
+    return (shorten(visible_controls(" ".join(words)), CELL_CHARS),
+            shorten(visible_controls(comment), CELL_CHARS))
+
+
 def game_list(chunks: Sequence[GameChunk]) -> list[GameListEntry]:
     """The list's entries of the games ``chunks`` (from :func:`split_games`)."""
+    tagged = [tuple(_cell(chunk.tags, column.tag) for column in Column
+                    if column < Column.MOVES) for chunk in chunks]
+    players = any(cells[Column.WHITE] or cells[Column.BLACK] for cells in tagged)
+    looked = [c for c in (PLAYER_COLUMNS if players else MOVES_COLUMNS)
+              if c in WORD_COLUMNS or c in (Column.MOVES, Column.COMMENT)]
     out = []
-    for chunk in chunks:
-        cells = tuple(_cell(chunk.tags, column.tag) for column in Column)
-        haystack = "\n".join(cells).casefold()
-        out.append(GameListEntry(chunk.index, cells, haystack, chunk.first_line))
+    for chunk, cells in zip(chunks, tagged, strict=True):
+        cells = cells + (("", "") if players else opening(chunk.text))
+        others = {k.casefold(): v.casefold() for k, v in chunk.tags.items()
+                  if k not in _CELL_TAGS}
+        haystack = "\n".join([cells[c] for c in looked] + [str(chunk.index + 1)]).casefold()
+        out.append(GameListEntry(chunk.index, cells, others, chunk.first_line, "", haystack,
+                                 chunk.text if players else ""))
     return out
 
 
+def columns_of(entries: Sequence[GameListEntry]) -> tuple[Column, ...]:
+    """The columns to show: the players' when some game has a White or Black tag,
+    else the first moves and the comment in their place (:data:`MOVES_COLUMNS`)."""
+    return PLAYER_COLUMNS if not entries or any(e.has_players for e in entries) \
+        else MOVES_COLUMNS
+
+
+class _Term:
+    """A word of the filter (:func:`_term`): a substring test first, the pattern
+    only on the texts that have it."""
+
+    def __init__(self, word: str) -> None:
+        self.word = word
+        self.pattern = _term(word)
+
+    def search(self, text: str) -> bool:
+        return self.word in text and self.pattern.search(text) is not None
+
+
+def _term(word: str) -> re.Pattern[str]:
+    """A word of the filter as it must be found: at the start of a word of the
+    text (``tins`` finds Tinsley), and when it ends in a figure, at the end of a
+    number (``1`` finds "Example 1", "Round 1", not 10, 1946 or "0-1")."""
+    tail = r"(?!\d)" if word[-1:].isdigit() else ""
+    return re.compile(r"(?<!\w)" + re.escape(word) + tail)
+
+
+def _parse_query(query: str, keys: frozenset[str]
+                 ) -> tuple[list[_Term], list[tuple[str, _Term]], str]:
+    """The free words, the ``column:value`` filters and the free words as one phrase."""
+    free: list[str] = []
+    scoped: list[tuple[str, _Term]] = []
+    for word in query.casefold().split():
+        key, colon, value = word.partition(":")
+        if colon and key in keys:
+            if value:
+                scoped.append((key, _Term(value)))
+            continue  # "result:" being typed: no filter yet
+        free.append(word)
+    return [_Term(w) for w in free], scoped, " ".join(free)
+
+
+def _field(entry: GameListEntry, key: str) -> str:
+    if key == "game":
+        return str(entry.index + 1)
+    for column in Column:
+        if column.key == key:
+            return entry.folded(column)
+    return entry.tags.get(key, "")
+
+
 def filter_games(entries: Sequence[GameListEntry], query: str) -> list[int]:
-    """The positions in ``entries`` of the games that match ``query``: every word
-    of it is found in some column (case-insensitive); an empty query matches all."""
-    words = query.casefold().split()
-    if not words:
+    """The positions in ``entries`` of the games that match ``query``.
+
+    A free word must be found (case-insensitive, from the start of a word; a
+    number whole) in one of the columns shown that a user means: the players,
+    event, date, round, the first moves and the comment when those are shown,
+    or the game's number; ``column:value`` (``result:1-0``, ``site:ohio``,
+    ``moves:11-15``, ``game:12``, any column or tag) looks in that one only.
+    Every word must match; the games whose free words are found together, as
+    typed, in one column come first ("Example 1" before "Example 10, round 1"),
+    the rest in the file's order. An empty query matches all."""
+    keys = frozenset([c.key for c in Column] + ["game"]
+                     + [k for e in entries[:1000] for k in e.tags])
+    free, scoped, phrase = _parse_query(query, keys)
+    if not free and not scoped:
         return list(range(len(entries)))
-    return [i for i, entry in enumerate(entries)
-            if all(word in entry.haystack for word in words)]
+    together = _Term(phrase) if len(free) > 1 else None
+    first: list[int] = []
+    rest: list[int] = []
+    for i, entry in enumerate(entries):
+        haystack = entry.haystack
+        if not all(t.search(haystack) for t in free):
+            continue
+        if not all(t.search(_field(entry, key)) for key, t in scoped):
+            continue
+        (first if together is not None and together.search(haystack) else rest).append(i)
+    return first + rest
 
 
 _DIGITS = re.compile(r"(\d+)")

@@ -156,3 +156,50 @@ def test_reconstruct_refuses_a_gap_too_long_to_search(capsys):
     # the argument's own range check (200 plies at most) answers first, in one line
     assert err.count("\n") == 1 and "--plies" in err and "give 0 to 200" in err
     assert "Traceback" not in err
+
+
+#: pool: plies 7 (9-13: Black had to capture 10x19) and 8 (24-20: White had to
+#: capture) are illegal; plies 1-6 are legal
+ILLEGAL_AT_THE_END = "11-15 23-19 8-11 22-17 15-18 19-15 9-13 24-20"
+
+
+def legal_prefix_fen(moves: str, plies: int) -> str:
+    """The position after the first ``plies`` moves, played by the engine."""
+    from rulesbook.draughts import Position
+
+    position = Position.start("pool")
+    for text in moves.split()[:plies]:
+        position = position.play(position.parse_move(text))
+    return position.fen()
+
+
+def test_the_final_position_follows_the_last_legal_move(tmp_path, capsys):
+    """Issue 33 Must 5: ``final position`` is the position after the last legal move
+    replayed, with --let-stand too (not after the illegal moves standing as played),
+    and the text says which ply it follows."""
+    path = tmp_path / "moves.txt"
+    path.write_text(ILLEGAL_AT_THE_END + "\n", encoding="utf-8")
+    expected = legal_prefix_fen(ILLEGAL_AT_THE_END, 6)
+    for let_stand in ((), ("--let-stand",)):
+        code, out, _ = run(capsys, "replay", str(path), "--variant", "pool", "--json",
+                           *let_stand)
+        (game,) = json.loads(out)
+        assert code == 1 and game["final_fen"] == expected, let_stand
+        code, out, _ = run(capsys, "replay", str(path), "--variant", "pool", *let_stand)
+        final = next(line for line in out.splitlines() if "final position" in line)
+        assert final.endswith(f": {expected}")
+        assert "(after ply 6, 3... 19-15, the last legal move" in final
+    # with --let-stand the position after every move (the illegal ones as played) too
+    assert "illegal ones standing as played (ply 8)" in out
+    code, out, _ = run(capsys, "replay", str(path), "--variant", "pool")
+    assert "the replay stopped at ply 7" in out
+
+
+def test_a_legal_record_ends_after_its_last_move(tmp_path, capsys):
+    moves = " ".join(ILLEGAL_AT_THE_END.split()[:6])
+    path = tmp_path / "moves.txt"
+    path.write_text(moves + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "replay", str(path), "--variant", "pool")
+    assert code == 0
+    assert f"final position (after ply 6, 3... 19-15, the last move): " \
+           f"{legal_prefix_fen(moves, 6)}" in out

@@ -60,3 +60,40 @@ def test_tinsleys_file_lists_every_game():
     entries = game_list(split_games(text))
     assert len(entries) == 724  # the corpus README's count
     assert text.count('[White "') == 724
+
+
+def test_the_result_digits_are_not_words_of_the_filter():
+    """Issue 33 Must 6: "1" is a whole number in a column a user means, not the 1 of
+    "0-1" nor of round 10; ``result:`` and a tag name look in that one place."""
+    entries = game_list(split_games(PDN))
+    assert filter_games(entries, "1") == [0]  # game 1 (its number); no round, no result
+    assert filter_games(entries, "10") == [1]  # round 10
+    assert filter_games(entries, "result:0-1") == [1]
+    assert filter_games(entries, "result:1/2-1/2") == [0]
+    assert filter_games(entries, "tinsley result:1-0") == []
+    assert filter_games(entries, "tins") == [0, 1]  # the start of a word
+    assert filter_games(entries, "insley") == []  # not the middle of one
+    # the first moves are not a column of a file with players, but can be asked for
+    assert filter_games(entries, "23-18") == []
+    assert filter_games(entries, "moves:23-18") == [0, 1, 2]
+    assert filter_games(entries, "moves:junk") == [2]
+
+
+def test_a_file_without_players_lists_its_first_moves_and_comment():
+    text = ('[Event "ACF archive game 1"]\n[Site "Glasgow"]\n{Scored by hand; forfeit} '
+            '1. 11-15 (1. 9-13 22-18) 23-19 2. 8-11 {a slip?} 22-17 3. 9-13 17-14 '
+            '4. 10x17 21x14 *\n\n'
+            '[Event "ACF archive game 2"]\n1.9-14 22-18 2. 5-9 24-19 1-0\n')
+    entries = game_list(split_games(text))
+    from rulesbook.reconstruct.gamelist import MOVES_COLUMNS, PLAYER_COLUMNS, columns_of
+
+    assert columns_of(entries) == MOVES_COLUMNS
+    assert columns_of(game_list(split_games(PDN))) == PLAYER_COLUMNS
+    assert [e.cell(Column.MOVES) for e in entries] == [
+        "1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14", "1. 9-14 22-18 2. 5-9 24-19"]
+    assert [e.cell(Column.COMMENT) for e in entries] == ["Scored by hand; forfeit", ""]
+    assert filter_games(entries, "forfeit") == [0]
+    assert filter_games(entries, "9-14") == [1]
+    assert filter_games(entries, "moves:9-13") == [0]  # not the variation's
+    assert filter_games(entries, "site:glasgow") == [0]
+    assert filter_games(entries, "game 2") == [1, 0]  # "game 2" together first

@@ -85,7 +85,11 @@ class BoardController(QObject):
         self._dirty = False
         #: the record is as it was imported or started (New): nothing typed since
         self._fresh = True
-        self._undo: list[tuple[GameRecord, int]] = []
+        #: where the record came from: "opened" (imported from a file or a paste, or
+        #: a case file: replacing its later moves asks first), "setup" (started from
+        #: a position set up) or "new" (New: typed from scratch)
+        self.origin = "new"
+        self._undo: list[tuple[GameRecord, int, str]] = []
         self.check = CheckController(self)
         self.input = InputController(self)
         self.setup = SetupController(self)
@@ -169,6 +173,11 @@ class BoardController(QObject):
         self.changed.emit()
         self.files.autosave()
 
+    @property
+    def opened(self) -> bool:
+        """The record was opened (a file, a paste, a case), not typed or set up here."""
+        return self.origin == "opened"
+
     # ------------------------------------------------------------------ derived state
     def _recompute(self, prepared: Replay | None = None) -> None:
         """The replay of the record (``prepared``: :func:`board_replay` of it, worked
@@ -227,7 +236,7 @@ class BoardController(QObject):
 
     # ------------------------------------------------------------------ undo and saving
     def _push_undo(self) -> None:
-        self._undo.append((self.record, self._ply))
+        self._undo.append((self.record, self._ply, self.origin))
         del self._undo[:-UNDO_DEPTH]
 
     def can_undo(self) -> bool:
@@ -237,7 +246,7 @@ class BoardController(QObject):
         if not self._undo:
             self.statusMessage.emit("Nothing to undo")
             return False
-        record, ply = self._undo.pop()
+        record, ply, self.origin = self._undo.pop()
         self._session = self._session.replace(record=record)
         self._record_changed(ply)
         self.statusMessage.emit("Undone")
@@ -268,12 +277,17 @@ class BoardController(QObject):
 
     # ------------------------------------------------------------------ record changes
     def commit(self, session: BoardSession, ply: int, *, to_play: bool = False,
-               fresh: bool = False, prepared: Replay | None = None) -> None:
+               fresh: bool = False, prepared: Replay | None = None,
+               origin: str | None = None) -> None:
         """Make ``session`` (another record) the board's, one undo step, showing ``ply``.
         The check, the gap result and the input no longer apply; check mode (with
         ``to_play`` any mode) ends. ``fresh``: the record is as imported or started,
-        not unsaved work of the user's; ``prepared``: its :func:`board_replay`."""
+        not unsaved work of the user's; ``prepared``: its :func:`board_replay`;
+        ``origin``: where a new record comes from (:attr:`origin`), None: the same
+        record edited (its origin stays)."""
         self._push_undo()
+        if origin is not None:
+            self.origin = origin
         self._session = session
         self._record_changed(ply, to_play, prepared)
         if fresh:
@@ -308,9 +322,10 @@ class BoardController(QObject):
         self.files.autosave()
 
     def restore(self, session: BoardSession, ply: int, mode: str, dirty: bool,
-                case_path: Path | None) -> None:
+                case_path: Path | None, origin: str = "new") -> None:
         """Show a session restored from an autosave (no undo: nothing was lost)."""
         self._session = session
+        self.origin = origin
         self.case_path = case_path
         self._mode = BoardMode(mode) if mode in ("play", "setup") else BoardMode.PLAY
         self.input.reset()

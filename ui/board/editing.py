@@ -7,9 +7,11 @@ as one undo step (:meth:`~ui.board.controller.BoardController.commit`).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
-from rulesbook.draughts import IllegalMoveError, Move, Position, Variant
+from rulesbook.draughts import DraughtsError, IllegalMoveError, Move, Position, Variant
 from rulesbook.draughts.notation import count_text
 from rulesbook.reconstruct import GameRecord, RecordMove, Replay
 from rulesbook.reconstruct.typed import TypedEntry, typed_entry
@@ -17,14 +19,57 @@ from rulesbook.reconstruct.typed import TypedEntry, typed_entry
 from .mode import BoardMode
 from .part import BoardPart
 
-__all__ = ["RecordEditing"]
+if TYPE_CHECKING:
+    from .controller import BoardController
+
+__all__ = ["RecordEditing", "SPLICE_ANSWERS"]
 
 #: the tags that say where a record starts (a new start drops them)
 SETUP_TAGS = ("FEN", "SetUp", "Setup")
+#: what :attr:`RecordEditing.confirm_splice` answers: the later moves replaced, the
+#: new moves kept as a variation of the move they would replace, or nothing done
+SPLICE_ANSWERS = ("replace", "variation", "cancel")
 
 
 class RecordEditing(BoardPart):
     """The record's edits, each one undo step of the board."""
+
+    def __init__(self, board: BoardController) -> None:
+        super().__init__(board)
+        #: asked before moves entered at ply ``at`` replace ``later`` moves of a
+        #: record that was opened (a file, a paste, a case): returns one of
+        #: :data:`SPLICE_ANSWERS` (the workspace asks Replace / Insert as a
+        #: variation / Cancel; a record typed from scratch is not asked about)
+        self.confirm_splice: Callable[[int, int], str] = lambda _at, _later: "replace"
+
+    def _splice_answer(self, at: int) -> str:
+        """How moves entered at ply ``at`` go in: "replace" (nothing later, a record
+        typed from scratch, or the user said so), "variation" or "cancel"."""
+        board = self._board
+        later = len(board.moves) - at
+        if later <= 0 or not board.opened:
+            return "replace"
+        answer = self.confirm_splice(at, later)
+        return answer if answer in SPLICE_ANSWERS else "cancel"
+
+    def _as_variation(self, at: int, moves: Iterable[RecordMove], before: str = "") -> int:
+        """``moves`` entered at ply ``at`` kept as a variation of move ``at + 1`` (the
+        later moves stand), with the comments typed (``before``: the one typed before
+        the first move); one undo step; returns how many moves it has."""
+        board = self._board
+        moves = tuple(moves)
+        texts = [m.text for m in moves]
+        line = " ".join(([f"{{{before}}}"] if before else []) + [
+            m.text + (f" {{{m.comment}}}" if m.comment else "") for m in moves])
+        old = board.moves[at]
+        moves_now = list(board.moves)
+        moves_now[at] = dataclasses.replace(old, variations=old.variations + (line,))
+        self._commit(board.record.with_moves(moves_now), at)
+        self.statusMessage.emit(
+            f"Kept the {count_text(len(board.moves) - at, 'later move')}; "
+            f"{' '.join(texts)} is a variation of ply {at + 1} "
+            f"({board.record.ply_prefix(at + 1, dots='...')} {old.text}) (Ctrl+Z to undo)")
+        return len(texts)
 
     # ------------------------------------------------------------------ moves
     def type_moves(self, text: str) -> int:
@@ -46,6 +91,19 @@ class RecordEditing(BoardPart):
                 else "No move to add: write moves as 11-15 or 15x24")
             return entry
         at = board.ply
+        if not before and self._steps_on(at, written):
+            board.go(at + len(written))
+            self.statusMessage.emit(
+                f"The record's next {count_text(len(written), 'move')}: ply {board.ply} "
+                f"of {len(board.moves)}")
+            return entry
+        answer = self._splice_answer(at)
+        if answer == "cancel":
+            self.statusMessage.emit(self._kept_text(at))
+            return dataclasses.replace(entry, moves=())  # the text stays in the entry
+        if answer == "variation":
+            self._as_variation(at, written, before)
+            return entry
         replaced = len(board.moves) - at
         record = board.record.spliced(at, written)
         if before:  # a comment typed before the first move: the move before's, or the game's
@@ -92,6 +150,14 @@ class RecordEditing(BoardPart):
         if at < len(board.moves) and board.played_move(at + 1) == move:
             board.go(at + 1)
             return move
+        answer = self._splice_answer(at)
+        if answer != "replace":
+            board.input.cancel_input()
+            if answer == "variation":
+                self._as_variation(at, [RecordMove(text)])
+            else:
+                self.statusMessage.emit(self._kept_text(at))
+            return None
         replaced = len(board.moves) - at
         self._commit(board.record.spliced(at, [RecordMove(text)]), at + 1)
         msg = f"{board.record.ply_prefix(at + 1, dots='...')} {text}"
@@ -102,6 +168,27 @@ class RecordEditing(BoardPart):
             msg += f" — {after.turn.title} has no move: {after.turn.opponent.title} wins"
         self.statusMessage.emit(self._with_claims(msg, at + 1, at + 1))
         return move
+
+    def _steps_on(self, at: int, written: tuple[RecordMove, ...]) -> bool:
+        """The moves typed at ply ``at`` are the record's next ones (the same legal
+        moves, no comment typed): nothing to change, the board steps on."""
+        board = self._board
+        if at + len(written) > board.available_plies:
+            return False
+        for k, typed in enumerate(written):
+            if typed.annotated:
+                return False
+            try:
+                move = board.positions[at + k].parse_move(typed.text)
+            except DraughtsError:
+                return False
+            if move != board.played_move(at + k + 1):
+                return False
+        return True
+
+    def _kept_text(self, at: int) -> str:
+        later = len(self._board.moves) - at
+        return f"Nothing added: the {count_text(later, 'later move')} of the record stand"
 
     def _with_claims(self, msg: str, first: int, last: int) -> str:
         """``msg`` about the plies ``first``..``last`` just added, with the draw claim
@@ -124,22 +211,34 @@ class RecordEditing(BoardPart):
             return
         board.annotate(board.record.with_comment(ply, text))
 
-    def adopt(self, at: int, moves: Iterable[RecordMove]) -> None:
+    def adopt(self, at: int, moves: Iterable[RecordMove]) -> str:
         """The record up to ply ``at`` followed by ``moves`` (a gap sequence adopted);
-        the board now is reached, so it is no longer marked."""
+        the board now is reached, so it is no longer marked. Later moves of an opened
+        record are replaced only when the user says so (:attr:`confirm_splice`);
+        returns the answer: "replace" (adopted), "variation" or "cancel"."""
         board = self._board
-        spliced = board.record.spliced(at, moves)
-        board.commit(board.session.replace(record=spliced, target=None), len(spliced.moves))
+        moves = tuple(moves)
+        answer = self._splice_answer(at)
+        if answer == "variation":
+            self._as_variation(at, moves)
+        elif answer == "cancel":
+            self.statusMessage.emit(self._kept_text(at))
+        else:
+            spliced = board.record.spliced(at, moves)
+            board.commit(board.session.replace(record=spliced, target=None),
+                         len(spliced.moves))
+        return answer
 
     # ------------------------------------------------------------------ new records
     def new_record(self, record: GameRecord, fresh: bool = False,
-                   prepared: Replay | None = None) -> None:
+                   prepared: Replay | None = None, origin: str = "new") -> None:
         """Start over with ``record`` in play mode, no board now marked; ``fresh``: as
         imported or started, not unsaved work of the user's; ``prepared``: its replay,
-        worked out off the GUI thread."""
+        worked out off the GUI thread; ``origin``: "opened" when read from a file or a
+        paste (its later moves are not replaced without asking)."""
         board = self._board
         board.commit(board.session.replace(record=record, target=None), 0, to_play=True,
-                     fresh=fresh, prepared=prepared)
+                     fresh=fresh, prepared=prepared, origin=origin)
 
     def new_game(self, variant: str | Variant | None = None,
                  start: Position | None = None) -> None:
@@ -149,14 +248,15 @@ class RecordEditing(BoardPart):
         chosen = Variant.named(variant) if variant is not None else board.variant
         board.case_path = None
         board.commit(board.session.replace(record=GameRecord.empty(chosen, start), target=None,
-                                           notes=""), 0, to_play=True, fresh=True)
+                                           notes=""), 0, to_play=True, fresh=True,
+                     origin="new")
 
     def start_from(self, position: Position) -> None:
         """A new record from ``position`` (set up), keeping the tags but a set-up's."""
         board = self._board
         tags = {k: v for k, v in board.record.tags.items() if k not in SETUP_TAGS}
         record = board.record.replace(start=position, moves=(), result="*", tags=tags)
-        self._commit(record, 0, to_play=True)
+        board.commit(board.session.replace(record=record), 0, to_play=True, origin="setup")
         self.statusMessage.emit(f"New record from {position.fen()} (Ctrl+Z to undo)")
 
     def set_variant(self, variant: str | Variant) -> None:

@@ -104,6 +104,7 @@ class SessionFiles(QObject):
             "case_path": str(board.case_path) if board.case_path else None,
             "mode": board.mode.value if board.mode is not BoardMode.CHECK else "play",
             "tool": board.setup.tool,
+            "origin": board.origin,
         })
         return data
 
@@ -117,7 +118,8 @@ class SessionFiles(QObject):
         ply = data.get("ply", 0)
         self._board.restore(session, ply if isinstance(ply, int) else 0,
                             str(data.get("mode", "play")), bool(data.get("dirty", True)),
-                            Path(path) if isinstance(path, str) and path else None)
+                            Path(path) if isinstance(path, str) and path else None,
+                            origin=_origin(data, session))
 
     def autosave(self) -> bool:
         """Write the session to the autosave file at once (atomic); never raises."""
@@ -240,7 +242,7 @@ class SessionFiles(QObject):
             return False
         board = self._board
         board.case_path = None
-        board.editing.new_record(imported.record, fresh=True, prepared=prepared)
+        board.editing.new_record(imported.record, fresh=True, prepared=prepared, origin="opened")
         problems = "; ".join(imported.problems)
         guessed = imported.variant_guess
         self.statusMessage.emit(
@@ -299,8 +301,17 @@ class SessionFiles(QObject):
         board.case_path = Path(path)  # before the autosave of the new record
         board.commit(board.session.replace(record=session.record, target=session.target,
                                            notes=session.notes, let_stand=False),
-                     0, to_play=True)
+                     0, to_play=True, origin="opened")
         board.mark_saved()
         self.autosave()
         self.statusMessage.emit(f"Opened the case {path}: {len(board.moves)} plies")
         return True
+
+
+def _origin(data: Mapping[str, Any], session: BoardSession) -> str:
+    """Where the autosaved record came from (an autosave written before it said:
+    a record with tags was opened, one without typed)."""
+    origin = data.get("origin")
+    if origin in ("opened", "setup", "new"):
+        return str(origin)
+    return "opened" if session.record.tags else "new"

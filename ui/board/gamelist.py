@@ -42,8 +42,10 @@ from PySide6.QtWidgets import (
 
 from rulesbook.reconstruct import GameChunk
 from rulesbook.reconstruct.gamelist import (
+    MOVES_COLUMNS,
     Column,
     GameListEntry,
+    columns_of,
     defect_of,
     filter_games,
     game_list,
@@ -81,6 +83,8 @@ class GameListModel(QAbstractTableModel):
     def __init__(self, chunks: Sequence[GameChunk], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._entries: list[GameListEntry] = game_list(chunks)
+        #: the columns shown: the players', or without them the first moves and comment
+        self.columns: tuple[Column, ...] = columns_of(self._entries)
         self._rows: list[int] = list(range(len(self._entries)))
         self._query = ""
         self._sort: tuple[Column, bool] | None = None
@@ -91,16 +95,18 @@ class GameListModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._rows)
 
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(Column)
+        return 0 if parent.isValid() else len(self.columns)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
+        if not 0 <= index.column() < len(self.columns):
+            return None
         entry = self._entries[self._rows[index.row()]]
-        column = Column(index.column())
+        column = self.columns[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
             text = entry.cell(column)
-            if column == Column.WHITE and entry.defect:
+            if index.column() == 0 and entry.defect:
                 return DEFECT_MARK + text
             return text
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -114,15 +120,15 @@ class GameListModel(QAbstractTableModel):
                    role: int = Qt.ItemDataRole.DisplayRole) -> object:
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(Column):
-            return Column(section).title
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.columns):
+            return self.columns[section].title
         if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
             return str(self._entries[self._rows[section]].index + 1)
         return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        self._sort = (Column(column), order == Qt.SortOrder.DescendingOrder) \
-            if 0 <= column < len(Column) else None  # -1: the file's order
+        self._sort = (self.columns[column], order == Qt.SortOrder.DescendingOrder) \
+            if 0 <= column < len(self.columns) else None  # -1: the file's order
         self._update_rows()
 
     # -- the list -----------------------------------------------------------------
@@ -131,7 +137,9 @@ class GameListModel(QAbstractTableModel):
         return len(self._entries)
 
     def set_filter(self, query: str) -> None:
-        """Show the games every word of ``query`` is found in (any column)."""
+        """Show the games that match ``query``
+        (:func:`~rulesbook.reconstruct.gamelist.filter_games`: every word in a column
+        shown or the game's number, ``column:value`` in that column)."""
         if query == self._query:
             return
         self._query = query
@@ -166,7 +174,7 @@ class GameListModel(QAbstractTableModel):
                 changed = True
         if changed and self._rows:
             self.dataChanged.emit(self.index(0, 0),
-                                  self.index(len(self._rows) - 1, len(Column) - 1))
+                                  self.index(len(self._rows) - 1, len(self.columns) - 1))
 
     def marked(self) -> list[int]:
         """The games marked with a defect."""
@@ -310,12 +318,21 @@ class GameListDialog(QDialog):
         self.scanner = DefectScanner(chunks, self)  # started once the dialog is built
         where = f" in {source}" if source else ""
         self.heading = QLabel(f"{self.model.total:,} games{where}. Type to filter "
-                              f"(every word must match); Enter opens the game.")
+                              f"(every word must match; result:1-0 looks in one column); "
+                              f"Enter opens the game.")
         self.heading.setWordWrap(True)
         self.filter_edit = QLineEdit()
         self.filter_edit.setObjectName("game-filter")
         self.filter_edit.setAccessibleName("Filter games")
-        self.filter_edit.setPlaceholderText("Players, event, date, round, result…")
+        moves = self.model.columns == MOVES_COLUMNS
+        self.filter_edit.setPlaceholderText(
+            "First moves, comment, event, date, round, game number; result:1-0…" if moves
+            else "Players, event, date, round, game number; result:1-0…")
+        self.filter_edit.setToolTip(
+            "Words are found at the start of a word, numbers whole (1 is not 10 nor "
+            "the 1 of 0-1), in the columns shown or the game's number. column:value "
+            "looks in one column or tag only: result:1-0, site:ohio, round:3, game:12, "
+            "moves:11-15, comment:forfeit.")
         self.filter_edit.setClearButtonEnabled(True)
         self.filter_edit.textChanged.connect(self._filter_changed)
         self.filter_edit.installEventFilter(self)
@@ -331,7 +348,8 @@ class GameListDialog(QDialog):
         self.table.setSortingEnabled(True)
         # the columns share the table's width (one line a row, long names elided):
         # never a sideways scroll bar (issue 19)
-        self.fitted = FittedColumns(self.table, (4, 4, 5, 2, 1, 2), wrap_rows=False)
+        self.fitted = FittedColumns(self.table, (4, 5, 4, 2, 1, 2) if moves
+                                    else (4, 4, 5, 2, 1, 2), wrap_rows=False)
         self.table.verticalHeader().setDefaultSectionSize(
             self.table.fontMetrics().height() + 6)
         self.table.doubleClicked.connect(lambda index: self._open_row(index.row()))

@@ -331,7 +331,9 @@ class GapController(QObject):
         at = self.base_ply()
         texts = result.texts[index]
         dropped = len(self._board.moves) - at
-        self._board.editing.adopt(at, [RecordMove(t) for t in texts])
+        answer = self._board.editing.adopt(at, [RecordMove(t) for t in texts])
+        if answer != "replace":  # kept as a variation or not at all: editing said so
+            return answer == "variation"
         msg = f"Adopted {plies_text(len(texts))}: {' '.join(texts)}"
         if dropped:
             msg += (f" (replacing {count_text(dropped, 'unplayable move')}; "

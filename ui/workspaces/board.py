@@ -39,6 +39,7 @@ from ..board.panels.counts import CountsPanel
 from ..board.panels.gap import GapPanel
 from ..board.panels.palette import SetupPalette
 from ..board.panels.record import RecordPanel
+from ..board.panels.splice import ask_splice
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
 from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, warn
@@ -74,6 +75,9 @@ class BoardWorkspace(Workspace):
         #: replace it); takes what would replace it, returns "save", "discard" or "cancel"
         self.confirm_replace: Callable[[str], str] = self._ask_replace
         bc.files.may_replace = self.may_replace
+        #: moves entered at an earlier ply of an opened record: Replace / Insert as a
+        #: variation / Cancel (:func:`~ui.board.panels.splice.ask_splice`)
+        bc.editing.confirm_splice = lambda at, later: ask_splice(self, bc, at, later)
         self._watched_window: QWidget | None = None
         self._importing = ""  # the file whose games the game list shows
 

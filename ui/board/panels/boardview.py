@@ -9,7 +9,15 @@ from ..controller import BoardController
 from ..preview import BRANCH_COLOUR
 from ..widget import BOARD_COLOURS, Arrow, BoardWidget
 
-__all__ = ["BoardView", "caption", "last_move_squares"]
+__all__ = ["BoardView", "caption", "last_move_squares", "record_ply"]
+
+
+def record_ply(bc: BoardController, ply: int) -> str:
+    """``ply 21/52 (after 11… 8-11)``: a ply of the record as the caption under the
+    board numbers it (the gap panel says where its search starts the same way)."""
+    n = max(0, min(ply, len(bc.moves)))
+    where = "start" if n == 0 else f"after {bc.record.ply_prefix(n)} {bc.moves[n - 1].text}"
+    return f"ply {n}/{len(bc.moves)} ({where})"
 
 
 def last_move_squares(bc: BoardController) -> tuple[int, ...]:
@@ -46,9 +54,8 @@ def caption(bc: BoardController) -> str:
         if alternatives:
             text += f" · the sequences part here ({alternatives + 1} ways)"
         return text
-    n = min(bc.ply, len(bc.moves))
-    where = "start" if n == 0 else f"after {bc.record.ply_prefix(n)} {bc.moves[n - 1].text}"
-    text = f"Ply {n}/{len(bc.moves)} ({where}) · {pos.turn.title} to move"
+    where = record_ply(bc, bc.ply)
+    text = f"{where[:1].upper()}{where[1:]} · {pos.turn.title} to move"
     if bc.mode == "check":
         text = "Checking · " + text
     elif pos.is_game_over():

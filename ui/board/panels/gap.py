@@ -29,6 +29,7 @@ from rulesbook.reconstruct.gap.progress import SearchProgress
 
 from ...widgets import breakable, plain_tip
 from ..controller import BoardController
+from .boardview import record_ply
 from .interview import InterviewBox, SequenceTree
 from .sequence import SequencePreview
 
@@ -313,8 +314,13 @@ class GapPanel(QWidget):
                 "the Board Now\"), or step to it in the record and press \"Board Shown Is "
                 "the Board Now\" below. 2. Say how many plies are missing. 3. Search.")
         else:
+            base = bc.gap.base_ply()
+            # numbered as the caption under the board numbers the ply ("Ply 21/52")
+            stops = "" if base == len(bc.moves) else \
+                f", where the record stops: ply {base + 1} cannot be played on the board" \
+                if base == bc.available_plies else ""
             self.target_label.setText(
-                f"From the end of the record (ply {bc.available_plies}) to the board now: "
+                f"From {record_ply(bc, base)}{stops} to the board now: "
                 f"{breakable(bc.gap_target.fen())}")
         self.search_button.setEnabled(bc.gap_target is not None and not running)
         self.cancel_button.setEnabled(running)

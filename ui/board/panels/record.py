@@ -11,15 +11,23 @@ from rulesbook.textio import visible_controls
 from ..controller import BoardController
 from ..movelist import MoveList
 
-__all__ = ["RecordPanel", "CommentView", "record_title"]
+__all__ = ["RecordPanel", "CommentView", "record_title", "ORIGIN_TITLES"]
+
+#: the title of a record without players, by where it came from (BoardController.origin)
+ORIGIN_TITLES = {"opened": "Imported record", "setup": "Record from a set-up position",
+                 "new": "New record"}
 
 
 def record_title(bc: BoardController) -> str:
-    """``Black – White · event · variant · case file · unsaved changes``."""
+    """``Black – White · event · variant · case file · unsaved changes``; without
+    players what the record is: imported, started from a set-up position, new."""
     tags = bc.record.tags
     names = [visible_controls(tags.get(k, "?")) for k in ("Black", "White")]
-    players = " – ".join(names) if any(n not in ("", "?") for n in names) else \
-        ("Imported record" if tags else "New record")
+    players = " – ".join(names) if any(n not in ("", "?") for n in names) else ""
+    origin = "Case record" if bc.opened and bc.case_path else \
+        ORIGIN_TITLES.get(bc.origin, "New record")
+    if bc.origin == "setup" or not players:  # a set-up start keeps the game's tags
+        players = origin + (f" · {players}" if players else "")
     event = visible_controls(tags.get("Event", ""))
     case = f" · case {bc.case_path.name}" if bc.case_path else ""
     # a record just imported is not saved in a case, but replacing it loses nothing
