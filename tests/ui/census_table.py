@@ -72,6 +72,20 @@ def _paging_check(c, before):
     ok(shown != before and shown[0] == before[0], f"columns {before} -> {shown}")
 
 
+def _recent_messages_shown(c) -> bool:
+    """The Recent Status Messages window is shown, with the message said before (then
+    closed)."""
+    from PySide6.QtWidgets import QDialog, QPlainTextEdit
+
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, QDialog) and widget.isVisible() \
+                and widget.windowTitle() == "Recent Status Messages":
+            text = widget.findChild(QPlainTextEdit).toPlainText()
+            widget.close()
+            return "Census: a message to find again" in text
+    return False
+
+
 EXPECT: dict[str, Expect] = {
     # -- File, Edit, View, Help ------------------------------------------------------------
     "menu/File/Open Data Folder…": Expect(
@@ -104,6 +118,9 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: c.window.nav.isVisible(),
         check=lambda c, before: ok(c.window.nav.isVisible() != before)
         or c.window.nav.setVisible(True)),
+    "menu/View/Recent Status Messages": Expect(  # the messages whole (issue 33)
+        prepare=lambda c: c.window.statusBar().showMessage("Census: a message to find again"),
+        check=lambda c, _b: ok(_recent_messages_shown(c), "the message is not listed")),
     "menu/View/Full Screen": Expect(
         check=lambda c, _b: ok(c.window.isFullScreen()) or c.window.showNormal()),
     "menu/Help/About Rulesbook": Expect(  # a window of its own, not modal (ui/about.py)
