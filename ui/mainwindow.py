@@ -320,8 +320,9 @@ class MainWindow(QMainWindow):
         self._end_sync()
         text = ("Up to date with " + result.remote if result.up_to_date else
                 f"Synced with {result.remote}: received {result.fetched}, sent {result.pushed}")
-        if result.previous_origin:
-            text += f" (origin is now {result.remote}, it was {result.previous_origin})"
+        if result.origin_set:
+            text += f" (origin is now {result.remote}" + (
+                f", it was {result.previous_origin})" if result.previous_origin else ")")
         self.statusBar().showMessage(text, 8000)
         if result.dropped:
             box = QMessageBox(QMessageBox.Icon.Information, "Sync: what was dropped",

@@ -145,8 +145,9 @@ def cmd_sync(args: argparse.Namespace) -> int:
     if result.not_shared and not args.json:
         print(f"not shared (only the rules data files are synced; these stay on this "
               f"computer): {', '.join(result.not_shared)}", file=sys.stderr)
-    if result.previous_origin and not args.json:
-        print(f"origin is now {result.remote} (it was {result.previous_origin})",
+    if result.origin_set and not args.json:
+        print(f"origin is now {result.remote}" + (f" (it was {result.previous_origin})"
+                                                   if result.previous_origin else ""),
               file=sys.stderr)
     if args.json:
         print_json(result.to_dict())

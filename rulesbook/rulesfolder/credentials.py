@@ -256,9 +256,13 @@ def refused_message(url: str, tried: bool) -> str:
         return (f"{host} refused the login: the server asks for a user name and a password "
                 f"or token, and the ones given were not accepted (a host such as GitHub or "
                 f"GitLab takes an access token in place of the password)")
-    return (f"{host}: the server asks for a user name and a password or token; run the "
-            f"command on a terminal to be asked for them, give them to git's credential "
-            f"helper, or put the user name in the address (https://USER@{host}/...)")
+    ways = ["run the command on a terminal to be asked for them", "give them to git's "
+            "credential helper"]
+    if split_login(url)[1] is None:  # no user name in the address yet
+        scheme = url.split("://", 1)[0] if "://" in url else "https"
+        ways.append(f"put the user name in the address ({scheme}://USER@{host}/...)")
+    return (f"{host}: the server asks for a user name and a password or token; "
+            + ", ".join(ways[:-1]) + " or " + ways[-1])
 
 
 #: the logins that worked in this process, by address (a sync fetches, then pushes:

@@ -5,9 +5,10 @@ member or not, can shut the others out by holding connections open.
   address (an IPv6 client: from one /64, the block one household or office gets).
 - A connection must send its request line and headers (and finish its TLS
   handshake) within ``header_seconds``: until then no one knows who it is, so it is
-  closed then, and when every slot is taken a new connection takes the place of the
-  oldest one still waiting for its headers. An attacker holding sockets open
-  without a token therefore never keeps a member out.
+  closed then, and when every slot is taken, or every one of its address's, a new
+  connection takes the place of the oldest one (of its address) still waiting for
+  its headers. An attacker holding sockets open without a token, even behind the
+  member's own address, therefore never keeps a member out.
 - A request body (a push) must arrive at ``min_body_rate`` bytes a second on
   average once ``body_grace_seconds`` of reading have passed (only the time spent
   waiting for the body counts, not the time the server spends checking it), so a
@@ -152,7 +153,16 @@ class Connections:
         now = time.monotonic()
         options = self.options
         with self._lock:
-            if sum(1 for c in self._open.values() if c.key == key) >= options.max_per_address:
+            mine = [c for c in self._open.values() if c.key == key]
+            if len(mine) >= options.max_per_address:
+                # sockets of this address that have not said who they are give their place
+                # to the new one, as below: a client holding idle sockets (or a neighbour
+                # behind the same NAT doing so) never keeps out a member of that address
+                waiting = [c for c in mine if not c.headers_done]
+                if waiting:
+                    self._give_place(min(waiting, key=lambda c: c.opened))
+                    mine = []  # now under its share
+            if len(mine) >= options.max_per_address:
                 return _response(
                     "429 Too Many Requests",
                     f"This computer already has {options.max_per_address} connections open "
@@ -167,12 +177,15 @@ class Connections:
                         f"The rules folder server is busy: it is serving {len(self._open)} "
                         f"requests, as many as it takes at once. Nothing was sent or "
                         f"changed: try again in a minute.", retry=True)
-                oldest = min(waiting, key=lambda c: c.opened)
-                del self._open[id(oldest)]
-                oldest.cut("its place was given to a new connection")
+                self._give_place(min(waiting, key=lambda c: c.opened))
             entry = Connection(sock, key, now)
             self._open[id(entry)] = entry
             return entry
+
+    def _give_place(self, oldest: Connection) -> None:
+        """Close ``oldest`` (still waiting for its headers) for a new connection."""
+        del self._open[id(oldest)]
+        oldest.cut("its place was given to a new connection")
 
     def release(self, entry: Connection) -> None:
         with self._lock:

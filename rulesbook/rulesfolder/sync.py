@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypedDict
+from typing import NamedTuple, TypedDict
 
 from dulwich.graph import find_merge_base
 from dulwich.objects import Blob, ObjectID
@@ -77,6 +77,7 @@ class SyncJson(TypedDict):
     dropped: list[DroppedJson]
     relettered: list[str]
     previous_origin: str | None
+    origin_set: bool
     replaced: int
 
 
@@ -105,6 +106,8 @@ class SyncResult:
     #: members added here given another letter by the merge (the remote had theirs)
     relettered: tuple[str, ...] = ()
     previous_origin: str | None = None  # the origin a URL given with --remote replaced
+    #: the URL given with --remote became the folder's origin (it had none, or another)
+    origin_set: bool = False
     replaced: int = 0  # --restore-remote: the remote's commits replaced by this folder's
 
     @property
@@ -118,7 +121,8 @@ class SyncResult:
                 "up_to_date": self.up_to_date, "not_shared": list(self.not_shared),
                 "dropped": [d.to_dict() for d in self.dropped],
                 "relettered": list(self.relettered),
-                "previous_origin": self.previous_origin, "replaced": self.replaced}
+                "previous_origin": self.previous_origin, "origin_set": self.origin_set,
+                "replaced": self.replaced}
 
 
 @dataclass(frozen=True)
@@ -164,18 +168,27 @@ def origin_url(root: StrPath) -> str | None:
     return shown(url) if url else None
 
 
-def _remember_origin(repo: Repo, url: str) -> str | None:
-    """Make ``url`` (without its password) the folder's origin; the origin it replaces,
-    as shown (None: it was already, or there was none)."""
+class OriginChange(NamedTuple):
+    """What remembering a URL as the folder's origin changed."""
+
+    set: bool  # the URL is the origin now, and was not before
+    previous: str | None  # the origin it replaced, as shown (None: there was none)
+
+
+_UNCHANGED = OriginChange(False, None)
+
+
+def _remember_origin(repo: Repo, url: str) -> OriginChange:
+    """Make ``url`` (without its password) the folder's origin."""
     stored = without_password(url)
     before = _configured_url(repo, DEFAULT_REMOTE)
     if before == stored:
-        return None
+        return _UNCHANGED
     config = repo.get_config()
     config.set((b"remote", b"origin"), b"url", stored.encode())
     config.set((b"remote", b"origin"), b"fetch", b"+refs/heads/*:refs/remotes/origin/*")
     config.write_to_path()
-    return shown(before) if before is not None else None
+    return OriginChange(True, shown(before) if before is not None else None)
 
 
 def _tracking_ref(name: str) -> Ref:
@@ -364,10 +377,10 @@ def _restore(repo: Repo, name: str, url: str, edits: PendingEdits, progress: Pro
         raise RulesFolderError(f"{shown(url)} changed during the restore; run `rulesbook "
                                f"sync` to see what it holds now") from None
     repo.refs[_tracking_ref(name)] = local
-    previous = _remember_origin(repo, url) if name == DEFAULT_REMOTE else None
+    origin = _remember_origin(repo, url) if name == DEFAULT_REMOTE else _UNCHANGED
     return SyncResult(shown(url), 0, False, False, _count(repo, local, theirs), edits.committed,
-                      local.decode(), edits.not_shared, previous_origin=previous,
-                      replaced=dropped)
+                      local.decode(), edits.not_shared, previous_origin=origin.previous,
+                      origin_set=origin.set, replaced=dropped)
 
 
 def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
@@ -432,11 +445,12 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         _push(repo, url, theirs, new, progress, ask)
         repo.refs[tracking] = new
     # said once, by whoever shows the result (the CLI: "origin is now URL (it was OLD)")
-    was = _remember_origin(repo, url) if name == DEFAULT_REMOTE else None
+    origin = _remember_origin(repo, url) if name == DEFAULT_REMOTE else _UNCHANGED
     progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
     return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed,
                       edits.committed, new.decode(), edits.not_shared, dropped,
-                      relettered=relettered, previous_origin=was)
+                      relettered=relettered, previous_origin=origin.previous,
+                      origin_set=origin.set)
 
 
 def _validate_theirs(repo: Repo, files: Mapping[str, ObjectID], local: ObjectID,

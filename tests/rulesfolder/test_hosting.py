@@ -58,7 +58,14 @@ def test_git_daemon_clone_and_sync(rb, tmp_path):
         url = daemon + "shared.git"
         secretary, member = tmp_path / "secretary", tmp_path / "member"
         ok(rulesbook("init", secretary))
-        ok(rulesbook("--data", secretary, "sync", "--quiet", "--remote", url))
+        # the first --remote of a folder that has no origin says it became one (found
+        # by the #28 retest: only a replaced origin was said)
+        first = ok(rulesbook("--data", secretary, "sync", "--remote", url))
+        assert f"origin is now {url}" in first.stderr and "(it was" not in first.stderr, \
+            first.stderr
+        again = json.loads(ok(rulesbook("--data", secretary, "sync", "--json", "--remote",
+                                        url)).stdout)
+        assert again["origin_set"] is False and again["previous_origin"] is None
         ok(rulesbook("clone", url, member, "--quiet"))
         assert "up to date" in ok(rulesbook("--data", member, "sync")).stdout
         ok(rulesbook("--data", secretary, "member", "add", "Dana Daemon"))
@@ -90,6 +97,15 @@ def test_a_host_that_asks_for_a_password(tmp_path, configs):
         assert hostport in message
         assert "asks for a user name and a password or token" in message
         assert "internal error" not in refused.stderr and "Traceback" not in refused.stderr
+        # the address's own scheme in the hint (found by the #28 retest: it said https
+        # for an http address) ...
+        assert f"(http://USER@{hostport}/...)" in message, message
+        # ... and no hint to put in a user name the address already has
+        named = rulesbook("--data", secretary, "sync", "--remote",
+                          url.replace("http://", "http://secretary@"),
+                          GIT_CONFIG_GLOBAL=str(no_helper))
+        assert named.returncode == 2 and "asks for a user name" in named.stderr, named.stderr
+        assert "USER@" not in named.stderr, named.stderr
         # a wrong password: refused, naming the host
         wrong = rulesbook("--data", secretary, "sync", "--remote",
                           url.replace("http://", "http://secretary:wrong@"),
