@@ -53,6 +53,10 @@ class Library:
     editions: tuple[Edition, ...]
     in_force: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)  # other kinds
+    #: every document read, by kind (the rulebooks and members.yaml too), for the checks
+    #: run on the loaded folder after :meth:`load` (:func:`rulesbook.loading.record_problems`)
+    documents: Mapping[str, Sequence[LoadedYaml]] = field(
+        default_factory=dict, repr=False, compare=False, hash=False)
     #: every rule and proposal by reference (built from the rulebooks)
     index: dict[str, Entry] = field(init=False, repr=False, compare=False, hash=False)
     #: what :meth:`derived` built from this library, by builder (owned by the library:
@@ -340,7 +344,8 @@ class _Loader:
         library = Library(self.root, tuple(books), tuple(members), tuple(topics),
                           tuple(editions), in_force,
                           extra={k: v for k, v in self.docs.items()
-                                 if k not in ("members", "topics", "editions", "rulebook")})
+                                 if k not in ("members", "topics", "editions", "rulebook")},
+                          documents=self.docs)
         if self.unreadable:  # the checks would report what the unread file holds
             self.problems.append(Problem(
                 str(self.root), 0, 0,

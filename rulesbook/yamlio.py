@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar, cast
 
 import yaml
 
@@ -49,6 +49,7 @@ _SAFE_SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:timestamp",
 }
+_T = TypeVar("_T")
 #: Where a value stands in a document: the keys and list indices that lead to it.
 YamlPath: TypeAlias = tuple[object, ...]
 
@@ -89,6 +90,20 @@ class LoadedYaml:
     file: str
     data: Any  # plain data as written: dicts, lists, str, int, float, bool, None
     text: str = field(default="", repr=False, compare=False)  # what was read, for the marks
+    #: what :meth:`derived` built from this document, by builder
+    _derived: dict[Callable[[LoadedYaml], object], object] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def derived(self, build: Callable[[LoadedYaml], _T]) -> _T:
+        """``build(self)``, built once on first use and kept with this document (a
+        ballot read from it, the registry of a members file): every check of one
+        command reads the same object, so a document is turned into its model once.
+        ``build`` must not change the document, and what it returns is shared: a
+        caller that changes a part of it copies that part first."""
+        try:
+            return cast(_T, self._derived[build])
+        except KeyError:
+            return cast(_T, self._derived.setdefault(build, build(self)))
 
     @cached_property
     def marks(self) -> dict[YamlPath, tuple[int, int]]:

@@ -32,7 +32,14 @@ HEADER = ("# A committee ballot of the American Pool Checkers Association.\n"
 
 def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
     """A :class:`Ballot` from a schema-valid document, and its consistency problems
-    (roll, questions, options, votes, history; each at its line)."""
+    (roll, questions, options, votes, history; each at its line). Read once per
+    document (:meth:`LoadedYaml.derived`): the loader's check, the seal chain and the
+    texts' check of one ``validate`` share it; the list of problems is the caller's."""
+    ballot, problems = doc.derived(_read_ballot)
+    return ballot, list(problems)
+
+
+def _read_ballot(doc: LoadedYaml) -> tuple[Ballot, tuple[Problem, ...]]:
     data = doc.data
     problems: list[Problem] = []
     questions: list[Question] = []
@@ -132,7 +139,7 @@ def ballot_from_doc(doc: LoadedYaml) -> tuple[Ballot, list[Problem]]:
         edition=data.get("edition"), members=tuple(data.get("members", {}).items()),
         description=data.get("description", ""), history=tuple(history), seal=seal,
         opened=opened, results=tuple(data.get("results", ())))
-    return ballot, problems
+    return ballot, tuple(problems)
 
 
 def _vote(raw: Raw, row: Raw) -> Vote:

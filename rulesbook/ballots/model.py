@@ -241,8 +241,10 @@ class Ballot:
                 return q
         return self.question(wanted)
 
-    def to_dict(self) -> Document:
-        """The ballot file's document (kind ``ballot``)."""
+    def head_dict(self) -> Document:
+        """The start of :meth:`to_dict`: the settings, the questions and ``opened``,
+        without the votes, history, signatures, seal and results (what the signed
+        settings cover, :mod:`.settings`, read without writing out every vote)."""
         data: Document = {
             "schema_version": 1, "kind": "ballot", "id": self.id, "title": self.title,
         }
@@ -261,6 +263,11 @@ class Ballot:
         data["questions"] = [q.to_dict() for q in self.questions]
         if self.opened is not None:
             data["opened"] = self.opened.to_dict()
+        return data
+
+    def to_dict(self) -> Document:
+        """The ballot file's document (kind ``ballot``)."""
+        data = self.head_dict()
         table = signature_table(self)
         index = {row["signature"]: i for i, row in enumerate(table)}
 

@@ -294,6 +294,13 @@ def last_digest(statements: list[Any]) -> str | None:
 
 
 def registry_from_doc(doc: LoadedYaml) -> Registry:
+    """The registry of a members document, built once per document
+    (:meth:`LoadedYaml.derived`: the ballots' and the proposals' checks of one
+    ``validate`` share it; a :class:`Registry` is never changed)."""
+    return doc.derived(_build_from_doc)
+
+
+def _build_from_doc(doc: LoadedYaml) -> Registry:
     return build_registry(list(doc.data.get("registry", ())), doc)
 
 
