@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from .documents import DocumentError, DocumentStage, load_document
 from .errors import LibraryError, Problem, UnknownReferenceError
+from .gcpause import cycles_paused
 from .model import (
     Adoption,
     Edition,
@@ -89,8 +90,9 @@ class Library:
         Raises :class:`LibraryError` listing every problem when the folder is not clean.
         """
         loader = _Loader(folder)
-        loader.read_all()
-        library = loader.build(checks)
+        with cycles_paused():  # a million acyclic objects built (:mod:`.gcpause`)
+            loader.read_all()
+            library = loader.build(checks)
         if loader.unreadable:
             # a file that does not parse (a hand edit that broke the YAML) is the cause;
             # what follows from its absence (dozens of unknown members) is not shown

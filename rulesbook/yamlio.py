@@ -26,6 +26,7 @@ from typing import Any, TypeAlias, TypeVar, cast
 import yaml
 
 from .errors import DataFileError, Problem, RulesbookError
+from .gcpause import cycles_paused
 from .textio import TextDecodeError, decode_bytes, read_text
 
 # LibYAML's parser when PyYAML was built with it (ten times faster), else pure Python.
@@ -145,7 +146,8 @@ class _Builder:
     def build(self, text: str) -> Any:
         parser = _PARSER(text)
         try:
-            return self._document(parser)
+            with cycles_paused():  # plain data: no cycle to find (:mod:`.gcpause`)
+                return self._document(parser)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             what = exc.problem or exc.context or "not valid YAML"
@@ -192,7 +194,8 @@ class _Builder:
                     return items
                 if kind is yaml.ScalarEvent and not record:  # the common case, inline
                     self._count(item)
-                    items.append(scalar(item))
+                    items.append(item.value if item.tag is None and item.value[:1] not in
+                                 _BY_FIRST else scalar(item))
                 else:
                     items.append(value(get, item, path + (len(items),) if record else path,
                                        depth + 1))
@@ -203,15 +206,24 @@ class _Builder:
             result: dict[Any, Any] = {}
             while True:
                 key_event = get()
-                if type(key_event) is yaml.MappingEndEvent:
+                kind = type(key_event)
+                if kind is yaml.MappingEndEvent:
                     return result
-                key = self._key(key_event)
+                if kind is yaml.ScalarEvent and key_event.tag is None and \
+                        key_event.value[:1] not in _BY_FIRST:
+                    # text that no resolver reads (never ``<<``): the common key, inline
+                    self._count(key_event)
+                    key = key_event.value
+                else:
+                    key = self._key(key_event)
                 if key in result:
                     raise self.fail(key_event.start_mark, f"duplicate key {key!r}")
                 value_event = get()
                 if type(value_event) is yaml.ScalarEvent and not self.record:  # inline
                     self._count(value_event)
-                    result[key] = self._scalar(value_event)
+                    result[key] = (value_event.value if value_event.tag is None and
+                                   value_event.value[:1] not in _BY_FIRST
+                                   else self._scalar(value_event))
                     continue
                 value_path = path + (key,) if self.record else path
                 result[key] = self._value(get, value_event, value_path, depth + 1)

@@ -276,8 +276,12 @@ class Ballot:
                 entry["signed"] = index[vote.signature]
             return entry
 
-        data["votes"] = [signed({"member": v.member, "question": v.question,
-                                 "ranking": list(v.ranking)}, v) for v in self.votes]
+        # (the votes inline: 60,000 of them in a committee's ballot)
+        data["votes"] = [{"member": v.member, "question": v.question,
+                          "ranking": list(v.ranking), "signed": index[v.signature]}
+                         if v.signature else
+                         {"member": v.member, "question": v.question,
+                          "ranking": list(v.ranking)} for v in self.votes]
         if self.history:
             data["history"] = [signed(h.to_dict(), h.vote) for h in self.history]
         if table:
@@ -293,10 +297,11 @@ def signature_table(ballot: Ballot) -> list[dict[str, str]]:
     """One row per signature of the ballot's votes (current and replaced): who signed,
     when, with which key, and the signature; a vote names its row (``signed: N``).
     Sorted by time, member and signature, so the order of the votes never matters."""
-    return sort_signature_rows(
-        {"member": vote.member, **vote.signed_fields()}
-        for vote in list(ballot.votes) + [h.vote for h in ballot.history if h.vote is not None]
-        if vote.signature)
+    rows: dict[str, dict[str, str]] = {}  # the first vote of each signature makes its row
+    for vote in list(ballot.votes) + [h.vote for h in ballot.history if h.vote is not None]:
+        if vote.signature and vote.signature not in rows:
+            rows[vote.signature] = {"member": vote.member, **vote.signed_fields()}
+    return sort_signature_rows(rows.values())
 
 
 #: a row of a signatures table: written by a ballot (text values) or read from a file

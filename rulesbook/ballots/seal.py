@@ -22,6 +22,7 @@ it lists every failure.
 from __future__ import annotations
 
 import hashlib
+from operator import itemgetter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,9 +56,7 @@ def canonical_form(ballot: Ballot, seal: Seal) -> dict[str, Any]:
     """Everything the seal covers, as plain data."""
     data = ballot.to_dict()
     data.pop("seal", None)
-    order = {q.id: i for i, q in enumerate(ballot.questions)}
-    data["votes"] = sorted(data["votes"], key=lambda v: (order.get(v["question"], len(order)),
-                                                         v["question"], v["member"]))
+    data["votes"] = _vote_order(ballot, data["votes"])
     data.setdefault("history", [])
     data.setdefault("results", [])
     data.setdefault("members", {})
@@ -65,6 +64,21 @@ def canonical_form(ballot: Ballot, seal: Seal) -> dict[str, Any]:
     data["seal"] = {"format": FORMAT, "algorithm": seal.algorithm, "closed_at": seal.closed_at,
                     "closed_by": seal.closed_by, "key": seal.key}
     return data
+
+
+def _vote_order(ballot: Ballot, votes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``votes`` sorted by question (in the ballot's order, then the unknown ones by id)
+    and member: each question's votes sorted by member apart (60,000 votes of a
+    committee in 60 short sorts; the same order as one sort by the three keys)."""
+    order = {q.id: i for i, q in enumerate(ballot.questions)}
+    by_question: dict[Any, list[dict[str, Any]]] = {}
+    for vote in votes:
+        by_question.setdefault(vote["question"], []).append(vote)
+    out: list[dict[str, Any]] = []
+    member = itemgetter("member")
+    for question in sorted(by_question, key=lambda q: (order.get(q, len(order)), q)):
+        out.extend(sorted(by_question[question], key=member))
+    return out
 
 
 def _parts(form: dict[str, Any]) -> dict[str, Any]:
