@@ -193,7 +193,9 @@ class _Builder:
                 if kind is yaml.SequenceEndEvent:
                     return items
                 if kind is yaml.ScalarEvent and not record:  # the common case, inline
-                    self._count(item)
+                    self.values += 1  # :meth:`_count`, inline
+                    if self.values > MAX_VALUES:
+                        raise self._too_many(item)
                     items.append(item.value if item.tag is None and item.value[:1] not in
                                  _BY_FIRST else scalar(item))
                 else:
@@ -212,7 +214,9 @@ class _Builder:
                 if kind is yaml.ScalarEvent and key_event.tag is None and \
                         key_event.value[:1] not in _BY_FIRST:
                     # text that no resolver reads (never ``<<``): the common key, inline
-                    self._count(key_event)
+                    self.values += 1  # :meth:`_count`, inline
+                    if self.values > MAX_VALUES:
+                        raise self._too_many(key_event)
                     key = key_event.value
                 else:
                     key = self._key(key_event)
@@ -220,7 +224,9 @@ class _Builder:
                     raise self.fail(key_event.start_mark, f"duplicate key {key!r}")
                 value_event = get()
                 if type(value_event) is yaml.ScalarEvent and not self.record:  # inline
-                    self._count(value_event)
+                    self.values += 1  # :meth:`_count`, inline
+                    if self.values > MAX_VALUES:
+                        raise self._too_many(value_event)
                     result[key] = (value_event.value if value_event.tag is None and
                                    value_event.value[:1] not in _BY_FIRST
                                    else self._scalar(value_event))
@@ -237,8 +243,11 @@ class _Builder:
     def _count(self, event: Any) -> None:
         self.values += 1
         if self.values > MAX_VALUES:
-            raise self.fail(event.start_mark, f"more than {MAX_VALUES:,} values: a data file "
-                                              f"may hold at most {MAX_VALUES:,}")
+            raise self._too_many(event)
+
+    def _too_many(self, event: Any) -> DataFileError:
+        return self.fail(event.start_mark, f"more than {MAX_VALUES:,} values: a data file "
+                                           f"may hold at most {MAX_VALUES:,}")
 
     def _key(self, event: Any) -> Any:
         if type(event) is not yaml.ScalarEvent:
@@ -254,6 +263,9 @@ class _Builder:
         if tag is None or tag == "!":
             if not event.implicit[0]:  # quoted, or the non-specific tag "!"
                 return value
+            if value.isdigit() and value.isascii() and (value[0] != "0" or value == "0") \
+                    and len(value) <= MAX_INT_DIGITS:  # a plain decimal: what _int gives
+                return int(value)
             tag = _STR
             for candidate, pattern in _BY_FIRST.get(value[:1], ()):
                 if pattern.match(value):
