@@ -108,10 +108,10 @@ def _read_ballot(doc: LoadedYaml) -> tuple[Ballot, tuple[Problem, ...]]:
     options_of = {q.id: q.options for q in questions}
     for i, raw in enumerate(data["votes"]):
         key = (raw["member"], raw["question"])
-        options = options_of.get(key[1])
+        allowed = options_of.get(key[1])
         # what check_vote finds, asked only when a vote is not plainly sound (60,000)
-        if key[0] not in on_roll or options is None or \
-                not all(option in options for option in raw["ranking"]):
+        if key[0] not in on_roll or allowed is None or \
+                not all(option in allowed for option in raw["ranking"]):
             check_vote(("votes", i), raw, "a vote")
         if key in seen_v:
             line, _ = doc.where(("votes", seen_v[key]))

@@ -22,9 +22,9 @@ it lists every failure.
 from __future__ import annotations
 
 import hashlib
-from operator import itemgetter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from ..errors import Problem

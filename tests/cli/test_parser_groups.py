@@ -4,11 +4,10 @@ parser built alone reads and helps exactly as the whole one does."""
 from __future__ import annotations
 
 import argparse
-import importlib
 
 import pytest
 
-from rulesbook.cli import COMMANDS, GROUPS, build_parser, command_of
+from rulesbook.cli import COMMANDS, GROUPS, _group, build_parser, command_of
 from rulesbook.cli.common import OneLineParser
 
 
@@ -22,7 +21,7 @@ def test_the_table_is_what_each_group_registers() -> None:
     for group in GROUPS:
         parser = OneLineParser(prog="rulesbook")
         sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-        importlib.import_module(f"rulesbook.cli.{group}").register(sub)
+        _group(group).register(sub)
         for name in _commands(parser):
             registered[name] = group
     assert registered == COMMANDS
