@@ -164,23 +164,20 @@ def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
                             f"not signed")
     for batch in batches(ballot):
         first = batch.first
-        qs = [v.question for v in batch.votes]
-        what = (f"the vote of {first.member} on question {qs[0]!r}" if len(qs) == 1 else
-                f"the votes of {first.member} on questions {', '.join(map(repr, qs))}")
         if batch.problem:
-            failures.append(f"{what}: {batch.problem}")
+            failures.append(f"{batch.what}: {batch.problem}")
             continue
         signer = first.proxy_by or first.member
         why = registry.key_problem(signer, first.key, first.at)
         if why:
-            failures.append(f"{what}: {why}")
+            failures.append(f"{batch.what}: {why}")
             continue
         if first.proxy_by and registry.role_at(first.proxy_by, first.at) not in CLOSERS:
-            failures.append(f"{what} were entered by {first.proxy_by} as a proxy, but "
+            failures.append(f"{batch.what} were entered by {first.proxy_by} as a proxy, but "
                             f"{first.proxy_by} was not the chair or the secretary at {first.at}")
         if not verify_signature(first.key, batch_message(ballot.id, batch.votes, texts),
                                 batch.signature):
-            failures.append(f"{what}: the signature does not match the vote(s) (changed "
+            failures.append(f"{batch.what}: the signature does not match the vote(s) (changed "
                             f"after they were cast, or forged)")
     return failures
 
