@@ -1,124 +1,83 @@
 """Benchmark: verify a sealed ballot of 1,000 members x 60 questions, as a user
-does: ``rulesbook ballot verify FILE`` in a fresh process (read the 5 MB file and
-members.yaml, validate, check every signature; goal <= 2 s CPU and <= 250 MB for the
-whole process), and the in-memory check alone (goal <= 1 s).
+does: ``rulesbook --data DIR ballot verify FILE`` in a fresh process (read the
+4.7 MB file and members.yaml, check the settings signed at open, the seal, every
+signature, recount; goal <= 2 s CPU and <= 250 MB for the whole process, issue #29),
+and the in-memory check alone.
 
-Every member casts one signed ballot (one Ed25519 signature over their 60 votes,
-as `ballot export` makes it), the secretary closes and signs the seal. Verifying
-recomputes the SHA-256 over every field, checks the closer's signature and role,
-the 1,000 members' signatures and keys, and recounts (IRV, the ballot's default).
-The peer, measured in the same run, is the bare cost of the cryptography alone:
-``cryptography``'s Ed25519 verify of the same 1,001 signatures and one SHA-256 of
-the same canonical bytes — what no implementation of this check can go below.
+The folder is the one of ``bench/bench_validate_committee.py`` (its ``make()``, run
+in a child process): the seed data, 1,000 members with a registered key each, the
+chair M0, a ballot of 60 questions opened with its settings signed by the chair, one
+signed batch of 60 votes per member, closed and sealed by the chair.
 
-The whole process is compared with the figure of the code before issue #29
-(19 s CPU, 548 MB on this machine class).
+Each figure is the best of three child processes, CPU = user + system, memory = the
+child's peak RSS (``os.wait4``, so the child that built the folder does not count).
+Compared with the figure of the code before issue #29 on this machine class (19 s
+CPU, 548 MB), and in memory with a peer measured in the same run: the cryptography
+alone (``cryptography``'s Ed25519 verify of the same 1,001 signatures over the same
+messages and one SHA-256 of the same canonical bytes), which no implementation of
+this check goes below.
 
 Run: .venv/bin/python bench/bench_ballot_verify.py
 """
 from __future__ import annotations
 
 import hashlib
-import random
-import resource
+import importlib.util
+import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from rulesbook.ballots import Ballot, Question, Vote, close_ballot, verify_ballot
-from rulesbook.ballots.keys import SigningKey, encode_public
-from rulesbook.ballots.registry import build_registry, sign_statement
-from rulesbook.ballots.seal import canonical_form, canonical_json, seal_message
-from rulesbook.ballots.signing import batch_message, batches, sign_votes
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO))
 
-MEMBERS = 1000
-QUESTIONS = 60
-GOAL = 1.0
+from rulesbook.ballots import Ballot, load_ballot, load_registry, verify_ballot  # noqa: E402
+from rulesbook.ballots.seal import canonical_form, canonical_json, seal_message  # noqa: E402
+from rulesbook.ballots.signing import ballot_texts, batch_message, batches  # noqa: E402
+
 #: the whole process: CPU seconds and MB (issue #29)
 PROCESS_GOAL, MEMORY_GOAL = 2.0, 250
 #: ``ballot verify`` of this ballot before issue #29: CPU seconds, MB
 BEFORE = (19.0, 548)
-AT = "2026-01-01T00:00:00Z"
 
 
-def _key(member: str) -> SigningKey:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    private = Ed25519PrivateKey.generate()
-    return SigningKey(member, encode_public(private.public_key()), private)
-
-
-def make(seed: int = 2026, keys_out: dict | None = None):
-    rng = random.Random(seed)
-    roll = tuple(f"M{m}" for m in range(MEMBERS))
-    keys = {m: _key(m) for m in roll}
-    if keys_out is not None:
-        keys_out.update(keys)
-    statements = [sign_statement({"op": "key", "member": m, "key": k.public, "at": AT}, k)
-                  for m, k in keys.items()]
-    statements.append(sign_statement({"op": "role", "member": "M0", "role": "chair",
-                                      "key": keys["M0"].public, "at": AT}, keys["M0"]))
-    registry = build_registry(statements)
-    _STATEMENTS[:] = statements
-    questions = []
-    for i in range(QUESTIONS):
-        n = rng.randint(2, 5)  # the original and 1-4 proposals, like the APCA ballot
-        options = (f"apca:{i}",) + tuple(f"apca:{i}{chr(65 + k)}" for k in range(n - 1))
-        questions.append(Question(str(i), f"apca:{i}", options))
-    weights = [{o: rng.random() for o in q.options} for q in questions]
-    votes = []
-    for member in roll:
-        mine = []
-        for q, weight in zip(questions, weights, strict=True):
-            noisy = {o: weight[o] + rng.random() for o in q.options}
-            order = sorted(q.options, key=lambda o, w=noisy: -w[o])
-            mine.append(Vote(member, q.id, tuple(order[:rng.randint(0, len(order))]), AT))
-        votes.extend(sign_votes("bench", mine, keys[member]))
-    ballot = Ballot("bench", "bench", "apca", roll=roll, questions=tuple(questions),
-                    votes=tuple(votes), method="irv", quorum=MEMBERS // 2)
-    return close_ballot(ballot, keys["M0"], registry, at="2026-01-02T00:00:00Z"), registry
+def _committee():  # bench_validate_committee.py, for its make() and sizes
+    spec = importlib.util.spec_from_file_location("bench_validate_committee",
+                                                  HERE / "bench_validate_committee.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-_STATEMENTS: list[dict] = []
-
-
-def write_folder(folder: Path, seed: int = 2026) -> Path:
-    """A data folder (the bundled rules data) whose members.yaml holds the 1,000
-    members and their signed statements, and the sealed ballot file in it."""
-    import shutil
-
-    import yaml
-
-    from rulesbook.ballots import save_ballot
-
-    ballot, _registry = make(seed)
-    shutil.copytree(Path(__file__).resolve().parent.parent / "rules_data", folder)
-    members = [{"id": m, "name": f"Member {m}", "aliases": []} for m in ballot.roll]
-    text = yaml.safe_dump({"schema_version": 1, "kind": "members", "members": members,
-                           "registry": _STATEMENTS}, sort_keys=False, width=1000,
-                          default_flow_style=None)
-    (folder / "members.yaml").write_text(text, encoding="utf-8")
-    path = folder / "ballot-bench.yaml"
-    save_ballot(path, ballot)
-    return path
+def build(folder: Path) -> Path:
+    """The committee's folder, made by ``make()`` in a child process; its ballot file."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.run([sys.executable, str(HERE / "bench_validate_committee.py"),
+                           "--make", str(folder)], env=env, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"building the folder failed:\n{proc.stderr}")
+    return folder / "apca" / "ballots" / "bench.yaml"
 
 
 def whole_process(folder: Path, ballot_file: Path) -> tuple[float, float, float, str]:
-    """``rulesbook --data FOLDER ballot verify FILE`` in a fresh process: CPU seconds,
-    wall seconds, peak MB, its first line of output."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    """``rulesbook --data FOLDER ballot verify FILE`` in a fresh process: CPU seconds
+    (user + system), wall seconds, peak MB, its first line of output."""
+    env = dict(os.environ, PYTHONPATH=str(REPO), PYTHONDONTWRITEBYTECODE="1")
+    env.pop("RULESBOOK_DATA", None)
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "rulesbook", "--data", str(folder),
-                           "ballot", "verify", str(ballot_file)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.Popen([sys.executable, "-m", "rulesbook", "--data", str(folder),
+                             "ballot", "verify", str(ballot_file)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = proc.stdout.read() if proc.stdout is not None else ""
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
     wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if proc.returncode != 0:
-        raise SystemExit(f"ballot verify failed ({proc.returncode}): {proc.stdout}{proc.stderr}")
-    return cpu, wall, after.ru_maxrss / 1024, (proc.stdout or proc.stderr).splitlines()[0]
+        raise SystemExit(f"ballot verify failed ({proc.returncode}): {out}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, out.splitlines()[0]
 
 
 def peer(ballot: Ballot) -> float:
@@ -127,43 +86,51 @@ def peer(ballot: Ballot) -> float:
 
     from rulesbook.ballots.keys import decode_public
 
+    texts = ballot_texts(ballot)
     jobs = [(decode_public(b.first.key), base64.b64decode(b.signature),
-             batch_message(ballot.id, b.votes)) for b in batches(ballot)]
+             batch_message(ballot.id, b.votes, texts)) for b in batches(ballot)]
     seal = ballot.seal
+    assert seal is not None
     jobs.append((decode_public(seal.key), base64.b64decode(seal.signature),
                  seal_message(seal.digest, seal.parts)))
     data = canonical_json(canonical_form(ballot, seal))
-    start = time.perf_counter()
+    start = time.process_time()
     for key, signature, message in jobs:
         key.verify(signature, message)
     hashlib.sha256(data).hexdigest()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
+    sizes = _committee()
+    with tempfile.TemporaryDirectory(prefix="bench-verify-") as tmp:
         folder = Path(tmp) / "data"
-        ballot_file = write_folder(folder)
+        ballot_file = build(folder)
         size = ballot_file.stat().st_size
-        cpu, wall, rss, said = whole_process(folder, ballot_file)
-    print(f"ballot verify (whole process, {size / 1e6:.1f} MB file, {MEMBERS} members x "
-          f"{QUESTIONS} questions): {cpu:.2f} s CPU, {wall:.2f} s wall, {rss:.0f} MB peak "
-          f"(goal <= {PROCESS_GOAL} s, <= {MEMORY_GOAL} MB); before #29 {BEFORE[0]:.0f} s, "
-          f"{BEFORE[1]} MB: {BEFORE[0] / cpu:.1f}x less CPU, {BEFORE[1] / rss:.1f}x less "
-          f"memory; it said: {said[:90]}")
-    ballot, registry = make()
+        runs = [whole_process(folder, ballot_file) for _ in range(3)]
+        cpu = min(r[0] for r in runs)
+        wall = min(r[1] for r in runs)
+        rss = max(r[2] for r in runs)
+        said = runs[0][3]
+        ballot = load_ballot(ballot_file)
+        registry = load_registry(folder)
+    print(f"ballot verify (whole process, {size / 1e6:.1f} MB file, {sizes.MEMBERS} members "
+          f"x {sizes.QUESTIONS} questions): {cpu:.2f} s CPU (best of 3), {wall:.2f} s wall, "
+          f"{rss:.0f} MB peak (goal <= {PROCESS_GOAL} s, <= {MEMORY_GOAL} MB); before #29 "
+          f"{BEFORE[0]:.0f} s, {BEFORE[1]} MB: ratio {cpu / BEFORE[0]:.3f} "
+          f"({BEFORE[0] / cpu:.1f}x less CPU, {BEFORE[1] / rss:.1f}x less memory); "
+          f"it said: {said[:60]}")
     best = float("inf")
     for _ in range(3):
-        start = time.perf_counter()
+        start = time.process_time()
         result = verify_ballot(ballot, registry)
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     assert result.ok, result.failures
     floor = min(peer(ballot) for _ in range(3))
-    print(f"verify in memory: {MEMBERS} members x {QUESTIONS} questions ({len(ballot.votes):,} "
-          f"votes, {MEMBERS + 1} signatures): {best:.3f} s (goal <= {GOAL} s, {best / GOAL:.2f}x "
-          f"of the goal); the cryptography alone (peer): {floor:.3f} s, ratio "
+    print(f"verify in memory ({len(ballot.votes):,} votes, {sizes.MEMBERS + 1} signatures): "
+          f"{best:.3f} s CPU; the cryptography alone (peer): {floor:.3f} s, ratio "
           f"{best / floor:.1f}x")
-    return 0 if best <= GOAL and cpu <= PROCESS_GOAL and rss <= MEMORY_GOAL else 1
+    return 0 if cpu <= PROCESS_GOAL and rss <= MEMORY_GOAL else 1
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar, cast
 
 from .documents import DocumentError, DocumentStage, load_document
 from .errors import LibraryError, Problem, UnknownReferenceError
+from .gcpause import cycles_paused
 from .model import (
     Adoption,
     Edition,
@@ -53,6 +54,10 @@ class Library:
     editions: tuple[Edition, ...]
     in_force: str | None = None
     extra: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)  # other kinds
+    #: every document read, by kind (the rulebooks and members.yaml too), for the checks
+    #: run on the loaded folder after :meth:`load` (:func:`rulesbook.loading.record_problems`)
+    documents: Mapping[str, Sequence[LoadedYaml]] = field(
+        default_factory=dict, repr=False, compare=False, hash=False)
     #: every rule and proposal by reference (built from the rulebooks)
     index: dict[str, Entry] = field(init=False, repr=False, compare=False, hash=False)
     #: what :meth:`derived` built from this library, by builder (owned by the library:
@@ -85,8 +90,9 @@ class Library:
         Raises :class:`LibraryError` listing every problem when the folder is not clean.
         """
         loader = _Loader(folder)
-        loader.read_all()
-        library = loader.build(checks)
+        with cycles_paused():  # a million acyclic objects built (:mod:`.gcpause`)
+            loader.read_all()
+            library = loader.build(checks)
         if loader.unreadable:
             # a file that does not parse (a hand edit that broke the YAML) is the cause;
             # what follows from its absence (dozens of unknown members) is not shown
@@ -340,7 +346,8 @@ class _Loader:
         library = Library(self.root, tuple(books), tuple(members), tuple(topics),
                           tuple(editions), in_force,
                           extra={k: v for k, v in self.docs.items()
-                                 if k not in ("members", "topics", "editions", "rulebook")})
+                                 if k not in ("members", "topics", "editions", "rulebook")},
+                          documents=self.docs)
         if self.unreadable:  # the checks would report what the unread file holds
             self.problems.append(Problem(
                 str(self.root), 0, 0,

@@ -71,6 +71,10 @@ def record_problems(library: Library) -> list[Problem]:
     (:mod:`rulesbook.ballots.texts`). ``validate`` reports them, ``sync`` and
     ``serve`` refuse them; the folder still loads, so the app can show them."""
     from .ballots.texts import text_problems
-    from .proposing.checks import folder_problems
+    from .proposing.checks import check_records, folder_problems
 
-    return sorted(folder_problems(library.root) + text_problems(library))
+    # the documents the library was loaded from (each read once, its registry built
+    # once); a library made by hand has none, and its folder is read
+    records = (check_records(library.documents) if library.documents
+               else folder_problems(library.root))
+    return sorted(records + text_problems(library))

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar, cast
 
 import yaml
 
 from .errors import DataFileError, Problem, RulesbookError
+from .gcpause import cycles_paused
 from .textio import TextDecodeError, decode_bytes, read_text
 
 # LibYAML's parser when PyYAML was built with it (ten times faster), else pure Python.
@@ -52,6 +53,7 @@ _SAFE_SCALAR_TAGS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:timestamp",
 }
+_T = TypeVar("_T")
 #: Where a value stands in a document: the keys and list indices that lead to it.
 YamlPath: TypeAlias = tuple[object, ...]
 
@@ -92,6 +94,20 @@ class LoadedYaml:
     file: str
     data: Any  # plain data as written: dicts, lists, str, int, float, bool, None
     text: str = field(default="", repr=False, compare=False)  # what was read, for the marks
+    #: what :meth:`derived` built from this document, by builder
+    _derived: dict[Callable[[LoadedYaml], object], object] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def derived(self, build: Callable[[LoadedYaml], _T]) -> _T:
+        """``build(self)``, built once on first use and kept with this document (a
+        ballot read from it, the registry of a members file): every check of one
+        command reads the same object, so a document is turned into its model once.
+        ``build`` must not change the document, and what it returns is shared: a
+        caller that changes a part of it copies that part first."""
+        try:
+            return cast(_T, self._derived[build])
+        except KeyError:
+            return cast(_T, self._derived.setdefault(build, build(self)))
 
     @cached_property
     def marks(self) -> dict[YamlPath, tuple[int, int]]:
@@ -133,7 +149,8 @@ class _Builder:
     def build(self, text: str) -> Any:
         parser = _PARSER(text)
         try:
-            return self._document(parser)
+            with cycles_paused():  # plain data: no cycle to find (:mod:`.gcpause`)
+                return self._document(parser)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             what = exc.problem or exc.context or "not valid YAML"
@@ -179,8 +196,11 @@ class _Builder:
                 if kind is yaml.SequenceEndEvent:
                     return items
                 if kind is yaml.ScalarEvent and not record:  # the common case, inline
-                    self._count(item)
-                    items.append(scalar(item))
+                    self.values += 1  # :meth:`_count`, inline
+                    if self.values > MAX_VALUES:
+                        raise self._too_many(item)
+                    items.append(item.value if item.tag is None and item.value[:1] not in
+                                 _BY_FIRST else scalar(item))
                 else:
                     items.append(value(get, item, path + (len(items),) if record else path,
                                        depth + 1))
@@ -191,15 +211,28 @@ class _Builder:
             result: dict[Any, Any] = {}
             while True:
                 key_event = get()
-                if type(key_event) is yaml.MappingEndEvent:
+                kind = type(key_event)
+                if kind is yaml.MappingEndEvent:
                     return result
-                key = self._key(key_event)
+                if kind is yaml.ScalarEvent and key_event.tag is None and \
+                        key_event.value[:1] not in _BY_FIRST:
+                    # text that no resolver reads (never ``<<``): the common key, inline
+                    self.values += 1  # :meth:`_count`, inline
+                    if self.values > MAX_VALUES:
+                        raise self._too_many(key_event)
+                    key = key_event.value
+                else:
+                    key = self._key(key_event)
                 if key in result:
                     raise self.fail(key_event.start_mark, f"duplicate key {key!r}")
                 value_event = get()
                 if type(value_event) is yaml.ScalarEvent and not self.record:  # inline
-                    self._count(value_event)
-                    result[key] = self._scalar(value_event)
+                    self.values += 1  # :meth:`_count`, inline
+                    if self.values > MAX_VALUES:
+                        raise self._too_many(value_event)
+                    result[key] = (value_event.value if value_event.tag is None and
+                                   value_event.value[:1] not in _BY_FIRST
+                                   else self._scalar(value_event))
                     continue
                 value_path = path + (key,) if self.record else path
                 result[key] = self._value(get, value_event, value_path, depth + 1)
@@ -213,8 +246,11 @@ class _Builder:
     def _count(self, event: Any) -> None:
         self.values += 1
         if self.values > MAX_VALUES:
-            raise self.fail(event.start_mark, f"more than {MAX_VALUES:,} values: a data file "
-                                              f"may hold at most {MAX_VALUES:,}")
+            raise self._too_many(event)
+
+    def _too_many(self, event: Any) -> DataFileError:
+        return self.fail(event.start_mark, f"more than {MAX_VALUES:,} values: a data file "
+                                           f"may hold at most {MAX_VALUES:,}")
 
     def _key(self, event: Any) -> Any:
         if type(event) is not yaml.ScalarEvent:
@@ -230,6 +266,9 @@ class _Builder:
         if tag is None or tag == "!":
             if not event.implicit[0]:  # quoted, or the non-specific tag "!"
                 return value
+            if value.isdigit() and value.isascii() and (value[0] != "0" or value == "0") \
+                    and len(value) <= MAX_INT_DIGITS:  # a plain decimal: what _int gives
+                return int(value)
             tag = _STR
             for candidate, pattern in _BY_FIRST.get(value[:1], ()):
                 if pattern.match(value):

@@ -241,8 +241,10 @@ class Ballot:
                 return q
         return self.question(wanted)
 
-    def to_dict(self) -> Document:
-        """The ballot file's document (kind ``ballot``)."""
+    def head_dict(self) -> Document:
+        """The start of :meth:`to_dict`: the settings, the questions and ``opened``,
+        without the votes, history, signatures, seal and results (what the signed
+        settings cover, :mod:`.settings`, read without writing out every vote)."""
         data: Document = {
             "schema_version": 1, "kind": "ballot", "id": self.id, "title": self.title,
         }
@@ -261,6 +263,11 @@ class Ballot:
         data["questions"] = [q.to_dict() for q in self.questions]
         if self.opened is not None:
             data["opened"] = self.opened.to_dict()
+        return data
+
+    def to_dict(self) -> Document:
+        """The ballot file's document (kind ``ballot``)."""
+        data = self.head_dict()
         table = signature_table(self)
         index = {row["signature"]: i for i, row in enumerate(table)}
 
@@ -269,8 +276,12 @@ class Ballot:
                 entry["signed"] = index[vote.signature]
             return entry
 
-        data["votes"] = [signed({"member": v.member, "question": v.question,
-                                 "ranking": list(v.ranking)}, v) for v in self.votes]
+        # (the votes inline: 60,000 of them in a committee's ballot)
+        data["votes"] = [{"member": v.member, "question": v.question,
+                          "ranking": list(v.ranking), "signed": index[v.signature]}
+                         if v.signature else
+                         {"member": v.member, "question": v.question,
+                          "ranking": list(v.ranking)} for v in self.votes]
         if self.history:
             data["history"] = [signed(h.to_dict(), h.vote) for h in self.history]
         if table:
@@ -286,10 +297,11 @@ def signature_table(ballot: Ballot) -> list[dict[str, str]]:
     """One row per signature of the ballot's votes (current and replaced): who signed,
     when, with which key, and the signature; a vote names its row (``signed: N``).
     Sorted by time, member and signature, so the order of the votes never matters."""
-    return sort_signature_rows(
-        {"member": vote.member, **vote.signed_fields()}
-        for vote in list(ballot.votes) + [h.vote for h in ballot.history if h.vote is not None]
-        if vote.signature)
+    rows: dict[str, dict[str, str]] = {}  # the first vote of each signature makes its row
+    for vote in list(ballot.votes) + [h.vote for h in ballot.history if h.vote is not None]:
+        if vote.signature and vote.signature not in rows:
+            rows[vote.signature] = {"member": vote.member, **vote.signed_fields()}
+    return sort_signature_rows(rows.values())
 
 
 #: a row of a signatures table: written by a ballot (text values) or read from a file

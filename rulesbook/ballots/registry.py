@@ -189,11 +189,13 @@ def build_registry(statements: list[Any],
         else:
             problems.append(Problem("members.yaml", 0, 0, f"statement {i + 1}: {message}"))
 
+    first: dict[tuple[object, object], int] = {}  # (member, key) -> its record in keys
+
     def find(member: str, key: str) -> int | None:
-        for n, k in enumerate(keys):
-            if k.member == member and k.key == key:
-                return n
-        return None
+        try:  # one look-up, not a search of every key: 1,000 members stay linear
+            return first.get((member, key))
+        except TypeError:  # a hand-edited key that is not text: it was never recorded
+            return None
 
     for i, st in enumerate(statements):
         op, member, key, at = st.get("op"), st.get("member"), st.get("key"), st.get("at", "")
@@ -239,6 +241,7 @@ def build_registry(statements: list[Any],
                 bad(i, "key", shared_key_message(member, owner, key))
                 continue
             owners[key] = member
+            first.setdefault((member, key), len(keys))
             keys.append(KeyRecord(member, key, at, endorsed_at=at if chair is None else None))
         elif op == "role":
             if n is None:
@@ -293,6 +296,13 @@ def last_digest(statements: list[Any]) -> str | None:
 
 
 def registry_from_doc(doc: LoadedYaml) -> Registry:
+    """The registry of a members document, built once per document
+    (:meth:`LoadedYaml.derived`: the ballots' and the proposals' checks of one
+    ``validate`` share it; a :class:`Registry` is never changed)."""
+    return doc.derived(_build_from_doc)
+
+
+def _build_from_doc(doc: LoadedYaml) -> Registry:
     return build_registry(list(doc.data.get("registry", ())), doc)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from ..errors import Problem
@@ -55,9 +56,7 @@ def canonical_form(ballot: Ballot, seal: Seal) -> dict[str, Any]:
     """Everything the seal covers, as plain data."""
     data = ballot.to_dict()
     data.pop("seal", None)
-    order = {q.id: i for i, q in enumerate(ballot.questions)}
-    data["votes"] = sorted(data["votes"], key=lambda v: (order.get(v["question"], len(order)),
-                                                         v["question"], v["member"]))
+    data["votes"] = _vote_order(ballot, data["votes"])
     data.setdefault("history", [])
     data.setdefault("results", [])
     data.setdefault("members", {})
@@ -65,6 +64,21 @@ def canonical_form(ballot: Ballot, seal: Seal) -> dict[str, Any]:
     data["seal"] = {"format": FORMAT, "algorithm": seal.algorithm, "closed_at": seal.closed_at,
                     "closed_by": seal.closed_by, "key": seal.key}
     return data
+
+
+def _vote_order(ballot: Ballot, votes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``votes`` sorted by question (in the ballot's order, then the unknown ones by id)
+    and member: each question's votes sorted by member apart (60,000 votes of a
+    committee in 60 short sorts; the same order as one sort by the three keys)."""
+    order = {q.id: i for i, q in enumerate(ballot.questions)}
+    by_question: dict[Any, list[dict[str, Any]]] = {}
+    for vote in votes:
+        by_question.setdefault(vote["question"], []).append(vote)
+    out: list[dict[str, Any]] = []
+    member = itemgetter("member")
+    for question in sorted(by_question, key=lambda q: (order.get(q, len(order)), q)):
+        out.extend(sorted(by_question[question], key=member))
+    return out
 
 
 def _parts(form: dict[str, Any]) -> dict[str, Any]:
@@ -150,23 +164,20 @@ def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
                             f"not signed")
     for batch in batches(ballot):
         first = batch.first
-        qs = [v.question for v in batch.votes]
-        what = (f"the vote of {first.member} on question {qs[0]!r}" if len(qs) == 1 else
-                f"the votes of {first.member} on questions {', '.join(map(repr, qs))}")
         if batch.problem:
-            failures.append(f"{what}: {batch.problem}")
+            failures.append(f"{batch.what}: {batch.problem}")
             continue
         signer = first.proxy_by or first.member
         why = registry.key_problem(signer, first.key, first.at)
         if why:
-            failures.append(f"{what}: {why}")
+            failures.append(f"{batch.what}: {why}")
             continue
         if first.proxy_by and registry.role_at(first.proxy_by, first.at) not in CLOSERS:
-            failures.append(f"{what} were entered by {first.proxy_by} as a proxy, but "
+            failures.append(f"{batch.what} were entered by {first.proxy_by} as a proxy, but "
                             f"{first.proxy_by} was not the chair or the secretary at {first.at}")
         if not verify_signature(first.key, batch_message(ballot.id, batch.votes, texts),
                                 batch.signature):
-            failures.append(f"{what}: the signature does not match the vote(s) (changed "
+            failures.append(f"{batch.what}: the signature does not match the vote(s) (changed "
                             f"after they were cast, or forged)")
     return failures
 

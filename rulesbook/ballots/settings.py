@@ -37,7 +37,7 @@ FIELDS = {
 
 def settings_form(ballot: Ballot) -> dict[str, Any]:
     """Every signed setting, as plain data (questions by id, with options and digests)."""
-    data = ballot.to_dict()
+    data = ballot.head_dict()
     form = {k: data.get(k) for k in FIELDS}
     form["description"] = form["description"] or ""
     form["members"] = form["members"] or {}

@@ -95,6 +95,14 @@ class Batch:
     def first(self) -> Vote:
         return self.votes[0]
 
+    @property
+    def what(self) -> str:
+        """The votes in words, for a failure (made only when one is reported)."""
+        qs = [v.question for v in self.votes]
+        return (f"the vote of {self.first.member} on question {qs[0]!r}" if len(qs) == 1
+                else f"the votes of {self.first.member} on questions "
+                     f"{', '.join(map(repr, qs))}")
+
 
 def batches(ballot: Ballot) -> list[Batch]:
     """Every signed batch of the ballot, rebuilt from its votes and its history (a vote

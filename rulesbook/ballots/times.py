@@ -22,14 +22,11 @@ def time_problems(ballot: Ballot, closing_at: str | None = None) -> list[str]:
     problems: list[str] = []
     for batch in batches(ballot):
         first = batch.first
-        qs = [v.question for v in batch.votes]
-        what = (f"the vote of {first.member} on question {qs[0]!r}" if len(qs) == 1 else
-                f"the votes of {first.member} on questions {', '.join(map(repr, qs))}")
         if opened and first.at < opened:
-            problems.append(f"{what} is dated {first.at}, before the ballot was opened "
-                            f"({opened}): a back-dated signature is invalid")
+            problems.append(f"{batch.what} is dated {first.at}, before the ballot was "
+                            f"opened ({opened}): a back-dated signature is invalid")
         elif closed and first.at > closed:
-            problems.append(f"{what} is dated {first.at}, after the ballot was closed "
+            problems.append(f"{batch.what} is dated {first.at}, after the ballot was closed "
                             f"({closed}): a signature made after the close is invalid")
     if opened and ballot.seal is not None and ballot.seal.closed_at < opened:
         problems.append(f"the seal is dated {ballot.seal.closed_at}, before the ballot was "

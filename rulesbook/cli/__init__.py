@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from types import ModuleType
 from typing import TextIO
 
 
@@ -28,7 +29,30 @@ class VersionAction(argparse.Action):
         parser.exit(0)
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: the modules of the groups of sub-commands, in help order
+GROUPS = ("library_cmds", "draughts_cmds", "pdn_cmds", "rulings_cmds", "ballot_cmds",
+          "member_cmds", "proposal_cmds", "reconstruct_cmds", "folder_cmds", "about_cmds")
+#: the group that registers each command (tests/cli/test_parser_groups.py checks it
+#: against what every group registers): a command builds and imports its group alone
+COMMANDS = {
+    **dict.fromkeys(("validate", "export", "show", "compare", "search", "edition"),
+                    "library_cmds"),
+    **dict.fromkeys(("perft", "moves"), "draughts_cmds"),
+    "pdn": "pdn_cmds",
+    **dict.fromkeys(("incidents", "rulings", "silences", "cases", "report"), "rulings_cmds"),
+    "ballot": "ballot_cmds",
+    "member": "member_cmds",
+    **dict.fromkeys(("propose", "proposal"), "proposal_cmds"),
+    **dict.fromkeys(("replay", "reconstruct"), "reconstruct_cmds"),
+    **dict.fromkeys(("where", "init", "history", "clone", "serve", "sync"), "folder_cmds"),
+    "about": "about_cmds",
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command; with ``command`` (a name of :data:`COMMANDS`),
+    of that command's group alone: its options, help and errors are the same, and
+    the other groups are neither imported nor built (a fifth of a second)."""
     from .common import OneLineParser
 
     parser = OneLineParser(
@@ -42,24 +66,71 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=VersionAction,
                         help="print the version of Rulesbook and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    from . import (
-        about_cmds,
-        ballot_cmds,
-        draughts_cmds,
-        folder_cmds,
-        library_cmds,
-        member_cmds,
-        pdn_cmds,
-        proposal_cmds,
-        reconstruct_cmds,
-        rulings_cmds,
-    )
-
-    # the groups of sub-commands, in help order
-    for group in (library_cmds, draughts_cmds, pdn_cmds, rulings_cmds, ballot_cmds,
-                  member_cmds, proposal_cmds, reconstruct_cmds, folder_cmds, about_cmds):
-        group.register(sub)
+    groups = (COMMANDS[command],) if command in COMMANDS else GROUPS
+    for group in groups:
+        _group(group).register(sub)
     return parser
+
+
+def _group(name: str) -> ModuleType:
+    """The module of a group of sub-commands, imported by its fixed name (the import
+    graph stays what the code says: tests/test_layering.py, the bundle)."""
+    if name == "library_cmds":
+        from . import library_cmds
+
+        return library_cmds
+    if name == "draughts_cmds":
+        from . import draughts_cmds
+
+        return draughts_cmds
+    if name == "pdn_cmds":
+        from . import pdn_cmds
+
+        return pdn_cmds
+    if name == "rulings_cmds":
+        from . import rulings_cmds
+
+        return rulings_cmds
+    if name == "ballot_cmds":
+        from . import ballot_cmds
+
+        return ballot_cmds
+    if name == "member_cmds":
+        from . import member_cmds
+
+        return member_cmds
+    if name == "proposal_cmds":
+        from . import proposal_cmds
+
+        return proposal_cmds
+    if name == "reconstruct_cmds":
+        from . import reconstruct_cmds
+
+        return reconstruct_cmds
+    if name == "folder_cmds":
+        from . import folder_cmds
+
+        return folder_cmds
+    if name == "about_cmds":
+        from . import about_cmds
+
+        return about_cmds
+    raise KeyError(name)
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command ``argv`` runs when nothing before it but ``--data DIR`` could change
+    how it is read (None: ``--help``, ``--version``, another option, no command, an
+    unknown one; the whole parser is built, and its list of commands shown)."""
+    args = iter(argv)
+    for arg in args:
+        if arg == "--data":
+            next(args, None)
+        elif arg.startswith("--data="):
+            continue
+        else:
+            return arg if arg in COMMANDS else None
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         else:  # pragma: no cover - library warnings stay as Python shows them
             sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line))
 
-    parser = build_parser()
+    parser = build_parser(command_of(sys.argv[1:] if argv is None else list(argv)))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # a bad argument (one line already on stderr), or --help

@@ -47,6 +47,7 @@ from ..ballots.roll import default_quorum, quorum_note
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
 from ..errors import LibraryError, RulesbookError
+from ..gcpause import cycles_paused
 from ..library import Library
 from ..loading import load_library
 from ..storage import atomic_write_text, file_lock
@@ -272,12 +273,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
     when the exit code is 0; ``receipt`` carries the receipt's own outcome (``status``:
     unchanged, replaced, changed or missing; its ``ok``: counted as cast)."""
     try:
-        sealed = read_sealed(args.file)
-        ballot = sealed[0]
-        if sealed[0] is None:
-            result = sealed[1]
-        else:
-            result = verify_ballot(sealed[0], _registry(args), sealed[1])
+        with cycles_paused():  # 60,000 votes read and checked (:mod:`rulesbook.gcpause`)
+            sealed = read_sealed(args.file)
+            ballot = sealed[0]
+            if sealed[0] is None:
+                result = sealed[1]
+            else:
+                result = verify_ballot(sealed[0], _registry(args), sealed[1])
     except UnsealedError as exc:
         return _verify_refused(args, str(exc), 1)
     except (RulesbookError, OSError) as exc:
