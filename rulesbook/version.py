@@ -3,7 +3,7 @@
 The number is written once, in ``pyproject.toml``; it is read at run time from
 the installed package's metadata (``importlib.metadata``): a venv (``make
 install``), a wheel, and the self-contained bundle, whose build copies that
-metadata in (``packaging/rulesbook.spec``). A checkout that is run without
+metadata in (``bundle/rulesbook.spec``). A checkout that is run without
 being installed (``PYTHONPATH=.``) reads ``pyproject.toml`` itself.
 
 The version is written into every dispute report (:mod:`rulesbook.report`) and
