@@ -272,10 +272,11 @@ def _laid_out(layout: QLayout) -> list[QWidget]:
         item = layout.itemAt(i)
         if item is None:
             continue
-        if item.widget() is not None:
-            out.append(item.widget())
-        elif item.layout() is not None:
-            out += _laid_out(item.layout())
+        widget, inner = item.widget(), item.layout()
+        if widget is not None:
+            out.append(widget)
+        elif inner is not None:
+            out += _laid_out(inner)
     return out
 
 
