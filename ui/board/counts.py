@@ -173,14 +173,17 @@ class CountsController(QObject):
         return self._states[ply] if 0 <= ply < len(self._states) else None
 
     def seed(self, replayed: Replay, states: tuple[CountState, ...] | None,
-             announcements: tuple[DrawAnnouncement, ...] | None) -> None:
+             announcements: tuple[DrawAnnouncement, ...] | None,
+             rules: CountRules | None = None) -> None:
         """The counts and claims of ``replayed`` worked out off the GUI thread (by
-        :func:`count_states` and :func:`announcements_for` with these rules): kept
-        for when the board shows that replay (None: worked out when asked)."""
+        :func:`count_states` with ``rules``, by default these, and
+        :func:`announcements_for` with this library and edition): kept for when the
+        board shows that replay (None: worked out when asked)."""
         key = legal_key(replayed)
         if states is not None:
-            self._states, self._for, self._counted_with = list(states), replayed, self.rules
-            self._keep_states(key, self.rules, self._states)
+            counted = self.rules if rules is None else rules
+            self._states, self._for, self._counted_with = list(states), replayed, counted
+            self._keep_states(key, counted, self._states)
         if announcements is not None:
             self._announcements, self._announced_for = announcements, replayed
             self._keep_claims(key, announcements)

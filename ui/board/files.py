@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.draughts import DraughtsError, Variant
+from rulesbook.draughts import CountRules, DraughtsError, Variant
 from rulesbook.draughts.pdn_variant import VariantGuess
 from rulesbook.errors import RulesbookError
 from rulesbook.reconstruct import (
@@ -283,11 +283,12 @@ class SessionFiles(QObject):
         self.reading = reader
         reader.start()
 
-    def _seed(self, prepared: Prepared, rules: object, edition: str | None) -> None:
-        """The counts and claims worked out by a reader, when still those in force."""
+    def _seed(self, prepared: Prepared, rules: CountRules, edition: str | None) -> None:
+        """The counts (with ``rules``) and the claims worked out by a reader (the
+        claims when the edition is still the one in force)."""
         counts = self._board.counts
-        if counts.rules is rules and counts.edition_id == edition:
-            counts.seed(prepared.replay, prepared.states, prepared.announcements)
+        claims = prepared.announcements if counts.edition_id == edition else None
+        counts.seed(prepared.replay, prepared.states, claims, rules)
 
     def shutdown(self) -> None:
         """The window is closing: wait for the readers still running."""
