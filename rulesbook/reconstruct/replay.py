@@ -503,15 +503,34 @@ def _discovered(plies_ago: int, result: str) -> str:
     return "at_once" if plies_ago == 0 else "later_in_game"
 
 
+def _kept(previous: Replay | None, start: Position, texts: Sequence[str],
+          let_stand: bool) -> int:
+    """How many plies of ``previous`` the replay of ``texts`` from ``start`` takes
+    over: those before the first text that differs, less the look-ahead that
+    could read them otherwise (0 without a previous replay of the same start)."""
+    if previous is None or previous.start != start or previous.let_stand != let_stand:
+        return 0
+    before, most = previous.moves, min(len(previous.moves), len(texts))
+    same = 0
+    while same < most and before[same] == texts[same]:
+        same += 1
+    return max(0, min(same - LOOKAHEAD, len(previous.played)))
+
+
 def replay(record: Record | str | Sequence[str | WrittenMove], start: Position | str | None = None,
            variant: str | Variant | None = None, let_stand: bool = False,
-           result: str | None = None) -> Replay:
+           result: str | None = None, previous: Replay | None = None) -> Replay:
     """Replay a record: a :class:`Record`, a move text (``"11-15 23-19 ..."``)
     or a list of move texts, from ``start`` (a Position, a FEN, or the start
     position of ``variant``, pool by default).
 
     Stops at the first illegal move, or with ``let_stand`` lets illegal moves
     stand as played and lists every one (see the module docstring).
+
+    ``previous``: a replay of an earlier version of the record (an edit; the same
+    start and ``let_stand``): the plies before the first move that differs are
+    taken from it, not analysed again (the same result; an edit at the end of a
+    long record replays only what changed).
     """
     if isinstance(record, Record):
         written = list(record.moves)
@@ -534,11 +553,18 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
     elif start.variant != chosen:
         start = Position(start.pieces(), start.turn, chosen)
     texts = [m.text for m in written]
+    keep = _kept(previous, start, texts, let_stand)
     positions = [start]
     played: list[Move | None] = []
-    raw_illegal: list[tuple[int, WrittenMove, Analysis, Position]] = []
-    position = start
-    for index, item in enumerate(written):
+    raw_illegal: list[tuple[int, WrittenMove, Analysis | IllegalMove, Position]] = []
+    if keep and previous is not None:
+        positions = list(previous.positions[:keep + 1])
+        played = list(previous.played[:keep])
+        raw_illegal = [(m.ply, written[m.ply - 1], m, m.position_before)
+                       for m in previous.illegal if m.ply <= keep]
+    position = positions[-1]
+    for index in range(keep, len(written)):
+        item = written[index]
         # only the next LOOKAHEAD texts can settle an ambiguity: a slice of the
         # whole rest would make a long record quadratic
         analysis = analyse_move(position, item, texts[index + 1:index + 1 + LOOKAHEAD])
@@ -557,10 +583,9 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
     outcome = result or "*"
     illegal = []
     sides_seen: set[Color] = set()
-    for ply, item, analysis, before in raw_illegal:
+    for ply, item, found, before in raw_illegal:
         side = before.turn
         number = move_number(start, ply)
-        assert analysis.reason is not None
         repeated = side in sides_seen
         sides_seen.add(side)
         facts: dict[str, int | str | bool] = {
@@ -571,6 +596,12 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
             "repeated": repeated,
             "reconstructible": True,
         }
+        if isinstance(found, IllegalMove):  # taken over from the previous replay
+            illegal.append(replace(found, facts=facts, detail=dict(found.detail),
+                                   line=item.line, col=item.col))
+            continue
+        analysis = found
+        assert analysis.reason is not None
         legal_texts = tuple(_texts(before, before.legal_moves()))
         message = (f"At move {number} {side.title} played {shorten(item.text)}, but "
                    f"{analysis.explanation}.")

@@ -89,7 +89,9 @@ class BoardController(QObject):
         #: a case file: replacing its later moves asks first), "setup" (started from
         #: a position set up) or "new" (New: typed from scratch)
         self.origin = "new"
-        self._undo: list[tuple[GameRecord, int, str]] = []
+        #: the records before each change, the ply shown, their origin and their replay
+        #: (undone without replaying a long record again)
+        self._undo: list[tuple[GameRecord, int, str, Replay]] = []
         self.check = CheckController(self)
         self.input = InputController(self)
         self.setup = SetupController(self)
@@ -181,13 +183,16 @@ class BoardController(QObject):
     # ------------------------------------------------------------------ derived state
     def _recompute(self, prepared: Replay | None = None) -> None:
         """The replay of the record (``prepared``: :func:`board_replay` of it, worked
-        out off the GUI thread)."""
+        out off the GUI thread or kept for undo). Otherwise the record is replayed
+        from where it differs from the one shown before (an edit replays what it
+        changed, not the whole record)."""
         record = self.record
         # the caller's replay of this very record: a cheap check that it is one of it
         fits = prepared is not None and prepared.start == record.start \
             and len(prepared.moves) == len(record.moves) \
             and (not record.moves or prepared.moves[-1] == record.moves[-1].text)
-        self._replay = prepared if prepared is not None and fits else board_replay(record)
+        self._replay = prepared if prepared is not None and fits else \
+            board_replay(record, previous=self._replay)
         self._illegal = {item.ply: item for item in self._replay.illegal}
         self._ply = min(self._ply, self.available_plies)
 
@@ -236,7 +241,7 @@ class BoardController(QObject):
 
     # ------------------------------------------------------------------ undo and saving
     def _push_undo(self) -> None:
-        self._undo.append((self.record, self._ply, self.origin))
+        self._undo.append((self.record, self._ply, self.origin, self._replay))
         del self._undo[:-UNDO_DEPTH]
 
     def can_undo(self) -> bool:
@@ -246,9 +251,9 @@ class BoardController(QObject):
         if not self._undo:
             self.statusMessage.emit("Nothing to undo")
             return False
-        record, ply, self.origin = self._undo.pop()
+        record, ply, self.origin, replayed = self._undo.pop()
         self._session = self._session.replace(record=record)
-        self._record_changed(ply)
+        self._record_changed(ply, prepared=replayed)
         self.statusMessage.emit("Undone")
         return True
 
@@ -322,15 +327,17 @@ class BoardController(QObject):
         self.files.autosave()
 
     def restore(self, session: BoardSession, ply: int, mode: str, dirty: bool,
-                case_path: Path | None, origin: str = "new") -> None:
-        """Show a session restored from an autosave (no undo: nothing was lost)."""
+                case_path: Path | None, origin: str = "new",
+                prepared: Replay | None = None) -> None:
+        """Show a session restored from an autosave (no undo: nothing was lost);
+        ``prepared``: its :func:`board_replay`, worked out off the GUI thread."""
         self._session = session
         self.origin = origin
         self.case_path = case_path
         self._mode = BoardMode(mode) if mode in ("play", "setup") else BoardMode.PLAY
         self.input.reset()
         self.gap.forget()
-        self._recompute()
+        self._recompute(prepared)
         self.check.clear()
         self._ply = max(0, min(ply, self.available_plies))
         self._dirty = dirty

@@ -28,6 +28,19 @@ if TYPE_CHECKING:
 __all__ = ["CountsController", "count_states", "announcements_for"]
 
 
+#: how many records' counts and claims are kept (undo and redo between them)
+KEPT = 4
+
+
+def legal_key(replayed: Replay) -> tuple[object, ...]:
+    """What the counts and the claims of ``replayed`` depend on: its start and its
+    legal play (an edit after the first illegal move changes neither). Compared,
+    not hashed: the moves of one record are the same objects, so it is quick."""
+    played = replayed.played
+    legal = played.index(None) if None in played else len(played)
+    return (replayed.start, played[:legal])
+
+
 def legal_prefix(replayed: Replay) -> list[Move]:
     """The moves of ``replayed`` up to its first illegal one (counts follow legal play)."""
     legal = []
@@ -84,6 +97,11 @@ class CountsController(QObject):
         self._states: list[CountState] = []
         self._announced_for: Replay | None = None
         self._announcements: tuple[DrawAnnouncement, ...] = ()
+        #: the counts and claims of the last records (legal_key, rules, states) and
+        #: (legal_key, claims): a record undone or edited after its legal play is
+        #: not counted again
+        self._counted: list[tuple[tuple[object, ...], CountRules, list[CountState]]] = []
+        self._claimed: list[tuple[tuple[object, ...], tuple[DrawAnnouncement, ...]]] = []
 
     def set_rules(self, rules: CountRules, label: str = "",
                   edition_id: str | None = None, library: Library | None = None) -> None:
@@ -97,6 +115,7 @@ class CountsController(QObject):
         self._by_variant = {}
         self._for = None
         self._announced_for = None
+        self._counted, self._claimed = [], []
         self.changed.emit()
 
     def _in_force(self) -> tuple[CountRules, str]:
@@ -143,19 +162,39 @@ class CountsController(QObject):
         replayed = board.replay
         rules = self.rules
         if self._for is not replayed or self._counted_with != rules:
-            self._states = count_states(board.start, replayed, rules)
+            key = legal_key(replayed)
+            kept = next((states for k, r, states in self._counted if r == rules and k == key),
+                        None)
+            if kept is None:
+                kept = count_states(board.start, replayed, rules)
+                self._keep_states(key, rules, kept)
+            self._states = kept
             self._for, self._counted_with = replayed, rules
         return self._states[ply] if 0 <= ply < len(self._states) else None
 
     def seed(self, replayed: Replay, states: tuple[CountState, ...] | None,
-             announcements: tuple[DrawAnnouncement, ...] | None) -> None:
+             announcements: tuple[DrawAnnouncement, ...] | None,
+             rules: CountRules | None = None) -> None:
         """The counts and claims of ``replayed`` worked out off the GUI thread (by
-        :func:`count_states` and :func:`announcements_for` with these rules): kept
-        for when the board shows that replay (None: worked out when asked)."""
+        :func:`count_states` with ``rules``, by default these, and
+        :func:`announcements_for` with this library and edition): kept for when the
+        board shows that replay (None: worked out when asked)."""
+        key = legal_key(replayed)
         if states is not None:
-            self._states, self._for, self._counted_with = list(states), replayed, self.rules
+            counted = self.rules if rules is None else rules
+            self._states, self._for, self._counted_with = list(states), replayed, counted
+            self._keep_states(key, counted, self._states)
         if announcements is not None:
             self._announcements, self._announced_for = announcements, replayed
+            self._keep_claims(key, announcements)
+
+    def _keep_states(self, key: tuple[object, ...], rules: CountRules,
+                     states: list[CountState]) -> None:
+        self._counted = [(key, rules, states), *self._counted[:KEPT - 1]]
+
+    def _keep_claims(self, key: tuple[object, ...],
+                     claims: tuple[DrawAnnouncement, ...]) -> None:
+        self._claimed = [(key, claims), *self._claimed[:KEPT - 1]]
 
     # ------------------------------------------------------------------ announcements
     def announcements(self) -> tuple[DrawAnnouncement, ...]:
@@ -164,9 +203,13 @@ class CountsController(QObject):
         board = self._board
         replayed = board.replay
         if self._announced_for is not replayed:
-            self._announcements = announcements_for(self.library, board.start, replayed,
-                                                    self.edition_id)
-            self._announced_for = replayed
+            key = legal_key(replayed)
+            kept = next((claims for k, claims in self._claimed if k == key), None)
+            if kept is None:
+                kept = announcements_for(self.library, board.start, replayed,
+                                         self.edition_id)
+                self._keep_claims(key, kept)
+            self._announcements, self._announced_for = kept, replayed
         return self._announcements
 
     def announced_at(self, ply: int) -> DrawAnnouncement | None:

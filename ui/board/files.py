@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.draughts import DraughtsError, Variant
+from rulesbook.draughts import CountRules, DraughtsError, Variant
 from rulesbook.draughts.pdn_variant import VariantGuess
 from rulesbook.errors import RulesbookError
 from rulesbook.reconstruct import (
@@ -36,7 +36,8 @@ from rulesbook.textio import shorten, visible_controls
 
 from ..autosave import AutosaveSlot, in_use_notice
 from .mode import BoardMode
-from .reading import READ_IN_WORKER_CHARS, ReadRecord, RecordReader
+from .reading import LONG_PLIES, READ_IN_WORKER_CHARS, Prepared, ReadRecord, RecordReader, \
+    Say, prepare
 from .setup import TOOLS
 
 if TYPE_CHECKING:
@@ -46,6 +47,12 @@ __all__ = ["SessionFiles", "SESSION_VERSION"]
 
 #: the version of the autosave's JSON (files of another version are ignored)
 SESSION_VERSION = 1
+#: case files larger than this are read, replayed and counted off the GUI thread
+#: (a case of about 300 plies)
+CASE_IN_WORKER_BYTES = 12_000
+#: what makes an autosave or a case file unreadable (said as the error says it)
+_BAD_AUTOSAVE = (DraughtsError, KeyError, TypeError, ValueError)
+_BAD_CASE = (RulesbookError, DraughtsError, OSError, ValueError)
 
 
 def _game_size(text: str, index: int) -> int:
@@ -141,17 +148,62 @@ class SessionFiles(QObject):
         data = self.recoverable()
         if data is None:
             return False
+        moves = data.get("moves")
+        if isinstance(moves, list) and len(moves) > LONG_PLIES:
+            # a long record: restored off the GUI thread (:attr:`reading` until shown)
+            self._recovering(data)
+            return True
         try:
             self.load_session(data)
         except (DraughtsError, KeyError, TypeError, ValueError) as exc:
-            self.statusMessage.emit(f"The autosave could not be restored: {exc}")
+            self._not_recovered(str(exc))
             return False
+        self._recovered(data)
+        return True
+
+    def _not_recovered(self, why: str) -> None:
+        self.statusMessage.emit(f"The autosave could not be restored: {why}")
+
+    def _recovered(self, data: Mapping[str, Any]) -> None:
         self._slot.owned = True
         saved = data.get("saved_at")
         self.recovered_at = (visible_controls(shorten(saved, 30))
                              if isinstance(saved, str) else "")
         self.statusMessage.emit(f"Restored unsaved work from {self.recovered_at or 'the last run'}")
-        return True
+
+    def _recovering(self, data: Mapping[str, Any]) -> None:
+        counts = self._board.counts
+        rules, library, edition = counts.rules, counts.library, counts.edition_id
+        saved = data.get("saved_at")
+        # said at once (the banner), as when restored on the GUI thread
+        self.recovered_at = (visible_controls(shorten(saved, 30))
+                             if isinstance(saved, str) else "")
+
+        def job(say: Say) -> tuple[BoardSession, Prepared]:
+            say("reading the autosave")
+            session = BoardSession.from_dict(data)
+            return session, prepare(session.record, rules, library, edition, say)
+
+        def done(read: tuple[BoardSession, Prepared]) -> None:
+            session, prepared = read
+            self._seed(prepared, rules, edition)
+            tool = data.get("tool")
+            if tool in TOOLS:
+                self._board.setup.set_tool(str(tool))
+            path, ply = data.get("case_path"), data.get("ply", 0)
+            self._board.restore(session, ply if isinstance(ply, int) else 0,
+                                str(data.get("mode", "play")), bool(data.get("dirty", True)),
+                                Path(path) if isinstance(path, str) and path else None,
+                                origin=_origin(data, session), prepared=prepared.replay)
+            self._recovered(data)
+            self.readFinished.emit(True)
+
+        def failed(why: str) -> None:
+            self._not_recovered(why)
+            self.readFinished.emit(False)
+
+        self._start_reader(RecordReader(job, self, _BAD_AUTOSAVE),
+                           "the unsaved work of the last run", done, failed)
 
     def discard_autosave(self) -> None:
         """Delete the autosave this session wrote or restored (never another's)."""
@@ -194,38 +246,51 @@ class SessionFiles(QObject):
     def _read_in_worker(self, text: str, index: int, chosen: Variant | None, source: str,
                         note: str) -> bool:
         counts = self._board.counts
-        reader = RecordReader(text, index, chosen, counts.rules, counts.library,
-                              counts.edition_id, self)
         rules, edition = counts.rules, counts.edition_id
-        what = source or "the record"
-        reader.stage.connect(lambda step: self._read_stage(reader, what, step))
-        reader.failed.connect(lambda why: self._read_failed(reader, source, why))
-        reader.done.connect(lambda read: self._read_done(reader, text, index, source, note,
-                                                         read, rules, edition))
-        reader.finished.connect(reader.deleteLater)
-        self.reading = reader
-        reader.start()
-        return True
+        reader = RecordReader.of_text(text, index, chosen, rules, counts.library, edition, self)
 
-    def _read_stage(self, reader: RecordReader, what: str, step: str) -> None:
-        if reader is self.reading:
-            self.statusMessage.emit(f"Reading {what}: {step}…")
+        def done(read: ReadRecord) -> None:
+            self._seed(read.prepared, rules, edition)
+            self.readFinished.emit(self._show(text, index, source, note, read.imported,
+                                              read.replay))
 
-    def _read_failed(self, reader: RecordReader, source: str, why: str) -> None:
-        if reader is self.reading:
-            self.reading = None
+        def failed(why: str) -> None:
             self._cannot_import(source, why)
             self.readFinished.emit(False)
 
-    def _read_done(self, reader: RecordReader, text: str, index: int, source: str, note: str,
-                   read: ReadRecord, rules: object, edition: str | None) -> None:
-        if reader is not self.reading:
-            return  # another record was asked for since
-        self.reading = None
+        self._start_reader(reader, source or "the record", done, failed)
+        return True
+
+    def _start_reader(self, reader: RecordReader, what: str, done: Callable[[Any], None],
+                      failed: Callable[[str], None]) -> None:
+        """Start ``reader``, its steps on the status line; ``done`` or ``failed`` is
+        called on the GUI thread unless another record was asked for since."""
+        def stage(step: str) -> None:
+            if reader is self.reading:
+                self.statusMessage.emit(f"Reading {what}: {step}…")
+
+        def finish(result: object, ok: bool) -> None:
+            if reader is not self.reading:
+                return  # another record was asked for since
+            self.reading = None
+            if ok:
+                done(result)
+            else:
+                failed(str(result))
+
+        reader.stage.connect(stage)
+        reader.failed.connect(lambda why: finish(why, False))
+        reader.done.connect(lambda result: finish(result, True))
+        reader.finished.connect(reader.deleteLater)
+        self.reading = reader
+        reader.start()
+
+    def _seed(self, prepared: Prepared, rules: CountRules, edition: str | None) -> None:
+        """The counts (with ``rules``) and the claims worked out by a reader (the
+        claims when the edition is still the one in force)."""
         counts = self._board.counts
-        if counts.rules is rules and counts.edition_id == edition:
-            counts.seed(read.replay, read.states, read.announcements)
-        self.readFinished.emit(self._show(text, index, source, note, read.imported, read.replay))
+        claims = prepared.announcements if counts.edition_id == edition else None
+        counts.seed(prepared.replay, prepared.states, claims, rules)
 
     def shutdown(self) -> None:
         """The window is closing: wait for the readers still running."""
@@ -288,12 +353,48 @@ class SessionFiles(QObject):
         return written
 
     def open_case(self, path: str | Path) -> bool:
-        """Open a dispute case file (the current record can be had back with Undo)."""
+        """Open a dispute case file (the current record can be had back with Undo).
+        A large one is read, replayed and counted off the GUI thread: True then says
+        the reading began, :attr:`reading` is the reader until the case is shown."""
+        self.reading = None
+        try:
+            large = Path(path).stat().st_size > CASE_IN_WORKER_BYTES
+        except OSError:
+            large = False  # said by load_case
+        if large:
+            return self._read_case(Path(path))
         try:
             session = session_from_case(load_case(Path(path)))
         except (RulesbookError, DraughtsError, OSError, ValueError) as exc:
             self.statusMessage.emit(f"Cannot open the case: {exc}")
             return False
+        return self._show_case(path, session)
+
+    def _read_case(self, path: Path) -> bool:
+        counts = self._board.counts
+        rules, library, edition = counts.rules, counts.library, counts.edition_id
+
+        def job(say: Say) -> tuple[BoardSession, Prepared]:
+            say("reading the case file")
+            session = session_from_case(load_case(path))
+            # the case's record is shown from the start in play mode, illegal moves
+            # not let stand: the board's replay is the same either way
+            return session, prepare(session.record, rules, library, edition, say)
+
+        def done(read: tuple[BoardSession, Prepared]) -> None:
+            session, prepared = read
+            self._seed(prepared, rules, edition)
+            self.readFinished.emit(self._show_case(path, session, prepared.replay))
+
+        def failed(why: str) -> None:
+            self.statusMessage.emit(f"Cannot open the case: {why}")
+            self.readFinished.emit(False)
+
+        self._start_reader(RecordReader(job, self, _BAD_CASE), f"the case {path.name}", done, failed)
+        return True
+
+    def _show_case(self, path: str | Path, session: BoardSession,
+                   prepared: Replay | None = None) -> bool:
         if not self.may_replace(f"the case {Path(path).name}"):
             self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
             return False
@@ -301,7 +402,7 @@ class SessionFiles(QObject):
         board.case_path = Path(path)  # before the autosave of the new record
         board.commit(board.session.replace(record=session.record, target=session.target,
                                            notes=session.notes, let_stand=False),
-                     0, to_play=True, origin="opened")
+                     0, to_play=True, origin="opened", prepared=prepared)
         board.mark_saved()
         self.autosave()
         self.statusMessage.emit(f"Opened the case {path}: {len(board.moves)} plies")

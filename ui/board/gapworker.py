@@ -4,12 +4,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import Signal
+
+from .worker import BoardWorker
 
 __all__ = ["GapWorker"]
 
 
-class GapWorker(QThread):
+class GapWorker(BoardWorker):
     """Runs ``fill_gap(**kwargs)`` on a worker thread.
 
     Signals (delivered on the GUI thread through queued connections):
@@ -17,11 +19,12 @@ class GapWorker(QThread):
                                            read by ``clock`` when the search reported
       found(object GapResult)
       failed(str message)      a readable error (bad input), never a traceback
+                               (:class:`~ui.board.worker.BoardWorker`)
     """
 
     progressed = Signal(float, int, float)
     found = Signal(object)
-    failed = Signal(str)
+    what_failed = "the search failed"
 
     def __init__(self, kwargs: dict, parent=None,
                  clock: Callable[[], float] = time.monotonic):
@@ -40,17 +43,11 @@ class GapWorker(QThread):
         self.progressed.emit(float(fraction), int(nodes), self.clock() - self.began)
         return not self.token.is_set()
 
-    def run(self) -> None:
-        from rulesbook.draughts import DraughtsError
+    def work(self) -> object:
         from rulesbook.reconstruct.gap import fill_gap
 
         self.began = self.clock()
-        try:
-            result = fill_gap(progress=self._progress, cancel=self.token, **self.kwargs)
-        except DraughtsError as exc:
-            self.failed.emit(str(exc))
-            return
-        except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
-            self.failed.emit(f"the search failed: {type(exc).__name__}: {exc}")
-            return
+        return fill_gap(progress=self._progress, cancel=self.token, **self.kwargs)
+
+    def deliver(self, result: object) -> None:
         self.found.emit(result)

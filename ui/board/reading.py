@@ -1,37 +1,71 @@
 """Reading a record off the GUI thread (issue #34: a record of 60,000 plies froze
-the window for minutes): the core imports the text, replays it and works out its
-counts and draw claims in a :class:`RecordReader`; the board then shows what it
-read (the move list is lazy, :mod:`ui.board.movelist`)."""
+the window for minutes): the core imports the text (or loads the case file, or
+the autosave), replays it and works out its counts and draw claims in a
+:class:`RecordReader`; the board then shows what it read (the move list is lazy,
+:mod:`ui.board.movelist`)."""
 from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import CountRules, CountState, DraughtsError, Variant
 from rulesbook.reconstruct import GameRecord, ImportedRecord, Replay, import_record, replay
 
 from .counts import announcements_for, count_states
+from .worker import BoardWorker
 
 if TYPE_CHECKING:
     from rulesbook.library import Library
     from rulesbook.rulings import DrawAnnouncement
 
-__all__ = ["ReadRecord", "RecordReader", "board_replay", "read_record",
-           "READ_IN_WORKER_CHARS"]
+__all__ = ["Prepared", "ReadRecord", "RecordReader", "board_replay", "prepare",
+           "read_record", "READ_IN_WORKER_CHARS", "LONG_PLIES"]
 
 #: texts longer than this are read off the GUI thread (a record of about 300
 #: plies: read, replayed and counted in well under 100 ms); shorter ones at once
 READ_IN_WORKER_CHARS = 3000
+#: records of more plies than this (a case file's, the autosave's) are replayed
+#: and counted off the GUI thread
+LONG_PLIES = 300
+
+#: called with the name of each step of a read (the reader's progress)
+Say = Callable[[str], None]
 
 
-def board_replay(record: GameRecord) -> Replay:
-    """The replay the board shows: the whole record, illegal moves standing as played."""
+def board_replay(record: GameRecord, previous: Replay | None = None) -> Replay:
+    """The replay the board shows: the whole record, illegal moves standing as
+    played (``previous``: a replay of a record with the same start, whose plies
+    before the first changed move are taken over, not replayed again)."""
     return replay(record.written, start=record.start, variant=record.variant,
-                  let_stand=True, result=record.result)
+                  let_stand=True, result=record.result, previous=previous)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What the board works out from a record: its replay, the counts at each ply
+    of its legal play and its draw claims (None: worked out when asked)."""
+
+    replay: Replay
+    states: tuple[CountState, ...]
+    announcements: tuple[DrawAnnouncement, ...] | None
+
+
+def prepare(record: GameRecord, rules: CountRules, library: Library | None,
+            edition_id: str | None, say: Say = lambda _what: None) -> Prepared:
+    """Replay ``record`` as the board does and work out its counts and draw claims
+    under ``rules`` and ``edition_id``."""
+    say(f"replaying {len(record.moves)} plies")
+    replayed = board_replay(record)
+    say("counting")
+    states = tuple(count_states(record.start, replayed, rules))
+    say("finding the draw claims")
+    claims = announcements_for(library, record.start, replayed, edition_id)
+    return Prepared(replayed, states, claims)
 
 
 @dataclass(frozen=True)
@@ -43,25 +77,23 @@ class ReadRecord:
     states: tuple[CountState, ...]
     announcements: tuple[DrawAnnouncement, ...] | None
 
+    @property
+    def prepared(self) -> Prepared:
+        return Prepared(self.replay, self.states, self.announcements)
+
 
 def read_record(text: str, index: int, variant: Variant | None, rules: CountRules,
                 library: Library | None, edition_id: str | None,
-                stage: object = None) -> ReadRecord:
+                stage: Say | None = None) -> ReadRecord:
     """Import game ``index`` of ``text`` (the core's :func:`import_record`; raises
     DraughtsError), replay it as the board does and work out its counts and draw
     claims under ``rules`` and ``edition_id``. ``stage``: called with the name of
     each step (the reader's progress)."""
-    say = stage if callable(stage) else (lambda _what: None)
+    say: Say = stage if stage is not None else (lambda _what: None)
     say("reading")
     imported = import_record(text, index, variant)
-    record = imported.record
-    say(f"replaying {len(record.moves)} plies")
-    replayed = board_replay(record)
-    say("counting")
-    states = tuple(count_states(record.start, replayed, rules))
-    say("finding the draw claims")
-    claims = announcements_for(library, record.start, replayed, edition_id)
-    return ReadRecord(imported, replayed, states, claims)
+    done = prepare(imported.record, rules, library, edition_id, say)
+    return ReadRecord(imported, done.replay, done.states, done.announcements)
 
 
 _readers = 0  # readers running (the collector is paused while any runs)
@@ -88,26 +120,34 @@ def _resume_collection() -> None:
                 gc.enable()
 
 
-class RecordReader(QThread):
-    """Runs :func:`read_record` on a worker thread.
+class RecordReader(BoardWorker):
+    """Runs ``job(say)`` on a worker thread: :func:`read_record` of a text, or a
+    case file or autosave loaded and :func:`prepare`\\ d; ``say`` reports its steps.
 
     Signals (queued to the GUI thread):
       stage(str)          the step it is at ("replaying 60000 plies")
-      done(object)        the :class:`ReadRecord`
+      done(object)        what the job returned (a :class:`ReadRecord`, ...)
       failed(str)         a readable error (the core's message), never a traceback
     """
 
     stage = Signal(str)
     done = Signal(object)
-    failed = Signal(str)
+    what_failed = "the record could not be read"
 
-    def __init__(self, text: str, index: int, variant: Variant | None, rules: CountRules,
-                 library: Library | None, edition_id: str | None,
-                 parent: QObject | None = None):
-        super().__init__(parent)
-        self._args = (text, index, variant, rules, library, edition_id)
+    def __init__(self, job: Callable[[Say], object], parent: QObject | None = None,
+                 expected: tuple[type[BaseException], ...] = (DraughtsError,)):
+        super().__init__(parent, expected)
+        self._job = job
 
-    def run(self) -> None:
+    @classmethod
+    def of_text(cls, text: str, index: int, variant: Variant | None, rules: CountRules,
+                library: Library | None, edition_id: str | None,
+                parent: QObject | None = None) -> RecordReader:
+        """The reader of game ``index`` of ``text`` (:func:`read_record`)."""
+        return cls(lambda say: read_record(text, index, variant, rules, library, edition_id,
+                                           stage=say), parent)
+
+    def work(self) -> object:
         # no cyclic collection while the record is read, and what exists when it is
         # read is left out of later ones (gc.freeze): the read makes a million
         # objects (positions, moves, counts) and each collection over them held the
@@ -115,13 +155,9 @@ class RecordReader(QThread):
         # by reference counting as ever (a record's objects make no cycles)
         _pause_collection()
         try:
-            read = read_record(*self._args, stage=self.stage.emit)
-        except DraughtsError as exc:
-            self.failed.emit(str(exc))
-            return
-        except Exception as exc:  # noqa: BLE001 - reported to the user, never lost
-            self.failed.emit(f"the record could not be read: {type(exc).__name__}: {exc}")
-            return
+            return self._job(self.stage.emit)
         finally:
             _resume_collection()
-        self.done.emit(read)
+
+    def deliver(self, result: object) -> None:
+        self.done.emit(result)

@@ -202,6 +202,8 @@ class BoardWorkspace(Workspace):
             lambda _on: QTimer.singleShot(0, self._make_room_for_panel))
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
             bc.rulingsRequested.connect(controller.rulingsRequested)
+        if controller.library is not None:  # before the recovery: counted under these rules
+            self.on_edition(controller.edition_id or "")
         if bc.files.recover():
             saved = bc.files.recovered_at  # the autosave's time, not this session's
             when = f" (autosaved {saved})" if saved else ""
@@ -214,8 +216,6 @@ class BoardWorkspace(Workspace):
         self.record_panel.rebuild()
         self._mode_changed(bc.mode)
         self.refresh()
-        if controller.library is not None:
-            self.on_edition(controller.edition_id or "")
 
     def _make_room_for_panel(self) -> None:
         """The board column gives up its width first: the record and the panels get
