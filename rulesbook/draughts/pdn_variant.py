@@ -232,7 +232,8 @@ class FileVariants:
                    f"{games} the variants apart)")
 
 
-def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True
+def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True,
+            again: Callable[[], Iterable[RawGame]] | None = None
             ) -> Iterator[tuple[RawGame, VariantGuess | None]]:
     """Each game of a file with the variant guess it is read with (None when its
     GameType tag names a variant, or when ``enabled()`` is False: the caller gives
@@ -244,7 +245,9 @@ def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True
     One pass classifies each game (played in every variant once); the games are
     given as they are read until the first one legal in several variants, then the
     rest of the file is read and classified, kept, and given with the file's counts.
-    Linear in the file: no game is played twice."""
+    Linear in the file. ``again``: the file's games read once more from its start
+    (a seekable file); then the rest is counted without being kept and read again
+    (its games played twice, memory does not grow with the file)."""
     source = iter(raws)
     file = FileVariants()
 
@@ -256,13 +259,31 @@ def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True
         return raw, guess
 
     rest: list[tuple[RawGame, VariantGuess | None]] = []
+    _given = 0
     for raw in source:
         item = classify(raw)
         if item[1] is not None and len(item[1].fitting) > 1:
             # its variant depends on the whole file: read (and count) the rest first
-            rest = [item, *(classify(more) for more in source)]
-            break
+            if again is None:
+                rest = [item, *(classify(more) for more in source)]
+                break
+            for more in source:
+                classify(more)
+            counts = file.needs.copy()
+            skip = _given
+            for index, raw2 in enumerate(again()):
+                if index < skip:
+                    continue
+                guess2 = None
+                if enabled() and not (raw2.tags.get("GameType") or "").strip():
+                    guess2 = guess_variant(raw2)
+                if guess2 is not None and len(guess2.fitting) > 1:
+                    file.needs = counts
+                    guess2 = file.settle(guess2)
+                yield raw2, guess2
+            return
         yield item
+        _given += 1
     for raw, guess in rest:
         if guess is not None and len(guess.fitting) > 1:
             guess = file.settle(guess)
