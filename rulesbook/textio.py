@@ -231,6 +231,18 @@ class _Bounded(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def seekable(self) -> bool:
+        return self._handle.seekable()
+
+    def tell(self) -> int:
+        return self._handle.tell()
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        """A file read again from ``offset`` (the bound counts from the file's start)."""
+        where = self._handle.seek(offset, whence)
+        self._left = self._max - where
+        return where
+
     def readinto(self, buffer: WriteableBuffer) -> int:
         if self._left < 0:
             raise _too_large(self._name, self._max, self._what)

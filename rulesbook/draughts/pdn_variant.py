@@ -19,7 +19,7 @@ chosen; when none is, the one that goes furthest (the first of those).  The
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
@@ -31,7 +31,7 @@ from rulesbook.draughts.position import Position
 from rulesbook.draughts.variant import VARIANTS, Variant
 
 __all__ = ["VariantFit", "VariantGuess", "guess_variant", "legal_prefix", "variant_title",
-           "GUESS_ORDER", "FileVariants", "settled", "FILE_LOOKAHEAD"]
+           "GUESS_ORDER", "FileVariants", "settled"]
 
 #: The variants tried, in order (pool first).
 GUESS_ORDER: tuple[Variant, ...] = tuple(VARIANTS.values())
@@ -170,11 +170,6 @@ def guess_variant(raw: RawGame, variants: Iterable[Variant] = GUESS_ORDER,
 
 # -- the variant of a file's games ---------------------------------------------------
 
-#: how many games after one that is legal in several variants are read, at most, to
-#: find a game of the file that tells them apart
-FILE_LOOKAHEAD = 64
-
-
 def _tagged(raw: RawGame) -> Variant | None:
     """The variant the record's GameType tag names (None without one, or unknown)."""
     gametype = (raw.tags.get("GameType") or "").strip()
@@ -238,39 +233,58 @@ class FileVariants:
 
 
 def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True,
-            lookahead: int = FILE_LOOKAHEAD
+            again: Callable[[], Iterable[RawGame]] | None = None
             ) -> Iterator[tuple[RawGame, VariantGuess | None]]:
     """Each game of a file with the variant guess it is read with (None when its
     GameType tag names a variant, or when ``enabled()`` is False: the caller gives
     the variant). A game legal in several variants takes the one the file's other
-    games need: those read before it and, when none of those tells, up to
-    ``lookahead`` games after it (read ahead and kept until their turn)."""
+    games need: every game of the whole file that tells the variants apart, read
+    before it or after it (:meth:`FileVariants.settle`; on a tie, or when none
+    tells, the app's default).
+
+    One pass classifies each game (played in every variant once); the games are
+    given as they are read until the first one legal in several variants, then the
+    rest of the file is read and classified, kept, and given with the file's counts.
+    Linear in the file. ``again``: the file's games read once more from its start
+    (a seekable file); then the rest is counted without being kept and read again
+    (its games played twice, memory does not grow with the file)."""
     source = iter(raws)
     file = FileVariants()
-    pending: deque[tuple[RawGame, VariantGuess | None, bool]] = deque()
 
-    def pull() -> tuple[RawGame, VariantGuess | None, bool] | None:
-        raw = next(source, None)
-        if raw is None:
-            return None
+    def classify(raw: RawGame) -> tuple[RawGame, VariantGuess | None]:
         guess = None
         if enabled() and not (raw.tags.get("GameType") or "").strip():
             guess = guess_variant(raw)
-        return raw, guess, file.tell(raw, guess)
+        file.tell(raw, guess)
+        return raw, guess
 
-    while True:
-        item = pending.popleft() if pending else pull()
-        if item is None:
+    rest: list[tuple[RawGame, VariantGuess | None]] = []
+    _given = 0
+    for raw in source:
+        item = classify(raw)
+        if item[1] is not None and len(item[1].fitting) > 1:
+            # its variant depends on the whole file: read (and count) the rest first
+            if again is None:
+                rest = [item, *(classify(more) for more in source)]
+                break
+            for more in source:
+                classify(more)
+            counts = file.needs.copy()
+            skip = _given
+            for index, raw2 in enumerate(again()):
+                if index < skip:
+                    continue
+                guess2 = None
+                if enabled() and not (raw2.tags.get("GameType") or "").strip():
+                    guess2 = guess_variant(raw2)
+                if guess2 is not None and len(guess2.fitting) > 1:
+                    file.needs = counts
+                    guess2 = file.settle(guess2)
+                yield raw2, guess2
             return
-        raw, guess, _ = item
+        yield item
+        _given += 1
+    for raw, guess in rest:
         if guess is not None and len(guess.fitting) > 1:
-            if not file.needs:
-                while len(pending) < lookahead:
-                    ahead = pull()
-                    if ahead is None:
-                        break
-                    pending.append(ahead)
-                    if ahead[2]:
-                        break
             guess = file.settle(guess)
         yield raw, guess

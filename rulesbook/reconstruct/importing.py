@@ -216,11 +216,12 @@ def file_variant_guess(chunks: Sequence[GameChunk], index: int) -> VariantGuess 
     """The variant game ``index`` of a file is read in when its GameType tag does not
     name one, settled by the file's other games as the command line settles it
     (:func:`~rulesbook.draughts.pdn_variant.settled`: a game legal in several variants
-    takes the one the games before it need, or, when none of those tells, the games
-    after it; then the app's default). None when the game's GameType tag is there.
+    takes the one the file's other games need, every game of the file that tells the
+    variants apart counted; on a tie, or when none tells, the app's default). None
+    when the game's GameType tag is there.
 
-    Only the games up to ``index`` (and, when none of them tells the variants apart,
-    a few after it) are read; each untyped one is played in every variant."""
+    Every game of the file is read once (each untyped one played in every variant):
+    linear in the file."""
     for i, (_raw, guess) in enumerate(settled(_chunk_games(chunks))):
         if i == index:
             return guess

@@ -194,6 +194,16 @@ def _record(raw: RawGame, default: Variant | None,
                   tuple(problems), game.variant_guess)
 
 
+def _start(handle: TextSource) -> int | None:
+    """Where ``handle`` is now when it can be read again from there (a file), else None."""
+    try:
+        if getattr(handle, "seekable", lambda: False)():
+            return int(handle.tell())  # type: ignore[attr-defined]
+    except (OSError, ValueError):
+        pass
+    return None
+
+
 def iter_records(handle: TextSource, variant: str | Variant | None = None, *,
                  first_line: int = 1) -> Iterator[Record]:
     """Every game of the text stream ``handle``, one at a time (memory does not
@@ -212,6 +222,7 @@ def iter_records(handle: TextSource, variant: str | Variant | None = None, *,
     the text's first line (a part of a file keeps the file's line numbers)."""
     given = Variant.named(variant) if variant is not None else None
     default = given if given is not None else Variant.named("pool")
+    start_at = _start(handle)
     head = handle.read(PDN_SNIFF_CHARS)
     if not looks_like_pdn(head):
         rest = handle.read(MAX_MOVES_TEXT_CHARS + 1 - len(head)) if \
@@ -236,8 +247,13 @@ def iter_records(handle: TextSource, variant: str | Variant | None = None, *,
     found = False
     prefixed = cast(TextIO, _Prefixed(head, handle))  # SyntaxReader reads lines only
     # a game legal in several variants takes the one the file's other games need
+    again = None
+    if start_at is not None:
+        def again() -> Iterable[RawGame]:
+            handle.seek(start_at)  # type: ignore[attr-defined]
+            return SyntaxReader(cast(TextIO, handle), first_line=first_line)
     for raw, guess in settled(SyntaxReader(prefixed, first_line=first_line),
-                              lambda: given is None):
+                              lambda: given is None, again):
         found = True
         yield _record(raw, given, guess)
     if not found:
