@@ -173,3 +173,27 @@ def test_adopting_a_gap_sequence_over_later_moves_of_an_opened_record_asks(qtbot
     assert seen and texts(ws) == "11-15 23-19 8-11 22-17".split()
     ws.undo_action.trigger()
     assert texts(ws) == written.split()
+
+
+def test_ctrl_z_in_the_emptied_move_field_goes_to_the_boards_undo(qtbot, ws):
+    """Found by the #33 retest: after Replace, the focus stays in the move field and
+    Ctrl+Z (as the status line says) did nothing: the field took the key for its own
+    undo. The field gives Ctrl+Z up to the window's shortcut (the Board's Undo) when it
+    has no typing of its own to undo, and keeps it while it has."""
+    from PySide6.QtCore import QEvent
+    from PySide6.QtGui import QKeyEvent
+
+    def overridden(key_event_target) -> bool:
+        event = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Z,
+                          Qt.KeyboardModifier.ControlModifier, "z")
+        QApplication.sendEvent(key_event_target, event)
+        return event.isAccepted()  # accepted: the field keeps the key
+
+    moves, other = opened(ws)
+    seen = answer_with(qtbot, "Replace")
+    type_move(qtbot, ws, other)
+    assert seen and texts(ws) == moves[:AT] + [other]
+    assert ws.move_entry.text() == ""
+    assert not overridden(ws.move_entry)  # to the Undo action's Ctrl+Z
+    qtbot.keyClicks(ws.move_entry, "12-16")
+    assert overridden(ws.move_entry)  # its own typing is undone first

@@ -2,7 +2,8 @@
 changes), the move list, the comment of the current move and the move entry."""
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QLineEdit, QTextBrowser, QVBoxLayout, QWidget
 
 from rulesbook.reconstruct.display import comment_html
@@ -57,6 +58,23 @@ class CommentView(QTextBrowser):
         self.setHtml(comment_html(self._bc.record, self._bc.ply))
 
 
+class MoveEntry(QLineEdit):
+    """The field moves are typed in. Ctrl+Z (and redo) undo its own typing while it
+    has some to undo; otherwise they go to the Board's Undo: after Enter the field is
+    empty, and the status line's "(Ctrl+Z to undo)" means the record's change (found
+    by the #33 retest: the field took the keys and nothing happened)."""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            own = (event.matches(QKeySequence.StandardKey.Undo) and self.isUndoAvailable()) \
+                or (event.matches(QKeySequence.StandardKey.Redo) and self.isRedoAvailable())
+            if (event.matches(QKeySequence.StandardKey.Undo)
+                    or event.matches(QKeySequence.StandardKey.Redo)) and not own:
+                event.ignore()  # the window's shortcut (the Board's Undo) takes it
+                return False
+        return super().event(event)
+
+
 class RecordPanel(QWidget):
     """Title, move list (a click goes to the move), comment, move entry (Enter adds)."""
 
@@ -66,7 +84,7 @@ class RecordPanel(QWidget):
         self.move_list = MoveList()
         self.move_list.plyClicked.connect(bc.go)
         self.comment_view = CommentView(bc)
-        self.move_entry = QLineEdit()
+        self.move_entry = MoveEntry()
         self.move_entry.setPlaceholderText("Type moves as written: 11-15 23-19 8-11… (Enter)")
         self.move_entry.setAccessibleName("Type moves")
         self.move_entry.setMinimumWidth(120)  # its placeholder must not widen the column
@@ -106,4 +124,4 @@ class RecordPanel(QWidget):
             self.move_entry.setText(entry.rest if entry.moves else text)
             self.move_entry.setSelection(at, len(word.text))
         elif entry.moves:
-            self.move_entry.clear()
+            self.move_entry.setText("")  # setText: its own undo history goes too
