@@ -47,9 +47,10 @@ def caption(bc: BoardController) -> str:
         moves = gap.preview_texts()
         k = gap.preview_ply
         where = "end of the record" if k == 0 else f"after {moves[k - 1]}"
+        # who moves before where it stands: on a narrow board the end is elided
         text = (f"Gap preview · sequence {gap.preview_index + 1} of "
-                f"{len(gap.result.sequences)} · ply {k}/{len(moves)} ({where}) · "
-                f"{pos.turn.title} to move")
+                f"{len(gap.result.sequences)} · ply {k}/{len(moves)} · "
+                f"{pos.turn.title} to move · {where}")
         alternatives = len(gap.preview_alternatives())
         if alternatives:
             text += f" · the sequences part here ({alternatives + 1} ways)"
