@@ -63,6 +63,7 @@ def _adopt_demo_edition(data: Path) -> None:
     from rulesbook.ballots import (
         adopt_ballot,
         build_ballot,
+        open_ballot,
         cast_vote,
         close_ballot,
         load_registry,
@@ -74,6 +75,7 @@ def _adopt_demo_edition(data: Path) -> None:
     keys = demo_keys(data)
     registry = load_registry(data)
     ballot = build_ballot(load_library(data), "demo", quorum=3)
+    ballot = open_ballot(load_library(data), ballot, keys["A"], at=at, registry=registry)
     for member in keys:
         for question, option in (("28", "28A"), ("27", "27A")):
             ballot = cast_vote(ballot, member, question, option, at=at, signer=keys[member],

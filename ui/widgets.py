@@ -1,6 +1,8 @@
 """Small shared widgets: a safe document browser and an HTML item delegate."""
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, QUrl, Signal
@@ -323,9 +325,18 @@ class FittedColumns(QObject):
         return False
 
 
+#: a word at least this long may break after its punctuation (shorter ones stay whole)
+BREAKABLE_WORD = 16
+
+
 def breakable(text: str) -> str:
-    """``text`` with a zero-width space after each comma, colon and slash, so that a
-    word-wrapped label can break a long FEN or path instead of widening its panel."""
-    for mark in (",", ":", "/"):
-        text = text.replace(mark, mark + "\u200b")
-    return text
+    """``text`` with a zero-width space after each comma, colon, slash, hyphen, dot and
+    underscore of its long words, so that a word-wrapped label can break a long FEN, a
+    path or a file name instead of widening its panel (a move such as 11-15 stays
+    whole)."""
+    def broken(word: str) -> str:
+        if len(word) < BREAKABLE_WORD:
+            return word
+        return re.sub(r"([,:/\\\-._])(?=.)", "\\1\u200b", word)
+
+    return re.sub(r"\S+", lambda m: broken(m.group(0)), text)

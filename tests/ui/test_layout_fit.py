@@ -7,7 +7,9 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from rulesbook.draughts import Position
 from tests.datapaths import CORPUS
+from tests.ui.board_helpers import board_workspace, private_autosave_dir  # noqa: F401 - fixtures ws, autosave_dir
 from tests.ui.layout_fit import misfits, tab_states
 from tests.ui.layout_states import BOARD_STATES, GAP_TAB, put_board_in, scale_font, settle
 
@@ -151,3 +153,17 @@ def test_no_text_is_cut_on_the_board(scaled_window, qtbot, state, font_scale):
         lst = ws.gap_list
         rows = lst.viewport().height() // max(1, lst.sizeHintForRow(0))
         assert rows >= 6, f"the gap list shows {rows} rows"
+
+
+def test_a_fen_on_the_board_status_line_never_widens_the_board_column(qtbot, ws):
+    """Found when the screenshots were made again (#33 Must 7): after "This Is the
+    Board Now" the status line under the board said "The board now: B:W13,19,20,...",
+    one word of 60 characters; the board's column could not be narrower than it, and
+    at 1024x700 the Gap panel scrolled sideways with its buttons cut. The line breaks
+    at the FEN's commas and colons; status_text() is still the text as said."""
+    fen = Position.start().fen()
+    before = ws.left_column.minimumSizeHint().width()
+    ws.show_status(f"The board now: {fen}")
+    assert ws.status_text() == f"The board now: {fen}"
+    assert ws.left_column.minimumSizeHint().width() <= max(before, 260), \
+        ws.left_column.minimumSizeHint().width()

@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         ballots = window.workspace(BallotsWorkspace)
         window.show_workspace("ballots")
         ballots.ballots.keys.use("B")  # the secretary enters the committee's votes
+        ballots.ballots.sign_settings()  # after she signs the settings (#27)
         for member, text in VOTES.items():
             ballots.ballots.cast(member, "10", text)
         for member, text in zip("ABCDE", ["2", "1 2", "2 1", "2", "1"], strict=True):

@@ -43,7 +43,7 @@ from ..board.panels.splice import ask_splice
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
 from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, warn
-from ..widgets import plain_tip
+from ..widgets import breakable, plain_tip
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
@@ -336,9 +336,11 @@ class BoardWorkspace(Workspace):
         """On the board's own status line; the window's status bar only while the
         Board is not shown (it said the same twice, cut off at 1024 px)."""
         self._status_text = text
-        # it wraps under the board; a word wider than the column (a file name) is
-        # whole in its tooltip and in View > Recent Status Messages (issue 33)
-        self.status.setText(text)
+        # it wraps under the board, a FEN or a path at its commas, colons and slashes
+        # (unbroken, "The board now: B:W13,19,..." made the board's column 430 px at
+        # least and the Gap panel scroll sideways at 1024x700); it is whole in its
+        # tooltip and in View > Recent Status Messages (issue 33)
+        self.status.setText(breakable(text))
         self.status.setToolTip(plain_tip(text) if text else "")
         log = getattr(self.window(), "status_log", None)
         if log is not None and text:
