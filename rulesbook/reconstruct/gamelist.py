@@ -177,6 +177,11 @@ def opening(text: str) -> tuple[str, str]:
             shorten(visible_controls(comment), CELL_CHARS))
 
 
+#: the move numbers of the first moves ("3." "3..."): a free word "3" means game 3, not
+#: the third move of every game (found by the #33 retest)
+_NUMBERS_OF_MOVES = re.compile(r"(?<!\S)\d+\.+(?=\s|$)")
+
+
 def game_list(chunks: Sequence[GameChunk]) -> list[GameListEntry]:
     """The list's entries of the games ``chunks`` (from :func:`split_games`)."""
     tagged = [tuple(_cell(chunk.tags, column.tag) for column in Column
@@ -189,7 +194,9 @@ def game_list(chunks: Sequence[GameChunk]) -> list[GameListEntry]:
         cells = cells + (("", "") if players else opening(chunk.text))
         others = {k.casefold(): v.casefold() for k, v in chunk.tags.items()
                   if k not in _CELL_TAGS}
-        haystack = "\n".join([cells[c] for c in looked] + [str(chunk.index + 1)]).casefold()
+        haystack = "\n".join([_NUMBERS_OF_MOVES.sub("", cells[c]) if c is Column.MOVES
+                              else cells[c] for c in looked]
+                             + [str(chunk.index + 1)]).casefold()
         out.append(GameListEntry(chunk.index, cells, others, chunk.first_line, "", haystack,
                                  chunk.text if players else ""))
     return out
@@ -217,8 +224,9 @@ class _Term:
 def _term(word: str) -> re.Pattern[str]:
     """A word of the filter as it must be found: at the start of a word of the
     text (``tins`` finds Tinsley), and when it ends in a figure, at the end of a
-    number (``1`` finds "Example 1", "Round 1", not 10, 1946 or "0-1")."""
-    tail = r"(?!\d)" if word[-1:].isdigit() else ""
+    number (``1`` finds "Example 1", "Round 1", not 10, 1946, "0-1", nor the square 8
+    of a move 8-11: a move is found typed whole, ``8-11``)."""
+    tail = r"(?![\dx-])" if word[-1:].isdigit() else ""
     return re.compile(r"(?<!\w)" + re.escape(word) + tail)
 
 
