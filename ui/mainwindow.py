@@ -212,6 +212,7 @@ class MainWindow(QMainWindow):
         item.setToolTip(workspace.description)
         item.setSizeHint(QSize(0, self.nav.fontMetrics().height() * 2 + 8))
         self.nav.addItem(item)
+        workspace.inForceChanged.connect(self._show_in_force)
 
     def _action(self, menu: QMenu, text: str, slot: Callable[[], object],
                 shortcut: str | QKeySequence.StandardKey | list[QKeySequence] | None = None,
@@ -376,10 +377,20 @@ class MainWindow(QMainWindow):
         row = self.edition_combo.findData(edition_id)
         if row >= 0:
             self.edition_combo.setCurrentIndex(row)
-        library = self.controller.library
-        if library is not None:
+        self._show_in_force()
+
+    def _show_in_force(self) -> None:
+        """The edition in force, or what the shown workspace says is in force (the
+        Board: the rulebooks that govern an English game, issue 31)."""
+        library, edition_id = self.controller.library, self.controller.edition_id
+        if library is None or not edition_id or not hasattr(self, "edition_status"):
+            return
+        text, tip = self.current_workspace().in_force_words()
+        if not text:
             edition = library.edition(edition_id)
-            self.edition_status.setText(f"In force: {edition.title} ({edition.id})")
+            text = f"In force: {edition.title} ({edition.id})"
+        self.edition_status.setText(text)
+        self.edition_status.setToolTip(tip)
 
     def _edition_chosen(self, row: int) -> None:
         edition_id = self.edition_combo.itemData(row)
@@ -434,6 +445,7 @@ class MainWindow(QMainWindow):
             self.start_notice.hide()  # the workspace (its banner) says it from now on
         if ws.id in getattr(self, "workspace_actions", {}):
             self.workspace_actions[ws.id].setChecked(True)
+        self._show_in_force()
 
     def focus_search(self) -> None:
         self.search_field.setFocus(Qt.FocusReason.ShortcutFocusReason)

@@ -10,7 +10,7 @@ from ..errors import RulesbookError
 from ..library import Library
 from ..limits import MAX_GAMES, MAX_PLIES
 from ..rulings.errors import GameRecordError
-from ..rulings.vocabulary import Basis, condition_words
+from ..rulings.vocabulary import Basis, condition_words, fact_words, outcome_words
 from .common import Subparsers, fail, int_range, print_json, warn, with_library
 
 if TYPE_CHECKING:
@@ -177,13 +177,18 @@ def _print_suggestions(result: Suggestions, library: Library | None = None) -> N
 
 def _print_comparison(comp: Comparison) -> None:
     print(f"{comp.incident.title} ({comp.incident.id}) under every variant")
+    # outcomes in words (issue 31): the referee reads "the move is taken back and a
+    # legal move is made instead", not retract_and_replay (--json keeps the codes)
     if comp.baseline:
-        print(f"original rules ({comp.baseline}): {comp.baseline_outcome}")
+        base = comp.baseline_outcome
+        print(f"original rules ({comp.baseline}): "
+              f"{outcome_words(base) if base else 'undecided'}")
     for v in comp.verdicts:
         mark = " <- DIFFERS" if v.differs else ""
-        opts = f" ({' / '.join(v.options)})" if v.options else ""
-        outcome = v.outcome or "undecided" + (f" [needs {', '.join(v.unknown_facts)}]"
-                                              if v.unknown_facts else "")
+        opts = f" ({' / '.join(fact_words(o) for o in v.options)})" if v.options else ""
+        needs = ", ".join(fact_words(f) for f in v.unknown_facts)
+        outcome = (outcome_words(v.outcome) if v.outcome else
+                   "undecided" + (f" [needs {needs}]" if needs else ""))
         suggestion = " (the author's suggestion, not a rule)" if v.suggestion else ""
         print(f"  {v.label}: {outcome}{opts}{suggestion}{mark}")
     print(_agreement(comp))

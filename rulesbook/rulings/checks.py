@@ -14,7 +14,7 @@ from ..yamlio import LoadedYaml
 from .case_record import case_game
 from .catalogue import Incident, condition_problem, did_you_mean, parse_incidents
 from .quotes import find_quote, normalise
-from .vocabulary import COUNT_KEYS, OUTCOMES, WITH_OPTIONS
+from .vocabulary import COUNT_KEYS, OUTCOMES, PUTS_BACK, WITH_OPTIONS
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -102,10 +102,28 @@ def _check_rulings(doc: LoadedYaml, path: tuple[Any, ...], record: Mapping[str, 
         elif outcome not in WITH_OPTIONS and ruling.get("options"):
             problems.append(doc.problem(here + ("options",), f"options are only given with "
                                         f"{' or '.join(WITH_OPTIONS)}, not {outcome}"))
+        _check_puts_back(doc, here, ruling, known, problems)
         for key in ruling.get("count") or {}:
             if key not in COUNT_KEYS:  # the schema refuses these too; kept for old schemas
                 problems.append(doc.problem(here + ("count", key), f"unknown count key {key!r}"))
         _check_quotes(doc, here, record, ruling, problems)
+
+
+def _check_puts_back(doc: LoadedYaml, here: tuple[Any, ...], ruling: Mapping[str, Any],
+                     incidents: Sequence[Incident], problems: list[Problem]) -> None:
+    """A ruling that puts a position back, for an incident that has a
+    ``reconstructible`` fact, holds only where the position can be recreated: its
+    ``when`` says ``reconstructible: true``."""
+    if ruling["outcome"] not in PUTS_BACK:
+        return
+    having = [inc.id for inc in incidents if "reconstructible" in inc.fact_ids]
+    when = ruling.get("when") or {}
+    if having and when.get("reconstructible") is not True:
+        at = here + (("when",) if "when" in ruling else ("outcome",))
+        problems.append(doc.problem(at, f"outcome {ruling['outcome']} puts the position back "
+                                    f"({OUTCOMES[ruling['outcome']]}): for "
+                                    f"{', '.join(having)} it holds only where the game can be "
+                                    f"reconstructed; add reconstructible: true to its when:"))
 
 
 def _check_quotes(doc: LoadedYaml, here: tuple[Any, ...], record: Mapping[str, Any],

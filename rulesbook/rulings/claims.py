@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..draughts import CountRules, DraughtsError, Game, Move, Position, Variant
 from ..draughts.pdn import PdnGame, read_games
+from ..textio import ordinal
 from .engine import Suggestions, governing_sources, suggest
 from .errors import GameRecordError
 from .governing import governance
@@ -132,6 +133,22 @@ def draw_claims(library: Library, start: Position | None, moves: Iterable[Move |
     return claims_at(library, game, rules, sources, edition, notice_ply, variant)
 
 
+def _count_words(n: int, limit: int) -> str:
+    """A count as the referee counts it: "5 of 13 moves", "13 of 13 moves"; the count
+    stops at its limit (the moves past it are :func:`_past_words`)."""
+    return f"{min(n, limit)} of {limit} moves"
+
+
+def _past_words(n: int, limit: int) -> str:
+    """The moves made after the count was reached: ", and 1 more move since the count
+    was reached at its 13th move" ("" when there are none)."""
+    past = n - limit
+    if past <= 0:
+        return ""
+    return (f", and {past} more move{'' if past == 1 else 's'} since the count was "
+            f"reached at its {ordinal(limit)} move")
+
+
 def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str, str],
               edition: str | None = None,
               notice_ply: int | None = None,
@@ -156,8 +173,9 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
     elif limit is None:
         why = "No rule in force sets a count for three kings against one."
     else:
-        why = (f"The lone king has made {n} move(s) of {limit}"
-               + (" on the long line" if name == "long line" else "") + ".")
+        why = (f"The lone king has made {_count_words(n, limit)}"
+               + (" on the long line" if name == "long line" else "")
+               + _past_words(n, limit) + ".")
     claims.append(_claim(library, edition, "thirteen_count", name, active and limit is not None,
                          bool(active and state.three_vs_one_reached), n, limit, ref, why, facts,
                          variant, suggested))
@@ -181,7 +199,8 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
     elif limit is None:
         why = "No rule in force sets a count for the stronger side."
     else:
-        why = f"{strong} is stronger and has made {n} move(s) of {limit} {since}."
+        why = (f"{strong} is stronger and has made {_count_words(n, limit)} {since}"
+               f"{_past_words(n, limit)}.")
         if rules.strong_side_extension and reached:
             why += (f" Rule extension: {rules.strong_side_extension} more moves if the win "
                     f"can be completed in them.")

@@ -55,6 +55,14 @@ OUTCOMES: dict[str, str] = {
     "three_points": "three points are scored, as for a bye",
 }
 
+#: The outcomes that put a position back (a move taken back, the game played on from
+#: the disputed move): a ruling giving one for an incident with a ``reconstructible``
+#: fact holds only where the position can be recreated (APCA 10B: "If it becomes
+#: impossible to reconstruct the game to the point in question then the referee can
+#: resolve it"), so its ``when`` must hold ``reconstructible: true``.
+PUTS_BACK: tuple[str, ...] = ("retract_and_replay", "restart_from_move",
+                              "crown_and_replay", "put_back_and_crown")
+
 class Basis(str, enum.Enum):
     """How a ruling rests on its rule: its words say it (``stated``), or the committee
     reads it from them (``inferred``, shown with the reasoning). A str enum: the data

@@ -21,7 +21,6 @@ SL = normalise((SEEDS / "standard-laws-of-checkers.txt").read_text(encoding="utf
 SPANISH = normalise((SEEDS / "spanish-pool-checkers-rules.txt").read_text(encoding="utf-8"))
 
 ILLEGAL = ("illegal_move", "failure_to_capture", "incomplete_jump")
-PUT_BACK = ("retract_and_replay", "restart_from_move")
 
 
 def in_source(source: str, words: str) -> bool:
@@ -34,14 +33,37 @@ def test_no_ruling_puts_back_a_position_that_cannot_be_reconstructed(library, in
     # then the referee can resolve it": taking back a move needs the position back.
     assert in_source(APCA, "If it becomes impossible to reconstruct the game to the point in "
                            "question then the referee can resolve it")
-    for ref, specs in catalogue_of(library).specs.items():
-        for spec in specs:
-            if incident in spec.incidents and spec.outcome in PUT_BACK:
-                assert spec.when.get("reconstructible") is True, ref
+    # that every ruling putting a position back is conditioned on reconstructible: true
+    # is checked by the data validation (`rulesbook validate`, the library fixture's
+    # loader): test_validate_refuses_a_put_back_without_reconstructible below
     comp = compare(library, incident, {"discovered": "later_in_game", "repeated": False,
                                        "players_agree": False, "reconstructible": False})
     for ref in ("apca:10", "apca:10A", "apca:10C", "spanish-pool:7"):
         assert comp.verdict(ref).outcome is None, ref
+
+
+def test_validate_refuses_a_put_back_without_reconstructible(tmp_path):
+    """APCA 10B: "If it becomes impossible to reconstruct the game to the point in
+    question then the referee can resolve it": rule 10's "a proper or legal move is
+    made" needs the position back. Its ruling without reconstructible: true is an error
+    of the data, found by `rulesbook validate` at its file and line."""
+    data = tmp_path / "data"
+    shutil.copytree(bundled_data_dir(), data, ignore=shutil.ignore_patterns("__pycache__"))
+    book = data / "apca" / "rulebook.yaml"
+    lines = book.read_text(encoding="utf-8").split("\n")
+    start = next(i for i, line in enumerate(lines) if line == '  - id: "10"')
+    when = next(i for i in range(start, len(lines)) if lines[i].strip().startswith("when:"))
+    assert "outcome: retract_and_replay" in lines[when + 1]
+    assert ", reconstructible: true}" in lines[when]
+    lines[when] = lines[when].replace(", reconstructible: true}", "}")
+    book.write_text("\n".join(lines), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "rulesbook", "validate", str(data)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    hits = [line for line in proc.stdout.splitlines() if "reconstructible" in line]
+    assert len(hits) == 1, proc.stdout
+    assert f"apca/rulebook.yaml:{when + 1}:" in hits[0], hits[0]
+    assert "retract_and_replay" in hits[0]
 
 
 def test_rule_10s_forfeit_is_for_a_game_in_progress(library):

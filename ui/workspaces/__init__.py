@@ -8,7 +8,7 @@ with a ``Ctrl+<n>`` shortcut, and saves/restores its state.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import QSplitter, QTabWidget, QWidget
 
 from rulesbook import Library
@@ -29,6 +29,8 @@ class Workspace(QWidget):
     #: a sentence the main window shows at start whatever workspace is shown
     #: (the Board restored an autosave); "" when there is nothing to announce
     start_notice: str = ""
+    #: what :meth:`in_force_words` says changed (the Board's game changed variant)
+    inForceChanged = Signal()
 
     def __init__(self, controller: AppController, parent: QWidget | None = None):
         super().__init__(parent)
@@ -43,6 +45,12 @@ class Workspace(QWidget):
 
     def on_edition(self, edition_id: str) -> None:
         """The edition in force changed."""
+
+    def in_force_words(self) -> tuple[str, str]:
+        """What the status bar's "In force" label says while the workspace is shown,
+        and its tooltip; ("", "") for the edition in force (the Board: the rulebooks
+        that govern a game of another variant, issue 31)."""
+        return "", ""
 
     def save_state(self, settings: QSettings) -> None:
         """Store splitter sizes, column choices... under ``workspace/<id>/``."""

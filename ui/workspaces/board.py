@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from rulesbook.reconstruct import ClockAdvice, GameChunk
 
 from ..board import BoardController, BoardWidget
+from ..board.governs import in_force_words
 from ..board.panels.boardview import BoardView
 from ..board.panels.check import CheckPanel
 from ..board.panels.claim import DrawClaimBar
@@ -202,6 +203,8 @@ class BoardWorkspace(Workspace):
             lambda _on: QTimer.singleShot(0, self._make_room_for_panel))
         if hasattr(controller, "rulingsRequested"):  # the app's rulings panel listens there
             bc.rulingsRequested.connect(controller.rulingsRequested)
+        for changed in (bc.recordChanged, bc.counts.changed):  # the variant, the edition
+            changed.connect(self.inForceChanged)
         if controller.library is not None:  # before the recovery: counted under these rules
             self.on_edition(controller.edition_id or "")
         if bc.files.recover():
@@ -578,6 +581,9 @@ class BoardWorkspace(Workspace):
         except Exception:  # noqa: BLE001
             pass
         self.board_controller.counts.set_rules(rules, title, edition_id or None, library)
+
+    def in_force_words(self) -> tuple[str, str]:
+        return in_force_words(self.board_controller)
 
     def save_state(self, settings: QSettings) -> None:
         self.save_layout(settings, columns=self.splitter, record=self.right_splitter)

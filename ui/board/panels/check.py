@@ -12,6 +12,7 @@ from rulesbook.reconstruct import Replay
 from rulesbook.reconstruct.display import CHECK_LINK, check_html
 
 from ..controller import BoardController
+from ..governs import rulings_tip
 from .clocks import ClockBox
 from .common import CompactBrowser
 
@@ -43,6 +44,12 @@ class CheckPanel(QWidget):
         self.rulings_button = QPushButton("Rulings for This Incident…")
         self.rulings_button.setEnabled(False)
         self.rulings_button.clicked.connect(lambda: bc.check.request_rulings())
+        # the tooltip names the rulebooks that govern the game (issue 31): the
+        # edition in force for a pool game, the Standard Laws and the ACF guide for
+        # an English one; the record's variant and the edition change it
+        bc.changed.connect(self._tip)
+        bc.recordChanged.connect(self._tip)
+        self._tip()
         # one per row: side by side they widened the column past 1024 px (issue 19)
         lay.addWidget(self.rulings_button)
         row = QHBoxLayout()
@@ -51,6 +58,11 @@ class CheckPanel(QWidget):
         lay.addLayout(row)
         lay.addWidget(self.clocks)
         bc.check.resultChanged.connect(self.show_result)
+
+    def _tip(self) -> None:
+        tip = rulings_tip(self._bc)
+        if tip != self.rulings_button.toolTip():
+            self.rulings_button.setToolTip(tip)
 
     def show_result(self, result: Replay | None) -> None:
         if result is None:

@@ -6,6 +6,7 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QLabel, QLineEdit, QTextBrowser, QVBoxLayout, QWidget
 
+from rulesbook.draughts.pdn_variant import variant_title
 from rulesbook.reconstruct.display import comment_html
 from rulesbook.textio import visible_controls
 
@@ -34,7 +35,7 @@ def record_title(bc: BoardController) -> str:
     # a record just imported is not saved in a case, but replacing it loses nothing
     dirty = (" · unsaved changes (autosaved)" if bc.unsaved_work else
              " · not saved as a case" if bc.dirty else "")
-    return f"{players}{' · ' + event if event else ''} · {bc.variant.name}{case}{dirty}"
+    return f"{players}{' · ' + event if event else ''} · {variant_title(bc.variant)}{case}{dirty}"
 
 
 class CommentView(QTextBrowser):
