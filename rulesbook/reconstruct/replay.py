@@ -50,6 +50,7 @@ from rulesbook.draughts.geometry import (
 from rulesbook.draughts.notation import MoveText, NotationError, read_move
 from rulesbook.draughts.pdn import LOOKAHEAD as LOOKAHEAD  # one look-ahead for PDN and replay
 from rulesbook.draughts.pdn import disambiguate, resolve_move
+from rulesbook.reconstruct.by_hand import played_by_hand
 from rulesbook.reconstruct.record import Record, WrittenMove, parse_moves_text
 from rulesbook.textio import shorten
 
@@ -143,37 +144,6 @@ def _texts(position: Position, moves: Iterable[Move]) -> list[str]:
         except DraughtsError:  # pragma: no cover - moves come from the position
             out.append(m.full_text())
     return out
-
-
-def _physical(position: Position, squares: tuple[int, ...], slot: Color) -> Position | None:
-    """The board after the written move made by hand: the piece goes from the
-    first square to the last, every piece it passed over is taken up; a man
-    ending on its king row is crowned.  None when that is not possible."""
-    pieces = position.pieces()
-    piece = pieces.pop(squares[0], None)
-    if piece is None:
-        return None
-    removed: set[int] = set()
-    for a, b in zip(squares, squares[1:], strict=False):
-        if not is_diagonal(a, b):
-            if len(squares) > 2:
-                return None
-            continue
-        passed = [s for s in between(a, b) if s in pieces and s not in removed]
-        if len(passed) > 1:
-            return None
-        removed.update(passed)
-        if b in pieces and b not in removed:
-            return None
-    end = squares[-1]
-    if end in pieces and end not in removed:
-        return None
-    for s in removed:
-        del pieces[s]
-    if not piece.king and end in crown_row(piece.color):
-        piece = Piece(piece.color, True)
-    pieces[end] = piece
-    return Position(pieces, slot.opponent, position.variant)
 
 
 def _geometry(position: Position, squares: tuple[int, ...], piece: Piece,
@@ -328,7 +298,7 @@ def analyse_move(position: Position, text: str | WrittenMove,
     if not legal:
         return Analysis(None, Reason.GAME_OVER,
                         f"{slot.title} had no legal move: the game was already over", {},
-                        _physical(position, squares, slot))
+                        played_by_hand(position, squares, slot))
     start = squares[0]
     piece = position.piece_at(start)
     if piece is None:
@@ -343,15 +313,15 @@ def analyse_move(position: Position, text: str | WrittenMove,
                             f"{piece.description.split()[1]} on {start}: {piece.color.title} "
                             f"moved out of turn (it was {slot.title}'s turn)",
                             {"mover": piece.color.name.lower()},
-                            _physical(position, squares, slot))
+                            played_by_hand(position, squares, slot))
         except DraughtsError:
             return Analysis(None, Reason.OPPONENT_PIECE,
                             f"the piece on {start} is {piece.color.title}'s "
                             f"{piece.description.split()[1]}: {slot.title} cannot move it",
                             {"square": start},
-                            _physical(position, squares, slot))
+                            played_by_hand(position, squares, slot))
     found = _geometry(position, squares, piece, written.capture)
-    physical = _physical(position, squares, slot)
+    physical = played_by_hand(position, squares, slot)
     if found[0] is not None:
         reason, clause, detail = found
         return Analysis(None, reason, clause, dict(detail),

@@ -82,6 +82,9 @@ def test_facts_update_live_and_numbers_are_typed(rulings, qtbot):
         form.fields["refuses_to_move"].findText("no"))
     # Rule 12 applies "AFTER THE PIECES HAVE BEEN ARRANGED": without notice
     form.fields["notice_given"].setCurrentIndex(form.fields["notice_given"].findText("no"))
+    # and the player moved no other piece (#31: else Rule 12's forfeit alone applies)
+    form.fields["moved_other_piece"].setCurrentIndex(
+        form.fields["moved_other_piece"].findText("no"))
     assert rulings.rulings.suggestions.best.outcome == "must_move_piece"
     assert "The touched piece must be moved" in rulings.rulings_view.page_html()
     form.fields["offense_number"].setValue(2)

@@ -1,9 +1,8 @@
 """The Board workspace: set up a position, replay a record, find the first
 illegal move, see the draw counts, fill a gap in the record, keep case files.
 
-The :class:`~ui.board.controller.BoardController` owns the state; each panel
-(:mod:`ui.board.panels`) subscribes to its signals. This view lays them out,
-asks the questions that need a dialog (files, closing) and forwards keys.
+The :class:`~ui.board.controller.BoardController` owns the state; each panel subscribes
+to its signals. This view lays them out, asks what needs a dialog and forwards keys.
 """
 from __future__ import annotations
 
@@ -222,8 +221,7 @@ class BoardWorkspace(Workspace):
 
     def _make_room_for_panel(self) -> None:
         """The board column gives up its width first: the record and the panels get
-        what they need (at least RECORD_LEAST + PANELS_LEAST), the board the rest, no
-        wider than the board column is high (a square board leaves the rest empty)."""
+        what they need, the board the rest, no wider than its column is high."""
         # the move list's two columns of moves "10x14" grow with the font
         record_least = max(RECORD_LEAST, self.move_list.fontMetrics().horizontalAdvance("0") * 26)
         sizes = self.splitter.sizes()
@@ -339,10 +337,8 @@ class BoardWorkspace(Workspace):
         """On the board's own status line; the window's status bar only while the
         Board is not shown (it said the same twice, cut off at 1024 px)."""
         self._status_text = text
-        # it wraps under the board, a FEN or a path at its commas, colons and slashes
-        # (unbroken, "The board now: B:W13,19,..." made the board's column 430 px at
-        # least and the Gap panel scroll sideways at 1024x700); it is whole in its
-        # tooltip and in View > Recent Status Messages (issue 33)
+        # it wraps under the board, a FEN or a file name at its punctuation (else the
+        # board's column stayed 430 px); whole in its tooltip and the log (issue 33)
         self.status.setText(breakable(text))
         self.status.setToolTip(plain_tip(text) if text else "")
         log = getattr(self.window(), "status_log", None)

@@ -24,7 +24,6 @@ left to the Python search).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import logging
 import threading
 import time
@@ -135,7 +134,8 @@ def _import() -> str:
     try:  # the bundle: the same functions compiled ahead of time, numpy beside them
         import numpy
 
-        aot = importlib.import_module(AOT_MODULE)
+        # AOT_MODULE, imported by its fixed name (bundle/aot.py writes it)
+        import rulesbook_gap_kernel as aot  # type: ignore[import-not-found,unused-ignore]
         if aot.stamp() != digest_stamp(kernel_digest()):
             raise ImportError(f"{AOT_MODULE} was compiled from other sources of the kernel")
         # without numba these are plain Python: read for their constants only
