@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from rulesbook.draughts.notation import CAPTURE_MARK, QUIET_MARK
 from rulesbook.draughts.pdn import build_game
 from rulesbook.draughts.pdn_model import PdnError
 from rulesbook.draughts.pdn_syntax import RawGame, SyntaxReader
@@ -221,12 +222,16 @@ class _Term:
         return self.word in text and self.pattern.search(text) is not None
 
 
+#: the marks between a move's squares (as the filter's casefolded text has them)
+_MOVE_MARKS = re.escape(CAPTURE_MARK + QUIET_MARK)
+
+
 def _term(word: str) -> re.Pattern[str]:
     """A word of the filter as it must be found: at the start of a word of the
     text (``tins`` finds Tinsley), and when it ends in a figure, at the end of a
     number (``1`` finds "Example 1", "Round 1", not 10, 1946, "0-1", nor the square 8
     of a move 8-11: a move is found typed whole, ``8-11``)."""
-    tail = r"(?![\dx-])" if word[-1:].isdigit() else ""
+    tail = r"(?![\d" + _MOVE_MARKS + "])" if word[-1:].isdigit() else ""
     return re.compile(r"(?<!\w)" + re.escape(word) + tail)
 
 

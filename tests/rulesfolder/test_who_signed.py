@@ -16,6 +16,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import yaml
@@ -161,6 +162,9 @@ def test_a_backdated_vote_with_a_key_copied_before_its_revocation(rb, tmp_path):
     remote, secretary, a, b = opened_ballot(rb, tmp_path)
     thief = tmp_path / "thief"  # a copy of B's key, taken before the revocation
     shutil.copytree(config_of(b), config_of(thief))
+    # times have whole seconds: the revocation must come after the opening's second,
+    # or a vote dated at the opening is already one "at or after the revocation"
+    time.sleep(1.1)
     ok(cli(a, "member", "revoke", "B"))
     ok(cli(a, "sync", "--quiet"))
     ok(rb("clone", remote, thief, "--quiet"))
