@@ -6,10 +6,10 @@ folder's valid history back to the remote (when the remote lets the member push 
 ``rulesbook serve`` never takes a push that rewrites its history)."""
 from __future__ import annotations
 
-from dulwich.graph import can_fast_forward
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
+from .ancestry import is_ancestor
 from .commit_check import commit_problems, describe_commit
 from .errors import RulesFolderError, SyncInvalid
 
@@ -42,10 +42,7 @@ def refuse_rewritten(repo: Repo, previous: ObjectID, local: ObjectID, theirs: Ob
 
 
 def _contains(repo: Repo, head: ObjectID, commit: ObjectID) -> bool:
-    try:
-        return can_fast_forward(repo, commit, head)
-    except KeyError:
-        return False
+    return is_ancestor(repo, commit, head)
 
 
 def first_invalid(repo: Repo, local: ObjectID, theirs: ObjectID) -> ObjectID | None:

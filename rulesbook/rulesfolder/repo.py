@@ -12,6 +12,7 @@ import os
 import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -231,8 +232,6 @@ def build_tree(repo: Repo, files: Mapping[str, ObjectID]) -> ObjectID:
 
 def make_commit(repo: Repo, tree: ObjectID, parents: list[ObjectID], message: str,
                 author: Identity, committer: Identity | None = None) -> ObjectID:
-    import time
-
     commit = Commit()
     commit.tree = tree
     commit.parents = parents

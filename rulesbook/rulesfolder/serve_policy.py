@@ -178,9 +178,6 @@ def _commit_named(repo: Repo, commit: ObjectID) -> str:
 
 
 def _descends(repo: Repo, new: ObjectID, old: ObjectID) -> bool:
-    from dulwich.graph import can_fast_forward
+    from .ancestry import is_ancestor
 
-    try:
-        return can_fast_forward(repo, old, new)
-    except KeyError:
-        return False
+    return is_ancestor(repo, old, new)

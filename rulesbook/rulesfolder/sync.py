@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple, TypedDict
 
-from dulwich.graph import find_merge_base
 from dulwich.objects import Blob, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from ..errors import LibraryError
+from .ancestry import merge_bases
 from .commit_check import commit_problems, tree_problems
 from .credentials import Ask, without_password
 from .errors import (
@@ -403,7 +403,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
     relettered: tuple[str, ...] = ()
     new = local
     if theirs is not None and theirs != local:
-        bases = find_merge_base(repo, [local, theirs])
+        bases = merge_bases(repo, local, theirs)
         base = bases[0] if bases else None
         if base == theirs:
             pass  # we are ahead

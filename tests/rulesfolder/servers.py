@@ -51,9 +51,10 @@ def rulesbook(*argv: object, timeout: float = 120, input: str | None = None,
 
 
 def git(*argv: object, cwd: Path | None = None, check: bool = True,
-        timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        timeout: float = 120, **extra: str) -> subprocess.CompletedProcess[str]:
     run = subprocess.run([git_program(), "-c", "user.name=Mallory", "-c", "user.email=m@x",
-                          "-c", "protocol.version=0", *map(str, argv)], cwd=cwd, env=env(),
+                          "-c", "protocol.version=0", *map(str, argv)], cwd=cwd,
+                         env=env(**extra),
                          capture_output=True, text=True, timeout=timeout)
     if check:
         assert run.returncode == 0, (argv, run.stderr)

@@ -105,6 +105,21 @@ def test_force_pushes_deletions_other_branches_and_tags_are_refused(tmp_path):
         assert refs(served.bare) == before
 
 
+def test_a_fast_forward_from_a_machine_whose_clock_is_behind_is_accepted(tmp_path):
+    """Commits dated before the server's main (a member's clock set years back) still
+    only move main forward: dulwich's can_fast_forward, which stops at commits older
+    than the one replaced, called this push a rewrite of history."""
+    with rulesbook_serve(tmp_path / "srv.git") as served:
+        folder = shared_folder(tmp_path, served)
+        for day in ("2001-01-02", "2001-01-01"):  # each one older than the last
+            stamp = f"{day}T12:00:00+0000"
+            git("commit", "-q", "--allow-empty", "-m", f"written on {day}", cwd=folder,
+                GIT_AUTHOR_DATE=stamp, GIT_COMMITTER_DATE=stamp)
+        pushed = git("push", served.with_token("bob"), "HEAD:main", cwd=folder, check=False)
+        assert pushed.returncode == 0, pushed.stderr
+        assert head(served.bare) == git("rev-parse", "HEAD", cwd=folder).stdout.strip().encode()
+
+
 def test_an_invalid_push_is_refused_with_the_reason_and_never_reaches_members(tmp_path):
     """Attack 1: one push that breaks the record made every member's sync fail; the
     server now refuses it, so members keep syncing."""

@@ -104,7 +104,26 @@ def committee(rb, tmp_path, remote: str | None = None):
     return remote, secretary, a, b
 
 
-def test_three_clones_vote_and_sync_in_different_orders(rb, tmp_path):
+class CommitClock:
+    """The clock the rules folder's commits read: ``step`` seconds between commits
+    (0: all in one second, as a vote and the sync after it often are; negative: a
+    clock going back, as members' machines whose clocks disagree make it)."""
+
+    def __init__(self, step: int) -> None:
+        self.now, self.step = 1_790_000_000, step
+
+    def time(self) -> float:
+        self.now += self.step
+        return float(self.now)
+
+
+@pytest.mark.parametrize("clock", [None, 0, -60], ids=["real-clock", "one-second",
+                                                      "clock-going-back"])
+def test_three_clones_vote_and_sync_in_different_orders(rb, tmp_path, monkeypatch, clock):
+    if clock is not None:  # the walks of the history must not depend on commit times
+        import rulesbook.rulesfolder.repo as repo_module
+
+        monkeypatch.setattr(repo_module, "time", CommitClock(clock))
     remote, secretary, a, b = committee(rb, tmp_path)
     c = tmp_path / "member-c"  # C has a key too, but sends his votes by e-mail
     join(rb, remote, c, "C")
