@@ -504,6 +504,10 @@ def _write_tokens(game: PdnGame, as_written: bool = False) -> list[str]:
             out.append(item.text)
             continue
         nodes, index, position, ply = item
+        # the moves played since ``position``: played only when a position is needed
+        # (a move's standard text, a variation), so that a record written as it was
+        # (a case file) is not played again move by move
+        pending: list[Move] = []
         need_number = True
         for i in range(index, len(nodes)):
             node = nodes[i]
@@ -516,12 +520,18 @@ def _write_tokens(game: PdnGame, as_written: bool = False) -> list[str]:
                 number = f"{half // 2 + 1}. "
             elif need_number:
                 number = f"{half // 2 + 1}... "
+            variations = [line for line in node.variations if line]
+            if pending and (variations or not (as_written and node.text)):
+                position = _played(position, pending)
+            after: Position | None
             if position is not None and node.move is not None:
                 text = node.text if as_written and node.text else \
                     _move_text(position, node.move, algebraic)
-                after = position.play(node.move)
+                pending.append(node.move)
+                after = position
             else:
                 text, after = node.text, None
+                pending = []
             marks = "".join(NAG_SYMBOLS[n] for n in node.nags if n in NAG_SYMBOLS)
             out.append(number + text + marks)
             out += [f"${n}" for n in node.nags if n not in NAG_SYMBOLS]
@@ -529,9 +539,8 @@ def _write_tokens(game: PdnGame, as_written: bool = False) -> list[str]:
             if node.comment:
                 out += _comment_tokens(node.comment)
                 need_number = True
-            variations = [line for line in node.variations if line]
             if variations:
-                work.append(_Line(nodes, i + 1, after, ply + 1))
+                work.append(_Line(nodes, i + 1, _played(after, pending), ply + 1))
                 for line in reversed(variations):
                     work.append(_Token(")"))
                     work.append(_Line(line, 0, position, ply))
@@ -539,6 +548,15 @@ def _write_tokens(game: PdnGame, as_written: bool = False) -> list[str]:
                 break
             position, ply = after, ply + 1
     return out
+
+
+def _played(position: Position | None, pending: list[Move]) -> Position | None:
+    """``position`` after the moves of ``pending`` (emptied: they are played)."""
+    if position is not None:
+        for move in pending:
+            position = position.play(move)
+    pending.clear()
+    return position
 
 
 def _join_parens(tokens: list[str]) -> list[str]:

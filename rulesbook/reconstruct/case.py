@@ -208,12 +208,14 @@ def record_tag_fields(record: GameRecord) -> dict[str, str]:
 
 
 def case_from_session(session: BoardSession, findings: dict[str, Any] | None = None,
-                      edition: str = "") -> DisputeCase:
-    """The case file of a board session (an edition id that cannot be one is left out)."""
+                      edition: str = "", previous: Replay | None = None) -> DisputeCase:
+    """The case file of a board session (an edition id that cannot be one is left out).
+    ``previous``: a replay of the record with illegal moves let stand (the board's):
+    taken over, not replayed again (:func:`~rulesbook.reconstruct.session.record_pdn`)."""
     record = session.record
     start = "start" if record.starts_at_standard else record.start.fen()
     return DisputeCase(
-        record=record_case_text(record), variant=record.variant.name, start=start,
+        record=record_case_text(record, previous), variant=record.variant.name, start=start,
         **record_tag_fields(record),
         edition=edition if _EDITION_ID.match(edition) else "",
         board=session.target.fen() if session.target is not None else None,

@@ -27,6 +27,7 @@ from rulesbook.reconstruct.replay import move_number, replay
 if TYPE_CHECKING:
     from rulesbook.draughts.pdn import PdnGame
     from rulesbook.draughts.pdn_variant import VariantGuess
+    from rulesbook.reconstruct.replay import Replay
 
 __all__ = ["RecordMove", "GameRecord", "BoardSession", "SessionError", "record_pdn",
            "record_case_text", "move_number"]
@@ -266,17 +267,21 @@ def _variation_nodes(text: str) -> list[Any]:
 
 
 def record_pdn(record: GameRecord, as_written: bool = False,
-               variant_guess: VariantGuess | None = None, stamp_variant: bool = True) -> str:
+               variant_guess: VariantGuess | None = None, stamp_variant: bool = True,
+               previous: Replay | None = None) -> str:
     """The record as PDN text: the legal moves in the standard form, for other
     programs (or, ``as_written``, every move as it was written), the rest as
     written. ``variant_guess``: the record had no GameType tag and its variant was
     read from its moves; then no GameType is written (the writer never stamps a
     guess, :func:`~rulesbook.draughts.pdn.write_game`); ``stamp_variant=False``: the
-    GameType the record had, or none."""
+    GameType the record had, or none. ``previous``: a replay of the record (or of an
+    earlier version of it) with illegal moves let stand, as the board keeps one:
+    the moves it replayed are taken over, not replayed again (:func:`replay`'s
+    ``previous``: the same text; saving a long record does not replay it)."""
     from rulesbook.draughts.pdn import PdnGame, PdnNode, write_game
 
     played = replay(record.written, start=record.start, variant=record.variant,
-                    let_stand=True, result=record.result).played
+                    let_stand=True, result=record.result, previous=previous).played
     nodes = []
     resolved = True
     for i, m in enumerate(record.moves):
@@ -290,13 +295,14 @@ def record_pdn(record: GameRecord, as_written: bool = False,
     return write_game(game, as_written, stamp_variant=stamp_variant)
 
 
-def record_case_text(record: GameRecord) -> str:
+def record_case_text(record: GameRecord, previous: Replay | None = None) -> str:
     """The record as a case file keeps it: a plain move list, or PDN text when
     the record has comments, variations or tags (so that nothing typed is lost),
     every move as it was written (how a scoresheet wrote a move is evidence), with the
     GameType the record had or none (the case file says the variant itself: a variant
-    read from the moves is never stamped into the record)."""
+    read from the moves is never stamped into the record). ``previous``: as for
+    :func:`record_pdn`."""
     if record.comment or any(m.annotated for m in record.moves) or \
             any(k not in _READING_TAGS for k in record.tags):
-        return record_pdn(record, as_written=True, stamp_variant=False)
+        return record_pdn(record, as_written=True, stamp_variant=False, previous=previous)
     return " ".join(record.texts)

@@ -24,7 +24,8 @@ class RecordExport(BoardPart):
         """The record as PDN (tags, moves, comments, variations, result); no
         GameType tag when the record had none and its variant was guessed."""
         board = self._board
-        return record_pdn(board.record, variant_guess=board.files.variant_guess(board.record))
+        return record_pdn(board.record, variant_guess=board.files.variant_guess(board.record),
+                          previous=board.replay)  # the board's replay: not replayed again
 
     def fen(self) -> str:
         """The position shown (the set-up position in set-up mode) as FEN."""

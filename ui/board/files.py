@@ -336,8 +336,9 @@ class SessionFiles(QObject):
         """Save the case file (the core's dispute case format) atomically; the core
         checks the document before it writes; in a rules folder the save is one commit."""
         board = self._board
+        # the board's replay of the record is taken over: a long record is not replayed
         case = case_from_session(board.session, case_findings(board.check.result, board.gap.result),
-                                 board.counts.edition_id or "")
+                                 board.counts.edition_id or "", previous=board.replay)
         try:
             with durability_notes() as notes, \
                     recorded_change(path, f"Case file: {Path(path).name}"):
