@@ -49,12 +49,13 @@ def _planted(position: Position) -> tuple[str, Position] | None:
     return None
 
 
-def long_record(plies: int, illegal_every: int = 0) -> LongRecord:
+def long_record(plies: int, illegal_every: int = 0, middle: bool = True) -> LongRecord:
     """A pool PDN game of ``plies`` plies from :data:`START_FEN`, an illegal move
-    at the middle ply (or the first safe ply after it) and, with ``illegal_every``
-    > 0, at every ``illegal_every``-th ply."""
+    at the middle ply (or the first safe ply after it; none with ``middle=False``)
+    and, with ``illegal_every`` > 0, at every ``illegal_every``-th ply."""
     wanted = set(range(illegal_every, plies + 1, illegal_every)) if illegal_every else set()
-    wanted.add(max(1, plies // 2))
+    if middle:
+        wanted.add(max(1, plies // 2))
     position = Position.from_fen(START_FEN, "pool")
     texts: list[str] = []
     planted: list[int] = []

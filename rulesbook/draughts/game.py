@@ -1,6 +1,8 @@
 """The mutable :class:`Game`: a start position and the moves played."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rulesbook.draughts.counts import (
     CountRules,
     CountState,
@@ -27,6 +29,29 @@ class Game:
         self._moves: list[Move] = []
         self._states: list[CountState] = [initial_count_state(start, self.counts)]
         self._seen: dict[Position, int] = {start: 1}
+
+    @classmethod
+    def resumed(cls, positions: Sequence[Position], moves: Sequence[Move],
+                states: Sequence[CountState], counts: CountRules) -> Game:
+        """The game of ``moves`` from ``positions[0]`` as :meth:`push` leaves it, from
+        what an earlier walk over them kept: every position (the start first) and the
+        count state at each ply under ``counts``. Nothing is played again (a long
+        record edited near its end goes on from there); the positions are only
+        counted for repetition. Raises DraughtsError when the lengths disagree."""
+        if not len(positions) == len(moves) + 1 == len(states) or \
+                any(state.ply != ply for ply, state in ((0, states[0]),
+                                                        (len(moves), states[-1]))):
+            raise DraughtsError(f"cannot resume a game of {len(moves)} moves from "
+                                f"{len(positions)} positions and {len(states)} count states")
+        game = cls(positions[0], counts=counts)
+        game._positions = list(positions)
+        game._moves = list(moves)
+        game._states = list(states)
+        seen: dict[Position, int] = {}
+        for position in positions:
+            seen[position] = seen.get(position, 0) + 1
+        game._seen = seen
+        return game
 
     def __repr__(self) -> str:
         texts = " ".join(self.move_texts())

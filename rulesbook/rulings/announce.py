@@ -13,6 +13,7 @@ says where each claim first holds, in the words a referee reads out::
 from __future__ import annotations
 
 import enum
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -198,12 +199,23 @@ def _drawing(comparison: Comparison) -> tuple[str, ...]:
 
 def draw_announcements(library: Library, start: Position, moves: Iterable[Move | str],
                        edition: str | None = None,
-                       variant: str | Variant | None = None) -> tuple[DrawAnnouncement, ...]:
+                       variant: str | Variant | None = None, *,
+                       after: Game | None = None,
+                       earlier: Sequence[DrawAnnouncement] = ()
+                       ) -> tuple[DrawAnnouncement, ...]:
     """Every draw claim of the game ``start`` + ``moves`` at the first ply where it is
     decided, in the order of the plies: once where the edition in force decides it
     (the count reached) and, when that comes later or never, once where a proposal
     or another rulebook would already decide a draw. A move that cannot be played
-    ends the walk (the counts follow legal play only)."""
+    ends the walk (the counts follow legal play only).
+
+    ``after`` and ``earlier``: the walk goes on from an earlier one (a record edited
+    after its first plies is not walked again from the start): ``after`` is the game
+    of the first ``after.ply`` moves of ``moves`` (played on by this walk) and
+    ``earlier`` what this function announced up to that ply; the result is the same
+    as a walk from the start. They are ignored (the walk starts at the beginning)
+    when ``after`` is not a game from ``start`` counted under the rules in force or
+    ``earlier`` announces a claim after its ply."""
     from ..draughts import DraughtsError
 
     # the counts and rulings of the rulebooks that govern the game's variant
@@ -212,10 +224,15 @@ def draw_announcements(library: Library, start: Position, moves: Iterable[Move |
     ed = library.edition(edition)
     home = ed.rulebook
     game = Game(start, counts=rules)
-    seen: set[tuple[str, AnnouncementLevel]] = set()
-    comparisons: dict[tuple[str, tuple[tuple[str, Any], ...]], tuple[str, ...]] = {}
     found: list[DrawAnnouncement] = []
-    for ply, move in enumerate(moves, start=1):
+    if after is not None and after.counts == rules and after.start == start \
+            and all(a.ply <= after.ply for a in earlier):
+        game, found = after, list(earlier)
+        moves = itertools.islice(moves, after.ply, None)
+    # each claim is announced once per level: what was announced before is not again
+    seen: set[tuple[str, AnnouncementLevel]] = {(a.claim.incident, a.level) for a in found}
+    comparisons: dict[tuple[str, tuple[tuple[str, Any], ...]], tuple[str, ...]] = {}
+    for ply, move in enumerate(moves, start=game.ply + 1):
         before = game.board
         try:
             played = game.push(move)

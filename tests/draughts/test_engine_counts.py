@@ -107,3 +107,28 @@ def test_repetition() -> None:
     g.pop()
     assert g.count_state().repetitions == 2  # the ply-3 position, seen twice
     assert g.count_state(0).repetitions == 1
+
+
+def test_a_resumed_game_goes_on_as_the_game_played_from_the_start() -> None:
+    # issue #34: the board counts an edited record from the ply it changed, from
+    # the positions and counts kept; repetitions before that ply still count
+    rules = CountRules(repetition_limit=3, strong_side_limit=5)
+    shuffle = ["1-6", "32-27", "6-1", "27-32"] * 3
+    start = Position.from_fen("B:WK32:BK1,K2")
+    whole = Game(start, counts=rules)
+    for move in shuffle:
+        whole.push(move)
+    for ply in range(len(shuffle) + 1):
+        first = Game(start, counts=rules)
+        for move in shuffle[:ply]:
+            first.push(move)
+        game = Game.resumed(first.positions, first.moves,
+                            [first.count_state(i) for i in range(ply + 1)], rules)
+        assert game.ply == ply and game.board == first.board
+        for move in shuffle[ply:]:
+            game.push(move)
+        assert [game.count_state(i) for i in range(len(shuffle) + 1)] == \
+            [whole.count_state(i) for i in range(len(shuffle) + 1)]
+    assert whole.count_state().repetitions == 4  # the start came back three times
+    with pytest.raises(DraughtsError, match="cannot resume"):
+        Game.resumed(whole.positions, whole.moves[:-1], [whole.count_state()], rules)

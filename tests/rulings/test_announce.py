@@ -3,9 +3,10 @@ the rule text and the case files, and each announcement is the claim the CLI's
 ``rulings --from-game … --ply N`` judges at that ply (one computation of the counts)."""
 from __future__ import annotations
 
-from rulesbook.draughts import Position
+from rulesbook.draughts import CountRules, Game, Position
 from rulesbook.rulings import (
     AnnouncementLevel,
+    count_rules_for,
     draw_announcements,
     draw_claims,
     get_case,
@@ -49,3 +50,38 @@ def test_the_long_line_case_is_announced_under_24b(library):
 def test_no_announcement_in_an_ordinary_opening(library):
     start = Position.start("pool")
     assert draw_announcements(library, start, "11-15 23-19 8-11 22-17".split()) == ()
+
+
+#: the long-line case's moves played on (by the engine: moves that give nothing to
+#: take) until the 13-count is reached: a proposal decides it first, the edition later
+ON_THE_LONG_LINE = ("22-18 28-24 18-22 3-7 22-25 24-10 25-29 12-3 29-22 10-19 22-25 3-12 "
+                    "25-18 7-10 18-11 10-17 11-25 17-14 25-11 14-27 11-4 19-30 4-29 27-32 "
+                    "29-11 12-3 11-20 32-23 20-11 3-17 11-4 17-7 4-15 7-20 15-29 23-9 29-8 "
+                    "9-27 8-15 20-2 15-4 27-23 4-29 30-21 29-8 23-5 8-29 2-6 29-8 21-17 "
+                    "8-12").split()
+
+
+def test_a_walk_gone_on_from_any_ply_announces_what_a_walk_from_the_start_does(library):
+    # issue #34: the Board goes on from the walk of the record before an edit (the
+    # game of the plies both share, and what was announced in them)
+    case = get_case(library, "lone-king-on-long-line")
+    start = Position.from_fen(case.fen)
+    moves = ON_THE_LONG_LINE
+    assert moves[:len(move_tokens(case.moves))] == list(move_tokens(case.moves))
+    whole = draw_announcements(library, start, moves)
+    assert [(a.ply, a.level) for a in whole if a.claim.incident == "thirteen_count"] == [
+        (11, AnnouncementLevel.PROPOSALS), (25, AnnouncementLevel.IN_FORCE)]
+    rules, _sources = count_rules_for(library, None, start.variant)
+    for ply in range(len(moves) + 1):
+        first = Game(start, counts=rules)
+        for move in moves[:ply]:
+            first.push(move)
+        after = Game.resumed(first.positions, first.moves,
+                             [first.count_state(i) for i in range(ply + 1)], rules)
+        earlier = [a for a in whole if a.ply <= ply]
+        assert draw_announcements(library, start, moves, after=after, earlier=earlier) == whole
+    # a game counted under other limits is not gone on from: the walk starts again
+    other = Game(start, counts=CountRules())
+    for move in moves[:20]:
+        other.push(move)
+    assert draw_announcements(library, start, moves, after=other, earlier=()) == whole

@@ -124,6 +124,13 @@ class GuiThreadProbe:
 STALL_MS = 100
 
 
+def saved_moves(case) -> list[str]:
+    """The moves of a case file, as the core reads it back."""
+    from rulesbook.reconstruct import load_case, session_from_case
+
+    return [m.text for m in session_from_case(load_case(case)).record.moves]
+
+
 def test_the_gui_thread_never_stalls_on_an_8000_ply_record(ws, qtbot, tmp_path, controller):
     """Issue #34, Must 3: opening, editing, undoing, opening as a case and recovering
     from the autosave a record of 8,000 plies with an illegal move never keeps the
@@ -163,7 +170,10 @@ def test_the_gui_thread_never_stalls_on_an_8000_ply_record(ws, qtbot, tmp_path, 
     step("undo it", bc.undo)
     assert len(bc.moves) == plies and bc.illegal_at(plies // 2) is not None
     case = tmp_path / "long-case.yaml"
-    assert bc.files.save_case(case)  # not probed: saving is not reading
+    bc.go(plies)
+    step("save the case", lambda: bc.files.save_case(case))
+    assert f"Saved the case to {case}" in ws.status_text() and not bc.dirty
+    assert saved_moves(case) == list(record.moves)
     step("open the case", lambda: bc.files.open_case(case))
     assert len(bc.moves) == plies and "Opened the case" in ws.status_text()
     bc.go(plies)
@@ -183,3 +193,54 @@ def test_the_gui_thread_never_stalls_on_an_8000_ply_record(ws, qtbot, tmp_path, 
         assert probe.over(STALL_MS) == {}, probe.worst
     finally:
         recovered.shutdown()
+
+
+def test_a_long_legal_record_is_edited_and_saved_without_stalling(ws, qtbot, tmp_path):
+    """Issue #34, Must 3: in a record of 8,000 plies all legal, a move typed inside
+    its legal play is counted (draw counts and claims) from where the record changed,
+    not from the start, and Save Case takes over the board's replay instead of
+    replaying the record: neither keeps the GUI thread busy more than 100 ms. The
+    counts and claims are the ones counted from the start."""
+    from ui.board.counts import announcements_for, count_states
+
+    plies = 8000
+    record = long_record(plies, middle=False)
+    assert record.illegal == ()
+    ws.confirm_replace = lambda _what: "discard"
+    bc = ws.board_controller
+    bc.editing.confirm_splice = lambda _at, _later: "replace"
+    probe = GuiThreadProbe()
+
+    def step(name, action):
+        probe.begin(name)
+        action()
+        probe.tick()
+        qtbot.waitUntil(lambda: bc.files.reading is None, timeout=120000)
+        qtbot.wait(30)  # the result shown and painted
+        probe.end()
+
+    def another_move() -> str:
+        """A legal move at the ply shown that is not the record's next one."""
+        position, next_move = bc.position(), bc.played_move(bc.ply + 1)
+        return next(position.move_text(m) for m in position.legal_moves() if m != next_move)
+
+    step("open", lambda: ws.import_text(record.pdn, source="legal.pdn"))
+    assert len(bc.moves) == plies and not bc.replay.illegal
+    for at in (plies - 10, plies // 4):
+        bc.go(at)
+        typed = another_move()
+        step(f"a move in the legal play at ply {at}", lambda typed=typed: bc.editing.type_moves(typed))
+        assert len(bc.moves) == at + 1 and bc.played_move(at + 1) is not None
+        # the counts panel and the claims are those of the edited record
+        counts = bc.counts
+        assert counts.at(at + 1) == count_states(bc.start, bc.replay, counts.rules)[at + 1]
+        assert counts.announcements() == announcements_for(counts.library, bc.start,
+                                                           bc.replay, counts.edition_id)
+        assert counts.announcements(), "the shuffle repeats: a claim is announced"
+        step("undo it", bc.undo)
+        assert len(bc.moves) == plies
+    case = tmp_path / "legal-case.yaml"
+    step("save the case", lambda: bc.files.save_case(case))
+    assert f"Saved the case to {case}" in ws.status_text() and not bc.dirty
+    assert saved_moves(case) == list(record.moves)
+    assert probe.over(STALL_MS) == {}, probe.worst

@@ -5,7 +5,8 @@ draw claims announced where the game reaches them (the core's
 record and edition)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
@@ -30,9 +31,12 @@ __all__ = ["CountsController", "count_states", "announcements_for"]
 
 #: how many records' counts and claims are kept (undo and redo between them)
 KEPT = 4
+#: what the counts and claims of a record depend on (:func:`legal_key`)
+LegalKey = tuple[Position, tuple["Move | None", ...]]
+_T = TypeVar("_T")
 
 
-def legal_key(replayed: Replay) -> tuple[object, ...]:
+def legal_key(replayed: Replay) -> LegalKey:
     """What the counts and the claims of ``replayed`` depend on: its start and its
     legal play (an edit after the first illegal move changes neither). Compared,
     not hashed: the moves of one record are the same objects, so it is quick."""
@@ -51,22 +55,77 @@ def legal_prefix(replayed: Replay) -> list[Move]:
     return legal
 
 
-def count_states(start: Position, replayed: Replay, rules: CountRules) -> list[CountState]:
-    """The counts at each ply of ``replayed``'s legal play (index 0: the start)."""
-    game = Game(start, counts=rules)
-    states = [game.count_state()]
-    for move in legal_prefix(replayed):
+def shared_plies(one: Sequence[Move | None], other: Sequence[Move | None]) -> int:
+    """How many first moves two legal plays have in common (those of one record and
+    of it edited are the same objects: quickly compared)."""
+    most = min(len(one), len(other))
+    same = 0
+    while same < most and (one[same] is other[same] or one[same] == other[same]):
+        same += 1
+    return same
+
+
+#: the legal play of a record counted before, and its counts (index 0: the start)
+Counted = tuple[Sequence["Move | None"], Sequence[CountState]]
+
+
+def _resumed(replayed: Replay, legal: Sequence[Move], states: Sequence[CountState],
+             plies: int, rules: CountRules) -> Game:
+    """The game of the first ``plies`` moves of ``replayed``'s legal play ``legal``,
+    from their positions and their counts ``states`` (under ``rules``): not played."""
+    return Game.resumed(replayed.positions[:plies + 1], legal[:plies], states[:plies + 1],
+                        rules)
+
+
+def count_states(start: Position, replayed: Replay, rules: CountRules,
+                 earlier: Counted | None = None) -> list[CountState]:
+    """The counts at each ply of ``replayed``'s legal play (index 0: the start).
+    ``earlier``: another record's legal play and its counts under ``rules`` (the
+    record before an edit): the plies they share are taken over, the counts go on
+    from there (an edit near the end of a long record counts only what changed)."""
+    legal = legal_prefix(replayed)
+    shared = 0 if earlier is None else min(shared_plies(earlier[0], legal),
+                                           len(earlier[1]) - 1)
+    if shared > 0 and earlier is not None and replayed.start == start:
+        game = _resumed(replayed, legal, earlier[1], shared, rules)
+        states = list(earlier[1][:shared + 1])
+    else:
+        shared, game = 0, Game(start, counts=rules)
+        states = [game.count_state()]
+    for move in legal[shared:]:
         game.push(move)
         states.append(game.count_state())
     return states
 
 
+class EarlierClaims(NamedTuple):
+    """What :func:`announcements_for` goes on from: the counts of the record's own
+    legal play under ``rules`` (the edition's limits) and another record's legal play
+    (the record before an edit) with its claims."""
+
+    states: Sequence[CountState]
+    rules: CountRules
+    legal: Sequence[Move | None]
+    claims: tuple[DrawAnnouncement, ...]
+
+
 def announcements_for(library: Library | None, start: Position, replayed: Replay,
-                      edition_id: str | None) -> tuple[DrawAnnouncement, ...]:
-    """The draw claims of ``replayed``'s legal play (none without a library)."""
+                      edition_id: str | None, earlier: EarlierClaims | None = None
+                      ) -> tuple[DrawAnnouncement, ...]:
+    """The draw claims of ``replayed``'s legal play (none without a library).
+    ``earlier``: the claims of the plies both records share are taken over and the
+    walk goes on from there (the core's ``after``: the same claims as a walk from
+    the start; the core walks from the start if the limits are not the edition's)."""
     if library is None:
         return ()
-    return draw_announcements(library, start, legal_prefix(replayed), edition_id)
+    legal = legal_prefix(replayed)
+    if earlier is not None and replayed.start == start:
+        shared = min(shared_plies(earlier.legal, legal), len(earlier.states) - 1)
+        if shared > 0:
+            game = _resumed(replayed, legal, earlier.states, shared, earlier.rules)
+            return draw_announcements(library, start, legal, edition_id, after=game,
+                                      earlier=[a for a in earlier.claims if a.ply <= shared])
+    return draw_announcements(library, start, legal, edition_id)
 
 
 class CountsController(QObject):
@@ -100,8 +159,8 @@ class CountsController(QObject):
         #: the counts and claims of the last records (legal_key, rules, states) and
         #: (legal_key, claims): a record undone or edited after its legal play is
         #: not counted again
-        self._counted: list[tuple[tuple[object, ...], CountRules, list[CountState]]] = []
-        self._claimed: list[tuple[tuple[object, ...], tuple[DrawAnnouncement, ...]]] = []
+        self._counted: list[tuple[LegalKey, CountRules, list[CountState]]] = []
+        self._claimed: list[tuple[LegalKey, tuple[DrawAnnouncement, ...]]] = []
 
     def set_rules(self, rules: CountRules, label: str = "",
                   edition_id: str | None = None, library: Library | None = None) -> None:
@@ -157,8 +216,15 @@ class CountsController(QObject):
     def at(self, ply: int | None = None) -> CountState | None:
         """The counts at ``ply`` (default: the current ply), or None past an illegal
         move (the counts follow legal play only)."""
+        ply = self._board.ply if ply is None else ply
+        states = self._current_states()
+        return states[ply] if 0 <= ply < len(states) else None
+
+    def _current_states(self) -> list[CountState]:
+        """The counts at each ply of the legal play of the record shown, under
+        :attr:`rules`: kept, or counted from where the legal play departs from a
+        record counted before (an edit counts only the plies after it)."""
         board = self._board
-        ply = board.ply if ply is None else ply
         replayed = board.replay
         rules = self.rules
         if self._for is not replayed or self._counted_with != rules:
@@ -166,11 +232,27 @@ class CountsController(QObject):
             kept = next((states for k, r, states in self._counted if r == rules and k == key),
                         None)
             if kept is None:
-                kept = count_states(board.start, replayed, rules)
+                kept = count_states(board.start, replayed, rules,
+                                    self._nearest([(k, states) for k, r, states in self._counted
+                                                   if r == rules], key))
                 self._keep_states(key, rules, kept)
             self._states = kept
             self._for, self._counted_with = replayed, rules
-        return self._states[ply] if 0 <= ply < len(self._states) else None
+        return self._states
+
+    @staticmethod
+    def _nearest(kept: list[tuple[LegalKey, _T]], key: LegalKey
+                 ) -> tuple[Sequence[Move | None], _T] | None:
+        """Of ``kept`` (legal_key, what was worked out), the record whose legal play
+        shares the most first plies with ``key``'s (None: none from the same start)."""
+        best: tuple[int, Sequence[Move | None], _T] | None = None
+        for (start, legal), value in kept:
+            if start != key[0]:
+                continue
+            shared = shared_plies(legal, key[1])
+            if best is None or shared > best[0]:
+                best = (shared, legal, value)
+        return None if best is None else (best[1], best[2])
 
     def seed(self, replayed: Replay, states: tuple[CountState, ...] | None,
              announcements: tuple[DrawAnnouncement, ...] | None,
@@ -188,11 +270,11 @@ class CountsController(QObject):
             self._announcements, self._announced_for = announcements, replayed
             self._keep_claims(key, announcements)
 
-    def _keep_states(self, key: tuple[object, ...], rules: CountRules,
+    def _keep_states(self, key: LegalKey, rules: CountRules,
                      states: list[CountState]) -> None:
         self._counted = [(key, rules, states), *self._counted[:KEPT - 1]]
 
-    def _keep_claims(self, key: tuple[object, ...],
+    def _keep_claims(self, key: LegalKey,
                      claims: tuple[DrawAnnouncement, ...]) -> None:
         self._claimed = [(key, claims), *self._claimed[:KEPT - 1]]
 
@@ -206,8 +288,12 @@ class CountsController(QObject):
             key = legal_key(replayed)
             kept = next((claims for k, claims in self._claimed if k == key), None)
             if kept is None:
+                nearest = self._nearest(list(self._claimed), key) \
+                    if self.library is not None else None
+                earlier = None if nearest is None else EarlierClaims(
+                    self._current_states(), self.rules, *nearest)
                 kept = announcements_for(self.library, board.start, replayed,
-                                         self.edition_id)
+                                         self.edition_id, earlier)
                 self._keep_claims(key, kept)
             self._announcements, self._announced_for = kept, replayed
         return self._announcements
