@@ -8,7 +8,9 @@ reader grows 100 times). Memory below ``MEMORY_FLOOR`` counts as the floor
 
     python tools/fuzz.py --scaling [--reader NAME ...]
 
-Prints one line per reader and size, then the ratios and a verdict.
+Prints one line per reader and size (wall-clock time, per MB, peak memory, and the
+child's CPU time and CPU time per MB: on a shared machine the wall clock also counts
+the other processes), then the ratios and a verdict.
 """
 from __future__ import annotations
 
@@ -47,6 +49,9 @@ class Measure:
     size: int
     seconds: float
     peak: int  # bytes of resident memory above the child's baseline
+    #: the child's CPU time over the same run (user + system: what a loaded, shared
+    #: machine does not lengthen as it does the wall-clock ``seconds``); None: not known
+    cpu: float | None = None
 
 
 # -- inputs ------------------------------------------------------------------
@@ -261,10 +266,10 @@ def child(name: str, path: str) -> None:
     reader = {r.name: r for r in READERS}[name]
     reader.run(Path(path).with_suffix(".warm"))  # imports and caches: not measured
     base = _rss()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     reader.run(Path(path))
-    seconds = time.perf_counter() - start
-    print(json.dumps({"seconds": seconds, "peak": max(0, _rss() - base)}))
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak": max(0, _rss() - base)}))
 
 
 def measure(reader: ScaledReader, factors=FACTORS) -> list[Measure]:
@@ -283,7 +288,7 @@ def measure(reader: ScaledReader, factors=FACTORS) -> list[Measure]:
             if result.returncode != 0:
                 raise RuntimeError(f"{reader.name} x{k} failed: {result.stderr[-500:]}")
             got = json.loads(result.stdout.strip().splitlines()[-1])
-            out.append(Measure(k, len(data), got["seconds"], got["peak"]))
+            out.append(Measure(k, len(data), got["seconds"], got["peak"], got.get("cpu")))
     return out
 
 
@@ -307,9 +312,11 @@ def scaling(only: list[str] | None = None, factors=FACTORS, out=sys.stdout) -> b
             continue
         measures = measure(reader, factors)
         for m in measures:
-            per_mb = m.seconds / max(m.size / 1e6, 1e-9)
+            mb = max(m.size / 1e6, 1e-9)
+            cpu = f"  cpu {m.cpu:8.3f} s {m.cpu / mb:8.2f} s/MB" if m.cpu is not None else ""
             print(f"  {reader.name:25} x{m.factor:<4} {m.size:>11,} bytes  {m.seconds:8.3f} s  "
-                  f"{per_mb:8.2f} s/MB  {m.peak / 2**20:8.1f} MiB", file=out, flush=True)
+                  f"{m.seconds / mb:8.2f} s/MB  {m.peak / 2**20:8.1f} MiB{cpu}", file=out,
+                  flush=True)
         t, mem, linear = verdict(measures)
         ok = ok and linear
         print(f"  {reader.name:25} last step x{measures[-1].factor // measures[-2].factor}: "

@@ -38,6 +38,8 @@ __all__ = ["Position"]
 
 _START_BLACK = (1 << 12) - 1
 _START_WHITE = ((1 << 32) - 1) ^ ((1 << 20) - 1)
+#: the start position of each built-in variant (:meth:`Position.start`)
+_STARTS: dict[str, Position] = {}
 _PIECE_CACHE = {
     (c, k): Piece(c, k) for c in (Color.BLACK, Color.WHITE) for k in (False, True)
 }
@@ -145,9 +147,18 @@ class Position:
     # ------------------------------------------------------------------ construction
     @classmethod
     def start(cls, variant: str | Variant = "pool") -> Position:
-        """The initial position: Black on 1-12, White on 21-32, first player to move."""
+        """The initial position: Black on 1-12, White on 21-32, first player to move.
+        One object per built-in variant (a position is a value; its legal moves,
+        worked out once, serve every game from the start: reading a file of games
+        tries each game in every variant)."""
         v = Variant.named(variant)
-        return cls._raw(_START_BLACK, 0, _START_WHITE, 0, v.first_player is Color.BLACK, v)
+        kept = _STARTS.get(v.name)
+        if kept is not None and kept.variant is v and cls is Position:
+            return kept
+        pos = cls._raw(_START_BLACK, 0, _START_WHITE, 0, v.first_player is Color.BLACK, v)
+        if cls is Position and VARIANTS.get(v.name) is v:
+            _STARTS[v.name] = pos
+        return pos
 
     @classmethod
     def from_fen(cls, fen: str, variant: str | Variant = "pool", check: bool = True) -> Position:

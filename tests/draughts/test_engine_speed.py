@@ -288,3 +288,20 @@ def test_corpus_fast_equals_slow():
             pos = pos.play(node.move)
             plies += 1
     assert plies > 35_000
+
+
+def test_one_start_position_per_built_in_variant_and_none_for_another():
+    # issue #34: a file of games is read trying each game in every variant; the start
+    # positions are shared, so their legal moves are worked out once per variant
+    for variant in VARIANTS.values():
+        start = Position.start(variant)
+        assert Position.start(variant.name) is start and start.variant is variant
+        assert start == Position.from_fen(start.fen(), variant)
+    # a variant of another rule set that takes a built-in name is not given its start
+    named_pool = Variant.custom("english", name="pool", flying_kings=True)
+    mine = Position.start(named_pool)
+    assert mine.variant is named_pool and mine is not Position.start("pool")
+    assert Position.start("pool").variant is VARIANTS["pool"]
+    assert [m.full_text() for m in Position.start("russian").legal_moves()] == \
+        [m.full_text() for m in Position.from_fen(Position.start("russian").fen(),
+                                                  "russian").legal_moves()]
