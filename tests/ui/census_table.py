@@ -185,6 +185,17 @@ EXPECT: dict[str, Expect] = {
         prepare=lambda c: (c.record(), c.bc.go(4)),
         check=lambda c, _b: ok(Position.from_fen(c.clipboard(), c.bc.variant).fen()
                                == c.ws("board").board.position().fen())),
+    "board/[Open]": Expect(check=lambda c, _b: ok(shown(c, "popup", ""))),
+    "board/[Open]/Open PDN…": Expect(
+        prepare=lambda c: (c.bc.editing.new_game(), c.dialogs.files.append(c.pdn)),
+        check=lambda c, _b: ok([m.text for m in c.bc.moves] == pdn_moves(c.pdn))),
+    "board/[Open]/Paste Record": Expect(
+        prepare=lambda c: (c.bc.editing.new_game(), QGuiApplication.clipboard().setText("11-15 23-19")),
+        check=lambda c, _b: ok([m.text for m in c.bc.moves] == ["11-15", "23-19"])),
+    "board/[Open]/Open Case…": Expect(
+        prepare=case_open_prepare,
+        check=lambda c, path: ok(c.bc.case_path == path
+                                 and [m.text for m in c.bc.moves] == pdn_moves(c.pdn))),
     "board/[More]": Expect(check=lambda c, _b: ok(shown(c, "popup", ""))),
     "board/[More]/Flip": toggled(lambda c: c.ws("board").board.is_flipped()),
     "board/[More]/Numbers": toggled(lambda c: c.ws("board").board.shows_numbers()),

@@ -4,8 +4,9 @@ off, no sideways scrolling)".
 
 A control is *cut off* when part of it is outside what its parents show (a clipped
 line edit, a button under the window's edge or scrolled out of a panel); a toolbar
-*hides* actions when its » extension button is shown; a panel *scrolls sideways*
-when a horizontal scroll bar is visible.
+*hides* actions when its » extension button is shown (at any font size: what is
+behind » is not seen at all); a panel *scrolls sideways* when a horizontal scroll
+bar is visible.
 
 Issue 33 adds the text itself: a label, button, tab or table cell whose text is
 wider (or, wrapped, taller) than the widget or cell shows it is *cut*, unless its
@@ -66,17 +67,20 @@ def misfits(window: QWidget, where: str, texts: bool = True,
     asked for are done); ``texts``: also
     every text cut and every two siblings overlapping (:func:`cut_texts`,
     :func:`overlaps`); ``scrolled``: also every control scrolled out of sight (at
-    a larger font a panel may scroll, but never cut a text)."""
+    a larger font a panel may scroll, but never cut a text nor hide a toolbar's
+    actions behind its »)."""
     for _ in range(3):  # a text set by a thread's answer lays out on the next round
         QApplication.sendPostedEvents()
         QApplication.processEvents()
     found: list[Misfit] = []
     for bar in window.findChildren(QToolBar):
-        if not bar.isVisibleTo(window) or not scrolled:  # » is a toolbar's scrolling
+        # at every font size: an action behind » is no scrolled panel's, it is not
+        # seen at all (found at 1.25x: the Board's Save Case and Undo, issue 33)
+        if not bar.isVisibleTo(window):
             continue
         ext = bar.findChild(QAbstractButton, "qt_toolbar_ext_button")
         if ext is not None and ext.isVisibleTo(window):
-            hidden = [a.text() for a in bar.actions()
+            hidden = [_plain(a.text() or _name(w)) for a in bar.actions()
                       if a.isVisible() and not a.isSeparator()
                       and (w := bar.widgetForAction(a)) is not None and not w.isVisibleTo(bar)]
             found.append(Misfit(where, f"toolbar hides {hidden or 'actions'} behind »"))

@@ -33,6 +33,45 @@ def test_start_record_from_here_and_new_retitle_the_record(qtbot, ws, tmp_path):
     assert "ACF archive" not in ws.record_title.text()
 
 
+def test_a_record_from_a_set_up_position_has_none_of_the_old_players(
+        qtbot, ws, tmp_path, monkeypatch):
+    """Found by the #33 retest: after Set Up and Start Record from Here the new record
+    kept the previous game's White, Black and Event; the title named them and Export
+    PDN wrote them. Driven as the referee does: the file opened, Set Up, a FEN typed,
+    the button, More > Export PDN…; Undo brings the game back with its players."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QFileDialog
+
+    tinsley = CORPUS / "english-tinsley-1946-1960s.pdn"
+    assert ws.open_pdn(tinsley, 0)
+    bc = ws.board_controller
+    old = ("MF Tinsley", "M Rex", "Ohio State Ty 1946")
+    assert all(name in ws.record_title.text() for name in old), ws.record_title.text()
+    toolbar = ws.toolbar
+    toolbar.widgetForAction(toolbar.mode_actions["setup"]).click()
+    ws.fen_edit.setText("W:WK29:BK1,K2,K3")
+    qtbot.keyClick(ws.fen_edit, Qt.Key.Key_Return)
+    ws.confirm_replace = lambda _what: "discard"
+    qtbot.mouseClick(ws.use_start_button, Qt.MouseButton.LeftButton)
+    assert bc.mode == "play" and bc.start.fen() == "W:WK29:BK1,K2,K3" and not bc.moves
+    title = ws.record_title.text()
+    assert title.startswith("Record from a set-up position · English"), title
+    assert not any(name in title for name in old), title
+    assert "not kept" in ws.status_text(), ws.status_text()
+    out = tmp_path / "setup.pdn"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(out), "")))
+    export = next(a for a in ws.toolbar.more_menu.actions() if a.text() == "Export PDN…")
+    export.trigger()
+    text = out.read_text(encoding="utf-8")
+    assert not any(name in text for name in old), text
+    assert not any(f"[{tag} " in text for tag in ("White", "Black", "Event")), text
+    assert '[FEN "W:WK29:BK1,K2,K3"]' in text and '[GameType "21' in text, text
+    ws.undo_action.trigger()  # the game again, with its players
+    assert all(name in ws.record_title.text() for name in old)
+    assert bc.record.tags["White"] == "M Rex"
+
+
 def test_the_gap_label_numbers_plies_as_the_board_does(qtbot, ws):
     """A 52-ply record whose ply 22 cannot be put on the board (from an empty square):
     the board stops at ply 21 of 52 and so does the Gap tab's label; the end of the

@@ -287,7 +287,7 @@ def test_a_file_whose_every_record_is_defective_lists_and_marks_them_all(qtbot):
 
 def test_a_record_started_from_a_set_up_position_hides_the_notice(qtbot, ws):
     """The notice speaks of the imported record; once Start Record from Here made
-    another one (the tags kept: the same game goes on), it is gone."""
+    another one (none of its players or event kept: issue 33), it is gone."""
     drive_game_list(qtbot, "ohio rex")
     assert ws.open_pdn(TINSLEY)
     assert ws.variant_notice.isVisible()

@@ -1,7 +1,7 @@
 """The row of ballot actions of the Ballots workspace: the file (open, new, save,
 import a member's ballot, export my votes), the settings' signature (sign), the
-seal (close and seal, verify, adopt) and the receipt check (shown on the Tally tab), each enabled only when it
-can act."""
+seal (close and seal; verify and adopt, shown on the Tally tab) and the receipt check
+(shown on the Tally tab), each enabled only when it can act."""
 from __future__ import annotations
 
 from PySide6.QtWidgets import QLineEdit, QPushButton, QToolBar, QWidget
@@ -48,8 +48,10 @@ class BallotActionBar(QToolBar):
                   self.export_button):
             self.addWidget(b)
         self.addSeparator()
-        for b in (self.seal_button, self.verify_button, self.adopt_button):
-            self.addWidget(b)
+        self.addWidget(self.seal_button)
+        # what acts on the sealed ballot (verify its seal, adopt its results) is laid
+        # out on the Tally tab with the receipt check, beside the results it acts on:
+        # at 1024 px and 1.25x font this bar hid them behind its » (issue 33)
         # the settings' signature is laid out beside the key in use (the workspace puts
         # it there): at 1024 px this bar has no room for it either
         # the receipt check is laid out on the Tally tab (see TallyPanel.add_receipt_row),

@@ -169,9 +169,10 @@ class TallyPanel(QWidget):
         self.chart.set_result(res, labels)
         self.working.set_page(result_html(library, res))
 
-    def add_receipt_row(self, edit: QWidget, button: QWidget) -> None:
+    def add_receipt_row(self, edit: QWidget, button: QWidget, *sealed: QWidget) -> None:
         """The receipt check under the method row: a member checks that the vote of a
-        receipt is in the sealed ballot, unchanged."""
+        receipt is in the sealed ballot, unchanged; then ``sealed``, the other buttons
+        acting on the sealed ballot (verify its seal, adopt its results)."""
         row = QHBoxLayout()
         label = QLabel("A member's &receipt:")
         label.setBuddy(edit)
@@ -179,10 +180,13 @@ class TallyPanel(QWidget):
         row.addWidget(edit)
         row.addWidget(button)
         row.addStretch(1)
+        for other in sealed:
+            row.addWidget(other)
         self.rows.insertLayout(1, row)
         # by Tab where it is shown: after the method, before the results (issue 33)
-        QWidget.setTabOrder(self.choose_method_button, edit)
-        QWidget.setTabOrder(edit, button)
+        chain = [self.choose_method_button, edit, button, *sealed]
+        for before, after in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(before, after)
 
 
 def _first_voted_row(results: Sequence[QuestionResult]) -> int:

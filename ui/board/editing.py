@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
 __all__ = ["RecordEditing", "SPLICE_ANSWERS"]
 
-#: the tags that say where a record starts (a new start drops them)
-SETUP_TAGS = ("FEN", "SetUp", "Setup")
+#: the tags a record started from a set-up position keeps: the variant's, no other
+#: (the players, event, date of the game set up from are another game's)
+KEPT_ON_SETUP = ("GameType",)
 #: what :attr:`RecordEditing.confirm_splice` answers: the later moves replaced, the
 #: new moves kept as a variation of the move they would replace, or nothing done
 SPLICE_ANSWERS = ("replace", "variation", "cancel")
@@ -252,12 +253,18 @@ class RecordEditing(BoardPart):
                      origin="new")
 
     def start_from(self, position: Position) -> None:
-        """A new record from ``position`` (set up), keeping the tags but a set-up's."""
+        """A new record from ``position`` (set up), in the same variant: none of the
+        previous record's players, event, site, date, round, result or game comment
+        (issue 33: the referee saw and exported the old game's names). Its GameType
+        tag, if it had one, is the variant's and stays; Ctrl+Z brings the rest back."""
         board = self._board
-        tags = {k: v for k, v in board.record.tags.items() if k not in SETUP_TAGS}
-        record = board.record.replace(start=position, moves=(), result="*", tags=tags)
+        old = board.record
+        tags = {k: v for k, v in old.tags.items() if k in KEPT_ON_SETUP}
+        record = old.replace(start=position, moves=(), result="*", tags=tags, comment="")
         board.commit(board.session.replace(record=record), 0, to_play=True, origin="setup")
-        self.statusMessage.emit(f"New record from {position.fen()} (Ctrl+Z to undo)")
+        dropped = [k for k in ("White", "Black", "Event") if (old.tags.get(k) or "").strip()]
+        said = f"; the {', '.join(dropped)} of the previous record not kept" if dropped else ""
+        self.statusMessage.emit(f"New record from {position.fen()}{said} (Ctrl+Z to undo)")
 
     def set_variant(self, variant: str | Variant) -> None:
         """Read the record under another variant (the standard start follows it)."""

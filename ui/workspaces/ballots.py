@@ -136,7 +136,8 @@ class BallotsWorkspace(Workspace):
         self.chart = self.tally.chart
         self.t_split = self.tally.split
 
-        self.tally.add_receipt_row(self.receipt_edit, self.receipt_button)
+        self.tally.add_receipt_row(self.receipt_edit, self.receipt_button,
+                                   self.verify_button, self.adopt_button)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.q_split, "&Questions")
         self.tabs.addTab(self.v_split, "Vo&tes")

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QFileDialog, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from rulesbook import Library
@@ -74,6 +74,8 @@ class RulingsWorkspace(Workspace):
         self.splitter.addWidget(self.tabs)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([360, 740])
+        # a wider or narrower form wraps its questions into fewer or more lines
+        self.splitter.splitterMoved.connect(lambda _pos, _i: self._fit_facts())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.texts_banner = TextsBanner(rulings=True, parent=self)
@@ -152,6 +154,14 @@ class RulingsWorkspace(Workspace):
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
         super().resizeEvent(event)
         self._fit_facts()
+        # and again once the splitters have laid out the new size: fitted before, the
+        # form had its old width (a window made smaller left the last question
+        # below the fold at 1024x700, issue 33)
+        QTimer.singleShot(0, self._fit_facts)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt API
+        super().showEvent(event)
+        QTimer.singleShot(0, self._fit_facts)
 
     def _results(self, suggestions: Suggestions | None, comparison: Comparison | None) -> None:
         library = self.rulings.library

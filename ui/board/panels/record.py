@@ -28,7 +28,7 @@ def record_title(bc: BoardController) -> str:
     players = " – ".join(names) if any(n not in ("", "?") for n in names) else ""
     origin = "Case record" if bc.opened and bc.case_path else \
         ORIGIN_TITLES.get(bc.origin, "New record")
-    if bc.origin == "setup" or not players:  # a set-up start keeps the game's tags
+    if bc.origin == "setup" or not players:  # players typed in after a set-up start
         players = origin + (f" · {players}" if players else "")
     event = visible_controls(tags.get("Event", ""))
     case = f" · case {bc.case_path.name}" if bc.case_path else ""

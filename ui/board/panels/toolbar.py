@@ -67,9 +67,31 @@ class BoardToolbar(QToolBar):
                                   "Import a game from a PDN file")
         self.paste_action = action("Paste Record", host.paste_record, "Ctrl+Shift+V",
                                    "Import PDN or a plain move list from the clipboard")
+        self.open_case_action = action("Open Case…", host.open_case_dialog, "Ctrl+Shift+D",
+                                       "Open a dispute case file")
+        self.save_case_action = action("Save Case", host.save_case, "Ctrl+S",
+                                       "Save the dispute case file")
+        self.undo_action = action("Undo", bc.undo, "Ctrl+Z")
+        # Read left to right: the record (New, Open ▾, Save Case, Undo), the rules it
+        # is read under, the mode, then More ▾. A referee's Save Case and Undo come
+        # first and stay in sight at 1024 px even at 1.25x font (issue 33: they were
+        # behind the toolbar's »); the three ways to open a record share one menu,
+        # and what is needed less often sits in More; every action keeps its
+        # window-wide shortcut, and the menus show it.
+        self.open_menu = QMenu("Open", self)
+        for item in (self.open_action, self.open_case_action):
+            self.open_menu.addAction(item)
+        self.open_menu.addSeparator()
+        self.open_menu.addAction(self.paste_action)
+        self.open_button = self._menu_button(
+            "Open", self.open_menu, "Open records and cases",
+            "Open a PDN file (Ctrl+Shift+O) or a case (Ctrl+Shift+D), or paste a "
+            "record (Ctrl+Shift+V)")
         self.addAction(self.new_action)
-        self.addAction(self.open_action)
-        self.addAction(self.paste_action)
+        self.addWidget(self.open_button)
+        self.addAction(self.save_case_action)
+        self.addAction(self.undo_action)
+        self.addSeparator()
         self.variant_combo = QComboBox()
         self.variant_combo.setAccessibleName("Variant")
         for name in VARIANT_NAMES:
@@ -101,28 +123,14 @@ class BoardToolbar(QToolBar):
                                     "Save the record as PDN")
         self.copy_fen_action = action("Copy FEN", host.copy_fen, "Ctrl+Shift+C",
                                       "Copy the position shown as FEN")
-        self.open_case_action = action("Open Case…", host.open_case_dialog, "Ctrl+Shift+D",
-                                       "Open a dispute case file")
-        self.save_case_action = action("Save Case", host.save_case, "Ctrl+S",
-                                       "Save the dispute case file")
-        self.undo_action = action("Undo", bc.undo, "Ctrl+Z")
-        for item in (self.open_case_action, self.save_case_action, self.undo_action):
-            self.addAction(item)
-        self.addSeparator()
-        # What a referee needs less often sits in one menu, so that at 1024 px nothing
-        # hides behind the toolbar's » (issue 19); each keeps its window-wide shortcut.
         self.more_menu = QMenu("More", self)
         for item in (self.flip_action, self.numbers_action):
             self.more_menu.addAction(item)
         self.more_menu.addSeparator()
         for item in (self.export_action, self.copy_fen_action):
             self.more_menu.addAction(item)
-        self.more_button = QToolButton()
-        self.more_button.setText("More")
-        self.more_button.setAccessibleName("More board actions")
-        self.more_button.setToolTip("Flip, Numbers, Export PDN, Copy FEN")
-        self.more_button.setMenu(self.more_menu)
-        self.more_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.more_button = self._menu_button("More", self.more_menu, "More board actions",
+                                             "Flip, Numbers, Export PDN, Copy FEN")
         self.addWidget(self.more_button)
         # stepping through the record: whenever the Board is shown, wherever the
         # focus is (a text field keeps its own arrow keys; Up/Down stay with lists)
@@ -135,6 +143,18 @@ class BoardToolbar(QToolBar):
         bc.modeChanged.connect(self._mode_changed)
         bc.changed.connect(self.refresh)
         self._mode_changed(bc.mode)
+
+    def _menu_button(self, text: str, menu: QMenu, name: str, tip: str) -> QToolButton:
+        """A button opening ``menu`` on a click, Space or Enter."""
+        for item in menu.actions():  # the menu shows each action's shortcut
+            item.setShortcutVisibleInContextMenu(True)
+        button = QToolButton()
+        button.setText(text)
+        button.setAccessibleName(name)
+        button.setToolTip(tip)
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        return button
 
     def _mode_changed(self, mode: str) -> None:
         action = self.mode_actions.get(mode)
