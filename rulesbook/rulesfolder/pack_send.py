@@ -125,24 +125,46 @@ def _records(store: BaseObjectStore, ids: list[ObjectID], commits: list[ObjectID
         yield full_unpacked_object(commit)
         _walk_tree(store, commit.tree, b"", todo, placed, versions)
     sent: set[bytes] = set()
+    stored_as = _Stored(store)
     for chain in versions.values():
-        yield from _chain(store, chain, sent)
+        yield from _chain(store, chain, sent, stored_as)
     for oid in ids:  # anything else (a tag, an object wanted by itself): whole
         if oid not in placed:
             placed.add(oid)
             yield full_unpacked_object(store[oid])
 
 
-def _stored(store: BaseObjectStore, oid: ObjectID) -> UnpackedObject | None:
-    """The object as a pack stores it (a delta: its base and payload); None: loose."""
-    try:
-        return store.get_unpacked_object(oid)
-    except (KeyError, NotImplementedError):
+class _Stored:
+    """How the store keeps an object: a delta (its base's id and payload) or whole;
+    None: loose. dulwich's own lookup of a delta's base id scans the pack's whole
+    index (a clone of 1,200 commits spent 43 s in it); the offsets are read once."""
+
+    def __init__(self, store: BaseObjectStore) -> None:
+        self.packs = list(getattr(store, "packs", ()))
+        self.ids: dict[int, dict[int, bytes]] = {}
+
+    def __call__(self, sha: bytes) -> UnpackedObject | None:
+        for pack in self.packs:
+            try:
+                offset = pack.index.object_offset(sha)
+            except KeyError:
+                continue
+            unpacked = pack.data.get_unpacked_object_at(offset)
+            if unpacked.pack_type_num == OFS_DELTA:
+                ids = self.ids.get(id(pack))
+                if ids is None:
+                    ids = self.ids[id(pack)] = {
+                        off: name for name, off, _crc in pack.index.iterentries()}
+                base = ids.get(offset - unpacked.delta_base)
+                if base is None:
+                    return None
+                unpacked.delta_base, unpacked.pack_type_num = base, REF_DELTA
+            return unpacked
         return None
 
 
-def _chain(store: BaseObjectStore, chain: list[ObjectID],
-           sent: set[bytes]) -> Iterator[UnpackedObject]:
+def _chain(store: BaseObjectStore, chain: list[ObjectID], sent: set[bytes],
+           stored_as: _Stored) -> Iterator[UnpackedObject]:
     """The versions of one path, newest first. A version the store keeps as a delta
     against one already in this pack is sent as it is stored (nothing inflated or
     computed: a clone of a clone); any other is a delta against the one before it
@@ -152,7 +174,7 @@ def _chain(store: BaseObjectStore, chain: list[ObjectID],
     depth = 0
     for oid in chain:
         sha = _sha(oid)
-        stored = _stored(store, oid)
+        stored = stored_as(sha)
         if stored is not None and stored.pack_type_num == REF_DELTA and \
                 stored.delta_base in sent and depth < MAX_DEPTH:
             depth += 1
