@@ -124,13 +124,17 @@ def _dulwich_delta(base: bytes, target: bytes) -> bytes:
     return b"".join(create_delta(base, target))
 
 
-def _choose() -> Callable[[bytes, bytes], bytes]:
-    try:
-        import numpy  # noqa: F401 - installed with numba; a bundle may lack it
-    except ImportError:
-        return _dulwich_delta
-    return _numpy_delta
+_chosen: list[Callable[[bytes, bytes], bytes]] = []
 
 
-#: ``create_delta(base, target)``: the delta that makes ``target`` from ``base``
-create_delta = _choose()
+def create_delta(base: bytes, target: bytes) -> bytes:
+    """The delta that makes ``target`` from ``base`` (numpy, installed with numba, is
+    imported at the first delta, not with the command line; without it, dulwich's)."""
+    if not _chosen:
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            _chosen.append(_dulwich_delta)
+        else:
+            _chosen.append(_numpy_delta)
+    return _chosen[0](base, target)

@@ -16,12 +16,10 @@ many. Only two versions are held in memory at a time.
 from __future__ import annotations
 
 import stat
-
-from dulwich.objects import S_ISGITLINK
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 
 from dulwich.object_store import BaseObjectStore, MissingObjectFinder
-from dulwich.objects import Commit, ObjectID, Tree
+from dulwich.objects import S_ISGITLINK, Commit, ObjectID, Tree
 from dulwich.pack import (
     OFS_DELTA,
     REF_DELTA,
@@ -149,7 +147,7 @@ class _Stored:
                 offset = pack.index.object_offset(sha)
             except KeyError:
                 continue
-            unpacked = pack.data.get_unpacked_object_at(offset)
+            unpacked: UnpackedObject = pack.data.get_unpacked_object_at(offset)
             if unpacked.pack_type_num == OFS_DELTA:
                 ids = self.ids.get(id(pack))
                 if ids is None:
@@ -207,7 +205,7 @@ def _chain(store: BaseObjectStore, chain: list[ObjectID], sent: set[bytes],
 
 def local_fetch_pack(path: str, determine_wants: Callable[..., list[ObjectID]],
                      graph_walker: object, write: Callable[[bytes], object]
-                     ) -> dict[Ref, ObjectID]:
+                     ) -> Mapping[Ref, ObjectID | None]:
     """dulwich's ``LocalGitClient.fetch_pack`` (a fetch from a folder on this
     computer), the pack made by :func:`deltified`; the source's refs."""
     with Repo(path) as source:

@@ -27,8 +27,8 @@ from dulwich.server import BackendRepo, DictBackend
 from dulwich.web import ChunkedEncodingError, _chunk_iter, make_wsgi_chain
 
 from .errors import RulesFolderError
-from .repo import BRANCH, StrPath
 from .pack_send import DeltaUploadPack
+from .repo import BRANCH, StrPath
 from .serve_auth import AccessList, require_token
 from .serve_limits import BodyReader, Connection, Connections
 from .serve_policy import GuardedReceivePack

@@ -125,6 +125,7 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
             guard.feed(data)
             return spool.write(data)
 
+        refs: Mapping[Ref, ObjectID | None]
         if isinstance(client, LocalGitClient):  # the pack with deltas (dulwich: whole)
             refs = local_fetch_pack(path, wants, repo.get_graph_walker(), write)
         else:
