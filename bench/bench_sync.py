@@ -113,6 +113,11 @@ def build_history(folder: Path, commits: int, members: int = 5) -> None:
     (folder / BALLOT).write_bytes(dump_ballot(ballot).encode())
 
 
+def disk_mb(path: Path) -> float:
+    """What ``du`` counts under ``path``, in MB (files' blocks)."""
+    return sum(p.stat().st_blocks * 512 for p in path.rglob("*") if p.is_file()) / 1e6
+
+
 def timed(fn, repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
@@ -171,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
             http_member = clone(url, work / "http-member")
             over_http = timed(lambda: sync(http_member))
         print(f"history: {n} commits")
+        print(f"disk: the shared repository {disk_mb(bare):.1f} MB, a member's clone's "
+              f".git {disk_mb(member / '.git'):.1f} MB ("
+              f"{sum(1 for _ in (member / '.git' / 'objects').glob('??/*'))} loose objects)")
         print(f"sync, nothing changed, local path:  {in_process * 1000:7.1f} ms in process, "
               f"{cli * 1000:7.1f} ms as `rulesbook sync` (goal <= {GOAL:.0f} s)")
         print(f"`rulesbook clone` of the whole history, local path (whole process): "

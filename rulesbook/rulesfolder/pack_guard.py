@@ -5,10 +5,12 @@ header. A 1 GiB file of one repeated byte is about 1.3 MB packed; dulwich inflat
 every object in memory while it indexes a pack, so a fetch of such a pack took a
 minute and gigabytes before the data-file limit refused the file. :class:`PackGuard`
 reads each header as the bytes stream in (a delta's target size from its first
-inflated bytes) and stops the transfer at once when an object is larger than a data
-file may be, when the objects add up to more than :data:`MAX_INFLATED_BYTES`, when
-the pack itself is over :data:`MAX_PACK_BYTES`, or when an object inflates to more
-than its header said. It inflates at most 64 KiB at a time and keeps none of it.
+inflated bytes) and stops the transfer at once when an object (a delta: the file it
+makes) is larger than a data file may be, when what the pack inflates to (whole
+objects, and deltas as sent) adds up to more than :data:`MAX_INFLATED_BYTES`, when
+the files its deltas make add up to more than :data:`MAX_TARGET_BYTES`, when the
+pack itself is over :data:`MAX_PACK_BYTES`, or when an object inflates to more than
+its header said. It inflates at most 64 KiB at a time and keeps none of it.
 Both ends use it: the client on every fetch, ``rulesbook serve`` on every push.
 """
 from __future__ import annotations
@@ -22,9 +24,20 @@ from .errors import RulesFolderError
 MAX_OBJECT_BYTES = MAX_FILE_BYTES
 #: the largest pack received, as sent (compressed)
 MAX_PACK_BYTES = 256 * 1024 * 1024
-#: the most all objects of one pack may inflate to: a rules folder's whole history
-#: is a few hundred MB at most (10,000 commits of a 100-member committee: ~40 MB)
+#: the most all objects of one pack may inflate to, as sent (a delta: its payload,
+#: not the file it makes): a rules folder's whole history sent with deltas is tens
+#: of MB (10,000 votes of a 100-member committee: ~1 MB of ballot each, ~10 KB each
+#: as deltas)
 MAX_INFLATED_BYTES = 2 * 1024 * 1024 * 1024
+#: the most the files a pack makes may add up to, each delta resolved to its target
+#: (whole objects count too). Every version of the ballot is a whole file once
+#: resolved: 10,000 votes of a 100-member committee are 10,000 versions of a ~1 MB
+#: ballot, ~10 GB. Resolving costs CPU: dulwich applies each delta and hashes what it
+#: makes (measured here: SHA-1 1.4 s/GB, applying 1.5 s/GB; twice, as dulwich indexes
+#: a pack and then checks every object: ~6 s/GB), holding the bases of one chain at
+#: a time, each at most a data file (the per-object bound). 32 GiB is three times the
+#: 10,000-vote history and bounds a delta bomb at about three minutes of CPU.
+MAX_TARGET_BYTES = 32 * 1024 * 1024 * 1024
 #: the most objects one pack may hold
 MAX_OBJECTS = 5_000_000
 
@@ -47,12 +60,14 @@ class PackGuard:
 
     def __init__(self, where: str, *, max_object: int = MAX_OBJECT_BYTES,
                  max_pack: int = MAX_PACK_BYTES, max_inflated: int = MAX_INFLATED_BYTES,
-                 sha_length: int = 20) -> None:
+                 max_targets: int = MAX_TARGET_BYTES, sha_length: int = 20) -> None:
         self.where = where
         self.max_object, self.max_pack, self.max_inflated = max_object, max_pack, max_inflated
+        self.max_targets = max_targets
         self.sha_length = sha_length
         self.received = 0  # pack bytes seen
         self.inflated = 0  # the sum of the objects' sizes as their headers give them
+        self.targets = 0  # the sum of the files the objects make (a delta: its target)
         self.objects = 0  # objects started
         self._count: int | None = None
         self._buf = bytearray()
@@ -134,17 +149,23 @@ class PackGuard:
             if size > self.max_object + 64:  # a delta is never much larger than its target
                 self._refuse(f"a delta of {_mib(size)}")
         else:
-            self._check(size, _TYPES[self._kind])
+            self._check(size, size, _TYPES[self._kind])
         self._state = "base" if self._kind in (_OFS_DELTA, _REF_DELTA) else "data"
         self._z = zlib.decompressobj()
         return True
 
-    def _check(self, size: int, kind: str) -> None:
+    def _check(self, size: int, payload: int, kind: str) -> None:
+        """One object making a file of ``size`` bytes from ``payload`` inflated bytes
+        (a whole object: the two are one)."""
         if size > self.max_object:
             self._refuse(f"a {kind} of {_mib(size)}")
-        self.inflated += size
+        self.inflated += payload
         if self.inflated > self.max_inflated:
             self._refuse(f"objects that inflate to more than {_mib(self.max_inflated)}")
+        self.targets += size
+        if self.targets > self.max_targets:
+            self._refuse(f"deltas that make files adding up to more than "
+                         f"{_mib(self.max_targets)}")
 
     def _delta_base(self) -> bool:
         if self._kind == _REF_DELTA:
@@ -192,7 +213,7 @@ class PackGuard:
                 self._refuse("a delta whose sizes cannot be read")
             if target is not None:
                 self._target_read = True
-                self._check(target, "file (a delta)")
+                self._check(target, self._size, "file (a delta)")
 
 
 def _delta_target(head: bytes) -> int | None:

@@ -27,6 +27,7 @@ from dulwich.server import BackendRepo, DictBackend
 from dulwich.web import ChunkedEncodingError, _chunk_iter, make_wsgi_chain
 
 from .errors import RulesFolderError
+from .pack_send import DeltaUploadPack
 from .repo import BRANCH, StrPath
 from .serve_auth import AccessList, require_token
 from .serve_limits import BodyReader, Connection, Connections
@@ -261,7 +262,8 @@ def make_http_server(bare: StrPath, host: str = "127.0.0.1", port: int = 0,
     repo = open_served(bare)
     repos: dict[bytes, BackendRepo] = {b"/": repo}
     app: WSGIApplication = make_wsgi_chain(
-        DictBackend(repos), handlers={b"git-receive-pack": GuardedReceivePack})
+        DictBackend(repos), handlers={b"git-receive-pack": GuardedReceivePack,
+                                       b"git-upload-pack": DeltaUploadPack})
     app = _limited_body(_whole_body(app))
     if not open_access:
         app = require_token(app, AccessList(Path(bare)), options.public_read)

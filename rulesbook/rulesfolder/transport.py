@@ -20,6 +20,7 @@ from dulwich.repo import Repo
 from .credentials import Ask, Login, logged_in, split_login
 from .errors import RulesFolderError
 from .pack_guard import PackGuard
+from .pack_send import deltified, local_fetch_pack, missing_objects
 from .repo import HEAD_REF
 
 if TYPE_CHECKING:
@@ -124,12 +125,16 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
             guard.feed(data)
             return spool.write(data)
 
-        result = client.fetch_pack(path, wants, repo.get_graph_walker(), write)
+        refs: Mapping[Ref, ObjectID | None]
+        if isinstance(client, LocalGitClient):  # the pack with deltas (dulwich: whole)
+            refs = local_fetch_pack(path, wants, repo.get_graph_walker(), write)
+        else:
+            refs = client.fetch_pack(path, wants, repo.get_graph_walker(), write).refs
         if spool.tell():
             guard.finish()
             spool.seek(0)
             repo.object_store.add_thin_pack(spool.read, None)
-    return result.refs.get(HEAD_REF)
+    return refs.get(HEAD_REF)
 
 
 def fetch_main(repo: Repo, url: str, ask: Ask | None = None) -> ObjectID | None:
@@ -159,8 +164,9 @@ def push_main(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
     def pack_data(have: Set[ObjectID], want: Set[ObjectID], *, ofs_delta: bool = False,
                   progress: Callable[..., None] | None = None
                   ) -> tuple[int, Iterator[UnpackedObject]]:
-        return repo.generate_pack_data(set(have), set(want), progress=progress,
-                                       ofs_delta=ofs_delta)
+        # each file's versions as deltas (dulwich's own sends every object whole)
+        store = repo.object_store
+        return deltified(store, missing_objects(store, have, want, repo.get_shallow()))
 
     def attempt(login: Login | None) -> dict[bytes, str | None]:
         client, path = transport(url, login)
