@@ -74,11 +74,13 @@ def check_ballot(library: Library, doc: LoadedYaml,
                                          prefix="the ballot does not verify: "))
     else:  # open: signed settings, every vote signed by its member within its times
         from .seal import vote_findings
+        from .signing import batches
 
         problems.extend(_open_settings_problems(ballot, doc, registry, library))
+        signed = batches(ballot)
         problems.extend(doc.problem(place, f"ballot {ballot.id!r}: {failure}")
-                        for place, failure in vote_findings(ballot, registry)
-                        + time_findings(ballot))
+                        for place, failure in vote_findings(ballot, registry, signed=signed)
+                        + time_findings(ballot, signed=signed))
     return problems
 
 

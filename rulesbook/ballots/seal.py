@@ -171,11 +171,13 @@ def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
 
 
 def vote_findings(ballot: Ballot, registry: Registry, changed: Collection[str] = (),
-                  history_changed: bool = False) -> list[tuple[tuple[str | int, ...], str]]:
+                  history_changed: bool = False, signed: Sequence[Batch] | None = None
+                  ) -> list[tuple[tuple[str | int, ...], str]]:
     """:func:`check_votes`, each failure with the vote it is at: an unsigned vote's own;
     for a signature that does not match, the vote of the batch on a question in
     ``changed`` (whose sealed votes changed; a replaced one if ``history_changed``),
-    else the batch's first."""
+    else the batch's first. ``signed``: the ballot's :func:`~.signing.batches`, if
+    made already."""
     from .signing import ballot_texts, batch_message, batches
 
     texts = ballot_texts(ballot)
@@ -184,7 +186,7 @@ def vote_findings(ballot: Ballot, registry: Registry, changed: Collection[str] =
         if not vote.signature:
             failures.append((("votes", i), f"the vote of {vote.member} on question "
                              f"{vote.question!r} is not signed"))
-    for batch in batches(ballot):
+    for batch in batches(ballot) if signed is None else signed:
         first = batch.first
         if batch.problem:
             failures.append((batch.place(), f"{batch.what}: {batch.problem}"))
@@ -288,10 +290,12 @@ def verify_ballot(ballot: Ballot, registry: Registry,
     from .settings import settings_findings
 
     found.extend(((field,), message) for field, message in settings_findings(ballot, registry))
-    found.extend(vote_findings(ballot, registry, *changed))
+    from .signing import batches
     from .times import time_findings  # every signature within the opening and the close
 
-    found.extend(time_findings(ballot))
+    signed = batches(ballot)  # 1,000 batches of a committee's ballot, made once
+    found.extend(vote_findings(ballot, registry, *changed, signed=signed))
+    found.extend(time_findings(ballot, signed=signed))
     if not problems:
         recount = [r.to_dict() for r in tally(ballot)]
         if list(ballot.results) != recount:

@@ -10,8 +10,10 @@ An unsigned draft takes no vote, so it needs no bound.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .model import Ballot
-from .signing import batches
+from .signing import Batch, batches
 
 
 def time_problems(ballot: Ballot, closing_at: str | None = None) -> list[str]:
@@ -20,14 +22,15 @@ def time_problems(ballot: Ballot, closing_at: str | None = None) -> list[str]:
     return [message for _place, message in time_findings(ballot, closing_at)]
 
 
-def time_findings(ballot: Ballot, closing_at: str | None = None
+def time_findings(ballot: Ballot, closing_at: str | None = None,
+                  signed: Sequence[Batch] | None = None
                   ) -> list[tuple[tuple[str | int, ...], str]]:
     """:func:`time_problems`, each with where it is in the ballot's file: the first vote
-    of the batch so dated, or the seal."""
+    of the batch so dated, or the seal (``signed``: the ballot's batches, if made)."""
     opened = ballot.opened_at
     closed = ballot.seal.closed_at if ballot.seal is not None else closing_at
     problems: list[tuple[tuple[str | int, ...], str]] = []
-    for batch in batches(ballot):
+    for batch in batches(ballot) if signed is None else signed:
         first = batch.first
         if opened and first.at < opened:
             problems.append((batch.place(), f"{batch.what} is dated {first.at}, before the "
