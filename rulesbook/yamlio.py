@@ -106,6 +106,13 @@ class _Top:
     end: int = -1
     #: a list's items: index, line, column of each, one after another
     items: array[int] | None = None
+    #: the value is a flow collection (``[...]``, ``{...}``): its parts are not read
+    #: again apart (an item's text there is not a document of its own)
+    flow: bool = False
+
+
+#: what a :meth:`LoadedYaml.detached` document compares a record read again with
+_UNCHECKED = object()
 
 
 class _Records:
@@ -123,8 +130,11 @@ class LoadedYaml:
     file: str
     data: Any  # plain data as written: dicts, lists, str, int, float, bool, None
     text: str = field(default="", repr=False, compare=False)  # what was read, for the marks
-    #: the marks kept by the first read (None: a document made otherwise, or not a mapping)
+    #: the marks kept by the first read (None: a document made otherwise, or not a
+    #: block mapping)
     records: _Records | None = field(default=None, repr=False, compare=False, hash=False)
+    #: ``data`` is the whole document (False: only its top-level keys, :meth:`detached`)
+    whole: bool = field(default=True, repr=False, compare=False, hash=False)
     #: what :meth:`derived` built from this document, by builder
     _derived: dict[Callable[[LoadedYaml], object], object] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False)
@@ -154,6 +164,14 @@ class LoadedYaml:
         builder.build(self.text)
         return builder.marks
 
+    def detached(self) -> LoadedYaml:
+        """This document's text and marks without its data (only its top-level keys,
+        each None): what places the problems of a model built from it, once the data is
+        no longer needed (60,000 votes' dicts freed while ``ballot verify`` checks
+        them). A record read again is then taken as it reads, not compared."""
+        keys = dict.fromkeys(self.data) if isinstance(self.data, dict) else {}
+        return LoadedYaml(self.file, keys, self.text, self.records, whole=False)
+
     def where(self, path: Sequence[object]) -> tuple[int, int]:
         """The line and column of the value at ``path`` (or of its nearest parent),
         1-based; a value in a mapping is placed at its key. A top-level key, and an
@@ -179,9 +197,13 @@ class LoadedYaml:
             return top.key[1] + 1, top.key[2] + 1
         items = top.items
         own = top.key  # where the record itself is placed: a value at its key
+        whole = self.whole
         if items is None:
+            if top.flow:
+                return None
             record: YamlPath = path[:1]
-            start, end, value = top.value, top.end, self.data[path[0]]
+            start, end = top.value, top.end
+            value = self.data[path[0]] if whole else _UNCHECKED
         else:
             i = path[1]
             if type(i) is not int or not 0 <= i < len(items) // 3:
@@ -189,9 +211,11 @@ class LoadedYaml:
             start = own = (items[3 * i], items[3 * i + 1], items[3 * i + 2])
             if len(path) == 2:
                 return start[1] + 1, start[2] + 1
+            if top.flow:
+                return None
             record = path[:2]
             end = items[3 * i + 3] if 3 * i + 3 < len(items) else top.end
-            value = self.data[path[0]][i]
+            value = self.data[path[0]][i] if whole else _UNCHECKED
         if record not in self._parts:
             self._parts[record] = self._reread(start, end, value)
         marks = self._parts[record]
@@ -206,7 +230,10 @@ class LoadedYaml:
                 ) -> dict[YamlPath, tuple[int, int]] | None:
         """The marks (absolute) of the record written at ``start``..``end``, its lines
         read again, its columns kept by as many spaces in front; None when they do not
-        read back as ``value`` (then :attr:`marks` reads the whole text)."""
+        read back as ``value`` (then :attr:`marks` reads the whole text). A record of a
+        block collection is its own lines verbatim, at its own columns, cut before the
+        next record's line: it reads as it does in the whole text, which the comparison
+        with ``value`` confirms when the data is kept."""
         if end < start[0]:
             return None
         cut = self.text.rfind("\n", start[0], end)  # the next record's line ("- " of it)
@@ -215,9 +242,10 @@ class LoadedYaml:
         fragment = " " * start[2] + self.text[start[0]:end]
         builder = _Builder(self.file, record=True)
         try:
-            if builder.build(fragment) != value:
-                return None
+            read = builder.build(fragment)
         except DataFileError:
+            return None
+        if value is not _UNCHECKED and read != value:
             return None
         return {path: (line + start[1], col) for path, (line, col) in builder.marks.items()}
 
@@ -265,7 +293,8 @@ class _Builder:
             raise self.fail(None, "the file is empty")
         event = get()
         mark = event.start_mark
-        if type(event) is yaml.MappingStartEvent and not self.record and mark is not None:
+        if type(event) is yaml.MappingStartEvent and not self.record and mark is not None \
+                and not event.flow_style:
             self.records = _Records((mark.index, mark.line, mark.column))
         value = self._value(get, event, (), 0)
         get()  # the document's end
@@ -362,7 +391,8 @@ class _Builder:
     def _top(self, key_event: Any, value_event: Any) -> _Top:
         """The marks of one top-level key and its value (:class:`_Records`)."""
         k, v = key_event.start_mark, value_event.start_mark
-        top = _Top((k.index, k.line, k.column), (v.index, v.line, v.column))
+        top = _Top((k.index, k.line, k.column), (v.index, v.line, v.column),
+                   flow=getattr(value_event, "flow_style", None) is True)
         self._list_of = top if type(value_event) is yaml.SequenceStartEvent else None
         return top
 

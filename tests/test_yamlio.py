@@ -151,10 +151,20 @@ def test_where_from_the_records_is_where_a_whole_second_read_places_it(data):
     for width, flow in ((100, None), (88, False), (60, True)):
         text = "# a comment\n" + dump_text(data, width=width, flow=flow)
         full = loads(text).marks
-        doc = loads(text)
-        for path, mark in full.items():
-            assert doc.where(path) == mark, (text, path)
-            assert doc.where(path + ("no such key", 7)) == mark, (text, path)
+        # with the data (a record read again is compared with it) and without it
+        for doc in (loads(text), loads(text).detached()):
+            for path, mark in full.items():
+                assert doc.where(path) == mark, (text, path, doc.whole)
+                assert doc.where(path + ("no such key", 7)) == mark, (text, path)
+
+
+def test_a_detached_document_keeps_its_keys_and_marks_but_not_its_data():
+    doc = loads("a: 1\nvotes:\n- {member: A, ranking: [x, y]}\n- member: B\n  ranking:\n"
+                "  - z\n", "m.yaml").detached()
+    assert doc.data == {"a": None, "votes": None}
+    assert doc.where(("votes", 1, "ranking", 0)) == (6, 5)
+    assert doc.where(("votes", 0, "ranking", 1)) == (3, 28)
+    assert "marks" not in doc.__dict__
 
 
 @pytest.mark.parametrize("name", ["yaml-sexagesimal", "yaml-sexagesimal-tagged", "yaml-long-int",

@@ -383,7 +383,7 @@ def read_sealed_doc(path: str | os.PathLike[str]) -> tuple[SealedFile, LoadedYam
     if ballot.seal is None:
         raise UnsealedError(f"ballot {ballot.id!r} is {ballot.status} and not sealed: "
                           f"nothing to verify (close it first)", problems)
-    return (ballot, problems), doc
+    return (ballot, problems), doc.detached()  # the votes' dicts freed, the marks kept
 
 
 def verify_file(path: str | os.PathLike[str], registry: Registry) -> Verification:
