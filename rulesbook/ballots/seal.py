@@ -235,9 +235,11 @@ def failure_problems(doc: LoadedYaml | None, result: Verification, file: str = "
     document it was verified from; ``file`` names it when there is none), each message
     after ``prefix``. A failure about a field the file does not hold (a setting left
     out) is placed at the signature of the settings (``opened``)."""
-    places: Sequence[Place] = result.places or [("seal",)] * len(result.failures)
+    places: Sequence[Place] = result.places
+    if len(places) != len(result.failures):  # not known: the seal's
+        places = [("seal",)] * len(result.failures)
     out: list[Problem] = []
-    for failure, place in zip(result.failures, places):
+    for failure, place in zip(result.failures, places, strict=True):
         if isinstance(place, Problem):
             out.append(Problem(place.file, place.line, place.col, prefix + place.message))
         elif doc is None:

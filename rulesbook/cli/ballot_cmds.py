@@ -270,10 +270,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Exit 0: the ballot is intact (a receipt whose votes were later replaced by the
     same member is stated, and is no failure); 1: readable but not sealed, or not intact
     (every failure listed, a receipt that was changed or is missing among them); 2: the
-    file (or members.yaml) cannot be read. With ``--json`` stdout is always one object
-    ``{"ok", "failures", "digest", "expected"[, "receipt"]}``: ``ok`` is true exactly
-    when the exit code is 0; ``receipt`` carries the receipt's own outcome (``status``:
-    unchanged, replaced, changed or missing; its ``ok``: counted as cast)."""
+    file (or members.yaml) cannot be read. Each failure is printed at its place,
+    ``FILE:LINE:COL: message`` as ``validate`` prints a problem (a changed vote at its
+    own line, a seal that no longer matches at ``seal:``). With ``--json`` stdout is
+    always one object ``{"ok", "failures", "problems", "digest", "expected"[,
+    "receipt"]}``: ``ok`` is true exactly when the exit code is 0; ``problems``: the
+    failures with their ``file``, ``line`` and ``col`` (0: the file as a whole);
+    ``receipt`` carries the receipt's own outcome (``status``: unchanged, replaced,
+    changed or missing; its ``ok``: counted as cast)."""
     try:
         with cycles_paused():  # 60,000 votes read and checked (:mod:`rulesbook.gcpause`)
             sealed, doc = read_sealed_doc(args.file)
