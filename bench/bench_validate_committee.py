@@ -8,7 +8,11 @@ key each, the chair M0; a ballot of 60 questions on the seed's rules and proposa
 opened — signed by the chair where the code knows how —, one signed batch of 60
 votes per member, closed and sealed by the chair), then ``python -m rulesbook
 --data DIR validate`` runs three times in a child process; the best of the
-children's user+system CPU time is reported, and the ratio new / old.
+children's user+system CPU time is reported with the peak RSS (``os.wait4``), and the
+ratio new / old. The same again on a copy of the folder where one vote was changed
+by hand (:func:`tamper`: the ranking of a vote near line 10,000 reversed, so its
+signature and the seal fail): the error path, whose problems must name that vote's
+line (issue #29: <= 2 s CPU, <= 250 MB whole process, either way).
 
 Run: .venv/bin/python bench/bench_validate_committee.py [--old DIR | --ref COMMIT]
 (without --old, ``git archive COMMIT`` — default main — is unpacked into a temporary
@@ -19,7 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
+import re
 import shutil
 import subprocess
 import sys
@@ -97,20 +101,45 @@ def make(target: Path, seed: int = 2026) -> None:
     save_ballot(target / "apca" / "ballots" / "bench.yaml", ballot)
 
 
-def cpu_of_validate(code: Path, folder: Path, runs: int = 3) -> float:
+def tamper(folder: Path, after: int = 10_000) -> int:
+    """Change one vote of the folder's ballot by hand, as a person with a text editor
+    would: the first ranking of two options at or after line ``after`` reversed. The
+    line where that vote begins (its ``- member:``)."""
+    path = folder / "apca" / "ballots" / "bench.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    for n in range(after - 1, len(lines)):
+        m = re.fullmatch(r"  ranking: \[('[^']+'), ('[^']+')\]\n", lines[n])
+        if m:
+            lines[n] = f"  ranking: [{m.group(2)}, {m.group(1)}]\n"
+            path.write_text("".join(lines))
+            return next(k + 1 for k in range(n, 0, -1) if lines[k].startswith("- "))
+    raise SystemExit(f"no vote of two options after line {after} in {path}")
+
+
+def run_validate(code: Path, folder: Path, runs: int = 3) -> tuple[float, float, int, str]:
+    """``validate`` of ``folder`` with ``code``, ``runs`` times in a child process: the
+    best CPU seconds (user + system), the largest peak RSS in MB, the exit code and the
+    output of the last run."""
     env = dict(os.environ, PYTHONPATH=str(code), PYTHONDONTWRITEBYTECODE="1")
     env.pop("RULESBOOK_DATA", None)
-    best = float("inf")
+    best, peak, status, out = float("inf"), 0.0, 0, ""
     for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        proc = subprocess.run([sys.executable, "-m", "rulesbook", "--data", str(folder),
-                               "validate"], env=env, cwd=folder.parent,
-                              capture_output=True, text=True)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if proc.returncode != 0:
-            raise SystemExit(f"validate with {code} failed:\n{proc.stdout}{proc.stderr}")
-        best = min(best, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
-    return best
+        proc = subprocess.Popen([sys.executable, "-m", "rulesbook", "--data", str(folder),
+                                 "validate"], env=env, cwd=folder.parent, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        out = proc.stdout.read() if proc.stdout is not None else ""
+        _pid, wait_status, usage = os.wait4(proc.pid, 0)
+        status = os.waitstatus_to_exitcode(wait_status)
+        best = min(best, usage.ru_utime + usage.ru_stime)
+        peak = max(peak, usage.ru_maxrss / 1024)
+    return best, peak, status, out
+
+
+def cpu_of_validate(code: Path, folder: Path, runs: int = 3) -> float:
+    cpu, _rss, status, out = run_validate(code, folder, runs)
+    if status != 0:
+        raise SystemExit(f"validate with {code} failed:\n{out}")
+    return cpu
 
 
 def _build(code: Path, folder: Path) -> None:
@@ -121,17 +150,18 @@ def _build(code: Path, folder: Path) -> None:
         raise SystemExit(f"building the folder with {code} failed:\n{proc.stderr}")
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--make", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--old", type=Path, help="a checkout of the code to compare with")
     parser.add_argument("--ref", default="main", help="the commit to compare with when "
                         "--old is not given (default: main)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.make:
         sys.path.insert(0, os.environ.get("PYTHONPATH", str(REPO)))
         make(args.make)
-        return
+        return 0
     with tempfile.TemporaryDirectory(prefix="bench-validate-") as tmp:
         work = Path(tmp)
         old = args.old
@@ -143,14 +173,30 @@ def main() -> None:
             subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
         results = {}
         peer = str(args.old) if args.old else args.ref
+        status = 0
         for name, code in ((peer, old), ("this", REPO)):
             folder = work / f"folder-{name}"
             _build(code, folder)
-            results[name] = cpu_of_validate(code, folder)
+            cpu, rss, code_, out = run_validate(code, folder)
+            if code_ != 0:
+                raise SystemExit(f"validate with {code} failed:\n{out}")
+            results[name] = cpu
             print(f"validate, {MEMBERS} members x {QUESTIONS} questions, code {name}: "
-                  f"{results[name]:.2f} s CPU (best of 3, whole process)")
+                  f"{cpu:.2f} s CPU (best of 3, whole process), {rss:.0f} MB peak")
+            tampered = work / f"tampered-{name}"
+            shutil.copytree(folder, tampered)
+            line = tamper(tampered)
+            cpu_t, rss_t, code_t, out_t = run_validate(code, tampered)
+            named = f"bench.yaml:{line}:" in out_t
+            print(f"  one vote changed by hand (line {line}): {cpu_t:.2f} s CPU, "
+                  f"{rss_t:.0f} MB peak, exit {code_t}, the vote's line "
+                  f"{'named' if named else 'NOT named'}")
+            if name == "this" and (code_t != 1 or not named or cpu_t > 2.0 or rss_t > 250
+                                   or cpu > 2.0 or rss > 250):
+                status = 1
         print(f"ratio this / {peer}: {results['this'] / results[peer]:.2f}")
+    return status
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

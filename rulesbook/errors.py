@@ -5,7 +5,9 @@ names the place (file, line, column) and says what is wrong in plain words.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, order=True)
@@ -41,8 +43,12 @@ class DataFileError(RulesbookError):
 class LibraryError(RulesbookError):
     """A data folder failed validation; ``problems`` lists every problem found."""
 
-    def __init__(self, problems: list[Problem]):
+    def __init__(self, problems: list[Problem], documents: Mapping[str, Sequence[Any]] | None
+                 = None):
         self.problems = sorted(problems)
+        #: the schema-valid documents read, by kind (:class:`rulesbook.yamlio.LoadedYaml`),
+        #: when every file was read: ``validate``'s further checks use them, not a new read
+        self.documents = documents
         head = f"{len(self.problems)} problem(s) in the rules data"
         super().__init__(head + ":\n" + "\n".join(str(p) for p in self.problems))
 

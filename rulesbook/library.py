@@ -98,7 +98,7 @@ class Library:
             # what follows from its absence (dozens of unknown members) is not shown
             raise LibraryError([p for p in loader.problems if p.file in loader.unreadable])
         if loader.problems:
-            raise LibraryError(loader.problems)
+            raise LibraryError(loader.problems, loader.docs)
         return library
 
     def derived(self, build: Callable[[Library], _T]) -> _T:

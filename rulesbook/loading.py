@@ -58,9 +58,16 @@ def validate_folder(path: str | os.PathLike[str] | None = None) -> list[Problem]
     try:
         library = load_library(path)
     except LibraryError as exc:  # the proposals' authors too: they need no loaded library
-        from .proposing.checks import folder_problems
+        from .proposing.checks import check_records, folder_problems
 
-        return sorted(exc.problems + folder_problems(chosen_data_dir(path).folder))
+        # on the documents the loader read (members.yaml's registry built once: 1,001
+        # signatures of a committee); the folder read again when one of the files they
+        # come from did not read or has a problem of its own (it may be left out)
+        own = any(p.file == "members.yaml" or p.file.endswith("rulebook.yaml")
+                  for p in exc.problems)
+        records = (check_records(exc.documents) if exc.documents is not None and not own
+                   else folder_problems(chosen_data_dir(path).folder))
+        return sorted(exc.problems + records)
     return record_problems(library)
 
 

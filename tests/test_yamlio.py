@@ -117,10 +117,54 @@ def test_the_fast_reader_gives_what_pyyaml_gives_for_plain_data():
 
 
 def test_the_marks_are_computed_only_when_a_problem_is_reported():
-    doc = loads("a:\n  b: [1, 2]\n", "m.yaml")
-    assert "marks" not in doc.__dict__  # nothing recorded while reading
+    doc = loads("a:\n  b: [1, 2]\nc:\n- x: 1\n- x: [2, 3]\n", "m.yaml")
+    assert "marks" not in doc.__dict__ and not doc._parts  # nothing but the records
+    assert doc.where(("c", 1)) == (5, 3) and not doc._parts  # a record: no second read
     assert doc.where(("a", "b", 1)) == (2, 10)
+    assert doc.where(("c", 1, "x", 1)) == (5, 10)
+    # only those two records were read again, never the whole text
+    assert set(doc._parts) == {("a",), ("c", 1)} and "marks" not in doc.__dict__
+
+
+def test_a_flow_style_top_level_falls_back_on_reading_the_whole_text():
+    doc = loads("{a: 1, b: [{x: 1}, {x: 2}]}\n", "m.yaml")
+    assert doc.where(("b", 1, "x")) == (1, 21)
     assert "marks" in doc.__dict__
+
+
+_TREES = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=10)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=8), _TREES | st.lists(_TREES, max_size=4),
+                       min_size=1, max_size=4))
+def test_where_from_the_records_is_where_a_whole_second_read_places_it(data):
+    """:meth:`LoadedYaml.where` (a record from the first read's marks, a value in it
+    from its lines read again) answers what the marks of the whole text say, for every
+    value of files as dump_text writes them, and for a path that is not there."""
+    from rulesbook.yamlio import dump_text
+
+    for width, flow in ((100, None), (88, False), (60, True)):
+        text = "# a comment\n" + dump_text(data, width=width, flow=flow)
+        full = loads(text).marks
+        # with the data (a record read again is compared with it) and without it
+        for doc in (loads(text), loads(text).detached()):
+            for path, mark in full.items():
+                assert doc.where(path) == mark, (text, path, doc.whole)
+                assert doc.where(path + ("no such key", 7)) == mark, (text, path)
+
+
+def test_a_detached_document_keeps_its_keys_and_marks_but_not_its_data():
+    doc = loads("a: 1\nvotes:\n- {member: A, ranking: [x, y]}\n- member: B\n  ranking:\n"
+                "  - z\n", "m.yaml").detached()
+    assert doc.data == {"a": None, "votes": None}
+    assert doc.where(("votes", 1, "ranking", 0)) == (6, 5)
+    assert doc.where(("votes", 0, "ranking", 1)) == (3, 28)
+    assert "marks" not in doc.__dict__
 
 
 @pytest.mark.parametrize("name", ["yaml-sexagesimal", "yaml-sexagesimal-tagged", "yaml-long-int",

@@ -16,7 +16,7 @@ from .chain import SealedBallot, check_chain
 from .io import ballot_from_doc
 from .model import STATUS_QUO, Ballot
 from .registry import Registry, load_registry, registry_from_doc
-from .times import time_problems
+from .times import time_findings
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -67,18 +67,20 @@ def check_ballot(library: Library, doc: LoadedYaml,
         return problems
     if registry is None:
         registry = load_registry(library.root)
-    if ballot.seal is not None:
-        from .seal import verify_ballot
+    if ballot.seal is not None:  # each failure at its line: a vote's, the seal's...
+        from .seal import failure_problems, verify_ballot
 
-        check = verify_ballot(ballot, registry)
-        problems.extend(doc.problem(("seal",), f"the ballot does not verify: {failure}")
-                        for failure in check.failures)
+        problems.extend(failure_problems(doc, verify_ballot(ballot, registry),
+                                         prefix="the ballot does not verify: "))
     else:  # open: signed settings, every vote signed by its member within its times
-        from .seal import check_votes
+        from .seal import vote_findings
+        from .signing import batches
 
         problems.extend(_open_settings_problems(ballot, doc, registry, library))
-        problems.extend(doc.problem(("votes",), f"ballot {ballot.id!r}: {failure}")
-                        for failure in check_votes(ballot, registry) + time_problems(ballot))
+        signed = batches(ballot)
+        problems.extend(doc.problem(place, f"ballot {ballot.id!r}: {failure}")
+                        for place, failure in vote_findings(ballot, registry, signed=signed)
+                        + time_findings(ballot, signed=signed))
     return problems
 
 

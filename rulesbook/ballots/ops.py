@@ -361,6 +361,12 @@ def close_file(path: str | os.PathLike[str], signer: SigningKey, registry: Regis
 def read_sealed(path: str | os.PathLike[str]) -> SealedFile:
     """(ballot, problems) of a sealed ballot file, or a failed Verification when the file
     no longer reads as a ballot but carries a seal."""
+    return read_sealed_doc(path)[0]
+
+
+def read_sealed_doc(path: str | os.PathLike[str]) -> tuple[SealedFile, LoadedYaml | None]:
+    """:func:`read_sealed`, and the document read (None when it is not a ballot's): the
+    lines of the failures (:func:`.seal.failure_problems`)."""
     path = Path(path)
     try:
         doc = load_document(path, "ballot")
@@ -369,14 +375,15 @@ def read_sealed(path: str | os.PathLike[str]) -> SealedFile:
             exc.stage is DocumentStage.SCHEMA else None
         if isinstance(seal, dict):  # a sealed ballot changed by hand: a failed verification
             expected = seal.get("digest")
-            return None, Verification(False, None, expected if isinstance(expected, str)
-                                      else None, tuple(str(p) for p in exc.problems))
+            return (None, Verification(False, None, expected if isinstance(expected, str)
+                                       else None, tuple(str(p) for p in exc.problems),
+                                       tuple(exc.problems))), None
         raise ballot_error(exc, "ballot", path) from None
     ballot, problems = ballot_from_doc(doc)
     if ballot.seal is None:
         raise UnsealedError(f"ballot {ballot.id!r} is {ballot.status} and not sealed: "
                           f"nothing to verify (close it first)", problems)
-    return ballot, problems
+    return (ballot, problems), doc.detached()  # the votes' dicts freed, the marks kept
 
 
 def verify_file(path: str | os.PathLike[str], registry: Registry) -> Verification:

@@ -17,21 +17,32 @@ recompute a SHA-256, nobody without the closer's private key can sign it.
 :func:`verify_ballot` checks the digest, the closer's signature, key and role at
 the closing time, the settings signed at open, every vote's signature and signer,
 and recounts the results;
-it lists every failure.
+it lists every failure, each with where it is in the ballot's file (a vote whose
+signature fails at its own line: the one of its batch on a question whose sealed votes
+changed, when the seal tells; the seal's at the seal), and :func:`failure_problems`
+turns them into file:line problems.
 """
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..errors import Problem
 from .canonical import canonical_json
 from .keys import SigningKey, verify_signature
 from .model import SEAL_ALGORITHM, Ballot, Seal
 from .registry import CLOSERS, Registry
+
+if TYPE_CHECKING:
+    from ..yamlio import LoadedYaml
+    from .signing import Batch
+
+#: where a failure is: a path in the ballot's document (keys and list positions), or
+#: the problem, placed already, it repeats (a consistency problem found on reading)
+Place: TypeAlias = "tuple[str | int, ...] | Problem"
 
 FORMAT = "rulesbook-ballot-seal/2"
 SEAL_CONTEXT = "rulesbook-seal/1"
@@ -117,6 +128,8 @@ class Verification:
     digest: str | None
     expected: str | None
     failures: tuple[str, ...]
+    #: where each failure is (as many as ``failures``; empty: not known)
+    places: tuple[Place, ...] = ()
 
     @property
     def changes(self) -> tuple[str, ...]:
@@ -154,32 +167,88 @@ def _diff_parts(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
 def check_votes(ballot: Ballot, registry: Registry) -> list[str]:
     """Every vote signed by its member (or a secretary's proxy) with a valid key, one
     signature per batch of votes cast together (:mod:`.signing`)."""
+    return [message for _place, message in vote_findings(ballot, registry)]
+
+
+def vote_findings(ballot: Ballot, registry: Registry, changed: Collection[str] = (),
+                  history_changed: bool = False, signed: Sequence[Batch] | None = None
+                  ) -> list[tuple[tuple[str | int, ...], str]]:
+    """:func:`check_votes`, each failure with the vote it is at: an unsigned vote's own;
+    for a signature that does not match, the vote of the batch on a question in
+    ``changed`` (whose sealed votes changed; a replaced one if ``history_changed``),
+    else the batch's first. ``signed``: the ballot's :func:`~.signing.batches`, if
+    made already."""
     from .signing import ballot_texts, batch_message, batches
 
     texts = ballot_texts(ballot)
-    failures: list[str] = []
-    for vote in ballot.votes:
+    failures: list[tuple[tuple[str | int, ...], str]] = []
+    for i, vote in enumerate(ballot.votes):
         if not vote.signature:
-            failures.append(f"the vote of {vote.member} on question {vote.question!r} is "
-                            f"not signed")
-    for batch in batches(ballot):
+            failures.append((("votes", i), f"the vote of {vote.member} on question "
+                             f"{vote.question!r} is not signed"))
+    for batch in batches(ballot) if signed is None else signed:
         first = batch.first
         if batch.problem:
-            failures.append(f"{batch.what}: {batch.problem}")
+            failures.append((batch.place(), f"{batch.what}: {batch.problem}"))
             continue
         signer = first.proxy_by or first.member
         why = registry.key_problem(signer, first.key, first.at)
         if why:
-            failures.append(f"{batch.what}: {why}")
+            failures.append((batch.place(), f"{batch.what}: {why}"))
             continue
         if first.proxy_by and registry.role_at(first.proxy_by, first.at) not in CLOSERS:
-            failures.append(f"{batch.what} were entered by {first.proxy_by} as a proxy, but "
-                            f"{first.proxy_by} was not the chair or the secretary at {first.at}")
+            failures.append((batch.place(), f"{batch.what} were entered by {first.proxy_by} "
+                             f"as a proxy, but {first.proxy_by} was not the chair or the "
+                             f"secretary at {first.at}"))
         if not verify_signature(first.key, batch_message(ballot.id, batch.votes, texts),
                                 batch.signature):
-            failures.append(f"{batch.what}: the signature does not match the vote(s) (changed "
-                            f"after they were cast, or forged)")
+            k = _suspect(batch, changed, history_changed)
+            which = (f"; the seal shows the one on question {batch.votes[k].question!r} "
+                     f"changed" if k is not None and len(batch.votes) > 1 else "")
+            failures.append((batch.place(k or 0), f"{batch.what}: the signature does not "
+                             f"match the vote(s) (changed after they were cast, or "
+                             f"forged){which}"))
     return failures
+
+
+def _suspect(batch: Batch, changed: Collection[str], history_changed: bool) -> int | None:
+    """Which vote of a batch whose signature fails was changed, as far as the seal's
+    parts tell (the first one on a question whose votes changed), or None."""
+    for k, vote in enumerate(batch.votes):
+        replaced = k < len(batch.positions) and batch.positions[k] < 0
+        if history_changed if replaced else vote.question in changed:
+            return k
+    return None
+
+
+def _changed_votes(old: dict[str, Any], new: dict[str, Any]) -> tuple[set[str], bool]:
+    """The questions whose sealed votes changed, and whether the history did."""
+    stored = old.get("votes")
+    before: dict[str, Any] = stored if isinstance(stored, dict) else {}
+    return ({qid for qid, part in new["votes"].items() if before.get(qid) != part},
+            "history" in old and old["history"] != new["history"])
+
+
+def failure_problems(doc: LoadedYaml | None, result: Verification, file: str = "",
+                     prefix: str = "") -> list[Problem]:
+    """The failures of ``result`` as problems at their lines in ``doc`` (the ballot's
+    document it was verified from; ``file`` names it when there is none), each message
+    after ``prefix``. A failure about a field the file does not hold (a setting left
+    out) is placed at the signature of the settings (``opened``)."""
+    places: Sequence[Place] = result.places
+    if len(places) != len(result.failures):  # not known: the seal's
+        places = [("seal",)] * len(result.failures)
+    out: list[Problem] = []
+    for failure, place in zip(result.failures, places, strict=True):
+        if isinstance(place, Problem):
+            out.append(Problem(place.file, place.line, place.col, prefix + place.message))
+        elif doc is None:
+            out.append(Problem(file, 0, 0, prefix + failure))
+        else:
+            if place and place[0] not in doc.data:
+                place = ("opened",) if "opened" in doc.data else ()
+            out.append(doc.problem(place, prefix + failure))
+    return out
 
 
 def verify_ballot(ballot: Ballot, registry: Registry,
@@ -191,44 +260,57 @@ def verify_ballot(ballot: Ballot, registry: Registry,
 
     seal = ballot.seal
     if seal is None:
-        return Verification(False, None, None, ("the ballot is not sealed (it was never closed)",))
-    failures: list[str] = [str(p) for p in problems]
+        return Verification(False, None, None, ("the ballot is not sealed (it was never closed)",),
+                            (("status",),))
+    found: list[tuple[Place, str]] = [(p, str(p)) for p in problems]
     if seal.algorithm != SEAL_ALGORITHM:
-        failures.append(f"the seal is a bare {seal.algorithm} digest, which anyone who can "
-                        f"edit the file can recompute: it proves nothing (close the ballot "
-                        f"again with a signed seal)")
-        return Verification(False, None, seal.digest, tuple(failures))
+        found.append((("seal",), f"the seal is a bare {seal.algorithm} digest, which anyone "
+                      f"who can edit the file can recompute: it proves nothing (close the "
+                      f"ballot again with a signed seal)"))
+        return _verification(False, None, seal.digest, found)
     if ballot.status != "closed":
-        failures.append(f"the status is {ballot.status!r} but the ballot carries a seal")
+        found.append((("status",), f"the status is {ballot.status!r} but the ballot carries "
+                      f"a seal"))
     head = Seal("", seal.closed_at, {}, seal.algorithm, seal.closed_by, seal.key)
     digest, parts = digest_of(canonical_form(ballot, head))
+    changed: tuple[Collection[str], bool] = ((), False)
     if digest != seal.digest:
-        failures.extend(_diff_parts(seal.parts or {}, parts) or
-                        ["the sealed content or the seal itself changed (digest mismatch)"])
+        found.extend((("seal",), change) for change in _diff_parts(seal.parts or {}, parts)
+                     or ["the sealed content or the seal itself changed (digest mismatch)"])
+        changed = _changed_votes(seal.parts or {}, parts)
     why = registry.key_problem(seal.closed_by, seal.key, seal.closed_at)
     if why:
-        failures.append(f"the closer {seal.closed_by or '(nobody)'}: {why}")
+        found.append((("seal",), f"the closer {seal.closed_by or '(nobody)'}: {why}"))
     elif registry.role_at(seal.closed_by, seal.closed_at) not in CLOSERS:
-        failures.append(f"the closer {seal.closed_by} was not the chair or the secretary at "
-                        f"{seal.closed_at}")
+        found.append((("seal",), f"the closer {seal.closed_by} was not the chair or the "
+                      f"secretary at {seal.closed_at}"))
     if not verify_signature(seal.key, seal_message(seal.digest, seal.parts or {}),
                             seal.signature):
-        failures.append(f"the closer's signature does not match the seal (the seal was "
-                        f"recomputed or changed by someone without {seal.closed_by}'s key)")
-    from .settings import settings_failures
+        found.append((("seal",), f"the closer's signature does not match the seal (the "
+                      f"seal was recomputed or changed by someone without "
+                      f"{seal.closed_by}'s key)"))
+    from .settings import settings_findings
 
-    failures.extend(settings_failures(ballot, registry))
-    failures.extend(check_votes(ballot, registry))
-    from .times import time_problems  # every signature within the opening and the close
+    found.extend(((field,), message) for field, message in settings_findings(ballot, registry))
+    from .signing import batches
+    from .times import time_findings  # every signature within the opening and the close
 
-    failures.extend(time_problems(ballot))
+    signed = batches(ballot)  # 1,000 batches of a committee's ballot, made once
+    found.extend(vote_findings(ballot, registry, *changed, signed=signed))
+    found.extend(time_findings(ballot, signed=signed))
     if not problems:
         recount = [r.to_dict() for r in tally(ballot)]
         if list(ballot.results) != recount:
             stored = {r.get("question"): r for r in ballot.results if isinstance(r, dict)}
             differing = [r["question"] for r in recount if stored.get(r["question"]) != r]
             extra = [q for q in stored if q not in {r["question"] for r in recount}]
-            failures.append("the stored results differ from a recount"
-                            + (f" (questions {', '.join(map(str, differing + extra))})"
-                               if differing or extra else ""))
-    return Verification(not failures, digest, seal.digest, tuple(failures))
+            found.append((("results",), "the stored results differ from a recount"
+                          + (f" (questions {', '.join(map(str, differing + extra))})"
+                             if differing or extra else "")))
+    return _verification(not found, digest, seal.digest, found)
+
+
+def _verification(ok: bool, digest: str | None, expected: str | None,
+                  found: Sequence[tuple[Place, str]]) -> Verification:
+    return Verification(ok, digest, expected, tuple(message for _, message in found),
+                        tuple(place for place, _ in found))

@@ -90,10 +90,20 @@ class Batch:
     signature: str
     votes: tuple[Vote, ...]
     problem: str = ""  # the votes do not form one batch (mixed members, times, keys)
+    #: where each vote is in the ballot: its index in ``votes``, ``~j`` for ``history[j]``
+    positions: tuple[int, ...] = ()
 
     @property
     def first(self) -> Vote:
         return self.votes[0]
+
+    def place(self, k: int = 0) -> tuple[str | int, ...]:
+        """Where the ``k``-th vote of the batch is in the ballot's file: ("votes", i)
+        or ("history", j) (("votes",) when the positions are not known)."""
+        if k >= len(self.positions):
+            return ("votes",)
+        n = self.positions[k]
+        return ("votes", n) if n >= 0 else ("history", ~n)
 
     @property
     def what(self) -> str:
@@ -107,22 +117,26 @@ class Batch:
 def batches(ballot: Ballot) -> list[Batch]:
     """Every signed batch of the ballot, rebuilt from its votes and its history (a vote
     replaced later still belongs to the batch it was signed with)."""
-    groups: dict[str, list[Vote]] = {}
-    for vote in list(ballot.votes) + [h.vote for h in ballot.history
-                                      if isinstance(h, Replaced) and h.vote is not None]:
+    groups: dict[str, list[tuple[Vote, int]]] = {}  # with positions, as Batch.positions
+    for i, vote in enumerate(ballot.votes):
         if vote.signature:
-            groups.setdefault(vote.signature, []).append(vote)
+            groups.setdefault(vote.signature, []).append((vote, i))
+    for j, h in enumerate(ballot.history):
+        if isinstance(h, Replaced) and h.vote is not None and h.vote.signature:
+            groups.setdefault(h.vote.signature, []).append((h.vote, ~j))
     out = []
-    for signature, votes in groups.items():
-        unique: dict[str, Vote] = {}
+    for signature, placed in groups.items():
+        votes = [v for v, _ in placed]
+        unique: dict[str, tuple[Vote, int]] = {}
         problem = ""
-        for v in votes:
-            seen = unique.setdefault(v.question, v)
+        for v, n in placed:
+            seen = unique.setdefault(v.question, (v, n))[0]
             if seen.ranking != v.ranking:
                 problem = f"two different votes on question {v.question!r} carry one signature"
         if len({(v.member, v.at, v.proxy_by, v.key) for v in votes}) != 1:
             problem = "votes of different members, times or keys carry one signature"
-        out.append(Batch(signature, tuple(unique.values()), problem))
+        out.append(Batch(signature, tuple(v for v, _ in unique.values()), problem,
+                         tuple(n for _, n in unique.values())))
     return out
 
 
@@ -172,6 +186,8 @@ class ReceiptCheck:
     member: str | None = None
     questions: tuple[str, ...] = ()
     status: ReceiptStatus = ReceiptStatus.MISSING
+    #: where its votes are in the ballot's file (the first; the votes for a missing one)
+    place: tuple[str | int, ...] = ("votes",)
 
     def to_dict(self) -> ReceiptJson:
         return {"ok": self.ok, "status": self.status.value, "code": self.code,
@@ -195,7 +211,8 @@ def check_receipt(ballot: Ballot, code: str) -> ReceiptCheck:
                 batch.signature):
             return ReceiptCheck(False, wanted, f"receipt {wanted}: {who} were CHANGED after "
                                 f"they were cast (the signature no longer matches them)",
-                                first.member, questions, ReceiptStatus.CHANGED)
+                                first.member, questions, ReceiptStatus.CHANGED,
+                                batch.place())
         current = {(v.member, v.question): v for v in ballot.votes}
         replaced = [v.question for v in batch.votes
                     if (v.member, v.question) not in current
@@ -217,9 +234,11 @@ def check_receipt(ballot: Ballot, code: str) -> ReceiptCheck:
                                 f"{', '.join(replaced)} were replaced by a later vote of the "
                                 f"same member {first.member} on {', '.join(later)}: the later "
                                 f"vote is the one counted (see the history){also}",
-                                first.member, questions, ReceiptStatus.REPLACED)
+                                first.member, questions, ReceiptStatus.REPLACED,
+                                batch.place(questions.index(replaced[0])))
         return ReceiptCheck(True, wanted, f"receipt {wanted}: {who} are in the ballot "
-                            f"unchanged", first.member, questions, ReceiptStatus.UNCHANGED)
+                            f"unchanged", first.member, questions, ReceiptStatus.UNCHANGED,
+                            batch.place())
     return ReceiptCheck(False, wanted, f"receipt {wanted}: no vote in the ballot has this "
                         f"receipt: the vote was removed (or the code is mistyped)",
                         status=ReceiptStatus.MISSING)

@@ -32,7 +32,6 @@ from ..ballots import (
     import_file,
     load_ballot,
     load_registry,
-    read_sealed,
     receipt_code,
     save_ballot,
     tally,
@@ -41,12 +40,13 @@ from ..ballots import (
 )
 from ..ballots.builder import open_ballot
 from ..ballots.model import Ballot
-from ..ballots.ops import validate_settings
+from ..ballots.ops import read_sealed_doc, validate_settings
 from ..ballots.registry import Registry, now_utc
 from ..ballots.roll import default_quorum, quorum_note
+from ..ballots.seal import failure_problems
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
-from ..errors import LibraryError, RulesbookError
+from ..errors import LibraryError, Problem, RulesbookError
 from ..gcpause import cycles_paused
 from ..library import Library
 from ..loading import load_library
@@ -69,6 +69,8 @@ class TallyJson(QuestionResultJson):
 class _VerifyFields(TypedDict):
     ok: bool
     failures: list[str]
+    #: the failures where they are: {file, line, col, message}, as ``validate --json``
+    problems: list[dict[str, str | int]]
     digest: str | None
     expected: str | None
 
@@ -268,13 +270,17 @@ def cmd_verify(args: argparse.Namespace) -> int:
     """Exit 0: the ballot is intact (a receipt whose votes were later replaced by the
     same member is stated, and is no failure); 1: readable but not sealed, or not intact
     (every failure listed, a receipt that was changed or is missing among them); 2: the
-    file (or members.yaml) cannot be read. With ``--json`` stdout is always one object
-    ``{"ok", "failures", "digest", "expected"[, "receipt"]}``: ``ok`` is true exactly
-    when the exit code is 0; ``receipt`` carries the receipt's own outcome (``status``:
-    unchanged, replaced, changed or missing; its ``ok``: counted as cast)."""
+    file (or members.yaml) cannot be read. Each failure is printed at its place,
+    ``FILE:LINE:COL: message`` as ``validate`` prints a problem (a changed vote at its
+    own line, a seal that no longer matches at ``seal:``). With ``--json`` stdout is
+    always one object ``{"ok", "failures", "problems", "digest", "expected"[,
+    "receipt"]}``: ``ok`` is true exactly when the exit code is 0; ``problems``: the
+    failures with their ``file``, ``line`` and ``col`` (0: the file as a whole);
+    ``receipt`` carries the receipt's own outcome (``status``: unchanged, replaced,
+    changed or missing; its ``ok``: counted as cast)."""
     try:
         with cycles_paused():  # 60,000 votes read and checked (:mod:`rulesbook.gcpause`)
-            sealed = read_sealed(args.file)
+            sealed, doc = read_sealed_doc(args.file)
             ballot = sealed[0]
             if sealed[0] is None:
                 result = sealed[1]
@@ -284,19 +290,23 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return _verify_refused(args, str(exc), 1)
     except (RulesbookError, OSError) as exc:
         return _verify_refused(args, str(exc), 2)
-    failures = list(result.failures)
+    problems = failure_problems(doc, result, str(args.file))  # each at its file:line
     receipt: ReceiptCheck | None = None
     if args.receipt:
         if ballot is None:
-            failures.append(f"receipt {args.receipt}: the file cannot be read as a ballot")
+            problems.append(Problem(str(args.file), 0, 0, f"receipt {args.receipt}: the file "
+                                    f"cannot be read as a ballot"))
         else:
             receipt = check_receipt(ballot, args.receipt)
             if receipt.status.is_failure:
-                failures.append(receipt.message)
+                problems.append(doc.problem(receipt.place, receipt.message) if doc is not None
+                                else Problem(str(args.file), 0, 0, receipt.message))
+    failures = list(result.failures) + [p.message for p in problems[len(result.failures):]]
     ok = not failures
     if args.json:
-        data: VerifyJson = {"ok": ok, "failures": failures, "digest": result.digest,
-                            "expected": result.expected}
+        data: VerifyJson = {"ok": ok, "failures": failures,
+                            "problems": [p.to_dict() for p in problems],
+                            "digest": result.digest, "expected": result.expected}
         if receipt is not None:
             data["receipt"] = receipt.to_dict()
         json.dump(data, sys.stdout, indent=2)
@@ -307,8 +317,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(receipt.message)
     else:
         print(f"{args.file}: DOES NOT VERIFY ({len(failures)} failure(s))", file=sys.stderr)
-        for failure in failures:
-            print(f"  {failure}", file=sys.stderr)
+        for problem in problems:  # file:line:col: message, as ``validate`` prints them
+            print(problem, file=sys.stderr)
     return 0 if ok else 1
 
 
@@ -316,8 +326,10 @@ def _verify_refused(args: argparse.Namespace, message: str, code: int) -> int:
     """A ballot that cannot be verified at all: one line on stderr, and with ``--json``
     the same as a failure on stdout."""
     if args.json:
-        data: VerifyJson = {"ok": False, "failures": [one_line(message)], "digest": None,
-                            "expected": None}
+        data: VerifyJson = {"ok": False, "failures": [one_line(message)],
+                            "problems": [Problem(str(args.file), 0, 0,
+                                                 one_line(message)).to_dict()],
+                            "digest": None, "expected": None}
         json.dump(data, sys.stdout, indent=2)
         sys.stdout.write("\n")
     return _fail(message, code)
