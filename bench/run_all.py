@@ -22,4 +22,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
+    from usage import exit_on_help  # bench/usage.py: this script's folder is on sys.path
+
+    exit_on_help(__doc__)
     sys.exit(main())
