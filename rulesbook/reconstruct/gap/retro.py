@@ -18,7 +18,7 @@ forward all the way there.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import (
@@ -50,6 +50,8 @@ Key = tuple[int, int, int, int, bool]
 Boards = tuple[int, int, int, int]
 #: A variant's flags as :func:`~rulesbook.draughts.movegen.compile_rules` gives them.
 Rules = CompiledRules
+
+_T = TypeVar("_T")
 
 _CROWN_MASK_BLACK = sum(BIT[i] for i in CROWN_ROW_BLACK)
 _CROWN_MASK_WHITE = sum(BIT[i] for i in CROWN_ROW_WHITE)
@@ -332,17 +334,34 @@ def _must_capture(key: Key, rules: Rules) -> bool:
     return has_capture(wm, wk, bm | bk, bm | bk | wm | wk, False, rules)
 
 
-def _layer_items(below: Mapping[Key, int], tick: Callable[[], None] | None
-                 ) -> Iterator[tuple[Key, int]]:
-    for item in below.items():
-        if tick is not None:
-            tick()
+#: a layer's progress is reported (``tick``) every this many positions
+TICK_EVERY = 64
+
+
+def _ticking(items: Sequence[_T] | Mapping[Key, int] | set[Key],
+             tick: Callable[[float, int], None] | None, first: float, last: float
+             ) -> Iterator[Any]:
+    """The items (a dict's items), calling ``tick(share, positions)`` after
+    every :data:`TICK_EVERY` of them and after the last: ``share`` of the
+    layer done, from ``first`` to ``last`` along them, ``positions`` examined
+    since the last call."""
+    seq = items.items() if isinstance(items, Mapping) else items
+    if tick is None:
+        yield from seq
+        return
+    n = max(len(items), 1)
+    i = -1
+    for i, item in enumerate(seq):
+        if i % TICK_EVERY == TICK_EVERY - 1:
+            tick(first + (last - first) * i / n, TICK_EVERY)
         yield item
+    if (i + 1) % TICK_EVERY:
+        tick(last, (i + 1) % TICK_EVERY)
 
 
 def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, start: Key,
                plies: int, known: Mapping[int, Sequence[MoveConstraint]],
-               tick: Callable[[], None] | None = None,
+               tick: Callable[[float, int], None] | None = None,
                reachable: Reachable | None = None) -> dict[Key, int]:
     """The backward layer ``k`` from layer ``k - 1`` (``below``): every position
     from which the target is reached in exactly ``k`` plies (the last ``k`` of
@@ -355,7 +374,11 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     position with a capture is counted by playing its captures (the
     candidates from :func:`capture_unmoves`).  The two kinds never mix.
     ``reachable``: the search's :class:`~rulesbook.reconstruct.gap.bounds.Reachable`
-    from ``start`` (one is made when None), so its answers serve every layer."""
+    from ``start`` (one is made when None), so its answers serve every layer.
+    ``tick(share, positions)`` is called every :data:`TICK_EVERY` positions
+    examined (it may raise to cancel): ``share`` of the layer built (the
+    positions of ``below`` un-moved, the first half; the candidates checked,
+    the second), ``positions`` examined since the last call."""
     sb, sbk, sw, swk, start_turn = start
     start_black, start_white = (sb | sbk).bit_count(), (sw | swk).bit_count()
     start_bmen, start_wmen = sb.bit_count(), sw.bit_count()
@@ -380,7 +403,7 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
 
     quiet: dict[Key, int] = {}
     capture: set[Key] = set()
-    for (bm, bk, wm, wk, black), n in _layer_items(below, tick):
+    for (bm, bk, wm, wk, black), n in _ticking(below, tick, 0.0, 0.5):
         mover = not black
         # the mover may have taken pieces of the side to move now (``room``)
         if black:
@@ -411,10 +434,11 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
                                      victim_men, mover_men):
                 capture.add((*q, mover))
     layer: dict[Key, int] = {}
-    for key, n in quiet.items():
+    middle = 0.5 + 0.5 * len(quiet) / max(len(quiet) + len(capture), 1)
+    for key, n in _ticking(quiet, tick, 0.5, middle):
         if not _must_capture(key, rules) and reachable(key, left):
             layer[key] = n
-    for key in capture:
+    for key in _ticking(capture, tick, middle, 1.0):
         if key in layer or not _must_capture(key, rules):
             continue  # no capture there: its quiet moves are counted above
         if not reachable(key, left):
