@@ -38,6 +38,7 @@ EXPORTS = {
     "put_many": ("kernel_table", f"void({_M}, {_V}, {_M}, {_V})"),
     "grown": ("kernel_table", f"Tuple(({_M}, {_V}))({_M}, {_V})"),
     "get": ("kernel_table", f"int64({_M}, int64, int64, int64, int64)"),
+    "capture_counts": ("kernel_retro", f"void({_M}, int64, int64, {_V}, {_M}, {_C}, {_V}, {_V})"),
 }
 
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
 from rulesbook.reconstruct.gap.known import KnownMove
-from rulesbook.reconstruct.gap.retro import Key, can_unmove
+from rulesbook.reconstruct.gap.retro import CaptureCounts, Key, can_unmove
 from rulesbook.reconstruct.gap.search import GapSearch, SearchCancelled
 
 __all__ = ["AOT_MODULE", "AVAILABLE", "KIND", "CompiledGapSearch", "KernelFailed",
@@ -48,7 +48,7 @@ _log = logging.getLogger(__name__)
 #: the modules compiled by numba: its cache knows when one of them changed,
 #: not when a module whose functions it inlines did, so the cache folder is
 #: named by all of them together
-KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel.py")
+KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel.py", "kernel_retro.py")
 
 
 def kernel_digest() -> str:
@@ -123,12 +123,14 @@ def _import() -> str:
         # decorates each function
         setattr(numba.config, "CACHE_DIR", str(CACHE_FOLDER))  # noqa: B010 - not in its stubs
         from rulesbook.reconstruct.gap import kernel as gap_kernel
+        from rulesbook.reconstruct.gap import kernel_retro as gap_kernel_retro
         from rulesbook.reconstruct.gap import kernel_table as gap_kernel_table
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
         why = f"{type(exc).__name__}: {exc}"
     else:
         entry = SimpleNamespace(count=gap_kernel.count, put_many=gap_kernel_table.put_many,
-                                grown=gap_kernel_table.grown, get=gap_kernel_table.get)
+                                grown=gap_kernel_table.grown, get=gap_kernel_table.get,
+                                capture_counts=gap_kernel_retro.capture_counts)
         globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=entry)
         KIND = "jit"
         return ""
@@ -296,6 +298,21 @@ class CompiledGapSearch(GapSearch):
                 rows[:, 2] = which
                 self._put_rows(kernel.M_SIDES, rows, np.ones(len(part), dtype=np.int64))
                 self.tick()
+
+    def _capture_counts(self) -> CaptureCounts | None:
+        return self._captures if hasattr(self, "_tables") else None
+
+    def _captures(self, keys: list[Key], k: int) -> Sequence[int]:
+        """A backward layer's capture candidates checked by the kernel
+        (:func:`.kernel_retro.capture_counts`) against layer ``k - 1``."""
+        self._load_layers()  # (layer k - 1 is the deepest)
+        out = np.empty(len(keys), dtype=np.int64)
+        fast.capture_counts(np.array(keys, dtype=np.int64).reshape(len(keys), 5), k - 1,
+                            self.plies - k, self._t, self._tables[kernel.M_BACK],
+                            self._move_rows, self._state, out)
+        if self._state[kernel.S_OVERFLOW]:
+            raise KernelFailed(f"a position has more than {kernel.MAX_MOVES} legal moves")
+        return out.tolist()  # type: ignore[no-any-return]
 
     def _chunks(self, layer: dict[Key, int]) -> Iterator[Any]:
         """The layer's keys as uint64 rows ``(bm, bk, wm, wk, black)``, a

@@ -336,6 +336,13 @@ def _must_capture(key: Key, rules: Rules) -> bool:
 
 #: a layer's progress is reported (``tick``) every this many positions
 TICK_EVERY = 64
+#: the capture candidates given to ``captures`` at a time (next_layer)
+CAPTURE_BATCH = 4096
+
+#: ``captures(keys, k)`` of :func:`next_layer`: for each candidate board of
+#: layer ``k``, -1 when its side to move has no capture, else the sequences
+#: its moves (those the known move of its ply allows) lead to in layer k - 1
+CaptureCounts = Callable[[list[Key], int], Sequence[int]]
 
 
 def _ticking(items: Sequence[_T] | Mapping[Key, int] | set[Key],
@@ -362,7 +369,8 @@ def _ticking(items: Sequence[_T] | Mapping[Key, int] | set[Key],
 def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, start: Key,
                plies: int, known: Mapping[int, Sequence[MoveConstraint]],
                tick: Callable[[float, int], None] | None = None,
-               reachable: Reachable | None = None) -> dict[Key, int]:
+               reachable: Reachable | None = None,
+               captures: CaptureCounts | None = None) -> dict[Key, int]:
     """The backward layer ``k`` from layer ``k - 1`` (``below``): every position
     from which the target is reached in exactly ``k`` plies (the last ``k`` of
     ``plies``, honouring the constraints ``known`` on them), with the number
@@ -378,7 +386,10 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     ``tick(share, positions)`` is called every :data:`TICK_EVERY` positions
     examined (it may raise to cancel): ``share`` of the layer built (the
     positions of ``below`` un-moved, the first half; the candidates checked,
-    the second), ``positions`` examined since the last call."""
+    the second), ``positions`` examined since the last call.
+    ``captures(keys, k)``: the capture candidates checked a batch at a time
+    (the compiled search's :mod:`.kernel_retro`; the same answer as the
+    Python check here)."""
     sb, sbk, sw, swk, start_turn = start
     start_black, start_white = (sb | sbk).bit_count(), (sw | swk).bit_count()
     start_bmen, start_wmen = sb.bit_count(), sw.bit_count()
@@ -438,6 +449,18 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     for key, n in _ticking(quiet, tick, 0.5, middle):
         if not _must_capture(key, rules) and reachable(key, left):
             layer[key] = n
+    if captures is not None:
+        half = (middle + 1.0) / 2
+        todo = [key for key in _ticking(capture, tick, middle, half)
+                if key not in layer and reachable(key, left)]
+        for at in range(0, len(todo), CAPTURE_BATCH):
+            part = todo[at:at + CAPTURE_BATCH]
+            for key, count in zip(part, captures(part, k), strict=True):
+                if count > 0:
+                    layer[key] = count
+            if tick is not None:
+                tick(half + (1.0 - half) * (at + len(part)) / len(todo), len(part))
+        return layer
     for key in _ticking(capture, tick, middle, 1.0):
         if key in layer or not _must_capture(key, rules):
             continue  # no capture there: its quiet moves are counted above

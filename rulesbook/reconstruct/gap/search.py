@@ -37,6 +37,7 @@ from rulesbook.reconstruct.gap.bounds import (
     useful_moves,
 )
 from rulesbook.reconstruct.gap.retro import (
+    CaptureCounts,
     Key,
     MoveConstraint,
     RawMove,
@@ -244,7 +245,7 @@ class GapSearch:
             self._reachable = Reachable(key, *VariantFlags.of(variant))
         self._layer_span = self._span(began)
         layer = next_layer(self.back[-1], k, variant, self.rules, key, self.plies, self.known,
-                           self._layer_tick, self._reachable)
+                           self._layer_tick, self._reachable, self._capture_counts())
         self.tick()  # cancelled as it ended: the layer is dropped
         now = time.perf_counter()
         self.back.append(layer)
@@ -257,6 +258,11 @@ class GapSearch:
             self._grow_at = now + GROW * self._expect
         else:
             self._grow_at = -1.0  # no deeper layer
+
+    def _capture_counts(self) -> CaptureCounts | None:
+        """How the layers check their capture candidates: None, in Python
+        (:func:`~rulesbook.reconstruct.gap.retro.next_layer`)."""
+        return None
 
     def _span(self, now: float) -> tuple[float, float]:
         """The fractions a layer built from ``now`` is reported between: from
