@@ -39,6 +39,8 @@ EXPORTS = {
     "grown": ("kernel_table", f"Tuple(({_M}, {_V}))({_M}, {_V})"),
     "get": ("kernel_table", f"int64({_M}, int64, int64, int64, int64)"),
     "capture_counts": ("kernel_retro", f"void({_M}, int64, int64, {_V}, {_M}, {_C}, {_V}, {_V})"),
+    "reachable": ("kernel_retro", f"void({_M}, {_V}, int64, {_V}, {_V})"),
+    "quiet_ok": ("kernel_retro", f"void({_M}, {_V}, int64, int64, {_V}, {_C}, {_V}, {_V})"),
 }
 
 

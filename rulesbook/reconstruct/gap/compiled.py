@@ -130,7 +130,9 @@ def _import() -> str:
     else:
         entry = SimpleNamespace(count=gap_kernel.count, put_many=gap_kernel_table.put_many,
                                 grown=gap_kernel_table.grown, get=gap_kernel_table.get,
-                                capture_counts=gap_kernel_retro.capture_counts)
+                                capture_counts=gap_kernel_retro.capture_counts,
+                                reachable=gap_kernel_retro.reachable,
+                                quiet_ok=gap_kernel_retro.quiet_ok)
         globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=entry)
         KIND = "jit"
         return ""
@@ -300,19 +302,35 @@ class CompiledGapSearch(GapSearch):
                 self.tick()
 
     def _capture_counts(self) -> CaptureCounts | None:
-        return self._captures if hasattr(self, "_tables") else None
+        return self if hasattr(self, "_tables") else None
 
-    def _captures(self, keys: list[Key], k: int) -> Sequence[int]:
+    def quiet(self, keys: list[Key], k: int) -> Sequence[bool]:
+        """A backward layer's quiet candidates checked by the kernel
+        (:func:`.kernel_retro.quiet_ok`: no capture, reachable)."""
+        assert self._reachable is not None  # (made by _grow for the start)
+        rows = np.array(keys, dtype=np.int64).reshape(len(keys), 5)
+        ok = np.empty(len(keys), dtype=np.int64)
+        fast.quiet_ok(rows, np.array(self._reachable.start, dtype=np.int64), self.plies - k,
+                      self.plies - k, self._t, self._move_rows, self._state, ok)
+        if self._state[kernel.S_OVERFLOW]:
+            raise KernelFailed(f"a position has more than {kernel.MAX_MOVES} legal moves")
+        return (ok != 0).tolist()  # type: ignore[no-any-return]
+
+    def captures(self, keys: list[Key], k: int) -> Sequence[int]:
         """A backward layer's capture candidates checked by the kernel
         (:func:`.kernel_retro.capture_counts`) against layer ``k - 1``."""
         self._load_layers()  # (layer k - 1 is the deepest)
+        assert self._reachable is not None  # (made by _grow for the start)
+        rows = np.array(keys, dtype=np.int64).reshape(len(keys), 5)
         out = np.empty(len(keys), dtype=np.int64)
-        fast.capture_counts(np.array(keys, dtype=np.int64).reshape(len(keys), 5), k - 1,
-                            self.plies - k, self._t, self._tables[kernel.M_BACK],
+        fast.capture_counts(rows, k - 1, self.plies - k, self._t, self._tables[kernel.M_BACK],
                             self._move_rows, self._state, out)
         if self._state[kernel.S_OVERFLOW]:
             raise KernelFailed(f"a position has more than {kernel.MAX_MOVES} legal moves")
-        return out.tolist()  # type: ignore[no-any-return]
+        ok = np.empty(len(keys), dtype=np.int64)
+        fast.reachable(rows, np.array(self._reachable.start, dtype=np.int64), self.plies - k,
+                       self._t, ok)
+        return np.where((out > 0) & (ok == 0), 0, out).tolist()  # type: ignore[no-any-return]
 
     def _chunks(self, layer: dict[Key, int]) -> Iterator[Any]:
         """The layer's keys as uint64 rows ``(bm, bk, wm, wk, black)``, a
@@ -548,7 +566,7 @@ def _warm_up() -> float:
 def _compile() -> None:
     from rulesbook.draughts import Position
     from rulesbook.draughts.movegen import compile_rules
-    from rulesbook.reconstruct.gap.bounds import Target, VariantFlags
+    from rulesbook.reconstruct.gap.bounds import Reachable, Target, VariantFlags
 
     variant = Variant.named("pool")
     start = Position.start(variant)
@@ -556,3 +574,7 @@ def _compile() -> None:
     search = CompiledGapSearch(Target(*board.bitboards(), *VariantFlags.of(variant)),
                                compile_rules(variant), {}, 1, 2)
     search.count(start.bitboards(), None)
+    # and what the backward layers call (next_layer's captures)
+    search._reachable = Reachable(start.bitboards(), *VariantFlags.of(variant))
+    search.captures([(*board.bitboards(),)], 1)
+    search.quiet([(*board.bitboards(),)], 1)

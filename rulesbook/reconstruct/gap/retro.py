@@ -339,10 +339,21 @@ TICK_EVERY = 64
 #: the capture candidates given to ``captures`` at a time (next_layer)
 CAPTURE_BATCH = 4096
 
-#: ``captures(keys, k)`` of :func:`next_layer`: for each candidate board of
-#: layer ``k``, -1 when its side to move has no capture, else the sequences
-#: its moves (those the known move of its ply allows) lead to in layer k - 1
-CaptureCounts = Callable[[list[Key], int], Sequence[int]]
+
+
+class CaptureCounts(Protocol):
+    """The candidates of a backward layer checked a batch at a time (the
+    compiled search's :mod:`.kernel_retro`), for :func:`next_layer`."""
+
+    def captures(self, keys: list[Key], k: int) -> Sequence[int]:
+        """For each candidate board of layer ``k`` from un-captures: -1 when
+        its side to move has no capture, 0 when the start cannot reach it in
+        the plies before (``reachable``), else the sequences its moves (those
+        the known move of its ply allows) lead to in layer ``k - 1``."""
+
+    def quiet(self, keys: list[Key], k: int) -> Sequence[bool]:
+        """For each candidate board of layer ``k`` from quiet un-moves: its
+        side to move has no capture and the start can reach it."""
 
 
 def _ticking(items: Sequence[_T] | Mapping[Key, int] | set[Key],
@@ -387,9 +398,8 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     examined (it may raise to cancel): ``share`` of the layer built (the
     positions of ``below`` un-moved, the first half; the candidates checked,
     the second), ``positions`` examined since the last call.
-    ``captures(keys, k)``: the capture candidates checked a batch at a time
-    (the compiled search's :mod:`.kernel_retro`; the same answer as the
-    Python check here)."""
+    ``captures``: the candidates checked a batch at a time (the compiled
+    search's :mod:`.kernel_retro`; the same answer as the Python checks here)."""
     sb, sbk, sw, swk, start_turn = start
     start_black, start_white = (sb | sbk).bit_count(), (sw | swk).bit_count()
     start_bmen, start_wmen = sb.bit_count(), sw.bit_count()
@@ -446,16 +456,25 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
                 capture.add((*q, mover))
     layer: dict[Key, int] = {}
     middle = 0.5 + 0.5 * len(quiet) / max(len(quiet) + len(capture), 1)
-    for key, n in _ticking(quiet, tick, 0.5, middle):
-        if not _must_capture(key, rules) and reachable(key, left):
-            layer[key] = n
+    if captures is not None:  # compiled: the quiet ones checked in batches too
+        keys = list(quiet)
+        for at in range(0, len(keys), CAPTURE_BATCH):
+            part = keys[at:at + CAPTURE_BATCH]
+            for key, ok in zip(part, captures.quiet(part, k), strict=True):
+                if ok:
+                    layer[key] = quiet[key]
+            if tick is not None:
+                tick(0.5 + (middle - 0.5) * (at + len(part)) / len(keys), len(part))
+    else:
+        for key, n in _ticking(quiet, tick, 0.5, middle):
+            if not _must_capture(key, rules) and reachable(key, left):
+                layer[key] = n
     if captures is not None:
         half = (middle + 1.0) / 2
-        todo = [key for key in _ticking(capture, tick, middle, half)
-                if key not in layer and reachable(key, left)]
+        todo = [key for key in _ticking(capture, tick, middle, half) if key not in layer]
         for at in range(0, len(todo), CAPTURE_BATCH):
             part = todo[at:at + CAPTURE_BATCH]
-            for key, count in zip(part, captures(part, k), strict=True):
+            for key, count in zip(part, captures.captures(part, k), strict=True):
                 if count > 0:
                     layer[key] = count
             if tick is not None:
