@@ -161,4 +161,4 @@ def test_a_backward_layer_reports_progress_and_a_cancel_in_it_returns_at_once(co
     assert result.done >= fractions[-1] > 0
     # nor does it stand still: no gap of half a second between reports
     times = [t for t, _, _, _ in inside]
-    assert max(b - a for a, b in zip(times, times[1:])) < PROMPT
+    assert max(b - a for a, b in zip(times, times[1:], strict=False)) < PROMPT

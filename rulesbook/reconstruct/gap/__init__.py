@@ -36,8 +36,8 @@ from rulesbook.draughts import (
     Variant,
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
-from rulesbook.gcpause import cycles_paused
 from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
+from rulesbook.gcpause import cycles_paused
 from rulesbook.reconstruct.gap import paths
 from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
 from rulesbook.reconstruct.gap.compiled import (
