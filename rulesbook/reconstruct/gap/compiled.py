@@ -302,7 +302,8 @@ class CompiledGapSearch(GapSearch):
                 self.tick()
 
     def _capture_counts(self) -> CaptureCounts | None:
-        return self if hasattr(self, "_tables") else None
+        # (the kernel compiled ahead of time has no layer checks: bundle/aot.py)
+        return self if hasattr(self, "_tables") and hasattr(fast, "capture_counts") else None
 
     def quiet(self, keys: list[Key], k: int) -> Sequence[bool]:
         """A backward layer's quiet candidates checked by the kernel
@@ -574,7 +575,7 @@ def _compile() -> None:
     search = CompiledGapSearch(Target(*board.bitboards(), *VariantFlags.of(variant)),
                                compile_rules(variant), {}, 1, 2)
     search.count(start.bitboards(), None)
-    # and what the backward layers call (next_layer's captures)
-    search._reachable = Reachable(start.bitboards(), *VariantFlags.of(variant))
-    search.captures([(*board.bitboards(),)], 1)
-    search.quiet([(*board.bitboards(),)], 1)
+    if search._capture_counts() is not None:  # and what the backward layers call
+        search._reachable = Reachable(start.bitboards(), *VariantFlags.of(variant))
+        search.captures([(*board.bitboards(),)], 1)
+        search.quiet([(*board.bitboards(),)], 1)
