@@ -36,8 +36,11 @@ EXPORTS = {
     "count": ("kernel", f"int64(int64, int64, int64, int64, boolean, int64, float64, int64, "
                         f"{_V}, {_M}, {_M}, {_M}, {_M}, {_M}, {_M}, {_C}, {_V}, float64[::1])"),
     "put_many": ("kernel_table", f"void({_M}, {_V}, {_M}, {_V})"),
-    "grown": ("kernel_table", f"Tuple(({_M}, {_V}))({_M})"),
+    "grown": ("kernel_table", f"Tuple(({_M}, {_V}))({_M}, {_V})"),
     "get": ("kernel_table", f"int64({_M}, int64, int64, int64, int64)"),
+    # (not the backward layers' checks of gap/kernel_retro.py: numba.pycc
+    # fails to type kernel._enter once they are exported beside count; the
+    # bundle builds its layers in Python, gap.compiled sees they are missing)
 }
 
 

@@ -37,16 +37,33 @@ def replays(start: Position, target: Position, sequence) -> bool:
 
 
 class StopAfter:
-    """A cancel token set from its ``calls``-th look on (the search looks at
-    its first position and every 1,024 after, and at each position of a
-    backward layer it builds): where it stops depends on no clock."""
+    """A cancel token set from its ``calls``-th look on by the forward search
+    (it looks at its first position and every 1,024 after; the looks of a
+    backward layer being built, every 64 positions it examines, are not
+    counted: :meth:`counting_forward`): where it stops depends on no clock."""
 
     def __init__(self, calls: int) -> None:
         self.calls = calls
+        self.building = False
 
     def is_set(self) -> bool:
+        if self.building:
+            return False
         self.calls -= 1
         return self.calls < 0
+
+    def counting_forward(self, monkeypatch) -> StopAfter:
+        grow = gap_search.GapSearch._grow
+
+        def building(search, *args):
+            self.building = True
+            try:
+                return grow(search, *args)
+            finally:
+                self.building = False
+
+        monkeypatch.setattr(gap_search.GapSearch, "_grow", building)
+        return self
 
 
 @pytest.mark.parametrize("bounded", [False, True])
@@ -57,7 +74,8 @@ def test_a_cancelled_search_lists_what_it_found(bounded, monkeypatch):
     kwargs = {"max_plies": 10} if bounded else {"plies": 10}
     # the Python search (the compiled one looks at the token every 50 ms:
     # tests/reconstruct/test_gap_kernel.py cancels it)
-    result = fill_gap(KINGS, KINGS, limit=100_000, cancel=StopAfter(4), compiled=False,
+    result = fill_gap(KINGS, KINGS, limit=100_000,
+                      cancel=StopAfter(3).counting_forward(monkeypatch), compiled=False,
                       **kwargs)
     assert result.cancelled and result.status is Status.CANCELLED
     assert result.sequences, result.explanation

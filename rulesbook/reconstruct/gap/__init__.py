@@ -37,6 +37,7 @@ from rulesbook.draughts import (
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
 from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
+from rulesbook.gcpause import cycles_paused
 from rulesbook.reconstruct.gap import paths
 from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
 from rulesbook.reconstruct.gap.compiled import (
@@ -287,7 +288,23 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     (:func:`~.compiled.worth_it`) and the known moves give no squares a
     capture goes through; False: the pure-Python search (the reference; the
     answer is the same).
+
+    The cycle collector is paused meanwhile (:mod:`rulesbook.gcpause`): the
+    search's tables are millions of acyclic tuples and ints, which each full
+    collection walks for a tenth of a second or more (finding nothing), in
+    the search and in the moment between a cancel and its answer.
     """
+    with cycles_paused():
+        return _fill_gap(start, target, plies, max_plies, known, variant, limit, progress,
+                         cancel, min_plies, use_frontier, compiled)
+
+
+def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
+              max_plies: int | None, known: Iterable[Known | str],
+              variant: str | Variant | None, limit: int,
+              progress: Callable[[float, int], bool | None] | None,
+              cancel: Cancellable | None, min_plies: int,
+              use_frontier: bool, compiled: bool) -> GapResult:
     t0 = time.perf_counter()
     chosen = Variant.named(variant) if variant is not None else None
     start = _position(start, chosen)
@@ -354,8 +371,8 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
             graph = paths.build(search, key, search.tick) if count else None
         except SearchCancelled:
             cancelled = True
-            nodes += search.nodes
-            done = (index + min(search.done, 1.0)) / len(lengths)
+            nodes += search.searched
+            done = (index + search.fraction) / len(lengths)
             # the sequences found before it stopped are real: list them
             found.extend(search.sequences_so_far(key, limit - len(found)) if counting
                          else search.sequences(key, limit - len(found)))
@@ -366,7 +383,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
                 tried.append(n)
             stopped_at = n
             break
-        nodes += search.nodes
+        nodes += search.searched
         tried.append(n)
         found.extend(search.sequences(key, limit - len(found)))
         total += count

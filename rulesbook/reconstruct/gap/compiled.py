@@ -27,7 +27,8 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
 from rulesbook.reconstruct.gap.known import KnownMove
-from rulesbook.reconstruct.gap.retro import Key, can_unmove
+from rulesbook.reconstruct.gap.retro import CaptureCounts, Key, can_unmove
 from rulesbook.reconstruct.gap.search import GapSearch, SearchCancelled
 
 __all__ = ["AOT_MODULE", "AVAILABLE", "KIND", "CompiledGapSearch", "KernelFailed",
@@ -47,7 +48,7 @@ _log = logging.getLogger(__name__)
 #: the modules compiled by numba: its cache knows when one of them changed,
 #: not when a module whose functions it inlines did, so the cache folder is
 #: named by all of them together
-KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel.py")
+KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel.py", "kernel_retro.py")
 
 
 def kernel_digest() -> str:
@@ -122,12 +123,16 @@ def _import() -> str:
         # decorates each function
         setattr(numba.config, "CACHE_DIR", str(CACHE_FOLDER))  # noqa: B010 - not in its stubs
         from rulesbook.reconstruct.gap import kernel as gap_kernel
+        from rulesbook.reconstruct.gap import kernel_retro as gap_kernel_retro
         from rulesbook.reconstruct.gap import kernel_table as gap_kernel_table
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
         why = f"{type(exc).__name__}: {exc}"
     else:
         entry = SimpleNamespace(count=gap_kernel.count, put_many=gap_kernel_table.put_many,
-                                grown=gap_kernel_table.grown, get=gap_kernel_table.get)
+                                grown=gap_kernel_table.grown, get=gap_kernel_table.get,
+                                capture_counts=gap_kernel_retro.capture_counts,
+                                reachable=gap_kernel_retro.reachable,
+                                quiet_ok=gap_kernel_retro.quiet_ok)
         globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=entry)
         KIND = "jit"
         return ""
@@ -185,6 +190,28 @@ def _side_key(men: int, kings: int) -> int:
     return _signed(men | kings << 32)
 
 
+#: the rows of a layer put into the kernel's tables at a time (a cancel is
+#: looked for between them)
+_CHUNK = 1 << 14
+
+
+def _joined(men: Any, kings: Any) -> Any:
+    """``men | kings << 32`` of uint64 arrays."""
+    return men | kings << np.uint64(32)
+
+
+def _less_one(keys: Any) -> Any:
+    """Every side's pieces of ``keys`` (uint64 ``men | kings << 32``, unique)
+    with one piece taken off (GapSearch's ``_less_one``), unique."""
+    out = []
+    for bit in range(64):
+        b = np.uint64(1 << bit)
+        have = keys[(keys & b) != 0]
+        if len(have):
+            out.append(have ^ b)
+    return np.unique(np.concatenate(out)) if out else keys[:0]
+
+
 class CompiledGapSearch(GapSearch):
     """A :class:`GapSearch` whose forward count runs compiled (see the module)."""
 
@@ -230,16 +257,9 @@ class CompiledGapSearch(GapSearch):
 
     def _put_all(self, which: int, keys: list[tuple[int, int, int]], values: list[int]) -> None:
         """Put rows into a kernel table (growing it until they fit)."""
-        if not keys:
-            return
-        key_rows = np.array(keys, dtype=np.int64)
-        value_rows = np.array(values, dtype=np.int64)
-        while True:
-            tab = self._tables[which]
-            fast.put_many(tab, self._metas[which], key_rows, value_rows)
-            if not self._metas[which, 1]:
-                return
-            self._tables[which], self._metas[which] = fast.grown(tab)
+        if keys:
+            self._put_rows(which, np.array(keys, dtype=np.int64),
+                           np.array(values, dtype=np.int64))
 
     def _sides(self) -> None:
         """The kernel's copy of the deepest layer's sides (see ``_layers_added``)."""
@@ -253,24 +273,114 @@ class CompiledGapSearch(GapSearch):
         self._put_all(kernel.M_SIDES, keys, [1] * len(keys))
 
     def _layers_added(self) -> None:
-        super()._layers_added()
-        if hasattr(self, "_tables"):
-            self._sides()
+        """The kernel's copy of the deepest layer's sides (the Python search's
+        sets, :meth:`GapSearch._layers_added`, are not needed here): worked
+        out with numpy, a chunk of the layer at a time, looking for a cancel
+        between chunks (a layer of 300,000 positions takes a good part of a
+        second in Python)."""
+        if not hasattr(self, "_tables"):
+            super()._layers_added()
+            return
+        none = np.zeros(0, dtype=np.uint64)
+        black, white = [none], [none]
+        for rows in self._chunks(self.back[self.depth]):
+            black.append(np.unique(_joined(rows[:, 0], rows[:, 1])))
+            white.append(np.unique(_joined(rows[:, 2], rows[:, 3])))
+        tops = (np.unique(np.concatenate(black)), np.unique(np.concatenate(white)))
+        self.tick()
+        kinds = ((kernel.SIDE_TOP_B, tops[0]), (kernel.SIDE_TOP_W, tops[1]),
+                 (kernel.SIDE_NEAR_B, _less_one(tops[0])), (kernel.SIDE_NEAR_W, _less_one(tops[1])))
+        size = sum(len(keys) for _, keys in kinds)
+        self._tables[kernel.M_SIDES], self._metas[kernel.M_SIDES] = table.new_table(size)
+        for which, keys in kinds:
+            for at in range(0, len(keys), _CHUNK):
+                part = keys[at:at + _CHUNK].view(np.int64)
+                rows = np.zeros((len(part), 3), dtype=np.int64)
+                rows[:, 0] = part
+                rows[:, 2] = which
+                self._put_rows(kernel.M_SIDES, rows, np.ones(len(part), dtype=np.int64))
+                self.tick()
+
+    def _capture_counts(self) -> CaptureCounts | None:
+        # (the kernel compiled ahead of time has no layer checks: bundle/aot.py)
+        return self if hasattr(self, "_tables") and hasattr(fast, "capture_counts") else None
+
+    def quiet(self, keys: list[Key], k: int) -> Sequence[bool]:
+        """A backward layer's quiet candidates checked by the kernel
+        (:func:`.kernel_retro.quiet_ok`: no capture, reachable)."""
+        assert self._reachable is not None  # (made by _grow for the start)
+        rows = np.array(keys, dtype=np.int64).reshape(len(keys), 5)
+        ok = np.empty(len(keys), dtype=np.int64)
+        fast.quiet_ok(rows, np.array(self._reachable.start, dtype=np.int64), self.plies - k,
+                      self.plies - k, self._t, self._move_rows, self._state, ok)
+        if self._state[kernel.S_OVERFLOW]:
+            raise KernelFailed(f"a position has more than {kernel.MAX_MOVES} legal moves")
+        return (ok != 0).tolist()  # type: ignore[no-any-return]
+
+    def captures(self, keys: list[Key], k: int) -> Sequence[int]:
+        """A backward layer's capture candidates checked by the kernel
+        (:func:`.kernel_retro.capture_counts`) against layer ``k - 1``."""
+        self._load_layers()  # (layer k - 1 is the deepest)
+        assert self._reachable is not None  # (made by _grow for the start)
+        rows = np.array(keys, dtype=np.int64).reshape(len(keys), 5)
+        out = np.empty(len(keys), dtype=np.int64)
+        fast.capture_counts(rows, k - 1, self.plies - k, self._t, self._tables[kernel.M_BACK],
+                            self._move_rows, self._state, out)
+        if self._state[kernel.S_OVERFLOW]:
+            raise KernelFailed(f"a position has more than {kernel.MAX_MOVES} legal moves")
+        ok = np.empty(len(keys), dtype=np.int64)
+        fast.reachable(rows, np.array(self._reachable.start, dtype=np.int64), self.plies - k,
+                       self._t, ok)
+        return np.where((out > 0) & (ok == 0), 0, out).tolist()  # type: ignore[no-any-return]
+
+    def _chunks(self, layer: dict[Key, int]) -> Iterator[Any]:
+        """The layer's keys as uint64 rows ``(bm, bk, wm, wk, black)``, a
+        chunk at a time (looking for a cancel after each)."""
+        items = iter(layer)
+        while True:
+            part = list(islice(items, _CHUNK))
+            if not part:
+                return
+            yield np.array(part, dtype=np.uint64)
+            self.tick()
+
+    def _put_rows(self, which: int, keys: Any, values: Any) -> None:
+        """Put rows (int64 arrays) into a kernel table, growing it until they fit."""
+        while True:
+            tab = self._tables[which]
+            fast.put_many(tab, self._metas[which], keys, values)
+            if not self._metas[which, 1]:
+                return
+            self._tables[which], self._metas[which] = fast.grown(tab, np.zeros(1, dtype=np.int64))
 
     def _load_layers(self) -> None:
         while self._loaded < self.depth:
-            self._loaded += 1
-            k = self._loaded
+            k = self._loaded + 1
             layer = self.back[k]
-            self._put_all(kernel.M_BACK, [_pos_key(*key, k) for key in layer], list(layer.values()))
+            values = iter(layer.values())
+            for rows in self._chunks(layer):
+                keys = np.empty((len(rows), 3), dtype=np.int64)
+                keys[:, 0] = _joined(rows[:, 0], rows[:, 1]).view(np.int64)
+                keys[:, 1] = _joined(rows[:, 2], rows[:, 3]).view(np.int64)
+                keys[:, 2] = (rows[:, 4] | np.uint64(k << 1)).view(np.int64)
+                self._put_rows(kernel.M_BACK, keys,
+                               np.fromiter(islice(values, len(rows)), dtype=np.int64,
+                                           count=len(rows)))
+            self._loaded = k
 
     def _grow_full(self) -> bool:
-        """Double the kernel's tables that asked for it; whether one did."""
+        """Double the kernel's tables that asked for it; whether one did (False
+        too when a cancel came meanwhile: the tables are then left as they
+        were, every count in them kept)."""
         full = False
+        stop = self._state[kernel.S_CANCEL:kernel.S_CANCEL + 1]
         for which in range(len(self._metas)):
             if self._metas[which, 1]:
+                bigger, meta = fast.grown(self._tables[which], stop)
+                if meta[1] < 0:
+                    return False  # cancelled while copying
                 full = True
-                self._tables[which], self._metas[which] = fast.grown(self._tables[which])
+                self._tables[which], self._metas[which] = bigger, meta
         return full
 
     # ------------------------------------------------------------------ counting
@@ -278,6 +388,7 @@ class CompiledGapSearch(GapSearch):
         """As :meth:`GapSearch.count`, the forward count compiled."""
         self._setup()
         self._root_count = -1
+        self._began = time.perf_counter()
         if variant is not None and can_unmove(variant) and self.plies >= 2:
             self._grow(variant, key)
         while True:
@@ -297,6 +408,8 @@ class CompiledGapSearch(GapSearch):
     def _run(self, key: Key, remaining: int, weight: float, grow: bool) -> int:
         """Run the kernel in a thread; report progress, pass on a cancel or ask
         for a deeper layer from here."""
+        if self.cancel is not None and self.cancel.is_set():
+            raise SearchCancelled  # (not a poll's wait: cancelled before it started)
         self._load_layers()
         state = self._state
         state[kernel.S_CANCEL] = 0
@@ -320,8 +433,8 @@ class CompiledGapSearch(GapSearch):
                         break
                     state[kernel.S_CANCELLED] = 0
                     self._done[0] = 0.0  # counted again from the top (the table knows)
-                    tables[kernel.M_PARTIAL], self._metas[kernel.M_PARTIAL] = \
-                        table.new_table(1 << 10)
+                    # (the partial counts stay: each is sequences found, a
+                    # lower bound however long ago it was written)
                 out.append(got)
             except BaseException as exc:  # noqa: BLE001 - re-raised in the caller
                 out.append(exc)
@@ -353,8 +466,8 @@ class CompiledGapSearch(GapSearch):
         _READY.set()
         if result < 0:
             if state[kernel.S_CANCEL] == _DEEPER:
-                self._tables[kernel.M_PARTIAL], self._metas[kernel.M_PARTIAL] = \
-                    table.new_table(1 << 10)
+                # the partial counts stay: a cancel while the layer is built
+                # gives what was found before it (found_so_far)
                 raise _DeeperWanted
             raise SearchCancelled
         return int(result)
@@ -365,7 +478,7 @@ class CompiledGapSearch(GapSearch):
             return True
         if self.progress is not None:
             self._shown = max(self._shown, min(self.done, 1.0))
-            if self.progress(self._shown, self.nodes) is False:
+            if self.progress(self._shown, self.searched) is False:
                 return True
         return False
 
@@ -454,7 +567,7 @@ def _warm_up() -> float:
 def _compile() -> None:
     from rulesbook.draughts import Position
     from rulesbook.draughts.movegen import compile_rules
-    from rulesbook.reconstruct.gap.bounds import Target, VariantFlags
+    from rulesbook.reconstruct.gap.bounds import Reachable, Target, VariantFlags
 
     variant = Variant.named("pool")
     start = Position.start(variant)
@@ -462,3 +575,7 @@ def _compile() -> None:
     search = CompiledGapSearch(Target(*board.bitboards(), *VariantFlags.of(variant)),
                                compile_rules(variant), {}, 1, 2)
     search.count(start.bitboards(), None)
+    if search._capture_counts() is not None:  # and what the backward layers call
+        search._reachable = Reachable(start.bitboards(), *VariantFlags.of(variant))
+        search.captures([(*board.bitboards(),)], 1)
+        search.quiet([(*board.bitboards(),)], 1)

@@ -82,13 +82,20 @@ def put_many(table: np.ndarray, meta: np.ndarray, keys: np.ndarray, values: np.n
         put(table, meta, keys[k, 0], keys[k, 1], keys[k, 2], values[k])
 
 
-@njit(cache=True)
-def grown(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The table twice as big, with every row of ``table``."""
+@njit(cache=True, nogil=True)
+def grown(table: np.ndarray, stop: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The table twice as big, with every row of ``table``.  Off the GIL (a
+    table of millions of rows takes a second or more to copy: the caller's
+    other threads run meanwhile); it gives up as soon as ``stop[0]`` is set
+    (looked at every 65,536 rows), and then ``meta[1]`` is -1 and the table
+    given back is incomplete (keep ``table``)."""
     bigger = np.zeros((table.shape[0] * 2, 4), dtype=np.int64)
     bigger[:, 2] = EMPTY
     meta = np.zeros(2, dtype=np.int64)
     for i in range(table.shape[0]):
+        if not i & 0xFFFF and stop[0]:
+            meta[1] = -1
+            return bigger, meta
         if table[i, 2] != EMPTY:
             put(bigger, meta, table[i, 0], table[i, 1], table[i, 2], table[i, 3])
     return bigger, meta

@@ -9,7 +9,9 @@ is cut off at once and a few branches take nearly all of it.  Measured on the
 pool gap of 16 plies ``B:W20,21,25,26,29:B1,2,3,4,5,6,12,13,K32`` to
 ``B:W14,25:B3,4,24``: 2.8% after 4 s, 3% after 8 s, 9% after 20 s, 27% after
 40 s; while the search builds a table backward from the board the fraction
-stands still.  A bar showing that jumps and stalls.
+stood still (since issue 30 it moves across such a layer, by the forward
+search's rate: :meth:`~rulesbook.reconstruct.gap.search.GapSearch._span`).
+A bar showing that jumps and stalls.
 
 :class:`ProgressEstimate` shows the percentage only while the fraction has
 grown in step with the time: the fraction reached at a half and at a quarter

@@ -18,7 +18,7 @@ forward all the way there.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.movegen import (
@@ -50,6 +50,8 @@ Key = tuple[int, int, int, int, bool]
 Boards = tuple[int, int, int, int]
 #: A variant's flags as :func:`~rulesbook.draughts.movegen.compile_rules` gives them.
 Rules = CompiledRules
+
+_T = TypeVar("_T")
 
 _CROWN_MASK_BLACK = sum(BIT[i] for i in CROWN_ROW_BLACK)
 _CROWN_MASK_WHITE = sum(BIT[i] for i in CROWN_ROW_WHITE)
@@ -332,18 +334,54 @@ def _must_capture(key: Key, rules: Rules) -> bool:
     return has_capture(wm, wk, bm | bk, bm | bk | wm | wk, False, rules)
 
 
-def _layer_items(below: Mapping[Key, int], tick: Callable[[], None] | None
-                 ) -> Iterator[tuple[Key, int]]:
-    for item in below.items():
-        if tick is not None:
-            tick()
+#: a layer's progress is reported (``tick``) every this many positions
+TICK_EVERY = 64
+#: the capture candidates given to ``captures`` at a time (next_layer)
+CAPTURE_BATCH = 4096
+
+
+
+class CaptureCounts(Protocol):
+    """The candidates of a backward layer checked a batch at a time (the
+    compiled search's :mod:`.kernel_retro`), for :func:`next_layer`."""
+
+    def captures(self, keys: list[Key], k: int) -> Sequence[int]:
+        """For each candidate board of layer ``k`` from un-captures: -1 when
+        its side to move has no capture, 0 when the start cannot reach it in
+        the plies before (``reachable``), else the sequences its moves (those
+        the known move of its ply allows) lead to in layer ``k - 1``."""
+
+    def quiet(self, keys: list[Key], k: int) -> Sequence[bool]:
+        """For each candidate board of layer ``k`` from quiet un-moves: its
+        side to move has no capture and the start can reach it."""
+
+
+def _ticking(items: Sequence[_T] | Mapping[Key, int] | set[Key],
+             tick: Callable[[float, int], None] | None, first: float, last: float
+             ) -> Iterator[Any]:
+    """The items (a dict's items), calling ``tick(share, positions)`` after
+    every :data:`TICK_EVERY` of them and after the last: ``share`` of the
+    layer done, from ``first`` to ``last`` along them, ``positions`` examined
+    since the last call."""
+    seq = items.items() if isinstance(items, Mapping) else items
+    if tick is None:
+        yield from seq
+        return
+    n = max(len(items), 1)
+    i = -1
+    for i, item in enumerate(seq):
+        if i % TICK_EVERY == TICK_EVERY - 1:
+            tick(first + (last - first) * i / n, TICK_EVERY)
         yield item
+    if (i + 1) % TICK_EVERY:
+        tick(last, (i + 1) % TICK_EVERY)
 
 
 def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, start: Key,
                plies: int, known: Mapping[int, Sequence[MoveConstraint]],
-               tick: Callable[[], None] | None = None,
-               reachable: Reachable | None = None) -> dict[Key, int]:
+               tick: Callable[[float, int], None] | None = None,
+               reachable: Reachable | None = None,
+               captures: CaptureCounts | None = None) -> dict[Key, int]:
     """The backward layer ``k`` from layer ``k - 1`` (``below``): every position
     from which the target is reached in exactly ``k`` plies (the last ``k`` of
     ``plies``, honouring the constraints ``known`` on them), with the number
@@ -355,7 +393,13 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
     position with a capture is counted by playing its captures (the
     candidates from :func:`capture_unmoves`).  The two kinds never mix.
     ``reachable``: the search's :class:`~rulesbook.reconstruct.gap.bounds.Reachable`
-    from ``start`` (one is made when None), so its answers serve every layer."""
+    from ``start`` (one is made when None), so its answers serve every layer.
+    ``tick(share, positions)`` is called every :data:`TICK_EVERY` positions
+    examined (it may raise to cancel): ``share`` of the layer built (the
+    positions of ``below`` un-moved, the first half; the candidates checked,
+    the second), ``positions`` examined since the last call.
+    ``captures``: the candidates checked a batch at a time (the compiled
+    search's :mod:`.kernel_retro`; the same answer as the Python checks here)."""
     sb, sbk, sw, swk, start_turn = start
     start_black, start_white = (sb | sbk).bit_count(), (sw | swk).bit_count()
     start_bmen, start_wmen = sb.bit_count(), sw.bit_count()
@@ -380,7 +424,7 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
 
     quiet: dict[Key, int] = {}
     capture: set[Key] = set()
-    for (bm, bk, wm, wk, black), n in _layer_items(below, tick):
+    for (bm, bk, wm, wk, black), n in _ticking(below, tick, 0.0, 0.5):
         mover = not black
         # the mover may have taken pieces of the side to move now (``room``)
         if black:
@@ -411,10 +455,32 @@ def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, st
                                      victim_men, mover_men):
                 capture.add((*q, mover))
     layer: dict[Key, int] = {}
-    for key, n in quiet.items():
-        if not _must_capture(key, rules) and reachable(key, left):
-            layer[key] = n
-    for key in capture:
+    middle = 0.5 + 0.5 * len(quiet) / max(len(quiet) + len(capture), 1)
+    if captures is not None:  # compiled: the quiet ones checked in batches too
+        keys = list(quiet)
+        for at in range(0, len(keys), CAPTURE_BATCH):
+            part = keys[at:at + CAPTURE_BATCH]
+            for key, ok in zip(part, captures.quiet(part, k), strict=True):
+                if ok:
+                    layer[key] = quiet[key]
+            if tick is not None:
+                tick(0.5 + (middle - 0.5) * (at + len(part)) / len(keys), len(part))
+    else:
+        for key, n in _ticking(quiet, tick, 0.5, middle):
+            if not _must_capture(key, rules) and reachable(key, left):
+                layer[key] = n
+    if captures is not None:
+        half = (middle + 1.0) / 2
+        todo = [key for key in _ticking(capture, tick, middle, half) if key not in layer]
+        for at in range(0, len(todo), CAPTURE_BATCH):
+            part = todo[at:at + CAPTURE_BATCH]
+            for key, count in zip(part, captures.captures(part, k), strict=True):
+                if count > 0:
+                    layer[key] = count
+            if tick is not None:
+                tick(half + (1.0 - half) * (at + len(part)) / len(todo), len(part))
+        return layer
+    for key in _ticking(capture, tick, middle, 1.0):
         if key in layer or not _must_capture(key, rules):
             continue  # no capture there: its quiet moves are counted above
         if not reachable(key, left):

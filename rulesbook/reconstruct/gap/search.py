@@ -37,6 +37,7 @@ from rulesbook.reconstruct.gap.bounds import (
     useful_moves,
 )
 from rulesbook.reconstruct.gap.retro import (
+    CaptureCounts,
     Key,
     MoveConstraint,
     RawMove,
@@ -160,11 +161,27 @@ class GapSearch:
         # in neither table)
         self.partial: dict[tuple[int, int, int, int, bool, int], int] = {}
         self.nodes = 0
+        #: the positions the backward layers examined (un-moved or checked)
+        self.retro_nodes = 0
         self.done = 0.0
+        self._began = 0.0  # when (perf_counter) count() began
+        # the fractions a layer being built is reported between (see _layer_tick)
+        self._layer_span = (0.0, 0.0)
+        self._expect = 0.0  # the seconds the next backward layer should take
         self._last_report = 0.0
         self._shown = 0.0  # the progress reported so far (it never goes back)
 
     # ------------------------------------------------------------------ progress
+    @property
+    def searched(self) -> int:
+        """The positions searched: forward, and examined by the backward layers."""
+        return self.nodes + self.retro_nodes
+
+    @property
+    def fraction(self) -> float:
+        """The share of the search done, as reported (it never goes back)."""
+        return min(max(self.done, self._shown), 1.0)
+
     def tick(self) -> None:
         """Raise SearchCancelled when cancelled; report progress now and then."""
         cancel = self.cancel
@@ -175,8 +192,17 @@ class GapSearch:
             if now - self._last_report >= 0.05:
                 self._last_report = now
                 self._shown = max(self._shown, min(self.done, 1.0))
-                if self.progress(self._shown, self.nodes) is False:
+                if self.progress(self._shown, self.searched) is False:
                     raise SearchCancelled
+
+    def _layer_tick(self, share: float, positions: int) -> None:
+        """What a backward layer being built reports (``share`` of it built,
+        ``positions`` examined since): the positions are counted as searched,
+        and the fraction moves across the layer's span (:meth:`_grow`)."""
+        self.retro_nodes += positions
+        low, high = self._layer_span
+        self._shown = max(self._shown, low + (high - low) * share)
+        self.tick()
 
     # ------------------------------------------------------------------ moves
     def _moves(self, bm: int, bk: int, wm: int, wk: int, black: bool, ply: int) -> list[RawMove]:
@@ -200,6 +226,7 @@ class GapSearch:
         growth), so a gap that is quick forward never pays for it; the
         search then goes on with the table it has (counts already known stay
         valid).  Whichever layers are built, the count is the same."""
+        self._began = time.perf_counter()
         if variant is not None and can_unmove(variant) and self.plies >= 2:
             self._grow(variant, key)
         while True:
@@ -216,8 +243,10 @@ class GapSearch:
         if self._reachable is None or self._reachable.start != key:
             # what the bounds say of positions reached from ``key``, for every layer
             self._reachable = Reachable(key, *VariantFlags.of(variant))
+        self._layer_span = self._span(began)
         layer = next_layer(self.back[-1], k, variant, self.rules, key, self.plies, self.known,
-                           self.tick, self._reachable)
+                           self._layer_tick, self._reachable, self._capture_counts())
+        self.tick()  # cancelled as it ended: the layer is dropped
         now = time.perf_counter()
         self.back.append(layer)
         self.depth = k
@@ -225,9 +254,30 @@ class GapSearch:
         if layer and k < self.plies // 2:
             # the next layer will cost about this one's time times its growth
             growth = len(layer) / max(len(self.back[-2]), 1)
-            self._grow_at = now + GROW * (now - began) * max(growth, 1.0)
+            self._expect = (now - began) * max(growth, 1.0)
+            self._grow_at = now + GROW * self._expect
         else:
             self._grow_at = -1.0  # no deeper layer
+
+    def _capture_counts(self) -> CaptureCounts | None:
+        """How the layers check their capture candidates: None, in Python
+        (:func:`~rulesbook.reconstruct.gap.retro.next_layer`)."""
+        return None
+
+    def _span(self, now: float) -> tuple[float, float]:
+        """The fractions a layer built from ``now`` is reported between: from
+        the fraction shown to what the forward search would have covered, at
+        its rate so far, in the time the layer should take.  A layer is built
+        only once the forward search has run about as long as the layer
+        should take (:data:`GROW`), for the time it saves the forward search
+        below it, so a second spent on it counts as a second of the forward
+        search; never more than half of what is left (the first layers, built
+        before any forward search, do not move the fraction)."""
+        low = self._shown
+        elapsed = now - self._began
+        if elapsed <= 0 or low <= 0:
+            return low, low
+        return low, low + min(low * self._expect / elapsed, (1.0 - low) / 2)
 
     def _layers_added(self) -> None:
         """Read the sides' pieces off the deepest backward layer.
@@ -342,8 +392,9 @@ class GapSearch:
                     total = cap
                     self.done += share * (len(moves) - n - 1)  # the moves not searched
                     break
-        except SearchCancelled:
-            # remember how far this node got: the sequences found below it
+        except (SearchCancelled, _Deeper):
+            # remember how far this node got (also when it unwinds for a
+            # deeper layer: a cancel while that is built lists them): the sequences found below it
             # stay listable (:meth:`sequences_so_far`)
             # (with what the move being searched had found below it)
             self.partial[memo_key] = total + self.partial.get(child, 0)
