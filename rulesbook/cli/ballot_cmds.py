@@ -46,7 +46,7 @@ from ..ballots.roll import default_quorum, quorum_note
 from ..ballots.seal import failure_problems
 from ..ballots.signing import ReceiptCheck, ReceiptJson
 from ..ballots.tally import QuestionResultJson
-from ..errors import LibraryError, Problem, RulesbookError
+from ..errors import DataFileError, LibraryError, Problem, RulesbookError
 from ..gcpause import cycles_paused
 from ..library import Library
 from ..loading import load_library
@@ -288,8 +288,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 result = verify_ballot(sealed[0], _registry(args), sealed[1])
     except UnsealedError as exc:
         return _verify_refused(args, str(exc), 1)
-    except (RulesbookError, OSError) as exc:
-        return _verify_refused(args, str(exc), 2)
+    except (RulesbookError, OSError) as exc:  # not YAML, too big...: where it was found
+        return _verify_refused(args, str(exc), 2, _places(exc))
     problems = failure_problems(doc, result, str(args.file))  # each at its file:line
     receipt: ReceiptCheck | None = None
     if args.receipt:
@@ -322,13 +322,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0 if ok else 1
 
 
-def _verify_refused(args: argparse.Namespace, message: str, code: int) -> int:
+def _places(exc: Exception) -> list[Problem]:
+    """The file:line:col problems an error carries (a ballot that is not YAML, one over
+    a limit); none for an error that has no place."""
+    if isinstance(exc, DataFileError):
+        return [exc.problem]
+    return list(getattr(exc, "problems", None) or [])
+
+
+def _verify_refused(args: argparse.Namespace, message: str, code: int,
+                    places: list[Problem] | None = None) -> int:
     """A ballot that cannot be verified at all: one line on stderr, and with ``--json``
-    the same as a failure on stdout."""
+    the same as a failure on stdout (``places``: where the reader stopped)."""
     if args.json:
+        where = places or [Problem(str(args.file), 0, 0, one_line(message))]
         data: VerifyJson = {"ok": False, "failures": [one_line(message)],
-                            "problems": [Problem(str(args.file), 0, 0,
-                                                 one_line(message)).to_dict()],
+                            "problems": [p.to_dict() for p in where],
                             "digest": None, "expected": None}
         json.dump(data, sys.stdout, indent=2)
         sys.stdout.write("\n")

@@ -143,3 +143,23 @@ def test_an_open_ballots_tampered_vote_is_reported_at_its_line(data_copy, open_b
     assert [line for line, m in found if "the vote of B on question '28': the signature "
             "does not match" in m] == [vote_line]
     assert _line_of(target, "votes") != vote_line
+
+
+def test_a_ballot_that_is_not_yaml_is_placed_where_the_reader_stopped(tmp_path, sealed_file,
+                                                                      capsys):
+    """``ballot verify --json`` of a file broken by hand: its ``problems`` entry gives
+    the line and column of the break (it gave line 0, col 0 with the place only in the
+    message)."""
+    target = tmp_path / "broken.yaml"
+    lines = Path(sealed_file).read_text().splitlines(keepends=True)
+    at = _vote_lines("".join(lines))[1]
+    lines[at - 1] = "- member: [ M831\n"
+    target.write_text("".join(lines))
+    capsys.readouterr()
+    assert main(["ballot", "verify", str(target), "--json"]) == 2
+    report = json.loads(capsys.readouterr().out)
+    [problem] = report["problems"]
+    assert problem["file"] == str(target)
+    assert problem["line"] >= at and problem["col"] > 0, problem
+    assert f":{problem['line']}:{problem['col']}:" in report["failures"][0] or \
+        "not valid YAML" in problem["message"]
