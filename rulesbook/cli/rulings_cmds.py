@@ -258,8 +258,13 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
                                          args.edition, args.notice,
                                          args.variant or game.variant)]
     claims = [r.claim for r in requests if r.claim is not None]
+    # why the record is read in its variant (no GameType tag), as for an illegal move
+    # (null in --json with a GameType tag, as ``pdn check --json`` writes it)
+    note = game.variant_guess.sentence() if game.variant_guess is not None else None
+    if note and not args.json:
+        print(f"{args.from_game}: game {wanted}: {note}", file=sys.stderr)
     if args.json:
-        print_json([c.as_json() for c in claims])
+        print_json([{**c.as_json(), "variant_note": note} for c in claims])
     else:
         from ..rulings.governing import guidance_words
 
@@ -291,9 +296,10 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
     ``--json``: for one game (a file of one game, or ``--game N``) the rulings
     of its first illegal move (a list, ``[]`` when every move is legal); for a
     file of several games a list with one object per game that has an illegal
-    move or a record error: ``{"game", "title", "record_errors", "ply", "move",
-    "explanation", "rulings"}`` (``ply``/``move``/``rulings`` null without an
-    illegal move)."""
+    move or a record error: ``{"game", "title", "variant", "variant_note", "rulebooks",
+    "record_errors", "ply", "move", "explanation", "rulings"}`` (``variant_note``: why
+    the variant was taken without a GameType tag, else null; ``ply``/``move``/``rulings``
+    null without an illegal move). ``--ply``: the draw claims, each with ``variant_note``."""
     from ..rulings import suggest
     from ..rulings.fromgame import findings_from_file
     from ..rulings.governing import governance
@@ -336,6 +342,7 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
                     [] if finding.readable else ["the start position cannot be read"])
                 print_json({"game": finding.game, "title": finding.title,
                             "variant": variant,
+                            "variant_note": finding.variant_note or None,
                             "rulebooks": list(result.rulebooks) if result is not None
                             else list(governance(library, variant, args.edition).rulebooks),
                             "record_errors": errors,

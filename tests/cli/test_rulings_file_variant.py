@@ -81,3 +81,34 @@ def test_attack_a_lone_illegal_game_takes_the_default_and_says_they_tie(tmp_path
     assert "pool checkers and English checkers go equally far (6 of 7 moves legal)" in note
     assert "the app's default is taken" in note and "goes furthest" not in note, note
 
+
+
+def test_attack_a_draw_claim_says_why_the_record_is_read_in_its_variant(tmp_path):
+    """Finding 2: ``--game N --ply P`` printed no variant note, and its JSON had none."""
+    path = planted_file(tmp_path)
+    proc = rulesbook(tmp_path, "rulings", "--from-game", path, "--game", "1", "--ply", "6")
+    assert proc.returncode == 1, proc.stderr  # the record's illegal 7th move is an error
+    assert f"{path}: game 1: No GameType tag: read as English checkers" in proc.stderr
+    assert "the file's other games need English checkers" in proc.stderr, proc.stderr
+    proc = rulesbook(tmp_path, "rulings", "--from-game", path, "--game", "1", "--ply", "6",
+                     "--json")
+    claims = json.loads(proc.stdout)
+    assert claims and all({"incident", "holds", "rulings"} <= set(c) for c in claims)
+    notes = {c["variant_note"] for c in claims}
+    assert len(notes) == 1 and notes.pop().startswith("No GameType tag: read as English "
+                                                      "checkers"), claims
+    # a record whose GameType tag names its variant: nothing guessed, the note null
+    tagged = tmp_path / "tagged.pdn"
+    tagged.write_text(f'[GameType "21"]\n\n{PLANTED}\n', encoding="utf-8")
+    proc = rulesbook(tmp_path, "rulings", "--from-game", str(tagged), "--ply", "6", "--json")
+    assert {c["variant_note"] for c in json.loads(proc.stdout)} == {None}
+    assert "No GameType tag" not in proc.stderr
+
+
+def test_attack_every_game_of_a_file_in_json_carries_its_variant_note(tmp_path):
+    path = planted_file(tmp_path)
+    games = json.loads(rulesbook(tmp_path, "rulings", "--from-game", path, "--json").stdout)
+    (game,) = games
+    assert {"game", "title", "variant", "rulebooks", "record_errors", "ply", "move",
+            "explanation", "rulings"} <= set(game)
+    assert game["variant_note"].startswith("No GameType tag: read as English checkers")
