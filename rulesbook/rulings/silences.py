@@ -23,7 +23,7 @@ from .catalogue import Fact, Incident, RulingSpec, catalogue_of, condition_holds
 from .engine import in_force_sources
 from .errors import RulingsError
 from .governing import Governance, governance
-from .vocabulary import FactValue
+from .vocabulary import FactValue, facts_words
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -90,11 +90,13 @@ class Silence:
     def is_conflict(self) -> bool:
         return bool(self.conflict)
 
-    def describe(self) -> str:
-        """The facts in words: ``piece_playable=no, notice_given=yes`` (or "any facts")."""
+    def describe(self, incident: Incident | None = None) -> str:
+        """The facts in words: each question and its answer ("Is the touched piece
+        playable? no; ...", :func:`~rulesbook.rulings.vocabulary.facts_words`; the
+        fact ids in words without ``incident``), or "whatever the facts"."""
         if not self.facts:
             return "whatever the facts"
-        return ", ".join(f"{k}={_show(v)}" for k, v in self.facts.items())
+        return facts_words(incident, self.facts)
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {"incident": self.incident, "facts": dict(self.facts),
@@ -122,12 +124,6 @@ class Fill:
     silence: Silence
     outcomes: tuple[str, ...]      # what the proposal decides there
     partly: bool = False           # it decides only some of the combinations
-
-
-def _show(value: FactValue) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def _thresholds(library: Library, fact_id: str, incident_id: str) -> list[float]:

@@ -80,6 +80,10 @@ def test_attack_a_game_illegal_in_every_variant_is_ruled_as_the_files_english(wi
     board.confirm_close = lambda: "discard"
     assert board.open_pdn(path, 0)
     assert board.board_controller.variant.name == "english"
+    # the status names the variant as a sentence does, not by its code "(english)"
+    status = board.status_text()
+    assert status.startswith("Imported planted.pdn: 7 plies (English checkers) — "), status
+    assert "(english)" not in status
     notice = board.variant_notice.text()
     assert "English checkers and pool checkers go equally far (6 of 7 moves legal)" in notice
     assert "the file's other games need English checkers" in notice, notice
@@ -89,3 +93,15 @@ def test_attack_a_game_illegal_in_every_variant_is_ruled_as_the_files_english(wi
     assert "Under the Standard Laws and the ACF guide (English checkers)" in check, check
     assert "standard-laws:10" in check and "apca:" not in check, check
     assert window.edition_status.text().startswith("In force for English checkers: ")
+
+
+def test_attack_the_import_status_names_the_variant_in_words(window, qtbot):
+    """Issue 31 retest, finding 4: "Imported …: 8 plies (english)" named the variant by
+    its engine code."""
+    window.show_workspace("board")
+    board = window.workspaces["board"]
+    paste(board, ENGLISH)
+    qtbot.waitUntil(lambda: "plies (" in board.status_text(), timeout=20000)
+    status = board.status_text()
+    assert f"plies ({variant_title(Variant.named('english'))})" in status, status
+    assert "(english)" not in status, status
