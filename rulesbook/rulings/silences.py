@@ -193,8 +193,15 @@ def _words(specs_by_ref: Iterable[tuple[str, tuple[RulingSpec, ...]]], incident_
             continue
         for spec in specs:
             if incident_id in spec.incidents and _applies(spec, facts) and spec.quotes:
-                out.setdefault(ref, spec.quotes[0])
+                out.setdefault(ref, said(spec))
     return out
+
+
+def said(spec: RulingSpec) -> str:
+    """The words of a ruling's rule that say it: its quotes in the text's order, joined
+    by an ellipsis ("A draw is the result if: … Both players agree to this decision"),
+    never a lead-in alone; "" without a quote."""
+    return " … ".join(spec.quotes)
 
 
 def _applies(spec: RulingSpec, facts: _Facts) -> bool:
@@ -514,7 +521,7 @@ def guidance(library: Library, silence: Silence,
             if inc.id not in spec.incidents or spec.suggestion and not spec.quotes:
                 continue
             if combos and any(_applies(spec, c) for c in combos):
-                entry = (source.ref, spec.outcome, spec.quotes[0] if spec.quotes else "")
+                entry = (source.ref, spec.outcome, said(spec))
                 if entry not in out:
                     out.append(entry)
     return tuple(out)
