@@ -10,7 +10,8 @@ from ..errors import RulesbookError
 from ..library import Library
 from ..limits import MAX_GAMES, MAX_PLIES
 from ..rulings.errors import GameRecordError
-from ..rulings.vocabulary import Basis, condition_words, fact_words, outcome_words
+from ..rulings.vocabulary import Basis, condition_words, fact_words, facts_words, outcome_words
+from ..textio import counted
 from .common import Subparsers, fail, int_range, print_json, warn, with_library
 
 if TYPE_CHECKING:
@@ -142,7 +143,8 @@ def _print_suggestions(result: Suggestions, library: Library | None = None) -> N
     # who governs the game, first (an English game: the Standard Laws and the ACF guide)
     if result.governance is not None:
         print(result.governance.sentence)
-    print(f"{inc.title} ({inc.id}) - edition {result.edition}")
+    # the incident's title, not its id (issue 31, Must 6: --json keeps the codes)
+    print(f"{inc.title} - edition {result.edition}")
     if not result.binding:
         gov = result.governance
         whose = ("of the rulebooks that govern this game" if gov is not None
@@ -153,8 +155,8 @@ def _print_suggestions(result: Suggestions, library: Library | None = None) -> N
     for r in result.rulings:
         mark = "" if r.applies else "  [if " + "; ".join(
             condition_words(r, inc, f) for f in r.unknown_facts) + "]"
-        opts = f" ({' / '.join(r.options)})" if r.options else ""
-        print(f"\n{r.ref}: {r.outcome}{opts}{mark}")
+        opts = f" ({' / '.join(fact_words(o) for o in r.options)})" if r.options else ""
+        print(f"\n{r.ref}: {outcome_words(r.outcome)}{opts}{mark}")
         said = guidance_words(library, result.governance, r.rulebook, r.in_force) \
             if library is not None else ("" if r.in_force else "guidance only")
         if said:
@@ -167,7 +169,7 @@ def _print_suggestions(result: Suggestions, library: Library | None = None) -> N
         if r.basis is Basis.INFERRED or r.suggestion and r.note:
             print(f"  {'inferred' if r.basis is Basis.INFERRED else 'note'}: {r.note}")
         if r.matched_facts:
-            print("  because: " + ", ".join(f"{k}={_show(v)}" for k, v in r.matched_facts.items()))
+            print("  because: " + facts_words(inc, r.matched_facts))
         print(f"  text: {r.text}")
     if result.questions:
         print("\nStill to establish:")
@@ -176,7 +178,7 @@ def _print_suggestions(result: Suggestions, library: Library | None = None) -> N
 
 
 def _print_comparison(comp: Comparison) -> None:
-    print(f"{comp.incident.title} ({comp.incident.id}) under every variant")
+    print(f"{comp.incident.title} under every variant")
     # outcomes in words (issue 31): the referee reads "the move is taken back and a
     # legal move is made instead", not retract_and_replay (--json keeps the codes)
     if comp.baseline:
@@ -208,10 +210,9 @@ def _agreement(comp: Comparison) -> str:
     return f"The {len(deciding)} variants that decide agree{rest}."
 
 
-def _show(value: object) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _outcome(outcome: str | None) -> str:
+    """An outcome in words, or "undecided" (no ruling decides)."""
+    return outcome_words(outcome) if outcome else "undecided"
 
 
 def _record_errors(path: str, finding: GameFinding) -> None:
@@ -245,7 +246,7 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
     for warning in warnings:
         warn(warning)
     if game is None:
-        return fail(f"--game {wanted}: {args.from_game} has {count} game(s)")
+        return fail(f"--game {wanted}: {args.from_game} has {counted(count, 'game')}")
     for error in game.errors:
         print(f"{args.from_game}: game {wanted}: {error}", file=sys.stderr)
     if any(e.message.startswith("bad FEN") for e in game.errors):
@@ -258,8 +259,13 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
                                          args.edition, args.notice,
                                          args.variant or game.variant)]
     claims = [r.claim for r in requests if r.claim is not None]
+    # why the record is read in its variant (no GameType tag), as for an illegal move
+    # (null in --json with a GameType tag, as ``pdn check --json`` writes it)
+    note = game.variant_guess.sentence() if game.variant_guess is not None else None
+    if note and not args.json:
+        print(f"{args.from_game}: game {wanted}: {note}", file=sys.stderr)
     if args.json:
-        print_json([c.as_json() for c in claims])
+        print_json([{**c.as_json(), "variant_note": note} for c in claims])
     else:
         from ..rulings.governing import guidance_words
 
@@ -269,16 +275,20 @@ def _draw_claims(args: argparse.Namespace, library: Library) -> int:
             print(gov.sentence)
         for c in claims:
             state = "HOLDS" if c.holds else ("does not hold" if c.applicable else "not applicable")
-            left = f", {c.remaining} move(s) remain" if c.remaining is not None and not c.holds else ""
-            print(f"{c.name} ({c.incident}): {state}{left}" + (f" [{c.ref}]" if c.ref else ""))
+            left = (f", {counted(c.remaining, 'move')} "
+                    f"{'remains' if c.remaining == 1 else 'remain'}"
+                    if c.remaining is not None and not c.holds else "")
+            print(f"{c.name}: {state}{left}" + (f" [{c.ref}]" if c.ref else ""))
             print(f"  {c.explanation}")
             best = c.suggestions.best if c.suggestions else None
             if best is not None:
                 said = guidance_words(library, gov, best.rulebook, best.in_force)
                 if said:  # another rulebook's ruling is never given as the ruling
-                    print(f"  {said}: {best.ref}: {best.outcome} - {best.summary}")
+                    print(f"  {said}: {best.ref}: {outcome_words(best.outcome)} - "
+                          f"{best.summary}")
                 else:
-                    print(f"  ruling {best.ref}: {best.outcome} - {best.summary}")
+                    print(f"  ruling {best.ref}: {outcome_words(best.outcome)} - "
+                          f"{best.summary}")
     return 1 if game.errors else 0
 
 
@@ -291,9 +301,10 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
     ``--json``: for one game (a file of one game, or ``--game N``) the rulings
     of its first illegal move (a list, ``[]`` when every move is legal); for a
     file of several games a list with one object per game that has an illegal
-    move or a record error: ``{"game", "title", "record_errors", "ply", "move",
-    "explanation", "rulings"}`` (``ply``/``move``/``rulings`` null without an
-    illegal move)."""
+    move or a record error: ``{"game", "title", "variant", "variant_note", "rulebooks",
+    "record_errors", "ply", "move", "explanation", "rulings"}`` (``variant_note``: why
+    the variant was taken without a GameType tag, else null; ``ply``/``move``/``rulings``
+    null without an illegal move). ``--ply``: the draw claims, each with ``variant_note``."""
     from ..rulings import suggest
     from ..rulings.fromgame import findings_from_file
     from ..rulings.governing import governance
@@ -336,6 +347,7 @@ def _from_game(args: argparse.Namespace, library: Library) -> int:
                     [] if finding.readable else ["the start position cannot be read"])
                 print_json({"game": finding.game, "title": finding.title,
                             "variant": variant,
+                            "variant_note": finding.variant_note or None,
                             "rulebooks": list(result.rulebooks) if result is not None
                             else list(governance(library, variant, args.edition).rulebooks),
                             "record_errors": errors,
@@ -392,7 +404,8 @@ def cmd_silences(args: argparse.Namespace, library: Library) -> int:
     gaps = [s for s in found if not s.conflict]
     clashes = [s for s in found if s.conflict]
     among = sum(1 for s in clashes if s.variant)
-    print(f"Edition {edition.id}: {len(gaps)} silence(s), {len(clashes)} conflict(s)"
+    print(f"Edition {edition.id}: {counted(len(gaps), 'silence')}, "
+          f"{counted(len(clashes), 'conflict')}"
           + (f" ({among} among the rulebooks that govern another variant)" if among else ""))
     in_force: dict[str, tuple[str, ...]] = {}
     for source in in_force_sources(library, edition.id):
@@ -407,26 +420,28 @@ def cmd_silences(args: argparse.Namespace, library: Library) -> int:
             # the edition's rules (a conflict of another variant's rulebooks has its own)
             considered = ", ".join(s.rules_considered if not s.variant else in_force.get(
                 s.incident, ())) or "no rule in force addresses it"
-            print(f"\n{inc.title} ({inc.id}) - rules considered: {considered}")
+            print(f"\n{inc.title} - rules considered: {considered}")
         if s.conflict:
-            how = "; ".join(f"{ref}: {out}" for ref, out in s.decisions.items())
+            how = "; ".join(f"{ref}: {outcome_words(out)}" for ref, out in s.decisions.items())
             kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
             other = f" (also {s.other_incident})" if s.other_incident else ""
             scope = conflict_scope(library, s)
-            print(f"  CONFLICT {s.describe()}{other}: {how} - {kind}"
+            print(f"  CONFLICT {s.describe(inc)}{other}: {how} - {kind}"
                   + (f", {scope}" if scope else ""))
             for ref, words in s.quotes.items():
                 print(f"    {ref}: \u201c{words}\u201d")
         else:
             only = (f" (only the general rule {', '.join(s.general)} decides it)"
                     if s.general else "")
-            print(f"  silent: {s.describe()}{only}")
+            print(f"  silent: {s.describe(inc)}{only}")
             for ref, outcome, words in guidance(library, s, edition.id):
-                print(f"    {ref} says: {outcome}" + (f" - \u201c{words}\u201d" if words else ""))
+                print(f"    {ref} says: {outcome_words(outcome)}"
+                      + (f" - \u201c{words}\u201d" if words else ""))
     return 0
 
 
 def _fills(args: argparse.Namespace, library: Library, edition: str) -> int:
+    from ..rulings import get_incident
     from ..rulings.silences import fills
 
     found = fills(library, args.proposal, edition)
@@ -439,7 +454,9 @@ def _fills(args: argparse.Namespace, library: Library, edition: str) -> int:
         print(f"{ref} fills none of the silences of edition {edition}.")
     for f in found:
         part = " (partly)" if f.partly else ""
-        print(f"{f.silence.incident}: {f.silence.describe()} -> {', '.join(f.outcomes)}{part}")
+        inc = get_incident(library, f.silence.incident)
+        print(f"{inc.title}: {f.silence.describe(inc)} -> "
+              f"{'; '.join(outcome_words(o) for o in f.outcomes)}{part}")
     return 0
 
 
@@ -459,8 +476,8 @@ def cmd_cases(args: argparse.Namespace, library: Library) -> int:
         if not diffs:
             print(f"{args.proposal}: decides every case like the original rules.")
         for d in diffs:
-            print(f"{d.case.id}: {d.case.title}\n    {d.original_ref}: {d.original}  ->  "
-                  f"{d.proposal}: {d.proposed}")
+            print(f"{d.case.id}: {d.case.title}\n    {d.original_ref}: {_outcome(d.original)}"
+                  f"  ->  {d.proposal}: {_outcome(d.proposed)}")
         return 0
     results = [run_case(library, c) for c in load_cases(library)]
     if args.json:
@@ -473,12 +490,12 @@ def cmd_cases(args: argparse.Namespace, library: Library) -> int:
     for r in results:
         print(f"{'ok  ' if r.passed else 'FAIL'} {r.case.id}: {r.case.title}")
         for ref, want, got in r.mismatches:
-            print(f"       {ref}: expected {want}, engine gives {got}")
+            print(f"       {ref}: expected {_outcome(want)}, the rulings give {_outcome(got)}")
         for problem in r.quote_problems:
             print(f"       {problem}")
     failed = sum(not r.passed for r in results)
     if failed:
-        print(f"{failed} of {len(results)} case(s) failed")
+        print(f"{failed} of {len(results)} cases failed")
     return 0 if not failed else 1
 
 

@@ -7,7 +7,10 @@ line is played from the start (or the ``FEN`` tag read in that variant) until a
 move cannot be played.  The first variant in which every move is legal is
 chosen; when none is, the one that goes furthest (the first of those).  The
 :class:`VariantGuess` keeps what every variant gave, so a reader can say why
-(:meth:`VariantGuess.sentence`) and which other variants fit too.
+(:meth:`VariantGuess.sentence`) and which other variants fit too.  A file's games
+settle it further (:func:`settled`): among the variants a game may be read in (its
+:attr:`~VariantGuess.contenders`: those that make it legal, or when none does, those
+that go equally furthest), the one the file's other games need.
 
 >>> from rulesbook.draughts.pdn_syntax import SyntaxReader
 >>> import io
@@ -83,6 +86,21 @@ class VariantGuess:
     def total(self) -> int:
         return self.fits[0].total if self.fits else 0
 
+    @property
+    def contenders(self) -> tuple[Variant, ...]:
+        """The variants the record may be read in, in the order tried: those in which
+        the whole record is legal; when there is none, those that go furthest (as many
+        moves legal in each, the start read); the file's other games choose among
+        them (:meth:`FileVariants.settle`)."""
+        fitting = self.fitting
+        if fitting:
+            return fitting
+        readable = [f for f in self.fits if not f.start_error]
+        if not readable:
+            return (self.chosen,)
+        best = max(f.legal for f in readable)
+        return tuple(f.variant for f in readable if f.legal == best)
+
     def fit(self, variant: Variant) -> VariantFit | None:
         return next((f for f in self.fits if f.variant == variant), None)
 
@@ -107,8 +125,16 @@ class VariantGuess:
                     f"the app's default is taken (the first that fits)")
         chosen = self.fit(self.chosen)
         legal = chosen.legal if chosen is not None else 0
-        return (f"{head} — no variant makes every move legal; it goes furthest "
-                f"({legal} of {total} moves legal)")
+        far = f"({legal} of {total} moves legal)"
+        contenders = self.contenders
+        if len(contenders) > 1:
+            names = _and_list([name] + [variant_title(v) for v in contenders
+                                        if v != self.chosen])
+            tie = f"{head} — no variant makes every move legal; {names} go equally far {far}"
+            if self.reason:
+                return f"{tie}; {self.reason}"
+            return f"{tie}: the app's default is taken (the first of them)"
+        return f"{head} — no variant makes every move legal; it goes furthest {far}"
 
 
 def _and_list(items: Sequence[str]) -> str:
@@ -201,10 +227,11 @@ class FileVariants:
         return False
 
     def settle(self, guess: VariantGuess) -> VariantGuess:
-        """``guess`` with the variant chosen among those that fit: the one the file's
-        other games need most (the app's default, the first tried, when none of
-        them tells), and the reason in words."""
-        fitting = guess.fitting
+        """``guess`` with the variant chosen among its
+        :attr:`~VariantGuess.contenders` (those that fit; when none fits, those that
+        go furthest): the one the file's other games need most (the app's default,
+        the first tried, when none of them tells), and the reason in words."""
+        fitting = guess.contenders
         if len(fitting) < 2:
             return guess
         counted = [(self.needs[v.name], -i, v) for i, v in enumerate(fitting)
@@ -262,7 +289,7 @@ def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True,
     _given = 0
     for raw in source:
         item = classify(raw)
-        if item[1] is not None and len(item[1].fitting) > 1:
+        if item[1] is not None and len(item[1].contenders) > 1:
             # its variant depends on the whole file: read (and count) the rest first
             if again is None:
                 rest = [item, *(classify(more) for more in source)]
@@ -277,7 +304,7 @@ def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True,
                 guess2 = None
                 if enabled() and not (raw2.tags.get("GameType") or "").strip():
                     guess2 = guess_variant(raw2)
-                if guess2 is not None and len(guess2.fitting) > 1:
+                if guess2 is not None and len(guess2.contenders) > 1:
                     file.needs = counts
                     guess2 = file.settle(guess2)
                 yield raw2, guess2
@@ -285,6 +312,6 @@ def settled(raws: Iterable[RawGame], enabled: Callable[[], bool] = lambda: True,
         yield item
         _given += 1
     for raw, guess in rest:
-        if guess is not None and len(guess.fitting) > 1:
+        if guess is not None and len(guess.contenders) > 1:
             guess = file.settle(guess)
         yield raw, guess

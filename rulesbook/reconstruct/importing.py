@@ -177,9 +177,11 @@ def import_record(text: str, index: int = 0,
         line = chunk.first_line  # errors and moves keep the file's line numbers
         read = read_records(chunk.text, chosen, first_line=line)[0]
         guess = read.variant_guess
-        if chosen is None and guess is not None and len(guess.fitting) > 1 and len(chunks) > 1:
-            # legal in several variants: the one the file's other games need, as the
-            # command line reads the file (then the app's default); the note says why
+        if chosen is None and guess is not None and len(guess.contenders) > 1 \
+                and len(chunks) > 1:
+            # legal in several variants (or, legal in none, going furthest in several):
+            # the one the file's other games need, as the command line reads the file
+            # (then the app's default); the note says why
             settled_guess = file_variant_guess(chunks, index)
             if settled_guess is not None:
                 if settled_guess.chosen != read.variant:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..draughts import Game, Move, Position, Variant
 from ..draughts.pdn_variant import variant_title
 from ..reconstruct.replay import move_number
-from ..textio import ordinal
+from ..textio import counted, ordinal
 from .claims import DrawClaim, claims_at, count_rules_for, with_rulings
 from .engine import Comparison, compare
 from .fromgame import GameIncident, IncidentSource
@@ -173,7 +173,8 @@ def announcement_words(claim: DrawClaim, home: str, drawing: Sequence[str],
         said = {DRAW: DRAW, PLAY_ON: "play goes on"}.get(outcome) or outcome_words(outcome)
         text += f"{said} under {ref}"
         if outcome != DRAW and claim.remaining:
-            text += f" ({claim.remaining} move(s) remain)"
+            text += (f" ({counted(claim.remaining, 'move')} "
+                     f"{'remains' if claim.remaining == 1 else 'remain'})")
     elif needs:
         rulers = claim.ref or (claim.suggestions.rulings[0].ref
                                if claim.suggestions and claim.suggestions.rulings else "")

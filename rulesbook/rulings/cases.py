@@ -17,6 +17,7 @@ from .checks import check_case
 from .engine import Comparison, compare
 from .errors import UnknownCaseError
 from .quotes import normalise
+from .vocabulary import facts_words, outcome_words
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -134,28 +135,21 @@ def quoted_outcomes(library: Library, case: Case, ref: str) -> tuple[set[str], l
     if not isinstance(quote, str):
         return set(), []
     words = normalise(quote)
+    incident = catalogue_of(library).incidents.get(case.incident)
     carrying = [s for s in _ruling_specs(library, ref, case.incident)
                 if any(normalise(q) in words or words in normalise(q) for q in s.all_quotes)]
     outcomes: set[str] = set()
     why: list[str] = []
     for spec in carrying:
-        needs = [f"{k}={_show(c)}" for k, c in spec.when.items()
-                 if k not in case.facts or not condition_holds(c, case.facts[k])]
-        if needs:
-            why.append(f"the ruling with these words needs {', '.join(needs)}")
+        needs = {k: c for k, c in spec.when.items()
+                 if k not in case.facts or not condition_holds(c, case.facts[k])}
+        if needs:  # in words: "How many times ...? at most 2", not repetitions={'max': 2}
+            why.append(f"the ruling with these words needs {facts_words(incident, needs)}")
         else:
             outcomes.add(spec.outcome)
     if not carrying:
         why.append("no ruling of it carries these words")
     return outcomes, why
-
-
-def _show(condition: object) -> str:
-    if isinstance(condition, bool):
-        return "yes" if condition else "no"
-    if isinstance(condition, list):
-        return "/".join(_show(c) for c in condition)
-    return str(condition)
 
 
 def run_case(library: Library, case: Case) -> CaseResult:
@@ -173,9 +167,11 @@ def run_case(library: Library, case: Case) -> CaseResult:
             continue
         outcomes, why = quoted_outcomes(library, case, ref)
         if want not in outcomes:
-            said = f"the quoted words give {', '.join(sorted(outcomes))}" if outcomes else \
-                "; ".join(why)
-            problems.append(f"{ref}: expected {want}, but {said}")
+            # in words, as the command line prints it (the case's codes are its keys)
+            said = (f"the quoted words give "
+                    f"{'; '.join(outcome_words(o) for o in sorted(outcomes))}"
+                    if outcomes else "; ".join(why))
+            problems.append(f"{ref}: expected {outcome_words(want)}, but {said}")
     return CaseResult(case, comparison, mismatches, tuple(problems))
 
 

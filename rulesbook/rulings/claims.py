@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..draughts import CountRules, DraughtsError, Game, Move, Position, Variant
 from ..draughts.pdn import PdnGame, read_games
-from ..textio import ordinal
+from ..textio import counted, ordinal
 from .engine import Suggestions, governing_sources, suggest
 from .errors import GameRecordError
 from .governing import governance
@@ -211,7 +211,7 @@ def claims_at(library: Library, game: Game, rules: CountRules, sources: dict[str
     # repetition
     n = state.repetitions
     limit = state.repetition_limit
-    why = (f"The position has occurred {n} time(s)" + (f" of {limit}." if limit else
+    why = (f"The position has occurred {counted(n, 'time')}" + (f" of {limit}." if limit else
            "; no rule in force makes repetition a draw."))
     claims.append(_claim(library, edition, "repetition", "repetition", limit is not None,
                          state.repetition_reached, n, limit, sources.get("repetition_limit"),

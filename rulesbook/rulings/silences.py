@@ -23,7 +23,7 @@ from .catalogue import Fact, Incident, RulingSpec, catalogue_of, condition_holds
 from .engine import in_force_sources
 from .errors import RulingsError
 from .governing import Governance, governance
-from .vocabulary import FactValue
+from .vocabulary import FactValue, facts_words
 
 if TYPE_CHECKING:
     from ..library import Library
@@ -90,11 +90,13 @@ class Silence:
     def is_conflict(self) -> bool:
         return bool(self.conflict)
 
-    def describe(self) -> str:
-        """The facts in words: ``piece_playable=no, notice_given=yes`` (or "any facts")."""
+    def describe(self, incident: Incident | None = None) -> str:
+        """The facts in words: each question and its answer ("Is the touched piece
+        playable? no; ...", :func:`~rulesbook.rulings.vocabulary.facts_words`; the
+        fact ids in words without ``incident``), or "whatever the facts"."""
         if not self.facts:
             return "whatever the facts"
-        return ", ".join(f"{k}={_show(v)}" for k, v in self.facts.items())
+        return facts_words(incident, self.facts)
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {"incident": self.incident, "facts": dict(self.facts),
@@ -122,12 +124,6 @@ class Fill:
     silence: Silence
     outcomes: tuple[str, ...]      # what the proposal decides there
     partly: bool = False           # it decides only some of the combinations
-
-
-def _show(value: FactValue) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
 
 
 def _thresholds(library: Library, fact_id: str, incident_id: str) -> list[float]:
@@ -197,8 +193,15 @@ def _words(specs_by_ref: Iterable[tuple[str, tuple[RulingSpec, ...]]], incident_
             continue
         for spec in specs:
             if incident_id in spec.incidents and _applies(spec, facts) and spec.quotes:
-                out.setdefault(ref, spec.quotes[0])
+                out.setdefault(ref, said(spec))
     return out
+
+
+def said(spec: RulingSpec) -> str:
+    """The words of a ruling's rule that say it: its quotes in the text's order, joined
+    by an ellipsis ("A draw is the result if: … Both players agree to this decision"),
+    never a lead-in alone; "" without a quote."""
+    return " … ".join(spec.quotes)
 
 
 def _applies(spec: RulingSpec, facts: _Facts) -> bool:
@@ -518,7 +521,7 @@ def guidance(library: Library, silence: Silence,
             if inc.id not in spec.incidents or spec.suggestion and not spec.quotes:
                 continue
             if combos and any(_applies(spec, c) for c in combos):
-                entry = (source.ref, spec.outcome, spec.quotes[0] if spec.quotes else "")
+                entry = (source.ref, spec.outcome, said(spec))
                 if entry not in out:
                     out.append(entry)
     return tuple(out)

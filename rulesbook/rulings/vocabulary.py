@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, TypeAlias
 
 if TYPE_CHECKING:
@@ -102,21 +103,36 @@ def condition_words(ruling: Ruling, incident: Incident | None, fact_id: str) -> 
     """A condition of ``ruling`` the referee has not answered yet, as the question and
     the answer it needs ("Has this player already made a false or improper move in
     this game? no"); the fact's id only when the incident does not know it."""
+    return fact_condition_words(incident, fact_id, ruling.conditions.get(fact_id))
+
+
+def fact_condition_words(incident: Incident | None, fact_id: str, condition: object) -> str:
+    """A fact and a value (or a condition on it: a list of choices, bounds such as
+    ``{"max": 2}``) as the question and its answer: "How many times has the same
+    position (same side to move) occurred? at most 2"; the fact's id in words only
+    when the incident does not know it. One place for the facts a referee reads:
+    the conditions of a ruling, the facts it matched, a case's, a silence's."""
     question = fact_id.replace("_", " ")
     if incident is not None:
         try:
             question = incident.fact(fact_id).question
         except LookupError:
             pass
-    cond = ruling.conditions.get(fact_id)
-    if isinstance(cond, list):
-        answer = " or ".join(fact_words(c) for c in cond)
-    elif isinstance(cond, dict):
+    if isinstance(condition, list):
+        answer = " or ".join(fact_words(c) for c in condition)
+    elif isinstance(condition, dict):
         bounds = {"min": "at least", "max": "at most", "over": "over", "under": "under"}
-        answer = " and ".join(f"{bounds.get(k, k)} {v}" for k, v in cond.items())
+        answer = " and ".join(f"{bounds.get(k, k)} {fact_words(v)}"
+                              for k, v in condition.items())
     else:
-        answer = fact_words(cond)
+        answer = fact_words(condition)
     return f"{question} {answer}"
+
+
+def facts_words(incident: Incident | None, facts: Mapping[str, object]) -> str:
+    """Facts (or conditions) as the referee reads them, one question and answer after
+    another ("; " between them): :func:`fact_condition_words` of each."""
+    return "; ".join(fact_condition_words(incident, k, v) for k, v in facts.items())
 
 
 def verdict_words(verdict: Verdict) -> str:

@@ -14,6 +14,7 @@ from rulesbook.datapath import bundled_data_dir
 from rulesbook.rulings import compare, load_cases, run_case
 from rulesbook.rulings.catalogue import catalogue_of
 from rulesbook.rulings.quotes import normalise
+from rulesbook.rulings.vocabulary import outcome_words
 from tests.datapaths import SEEDS
 
 APCA = normalise((SEEDS / "apca-proposed-rules-with-amendments.txt").read_text(encoding="utf-8"))
@@ -156,6 +157,8 @@ def test_attack_a_case_whose_quote_gives_another_outcome_is_not_ok(tmp_path):
                           text=True, env=env, timeout=120)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "FAIL king-not-crowned-before-opponent-moved" in proc.stdout
-    assert ("apca:23A: expected crown_piece, but the ruling with these words needs "
-            "crowning_demanded=no") in proc.stdout
+    # the condition in words (the fact's question and answer), not crowning_demanded=no
+    assert (f"apca:23A: expected {outcome_words('crown_piece')}, but the ruling with these "
+            "words needs "
+            "Has either player (or an official) insisted on the crowning? no") in proc.stdout
     assert "1 of " in proc.stdout

@@ -415,4 +415,6 @@ def test_from_game_uses_the_reconstruction(capsys, tmp_path):
     assert code == 0 and data[0]["ref"] == "apca:10"
     assert data[0]["outcome"] == "retract_and_replay"
     code, out, _ = run(capsys, "rulings", "--from-game", str(record))
-    assert "Ply 7 (9-13)" in out and "10x19" in out and "failure_to_capture" in out
+    # the incident's title, not its id (issue 31, Must 6)
+    assert "Ply 7 (9-13)" in out and "10x19" in out and "Failure to capture" in out
+    assert "failure_to_capture" not in out

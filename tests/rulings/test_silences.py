@@ -11,6 +11,7 @@ import json
 from rulesbook.cli import main
 from rulesbook.model import Adoption, Edition
 from rulesbook.rulings.silences import fact_values, fills, open_proposals, silences
+from rulesbook.rulings.vocabulary import outcome_words
 
 
 def with_edition(library, *adopted: Adoption):
@@ -73,7 +74,7 @@ def test_json_contract(library, capsys):
     assert all("guidance" in e for e in entries if "conflict" not in e)
     assert main(["silences", "--edition", "original"]) == 0
     out = capsys.readouterr().out
-    assert "silence(s)" in out and "Repetition of position (repetition)" in out
+    assert " silences, " in out and "\nRepetition of position - rules considered" in out
     assert main(["silences", "--edition", "nonsense"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no edition 'nonsense'" in err
@@ -188,5 +189,6 @@ def test_attack_silences_no_longer_reports_zero_conflicts(tmp_path):
     assert "a general rule in force contradicts the specific remedy" in proc.stdout
     assert "apca:26: \u201cA \u201cWIN\u201d GAMES OCCURS" in proc.stdout
     # where the APCA rules are silent, what the Standard Laws and the ACF guide say
-    assert "standard-laws:10 says: forfeit" in proc.stdout
-    assert "acf-guide:4 says: void_and_replay" in proc.stdout
+    # (the outcomes in words, issue 31 Must 6)
+    assert f"standard-laws:10 says: {outcome_words('forfeit')}" in proc.stdout
+    assert f"acf-guide:4 says: {outcome_words('void_and_replay')}" in proc.stdout

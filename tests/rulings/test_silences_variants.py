@@ -18,6 +18,7 @@ import pytest
 
 from rulesbook.rulings.quotes import normalise
 from rulesbook.rulings.silences import silences
+from rulesbook.rulings.vocabulary import outcome_words
 from tests.datapaths import SEEDS
 
 SL = normalise((SEEDS / "standard-laws-of-checkers.txt").read_text(encoding="utf-8"))
@@ -93,7 +94,8 @@ def test_attack_the_command_flags_them_with_both_quotes(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     flagged = [i for i, line in enumerate(lines) if "CONFLICT" in line
-               and "standard-laws:10: forfeit" in line and "acf-guide:3: caution" in line]
+               and f"standard-laws:10: {outcome_words('forfeit')}" in line
+               and f"acf-guide:3: {outcome_words('caution')}" in line]
     assert flagged
     i = flagged[0]
     assert "among the rulebooks that govern English checkers (the Standard Laws and the ACF " \

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from rulesbook.rulings.vocabulary import outcome_words
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -25,4 +27,6 @@ def test_attack_moved_another_piece_gives_one_verdict(tmp_path, rule):
     lines = [line for line in proc.stdout.splitlines() if line.strip().startswith(f"{rule}:")]
     if not lines and "--all" in proc.stderr:
         pytest.fail(proc.stderr)
-    assert [line.split(":", 2)[2].split()[0] for line in lines] == ["forfeit"], proc.stdout
+    # the outcome in words (issue 31, Must 6)
+    assert [line.split(":", 2)[2].strip() for line in lines] == [outcome_words("forfeit")], \
+        proc.stdout

@@ -22,6 +22,7 @@ from rulesbook.draughts.pdn import read_games
 from rulesbook.rulings import suggest
 from rulesbook.rulings.governing import governance
 from rulesbook.rulings.quotes import normalise
+from rulesbook.rulings.vocabulary import outcome_words
 from tests.datapaths import CORPUS, SEEDS
 
 OCA = CORPUS / "english-oca-2.0.pdn"
@@ -77,7 +78,7 @@ def test_attack_an_english_game_is_not_ruled_by_apca_rule_10(tmp_path):
     assert SENTENCE in proc.stdout
     # the Standard Laws' Law 10 decides, first: a forfeit
     first = proc.stdout.split("\n\nstandard-laws:10: ")
-    assert len(first) == 2 and first[1].startswith("forfeit"), proc.stdout
+    assert len(first) == 2 and first[1].startswith(outcome_words("forfeit")), proc.stdout
     assert "\napca:10:" not in proc.stdout
     assert normalise(SL10) in normalise(proc.stdout)
 
@@ -106,7 +107,8 @@ def test_the_variant_can_be_named_and_a_bad_one_is_one_readable_error(tmp_path):
     proc = rulesbook(tmp_path, "rulings", "failure_to_capture", "--variant", "english",
                      "--fact", "discovered=at_once", "--fact", "repeated=no")
     assert proc.returncode == 0, proc.stderr
-    assert SENTENCE in proc.stdout and "standard-laws:10: forfeit" in proc.stdout
+    assert SENTENCE in proc.stdout
+    assert f"standard-laws:10: {outcome_words('forfeit')}" in proc.stdout
     proc = rulesbook(tmp_path, "rulings", "failure_to_capture", "--variant", "chess")
     assert proc.returncode == 2 and proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr

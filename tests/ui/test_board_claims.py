@@ -202,7 +202,7 @@ def test_the_long_line_names_the_proposal_that_draws(qtbot, ws):
     status = ws.status_text()
     assert status.startswith(f"Lone king on the long line, its 6th move "
                              f"({scoresheet(start, ply)}): play goes on under apca:28 "
-                             f"(7 move(s) remain) — a draw under 24B")
+                             f"(7 moves remain) — a draw under 24B")
     assert [r for r, o in case["expected"].items() if o == "draw"] == ["apca:24B"]
     assert ws.claim_bar.text() == status and ws.claim_bar.button.isEnabled()
 

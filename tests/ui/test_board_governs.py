@@ -64,3 +64,44 @@ def test_a_pool_game_is_ruled_by_the_edition_in_force(window, qtbot):
     paste(board, ENGLISH)
     qtbot.waitUntil(lambda: board.board_controller.variant.name == "english", timeout=20000)
     assert window.edition_status.text().startswith("In force for English checkers: ")
+
+
+def test_attack_a_game_illegal_in_every_variant_is_ruled_as_the_files_english(window, qtbot,
+                                                                              tmp_path):
+    """Issue 31 retest, finding 1: an English collection's game 1 with a missed capture
+    (no variant makes all its moves legal; pool goes as far as English) was read as
+    pool, and the Check panel gave APCA rule 10 "under edition original (pool
+    checkers)". The file's other games are English: the board reads it as they do."""
+    from tests.cli.test_rulings_file_variant import planted_file
+
+    path = planted_file(tmp_path)
+    window.show_workspace("board")
+    board = window.workspaces["board"]
+    board.confirm_close = lambda: "discard"
+    assert board.open_pdn(path, 0)
+    assert board.board_controller.variant.name == "english"
+    # the status names the variant as a sentence does, not by its code "(english)"
+    status = board.status_text()
+    assert status.startswith("Imported planted.pdn: 7 plies (English checkers) — "), status
+    assert "(english)" not in status
+    notice = board.variant_notice.text()
+    assert "English checkers and pool checkers go equally far (6 of 7 moves legal)" in notice
+    assert "the file's other games need English checkers" in notice, notice
+    board.check_button.click()
+    qtbot.waitUntil(lambda: board.check_panel.rulings_button.isEnabled(), timeout=20000)
+    check = board.check_view.toPlainText()
+    assert "Under the Standard Laws and the ACF guide (English checkers)" in check, check
+    assert "standard-laws:10" in check and "apca:" not in check, check
+    assert window.edition_status.text().startswith("In force for English checkers: ")
+
+
+def test_attack_the_import_status_names_the_variant_in_words(window, qtbot):
+    """Issue 31 retest, finding 4: "Imported …: 8 plies (english)" named the variant by
+    its engine code."""
+    window.show_workspace("board")
+    board = window.workspaces["board"]
+    paste(board, ENGLISH)
+    qtbot.waitUntil(lambda: "plies (" in board.status_text(), timeout=20000)
+    status = board.status_text()
+    assert f"plies ({variant_title(Variant.named('english'))})" in status, status
+    assert "(english)" not in status, status

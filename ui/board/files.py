@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import CountRules, DraughtsError, Variant
-from rulesbook.draughts.pdn_variant import VariantGuess
+from rulesbook.draughts.pdn_variant import VariantGuess, variant_title
 from rulesbook.errors import RulesbookError
 from rulesbook.reconstruct import (
     BoardSession,
@@ -312,7 +312,7 @@ class SessionFiles(QObject):
         guessed = imported.variant_guess
         self.statusMessage.emit(
             f"Imported {source or 'the record'}: {len(board.moves)} plies "
-            f"({board.variant.name})" + (f" — {guessed.sentence()}" if guessed else "")
+            f"({variant_title(board.variant)})" + (f" — {guessed.sentence()}" if guessed else "")
             + (f" — problems: {problems}" if problems else "") + (f" — {note}" if note else ""))
         self.last_import = imported
         self.imported.emit(ImportedGame(text, index, source, imported))
