@@ -19,7 +19,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
-from .board.screenshots import RECORD, set_up_gap_demo  # noqa: E402
+from .board.screenshots import RECORD, run_gap_demo  # noqa: E402
 from .screenshots import OUT, grab  # noqa: E402
 
 SIZES = ((1024, 700), (1280, 800), (1920, 1080))
@@ -78,8 +78,7 @@ def shoot(out: Path) -> list[Path]:
             board.mode_actions["setup"].trigger()
             shot("board-setup")
             board.mode_actions["play"].trigger()
-            set_up_gap_demo(bc)
-            board.panels.setCurrentIndex(2)
+            run_gap_demo(board, bc)  # the interview's first question on screen
             shot("board-gap")
             window.show_workspace("rulings")
             shot("rulings")

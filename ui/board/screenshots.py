@@ -17,6 +17,7 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 if TYPE_CHECKING:
+    from ..workspaces.board import BoardWorkspace
     from .controller import BoardController
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -39,12 +40,34 @@ def set_up_gap_demo(bc: BoardController) -> None:
     bc.gap.mark_board_now(target)
 
 
+def run_gap_demo(ws: BoardWorkspace, bc: BoardController) -> None:
+    """The gap demo searched on the Gap tab, its interview's first question asked and
+    the second sequence previewed where the sequences part."""
+    app = QApplication.instance()
+    set_up_gap_demo(bc)
+    ws.panels.setCurrentIndex(2)  # the panels' column has the whole height (issue 33)
+    ws.gap_kind.setCurrentIndex(0)
+    ws.gap_plies.setValue(len(GAP_MISSING.split()))
+    ws.start_gap()
+    bc.gap.wait(60000)
+    for _ in range(20):
+        if app is not None:
+            app.processEvents()
+        if bc.gap.result is not None:
+            break
+        QTest.qWait(50)
+    if bc.gap.result is not None and len(bc.gap.result.sequences) > 1:
+        ws.gap_list.setCurrentRow(1)
+        bc.gap.preview_go(2)  # the position where the sequences part
+
+
 def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
     """Save board-play.png, board-setup.png, board-check.png and board-gap.png into
     ``out``."""
     app = QApplication.instance() or QApplication(["rulesbook-board-screenshots"])
     from ..controller import AppController
     from ..screenshots import grab
+    from ..workspaces.board import BoardWorkspace
     from ..workspaces.board import BoardWorkspace
     from .controller import BoardController
 
@@ -89,20 +112,7 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
         ws.clock_white.setText("21:05")
         ws.clock_control.setValue(30)
         shot("board-check")
-        set_up_gap_demo(bc)
-        ws.gap_kind.setCurrentIndex(0)
-        ws.gap_plies.setValue(len(GAP_MISSING.split()))
-        ws.start_gap()
-        bc.gap.wait(60000)
-        for _ in range(20):
-            app.processEvents()
-            if bc.gap.result is not None:
-                break
-            QTest.qWait(50)
-        ws.panels.setCurrentIndex(2)  # the panels' column has the whole height (issue 33)
-        if bc.gap.result is not None and len(bc.gap.result.sequences) > 1:
-            ws.gap_list.setCurrentRow(1)
-            bc.gap.preview_go(2)  # the position where the sequences part
+        run_gap_demo(ws, bc)
         shot("board-gap")
         bc.files.enabled = False
         ws.close()
