@@ -74,7 +74,9 @@ class GuardedReceivePack(ReceivePackHandler):
 
     def _checked(self, refs: list[tuple[ObjectID, ObjectID, Ref]], quarantine: Quarantine
                  ) -> Iterator[tuple[bytes, bytes]]:
-        guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length)
+        shared = self.repo.object_store  # a thin push's bases: the shared repository's
+        guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length,
+                          has=lambda sha: sha.hex().encode("ascii") in shared)
         proto = self.proto
         original = proto.read, getattr(proto, "recv", None)
         proto.read = _guarded(proto.read, guard)
