@@ -18,7 +18,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 from dulwich.objects import Blob
 from dulwich.pack import UnpackedObject, write_pack_data

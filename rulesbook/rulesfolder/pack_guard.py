@@ -19,9 +19,9 @@ Both ends use it: the client on every fetch, ``rulesbook serve`` on every push.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
 from array import array
 from bisect import bisect_left
+from collections.abc import Callable
 
 from ..yamlio import MAX_FILE_BYTES
 from .errors import RulesFolderError

@@ -76,7 +76,7 @@ class GuardedReceivePack(ReceivePackHandler):
                  ) -> Iterator[tuple[bytes, bytes]]:
         shared = self.repo.object_store  # a thin push's bases: the shared repository's
         guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length,
-                          has=lambda sha: sha.hex().encode("ascii") in shared)
+                          has=lambda sha: ObjectID(sha.hex().encode("ascii")) in shared)
         proto = self.proto
         original = proto.read, getattr(proto, "recv", None)
         proto.read = _guarded(proto.read, guard)

@@ -114,7 +114,7 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         if head is None or head in repo.object_store:
             return head
     guard = PackGuard(where, sha_length=repo.object_format.oid_length,
-                      has=lambda sha: sha.hex().encode("ascii") in repo.object_store)
+                      has=lambda sha: ObjectID(sha.hex().encode("ascii")) in repo.object_store)
 
     def wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
         sha = refs.get(HEAD_REF)

@@ -211,3 +211,37 @@ def test_a_ref_delta_against_an_object_the_receiver_lacks_is_refused():
     with pytest.raises(PackRefused, match=f"a delta against {have.hex()}, an object this "
                                           f"folder does not have"):
         PackGuard("test", has=lambda sha: False).feed(pack)
+
+
+def test_a_thin_push_from_git_passes(tmp_path, monkeypatch):
+    """git pushes to ``rulesbook serve`` a thin pack: the changed file a delta against
+    the version the shared repository has, named by id (the guard checks it has it)."""
+    from rulesbook.rulesfolder import serve_policy
+    from rulesbook.rulesfolder.serve import serving
+
+    from .servers import rulesbook
+
+    guards: list[PackGuard] = []
+
+    class Spy(PackGuard):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            guards.append(self)
+
+    monkeypatch.setattr(serve_policy, "PackGuard", Spy)
+    bare, folder = tmp_path / "shared.git", tmp_path / "secretary"
+    Repo.init_bare(str(bare), mkdir=True).close()
+    assert rulesbook("init", folder).returncode == 0
+    case = max((folder / "cases").glob("*.yaml"), key=lambda p: p.stat().st_size)
+    with serving(bare, open_access=True) as url:
+        run = rulesbook("--data", folder, "sync", "--quiet", "--remote", url)
+        assert run.returncode == 0, run.stderr
+        case.write_bytes(case.read_bytes() + b"# a note\n")
+        git("commit", "-q", "-am", "a note", cwd=folder)
+        git("push", "-q", url, "HEAD:main", cwd=folder)
+    thin = guards[-1]
+    # the file and the folders above it, each a delta against the shared version
+    assert thin.ref_targets >= case.stat().st_size and thin.has is not None, vars(thin)
+    pushed = git("rev-parse", "HEAD", cwd=folder).stdout.strip().encode()
+    with Repo(str(bare)) as shared:
+        assert shared.refs[b"refs/heads/main"] == pushed
