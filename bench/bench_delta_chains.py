@@ -22,6 +22,8 @@ import time
 from dulwich.objects import Blob
 from dulwich.pack import UnpackedObject, write_pack_data
 
+from rulesbook.rulesfolder.pack_guard import PackGuard, PackRefused
+
 MiB = 1024 * 1024
 
 
@@ -39,10 +41,11 @@ def _varint(n: int) -> bytes:
 
 def copy_delta(size: int, tag: bytes) -> bytes:
     """A delta making ``base[:size - len(tag)] + tag`` from a base of ``size`` bytes
-    (one copy, one insert: a few bytes however large the files)."""
-    keep = size - len(tag)
-    assert 0 < keep <= 0xFFFFFF and len(tag) < 0x80
-    copy = bytes([0x80 | 0x10 | 0x20 | 0x40]) + keep.to_bytes(3, "little")  # offset 0
+    (copies and one insert: a few bytes however large the files)."""
+    keep, copy = size - len(tag), b""
+    assert 0 < keep and len(tag) < 0x80
+    for at in range(0, keep, 0xFFFFFF):  # copies of at most 16 MiB
+        copy += b"\xff" + at.to_bytes(4, "little") + min(keep - at, 0xFFFFFF).to_bytes(3, "little")
     return _varint(size) + _varint(size) + copy + bytes([len(tag)]) + tag
 
 
@@ -113,8 +116,16 @@ def main() -> None:
             f.flush()
             out = subprocess.run([sys.executable, __file__, "--index", f.name],
                                  capture_output=True, text=True, check=True).stdout.split()
+        guard = PackGuard("bench")
+        try:
+            guard.feed(data)
+            guard.finish()
+            verdict = "taken"
+        except PackRefused:
+            verdict = "refused"
         print(f"{shape:12} pack {len(data) / MiB:6.1f} MiB  peak RSS {out[0]:>6} MiB  "
-              f"indexed in {out[1]} s")
+              f"indexed in {out[1]} s  chain {guard.longest_chain / MiB:,.0f} MiB: {verdict} "
+              f"by PackGuard")
 
 
 if __name__ == "__main__":
