@@ -9,13 +9,19 @@ inflated bytes) and stops the transfer at once when an object (a delta: the file
 makes) is larger than a data file may be, when what the pack inflates to (whole
 objects, and deltas as sent) adds up to more than :data:`MAX_INFLATED_BYTES`, when
 the files its deltas make add up to more than :data:`MAX_TARGET_BYTES`, when the
-pack itself is over :data:`MAX_PACK_BYTES`, or when an object inflates to more than
-its header said. It inflates at most 64 KiB at a time and keeps none of it.
+pack itself is over :data:`MAX_PACK_BYTES`, when one chain of deltas makes more than
+:data:`MAX_CHAIN_BYTES` of files (dulwich holds them all at once), when the files its
+REF deltas make add up to more than :data:`MAX_REF_TARGET_BYTES`, or when an object
+inflates to more than its header said. It inflates at most 64 KiB at a time and keeps
+none of it; of each object it keeps its offset and the bytes of its chain.
 Both ends use it: the client on every fetch, ``rulesbook serve`` on every push.
 """
 from __future__ import annotations
 
 import zlib
+from array import array
+from bisect import bisect_left
+from collections.abc import Callable
 
 from ..yamlio import MAX_FILE_BYTES
 from .errors import RulesFolderError
@@ -38,6 +44,29 @@ MAX_INFLATED_BYTES = 2 * 1024 * 1024 * 1024
 #: a time, each at most a data file (the per-object bound). 32 GiB is three times the
 #: 10,000-vote history and bounds a delta bomb at about three minutes of CPU.
 MAX_TARGET_BYTES = 32 * 1024 * 1024 * 1024
+#: the most the files of one chain of deltas may add up to (an object, its base, its
+#: base's base... to a whole object: each a file). dulwich resolves a pack's deltas
+#: depth first and holds every base of the chain it is in while a delta made from it
+#: waits: a pack of a chain of deltas each making a 8 MiB file, each also the base of
+#: a delta sent before the next, 100 deep, took 871 MiB to store (a plain chain:
+#: 71 MiB; bench/bench_delta_chains.py), and within the other bounds such a chain
+#: could be 800 deep of 20 MiB files, 16 GiB. git (``pack.depth``) and Rulesbook
+#: (pack_send.MAX_DEPTH) make chains of at most 50 deltas: with their base, 51 files
+#: at the data-file limit. A ballot of a 100-member committee (~1 MB) makes chains
+#: of ~50 MB. A plain chain deeper than 50 of files at the limit is refused too
+#: (telling it from a caterpillar needs the objects still to come).
+MAX_CHAIN_BYTES = (50 + 1) * MAX_OBJECT_BYTES
+#: the most the files REF deltas make may add up to. A REF delta names its base by
+#: id, which could be any object of the pack, so its chain cannot be followed as the
+#: pack streams. Rulesbook sends a delta against an object of the same pack as an
+#: OFS delta (by offset), and so does git to a receiver that asks for it (a fetch
+#: asks: transport.guarded_fetch; a push from git is offered it); git sends REF
+#: deltas only in a thin pack, against a version the receiver has: one per file
+#: changed since the last sync, at most 20 MiB each; 1 GiB is 1,000 ballots of ~1 MB
+#: changed at once. Given ``has``, the guard refuses a REF delta against an object
+#: the receiver does not have, and counts its chain from the base's size its delta
+#: gives (the base, read from the receiver's store, is held too).
+MAX_REF_TARGET_BYTES = 1024 * 1024 * 1024
 #: the most objects one pack may hold
 MAX_OBJECTS = 5_000_000
 
@@ -60,15 +89,27 @@ class PackGuard:
 
     def __init__(self, where: str, *, max_object: int = MAX_OBJECT_BYTES,
                  max_pack: int = MAX_PACK_BYTES, max_inflated: int = MAX_INFLATED_BYTES,
-                 max_targets: int = MAX_TARGET_BYTES, sha_length: int = 20) -> None:
+                 max_targets: int = MAX_TARGET_BYTES, max_chain: int = MAX_CHAIN_BYTES,
+                 max_ref_targets: int = MAX_REF_TARGET_BYTES, sha_length: int = 20,
+                 has: Callable[[bytes], bool] | None = None) -> None:
         self.where = where
+        self.has = has  # whether the receiver has an object (its binary id)
         self.max_object, self.max_pack, self.max_inflated = max_object, max_pack, max_inflated
-        self.max_targets = max_targets
+        self.max_targets, self.max_chain = max_targets, max_chain
+        self.max_ref_targets = max_ref_targets
         self.sha_length = sha_length
         self.received = 0  # pack bytes seen
         self.inflated = 0  # the sum of the objects' sizes as their headers give them
         self.targets = 0  # the sum of the files the objects make (a delta: its target)
         self.objects = 0  # objects started
+        self.ref_targets = 0  # the sum of the files the REF deltas make
+        self.longest_chain = 0  # the most bytes of files one chain makes
+        # each object's offset in the pack (ascending) and the bytes of files of the
+        # chain it ends (itself, its base, its base's base...): 16 bytes an object
+        self._offsets = array("Q")
+        self._chains = array("Q")
+        self._start = 0  # the current object's offset
+        self._base_chain = 0  # the current delta's base's chain (REF: its size)
         self._count: int | None = None
         self._buf = bytearray()
         self._state = "pack"
@@ -127,6 +168,7 @@ class PackGuard:
         return False
 
     def _object_header(self) -> bool:
+        self._start = self.received - len(self._buf)
         end = next((i for i, b in enumerate(self._buf[:16]) if not b & 0x80), None)
         if end is None:
             if len(self._buf) >= 16:
@@ -150,6 +192,7 @@ class PackGuard:
                 self._refuse(f"a delta of {_mib(size)}")
         else:
             self._check(size, size, _TYPES[self._kind])
+            self._chain(size)
         self._state = "base" if self._kind in (_OFS_DELTA, _REF_DELTA) else "data"
         self._z = zlib.decompressobj()
         return True
@@ -167,16 +210,40 @@ class PackGuard:
             self._refuse(f"deltas that make files adding up to more than "
                          f"{_mib(self.max_targets)}")
 
+    def _chain(self, chain: int) -> None:
+        """The current object ends a chain making ``chain`` bytes of files."""
+        if chain > self.max_chain:
+            self._refuse(f"a chain of deltas making {_mib(chain)} of files, each kept in "
+                         f"memory until the last is made (at most {_mib(self.max_chain)})")
+        self.longest_chain = max(self.longest_chain, chain)
+        self._offsets.append(self._start)
+        self._chains.append(chain)
+
     def _delta_base(self) -> bool:
         if self._kind == _REF_DELTA:
             if len(self._buf) < self.sha_length:
                 return False
+            if self.has is not None and not self.has(bytes(self._buf[:self.sha_length])):
+                self._refuse(f"a delta against {self._buf[:self.sha_length].hex()}, an "
+                             f"object this folder does not have (one of the same pack "
+                             f"is named by offset)")
             del self._buf[:self.sha_length]
+            self._base_chain = -1  # the base's size, read with the target's
         else:
             end = next((i for i, b in enumerate(self._buf[:16]) if not b & 0x80), None)
             if end is None:
+                if len(self._buf) >= 16:
+                    self._refuse("a delta whose base offset does not end")
                 return False
+            ofs = self._buf[0] & 0x7F  # git's offset encoding (each byte after: +1)
+            for b in self._buf[1:end + 1]:
+                ofs = ((ofs + 1) << 7) | (b & 0x7F)
             del self._buf[:end + 1]
+            at = bisect_left(self._offsets, self._start - ofs)
+            if ofs == 0 or at == len(self._offsets) or \
+                    self._offsets[at] != self._start - ofs:
+                self._refuse("a delta whose base is not an object before it")
+            self._base_chain = self._chains[at]
         self._state = "data"
         return True
 
@@ -208,16 +275,25 @@ class PackGuard:
                          f"({self._size:,} bytes)")
         if self._kind in (_OFS_DELTA, _REF_DELTA) and not self._target_read:
             self._head += out[:20]
-            target = _delta_target(bytes(self._head))
-            if target is None and (len(self._head) >= 20 or self._out >= self._size):
+            sizes = _delta_sizes(bytes(self._head))
+            if sizes is None and (len(self._head) >= 20 or self._out >= self._size):
                 self._refuse("a delta whose sizes cannot be read")
-            if target is not None:
+            if sizes is not None:
                 self._target_read = True
+                source, target = sizes
                 self._check(target, self._size, "file (a delta)")
+                if self._kind == _REF_DELTA:
+                    self.ref_targets += target
+                    if self.ref_targets > self.max_ref_targets:
+                        self._refuse(f"deltas against objects named by id (REF deltas) "
+                                     f"that make files adding up to more than "
+                                     f"{_mib(self.max_ref_targets)}")
+                    self._base_chain = source
+                self._chain(self._base_chain + target)
 
 
-def _delta_target(head: bytes) -> int | None:
-    """A delta's target size: its second varint (None until both have arrived)."""
+def _delta_sizes(head: bytes) -> tuple[int, int] | None:
+    """A delta's base and target sizes: its two varints (None until both arrived)."""
     pos = 0
     sizes = []
     for _ in range(2):
@@ -232,4 +308,4 @@ def _delta_target(head: bytes) -> int | None:
             if not b & 0x80:
                 break
         sizes.append(value)
-    return sizes[1]
+    return sizes[0], sizes[1]

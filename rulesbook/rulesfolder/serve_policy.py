@@ -74,7 +74,10 @@ class GuardedReceivePack(ReceivePackHandler):
 
     def _checked(self, refs: list[tuple[ObjectID, ObjectID, Ref]], quarantine: Quarantine
                  ) -> Iterator[tuple[bytes, bytes]]:
-        guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length)
+        # a thin push's bases: the quarantine reads the shared repository's objects
+        shared = self.repo.object_store
+        guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length,
+                          has=lambda sha: ObjectID(sha.hex().encode("ascii")) in shared)
         proto = self.proto
         original = proto.read, getattr(proto, "recv", None)
         proto.read = _guarded(proto.read, guard)

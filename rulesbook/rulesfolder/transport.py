@@ -113,7 +113,8 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         head = client.get_refs(path).refs.get(HEAD_REF)
         if head is None or head in repo.object_store:
             return head
-    guard = PackGuard(where, sha_length=repo.object_format.oid_length)
+    guard = PackGuard(where, sha_length=repo.object_format.oid_length,
+                      has=lambda sha: ObjectID(sha.hex().encode("ascii")) in repo.object_store)
 
     def wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
         sha = refs.get(HEAD_REF)
@@ -129,7 +130,10 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         if isinstance(client, LocalGitClient):  # the pack with deltas (dulwich: whole)
             refs = local_fetch_pack(path, wants, repo.get_graph_walker(), write)
         else:
-            refs = client.fetch_pack(path, wants, repo.get_graph_walker(), write).refs
+            # protocol v0: dulwich asks for "ofs-delta" only there (in v2 it does not,
+            # and git then names every delta's base by id: pack_guard.MAX_REF_TARGET_BYTES)
+            refs = client.fetch_pack(path, wants, repo.get_graph_walker(), write,
+                                     protocol_version=0).refs
         if spool.tell():
             guard.finish()
             spool.seek(0)
