@@ -144,7 +144,13 @@ def _print_suggestions(result: Suggestions, library: Library | None = None) -> N
     if result.governance is not None:
         print(result.governance.sentence)
     # the incident's title, not its id (issue 31, Must 6: --json keeps the codes)
-    print(f"{inc.title} - edition {result.edition}")
+    from ..rulings.request import edition_title
+
+    edition = edition_title(library, result.edition) if library is not None \
+        else f"edition {result.edition}"
+    governs = result.governance is None or result.governance.edition_governs
+    print(f"{inc.title} - {edition}" + ("" if governs else " (the edition in force, for "
+                                          "pool checkers)"))
     if not result.binding:
         gov = result.governance
         whose = ("of the rulebooks that govern this game" if gov is not None
@@ -424,7 +430,8 @@ def cmd_silences(args: argparse.Namespace, library: Library) -> int:
         if s.conflict:
             how = "; ".join(f"{ref}: {outcome_words(out)}" for ref, out in s.decisions.items())
             kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
-            other = f" (also {s.other_incident})" if s.other_incident else ""
+            other = (f" (also {get_incident(library, s.other_incident).title})"
+                     if s.other_incident else "")
             scope = conflict_scope(library, s)
             print(f"  CONFLICT {s.describe(inc)}{other}: {how} - {kind}"
                   + (f", {scope}" if scope else ""))
@@ -516,3 +523,4 @@ def cmd_report(args: argparse.Namespace, library: Library) -> int:
 
 
 __all__ = ["register", "argparse"]
+

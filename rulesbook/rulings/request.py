@@ -134,7 +134,7 @@ def verdict_line(library: Library, request: RulingsRequest, edition: str | None 
     assert gov is not None
     books = [library.rulebook(b).name for b in gov.rulebooks]
     under = (" and ".join(books) if gov.rulebooks and not gov.edition_governs
-             else f"edition {result.edition}")
+             else edition_title(library, result.edition))
     head = f"Under {under} ({gov.variant_title})"
     best = result.best
     if best is None:
@@ -145,3 +145,11 @@ def verdict_line(library: Library, request: RulingsRequest, edition: str | None 
     said = guidance_words(library, gov, best.rulebook, best.in_force)
     guidance = f" ({said})" if said else ""
     return f"{head}: {words} \u2014 {best.ref}{guidance}"
+
+
+def edition_title(library: Library, edition: str) -> str:
+    """The edition in force as a referee reads it: its title, not its id."""
+    try:
+        return library.edition(edition).title
+    except (KeyError, LookupError):
+        return f"edition {edition}"

@@ -140,13 +140,13 @@ def rulings_heading(suggestions: Suggestions, library: Library) -> str:
     edition = library.edition(suggestions.edition)
     gov = suggestions.governance
     if gov is None or gov.edition_governs:
-        return f"Under {edition.title} ({edition.id})"
+        return f"Under {edition.title}"
     if gov.rulebooks:
         names = " and ".join(library.rulebook(b).name for b in gov.rulebooks)
         return (f"Under {names} ({gov.variant_title}); the edition in force, "
-                f"{edition.title} ({edition.id}), only as guidance")
+                f"{edition.title}, only as guidance")
     return (f"No rulebook governs {gov.variant_title}: every ruling is guidance; the "
-            f"edition in force is {edition.title} ({edition.id})")
+            f"edition in force is {edition.title}")
 
 
 def rulings_html(suggestions: Suggestions | None, library: Library,

@@ -192,7 +192,8 @@ class SilencesView(QWidget):
             considered = ", ".join(s.rules_considered) or "none addresses it"
             if s.conflict:
                 kind = CONFLICT_WORDS[s.kind] if s.kind is not None else ""
-                also = f" (also {s.other_incident})" if s.other_incident else ""
+                also = (f" (also {_incident_title(library, s.other_incident)})"
+                        if s.other_incident else "")
                 scope = conflict_scope(library, s)
                 kind += f", {scope}" if scope else ""
                 status = f"CONFLICT{also}, {kind}: " + "; ".join(
@@ -266,3 +267,11 @@ class SilencesView(QWidget):
             return
         s = self.controller.silences[row]
         self.incidentRequested.emit(s.incident, dict(s.facts))
+
+
+def _incident_title(library: Library, incident: str) -> str:
+    """An incident as a referee reads it: its title (its id when it has none)."""
+    try:
+        return get_incident(library, incident).title
+    except RulingsError:
+        return incident
