@@ -58,7 +58,9 @@ def test_attack_rulings_print_titles_outcomes_and_facts_in_words(tmp_path):
     proc = rulesbook(tmp_path, "rulings", "failure_to_capture", *FACTS)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "Failure to capture - edition" in out and "failure_to_capture" not in out, out
+    # the incident and the edition in force by their titles, never their ids
+    assert "Failure to capture - Proposed Playing Rules (original text)" in out, out
+    assert "failure_to_capture" not in out and "edition original" not in out, out
     rule10 = next(line for line in out.splitlines() if line.startswith("apca:10: "))
     assert rule10 == f"apca:10: {outcome_words('retract_and_replay')}", rule10
     assert [code for code in OUTCOMES if "_" in code and code in out] == []
@@ -116,3 +118,34 @@ def test_attack_cases_names_a_condition_in_words(tmp_path):
     assert any(f"{repetitions} at most 2" in line for line in problems), problems
     assert any(f"expected {outcome_words('draw')}" in line for line in problems), problems
     assert re.search(r"\n1 of \d+ cases failed\n", proc.stdout), proc.stdout
+
+
+def test_attack_silences_name_the_other_incident_of_a_conflict_by_its_title(tmp_path):
+    """A conflict found under two incidents named the second by its id ("(also
+    strong_side_count)"); the referee reads its title."""
+    doc = yaml.safe_load((bundled_data_dir() / "incidents.yaml").read_text(encoding="utf-8"))
+    titles = {i["id"]: i["title"] for i in doc["incidents"]}
+    proc = rulesbook(tmp_path, "silences")
+    assert proc.returncode == 0, proc.stderr
+    also = re.findall(r"\(also ([^)]*)\)", proc.stdout)
+    assert also, "no conflict spans two incidents any more: the test lost its subject"
+    assert [a for a in also if a in titles] == [], also
+    assert set(also) <= set(titles.values()), set(also) - set(titles.values())
+
+
+def test_the_boards_verdict_line_names_the_edition_by_its_title():
+    """The Check panel's line under an illegal move of a pool game read "Under edition
+    original (pool checkers)"; the referee reads the edition's title."""
+    from rulesbook.draughts import VARIANTS
+    from rulesbook.loading import load_library
+    from rulesbook.rulings import RequestOrigin, RulingsRequest, verdict_line
+    from rulesbook.rulings.fromgame import GameIncident
+
+    library = load_library(bundled_data_dir())
+    incident = GameIncident("failure_to_capture", {"discovered": "at_once", "repeated": "no",
+                                                   "reconstructible": "yes"})
+    line = verdict_line(library, RulingsRequest(incident, RequestOrigin.CHECK_RECORD,
+                                                  VARIANTS["pool"]))
+    titles = [e.title for e in library.editions]
+    assert any(line.startswith(f"Under {t} (pool checkers): ") for t in titles), line
+    assert "edition " not in line.split(":")[0], line
