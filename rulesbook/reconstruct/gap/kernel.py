@@ -131,7 +131,7 @@ def _steps_needed(steps: np.ndarray, masks: np.ndarray, froms: int, tos: int) ->
 
 
 @njit(cache=True, inline="always")
-def _advance(men: int, black: bool) -> int:
+def men_advance(men: int, black: bool) -> int:
     rows = _ROWSUM_LO[men & 0xFFFF] + _ROWSUM_HI[men >> 16]
     return rows if black else 7 * popcount(men) - rows
 
@@ -162,7 +162,7 @@ def _foremost(men: int, black: bool) -> int:
 def _row_balance(men: int, kings: int, tmen: int, tkings: int, t_ahead: int, moves: int,
                  takes_left: int, black: bool, back_jumps: bool = False) -> bool:
     gone = popcount(men) - popcount(tmen)
-    base = t_ahead - _advance(men, black)
+    base = t_ahead - men_advance(men, black)
     extra = 2 * takes_left - 1 if takes_left else 0
     if base + _rearmost(men, black, gone) > moves + extra:
         return False
@@ -175,7 +175,7 @@ def _row_balance(men: int, kings: int, tmen: int, tkings: int, t_ahead: int, mov
 
 
 @njit(cache=True)
-def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int, black: bool,
+def side_within_bounds(men: int, kings: int, moves: int, lost_left: int, takes_left: int, black: bool,
              t: np.ndarray) -> bool:
     if black:
         tmen, tkings, goals, t_ahead = t[T_BM], t[T_BK], t[T_BGOALS], t[T_BAHEAD]
@@ -266,7 +266,7 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, t:
     kb = black_moves | (nw << 8) | (1 << 16)
     ok = get(side_ok, ka, kb, 0, -1)
     if ok < 0:
-        ok = 1 if _side_ok(bm, bk, black_moves, nb - t[T_NB], nw - t[T_NW], True, t) else 0
+        ok = 1 if side_within_bounds(bm, bk, black_moves, nb - t[T_NB], nw - t[T_NW], True, t) else 0
         put(side_ok, metas[M_SIDE_OK], ka, kb, 0, ok)
     if not ok:
         return False
@@ -274,7 +274,7 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, t:
     kb = white_moves | (nb << 8)
     ok = get(side_ok, ka, kb, 0, -1)
     if ok < 0:
-        ok = 1 if _side_ok(wm, wk, white_moves, nw - t[T_NW], nb - t[T_NB], False, t) else 0
+        ok = 1 if side_within_bounds(wm, wk, white_moves, nw - t[T_NW], nb - t[T_NB], False, t) else 0
         put(side_ok, metas[M_SIDE_OK], ka, kb, 0, ok)
     return ok == 1
 

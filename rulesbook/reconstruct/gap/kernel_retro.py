@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
-from rulesbook.reconstruct.gap.kernel import _advance, _side_ok
+from rulesbook.reconstruct.gap.kernel import men_advance, side_within_bounds
 from rulesbook.reconstruct.gap.kernel_moves import (
     T_BAHEAD,
     T_BGOALS,
@@ -108,10 +108,10 @@ def reachable(keys: np.ndarray, start: np.ndarray, remaining: int, t: np.ndarray
         u[T_NB], u[T_NW] = tnb, tnw
         u[T_BGOALS] = tbm | (CROWN_BLACK if tbk else 0)
         u[T_WGOALS] = twm | (CROWN_WHITE if twk else 0)
-        u[T_BAHEAD] = _advance(tbm, True)
-        u[T_WAHEAD] = _advance(twm, False)
-        ok = (_side_ok(bm, bk, black_moves, nb - tnb, nw - tnw, True, u)
-              and _side_ok(wm, wk, white_moves, nw - tnw, nb - tnb, False, u))
+        u[T_BAHEAD] = men_advance(tbm, True)
+        u[T_WAHEAD] = men_advance(twm, False)
+        ok = (side_within_bounds(bm, bk, black_moves, nb - tnb, nw - tnw, True, u)
+              and side_within_bounds(wm, wk, white_moves, nw - tnw, nb - tnb, False, u))
         out[i] = 1 if ok else 0
 
 
