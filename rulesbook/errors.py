@@ -49,7 +49,9 @@ class LibraryError(RulesbookError):
         #: the schema-valid documents read, by kind (:class:`rulesbook.yamlio.LoadedYaml`),
         #: when every file was read: ``validate``'s further checks use them, not a new read
         self.documents = documents
-        head = f"{len(self.problems)} problem(s) in the rules data"
+        from .plural import counted
+
+        head = f"{counted(len(self.problems), 'problem')} in the rules data"
         super().__init__(head + ":\n" + "\n".join(str(p) for p in self.problems))
 
 

@@ -35,6 +35,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from .plural import counted as counted  # the one place: rulesbook/plural.py
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .errors import RulesbookError
@@ -394,10 +396,3 @@ def ordinal(n: int) -> str:
     """How a scoresheet counts: 1 -> "1st", 2 -> "2nd", 11 -> "11th", 23 -> "23rd"."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
-
-
-def counted(n: int, noun: str, plural: str = "") -> str:
-    """``n`` and the noun, singular or plural as the count needs: ``counted(1, "time")``
-    -> "1 time", ``counted(3, "move")`` -> "3 moves" (``plural`` when it is not the
-    noun and an s: ``counted(2, "match", "matches")``). Never "move(s)"."""
-    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"

@@ -71,7 +71,7 @@ def test_rulesbook_validate_rejects_it(broken_folder, capsys):
     assert main(["validate", str(folder)]) == 1
     out = capsys.readouterr().out.splitlines()
     assert expected in out
-    assert out[-1] == f"1 problem(s) in {folder}"
+    assert out[-1] == f"1 problem in {folder}"  # the singular, never "problem(s)"
 
 
 def test_a_command_that_opens_the_library_rejects_it(broken_folder, capsys):

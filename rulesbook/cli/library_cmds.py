@@ -14,6 +14,7 @@ from ..loading import validate_folder
 from ..model import Edition, Proposal, Rule
 from ..proposing.redline import proposal_redline
 from ..search import search
+from ..textio import counted
 from .common import Subparsers, fail, int_range, print_json, with_library
 
 # -- serialisation (the `export --json` contract) ---------------------------
@@ -230,7 +231,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     elif problems:
         for problem in problems:
             print(problem)
-        print(f"{len(problems)} problem(s) in {where}")
+        print(f"{counted(len(problems), 'problem')} in {where}")
     else:
         print(f"{where}: OK")
     return 1 if problems else 0
