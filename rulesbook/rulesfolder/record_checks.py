@@ -41,8 +41,7 @@ from dulwich.repo import BaseRepo
 
 from ..ballots.keys import verify_signature
 from ..ballots.records import inline_signatures, is_ballot
-from ..ballots.registry import build_registry, last_digest, statement_digest, \
-    statement_message
+from ..ballots.registry import build_registry, last_digest, statement_digest, statement_message
 from ..errors import DataFileError
 from ..yamlio import loads_bytes
 
@@ -130,11 +129,19 @@ def ballot_problems(path: str, old: Any, new: Any,
     return problems
 
 
-def registry_problems(old: Any, new: Any,
-                      forked: frozenset[str] = frozenset()) -> list[str]:
+Forked = Callable[[], frozenset[str]]
+
+
+def _none() -> frozenset[str]:
+    return frozenset()
+
+
+def registry_problems(old: Any, new: Any, forked: Forked = _none,
+                      revoked: Mapping[str, str] | None = None) -> list[str]:
     """Statements of the members' registry removed, reordered, forked off a statement
-    older than the last one shared (unless their digest is in ``forked``: written at
-    the same time on another clone, :func:`chained_in_history`), or new and signed
+    older than the last one shared (unless their digest is in what ``forked`` returns,
+    asked only then: written at the same time on another clone,
+    :func:`chained_in_history`), or new and signed
     with a key whose revocation ``old`` already holds."""
     before, after = _statements(old), _statements(new)
     if not before:
@@ -155,16 +162,19 @@ def registry_problems(old: Any, new: Any,
             last = i
     shared = {statement_digest(s) for s in before}
     allowed = {last_digest(before)} | (set(digests) - shared)
-    revoked = revoked_keys(old)
-    for st, digest in zip(after, digests):
+    revoked = revoked_keys(old) if revoked is None else revoked
+    found: frozenset[str] | None = None
+    for st, digest in zip(after, digests, strict=True):
         if digest in shared:
             continue
         what = (f"the new {st.get('op')} statement for member {st.get('member')} "
                 f"(dated {st.get('at')}, signed by {st.get('by')})")
-        if st.get("prev") not in allowed and digest not in forked:
-            problems.append(
-                f"{MEMBERS}: {what} does not follow the last statement already shared: it "
-                f"names an older one, so it was slipped into the past")
+        if st.get("prev") not in allowed:
+            found = forked() if found is None else found  # the history, walked once
+            if digest not in found:
+                problems.append(
+                    f"{MEMBERS}: {what} does not follow the last statement already shared: "
+                    f"it names an older one, so it was slipped into the past")
         signature = st.get("signature")
         for key, when in revoked.items():
             if isinstance(signature, str) and verify_signature(
@@ -212,12 +222,16 @@ def forked_statements(repo: BaseRepo, heads: list[ObjectID],
                       shared: ObjectID | None) -> frozenset[str]:
     """:func:`chained_in_history` over the commits of ``heads`` that ``shared`` (the
     commit both sides last shared; None: every commit) does not hold."""
+    blobs: dict[ObjectID, ObjectID | None] = {}  # a commit is read once, as a child's parent
+
     def members_of(commit: ObjectID) -> ObjectID | None:
-        try:
-            tree = repo[repo[commit].tree]  # type: ignore[attr-defined]
-            return tree[MEMBERS.encode()][1]  # type: ignore[index,no-any-return]
-        except KeyError:
-            return None
+        if commit not in blobs:
+            try:
+                tree = repo[repo[commit].tree]  # type: ignore[attr-defined]
+                blobs[commit] = tree[MEMBERS.encode()][1]  # type: ignore[index]
+            except KeyError:
+                blobs[commit] = None
+        return blobs[commit]
 
     def parents_of(commit: ObjectID) -> list[ObjectID]:
         try:
@@ -239,18 +253,18 @@ def revoked_keys(data: Any) -> dict[str, str]:
 
 def shared_record_problems(old: Mapping[str, ObjectID], new: Mapping[str, ObjectID],
                            read: Read, *, votes_only: bool = False,
-                           forked: frozenset[str] = frozenset()) -> list[str]:
+                           forked: Forked = _none) -> list[str]:
     """Every signed record of ``old`` (what was shared) that ``new`` (what the sync would
     make the shared folder) lost, moved or contradicts (see the module). ``votes_only``:
     only the signed votes of ``old`` that ``new`` lost (``old`` the remote's side of a
     merge: its registry statements and revocations are merged with this folder's new
     ones, which follow the merge base, not the remote's head). ``forked``: the new
     statements that :func:`chained_in_history` found chained where they were
-    written."""
+    written (called only when a new statement does not follow the last one shared)."""
     old_members = _data(old, MEMBERS, read)
-    problems = [] if votes_only else registry_problems(old_members, _data(new, MEMBERS, read),
-                                                       forked)
     revoked = {} if votes_only else revoked_keys(old_members)
+    problems = [] if votes_only else registry_problems(old_members, _data(new, MEMBERS, read),
+                                                       forked, revoked)
     for path in sorted(set(old) | set(new)):
         if not path.endswith((".yaml", ".yml")) or path == MEMBERS:
             continue

@@ -164,7 +164,7 @@ def refusal(repo: Repo, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
 
         lines = shared_record_problems(commit_files(repo, old), commit_files(repo, new),
                                        lambda sha: read_object(repo, sha, Blob).as_raw_string(),
-                                       forked=forked_statements(repo, [new], old))
+                                       forked=lambda: forked_statements(repo, [new], old))
     if lines:
         return (f"the pushed rules folder does not validate, so main was not moved "
                 f"({_commit_named(repo, named)}): " + "; ".join(lines))

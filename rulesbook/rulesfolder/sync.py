@@ -233,7 +233,7 @@ def _refuse_lost_records(repo: Repo, shared: ObjectID | None,
     problems = shared_record_problems(
         commit_files(repo, shared), new,
         lambda sha: read_object(repo, sha, Blob).as_raw_string(), votes_only=votes_only,
-        forked=frozenset() if votes_only else forked_statements(repo, heads, shared))
+        forked=lambda: forked_statements(repo, heads, shared))
     if problems:
         raise SyncInvalid(f"{stopped}:\n" + "\n".join(problems))
 

@@ -9,8 +9,8 @@ revocation was already shared, even when it comes on a forked branch of the hist
 from __future__ import annotations
 
 import contextlib
-from datetime import datetime, timedelta, timezone
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,7 @@ from rulesbook.ballots.registry import last_digest, sign_statement
 from .conftest import bare_repo
 from .servers import rulesbook_serve
 from .test_sync import as_owner, committee, ok, sync
-from .test_who_signed import cli, signer_of
+from .test_who_signed import signer_of
 
 #: the dates of the two keys, seconds from now: the one who syncs second made the
 #: older, or the newer
@@ -79,7 +79,7 @@ def test_two_members_make_keys_before_syncing(rb, tmp_path, monkeypatch, via, fi
         for folder in folders.values():  # both clone before either makes a key
             ok(rb("clone", url, folder, "--quiet"))
         second = "B" if first == "A" else "A"
-        for member, at in zip((first, second), map(later, DATES[dates])):
+        for member, at in zip((first, second), map(later, DATES[dates]), strict=True):
             set_clock(monkeypatch, at)
             ok(as_owner(rb, folders[member], "member", "keygen", "--member", member))
         monkeypatch.undo()
