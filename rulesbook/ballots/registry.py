@@ -24,10 +24,13 @@ sha256:<SHA-256 of the canonical JSON of the previous statement, signature
 included>``, under its own signature, so a statement cannot be slipped in above
 others (its successor would no longer name its predecessor). Two clones that
 append at once both name the last statement they shared; the merge keeps both
-(in time order), so a ``prev`` may name any statement above it, and
-:mod:`rulesbook.rulesfolder.record_checks` refuses at ``sync`` a new statement
-that names one older than the last statement both sides shared (a fork from the
-past). Migration: a registry written before the chain began (no ``prev`` on any
+(in time order, whichever side merges), so a ``prev`` may name any statement above
+it, and :mod:`rulesbook.rulesfolder.record_checks` refuses at ``sync`` (and
+``rulesbook serve`` at a push) a new statement that names one older than the last
+statement already shared, unless the history shows the fork: the commit that first
+holds it has a parent whose registry ends with the statement it names (two clones
+at once). A new statement signed with a key whose revocation was shared is refused
+whatever its history. Migration: a registry written before the chain began (no ``prev`` on any
 statement) is read as it is; the first statement of a registry has no ``prev``;
 from the first chained statement on, every statement must carry one.
 

@@ -15,22 +15,33 @@ merge is checked against the remote's head too, for its signed votes only):
   revocation was already shared, is refused (a copy of the key taken before the
   revocation signs nothing new, whatever date it writes);
 * **the members' registry**: every statement shared before stays, in its order,
-  and every new statement names (``prev``) the last statement shared or another
-  new statement: a statement forked off an older one (slipped into the past) is
-  refused.
+  and every new statement names (``prev``) the last statement shared, another
+  new statement, or -- a statement made on another clone at the same time -- the
+  last statement of the registry it was written on: in the history the sync
+  receives, the commit that first holds the statement must have a parent whose
+  registry ends with the statement it names (:func:`chained_in_history`). Two
+  clones that append at once fork off the statement both had; the merge keeps both
+  in time order, so one clone's statement can end up above a statement the other
+  already shared. A statement written into a folder that already held a newer one,
+  chained to an older one and put above it (slipped into the past) has no such
+  commit and is refused; and a new statement signed with a key whose revocation
+  was already shared is refused whatever its history and date (a copy of the key
+  signs nothing new, as for votes).
 
 Each check works on the files' data as the safe loader reads it and leaves
 anything it does not understand to the validation.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from dulwich.objects import ObjectID
+from dulwich.repo import BaseRepo
 
+from ..ballots.keys import verify_signature
 from ..ballots.records import inline_signatures, is_ballot
-from ..ballots.registry import build_registry, last_digest, statement_digest
+from ..ballots.registry import build_registry, last_digest, statement_digest, statement_message
 from ..errors import DataFileError
 from ..yamlio import loads_bytes
 
@@ -118,9 +129,20 @@ def ballot_problems(path: str, old: Any, new: Any,
     return problems
 
 
-def registry_problems(old: Any, new: Any) -> list[str]:
-    """Statements of the members' registry removed, reordered, or forked off a statement
-    older than the last one shared."""
+Forked = Callable[[], frozenset[str]]
+
+
+def _none() -> frozenset[str]:
+    return frozenset()
+
+
+def registry_problems(old: Any, new: Any, forked: Forked = _none,
+                      revoked: Mapping[str, str] | None = None) -> list[str]:
+    """Statements of the members' registry removed, reordered, forked off a statement
+    older than the last one shared (unless their digest is in what ``forked`` returns,
+    asked only then: written at the same time on another clone,
+    :func:`chained_in_history`), or new and signed
+    with a key whose revocation ``old`` already holds."""
     before, after = _statements(old), _statements(new)
     if not before:
         return []
@@ -140,17 +162,87 @@ def registry_problems(old: Any, new: Any) -> list[str]:
             last = i
     shared = {statement_digest(s) for s in before}
     allowed = {last_digest(before)} | (set(digests) - shared)
-    for st in after:
-        digest = statement_digest(st)
+    revoked = revoked_keys(old) if revoked is None else revoked
+    found: frozenset[str] | None = None
+    for st, digest in zip(after, digests, strict=True):
         if digest in shared:
             continue
+        what = (f"the new {st.get('op')} statement for member {st.get('member')} "
+                f"(dated {st.get('at')}, signed by {st.get('by')})")
         if st.get("prev") not in allowed:
-            problems.append(
-                f"{MEMBERS}: the new {st.get('op')} statement for member {st.get('member')} "
-                f"(dated {st.get('at')}, signed by {st.get('by')}) does not follow the last "
-                f"statement already shared: it names an older one, so it was slipped into "
-                f"the past")
+            found = forked() if found is None else found  # the history, walked once
+            if digest not in found:
+                problems.append(
+                    f"{MEMBERS}: {what} does not follow the last statement already shared: "
+                    f"it names an older one, so it was slipped into the past")
+        signature = st.get("signature")
+        for key, when in revoked.items():
+            if isinstance(signature, str) and verify_signature(
+                    key, statement_message(st), signature):
+                problems.append(
+                    f"{MEMBERS}: {what} is signed with a key revoked at {when} (the "
+                    f"revocation was shared before this statement was): a revoked key "
+                    f"signs nothing new, whatever date it says")
+                break
     return problems
+
+
+def chained_in_history(parents_of: Callable[[ObjectID], list[ObjectID]],
+                       members_of: Callable[[ObjectID], ObjectID | None], read: Read,
+                       commits: Iterable[ObjectID]) -> frozenset[str]:
+    """The digests of the statements that ``commits`` (the history a sync receives or
+    sends; ``parents_of`` a commit, the blob of its members.yaml ``members_of`` it)
+    added in order: the first commit that holds such a statement (it is in none of
+    its parents) has a parent whose registry ends with the statement it names, or
+    it names another statement that commit added."""
+    found: set[str] = set()
+    parsed: dict[ObjectID | None, list[dict[str, Any]]] = {None: []}
+
+    def statements(blob: ObjectID | None) -> list[dict[str, Any]]:
+        if blob not in parsed:
+            parsed[blob] = _statements(_data({MEMBERS: blob}, MEMBERS, read)) \
+                if blob is not None else []
+        return parsed[blob]
+
+    for commit in commits:
+        parents = parents_of(commit)
+        blob = members_of(commit)
+        blobs = [members_of(p) for p in parents]
+        if blob is None or blob in blobs:
+            continue  # members.yaml as one parent had it: nothing added here
+        theirs = [statements(b) for b in blobs]
+        above = {statement_digest(s) for p in theirs for s in p}
+        added = {d: s for s in statements(blob) if (d := statement_digest(s)) not in above}
+        follows = ({last_digest(p) for p in theirs} if parents else {None}) | set(added)
+        found.update(d for d, s in added.items() if s.get("prev") in follows)
+    return frozenset(found)
+
+
+def forked_statements(repo: BaseRepo, heads: list[ObjectID],
+                      shared: ObjectID | None) -> frozenset[str]:
+    """:func:`chained_in_history` over the commits of ``heads`` that ``shared`` (the
+    commit both sides last shared; None: every commit) does not hold."""
+    blobs: dict[ObjectID, ObjectID | None] = {}  # a commit is read once, as a child's parent
+
+    def members_of(commit: ObjectID) -> ObjectID | None:
+        if commit not in blobs:
+            try:
+                tree = repo[repo[commit].tree]  # type: ignore[attr-defined]
+                blobs[commit] = tree[MEMBERS.encode()][1]  # type: ignore[index]
+            except KeyError:
+                blobs[commit] = None
+        return blobs[commit]
+
+    def parents_of(commit: ObjectID) -> list[ObjectID]:
+        try:
+            return list(repo[commit].parents)  # type: ignore[attr-defined]
+        except KeyError:
+            return []
+
+    walker = repo.get_walker(include=heads, exclude=[shared] if shared else None)
+    return chained_in_history(parents_of, members_of,
+                              lambda sha: repo[sha].as_raw_string(),
+                              (entry.commit.id for entry in walker))
 
 
 def revoked_keys(data: Any) -> dict[str, str]:
@@ -160,15 +252,19 @@ def revoked_keys(data: Any) -> dict[str, str]:
 
 
 def shared_record_problems(old: Mapping[str, ObjectID], new: Mapping[str, ObjectID],
-                           read: Read, *, votes_only: bool = False) -> list[str]:
+                           read: Read, *, votes_only: bool = False,
+                           forked: Forked = _none) -> list[str]:
     """Every signed record of ``old`` (what was shared) that ``new`` (what the sync would
     make the shared folder) lost, moved or contradicts (see the module). ``votes_only``:
     only the signed votes of ``old`` that ``new`` lost (``old`` the remote's side of a
     merge: its registry statements and revocations are merged with this folder's new
-    ones, which follow the merge base, not the remote's head)."""
+    ones, which follow the merge base, not the remote's head). ``forked``: the new
+    statements that :func:`chained_in_history` found chained where they were
+    written (called only when a new statement does not follow the last one shared)."""
     old_members = _data(old, MEMBERS, read)
-    problems = [] if votes_only else registry_problems(old_members, _data(new, MEMBERS, read))
     revoked = {} if votes_only else revoked_keys(old_members)
+    problems = [] if votes_only else registry_problems(old_members, _data(new, MEMBERS, read),
+                                                       forked, revoked)
     for path in sorted(set(old) | set(new)):
         if not path.endswith((".yaml", ".yml")) or path == MEMBERS:
             continue

@@ -160,10 +160,11 @@ def refusal(repo: Repo, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
         return (f"the pushed {_commit_named(repo, checking)} was refused, so main was not "
                 f"moved: {shown}")
     if not lines and not _is_zero(old):  # signed records are append-only (.record_checks)
-        from .record_checks import shared_record_problems
+        from .record_checks import forked_statements, shared_record_problems
 
         lines = shared_record_problems(commit_files(repo, old), commit_files(repo, new),
-                                       lambda sha: read_object(repo, sha, Blob).as_raw_string())
+                                       lambda sha: read_object(repo, sha, Blob).as_raw_string(),
+                                       forked=lambda: forked_statements(repo, [new], old))
     if lines:
         return (f"the pushed rules folder does not validate, so main was not moved "
                 f"({_commit_named(repo, named)}): " + "; ".join(lines))

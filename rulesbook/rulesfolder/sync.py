@@ -222,16 +222,18 @@ _UNPUSHED = ("sync stopped: this rules folder would not be valid as the shared o
              "nothing was pushed")
 
 
-def _refuse_lost_records(repo: Repo, shared: Mapping[str, ObjectID],
-                         new: Mapping[str, ObjectID], stopped: str = _MERGED, *,
-                         votes_only: bool = False) -> None:
-    """SyncInvalid when ``new`` loses or contradicts a signed record of ``shared``
-    (:mod:`.record_checks`; ``votes_only``: see there)."""
-    from .record_checks import shared_record_problems
+def _refuse_lost_records(repo: Repo, shared: ObjectID | None,
+                         new: Mapping[str, ObjectID], heads: list[ObjectID],
+                         stopped: str = _MERGED, *, votes_only: bool = False) -> None:
+    """SyncInvalid when ``new`` (the files of ``heads``, or of their merge) loses or
+    contradicts a signed record of commit ``shared`` (:mod:`.record_checks`;
+    ``votes_only``: see there)."""
+    from .record_checks import forked_statements, shared_record_problems
 
     problems = shared_record_problems(
-        shared, new, lambda sha: read_object(repo, sha, Blob).as_raw_string(),
-        votes_only=votes_only)
+        commit_files(repo, shared), new,
+        lambda sha: read_object(repo, sha, Blob).as_raw_string(), votes_only=votes_only,
+        forked=lambda: forked_statements(repo, heads, shared))
     if problems:
         raise SyncInvalid(f"{stopped}:\n" + "\n".join(problems))
 
@@ -411,7 +413,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
             progress("Fast-forwarding")
             received = _count(repo, theirs, local)
             _validate_theirs(repo, commit_files(repo, theirs), local, theirs, url)
-            _refuse_lost_records(repo, commit_files(repo, local), commit_files(repo, theirs))
+            _refuse_lost_records(repo, local, commit_files(repo, theirs), [theirs])
             checkout(repo, local, theirs)
             new, fast_forward, fetched = theirs, True, True
         else:
@@ -420,9 +422,9 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
             files, dropped, relettered = _merge(repo, base, local, theirs, name, take)
             progress("Validating the merged folder")
             _validate_theirs(repo, files, local, theirs, url)
-            _refuse_lost_records(repo, commit_files(repo, base), files)
+            _refuse_lost_records(repo, base, files, [local, theirs])
             # the remote's votes too: a `--take mine` keeps them in the history
-            _refuse_lost_records(repo, commit_files(repo, theirs), files, votes_only=True)
+            _refuse_lost_records(repo, theirs, files, [local, theirs], votes_only=True)
             user = user_identity(repo)
             message = f"Sync: merge {received} change(s) from {shown(url)}"
             if dropped:
@@ -439,8 +441,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         if not (merged or fast_forward):  # what is pushed is validated like what is merged
             _validate_tree(repo, commit_files(repo, new), _UNPUSHED)
             if theirs is not None:
-                _refuse_lost_records(repo, commit_files(repo, theirs), commit_files(repo, new),
-                                     _UNPUSHED)
+                _refuse_lost_records(repo, theirs, commit_files(repo, new), [new], _UNPUSHED)
         pushed = _count(repo, new, theirs)
         _push(repo, url, theirs, new, progress, ask)
         repo.refs[tracking] = new

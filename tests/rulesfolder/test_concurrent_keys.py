@@ -1,0 +1,156 @@
+"""Two members who each make a key before syncing (issue #28, re-test): both key
+statements fork off the last statement both clones had; the sync merges them in
+time order, so one of them lands above a statement the other clone already shared.
+Every clone then syncs, through a bare path and through ``rulesbook serve`` (which
+checks every push as ``validate`` and the sync do), whichever member syncs first and
+whichever key is older. A statement slipped into the past without such a fork in the
+history stays refused (test_who_signed.py), and so does one signed with a key whose
+revocation was already shared, even when it comes on a forked branch of the history."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+import yaml
+from dulwich.repo import Repo
+
+import rulesbook.ballots.registry as registry_module
+import rulesbook.cli.member_cmds as member_cmds
+from rulesbook.ballots import load_registry
+from rulesbook.ballots.registry import last_digest, sign_statement
+
+from .conftest import bare_repo
+from .servers import rulesbook_serve
+from .test_sync import as_owner, committee, ok, sync
+from .test_who_signed import signer_of
+
+#: the dates of the two keys, seconds from now: the one who syncs second made the
+#: older, or the newer
+DATES = {"second-is-older": (5, 1), "second-is-newer": (1, 5)}
+
+
+def set_clock(monkeypatch, at: str) -> None:
+    """The date the member commands sign their statements with."""
+    for module in (registry_module, member_cmds):
+        monkeypatch.setattr(module, "now_utc", lambda: at)
+
+
+def later(seconds: int) -> str:
+    when = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=seconds)
+    return when.isoformat().replace("+00:00", "Z")
+
+
+@contextlib.contextmanager
+def shared_remote(via: str, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """(the URL members sync with, the bare repository behind it)."""
+    if via == "bare":
+        bare = bare_repo(tmp_path / "shared.git")
+        yield str(bare), bare
+        return
+    with rulesbook_serve(tmp_path / "srv.git", ("committee",)) as served:
+        yield served.with_token("committee"), served.bare
+
+
+def heads(*repos: Path) -> set[bytes]:
+    found = set()
+    for path in repos:
+        with Repo(str(path)) as repo:
+            found.add(repo.refs[b"refs/heads/main"])
+    return found
+
+
+def statements(folder: Path) -> list[dict]:
+    return yaml.safe_load((folder / "members.yaml").read_text())["registry"]
+
+
+@pytest.mark.parametrize("dates", sorted(DATES))
+@pytest.mark.parametrize("first", ["A", "B"])
+@pytest.mark.parametrize("via", ["bare", "serve"])
+def test_two_members_make_keys_before_syncing(rb, tmp_path, monkeypatch, via, first, dates):
+    with shared_remote(via, tmp_path) as (url, bare):
+        secretary = tmp_path / "secretary"
+        ok(rb("init", secretary))
+        ok(as_owner(rb, secretary, "member", "keygen", "--member", "E"))
+        ok(sync(rb, secretary, "--remote", url))
+        folders = {m: tmp_path / f"member-{m.lower()}" for m in "AB"}
+        for folder in folders.values():  # both clone before either makes a key
+            ok(rb("clone", url, folder, "--quiet"))
+        second = "B" if first == "A" else "A"
+        for member, at in zip((first, second), map(later, DATES[dates]), strict=True):
+            set_clock(monkeypatch, at)
+            ok(as_owner(rb, folders[member], "member", "keygen", "--member", member))
+        monkeypatch.undo()
+        ok(sync(rb, folders[first]))
+        ok(sync(rb, folders[second]))  # merges the first's key, pushes both
+        ok(sync(rb, folders[first]))  # receives the second's key above or below its own
+        ok(sync(rb, secretary))
+        everyone = (secretary, folders["A"], folders["B"])
+        assert len(heads(bare, *everyone)) == 1
+        for folder in everyone:
+            assert rb("--data", folder, "validate").code == 0
+            assert {k.member for k in load_registry(folder).keys} == {"A", "B", "E"}
+        merged = statements(secretary)
+        assert [s["at"] for s in merged] == sorted(s["at"] for s in merged)  # time order
+        assert all(statements(f) == merged for f in everyone)
+        # and the folder goes on: the first member's next statement is shared by all
+        set_clock(monkeypatch, later(60))
+        ok(as_owner(rb, folders[first], "member", "role", first, "chair"))
+        monkeypatch.undo()
+        ok(sync(rb, folders[first]))
+        for folder in (folders[second], secretary):
+            ok(sync(rb, folder))
+            assert load_registry(folder).chair == first
+        assert len(heads(bare, *everyone)) == 1
+
+
+def _write_statements(folder: Path, listed: list[dict]) -> None:
+    data = yaml.safe_load((folder / "members.yaml").read_text())
+    data["registry"] = listed
+    (folder / "members.yaml").write_text(yaml.safe_dump(data, sort_keys=False, width=1000))
+
+
+@pytest.mark.parametrize("via", ["bare", "serve"])
+def test_a_revoked_key_signs_nothing_new_even_on_a_forked_branch(rb, tmp_path, monkeypatch,
+                                                                 via):
+    """The chair's key is stolen; the secretary revokes it and shares the revocation.
+    The thief, on a clone made before the revocation, writes a role statement signed
+    with the stolen key and dated before the revocation, chained to the last statement
+    of that clone, and syncs: the history holds a fork as two clones at once make, and
+    the merge puts the statement above the revocation, where the key still counted.
+    The server refuses the push; through a bare path the members' syncs refuse it, and
+    their folders keep the registry as it was shared."""
+    with shared_remote(via, tmp_path) as (url, bare):
+        remote, secretary, a, b = committee(rb, tmp_path, remote=url)
+        thief = tmp_path / "thief"
+        ok(rb("clone", url, thief, "--quiet"))
+        stolen = signer_of(a, "A")
+        set_clock(monkeypatch, later(3600))
+        ok(as_owner(rb, secretary, "member", "revoke", "A", "--as", "E"))
+        monkeypatch.undo()
+        ok(sync(rb, secretary))
+        ok(sync(rb, a))
+        shared, shared_statements = heads(bare), statements(a)
+        listed = statements(thief)
+        forged = sign_statement({"op": "role", "member": "B", "role": "secretary",
+                                 "key": load_registry(thief).key_of("B"),
+                                 "at": listed[-1]["at"], "by": "A"}, stolen,
+                                last_digest(listed))
+        _write_statements(thief, listed + [forged])
+        assert rb("--data", thief, "validate").code == 0  # a well-made statement, as such
+        pushed = sync(rb, thief)
+        if via == "serve":
+            assert pushed.code == 2, pushed.out + pushed.err
+            assert "revoked" in pushed.err and "role statement for member B" in pushed.err
+            assert heads(bare) == shared
+        else:
+            assert pushed.code == 0, pushed.err  # a bare path checks nothing
+            assert heads(bare) != shared
+            for folder in (a, secretary):
+                refused = sync(rb, folder)
+                assert refused.code == 2, refused.out + refused.err
+                assert "revoked" in refused.err and "role statement for member B" in refused.err
+                assert statements(folder) == shared_statements
+                assert load_registry(folder).role_at("B") == "member"
