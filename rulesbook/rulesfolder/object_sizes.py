@@ -93,7 +93,13 @@ def stored_size(store: BaseObjectStore, oid: ObjectID) -> int | None:
             continue
         return _packed_size(pack._data_path, offset, len(sha))
     loose = _loose_path(store, oid)
-    return _loose_header(loose)[1] if loose else None
+    if loose:
+        return _loose_header(loose)[1]
+    for alternate in getattr(store, "alternates", ()):
+        size = stored_size(alternate, oid)
+        if size is not None:
+            return size
+    return None
 
 
 def _check_loose(path: str, where: str, max_object: int) -> None:
@@ -114,6 +120,14 @@ def _check_loose(path: str, where: str, max_object: int) -> None:
                                   f"its header says ({size:,} bytes); nothing was taken")
 
 
+def _holds(pack: object, sha: bytes) -> bool:
+    try:
+        pack.index.object_offset(sha)  # type: ignore[attr-defined]
+    except KeyError:
+        return False
+    return True
+
+
 def check_source(store: BaseObjectStore, oids: Iterable[ObjectID], where: str,
                  max_object: int = MAX_OBJECT_BYTES, **limits: int) -> None:
     """Raise :class:`PackRefused` (naming ``where``) when an object ``oids`` names, as
@@ -121,8 +135,9 @@ def check_source(store: BaseObjectStore, oids: Iterable[ObjectID], where: str,
     packs = list(getattr(store, "packs", ()))
     needed: dict[int, object] = {}
     for oid in oids:
+        sha = bytes.fromhex(oid.decode("ascii"))
         for pack in packs:
-            if oid in pack.index:
+            if _holds(pack, sha):  # (``in`` scans the whole index: 10,000 ids, 2 min)
                 needed.setdefault(id(pack), pack)
                 break
         else:
