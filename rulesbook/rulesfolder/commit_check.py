@@ -47,10 +47,13 @@ class TreeProblems:
 
 
 def tree_bound_problem(repo: Repo, files: Mapping[str, ObjectID], *,
-                       max_bytes: int = MAX_TREE_BYTES,
-                       max_files: int = MAX_TREE_FILES) -> Problem | None:
+                       max_bytes: int | None = None,
+                       max_files: int | None = None) -> Problem | None:
     """What is wrong when ``files`` are too many or add up to too much, their sizes
-    read from the objects' headers (nothing inflated whole); None: within bounds."""
+    read from the objects' headers (nothing inflated whole); None: within bounds.
+    The bounds: :data:`MAX_TREE_BYTES` and :data:`MAX_TREE_FILES` unless given."""
+    max_bytes = MAX_TREE_BYTES if max_bytes is None else max_bytes
+    max_files = MAX_TREE_FILES if max_files is None else max_files
     if len(files) > max_files:
         return Problem(".", 0, 0, f"the commit holds {len(files):,} files (a rules folder "
                                   f"holds at most {max_files:,}); none was written out")
