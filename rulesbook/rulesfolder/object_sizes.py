@@ -129,7 +129,7 @@ def _holds(pack: object, sha: bytes) -> bool:
 
 
 def check_source(store: BaseObjectStore, oids: Iterable[ObjectID], where: str,
-                 max_object: int = MAX_OBJECT_BYTES, **limits: int) -> None:
+                 max_object: int = MAX_OBJECT_BYTES) -> None:
     """Raise :class:`PackRefused` (naming ``where``) when an object ``oids`` names, as
     the source folder stores it, breaks the limits a fetched pack is held to."""
     packs = list(getattr(store, "packs", ()))
@@ -145,7 +145,7 @@ def check_source(store: BaseObjectStore, oids: Iterable[ObjectID], where: str,
             if loose is not None:
                 _check_loose(loose, where, max_object)
     for pack in needed.values():
-        guard = PackGuard(where, max_object=max_object, **limits)
+        guard = PackGuard(where, max_object=max_object)  # has=None: a pack on disk is whole
         with open(pack._data_path, "rb") as f:  # type: ignore[attr-defined]
             while chunk := f.read(1024 * 1024):
                 guard.feed(chunk)
