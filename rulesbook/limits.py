@@ -27,7 +27,16 @@ YAML data / ballot / case  20 MiB, 64 deep refused with file:line:col
 values in one YAML file    2,000,000       refused with file:line:col
 digits of a YAML integer   100             refused with file:line:col
 autosave read back         64 MiB          not offered (unreadable)
+files of one shared commit 64 MiB, 10,000  refused before any is written out
 =========================  ==============  =====================================
+
+A shared commit (clone, sync, ``serve``) is checked from its objects' headers
+before anything of it is written out (:mod:`rulesbook.rulesfolder.commit_check`):
+a rules folder is a few MB of YAML (a 1,000-member x 60-question signed ballot is
+~5 MB; 64 MiB holds a dozen beside the rules, and a file per edition, ballot, case
+and member list is hundreds of files in decades of use, far from 10,000). A delta
+bomb of 100 deltas of 27 bytes each, each making a 20 MiB file, is a 27 KB pack
+that wrote 2 GB into a member's folder before the bound.
 
 A YAML value costs about 100 bytes once read (a 1,000-member x 60-question
 signed ballot holds ~430,000 values in 5 MB and reads in ~120 MB for the whole
@@ -54,6 +63,8 @@ from .draughts.pdn_model import (
     MAX_VARIATION_DEPTH,
 )
 from .reconstruct.record import MAX_MOVES_TEXT_CHARS
+from .rulesfolder.commit_check import MAX_TREE_BYTES as MAX_SHARED_COMMIT_BYTES
+from .rulesfolder.commit_check import MAX_TREE_FILES as MAX_SHARED_COMMIT_FILES
 from .textio import MAX_STREAM_BYTES
 from .yamlio import MAX_DEPTH as MAX_YAML_DEPTH
 from .yamlio import MAX_FILE_BYTES as MAX_YAML_BYTES
@@ -63,7 +74,7 @@ from .yamlio import MAX_VALUES as MAX_YAML_VALUES
 __all__ = [
     "MAX_COMMENT_CHARS", "MAX_ERRORS", "MAX_FEN_CHARS", "MAX_FEN_FILE_BYTES", "MAX_GAMES",
     "MAX_GAME_FILE_BYTES", "MAX_LINE_CHARS", "MAX_MOVE_CHARS", "MAX_MOVES_TEXT_CHARS",
-    "MAX_PLIES",
+    "MAX_PLIES", "MAX_SHARED_COMMIT_BYTES", "MAX_SHARED_COMMIT_FILES",
     "MAX_TAGS", "MAX_TAG_CHARS", "MAX_VARIATION_DEPTH", "MAX_YAML_BYTES", "MAX_YAML_DEPTH",
     "MAX_YAML_INT_DIGITS", "MAX_YAML_VALUES",
     "GAME_FILE", "MAX_STREAM_BYTES",

@@ -15,10 +15,20 @@ from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.repo import Repo
 
 from ..errors import LibraryError, Problem
+from .object_sizes import stored_size
 from .repo import commit_files, read_object
 
 if TYPE_CHECKING:
     from ..library import Library
+
+#: the most a commit's files may add up to (rulesbook/limits.py). A rules folder is a
+#: few MB of YAML: a 1,000-member x 60-question signed ballot is ~5 MB; 64 MiB holds a
+#: dozen of them beside the rules. A delta bomb (100 deltas of 27 bytes each making a
+#: 20 MiB file) is 27 KB packed and 2 GB checked out.
+MAX_TREE_BYTES = 64 * 1024 * 1024
+#: the most files one commit may hold: a folder holds a file per edition, ballot,
+#: case and member list (hundreds in decades of use)
+MAX_TREE_FILES = 10_000
 
 
 @dataclass(frozen=True)
@@ -36,9 +46,39 @@ class TreeProblems:
         return [str(p) for p in self.folder + self.chain]
 
 
+def tree_bound_problem(repo: Repo, files: Mapping[str, ObjectID], *,
+                       max_bytes: int | None = None,
+                       max_files: int | None = None) -> Problem | None:
+    """What is wrong when ``files`` are too many or add up to too much, their sizes
+    read from the objects' headers (nothing inflated whole); None: within bounds.
+    The bounds: :data:`MAX_TREE_BYTES` and :data:`MAX_TREE_FILES` unless given."""
+    max_bytes = MAX_TREE_BYTES if max_bytes is None else max_bytes
+    max_files = MAX_TREE_FILES if max_files is None else max_files
+    if len(files) > max_files:
+        return Problem(".", 0, 0, f"the commit holds {len(files):,} files (a rules folder "
+                                  f"holds at most {max_files:,}); none was written out")
+    total = 0
+    for path, sha in sorted(files.items()):
+        size = stored_size(repo.object_store, sha)
+        if size is None:  # kept elsewhere (an alternate): read as it is
+            size = len(read_object(repo, sha, Blob).as_raw_string())
+        total += size
+        if total > max_bytes:
+            return Problem(path, 0, 0, f"the commit's files add up to more than "
+                                       f"{max_bytes // (1024 * 1024):,} MiB by this one (a "
+                                       f"rules folder holds at most that); none was "
+                                       f"written out")
+    return None
+
+
 def tree_problems(repo: Repo, files: Mapping[str, ObjectID]) -> TreeProblems:
-    """Load the folder ``files`` describes with every check."""
+    """Load the folder ``files`` describes with every check (first: that its files are
+    not too many or too large to be written out, :func:`tree_bound_problem`)."""
     from ..loading import load_library, record_problems
+
+    bound = tree_bound_problem(repo, files)
+    if bound is not None:
+        return TreeProblems(folder=(bound,))
 
     with tempfile.TemporaryDirectory(prefix="rulesbook-check-") as tmp:
         root = Path(tmp)

@@ -32,6 +32,8 @@ from dulwich.repo import Repo
 from dulwich.server import CAPABILITY_NO_DONE, UploadPackHandler, _ProtocolGraphWalker
 
 from .delta import create_delta
+from .object_sizes import DAMAGED
+from .pack_guard import PackRefused
 
 #: the longest chain of deltas sent (git's default ``pack.depth``)
 MAX_DEPTH = 50
@@ -204,17 +206,31 @@ def _chain(store: BaseObjectStore, chain: list[ObjectID], sent: set[bytes],
 
 
 def local_fetch_pack(path: str, determine_wants: Callable[..., list[ObjectID]],
-                     graph_walker: object, write: Callable[[bytes], object]
-                     ) -> Mapping[Ref, ObjectID | None]:
+                     graph_walker: object, write: Callable[[bytes], object],
+                     check: Callable[[BaseObjectStore, list[ObjectID]], None] | None = None,
+                     where: str = "the source folder") -> Mapping[Ref, ObjectID | None]:
     """dulwich's ``LocalGitClient.fetch_pack`` (a fetch from a folder on this
-    computer), the pack made by :func:`deltified`; the source's refs."""
+    computer), the pack made by :func:`deltified`; the source's refs. ``check`` sees
+    the source's store and the objects to send before any is read
+    (:func:`.object_sizes.check_source`)."""
     with Repo(path) as source:
         missing = source.find_missing_objects(determine_wants, graph_walker,  # type: ignore[arg-type]
                                               None)
         ids = list(missing) if missing is not None else []
-        count, records = deltified(source.object_store, ids)
-        write_pack_data(write, records, num_records=count,  # type: ignore[arg-type]
-                        object_format=source.object_format)
+        damaged = None
+        try:
+            if check is not None:
+                check(source.object_store, [oid for oid, _hint in ids])
+            count, records = deltified(source.object_store, ids)
+            write_pack_data(write, records, num_records=count,  # type: ignore[arg-type]
+                            object_format=source.object_format)
+        except PackRefused:
+            raise
+        except DAMAGED as exc:  # the traceback (holding the pack's memory map) let go
+            damaged = str(exc) or type(exc).__name__
+        if damaged is not None:
+            raise PackRefused(f"{where} holds a damaged object, one that cannot be read "
+                              f"back as it says ({damaged}); nothing was taken")
         return dict(source.get_refs())
 
 

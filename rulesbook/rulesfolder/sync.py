@@ -23,7 +23,7 @@ from dulwich.repo import Repo
 
 from ..errors import LibraryError
 from .ancestry import merge_bases
-from .commit_check import commit_problems, tree_problems
+from .commit_check import commit_problems, tree_bound_problem, tree_problems
 from .credentials import Ask, without_password
 from .errors import (
     DroppedJson,
@@ -419,6 +419,8 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         else:
             progress("Merging")
             received = _count(repo, theirs, local)
+            if tree_bound_problem(repo, commit_files(repo, theirs)) is not None:
+                refuse_invalid(repo, local, theirs, shown(url))  # never merged, read whole
             files, dropped, relettered = _merge(repo, base, local, theirs, name, take)
             progress("Validating the merged folder")
             _validate_theirs(repo, files, local, theirs, url)

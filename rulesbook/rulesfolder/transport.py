@@ -19,7 +19,8 @@ from dulwich.repo import Repo
 
 from .credentials import Ask, Login, logged_in, split_login
 from .errors import RulesFolderError
-from .pack_guard import PackGuard
+from .object_sizes import DAMAGED, check_source
+from .pack_guard import PackGuard, PackRefused
 from .pack_send import deltified, local_fetch_pack, missing_objects
 from .repo import HEAD_REF
 
@@ -128,7 +129,8 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
 
         refs: Mapping[Ref, ObjectID | None]
         if isinstance(client, LocalGitClient):  # the pack with deltas (dulwich: whole)
-            refs = local_fetch_pack(path, wants, repo.get_graph_walker(), write)
+            refs = local_fetch_pack(path, wants, repo.get_graph_walker(), write,
+                                    lambda store, ids: check_source(store, ids, where), where)
         else:
             # protocol v0: dulwich asks for "ofs-delta" only there (in v2 it does not,
             # and git then names every delta's base by id: pack_guard.MAX_REF_TARGET_BYTES)
@@ -137,7 +139,11 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         if spool.tell():
             guard.finish()
             spool.seek(0)
-            repo.object_store.add_thin_pack(spool.read, None)
+            try:
+                repo.object_store.add_thin_pack(spool.read, None)
+            except DAMAGED as exc:  # a delta that makes more than it says, a bad checksum
+                raise PackRefused(f"{where} sent a damaged pack ({reason(exc)}); nothing "
+                                  f"was taken") from None
     return refs.get(HEAD_REF)
 
 

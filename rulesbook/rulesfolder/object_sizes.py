@@ -1,0 +1,152 @@
+"""Objects' sizes read from their headers, never inflating them whole, and a folder
+on this computer (a local-path remote) checked before anything of it is read.
+
+A stored object says its size before its data: a loose object in the first bytes
+it inflates to (``blob 1234\\0``), a packed one in its pack header (a delta: the
+size of the file it makes, in the first bytes its payload inflates to). A commit's
+files can be added up from these (:func:`stored_size`) before any is written out.
+
+A fetch from a folder on this computer builds the pack it takes from the source's
+own objects (:func:`.pack_send.local_fetch_pack`): dulwich inflates each whole
+before :class:`.pack_guard.PackGuard` sees it, so a 1 GiB loose file took 1 GB of
+memory before it was refused, and an object that inflates to more than its header
+says stopped dulwich mid-read. :func:`check_source` reads every loose object the
+fetch wants by its header (refusing one over the data-file limit, and one that
+inflates to more than it says), and streams every pack of the source holding one
+through a :class:`PackGuard` (as a network fetch is), before the pack is built.
+"""
+from __future__ import annotations
+
+import os
+import zlib
+from collections.abc import Iterable
+
+from dulwich.errors import ApplyDeltaError, ChecksumMismatch, ObjectFormatException
+from dulwich.object_store import BaseObjectStore
+from dulwich.objects import ObjectID
+
+from .pack_guard import MAX_OBJECT_BYTES, PackGuard, PackRefused, _delta_sizes, _mib
+
+#: what dulwich raises on a pack (or a source folder's objects) it cannot read back
+DAMAGED = (zlib.error, ApplyDeltaError, ChecksumMismatch, ObjectFormatException, ValueError,
+           AssertionError, IndexError)
+_OFS_DELTA, _REF_DELTA = 6, 7
+_HEAD = 4096  # bytes read of an object to know its size
+_STEP = 64 * 1024
+
+
+def _packed_size(path: str, offset: int, sha_length: int = 20) -> int:
+    """The size of the file the object at ``offset`` of pack ``path`` makes."""
+    with open(path, "rb") as f:
+        f.seek(offset)
+        head = f.read(_HEAD)
+    pos = 0
+    byte = head[pos]
+    kind, size, shift = (byte >> 4) & 7, byte & 0x0F, 4
+    while byte & 0x80:
+        pos += 1
+        byte = head[pos]
+        size |= (byte & 0x7F) << shift
+        shift += 7
+    pos += 1
+    if kind not in (_OFS_DELTA, _REF_DELTA):
+        return size
+    if kind == _REF_DELTA:
+        pos += sha_length
+    else:
+        while head[pos] & 0x80:
+            pos += 1
+        pos += 1
+    sizes = _delta_sizes(zlib.decompressobj().decompress(head[pos:], 32))
+    if sizes is None:
+        raise ValueError("a delta whose sizes cannot be read")
+    return sizes[1]
+
+
+def _loose_header(path: str) -> tuple[str, int]:
+    """A loose object's kind and size (its first inflated bytes)."""
+    with open(path, "rb") as f:
+        head = zlib.decompressobj().decompress(f.read(_HEAD), 64)
+    kind, _, rest = head.partition(b" ")
+    size = rest.partition(b"\0")[0]
+    if not size.isdigit():
+        raise ValueError("a loose object whose header cannot be read")
+    return kind.decode("ascii", "replace"), int(size)
+
+
+def _loose_path(store: BaseObjectStore, oid: ObjectID) -> str | None:
+    find = getattr(store, "_get_shafile_path", None)
+    if find is None:
+        return None
+    path: str = find(oid)
+    return path if os.path.isfile(path) else None
+
+
+def stored_size(store: BaseObjectStore, oid: ObjectID) -> int | None:
+    """The size of the file object ``oid`` is (a delta: the file it makes), from its
+    header; None when the store does not have it (or keeps it elsewhere)."""
+    sha = bytes.fromhex(oid.decode("ascii"))
+    for pack in getattr(store, "packs", ()):
+        try:
+            offset = pack.index.object_offset(sha)
+        except KeyError:
+            continue
+        return _packed_size(pack._data_path, offset, len(sha))
+    loose = _loose_path(store, oid)
+    if loose:
+        return _loose_header(loose)[1]
+    for alternate in getattr(store, "alternates", ()):
+        size = stored_size(alternate, oid)
+        if size is not None:
+            return size
+    return None
+
+
+def _check_loose(path: str, where: str, max_object: int) -> None:
+    kind, size = _loose_header(path)
+    if size > max_object:
+        raise PackRefused(f"{where} holds a {kind} of {_mib(size)}; nothing was taken (a "
+                          f"rules folder holds data files of at most {_mib(max_object)})")
+    z = zlib.decompressobj()
+    out = 0
+    with open(path, "rb") as f:
+        while not z.eof:
+            data = z.unconsumed_tail or f.read(_STEP)
+            if not data:
+                break
+            out += len(z.decompress(data, _STEP))
+            if out > size + 64:  # the header itself is a few bytes more
+                raise PackRefused(f"{where} holds an object that inflates to more than "
+                                  f"its header says ({size:,} bytes); nothing was taken")
+
+
+def _holds(pack: object, sha: bytes) -> bool:
+    try:
+        pack.index.object_offset(sha)  # type: ignore[attr-defined]
+    except KeyError:
+        return False
+    return True
+
+
+def check_source(store: BaseObjectStore, oids: Iterable[ObjectID], where: str,
+                 max_object: int = MAX_OBJECT_BYTES) -> None:
+    """Raise :class:`PackRefused` (naming ``where``) when an object ``oids`` names, as
+    the source folder stores it, breaks the limits a fetched pack is held to."""
+    packs = list(getattr(store, "packs", ()))
+    needed: dict[int, object] = {}
+    for oid in oids:
+        sha = bytes.fromhex(oid.decode("ascii"))
+        for pack in packs:
+            if _holds(pack, sha):  # (``in`` scans the whole index: 10,000 ids, 2 min)
+                needed.setdefault(id(pack), pack)
+                break
+        else:
+            loose = _loose_path(store, oid)
+            if loose is not None:
+                _check_loose(loose, where, max_object)
+    for pack in needed.values():
+        guard = PackGuard(where, max_object=max_object)  # has=None: a pack on disk is whole
+        with open(pack._data_path, "rb") as f:  # type: ignore[attr-defined]
+            while chunk := f.read(1024 * 1024):
+                guard.feed(chunk)
+        guard.finish()
