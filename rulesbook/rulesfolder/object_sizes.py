@@ -25,7 +25,7 @@ from dulwich.errors import ApplyDeltaError, ChecksumMismatch, ObjectFormatExcept
 from dulwich.object_store import BaseObjectStore
 from dulwich.objects import ObjectID
 
-from .pack_guard import MAX_OBJECT_BYTES, PackGuard, PackRefused, _delta_sizes, _mib
+from .pack_guard import MAX_OBJECT_BYTES, PackGuard, PackRefused, delta_sizes, mib
 
 #: what dulwich raises on a pack (or a source folder's objects) it cannot read back
 DAMAGED = (zlib.error, ApplyDeltaError, ChecksumMismatch, ObjectFormatException, ValueError,
@@ -57,7 +57,7 @@ def _packed_size(path: str, offset: int, sha_length: int = 20) -> int:
         while head[pos] & 0x80:
             pos += 1
         pos += 1
-    sizes = _delta_sizes(zlib.decompressobj().decompress(head[pos:], 32))
+    sizes = delta_sizes(zlib.decompressobj().decompress(head[pos:], 32))
     if sizes is None:
         raise ValueError("a delta whose sizes cannot be read")
     return sizes[1]
@@ -105,8 +105,8 @@ def stored_size(store: BaseObjectStore, oid: ObjectID) -> int | None:
 def _check_loose(path: str, where: str, max_object: int) -> None:
     kind, size = _loose_header(path)
     if size > max_object:
-        raise PackRefused(f"{where} holds a {kind} of {_mib(size)}; nothing was taken (a "
-                          f"rules folder holds data files of at most {_mib(max_object)})")
+        raise PackRefused(f"{where} holds a {kind} of {mib(size)}; nothing was taken (a "
+                          f"rules folder holds data files of at most {mib(max_object)})")
     z = zlib.decompressobj()
     out = 0
     with open(path, "rb") as f:

@@ -79,7 +79,7 @@ class PackRefused(RulesFolderError):
     """A pack (fetched or pushed) holds an object over the limits: nothing was taken."""
 
 
-def _mib(n: int) -> str:
+def mib(n: int) -> str:
     return f"{n / (1024 * 1024):,.0f} MiB" if n >= 1024 * 1024 else f"{n:,} bytes"
 
 
@@ -122,12 +122,12 @@ class PackGuard:
 
     def _refuse(self, why: str) -> None:
         raise PackRefused(f"{self.where} sent {why}; nothing was taken (a rules folder "
-                          f"holds data files of at most {_mib(self.max_object)})")
+                          f"holds data files of at most {mib(self.max_object)})")
 
     def feed(self, data: bytes) -> None:
         self.received += len(data)
         if self.received > self.max_pack:
-            self._refuse(f"a pack of more than {_mib(self.max_pack)}")
+            self._refuse(f"a pack of more than {mib(self.max_pack)}")
         self._buf += data
         while self._step():
             pass
@@ -189,7 +189,7 @@ class PackGuard:
         self._target_read = False
         if self._kind in (_OFS_DELTA, _REF_DELTA):
             if size > self.max_object + 64:  # a delta is never much larger than its target
-                self._refuse(f"a delta of {_mib(size)}")
+                self._refuse(f"a delta of {mib(size)}")
         else:
             self._check(size, size, _TYPES[self._kind])
             self._chain(size)
@@ -201,20 +201,20 @@ class PackGuard:
         """One object making a file of ``size`` bytes from ``payload`` inflated bytes
         (a whole object: the two are one)."""
         if size > self.max_object:
-            self._refuse(f"a {kind} of {_mib(size)}")
+            self._refuse(f"a {kind} of {mib(size)}")
         self.inflated += payload
         if self.inflated > self.max_inflated:
-            self._refuse(f"objects that inflate to more than {_mib(self.max_inflated)}")
+            self._refuse(f"objects that inflate to more than {mib(self.max_inflated)}")
         self.targets += size
         if self.targets > self.max_targets:
             self._refuse(f"deltas that make files adding up to more than "
-                         f"{_mib(self.max_targets)}")
+                         f"{mib(self.max_targets)}")
 
     def _chain(self, chain: int) -> None:
         """The current object ends a chain making ``chain`` bytes of files."""
         if chain > self.max_chain:
-            self._refuse(f"a chain of deltas making {_mib(chain)} of files, each kept in "
-                         f"memory until the last is made (at most {_mib(self.max_chain)})")
+            self._refuse(f"a chain of deltas making {mib(chain)} of files, each kept in "
+                         f"memory until the last is made (at most {mib(self.max_chain)})")
         self.longest_chain = max(self.longest_chain, chain)
         self._offsets.append(self._start)
         self._chains.append(chain)
@@ -275,7 +275,7 @@ class PackGuard:
                          f"({self._size:,} bytes)")
         if self._kind in (_OFS_DELTA, _REF_DELTA) and not self._target_read:
             self._head += out[:20]
-            sizes = _delta_sizes(bytes(self._head))
+            sizes = delta_sizes(bytes(self._head))
             if sizes is None and (len(self._head) >= 20 or self._out >= self._size):
                 self._refuse("a delta whose sizes cannot be read")
             if sizes is not None:
@@ -287,12 +287,12 @@ class PackGuard:
                     if self.ref_targets > self.max_ref_targets:
                         self._refuse(f"deltas against objects named by id (REF deltas) "
                                      f"that make files adding up to more than "
-                                     f"{_mib(self.max_ref_targets)}")
+                                     f"{mib(self.max_ref_targets)}")
                     self._base_chain = source
                 self._chain(self._base_chain + target)
 
 
-def _delta_sizes(head: bytes) -> tuple[int, int] | None:
+def delta_sizes(head: bytes) -> tuple[int, int] | None:
     """A delta's base and target sizes: its two varints (None until both arrived)."""
     pos = 0
     sizes = []
