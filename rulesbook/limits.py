@@ -63,8 +63,8 @@ from .draughts.pdn_model import (
     MAX_VARIATION_DEPTH,
 )
 from .reconstruct.record import MAX_MOVES_TEXT_CHARS
-from .rulesfolder.commit_check import MAX_TREE_BYTES as MAX_SHARED_COMMIT_BYTES
-from .rulesfolder.commit_check import MAX_TREE_FILES as MAX_SHARED_COMMIT_FILES
+from .rulesfolder.tree_bounds import MAX_TREE_BYTES as MAX_SHARED_COMMIT_BYTES
+from .rulesfolder.tree_bounds import MAX_TREE_FILES as MAX_SHARED_COMMIT_FILES
 from .textio import MAX_STREAM_BYTES
 from .yamlio import MAX_DEPTH as MAX_YAML_DEPTH
 from .yamlio import MAX_FILE_BYTES as MAX_YAML_BYTES
