@@ -179,8 +179,8 @@ def _print_suggestions(result: Suggestions, library: Library | None = None) -> N
         print(f"  text: {r.text}")
     if result.questions:
         print("\nStill to establish:")
-        for f in result.questions:
-            print(f"  {f.id}: {f.question}")
+        for f in result.questions:  # the question in words, then what to type to answer it
+            print(f"  {f.question}  (--fact {f.id}=..., {f.accepted})")
 
 
 def _print_comparison(comp: Comparison) -> None:

@@ -34,6 +34,9 @@ from typing import TYPE_CHECKING, NamedTuple
 from rulesbook.draughts.errors import DraughtsError, NotationError
 from rulesbook.draughts.pdn_model import RESULTS
 from rulesbook.draughts.squares import parse_square, square_to_algebraic
+# one place for a count and its noun ("1 sequence", "12,345 positions"): the module
+# imports nothing, so the engine stays free of the rest of the library
+from rulesbook.plural import counted as count_text
 
 if TYPE_CHECKING:
     from rulesbook.draughts.move import Move
@@ -138,14 +141,6 @@ class MovePattern:
     end: int | None
     via: tuple[int, ...]
     capture: bool
-
-
-def count_text(count: int, noun: str, plural: str | None = None) -> str:
-    """A number of things as a referee reads it: ``count_text(1, "sequence")`` ->
-    "1 sequence", ``count_text(12345, "position")`` -> "12,345 positions",
-    ``count_text(2, "man", "men")`` -> "2 men" (``plural`` default: ``noun + "s"``)."""
-    word = noun if count == 1 else (plural if plural is not None else noun + "s")
-    return f"{count:,} {word}"
 
 
 def plies_text(count: int) -> str:

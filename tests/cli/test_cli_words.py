@@ -149,3 +149,20 @@ def test_the_boards_verdict_line_names_the_edition_by_its_title():
     titles = [e.title for e in library.editions]
     assert any(line.startswith(f"Under {t} (pool checkers): ") for t in titles), line
     assert "edition " not in line.split(":")[0], line
+
+
+def test_still_to_establish_asks_the_question_before_the_key_to_type(tmp_path):
+    """'Still to establish' reads as questions (the incident's own words), each followed by
+    the ``--fact`` a referee types and what it accepts; not ``key: question``."""
+    incidents = yaml.safe_load((bundled_data_dir() / "incidents.yaml").read_text("utf-8"))
+    touch = next(i for i in incidents["incidents"] if i["id"] == "touch_move")
+    out = rulesbook(tmp_path, "rulings", "touch_move")
+    assert out.returncode == 0, out.stderr
+    asked = out.stdout.split("Still to establish:", 1)[1].strip().splitlines()
+    assert asked, out.stdout
+    facts = {f["id"]: f for f in touch["facts"]}
+    for line in asked:
+        key = re.search(r"\(--fact (\w+)=\.\.\., ", line)
+        assert key and key.group(1) in facts, line
+        assert line.strip().startswith(facts[key.group(1)]["question"]), line
+        assert not line.strip().startswith(key.group(1) + ":"), line

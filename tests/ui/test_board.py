@@ -283,7 +283,7 @@ def test_undo_and_replacing_later_moves(qtbot, ws):
     click_square(qtbot, ws, 9)
     click_square(qtbot, ws, 14)
     assert [m.text for m in bc.moves] == ["11-15", "23-19", "9-14"]
-    assert "replaced 2 later move(s)" in ws.status_text()
+    assert "replaced 2 later moves" in ws.status_text()
     bc.undo()
     assert [m.text for m in bc.moves] == ["11-15", "23-19", "8-11", "22-17"]
     # playing the move already recorded just steps forward

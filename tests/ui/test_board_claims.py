@@ -130,7 +130,7 @@ def test_the_13_count_is_announced_where_the_referee_looks(qtbot, ws, controller
     # and on the status line as the referee steps onto it
     qtbot.keyClick(ws.board, Qt.Key.Key_Right)
     assert "played after the draw: 13-count reached" in ws.status_text()
-    assert "1 move(s) after the draw" in ws.claim_bar.text()
+    assert "1 move after the draw" in ws.claim_bar.text()
     # the button opens the rulings with the facts filled in (and the record's tags)
     received = []
     controller.rulingsRequested.connect(received.append)
@@ -160,7 +160,7 @@ def test_check_record_says_legal_and_drawn_and_offers_the_rulings(qtbot, ws, con
     assert "Every move is legal" in text
     assert "13-count reached at the lone king's 13th move (White's move 13): draw under apca:28 — and under 28A" in text
     # four moves were played after the draw (plies 27-30): said, not passed over
-    assert "4 later move(s) (from ply 27) were played after the draw" in text
+    assert "The 4 later moves (from ply 27) were played after the draw" in text
     assert "Every move is legal" in ws.status_text() and "13-count reached" in ws.status_text()
     assert bc.ply == 26  # the board shows the position where the count was reached
     assert ws.rulings_button.isEnabled()
@@ -187,7 +187,7 @@ def test_a_move_typed_after_the_draw_is_flagged(qtbot, ws):
     ws.move_entry.setText(THREE_V_ONE_LINE)
     qtbot.keyClick(ws.move_entry, Qt.Key.Key_Return)
     assert "13-count reached" in ws.status_text()
-    assert "4 later move(s) played after the draw" in ws.status_text()
+    assert "4 later moves played after the draw" in ws.status_text()
 
 
 def test_the_long_line_names_the_proposal_that_draws(qtbot, ws):
@@ -305,7 +305,7 @@ def test_typing_past_two_claims_announces_the_draw_reached(qtbot, ws):
     status = ws.status_text()
     assert "13-count reached at the lone king's 13th move (White's move 13)" in status, status
     assert "move(s) remain" not in status
-    assert "1 later move(s) played after the draw" in status
+    assert "1 later move played after the draw" in status
 
 
 #: the same line with the colours' roles swapped: White has the three kings and moves

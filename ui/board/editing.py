@@ -163,7 +163,7 @@ class RecordEditing(BoardPart):
         self._commit(board.record.spliced(at, [RecordMove(text)]), at + 1)
         msg = f"{board.record.ply_prefix(at + 1, dots='...')} {text}"
         if replaced:
-            msg += f" — replaced {replaced} later move(s) (Ctrl+Z to undo)"
+            msg += f" — replaced {count_text(replaced, 'later move')} (Ctrl+Z to undo)"
         after = board.position()
         if after.is_game_over():
             msg += f" — {after.turn.title} has no move: {after.turn.opponent.title} wins"
@@ -201,7 +201,7 @@ class RecordEditing(BoardPart):
             said = next((a for a in here if a.reached), here[0])
             later = last - said.ply if said.reached else 0
             return f"{msg} — {said.text}" + (
-                f"; {later} later move(s) played after the draw" if later > 0 else "")
+                f"; {count_text(later, 'later move')} played after the draw" if later > 0 else "")
         flag = counts.after_draw_text(first)
         return f"{msg} — {flag}" if flag else msg
 

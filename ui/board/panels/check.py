@@ -8,6 +8,7 @@ import html
 from PySide6.QtCore import QUrl
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
+from rulesbook.draughts.notation import count_text
 from rulesbook.reconstruct import Replay
 from rulesbook.reconstruct.display import CHECK_LINK, check_html
 
@@ -77,7 +78,8 @@ class CheckPanel(QWidget):
             later = self._bc.counts.after_draw_text(draw.ply + 1)
             played = len(result.moves) - draw.ply
             if later and played > 0:
-                page += (f"<p>{played} later move(s) (from ply {draw.ply + 1}) were "
+                page += (f"<p>The {count_text(played, 'later move')} (from ply {draw.ply + 1}) "
+                         f"{'was' if played == 1 else 'were'} "
                          f"{html.escape(later)}.</p>")
         self.check_view.setHtml(page)
         self.rulings_button.setEnabled(result.first_illegal is not None or draw is not None)

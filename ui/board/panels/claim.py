@@ -10,6 +10,7 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from rulesbook.draughts import CountState
+from rulesbook.draughts.notation import count_text
 
 from ..controller import BoardController
 
@@ -59,7 +60,7 @@ class DrawClaimBar(QWidget):
             return
         text = claim.text
         if bc.ply > claim.ply and claim.reached:
-            text += f" — ply {bc.ply} is {bc.ply - claim.ply} move(s) after the draw"
+            text += f" — ply {bc.ply} is {count_text(bc.ply - claim.ply, 'move')} after the draw"
         elif bc.ply > claim.ply:
             # the claim's "N move(s) remain" was true at its own ply; say where the
             # count stands now instead (a referee reads the line at every move)
