@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from dulwich.errors import ApplyDeltaError, ChecksumMismatch, ObjectFormatException
 from dulwich.object_store import BaseObjectStore
@@ -35,8 +35,11 @@ _HEAD = 4096  # bytes read of an object to know its size
 _STEP = 64 * 1024
 
 
-def _packed_size(path: str, offset: int, sha_length: int = 20) -> int:
-    """The size of the file the object at ``offset`` of pack ``path`` makes."""
+def _packed_head(path: str, offset: int, sha_length: int = 20
+                 ) -> tuple[int, int, int | bytes | None, bytes]:
+    """The object at ``offset`` of pack ``path``: its pack type, its size as its header
+    gives it, its base (a delta: the base's offset, or its binary id) and the bytes
+    read after its header."""
     with open(path, "rb") as f:
         f.seek(offset)
         head = f.read(_HEAD)
@@ -49,15 +52,26 @@ def _packed_size(path: str, offset: int, sha_length: int = 20) -> int:
         size |= (byte & 0x7F) << shift
         shift += 7
     pos += 1
-    if kind not in (_OFS_DELTA, _REF_DELTA):
-        return size
+    base: int | bytes | None = None
     if kind == _REF_DELTA:
+        base = head[pos:pos + sha_length]
         pos += sha_length
-    else:
+    elif kind == _OFS_DELTA:
+        ofs = head[pos] & 0x7F  # git's offset encoding (each byte after: +1)
         while head[pos] & 0x80:
             pos += 1
+            ofs = ((ofs + 1) << 7) | (head[pos] & 0x7F)
         pos += 1
-    sizes = delta_sizes(zlib.decompressobj().decompress(head[pos:], 32))
+        base = offset - ofs
+    return kind, size, base, head[pos:]
+
+
+def _packed_size(path: str, offset: int, sha_length: int = 20) -> int:
+    """The size of the file the object at ``offset`` of pack ``path`` makes."""
+    kind, size, _base, rest = _packed_head(path, offset, sha_length)
+    if kind not in (_OFS_DELTA, _REF_DELTA):
+        return size
+    sizes = delta_sizes(zlib.decompressobj().decompress(rest, 32))
     if sizes is None:
         raise ValueError("a delta whose sizes cannot be read")
     return sizes[1]
@@ -100,6 +114,68 @@ def stored_size(store: BaseObjectStore, oid: ObjectID) -> int | None:
         if size is not None:
             return size
     return None
+
+
+_KINDS = {"commit": 1, "tree": 2, "blob": 3, "tag": 4}
+#: the longest chain of deltas followed to find an object's type
+_MAX_HOPS = 10_000
+
+
+def _packed_kind(store: BaseObjectStore, sha: bytes) -> int | bytes | None:
+    """The type of packed object ``sha`` (its OFS chain followed), or the id of the
+    base its chain ends on by id (a REF delta); None: not in a pack of ``store``."""
+    for pack in getattr(store, "packs", ()):
+        try:
+            offset = pack.index.object_offset(sha)
+        except KeyError:
+            continue
+        for _ in range(_MAX_HOPS):
+            kind, _size, base, _rest = _packed_head(pack._data_path, offset, len(sha))
+            if base is None:
+                return kind
+            if isinstance(base, bytes):
+                return base
+            offset = base
+        raise ValueError(f"a chain of more than {_MAX_HOPS:,} deltas")
+    return None
+
+
+def stored_kind(store: BaseObjectStore, oid: ObjectID) -> int | None:
+    """The type number of object ``oid`` (a delta: of the object its chain ends on),
+    read from the headers only; None when the store does not have it."""
+    sha = bytes.fromhex(oid.decode("ascii"))
+    for _ in range(_MAX_HOPS):
+        found = _packed_kind(store, sha)
+        if isinstance(found, int):
+            return found
+        if found is None:
+            hex_id = ObjectID(sha.hex().encode("ascii"))
+            loose = _loose_path(store, hex_id)
+            if loose:
+                return _KINDS.get(_loose_header(loose)[0])
+            for alternate in getattr(store, "alternates", ()):
+                kind = stored_kind(alternate, hex_id)
+                if kind is not None:
+                    return kind
+            return None
+        sha = found  # a REF delta: its base, wherever it is stored
+    raise ValueError(f"a chain of more than {_MAX_HOPS:,} deltas")
+
+
+def kinds_in(store: BaseObjectStore) -> Callable[[bytes], int | None]:
+    """What :class:`.pack_guard.PackGuard` asks of a receiver (``kind_of``): the type
+    of an object ``store`` has, by its binary id (None: it does not have it)."""
+    known: dict[bytes, int | None] = {}
+
+    def kind(sha: bytes) -> int | None:
+        if sha not in known:
+            oid = ObjectID(sha.hex().encode("ascii"))
+            found = stored_kind(store, oid)
+            if found is None and oid in store:  # kept elsewhere than a pack or a file
+                found = store[oid].type_num
+            known[sha] = found
+        return known[sha]
+    return kind
 
 
 def _check_loose(path: str, where: str, max_object: int) -> None:

@@ -15,6 +15,8 @@ REF deltas make add up to more than :data:`MAX_REF_TARGET_BYTES`, or when an obj
 inflates to more than its header said. It inflates at most 64 KiB at a time and keeps
 none of it; of each object it keeps its offset and the bytes of its chain.
 Both ends use it: the client on every fetch, ``rulesbook serve`` on every push.
+A REF delta names its base by id, which only resolving the pack can match to a delta
+of the same pack: :mod:`.pack_store` bounds those chains as dulwich resolves them.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Callable
 
+from ..plural import counted
 from ..yamlio import MAX_FILE_BYTES
 from .errors import RulesFolderError
 
@@ -63,14 +66,14 @@ MAX_CHAIN_BYTES = (50 + 1) * MAX_OBJECT_BYTES
 #: asks: transport.guarded_fetch; a push from git is offered it); git sends REF
 #: deltas only in a thin pack, against a version the receiver has: one per file
 #: changed since the last sync, at most 20 MiB each; 1 GiB is 1,000 ballots of ~1 MB
-#: changed at once. Given ``has``, the guard refuses a REF delta against an object
+#: changed at once. Given ``kind_of``, the guard refuses a REF delta against an object
 #: the receiver does not have, and counts its chain from the base's size its delta
 #: gives (the base, read from the receiver's store, is held too).
 MAX_REF_TARGET_BYTES = 1024 * 1024 * 1024
 #: the most objects one pack may hold
 MAX_OBJECTS = 5_000_000
 
-_OFS_DELTA, _REF_DELTA = 6, 7
+_COMMIT, _BLOB, _TAG, _OFS_DELTA, _REF_DELTA = 1, 3, 4, 6, 7
 _TYPES = {1: "commit", 2: "tree", 3: "blob", 4: "tag", 6: "delta", 7: "delta"}
 _STEP = 64 * 1024
 
@@ -91,9 +94,14 @@ class PackGuard:
                  max_pack: int = MAX_PACK_BYTES, max_inflated: int = MAX_INFLATED_BYTES,
                  max_targets: int = MAX_TARGET_BYTES, max_chain: int = MAX_CHAIN_BYTES,
                  max_ref_targets: int = MAX_REF_TARGET_BYTES, sha_length: int = 20,
-                 has: Callable[[bytes], bool] | None = None) -> None:
+                 kind_of: Callable[[bytes], int | None] | None = None,
+                 per_commit: int | None = None) -> None:
         self.where = where
-        self.has = has  # whether the receiver has an object (its binary id)
+        # the type of an object the receiver has (its binary id; None: it lacks it)
+        self.kind_of = kind_of
+        # the most one commit's files may add up to (None: not bounded, a pack on disk
+        # need not hold the commits of its files)
+        self.per_commit = per_commit
         self.max_object, self.max_pack, self.max_inflated = max_object, max_pack, max_inflated
         self.max_targets, self.max_chain = max_targets, max_chain
         self.max_ref_targets = max_ref_targets
@@ -104,10 +112,14 @@ class PackGuard:
         self.objects = 0  # objects started
         self.ref_targets = 0  # the sum of the files the REF deltas make
         self.longest_chain = 0  # the most bytes of files one chain makes
+        self.commits = 0  # commits (whole, or deltas of a commit)
+        self.files = 0  # the sum of the blobs the objects make (a delta: its target)
         # each object's offset in the pack (ascending) and the bytes of files of the
         # chain it ends (itself, its base, its base's base...): 16 bytes an object
         self._offsets = array("Q")
         self._chains = array("Q")
+        self._kinds = bytearray()  # and its type (a delta: its base's; 0: unknown)
+        self._base_kind = 0  # the current delta's base's type
         self._start = 0  # the current object's offset
         self._base_chain = 0  # the current delta's base's chain (REF: its size)
         self._count: int | None = None
@@ -192,6 +204,8 @@ class PackGuard:
                 self._refuse(f"a delta of {mib(size)}")
         else:
             self._check(size, size, _TYPES[self._kind])
+            self._base_kind = self._kind
+            self._typed(size)
             self._chain(size)
         self._state = "base" if self._kind in (_OFS_DELTA, _REF_DELTA) else "data"
         self._z = zlib.decompressobj()
@@ -210,6 +224,25 @@ class PackGuard:
             self._refuse(f"deltas that make files adding up to more than "
                          f"{mib(self.max_targets)}")
 
+    def _typed(self, size: int) -> None:
+        """The current object (of type ``_base_kind``) makes a file of ``size`` bytes:
+        the pack's blobs must fit in its commits, each at most ``per_commit`` (those
+        still to come may all be commits)."""
+        if self._base_kind == _COMMIT:
+            self.commits += 1
+        elif self._base_kind in (_BLOB, 0):  # 0: a delta against an unknown base
+            self.files += size
+        if self.per_commit is None:
+            return
+        may_come = (self._count or 0) - self.objects
+        bound = (self.commits + may_come) * self.per_commit
+        if self.files > bound:
+            self._refuse(f"a pack whose files add up to more than its commits may hold "
+                         f"({mib(self.files)} so far, with "
+                         f"{counted(self.commits, 'commit')} and "
+                         f"{counted(may_come, 'object')} still to come; a commit's "
+                         f"files add up to at most {mib(self.per_commit)})")
+
     def _chain(self, chain: int) -> None:
         """The current object ends a chain making ``chain`` bytes of files."""
         if chain > self.max_chain:
@@ -218,15 +251,18 @@ class PackGuard:
         self.longest_chain = max(self.longest_chain, chain)
         self._offsets.append(self._start)
         self._chains.append(chain)
+        self._kinds.append(self._base_kind)
 
     def _delta_base(self) -> bool:
         if self._kind == _REF_DELTA:
             if len(self._buf) < self.sha_length:
                 return False
-            if self.has is not None and not self.has(bytes(self._buf[:self.sha_length])):
-                self._refuse(f"a delta against {self._buf[:self.sha_length].hex()}, an "
-                             f"object this folder does not have (one of the same pack "
-                             f"is named by offset)")
+            base = bytes(self._buf[:self.sha_length])
+            kind = self.kind_of(base) if self.kind_of is not None else 0
+            if kind is None:
+                self._refuse(f"a delta against {base.hex()}, an object this folder does "
+                             f"not have (one of the same pack is named by offset)")
+            self._base_kind = kind or 0
             del self._buf[:self.sha_length]
             self._base_chain = -1  # the base's size, read with the target's
         else:
@@ -244,6 +280,7 @@ class PackGuard:
                     self._offsets[at] != self._start - ofs:
                 self._refuse("a delta whose base is not an object before it")
             self._base_chain = self._chains[at]
+            self._base_kind = self._kinds[at]
         self._state = "data"
         return True
 
@@ -289,6 +326,7 @@ class PackGuard:
                                      f"that make files adding up to more than "
                                      f"{mib(self.max_ref_targets)}")
                     self._base_chain = source
+                self._typed(target)
                 self._chain(self._base_chain + target)
 
 

@@ -22,9 +22,11 @@ from dulwich.server import ReceivePackHandler
 
 from .commit_check import commit_problems
 from .errors import RulesFolderError
+from .object_sizes import kinds_in
 from .pack_guard import PackGuard
 from .quarantine import Quarantine
 from .repo import HEAD_REF, commit_files, read_object
+from .tree_bounds import MAX_TREE_BYTES
 
 #: the longest reason sent back in a refusal (one pkt-line)
 MAX_REASON = 900
@@ -77,7 +79,7 @@ class GuardedReceivePack(ReceivePackHandler):
         # a thin push's bases: the quarantine reads the shared repository's objects
         shared = self.repo.object_store
         guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length,
-                          has=lambda sha: ObjectID(sha.hex().encode("ascii")) in shared)
+                          kind_of=kinds_in(shared), per_commit=MAX_TREE_BYTES)
         proto = self.proto
         original = proto.read, getattr(proto, "recv", None)
         proto.read = _guarded(proto.read, guard)

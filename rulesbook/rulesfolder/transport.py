@@ -19,10 +19,11 @@ from dulwich.repo import Repo
 
 from .credentials import Ask, Login, logged_in, split_login
 from .errors import RulesFolderError
-from .object_sizes import DAMAGED, check_source
+from .object_sizes import DAMAGED, check_source, kinds_in
 from .pack_guard import PackGuard, PackRefused
 from .pack_send import deltified, local_fetch_pack, missing_objects
 from .repo import HEAD_REF
+from .tree_bounds import MAX_TREE_BYTES
 
 if TYPE_CHECKING:
     from dulwich.pack import UnpackedObject
@@ -115,7 +116,7 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         if head is None or head in repo.object_store:
             return head
     guard = PackGuard(where, sha_length=repo.object_format.oid_length,
-                      has=lambda sha: ObjectID(sha.hex().encode("ascii")) in repo.object_store)
+                      kind_of=kinds_in(repo.object_store), per_commit=MAX_TREE_BYTES)
 
     def wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
         sha = refs.get(HEAD_REF)

@@ -207,10 +207,10 @@ def test_a_ref_delta_against_an_object_the_receiver_lacks_is_refused():
     have = b"h" * 20
     pack, _ = write([UnpackedObject(Blob.type_num, sha=b"r" * 20, delta_base=have,
                                     decomp_chunks=[copy_delta(1000, b"tag")])])
-    PackGuard("test", has=lambda sha: sha == have).feed(pack)
+    PackGuard("test", kind_of=lambda sha: 3 if sha == have else None).feed(pack)
     with pytest.raises(PackRefused, match=f"a delta against {have.hex()}, an object this "
                                           f"folder does not have"):
-        PackGuard("test", has=lambda sha: False).feed(pack)
+        PackGuard("test", kind_of=lambda sha: None).feed(pack)
 
 
 def test_a_thin_push_from_git_passes(tmp_path, monkeypatch):
@@ -241,7 +241,7 @@ def test_a_thin_push_from_git_passes(tmp_path, monkeypatch):
         git("push", "-q", url, "HEAD:main", cwd=folder)
     thin = guards[-1]
     # the file and the folders above it, each a delta against the shared version
-    assert thin.ref_targets >= case.stat().st_size and thin.has is not None, vars(thin)
+    assert thin.ref_targets >= case.stat().st_size and thin.kind_of is not None, vars(thin)
     pushed = git("rev-parse", "HEAD", cwd=folder).stdout.strip().encode()
     with Repo(str(bare)) as shared:
         assert shared.refs[b"refs/heads/main"] == pushed

@@ -1,0 +1,90 @@
+"""Delta bombs from a real server (issue #28 Must 4, the independent test): a pack of
+a few KB whose deltas make gigabytes of files. The guard bounded what a pack's files
+add up to only by a whole history (32 GiB), so dulwich resolved the 2 GB of the
+star below (and twice over) before the commit's 64 MiB bound refused it: 5-11 s.
+A pack's files are those of its commits, each at most 64 MiB: the pack is refused
+as it streams, before anything of it is resolved, through git daemon, git
+http-backend and ``rulesbook serve``, by sync and clone (each a process of its own,
+its memory measured)."""
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import bare_repo, file_bytes
+from .servers import git_daemon, git_http_backend, rulesbook_serve
+from .test_hostile_local import (
+    MIB,
+    _blob_sha,
+    _copy,
+    _varint,
+    _write_pack,
+    add_delta_bomb,
+    commit_files_of,
+)
+from .test_hostile_remote import MAX_RSS_MB, measured, shared
+
+SECRET = "hunter2-secret"
+
+
+def chain_bomb(bare: Path, count: int, size: int) -> list[bytes]:
+    """A blob of ``size`` bytes of '#' and ``count`` OFS deltas in one chain (each the
+    base of the next), each making another file of that size; the blobs' ids."""
+    data = b"#" * size
+    entries = [(_blob_sha(data), 3, None, data)]
+    for i in range(count):
+        tail = b"%08d" % i
+        data = data[:-8] + tail
+        delta = _varint(size) + _varint(size) + _copy(size - 8) + bytes([8]) + tail
+        entries.append((_blob_sha(data), 6, i, delta))
+    return _write_pack(bare, entries)
+
+
+#: the tester's bombs: 100 deltas each making a 20 MiB file from one base (2 GB of
+#: files in a 27 KB pack), and 100 chained deltas each making 10 MiB (1 GB)
+BOMBS: dict[str, Callable[[Path], list[bytes]]] = {
+    "100 deltas from one base": lambda bare: add_delta_bomb(bare, 100, 20 * MIB),
+    "100 chained deltas": lambda bare: chain_bomb(bare, 100, 10 * MIB),
+}
+
+
+@contextlib.contextmanager
+def server(kind: str, base: Path) -> Iterator[tuple[str, str, Path]]:
+    """(the secretary's address, a member's address, the bare repository served)."""
+    if kind == "git daemon":
+        bare = bare_repo(base / "shared.git")
+        with git_daemon(base) as daemon:
+            yield daemon + "shared.git", daemon + "shared.git", bare
+    elif kind == "git http-backend":
+        bare = bare_repo(base / "shared.git")
+        with git_http_backend(base, "secretary", SECRET) as host:
+            url = host.replace("http://", f"http://secretary:{SECRET}@") + "shared.git"
+            yield url, url, bare
+    else:
+        with rulesbook_serve(base / "srv.git") as served:
+            yield served.with_token("alice"), served.with_token("bob"), served.bare
+
+
+@pytest.mark.parametrize("bomb", BOMBS)
+@pytest.mark.parametrize("kind", ["git daemon", "git http-backend", "rulesbook serve"])
+def test_a_delta_bomb_is_refused_as_it_streams(rb, tmp_path, kind, bomb):
+    (tmp_path / "base").mkdir()
+    with server(kind, tmp_path / "base") as (secretary_url, member_url, bare):
+        _bare, _secretary, member = shared(rb, tmp_path, secretary_url)
+        assert rb("--data", member, "sync", "--quiet", "--remote", member_url).code == 0
+        commit_files_of(bare, BOMBS[bomb](bare))
+        before = file_bytes(member)
+        code, seconds, rss, err = measured("--data", member, "sync")
+        assert code == 2, err
+        # refused by the pack's bound, not by the commit's once the pack was resolved
+        assert "a pack whose files add up to more than its commits may hold" in err, err
+        assert "nothing was taken" in err and "64 MiB" in err, err
+        assert rss < MAX_RSS_MB, (rss, seconds)
+        assert file_bytes(member) == before
+        code, seconds, rss, err = measured("clone", member_url, tmp_path / "new")
+        assert code == 2 and "more than its commits may hold" in err, err
+        assert rss < MAX_RSS_MB, (rss, seconds)
+        assert not (tmp_path / "new").exists()
