@@ -18,13 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from dulwich.objects import Blob, Commit, ObjectID, ShaFile, Tree
+from dulwich.objects import Blob, Commit, ObjectID, ShaFile, Tree, parse_tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from ..storage import atomic_write_bytes
 from .errors import NotARulesFolder, RulesFolderError
-from .remote_safety import check_collisions, check_name
+from .remote_safety import UnsafePath, check_collisions, check_name, shown_name
 from .trailer import with_version_trailer
 from .where import MARKER as MARKER
 from .where import StrPath as StrPath
@@ -134,7 +134,9 @@ def tree_files(repo: Repo, tree_id: ObjectID | None, prefix: str = "") -> dict[s
     out: dict[str, ObjectID] = {}
     if tree_id is None:
         return out
-    for entry in read_object(repo, tree_id, Tree).items():
+    tree = read_object(repo, tree_id, Tree)
+    _refuse_a_name_twice(tree, prefix)
+    for entry in tree.items():
         name = check_name(entry.path, prefix)
         if stat.S_ISDIR(entry.mode):
             out.update(tree_files(repo, entry.sha, f"{prefix}{name}/"))
@@ -144,6 +146,18 @@ def tree_files(repo: Repo, tree_id: ObjectID | None, prefix: str = "") -> dict[s
             raise RulesFolderError(f"a commit holds {prefix}{name} as a link or a submodule; "
                                    f"a rules folder holds plain files only; it was not taken")
     return out
+
+
+def _refuse_a_name_twice(tree: Tree, prefix: str) -> None:
+    """A tree listing one name twice (git fsck: duplicateEntries) is refused: dulwich
+    reads a tree into a dict and keeps one entry, git checks out the other, so the
+    file validated here would not be the file a member's git writes."""
+    names = [name for name, _mode, _sha in parse_tree(tree.as_raw_string(), len(tree.id) // 2)]
+    if len(names) == len(set(names)):
+        return
+    twice = next(name for name in names if names.count(name) > 1)
+    raise UnsafePath(f"a commit lists {prefix}{shown_name(twice)} twice in one folder (git "
+                     f"would write one, this program read the other); it was not taken")
 
 
 def commit_files(repo: Repo, commit_id: ObjectID | None) -> dict[str, ObjectID]:

@@ -99,3 +99,21 @@ def replace_file(repo: Repo, tree: Tree, name: bytes, edit) -> None:
     blob = Blob.from_string(edit(old))
     repo.object_store.add_object(blob)
     tree.add(name, 0o100644, blob.id)
+
+
+def commit_a_name_twice(bare: Path, name: bytes = b"apca") -> bytes:
+    """Commit on main a tree listing ``name`` twice: first as a link to /etc/passwd,
+    then as the real folder (git fsck: duplicateEntries). dulwich reads a tree into a
+    dict and keeps the folder; git checks out the link. The new commit's id."""
+    with Repo(str(bare)) as repo:
+        head = repo.refs[MAIN]
+        raw = repo[repo[head].tree].as_raw_string()
+        link = Blob.from_string(b"/etc/passwd")
+        repo.object_store.add_object(link)
+        twice = Tree.from_raw_string(
+            Tree.type_num, b"120000 " + name + b"\0" + bytes.fromhex(link.id.decode()) + raw)
+        repo.object_store.add_object(twice)
+        assert len(twice) == len(repo[repo[head].tree])  # dulwich shows one of the two
+        commit = make_commit(repo, twice.id, [head], f"{name.decode()} twice", MALLORY)
+        repo.refs[MAIN] = commit
+        return commit

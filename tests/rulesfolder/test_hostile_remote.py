@@ -296,3 +296,22 @@ def test_the_guard_bounds_a_whole_pack(tmp_path):
     assert len(lie) == end - 11
     with pytest.raises(PackRefused, match="more than its header says"):
         PackGuard("test").feed(pack[:12] + lie + pack[end + 1:])
+
+
+def test_a_tree_listing_one_name_twice_is_refused_by_sync_and_clone(rb, tmp_path):
+    """#28 re-test (g): a tree naming ``apca`` twice, once as the real folder and once
+    as a link to /etc/passwd, was taken (dulwich reads a tree into a dict and keeps
+    one of the two) and served on; git checks out the other. The file validated and
+    the file checked out must be one: the tree is refused."""
+    from .hostile import commit_a_name_twice
+
+    bare, secretary, member = shared(rb, tmp_path)
+    commit_a_name_twice(bare)
+    before = file_bytes(member)
+    result = rb("--data", member, "sync")
+    assert result.code == 2 and "not taken" in result.err, result.err
+    assert "apca" in result.err and "twice" in result.err, result.err
+    assert file_bytes(member) == before
+    cloned = rb("clone", bare, tmp_path / "new")
+    assert cloned.code == 2 and "twice" in cloned.err, cloned.err
+    assert not (tmp_path / "new").exists()

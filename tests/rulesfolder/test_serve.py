@@ -408,3 +408,23 @@ def test_a_pushed_blob_bomb_is_refused_as_it_arrives(tmp_path):
         assert "1,024 MiB" in pushed.stderr, pushed.stderr
         assert head(served.bare) == before
         assert (folder / "editions.yaml").exists()
+
+
+def test_a_tree_listing_one_name_twice_is_refused(tmp_path):
+    """Found by the #28 re-test: a push whose tree lists ``apca`` twice (a link to
+    /etc/passwd and the real folder) was taken; plain ``git clone`` of the server
+    then failed and a member's clone showed ``apca`` deleted."""
+    from .hostile import commit_a_name_twice
+
+    with rulesbook_serve(tmp_path / "srv.git") as served:
+        shared_folder(tmp_path, served)
+        before = head(served.bare)
+        local = tmp_path / "local.git"
+        git("clone", "-q", "--bare", served.bare, local)
+        bad = commit_a_name_twice(local)
+        pushed = git("push", served.with_token("bob"), "main", cwd=local, check=False)
+        assert pushed.returncode != 0, pushed.stderr
+        assert "apca twice" in pushed.stderr or "twice" in pushed.stderr, pushed.stderr
+        assert bad.decode()[:10] in pushed.stderr, pushed.stderr
+        assert head(served.bare) == before
+        ok(git("clone", "-q", served.with_token("bob"), tmp_path / "plain"))
