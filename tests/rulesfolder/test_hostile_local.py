@@ -143,7 +143,8 @@ def test_a_delta_bomb_under_the_pack_bounds_is_refused_before_checkout(rb, tmp_p
     run = rb("--data", member, "sync")
     assert run.code == 2, run.err
     assert str(bare) in run.err and "64 MiB" in run.err, run.err
-    assert "this folder is as it was" in run.err
+    # refused by the commit-size bound, or earlier by the pack's (#28 re-test, i28m)
+    assert "this folder is as it was" in run.err or "nothing was taken" in run.err, run.err
     assert file_bytes(member) == before
     assert not (member / "junk").exists()
     run = rb("clone", bare, tmp_path / "new")
