@@ -250,7 +250,7 @@ class CompiledGapSearch(GapSearch):
                             (kernel.M_SIDE_OK, 1 << 14)):
             self._tables[which], self._metas[which] = table.new_table(rows)
         self._move_rows = np.zeros((self.plies + 2, kernel.MAX_MOVES, 6), dtype=np.int64)
-        self._state = np.zeros(6, dtype=np.int64)
+        self._state = np.zeros(kernel.S_SIZE, dtype=np.int64)
         self._done = np.zeros(1, dtype=np.float64)
         self._loaded = -1  # the deepest backward layer copied into the kernel's table
         self._sides()
@@ -393,7 +393,8 @@ class CompiledGapSearch(GapSearch):
             self._grow(variant, key)
         while True:
             try:
-                self._root_count = self._run(key, self.plies, 1.0, grow=variant is not None)
+                self._root_count = self._run(key, self.plies, 1.0, grow=variant is not None,
+                                             root=True)
                 return self._root_count
             except _DeeperWanted:
                 assert variant is not None
@@ -405,9 +406,20 @@ class CompiledGapSearch(GapSearch):
         # what first_difference asks (one child, cap 1): the same kernel
         return self._run((bm, bk, wm, wk, black), remaining, weight, grow=False)
 
-    def _run(self, key: Key, remaining: int, weight: float, grow: bool) -> int:
+    def found_now(self) -> int:
+        if self._counting_root:  # the kernel's sum along its path (it never goes back here)
+            self._found = max(self._found, min(int(self._state[kernel.S_FOUND]), self.cap))
+        return self._found
+
+    _counting_root = False
+
+    def _run(self, key: Key, remaining: int, weight: float, grow: bool,
+             root: bool = False) -> int:
         """Run the kernel in a thread; report progress, pass on a cancel or ask
-        for a deeper layer from here."""
+        for a deeper layer from here.  A :class:`~.search.CancelToken` sets the
+        kernel's cancel flag itself, from the thread that cancels (the kernel
+        stops within a position); any other cancel object is looked at every
+        :data:`_POLL` seconds."""
         if self.cancel is not None and self.cancel.is_set():
             raise SearchCancelled  # (not a poll's wait: cancelled before it started)
         self._load_layers()
@@ -416,8 +428,28 @@ class CompiledGapSearch(GapSearch):
         state[kernel.S_CANCELLED] = 0
         state[kernel.S_CAP] = self.cap
         state[kernel.S_DEPTH] = self.depth
-        tables = self._tables
+        state[kernel.S_FOUND] = 0
         out: list[Any] = []
+
+        def stop() -> None:  # (on the thread that cancels)
+            state[kernel.S_CANCEL] = _CANCEL
+
+        hook = getattr(self.cancel, "on_cancel", None)
+        unhook = hook(stop) if callable(hook) else None
+        self._counting_root = root
+        try:
+            return self._run_kernel(key, remaining, weight, grow, out)
+        finally:
+            if root:
+                self.found_now()  # (the last sum the kernel had)
+            self._counting_root = False
+            if unhook is not None:
+                unhook()
+
+    def _run_kernel(self, key: Key, remaining: int, weight: float, grow: bool,
+                    out: list[Any]) -> int:
+        state = self._state
+        tables = self._tables
 
         def work() -> None:
             try:
@@ -454,6 +486,8 @@ class CompiledGapSearch(GapSearch):
                 elif grow and self._grow_at >= 0 and time.perf_counter() >= self._grow_at \
                         and self.nodes > before:
                     state[kernel.S_CANCEL] = _DEEPER
+                    if self.cancel is not None and self.cancel.is_set():
+                        state[kernel.S_CANCEL] = _CANCEL  # (a cancel meanwhile wins)
         except BaseException:
             state[kernel.S_CANCEL] = _CANCEL  # KeyboardInterrupt: stop the kernel too
             thread.join()
@@ -478,6 +512,8 @@ class CompiledGapSearch(GapSearch):
             return True
         if self.progress is not None:
             self._shown = max(self._shown, min(self.done, 1.0))
+            if self.counted is not None:
+                self.counted(self.found_now())
             if self.progress(self._shown, self.searched) is False:
                 return True
         return False
