@@ -12,8 +12,7 @@ self-contained bundle ships no numba: it ships the same kernel functions
 compiled ahead of time (:data:`AOT_MODULE`, built by ``bundle/aot.py``; then
 :data:`KIND` is ``"aot"``).  Where neither can be imported (:data:`AVAILABLE`
 is False) the Python search is used, and it stays the reference the compiled
-one is tested against.  The kernel is
-compiled once and cached on disk, in the user's cache folder
+one is tested against.  The kernel is compiled once and cached on disk, in the user's cache folder
 (:func:`rulesbook.datapath.user_cache_dir`, ``$RULESBOOK_CACHE``), one folder
 per version of the kernel: ``make run`` and ``make test`` compile it
 (:func:`warm_up`), the app loads it in the background at start, and a search
@@ -35,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
+from rulesbook.reconstruct.gap.kernel_keys import pos_key as _pos_key
+from rulesbook.reconstruct.gap.kernel_keys import side_key as _side_key
 from rulesbook.reconstruct.gap.known import KnownMove
 from rulesbook.reconstruct.gap.retro import CaptureCounts, Key, can_unmove
 from rulesbook.reconstruct.gap.search import GapSearch, SearchCancelled
@@ -159,7 +160,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_TOP = 1 << 63
 _CANCEL, _DEEPER = 1, 2
 _POLL = 0.05  # seconds between progress reports
 
@@ -174,20 +174,6 @@ def why_unavailable() -> str:
     """Why the compiled search is not used ("" when it is)."""
     _load()
     return _WHY or ""
-
-
-def _signed(x: int) -> int:
-    """A 64-bit pattern as the int64 the kernel keys its tables by."""
-    return x - (1 << 64) if x >= _TOP else x
-
-
-def _pos_key(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int
-             ) -> tuple[int, int, int]:
-    return _signed(bm | bk << 32), _signed(wm | wk << 32), int(black) | remaining << 1
-
-
-def _side_key(men: int, kings: int) -> int:
-    return _signed(men | kings << 32)
 
 
 #: the rows of a layer put into the kernel's tables at a time (a cancel is
@@ -406,20 +392,17 @@ class CompiledGapSearch(GapSearch):
         # what first_difference asks (one child, cap 1): the same kernel
         return self._run((bm, bk, wm, wk, black), remaining, weight, grow=False)
 
-    def found_now(self) -> int:
-        if self._counting_root:  # the kernel's sum along its path (it never goes back here)
+    _counting_root = False
+
+    def found_now(self) -> int:  # the kernel's sum along its path, never going back
+        if self._counting_root:
             self._found = max(self._found, min(int(self._state[kernel.S_FOUND]), self.cap))
         return self._found
 
-    _counting_root = False
-
     def _run(self, key: Key, remaining: int, weight: float, grow: bool,
              root: bool = False) -> int:
-        """Run the kernel in a thread; report progress, pass on a cancel or ask
-        for a deeper layer from here.  A :class:`~.search.CancelToken` sets the
-        kernel's cancel flag itself, from the thread that cancels (the kernel
-        stops within a position); any other cancel object is looked at every
-        :data:`_POLL` seconds."""
+        """Run the kernel in a thread (:meth:`_run_kernel`); a CancelToken sets
+        its cancel flag from the thread that cancels (no wait for a poll)."""
         if self.cancel is not None and self.cancel.is_set():
             raise SearchCancelled  # (not a poll's wait: cancelled before it started)
         self._load_layers()
@@ -431,25 +414,21 @@ class CompiledGapSearch(GapSearch):
         state[kernel.S_FOUND] = 0
         out: list[Any] = []
 
-        def stop() -> None:  # (on the thread that cancels)
-            state[kernel.S_CANCEL] = _CANCEL
-
         hook = getattr(self.cancel, "on_cancel", None)
-        unhook = hook(stop) if callable(hook) else None
+        unhook = hook(lambda: state.__setitem__(kernel.S_CANCEL, _CANCEL)) \
+            if callable(hook) else None
         self._counting_root = root
         try:
             return self._run_kernel(key, remaining, weight, grow, out)
         finally:
-            if root:
-                self.found_now()  # (the last sum the kernel had)
+            self.found_now()  # (the last sum the kernel had, when it counted the root)
             self._counting_root = False
             if unhook is not None:
                 unhook()
 
     def _run_kernel(self, key: Key, remaining: int, weight: float, grow: bool,
                     out: list[Any]) -> int:
-        state = self._state
-        tables = self._tables
+        state, tables = self._state, self._tables
 
         def work() -> None:
             try:
