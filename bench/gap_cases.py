@@ -22,6 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.datapaths import CORPUS  # noqa: E402 - the one place for test data paths
 
 TINSLEY = CORPUS / "english-tinsley-1946-1960s.pdn"
+#: Russian draughts (flying kings, men capturing backwards): issue 30, Must 6
+ABATSIEV = CORPUS / "russian-abatsiev.pdn"
 THREE_KINGS = CORPUS / "pool-3-kings-vs-1-theory.pdn"
 FIRST_PLY = 20
 
@@ -39,14 +41,24 @@ class GapCase:
 
 def english_cases(plies: int, count: int) -> list[GapCase]:
     """From ply 20 of the first ``count`` Tinsley games long enough and clean."""
-    games = read_games(TINSLEY.read_text(encoding="utf-8"), variant="english")
+    return _corpus_cases(TINSLEY, "english", "tinsley game", plies, count)
+
+
+def russian_cases(plies: int, count: int) -> list[GapCase]:
+    """From ply 20 of the first ``count`` Abatsiev games long enough and clean."""
+    return _corpus_cases(ABATSIEV, "russian", "abatsiev game", plies, count)
+
+
+def _corpus_cases(path: Path, variant: str, label: str, plies: int, count: int
+                  ) -> list[GapCase]:
+    games = read_games(path.read_text(encoding="utf-8"), variant=variant)
     out = []
     for number, game in enumerate(games, 1):
         moves = game.mainline_moves()
         if game.errors or len(moves) < FIRST_PLY + plies:
             continue
         positions = game.positions()
-        out.append(GapCase(f"tinsley game {number}", positions[FIRST_PLY],
+        out.append(GapCase(f"{label} {number}", positions[FIRST_PLY],
                            positions[FIRST_PLY + plies],
                            tuple(moves[FIRST_PLY:FIRST_PLY + plies])))
         if len(out) == count:

@@ -68,7 +68,7 @@ def kernel_moves(key, variant: Variant) -> Counter:
     t[kernel.T_MOST] = rules.most_captures
     t[kernel.T_MODE] = rules.crowning
     rows = np.zeros((1, kernel.MAX_MOVES, 6), dtype=np.int64)
-    state = np.zeros(6, dtype=np.int64)
+    state = np.zeros(kernel.S_SIZE, dtype=np.int64)
     n = kernel.legal_moves(*key, t, rows, 0, state)
     assert not state[kernel.S_OVERFLOW]
     return Counter((int(rows[0, k, 0]), int(rows[0, k, 1]), int(rows[0, k, 2]),
@@ -256,7 +256,7 @@ def kernel_perft(key, variant: Variant, depth: int) -> int:
     t[kernel.T_MOST] = rules.most_captures
     t[kernel.T_MODE] = rules.crowning
     rows = np.zeros((depth + 1, kernel.MAX_MOVES, 6), dtype=np.int64)
-    state = np.zeros(6, dtype=np.int64)
+    state = np.zeros(kernel.S_SIZE, dtype=np.int64)
 
     def walk(bm, bk, wm, wk, black, left):
         n = kernel.legal_moves(bm, bk, wm, wk, black, t, rows, left, state)

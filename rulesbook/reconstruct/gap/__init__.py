@@ -272,14 +272,20 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
              variant: str | Variant | None = None, limit: int = 200,
              progress: Callable[[float, int], bool | None] | None = None,
              cancel: Cancellable | None = None, min_plies: int = 0,
-             use_frontier: bool = True, compiled: bool = True) -> GapResult:
+             use_frontier: bool = True, compiled: bool = True,
+             counted: Callable[[int], None] | None = None) -> GapResult:
     """Every legal sequence of ``plies`` moves (or of 0..``max_plies`` moves)
     from ``start`` to ``target`` (Positions or FENs; ``"start"`` is the
     initial position).  ``known`` are constraints (:class:`Known` or texts for
     :func:`parse_known`), plies counted from 1 = the first missing ply.
 
     ``progress(fraction, nodes)`` is called now and then; returning False
-    cancels, as does ``cancel.is_set()``.  Every sequence is counted (through
+    cancels, as does ``cancel.is_set()`` (a :class:`CancelToken` stops the
+    compiled count at once, from the thread that cancels).  ``counted(n)``,
+    called just before each progress report, tells the sequences counted so
+    far: a proven lower bound, never going back, at most the
+    ``count_at_least`` of a search cancelled then (what an app shows the
+    moment Cancel is pressed).  Every sequence is counted (through
     transpositions, never listed: ``count``); the first ``limit`` are listed
     (``truncated`` says more exist).
 
@@ -296,7 +302,7 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     """
     with cycles_paused():
         return _fill_gap(start, target, plies, max_plies, known, variant, limit, progress,
-                         cancel, min_plies, use_frontier, compiled)
+                         cancel, min_plies, use_frontier, compiled, counted)
 
 
 def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
@@ -304,7 +310,8 @@ def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
               variant: str | Variant | None, limit: int,
               progress: Callable[[float, int], bool | None] | None,
               cancel: Cancellable | None, min_plies: int,
-              use_frontier: bool, compiled: bool) -> GapResult:
+              use_frontier: bool, compiled: bool,
+              counted: Callable[[int], None] | None = None) -> GapResult:
     t0 = time.perf_counter()
     chosen = Variant.named(variant) if variant is not None else None
     start = _position(start, chosen)
@@ -346,7 +353,7 @@ def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
     total = 0  # sequences that exist (every one counted)
     graphs: list[paths.Graph] = []
     at_least = 0  # when cancelled: the sequences found so far
-    counted = True  # every length counted to the end
+    all_counted = True  # every length counted to the end
     nodes = 0
     cancelled = False
     done = 1.0
@@ -356,6 +363,7 @@ def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
         # one more than kept: finding it tells that more than ``limit`` exist
         report = _scaled(progress, index, len(lengths))
         search = searcher(t, rules, constraints, n, COUNT_CAP, report, cancel)
+        search.counted = _offset(counted, total)
         counting = True
         try:
             try:
@@ -365,6 +373,7 @@ def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
                 _log.exception("gap search: the compiled count failed, the Python one runs")
                 searcher = GapSearch
                 search = GapSearch(t, rules, constraints, n, COUNT_CAP, report, cancel)
+                search.counted = _offset(counted, total)
                 count = search.count(key, chosen if use_frontier else None)
             counting = False
             # the positions on its sequences, for what is certain and what to ask
@@ -377,7 +386,7 @@ def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
             found.extend(search.sequences_so_far(key, limit - len(found)) if counting
                          else search.sequences(key, limit - len(found)))
             at_least = total + (search.found_so_far(key) if counting else count)
-            counted = not counting and index == len(lengths) - 1
+            all_counted = not counting and index == len(lengths) - 1
             if not counting:
                 total += count
                 tried.append(n)
@@ -457,7 +466,7 @@ def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
                 if truncated else "")
         explanation = head + where + hint
         advice, parting = hint, where
-    exact = counted and total < COUNT_CAP
+    exact = all_counted and total < COUNT_CAP
     return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
                      nodes, time.perf_counter() - t0, truncated, cancelled, done,
                      count=total if exact else None,
@@ -505,6 +514,19 @@ def _scaled(progress: Progress | None, index: int, count: int) -> Progress | Non
         return progress((index + fraction) / max(count, 1), nodes)
 
     return report
+
+
+def _offset(counted: Callable[[int], None] | None, before: int
+            ) -> Callable[[int], None] | None:
+    """``counted`` for a search of one length, the lengths before it having
+    ``before`` sequences."""
+    if counted is None:
+        return None
+
+    def tell(found: int) -> None:
+        counted(before + found)
+
+    return tell
 
 
 def _position(value: Position | str, variant: Variant | None) -> Position:

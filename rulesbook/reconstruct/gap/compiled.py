@@ -12,8 +12,7 @@ self-contained bundle ships no numba: it ships the same kernel functions
 compiled ahead of time (:data:`AOT_MODULE`, built by ``bundle/aot.py``; then
 :data:`KIND` is ``"aot"``).  Where neither can be imported (:data:`AVAILABLE`
 is False) the Python search is used, and it stays the reference the compiled
-one is tested against.  The kernel is
-compiled once and cached on disk, in the user's cache folder
+one is tested against.  The kernel is compiled once and cached on disk, in the user's cache folder
 (:func:`rulesbook.datapath.user_cache_dir`, ``$RULESBOOK_CACHE``), one folder
 per version of the kernel: ``make run`` and ``make test`` compile it
 (:func:`warm_up`), the app loads it in the background at start, and a search
@@ -35,6 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 from rulesbook.datapath import user_cache_dir
 from rulesbook.draughts import Variant
+from rulesbook.reconstruct.gap.kernel_keys import pos_key as _pos_key
+from rulesbook.reconstruct.gap.kernel_keys import side_key as _side_key
 from rulesbook.reconstruct.gap.known import KnownMove
 from rulesbook.reconstruct.gap.retro import CaptureCounts, Key, can_unmove
 from rulesbook.reconstruct.gap.search import GapSearch, SearchCancelled
@@ -159,7 +160,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_TOP = 1 << 63
 _CANCEL, _DEEPER = 1, 2
 _POLL = 0.05  # seconds between progress reports
 
@@ -174,20 +174,6 @@ def why_unavailable() -> str:
     """Why the compiled search is not used ("" when it is)."""
     _load()
     return _WHY or ""
-
-
-def _signed(x: int) -> int:
-    """A 64-bit pattern as the int64 the kernel keys its tables by."""
-    return x - (1 << 64) if x >= _TOP else x
-
-
-def _pos_key(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int
-             ) -> tuple[int, int, int]:
-    return _signed(bm | bk << 32), _signed(wm | wk << 32), int(black) | remaining << 1
-
-
-def _side_key(men: int, kings: int) -> int:
-    return _signed(men | kings << 32)
 
 
 #: the rows of a layer put into the kernel's tables at a time (a cancel is
@@ -250,7 +236,7 @@ class CompiledGapSearch(GapSearch):
                             (kernel.M_SIDE_OK, 1 << 14)):
             self._tables[which], self._metas[which] = table.new_table(rows)
         self._move_rows = np.zeros((self.plies + 2, kernel.MAX_MOVES, 6), dtype=np.int64)
-        self._state = np.zeros(6, dtype=np.int64)
+        self._state = np.zeros(kernel.S_SIZE, dtype=np.int64)
         self._done = np.zeros(1, dtype=np.float64)
         self._loaded = -1  # the deepest backward layer copied into the kernel's table
         self._sides()
@@ -393,7 +379,8 @@ class CompiledGapSearch(GapSearch):
             self._grow(variant, key)
         while True:
             try:
-                self._root_count = self._run(key, self.plies, 1.0, grow=variant is not None)
+                self._root_count = self._run(key, self.plies, 1.0, grow=variant is not None,
+                                             root=True)
                 return self._root_count
             except _DeeperWanted:
                 assert variant is not None
@@ -405,9 +392,17 @@ class CompiledGapSearch(GapSearch):
         # what first_difference asks (one child, cap 1): the same kernel
         return self._run((bm, bk, wm, wk, black), remaining, weight, grow=False)
 
-    def _run(self, key: Key, remaining: int, weight: float, grow: bool) -> int:
-        """Run the kernel in a thread; report progress, pass on a cancel or ask
-        for a deeper layer from here."""
+    _counting_root = False
+
+    def found_now(self) -> int:  # the kernel's sum along its path, never going back
+        if self._counting_root:
+            self._found = max(self._found, min(int(self._state[kernel.S_FOUND]), self.cap))
+        return self._found
+
+    def _run(self, key: Key, remaining: int, weight: float, grow: bool,
+             root: bool = False) -> int:
+        """Run the kernel in a thread (:meth:`_run_kernel`); a CancelToken sets
+        its cancel flag from the thread that cancels (no wait for a poll)."""
         if self.cancel is not None and self.cancel.is_set():
             raise SearchCancelled  # (not a poll's wait: cancelled before it started)
         self._load_layers()
@@ -416,8 +411,24 @@ class CompiledGapSearch(GapSearch):
         state[kernel.S_CANCELLED] = 0
         state[kernel.S_CAP] = self.cap
         state[kernel.S_DEPTH] = self.depth
-        tables = self._tables
+        state[kernel.S_FOUND] = 0
         out: list[Any] = []
+
+        hook = getattr(self.cancel, "on_cancel", None)
+        unhook = hook(lambda: state.__setitem__(kernel.S_CANCEL, _CANCEL)) \
+            if callable(hook) else None
+        self._counting_root = root
+        try:
+            return self._run_kernel(key, remaining, weight, grow, out)
+        finally:
+            self.found_now()  # (the last sum the kernel had, when it counted the root)
+            self._counting_root = False
+            if unhook is not None:
+                unhook()
+
+    def _run_kernel(self, key: Key, remaining: int, weight: float, grow: bool,
+                    out: list[Any]) -> int:
+        state, tables = self._state, self._tables
 
         def work() -> None:
             try:
@@ -454,6 +465,8 @@ class CompiledGapSearch(GapSearch):
                 elif grow and self._grow_at >= 0 and time.perf_counter() >= self._grow_at \
                         and self.nodes > before:
                     state[kernel.S_CANCEL] = _DEEPER
+                    if self.cancel is not None and self.cancel.is_set():
+                        state[kernel.S_CANCEL] = _CANCEL  # (a cancel meanwhile wins)
         except BaseException:
             state[kernel.S_CANCEL] = _CANCEL  # KeyboardInterrupt: stop the kernel too
             thread.join()
@@ -478,6 +491,8 @@ class CompiledGapSearch(GapSearch):
             return True
         if self.progress is not None:
             self._shown = max(self._shown, min(self.done, 1.0))
+            if self.counted is not None:
+                self.counted(self.found_now())
             if self.progress(self._shown, self.searched) is False:
                 return True
         return False

@@ -34,7 +34,8 @@ from rulesbook.reconstruct.gap.bounds import (
 )
 from rulesbook.reconstruct.gap.kernel_njit import njit
 
-__all__ = ["MAX_MOVES", "S_CANCEL", "S_CANCELLED", "S_CAP", "S_DEPTH", "S_NODES", "S_OVERFLOW",
+__all__ = ["MAX_MOVES", "S_CANCEL", "S_CANCELLED", "S_CAP", "S_DEPTH", "S_FOUND", "S_NODES",
+           "S_OVERFLOW", "S_SIZE",
            "T_BLACK", "T_FIELDS", "T_KNOWN", "T_FLYING", "T_MENBACK", "T_MODE", "T_MOST", "count",
            "feasible", "legal_moves", "M_MEMO", "M_PARTIAL", "M_BACK", "M_SIDES", "M_SIDE_OK",
            "SIDE_TOP_B", "SIDE_TOP_W", "SIDE_NEAR_B", "SIDE_NEAR_W"]
@@ -45,8 +46,10 @@ from rulesbook.reconstruct.gap.kernel_moves import (  # noqa: F401 - re-exported
     S_CANCELLED,
     S_CAP,
     S_DEPTH,
+    S_FOUND,
     S_NODES,
     S_OVERFLOW,
+    S_SIZE,
     T_BAHEAD,
     T_BGOALS,
     T_BK,
@@ -469,12 +472,21 @@ def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weigh
     """The sequences from the position to the target in ``remaining`` plies
     (at most the cap); CANCELLED when the search was stopped
     (``state[S_CANCEL]``), with ``partial`` holding what the positions being
-    searched had found below them (GapSearch.partial)."""
+    searched had found below them (GapSearch.partial).
+
+    ``state[S_FOUND]`` is kept equal to the sum of the counts found so far by
+    the positions on the path being searched (their frames' totals): each
+    counts sequences through another move somewhere along the path, so the
+    sum is a proven lower bound of the count, which the caller reads while
+    the search runs (the bound a cancel shows at once)."""
     frames = np.zeros((plies + 2, F_SIZE), dtype=np.int64)
     shares = np.zeros(plies + 2, dtype=np.float64)
+    state[S_FOUND] = 0
     got = _enter(bm, bk, wm, wk, black, remaining, weight, plies, t, memo, back, sides, side_ok,
                  metas, moves, state, done, frames, shares)
     if got != RESOLVED_LATER:
+        if got > 0:
+            state[S_FOUND] = got
         return got
     cap = state[S_CAP]
     root = plies - remaining
@@ -523,7 +535,9 @@ def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weigh
                         g[F_TOTAL] + get(partial, g[F_CHA], g[F_CHB], g[F_CHC], 0))
                 return CANCELLED
             f[F_TOTAL] += got
+            state[S_FOUND] += got
             if f[F_TOTAL] >= cap:
+                state[S_FOUND] -= f[F_TOTAL] - cap
                 f[F_TOTAL] = cap
                 done[0] += share * (f[F_N] - f[F_K])  # the moves not searched
                 f[F_K] = f[F_N]
@@ -536,8 +550,9 @@ def count(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, weigh
             return value
         sp -= 1
         g = frames[sp]
-        g[F_TOTAL] += value
+        g[F_TOTAL] += value  # (its count moves from its frame to this one: S_FOUND stays)
         if g[F_TOTAL] >= cap:
+            state[S_FOUND] -= g[F_TOTAL] - cap
             g[F_TOTAL] = cap
             done[0] += shares[sp] * (g[F_N] - g[F_K])
             g[F_K] = g[F_N]

@@ -42,8 +42,12 @@ T_FIELDS = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "b_goals", "w_goals", "
 
 # the search's state (an int64 array): nodes, the cancel flag (set by the caller),
 # the cap, the depth of the backward layers, overflow (a position with more
-# moves than MAX_MOVES), cancelled (seen by the search)
-S_NODES, S_CANCEL, S_CAP, S_DEPTH, S_OVERFLOW, S_CANCELLED = range(6)
+# moves than MAX_MOVES), cancelled (seen by the search), found (the sequences
+# counted so far by the positions being searched: a proven lower bound, read
+# by the caller while the search runs)
+S_NODES, S_CANCEL, S_CAP, S_DEPTH, S_OVERFLOW, S_CANCELLED, S_FOUND = range(7)
+#: the length of the state array
+S_SIZE = 7
 
 
 # ----------------------------------------------------------------- bits

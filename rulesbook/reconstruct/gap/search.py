@@ -23,6 +23,7 @@ entered, so listing costs no search.
 """
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
@@ -107,16 +108,38 @@ class SearchCancelled(Exception):
 
 
 class CancelToken:
-    """A flag the app sets to stop a running search (thread-safe enough: one bool)."""
+    """A flag the app sets to stop a running search (thread-safe enough: one bool).
+
+    A search may also ask to be told at once (:meth:`on_cancel`): the compiled
+    count then stops within a position of the cancel, from the thread that
+    cancels (a signal handler, the GUI thread), instead of when the thread
+    that waits for it next looks (on a loaded machine that wait is what a
+    cancel took)."""
 
     def __init__(self) -> None:
         self._set = False
+        self._hooks: list[Callable[[], None]] = []
 
     def cancel(self) -> None:
         self._set = True
+        for hook in list(self._hooks):
+            hook()
 
     def is_set(self) -> bool:
         return self._set
+
+    def on_cancel(self, hook: Callable[[], None]) -> Callable[[], None]:
+        """Call ``hook()`` when :meth:`cancel` is called (at once if it was);
+        returns the function that takes the hook off again."""
+        self._hooks.append(hook)
+        if self._set:
+            hook()
+
+        def remove() -> None:
+            with contextlib.suppress(ValueError):
+                self._hooks.remove(hook)
+
+        return remove
 
 
 class Cancellable(Protocol):
@@ -170,6 +193,9 @@ class GapSearch:
         self._expect = 0.0  # the seconds the next backward layer should take
         self._last_report = 0.0
         self._shown = 0.0  # the progress reported so far (it never goes back)
+        #: told the sequences counted so far (:meth:`found_now`) with each progress report
+        self.counted: Callable[[int], None] | None = None
+        self._found = 0  # the root's count so far (the Python search: its finished moves)
 
     # ------------------------------------------------------------------ progress
     @property
@@ -192,8 +218,17 @@ class GapSearch:
             if now - self._last_report >= 0.05:
                 self._last_report = now
                 self._shown = max(self._shown, min(self.done, 1.0))
+                if self.counted is not None:
+                    self.counted(self.found_now())
                 if self.progress(self._shown, self.searched) is False:
                     raise SearchCancelled
+
+    def found_now(self) -> int:
+        """While :meth:`count` runs: sequences counted so far (a proven lower
+        bound of the count; it never goes back).  The Python search knows
+        those of the first moves it has finished; the compiled one those of
+        every position on the path it searches (:mod:`.kernel`)."""
+        return self._found
 
     def _layer_tick(self, share: float, positions: int) -> None:
         """What a backward layer being built reports (``share`` of it built,
@@ -374,6 +409,7 @@ class GapSearch:
         top = (None if below != self.depth + 1 else
                self._top_black if black else self._top_white)
         lose = (bm | bk).bit_count() > t.nb if black else (wm | wk).bit_count() > t.nw
+        root = remaining == self.plies and weight == 1.0  # the count's own call
         try:
             for n, mv in enumerate(moves):
                 nbm, nbk, nwm, nwk = apply(bm, bk, wm, wk, black, mv)
@@ -388,6 +424,8 @@ class GapSearch:
                 else:
                     total += hit
                     self.done += share
+                if root:
+                    self._found = max(self._found, min(total, cap))
                 if total >= cap:
                     total = cap
                     self.done += share * (len(moves) - n - 1)  # the moves not searched
@@ -419,8 +457,9 @@ class GapSearch:
 
     def found_so_far(self, key: Key) -> int:
         """After a cancelled :meth:`count`: the sequences from ``key`` found
-        before it stopped (a proven lower bound of the count)."""
-        return self._known_count(key, self.plies, partial=True)
+        before it stopped (a proven lower bound of the count; never less
+        than :meth:`found_now` said)."""
+        return max(self._known_count(key, self.plies, partial=True), self.found_now())
 
     def first_difference(self, key: Key, path: Sequence[RawMove]) -> int | None:
         """After :meth:`count`: the first ply (1-based) along ``path`` (the moves
