@@ -35,11 +35,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-from .plural import counted as counted  # the one place: rulesbook/plural.py
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 from .errors import RulesbookError
+from .plural import counted as counted  # the one place: rulesbook/plural.py
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer

@@ -63,10 +63,10 @@ def _adopt_demo_edition(data: Path) -> None:
     from rulesbook.ballots import (
         adopt_ballot,
         build_ballot,
-        open_ballot,
         cast_vote,
         close_ballot,
         load_registry,
+        open_ballot,
         save_ballot,
     )
     from rulesbook.loading import load_library

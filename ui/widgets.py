@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, QUrl, Signal

@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date as Date
 
-
 from .. import schema
 from ..library import Library
 from ..model import Proposal, Rule

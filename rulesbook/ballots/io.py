@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypedDict
 
-
 from ..documents import DocumentError, DocumentStage, load_document
 from ..errors import Problem
 from ..storage import atomic_write_text

@@ -46,7 +46,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-
 from ..errors import DataFileError, Problem
 from ..storage import atomic_write_text, file_lock
 from ..yamlio import LoadedYaml, dump_text, load_file, loads

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from rulesbook.draughts.errors import DraughtsError, NotationError
 from rulesbook.draughts.pdn_model import RESULTS
 from rulesbook.draughts.squares import parse_square, square_to_algebraic
+
 # one place for a count and its noun ("1 sequence", "12,345 positions"): the module
 # imports nothing, so the engine stays free of the rest of the library
 from rulesbook.plural import counted as count_text

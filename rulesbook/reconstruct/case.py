@@ -20,7 +20,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-
 from rulesbook.documents import DocumentError, load_document
 from rulesbook.draughts import DraughtsError, Position
 from rulesbook.draughts.notation import plies_text

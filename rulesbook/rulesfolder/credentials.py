@@ -49,7 +49,7 @@ class LoginRequest:
 
     host: str
     user: str | None
-    keeping: "Keeping"
+    keeping: Keeping
 
 
 #: asks the user for a login -> a login, or None when the user gives none

@@ -36,8 +36,15 @@ from rulesbook.textio import shorten, visible_controls
 
 from ..autosave import AutosaveSlot, in_use_notice
 from .mode import BoardMode
-from .reading import LONG_PLIES, READ_IN_WORKER_CHARS, Prepared, ReadRecord, RecordReader, \
-    Say, prepare
+from .reading import (
+    LONG_PLIES,
+    READ_IN_WORKER_CHARS,
+    Prepared,
+    ReadRecord,
+    RecordReader,
+    Say,
+    prepare,
+)
 from .setup import TOOLS
 
 if TYPE_CHECKING:

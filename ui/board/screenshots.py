@@ -68,7 +68,6 @@ def shoot(out: Path, size: tuple[int, int] = (1200, 760)) -> list[Path]:
     from ..controller import AppController
     from ..screenshots import grab
     from ..workspaces.board import BoardWorkspace
-    from ..workspaces.board import BoardWorkspace
     from .controller import BoardController
 
     out.mkdir(parents=True, exist_ok=True)
