@@ -16,7 +16,8 @@ inflates to more than its header said. It inflates at most 64 KiB at a time and 
 none of it; of each object it keeps its offset and the bytes of its chain.
 Both ends use it: the client on every fetch, ``rulesbook serve`` on every push.
 A REF delta names its base by id, which only resolving the pack can match to a delta
-of the same pack: :mod:`.pack_store` bounds those chains as dulwich resolves them.
+of the same pack: such a chain is not followed here (issue #28, still open), only the
+files its deltas make added up (:data:`MAX_REF_TARGET_BYTES`).
 """
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ T_FIELDS = ("bm", "bk", "wm", "wk", "black", "nb", "nw", "b_goals", "w_goals", "
 # by the caller while the search runs)
 S_NODES, S_CANCEL, S_CAP, S_DEPTH, S_OVERFLOW, S_CANCELLED, S_FOUND = range(7)
 #: the length of the state array
-S_SIZE = 7
+S_SIZE = S_FOUND + 1
 
 
 # ----------------------------------------------------------------- bits
