@@ -74,7 +74,7 @@ MAX_REF_TARGET_BYTES = 1024 * 1024 * 1024
 #: the most objects one pack may hold
 MAX_OBJECTS = 5_000_000
 
-_COMMIT, _BLOB, _TAG, _OFS_DELTA, _REF_DELTA = 1, 3, 4, 6, 7
+_COMMIT, _TREE, _BLOB, _TAG, _OFS_DELTA, _REF_DELTA = 1, 2, 3, 4, 6, 7
 _TYPES = {1: "commit", 2: "tree", 3: "blob", 4: "tag", 6: "delta", 7: "delta"}
 _STEP = 64 * 1024
 
@@ -96,13 +96,16 @@ class PackGuard:
                  max_targets: int = MAX_TARGET_BYTES, max_chain: int = MAX_CHAIN_BYTES,
                  max_ref_targets: int = MAX_REF_TARGET_BYTES, sha_length: int = 20,
                  kind_of: Callable[[bytes], int | None] | None = None,
-                 per_commit: int | None = None) -> None:
+                 per_commit: int | None = None, files_per_commit: int | None = None) -> None:
         self.where = where
         # the type of an object the receiver has (its binary id; None: it lacks it)
         self.kind_of = kind_of
         # the most one commit's files may add up to (None: not bounded, a pack on disk
         # need not hold the commits of its files)
         self.per_commit = per_commit
+        # the most files one commit may hold (None: not bounded): the pack's trees'
+        # entries and its objects must fit in its commits too
+        self.files_per_commit = files_per_commit
         self.max_object, self.max_pack, self.max_inflated = max_object, max_pack, max_inflated
         self.max_targets, self.max_chain = max_targets, max_chain
         self.max_ref_targets = max_ref_targets
@@ -114,6 +117,9 @@ class PackGuard:
         self.ref_targets = 0  # the sum of the files the REF deltas make
         self.longest_chain = 0  # the most bytes of files one chain makes
         self.commits = 0  # commits (whole, or deltas of a commit)
+        self.trees = 0  # distinct trees the pack's commits name (a commit delta: one)
+        self.others = 0  # objects neither commits nor tags (trees, blobs, their deltas)
+        self.entries = 0  # the entries of the pack's whole trees
         self.files = 0  # the sum of the blobs the objects make (a delta: its target)
         # each object's offset in the pack (ascending) and the bytes of files of the
         # chain it ends (itself, its base, its base's base...): 16 bytes an object
@@ -124,7 +130,12 @@ class PackGuard:
         self._start = 0  # the current object's offset
         self._base_chain = 0  # the current delta's base's chain (REF: its size)
         self._count: int | None = None
-        self._buf = bytearray()
+        self._buf = b""
+        self._pos = 0  # where in ``_buf`` the bytes not yet read start
+        self._slice = 0  # how much of ``_buf`` goes to zlib at a time
+        self._roots: set[bytes] = set()  # the trees the pack's whole commits name
+        self._tree_entries = 0  # the current tree's entries so far
+        self._tree_skip = 0  # bytes of the current tree entry's id still to come
         self._state = "pack"
         self._kind = 0
         self._size = 0
@@ -141,74 +152,97 @@ class PackGuard:
         self.received += len(data)
         if self.received > self.max_pack:
             self._refuse(f"a pack of more than {mib(self.max_pack)}")
-        self._buf += data
+        # what is left of the last bytes is at most a header (an object's data goes to
+        # zlib whole): ``_buf`` is read by position, never cut at the front
+        self._buf = self._buf[self._pos:] + data if self._pos < len(self._buf) else bytes(data)
+        self._pos = 0
         while self._step():
             pass
+
+    def _left(self) -> int:
+        return len(self._buf) - self._pos
 
     def finish(self) -> None:
         """The pack ended: refuse one cut short (a later object could not be checked)."""
         if self._state not in ("pack", "done", "trailer") or \
-                (self._state == "pack" and self._buf):
+                (self._state == "pack" and self._left()):
             self._refuse("a pack that ended in the middle of an object")
+        self._fits()
 
     # -- the states; each returns True when it consumed something ---------------------
 
     def _step(self) -> bool:
-        if self._state == "pack":
-            if len(self._buf) < 12:
-                return False
-            if self._buf[:4] != b"PACK":
-                self._refuse("data that is not a git pack")
-            self._count = int.from_bytes(self._buf[8:12], "big")
-            if self._count > MAX_OBJECTS:
-                self._refuse(f"a pack of {self._count:,} objects")
-            del self._buf[:12]
-            self._state = "object" if self._count else "trailer"
-            return True
         if self._state == "object":
             return self._object_header()
-        if self._state == "base":
-            return self._delta_base()
         if self._state == "data":
             return self._data()
+        if self._state == "base":
+            return self._delta_base()
+        if self._state == "pack":
+            if self._left() < 12:
+                return False
+            head = self._buf[self._pos:self._pos + 12]
+            if head[:4] != b"PACK":
+                self._refuse("data that is not a git pack")
+            self._count = int.from_bytes(head[8:12], "big")
+            if self._count > MAX_OBJECTS:
+                self._refuse(f"a pack of {self._count:,} objects")
+            self._pos += 12
+            self._state = "object" if self._count else "trailer"
+            return True
         if self._state == "trailer":
-            if len(self._buf) >= self.sha_length:
-                del self._buf[:self.sha_length]
+            if self._left() >= self.sha_length:
+                self._pos += self.sha_length
                 self._state = "done"
             return False
-        if self._buf:  # after the trailer
+        if self._left():  # after the trailer
             self._refuse("data after the end of its pack")
         return False
 
+    def _varint_end(self, what: str) -> int | None:
+        """Where the varint at ``_pos`` ends (its last byte's position; None: not all
+        of it arrived)."""
+        buf, end = self._buf, self._pos
+        limit = min(len(buf), end + 16)
+        while end < limit and buf[end] & 0x80:
+            end += 1
+        if end == limit:
+            if limit - self._pos >= 16:
+                self._refuse(f"{what} that does not end")
+            return None
+        return end
+
     def _object_header(self) -> bool:
-        self._start = self.received - len(self._buf)
-        end = next((i for i, b in enumerate(self._buf[:16]) if not b & 0x80), None)
+        buf, pos = self._buf, self._pos
+        end = self._varint_end("an object header")
         if end is None:
-            if len(self._buf) >= 16:
-                self._refuse("an object header that does not end")
             return False
-        first = self._buf[0]
+        self._start = self.received - len(buf) + pos
+        first = buf[pos]
         self._kind = (first >> 4) & 7
         size, shift = first & 0x0F, 4
-        for b in self._buf[1:end + 1]:
+        for b in buf[pos + 1:end + 1]:
             size |= (b & 0x7F) << shift
             shift += 7
-        del self._buf[:end + 1]
+        self._pos = end + 1
         if self._kind not in _TYPES:
             self._refuse(f"an object of unknown type {self._kind}")
         self.objects += 1
         self._size, self._out = size, 0
-        self._head.clear()
+        self._head = bytearray()
         self._target_read = False
+        self._slice = 512
         if self._kind in (_OFS_DELTA, _REF_DELTA):
             if size > self.max_object + 64:  # a delta is never much larger than its target
                 self._refuse(f"a delta of {mib(size)}")
+            self._state = "base"
         else:
             self._check(size, size, _TYPES[self._kind])
             self._base_kind = self._kind
             self._typed(size)
             self._chain(size)
-        self._state = "base" if self._kind in (_OFS_DELTA, _REF_DELTA) else "data"
+            self._tree_entries = self._tree_skip = 0
+            self._state = "data"
         self._z = zlib.decompressobj()
         return True
 
@@ -227,22 +261,43 @@ class PackGuard:
 
     def _typed(self, size: int) -> None:
         """The current object (of type ``_base_kind``) makes a file of ``size`` bytes:
-        the pack's blobs must fit in its commits, each at most ``per_commit`` (those
-        still to come may all be commits)."""
+        the pack's blobs must fit in its commits (those still to come may all be
+        commits)."""
         if self._base_kind == _COMMIT:
             self.commits += 1
-        elif self._base_kind in (_BLOB, 0):  # 0: a delta against an unknown base
-            self.files += size
-        if self.per_commit is None:
+            if self._kind in (_OFS_DELTA, _REF_DELTA):  # its tree cannot be read
+                self.trees += 1
             return
+        if self._base_kind == _TAG:
+            return
+        self.others += 1
+        if self._base_kind in (_BLOB, 0):  # 0: a delta against an unknown base
+            self.files += size
+        self._fits()
+
+    def _fits(self) -> None:
+        """Refuse a pack holding more than its commits may: each commit naming a tree
+        no other commit of the pack names holds at most ``per_commit`` bytes of files
+        and ``files_per_commit`` files (so that many blobs, and as many folders); an
+        empty commit (its parent's tree) adds nothing. The objects still to come may
+        all be such commits."""
         may_come = (self._count or 0) - self.objects
-        bound = (self.commits + may_come) * self.per_commit
-        if self.files > bound:
+        commits = self.trees + may_come
+        if self.per_commit is not None and self.files > commits * self.per_commit:
             self._refuse(f"a pack whose files add up to more than its commits may hold "
                          f"({mib(self.files)} so far, with "
-                         f"{counted(self.commits, 'commit')} and "
+                         f"{counted(self.trees, 'commit')} of a tree of its own and "
                          f"{counted(may_come, 'object')} still to come; a commit's "
                          f"files add up to at most {mib(self.per_commit)})")
+        most = self.files_per_commit
+        if most is None:
+            return
+        if self.others > commits * (2 * most + 1) or self.entries > commits * 2 * most:
+            self._refuse(f"a pack of more files and folders than its commits may hold "
+                         f"({self.others:,} objects and {self.entries:,} folder entries so "
+                         f"far, with {counted(self.trees, 'commit')} of a tree of its own "
+                         f"and {counted(may_come, 'object')} still to come; a commit holds "
+                         f"at most {most:,} files)")
 
     def _chain(self, chain: int) -> None:
         """The current object ends a chain making ``chain`` bytes of files."""
@@ -255,27 +310,26 @@ class PackGuard:
         self._kinds.append(self._base_kind)
 
     def _delta_base(self) -> bool:
+        buf, pos = self._buf, self._pos
         if self._kind == _REF_DELTA:
-            if len(self._buf) < self.sha_length:
+            if self._left() < self.sha_length:
                 return False
-            base = bytes(self._buf[:self.sha_length])
+            base = buf[pos:pos + self.sha_length]
             kind = self.kind_of(base) if self.kind_of is not None else 0
             if kind is None:
                 self._refuse(f"a delta against {base.hex()}, an object this folder does "
                              f"not have (one of the same pack is named by offset)")
             self._base_kind = kind or 0
-            del self._buf[:self.sha_length]
+            self._pos += self.sha_length
             self._base_chain = -1  # the base's size, read with the target's
         else:
-            end = next((i for i, b in enumerate(self._buf[:16]) if not b & 0x80), None)
+            end = self._varint_end("a delta whose base offset")
             if end is None:
-                if len(self._buf) >= 16:
-                    self._refuse("a delta whose base offset does not end")
                 return False
-            ofs = self._buf[0] & 0x7F  # git's offset encoding (each byte after: +1)
-            for b in self._buf[1:end + 1]:
+            ofs = buf[pos] & 0x7F  # git's offset encoding (each byte after: +1)
+            for b in buf[pos + 1:end + 1]:
                 ofs = ((ofs + 1) << 7) | (b & 0x7F)
-            del self._buf[:end + 1]
+            self._pos = end + 1
             at = bisect_left(self._offsets, self._start - ofs)
             if ofs == 0 or at == len(self._offsets) or \
                     self._offsets[at] != self._start - ofs:
@@ -286,32 +340,43 @@ class PackGuard:
         return True
 
     def _data(self) -> bool:
-        assert self._z is not None
-        if not self._buf:
-            return False
-        out = self._z.decompress(bytes(self._buf), _STEP)
+        z = self._z
+        assert z is not None
+        buf = self._buf
         while True:
+            if z.unconsumed_tail:
+                out = z.decompress(z.unconsumed_tail, _STEP)
+            elif self._pos < len(buf):
+                # a few hundred bytes at first: what follows the object's end is copied
+                # by zlib (``unused_data``), and most objects are small
+                piece = memoryview(buf)[self._pos:self._pos + self._slice]
+                self._pos += len(piece)
+                self._slice = min(2 * self._slice, _STEP)
+                out = z.decompress(piece, _STEP)
+            else:
+                return False
             self._inflated(out)
-            if self._z.eof or not self._z.unconsumed_tail:
-                break
-            out = self._z.decompress(self._z.unconsumed_tail, _STEP)
-        if self._z.eof:
-            rest = self._z.unused_data
-            self._buf = bytearray(rest)
-            if self._out != self._size:
-                self._refuse(f"an object that inflates to {self._out:,} bytes where its "
-                             f"header says {self._size:,}")
-            self._state = "object" if self.objects < (self._count or 0) else "trailer"
-            return True
-        self._buf.clear()
-        return False
+            if z.eof:
+                self._pos -= len(z.unused_data)
+                if self._out != self._size:
+                    self._refuse(f"an object that inflates to {self._out:,} bytes where "
+                                 f"its header says {self._size:,}")
+                if self._kind == _COMMIT:
+                    self._commit_tree()
+                self._state = "object" if self.objects < (self._count or 0) else "trailer"
+                return True
 
     def _inflated(self, out: bytes) -> None:
         self._out += len(out)
         if self._out > self._size:
             self._refuse(f"an object that inflates to more than its header says "
                          f"({self._size:,} bytes)")
-        if self._kind in (_OFS_DELTA, _REF_DELTA) and not self._target_read:
+        if self._kind == _TREE:
+            self._count_entries(out)
+        elif self._kind == _COMMIT:
+            if len(self._head) < 5 + 2 * self.sha_length:
+                self._head += out[:5 + 2 * self.sha_length]
+        elif self._kind in (_OFS_DELTA, _REF_DELTA) and not self._target_read:
             self._head += out[:20]
             sizes = delta_sizes(bytes(self._head))
             if sizes is None and (len(self._head) >= 20 or self._out >= self._size):
@@ -329,6 +394,38 @@ class PackGuard:
                     self._base_chain = source
                 self._typed(target)
                 self._chain(self._base_chain + target)
+
+    def _count_entries(self, out: bytes) -> None:
+        """Count the entries of a whole tree as it inflates (``mode name\\0`` then the
+        id's bytes, which may hold a 0: skipped)."""
+        if self.files_per_commit is None:
+            return
+        pos, end, found = self._tree_skip, len(out), 0
+        while pos < end:
+            nul = out.find(b"\0", pos)
+            if nul < 0:
+                pos = end
+                break
+            found += 1
+            pos = nul + 1 + self.sha_length
+        self._tree_skip = pos - end
+        if not found:
+            return
+        self._tree_entries += found
+        self.entries += found
+        if self._tree_entries > self.files_per_commit:
+            self._refuse(f"a folder of more than {self.files_per_commit:,} entries (a "
+                         f"commit holds at most {self.files_per_commit:,} files)")
+        self._fits()
+
+    def _commit_tree(self) -> None:
+        """A whole commit ended: it holds files of its own unless another commit of the
+        pack names its tree (an empty commit on top of one in the pack)."""
+        line = bytes(self._head[:5 + 2 * self.sha_length])
+        tree = line[5:] if line.startswith(b"tree ") else line
+        if tree not in self._roots:
+            self._roots.add(tree)
+            self.trees += 1
 
 
 def delta_sizes(head: bytes) -> tuple[int, int] | None:

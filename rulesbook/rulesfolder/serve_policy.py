@@ -26,7 +26,7 @@ from .object_sizes import kinds_in
 from .pack_guard import PackGuard
 from .quarantine import Quarantine
 from .repo import HEAD_REF, commit_files, read_object
-from .tree_bounds import MAX_TREE_BYTES
+from .tree_bounds import MAX_TREE_BYTES, MAX_TREE_FILES
 
 #: the longest reason sent back in a refusal (one pkt-line)
 MAX_REASON = 900
@@ -79,7 +79,8 @@ class GuardedReceivePack(ReceivePackHandler):
         # a thin push's bases: the quarantine reads the shared repository's objects
         shared = self.repo.object_store
         guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length,
-                          kind_of=kinds_in(shared), per_commit=MAX_TREE_BYTES)
+                          kind_of=kinds_in(shared), per_commit=MAX_TREE_BYTES,
+                          files_per_commit=MAX_TREE_FILES)
         proto = self.proto
         original = proto.read, getattr(proto, "recv", None)
         proto.read = _guarded(proto.read, guard)

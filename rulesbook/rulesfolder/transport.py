@@ -23,7 +23,7 @@ from .object_sizes import DAMAGED, check_source, kinds_in
 from .pack_guard import PackGuard, PackRefused
 from .pack_send import deltified, local_fetch_pack, missing_objects
 from .repo import HEAD_REF
-from .tree_bounds import MAX_TREE_BYTES
+from .tree_bounds import MAX_TREE_BYTES, MAX_TREE_FILES
 
 if TYPE_CHECKING:
     from dulwich.pack import UnpackedObject
@@ -116,7 +116,8 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         if head is None or head in repo.object_store:
             return head
     guard = PackGuard(where, sha_length=repo.object_format.oid_length,
-                      kind_of=kinds_in(repo.object_store), per_commit=MAX_TREE_BYTES)
+                      kind_of=kinds_in(repo.object_store), per_commit=MAX_TREE_BYTES,
+                      files_per_commit=MAX_TREE_FILES)
 
     def wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
         sha = refs.get(HEAD_REF)

@@ -117,3 +117,37 @@ def commit_a_name_twice(bare: Path, name: bytes = b"apca") -> bytes:
         commit = make_commit(repo, twice.id, [head], f"{name.decode()} twice", MALLORY)
         repo.refs[MAIN] = commit
         return commit
+
+
+
+
+def commit_many_files(bare: Path, count: int, per_folder: int | None = None,
+                      same: bool = False) -> bytes:
+    """Commit on the bare repository's main ``count`` more files under ``notes/``,
+    ``per_folder`` to a folder (None: all in one), each its own blob (``same``: all
+    one blob), stored in one pack: 200,000 notes are about 14 MB packed. The new
+    commit's id."""
+    blobs = [Blob.from_string(b"note\n" if same else b"n: %d\n" % i)
+             for i in range(1 if same else count)]
+    folders: dict[bytes, Tree] = {}
+    for i in range(count):
+        name = b"notes" if per_folder is None else b"%06d" % (i // per_folder)
+        folders.setdefault(name, Tree()).add(b"n%06d.yaml" % i, 0o100644,
+                                            blobs[0 if same else i].id)
+    objects: list = [*blobs, *folders.values()]
+    with Repo(str(bare)) as repo:
+        head = repo.refs[MAIN]
+        tree = repo[repo[head].tree]
+        if per_folder is None:
+            tree.add(b"notes", 0o040000, folders[b"notes"].id)
+        else:
+            notes = Tree()
+            for name, folder in folders.items():
+                notes.add(name, 0o040000, folder.id)
+            tree.add(b"notes", 0o040000, notes.id)
+            objects.append(notes)
+        objects.append(tree)
+        repo.object_store.add_objects([(o, None) for o in objects])
+        commit = make_commit(repo, tree.id, [head], "many files", MALLORY)
+        repo.refs[MAIN] = commit
+        return commit

@@ -1,0 +1,76 @@
+"""A commit of 200,000 files (about 14 MB packed) from a hostile remote, and pushed
+to ``rulesbook serve`` (issue #28 Must 3 and 4): refused as the pack streams, by
+counting its trees' entries and its objects, in seconds and under 400 MB. Before,
+the refusal came from the tree's bound after the whole pack was indexed: clone
+25.5-26.9 s at 314 MB, sync 31 s, a push to ``serve`` 8.9 s."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import file_bytes
+from .hostile import commit_many_files
+from .servers import git, git_daemon, rulesbook_serve
+from .test_hostile_remote import MAX_RSS_MB, measured, shared
+from .test_serve import head, shared_folder
+
+FILES = 200_000
+#: the issue asks for 3 s; a slow shared machine is given some margin
+MAX_SECONDS = 8
+LAYOUTS = {
+    "one folder": {},
+    "200 to a folder": {"per_folder": 200},
+    "one blob under every name": {"same": True},
+}
+
+
+def _peak_mb(pid: int) -> int | None:
+    status = Path(f"/proc/{pid}/status")
+    if not status.exists():
+        return None
+    for line in status.read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) // 1024
+    return None
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_many_files_are_refused_as_the_pack_streams_by_sync_and_clone(rb, tmp_path, layout):
+    (tmp_path / "base").mkdir()
+    with git_daemon(tmp_path / "base") as daemon:
+        url = daemon + "shared.git"
+        bare, _secretary, member = shared(rb, tmp_path, url)
+        commit_many_files(bare, FILES, **LAYOUTS[layout])
+        before = file_bytes(member)
+        code, seconds, rss, err = measured("--data", member, "sync")
+        assert code == 2, err
+        assert url in err and "files" in err and "internal error" not in err, err
+        assert seconds < MAX_SECONDS and rss < MAX_RSS_MB, (seconds, rss, err)
+        assert file_bytes(member) == before
+        code, seconds, rss, err = measured("clone", url, tmp_path / "new")
+        assert code == 2 and url in err and "files" in err, err
+        assert seconds < MAX_SECONDS and rss < MAX_RSS_MB, (seconds, rss, err)
+        assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_push_of_many_files_is_refused_as_it_arrives(tmp_path, layout):
+    with rulesbook_serve(tmp_path / "srv.git") as served:
+        shared_folder(tmp_path, served)
+        before = head(served.bare)
+        local = tmp_path / "local.git"
+        git("clone", "-q", "--bare", served.bare, local)
+        commit_many_files(local, FILES, **LAYOUTS[layout])
+        started = time.monotonic()
+        pushed = git("push", served.with_token("bob"), "main", cwd=local, check=False,
+                     timeout=120)
+        seconds = time.monotonic() - started
+        assert pushed.returncode != 0
+        assert "files" in pushed.stderr and "internal error" not in pushed.stderr, \
+            pushed.stderr
+        assert seconds < MAX_SECONDS, (seconds, pushed.stderr)
+        peak = _peak_mb(served.proc.pid)
+        assert peak is None or peak < MAX_RSS_MB, (peak, pushed.stderr)
+        assert head(served.bare) == before
