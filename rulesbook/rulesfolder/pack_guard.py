@@ -11,9 +11,13 @@ objects, and deltas as sent) adds up to more than :data:`MAX_INFLATED_BYTES`, wh
 the files its deltas make add up to more than :data:`MAX_TARGET_BYTES`, when the
 pack itself is over :data:`MAX_PACK_BYTES`, when one chain of deltas makes more than
 :data:`MAX_CHAIN_BYTES` of files (dulwich holds them all at once), when the files its
-REF deltas make add up to more than :data:`MAX_REF_TARGET_BYTES`, or when an object
-inflates to more than its header said. It inflates at most 64 KiB at a time and keeps
-none of it; of each object it keeps its offset and the bytes of its chain.
+REF deltas make add up to more than :data:`MAX_REF_TARGET_BYTES`, when an object
+inflates to more than its header said, or (given the bounds of one commit) when its
+files, its objects or its trees' entries are more than its commits may hold: a commit
+of 200,000 files (14 MB packed) was refused only once dulwich had indexed it (26 s,
+314 MB) and is now as it streams (about 2 s). It inflates at most 64 KiB at a time and
+keeps none of it (of a tree: its entries counted; of a commit: its tree's id); of each
+object it keeps its offset and the bytes of its chain.
 Both ends use it: the client on every fetch, ``rulesbook serve`` on every push.
 A REF delta names its base by id, which only resolving the pack can match to a delta
 of the same pack: such a chain is not followed here (issue #28, still open), only the
@@ -101,7 +105,8 @@ class PackGuard:
         # the type of an object the receiver has (its binary id; None: it lacks it)
         self.kind_of = kind_of
         # the most one commit's files may add up to (None: not bounded, a pack on disk
-        # need not hold the commits of its files)
+        # need not hold the commits of its files); a commit counts when no other commit
+        # of the pack names its tree (an empty commit adds no room)
         self.per_commit = per_commit
         # the most files one commit may hold (None: not bounded): the pack's trees'
         # entries and its objects must fit in its commits too
@@ -144,9 +149,9 @@ class PackGuard:
         self._target_read = False
         self._z: zlib._Decompress | None = None
 
-    def _refuse(self, why: str) -> None:
-        raise PackRefused(f"{self.where} sent {why}; nothing was taken (a rules folder "
-                          f"holds data files of at most {mib(self.max_object)})")
+    def _refuse(self, why: str, bound: str | None = None) -> None:
+        bound = bound or f"a rules folder holds data files of at most {mib(self.max_object)}"
+        raise PackRefused(f"{self.where} sent {why}; nothing was taken ({bound})")
 
     def feed(self, data: bytes) -> None:
         self.received += len(data)
@@ -296,8 +301,8 @@ class PackGuard:
             self._refuse(f"a pack of more files and folders than its commits may hold "
                          f"({self.others:,} objects and {self.entries:,} folder entries so "
                          f"far, with {counted(self.trees, 'commit')} of a tree of its own "
-                         f"and {counted(may_come, 'object')} still to come; a commit holds "
-                         f"at most {most:,} files)")
+                         f"and {counted(may_come, 'object')} still to come)",
+                         f"a commit of a rules folder holds at most {most:,} files")
 
     def _chain(self, chain: int) -> None:
         """The current object ends a chain making ``chain`` bytes of files."""
@@ -414,8 +419,9 @@ class PackGuard:
         self._tree_entries += found
         self.entries += found
         if self._tree_entries > self.files_per_commit:
-            self._refuse(f"a folder of more than {self.files_per_commit:,} entries (a "
-                         f"commit holds at most {self.files_per_commit:,} files)")
+            self._refuse(f"a folder of more than {self.files_per_commit:,} entries",
+                         f"a commit of a rules folder holds at most "
+                         f"{self.files_per_commit:,} files")
         self._fits()
 
     def _commit_tree(self) -> None:
