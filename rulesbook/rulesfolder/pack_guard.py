@@ -123,6 +123,7 @@ class PackGuard:
         self.longest_chain = 0  # the most bytes of files one chain makes
         self.commits = 0  # commits (whole, or deltas of a commit)
         self.trees = 0  # distinct trees the pack's commits name (a commit delta: one)
+        self.tree_objects = 0  # trees (whole, or deltas of a tree)
         self.others = 0  # objects neither commits nor tags (trees, blobs, their deltas)
         self.entries = 0  # the entries of the pack's whole trees
         self.files = 0  # the sum of the blobs the objects make (a delta: its target)
@@ -276,6 +277,8 @@ class PackGuard:
         if self._base_kind == _TAG:
             return
         self.others += 1
+        if self._base_kind == _TREE:
+            self.tree_objects += 1
         if self._base_kind in (_BLOB, 0):  # 0: a delta against an unknown base
             self.files += size
         self._fits()
@@ -284,14 +287,18 @@ class PackGuard:
         """Refuse a pack holding more than its commits may: each commit naming a tree
         no other commit of the pack names holds at most ``per_commit`` bytes of files
         and ``files_per_commit`` files (so that many blobs, and as many folders); an
-        empty commit (its parent's tree) adds nothing. The objects still to come may
-        all be such commits."""
+        empty commit (its parent's tree) adds nothing, nor does one naming a tree the
+        pack does not hold: a commit adding files adds a tree, so there are never more
+        commits of files than trees in the pack (a commit sent as a delta, whose tree
+        cannot be read, is counted among them). The objects still to come may all be
+        such commits."""
         may_come = (self._count or 0) - self.objects
-        commits = self.trees + may_come
+        room = min(self.trees, self.tree_objects)
+        commits = room + may_come
         if self.per_commit is not None and self.files > commits * self.per_commit:
             self._refuse(f"a pack whose files add up to more than its commits may hold "
                          f"({mib(self.files)} so far, with "
-                         f"{counted(self.trees, 'commit')} of a tree of its own and "
+                         f"room for the files of {counted(room, 'commit')} and "
                          f"{counted(may_come, 'object')} still to come; a commit's "
                          f"files add up to at most {mib(self.per_commit)})")
         most = self.files_per_commit
@@ -300,7 +307,7 @@ class PackGuard:
         if self.others > commits * (2 * most + 1) or self.entries > commits * 2 * most:
             self._refuse(f"a pack of more files and folders than its commits may hold "
                          f"({self.others:,} objects and {self.entries:,} folder entries so "
-                         f"far, with {counted(self.trees, 'commit')} of a tree of its own "
+                         f"far, with room for the files of {counted(room, 'commit')} "
                          f"and {counted(may_come, 'object')} still to come)",
                          f"a commit of a rules folder holds at most {most:,} files")
 

@@ -14,8 +14,9 @@ import tempfile
 from pathlib import Path
 from types import TracebackType
 
-from dulwich.object_store import DiskObjectStore
 from dulwich.repo import Repo
+
+from .chain_bound import BoundedStore
 
 PREFIX = "rulesbook-incoming-"
 
@@ -31,8 +32,9 @@ class Quarantine:
         self.folder = Path(tempfile.mkdtemp(prefix=PREFIX, dir=objects))
         (self.folder / "pack").mkdir()
         (self.folder / "info").mkdir()
-        self.store = DiskObjectStore(str(self.folder), object_format=shared.object_format,
-                                     alternates=[str(objects)])
+        # a pushed pack's chains of deltas bounded as dulwich resolves them
+        self.store = BoundedStore(str(self.folder), object_format=shared.object_format,
+                                  alternates=[str(objects)])
         self.repo = Repo(shared.path)
         self.repo.object_store.close()
         self.repo.object_store = self.store

@@ -13,10 +13,12 @@ from typing import TYPE_CHECKING
 from dulwich.client import GitClient, LocalGitClient, get_transport_and_path
 from dulwich.config import ConfigDict
 from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
+from dulwich.object_store import DiskObjectStore
 from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
+from .chain_bound import add_bounded_thin_pack
 from .credentials import Ask, Login, logged_in, split_login
 from .errors import RulesFolderError
 from .object_sizes import DAMAGED, check_source, kinds_in
@@ -142,7 +144,11 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
             guard.finish()
             spool.seek(0)
             try:
-                repo.object_store.add_thin_pack(spool.read, None)
+                store = repo.object_store
+                if isinstance(store, DiskObjectStore):  # each chain bounded as it resolves
+                    add_bounded_thin_pack(store, spool.read, None, where)
+                else:
+                    store.add_thin_pack(spool.read, None)
             except DAMAGED as exc:  # a delta that makes more than it says, a bad checksum
                 raise PackRefused(f"{where} sent a damaged pack ({reason(exc)}); nothing "
                                   f"was taken") from None

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import bare_repo, file_bytes
+from .hostile import commit_on_main
 from .servers import git_daemon, git_http_backend, rulesbook_serve
 from .test_hostile_local import (
     MIB,
@@ -87,4 +88,27 @@ def test_a_delta_bomb_is_refused_as_it_streams(rb, tmp_path, kind, bomb):
         code, seconds, rss, err = measured("clone", member_url, tmp_path / "new")
         assert code == 2 and "more than its commits may hold" in err, err
         assert rss < MAX_RSS_MB, (rss, seconds)
+        assert not (tmp_path / "new").exists()
+
+
+def test_empty_commits_do_not_widen_the_bound_of_a_delta_bomb(rb, tmp_path):
+    """Each commit of a pack made room for 64 MiB of its files, empty ones too: the
+    2 GB bomb above, with 40 empty commits on top (each its parent's tree), fitted in
+    41 x 64 MiB, and dulwich resolved it before the commit's bound refused it. A
+    commit makes room only for a tree no other commit of the pack names."""
+    (tmp_path / "base").mkdir()
+    with server("git daemon", tmp_path / "base") as (secretary_url, member_url, bare):
+        _bare, _secretary, member = shared(rb, tmp_path, secretary_url)
+        commit_files_of(bare, BOMBS["100 deltas from one base"](bare))
+        for i in range(40):
+            commit_on_main(bare, lambda repo, tree: None, f"empty {i}")
+        before = file_bytes(member)
+        code, seconds, rss, err = measured("--data", member, "sync")
+        assert code == 2, err
+        assert "a pack whose files add up to more than its commits may hold" in err, err
+        assert "room for the files of 2 commits" in err, err  # trees: the root, junk/
+        assert rss < MAX_RSS_MB, (rss, seconds)
+        assert file_bytes(member) == before
+        code, seconds, rss, err = measured("clone", member_url, tmp_path / "new")
+        assert code == 2 and "more than its commits may hold" in err, err
         assert not (tmp_path / "new").exists()
