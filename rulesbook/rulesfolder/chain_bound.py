@@ -47,11 +47,14 @@ class ChainBoundIndexer(PackIndexer):
         # dulwich's own walk (pack.DeltaChainIterator._follow_chain), each object
         # carrying the bytes of its chain: it and every base it was made from
         held = 0 if base_chunks is None else chunks_length(base_chunks)
-        todo = [(offset, obj_type_num, base_chunks, held)]
+        todo: list[tuple[int, int, bytes | list[bytes] | None, int]] = [
+            (offset, obj_type_num, base_chunks, held)]
         while todo:
             offset, obj_type_num, base_chunks, held = todo.pop()
             unpacked = self._resolve_object(offset, obj_type_num, base_chunks)
-            made = held + chunks_length(unpacked.obj_chunks)
+            chunks, kind = unpacked.obj_chunks, unpacked.obj_type_num
+            assert chunks is not None and kind is not None
+            made = held + chunks_length(chunks)
             if made > self.max_chain:
                 raise PackRefused(
                     f"{self.where} sent a chain of deltas making {mib(made)} of files, "
@@ -62,8 +65,7 @@ class ChainBoundIndexer(PackIndexer):
             assert unpacked.offset is not None
             unblocked = chained(self._pending_ofs.pop(unpacked.offset, []),
                                 self._pending_ref.pop(unpacked.sha(), []))
-            todo.extend((at, unpacked.obj_type_num, unpacked.obj_chunks, made)
-                        for at in unblocked)
+            todo.extend((at, kind, chunks, made) for at in unblocked)
 
 
 def add_bounded_thin_pack(store: DiskObjectStore, read_all: Callable[[int], bytes],

@@ -20,8 +20,9 @@ keeps none of it (of a tree: its entries counted; of a commit: its tree's id); o
 object it keeps its offset and the bytes of its chain.
 Both ends use it: the client on every fetch, ``rulesbook serve`` on every push.
 A REF delta names its base by id, which only resolving the pack can match to a delta
-of the same pack: such a chain is not followed here (issue #28, still open), only the
-files its deltas make added up (:data:`MAX_REF_TARGET_BYTES`).
+of the same pack: such a chain is not followed here, only the files its deltas make
+added up (:data:`MAX_REF_TARGET_BYTES`); :mod:`.chain_bound` bounds every chain by
+:data:`MAX_CHAIN_BYTES` as dulwich resolves it.
 """
 from __future__ import annotations
 
@@ -299,8 +300,8 @@ class PackGuard:
             self._refuse(f"a pack whose files add up to more than its commits may hold "
                          f"({mib(self.files)} so far, with "
                          f"room for the files of {counted(room, 'commit')} and "
-                         f"{counted(may_come, 'object')} still to come; a commit's "
-                         f"files add up to at most {mib(self.per_commit)})")
+                         f"{counted(may_come, 'object')} still to come)",
+                         f"a commit's files add up to at most {mib(self.per_commit)}")
         most = self.files_per_commit
         if most is None:
             return

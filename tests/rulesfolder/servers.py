@@ -306,3 +306,31 @@ def ssh_server(base: Path, workdir: Path) -> Iterator[SshServer]:
         loop.call_soon_threadsafe(loop.stop)
         thread.join(30)
         loop.close()
+
+
+@contextlib.contextmanager
+def hostile_git_server(bare: Path, pack: bytes) -> Iterator[str]:
+    """A ``git://`` server (dulwich's, in a thread) advertising ``bare``'s refs and
+    answering every fetch with ``pack``, whatever was asked: a hostile host sending
+    a pack git would never make (a thin pack against objects the member lacks).
+    Yields ``git://127.0.0.1:PORT/``."""
+    from unittest import mock
+
+    import dulwich.server as server
+
+    def crafted(write, *_args, **_kwargs) -> None:
+        write(pack)
+
+    from dulwich.repo import Repo
+
+    with Repo(str(bare)) as repo, \
+            mock.patch.object(server, "write_pack_from_container", crafted):
+        tcp = server.TCPGitServer(server.DictBackend({b"/": repo}), "127.0.0.1", 0)
+        thread = threading.Thread(target=tcp.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"git://127.0.0.1:{tcp.server_address[1]}/"
+        finally:
+            tcp.shutdown()
+            tcp.server_close()
+            thread.join(timeout=30)
