@@ -17,6 +17,7 @@ import dataclasses
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -51,8 +52,10 @@ class RecordMove:
     line: int = 0
     col: int = 0
 
-    @property
+    @cached_property
     def written(self) -> WrittenMove:
+        """The move as :func:`~rulesbook.reconstruct.replay` reads it (made once: the
+        replay after each edit of a record of 60,000 plies asks every move for it)."""
         return WrittenMove(self.text, self.line, self.col)
 
     @property
@@ -69,6 +72,13 @@ class RecordMove:
         if self.variations:
             out["variations"] = list(self.variations)
         return out
+
+    @cached_property
+    def _saved(self) -> dict[str, Any]:
+        """:meth:`to_dict`, made once and shared: what :meth:`GameRecord.to_dict`
+        lists (the autosave's JSON, written at every edit: 60,000 new dicts per
+        typed move made it slow); read by the JSON writer, never changed."""
+        return self.to_dict()
 
     @classmethod
     def from_dict(cls, data: object) -> RecordMove:
@@ -184,8 +194,10 @@ class GameRecord:
 
     # -- the autosave's JSON ---------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The record as JSON data (its moves' dicts are shared between calls: to be
+        written out, not changed)."""
         return {"variant": self.variant.name, "start": self.start.fen(),
-                "moves": [m.to_dict() for m in self.moves], "tags": dict(self.tags),
+                "moves": [m._saved for m in self.moves], "tags": dict(self.tags),
                 "result": self.result, "comment": self.comment}
 
     @classmethod

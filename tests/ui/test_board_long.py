@@ -250,3 +250,29 @@ def test_a_long_legal_record_is_edited_and_saved_without_stalling(ws, qtbot, tmp
     assert f"Saved the case to {case}" in ws.status_text() and not bc.dirty
     assert saved_moves(case) == list(record.moves)
     assert probe.over(STALL_MS) == {}, probe.worst
+
+
+def test_save_case_in_the_worker_writes_the_bytes_of_the_synchronous_save(ws, qtbot, tmp_path,
+                                                                         monkeypatch):
+    """Save Case of a long record works the case out off the GUI thread: the file
+    holds exactly the bytes the synchronous save (the core's save_case of the board's
+    case) writes. Here a short record with tags, a comment and an illegal move, saved
+    through the worker (its threshold lowered)."""
+    from rulesbook.reconstruct import case_findings, case_from_session, save_case
+    from ui.board import files
+
+    monkeypatch.setattr(files, "SAVE_IN_WORKER_PLIES", 0)
+    bc = ws.board_controller
+    pdn = ('[Event "Club"]\n[White "W"]\n[Black "B"]\n\n'
+           '1. 11-15 {a comment} 23-19 2. 8-11 22-17 3. 15-18 19-15 4. 9-13 24-20 *\n')
+    assert ws.import_text(pdn, source="short.pdn")
+    bc.check.run()
+    ours, old = tmp_path / "worker.yaml", tmp_path / "sync.yaml"
+    assert ws.save_case_soon(ours)
+    assert bc.files.saving is not None  # under way off the GUI thread
+    qtbot.waitUntil(lambda: bc.files.saving is None, timeout=30000)
+    assert f"Saved the case to {ours}" in ws.status_text() and not bc.dirty
+    save_case(case_from_session(bc.session, case_findings(bc.check.result, bc.gap.result),
+                                bc.counts.edition_id or "", previous=bc.replay), old)
+    assert ours.read_bytes() == old.read_bytes()
+    assert b"a comment" in ours.read_bytes() and b"9-13" in ours.read_bytes()
