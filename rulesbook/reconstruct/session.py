@@ -17,7 +17,6 @@ import dataclasses
 import io
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -52,11 +51,16 @@ class RecordMove:
     line: int = 0
     col: int = 0
 
-    @cached_property
+    @property
     def written(self) -> WrittenMove:
         """The move as :func:`~rulesbook.reconstruct.replay` reads it (made once: the
         replay after each edit of a record of 60,000 plies asks every move for it)."""
-        return WrittenMove(self.text, self.line, self.col)
+        try:
+            return self.__dict__["_written"]  # type: ignore[no-any-return]
+        except KeyError:
+            made = WrittenMove(self.text, self.line, self.col)
+            object.__setattr__(self, "_written", made)  # a cache, not a field
+            return made
 
     @property
     def annotated(self) -> bool:
@@ -73,12 +77,17 @@ class RecordMove:
             out["variations"] = list(self.variations)
         return out
 
-    @cached_property
+    @property
     def _saved(self) -> dict[str, Any]:
         """:meth:`to_dict`, made once and shared: what :meth:`GameRecord.to_dict`
         lists (the autosave's JSON, written at every edit: 60,000 new dicts per
         typed move made it slow); read by the JSON writer, never changed."""
-        return self.to_dict()
+        try:
+            return self.__dict__["_saved_dict"]  # type: ignore[no-any-return]
+        except KeyError:
+            made = self.to_dict()
+            object.__setattr__(self, "_saved_dict", made)  # a cache, not a field
+            return made
 
     @classmethod
     def from_dict(cls, data: object) -> RecordMove:

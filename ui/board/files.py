@@ -506,9 +506,13 @@ class SessionFiles(QObject):
             return False
         board = self._board
         board.case_path = Path(path)  # before the autosave of the new record
-        board.commit(board.session.replace(record=session.record, target=session.target,
-                                           notes=session.notes, let_stand=False),
-                     0, to_play=True, origin="opened", prepared=prepared)
+        enabled, self.enabled = self.enabled, False  # one autosave, once it is saved
+        try:
+            board.commit(board.session.replace(record=session.record, target=session.target,
+                                               notes=session.notes, let_stand=False),
+                         0, to_play=True, origin="opened", prepared=prepared)
+        finally:
+            self.enabled = enabled
         board.mark_saved()
         self.autosave()
         self.statusMessage.emit(f"Opened the case {path}: {len(board.moves)} plies")
