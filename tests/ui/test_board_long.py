@@ -91,36 +91,57 @@ def test_the_record_opened_last_is_the_one_shown(ws, qtbot):
 
 
 class GuiThreadProbe:
-    """A 10 ms timer on the GUI thread that keeps, per step, the longest time the
-    GUI thread worked between two of its ticks: its own CPU time
+    """A 10 ms timer on the GUI thread that keeps, per attempt of a step, the
+    longest time between two of its ticks: the GUI thread's own CPU time
     (``time.thread_time``), which another process on a loaded machine does not
-    lengthen, and the wall-clock gap, which it does (reported, not asserted)."""
+    lengthen, and the wall-clock gap, which also counts what the GUI thread waited
+    for (the interpreter lock held by a worker, a file, a thread). A step's figure
+    is its best attempt's: a stall of the program is in every attempt, a loaded
+    machine's pause seldom."""
 
     def __init__(self):
         self.timer = QTimer()
         self.timer.setInterval(10)
         self.timer.timeout.connect(self.tick)
-        self.worst: dict[str, tuple[float, float]] = {}
+        #: step -> (worst CPU, worst wall) of each of its attempts, in seconds
+        self.attempts: dict[str, list[tuple[float, float]]] = {}
         self.step = ""
+        self._worst = (0.0, 0.0)
 
     def tick(self) -> None:
         cpu, wall = time.thread_time(), time.perf_counter()
-        was_cpu, was_wall = self.worst.get(self.step, (0.0, 0.0))
-        self.worst[self.step] = (max(was_cpu, cpu - self._cpu), max(was_wall, wall - self._wall))
+        was_cpu, was_wall = self._worst
+        self._worst = (max(was_cpu, cpu - self._cpu), max(was_wall, wall - self._wall))
         self._cpu, self._wall = cpu, wall
 
     def begin(self, step: str) -> None:
-        self.step = step
+        self.step, self._worst = step, (0.0, 0.0)
         self._cpu, self._wall = time.thread_time(), time.perf_counter()
         self.timer.start()
 
-    def end(self) -> None:
+    def end(self) -> tuple[float, float]:
+        """The attempt's worst (CPU, wall) gap, in seconds."""
         self.tick()  # the step's own call, when it ran on the GUI thread
         self.timer.stop()
+        self.attempts.setdefault(self.step, []).append(self._worst)
+        return self._worst
 
-    def over(self, limit_ms: float) -> dict[str, str]:
-        return {step: f"GUI thread {cpu * 1000:.0f} ms (wall {wall * 1000:.0f} ms)"
-                for step, (cpu, wall) in self.worst.items() if cpu * 1000 > limit_ms}
+    @property
+    def worst(self) -> dict[str, tuple[float, float]]:
+        """Each step's best attempt (the least wall-clock gap)."""
+        return {step: min(tried, key=lambda t: t[1]) for step, tried in self.attempts.items()}
+
+    def over(self, limit_ms: float, wall: bool = False) -> dict[str, str]:
+        """The steps whose GUI thread worked (``wall``: or waited) more than
+        ``limit_ms`` at a time in their best attempt."""
+        return {step: f"GUI thread {cpu * 1000:.0f} ms (wall {gap * 1000:.0f} ms)"
+                for step, (cpu, gap) in self.worst.items()
+                if (gap if wall else cpu) * 1000 > limit_ms}
+
+    def figures(self) -> dict[str, list[tuple[int, int]]]:
+        """Every attempt's (CPU, wall) in ms (printed with ``-s``)."""
+        return {step: [(round(c * 1000), round(w * 1000)) for c, w in tried]
+                for step, tried in self.attempts.items()}
 
 
 STALL_MS = 100
@@ -133,13 +154,18 @@ def saved_moves(case) -> list[str]:
     return [m.text for m in session_from_case(load_case(case)).record.moves]
 
 
+#: a step whose wall-clock stall is over the bound is tried again (from the same
+#: board) up to this many times in all: see GuiThreadProbe
+ATTEMPTS = 3
+
+
 @pytest.mark.parametrize("plies", [8000, 60000])
 def test_the_gui_thread_never_stalls_on_a_long_record(ws, qtbot, tmp_path, controller, plies):
     """Issue #34, Must 3: opening, editing, undoing, saving and opening as a case and
     recovering from the autosave a record of 8,000 (and 60,000) plies with an
-    illegal move never keeps the GUI thread busy more than 100 ms at a time
-    (replayed, counted and its claims found off the GUI thread, or only from the
-    move that changed)."""
+    illegal move never stalls the GUI thread more than 100 ms at a time, in its
+    own work or waiting (replayed, counted, its claims found and its case file
+    worked out off the GUI thread, or only from the move that changed)."""
     from tests.ui.board_helpers import make_workspace
     from ui.workspaces.board import BoardWorkspace
 
@@ -152,26 +178,45 @@ def test_the_gui_thread_never_stalls_on_a_long_record(ws, qtbot, tmp_path, contr
     bc.editing.confirm_splice = lambda _at, _later: "replace"
     probe = GuiThreadProbe()
 
-    def step(name, action, files=None):
-        probe.begin(name)
-        action()
-        probe.tick()
+    def wait(files=None):
         qtbot.waitUntil(lambda: (files or bc.files).reading is None and bc.files.saving is None,
-                        timeout=120000)
-        qtbot.wait(30)  # the result shown and painted
-        probe.end()
+                        timeout=300000)
+
+    def step(name, action, again=lambda: None, files=None):
+        """``action`` measured; tried again after ``again`` (not measured: the board
+        back as it was before it) while its wall-clock stall is over the bound."""
+        for attempt in range(ATTEMPTS):
+            if attempt:
+                again()
+                wait(files)
+            probe.begin(name)
+            action()
+            probe.tick()
+            wait(files)
+            qtbot.wait(30)  # the result shown and painted
+            if probe.end()[1] * 1000 <= STALL_MS:
+                break
+
+    def back_to(at):
+        bc.undo()
+        bc.go(at)
+
+    def type_again(at):
+        bc.go(at)
+        bc.editing.type_moves("3-8")
 
     step("open", lambda: ws.import_text(record.pdn, source="long.pdn"))
     assert len(bc.moves) == plies and bc.illegal_at(plies // 2) is not None
     bc.go(plies)
-    step("type a move at the end", lambda: bc.editing.type_moves("3-8"))
+    step("type a move at the end", lambda: bc.editing.type_moves("3-8"), lambda: back_to(plies))
     assert len(bc.moves) == plies + 1
-    step("undo it", bc.undo)
+    step("undo it", bc.undo, lambda: type_again(plies))
     assert len(bc.moves) == plies
     bc.go(plies // 4)
-    step("a move in the legal play", lambda: bc.editing.type_moves("3-8"))
+    step("a move in the legal play", lambda: bc.editing.type_moves("3-8"),
+         lambda: back_to(plies // 4))
     assert len(bc.moves) == plies // 4 + 1
-    step("undo it", bc.undo)
+    step("undo the move in the legal play", bc.undo, lambda: type_again(plies // 4))
     assert len(bc.moves) == plies and bc.illegal_at(plies // 2) is not None
     case = tmp_path / "long-case.yaml"
     bc.go(plies)
@@ -184,18 +229,25 @@ def test_the_gui_thread_never_stalls_on_a_long_record(ws, qtbot, tmp_path, contr
     bc.files.enabled = False  # the autosave left as the run that "crashed" wrote it
     saved = json.loads(bc.files.autosave_path.read_text(encoding="utf-8"))
     saved.update(dirty=True, pid=2 ** 22 + 1, ply=plies // 3)  # pid: no such process
-    bc.files.autosave_path.write_text(json.dumps(saved), encoding="utf-8")
     holder: list[BoardWorkspace] = []
+
+    def crashed():
+        """The autosave as the run that crashed left it, no window recovering it."""
+        while holder:
+            holder.pop().board_controller.shutdown()
+        bc.files.autosave_path.write_text(json.dumps(saved), encoding="utf-8")
+
+    crashed()
     step("recover the autosave", lambda: holder.append(make_workspace(qtbot, controller)),
-         files=type("Reading", (), {"reading": property(
+         crashed, files=type("Reading", (), {"reading": property(
              lambda _self: holder[0].board_controller.files.reading if holder else 1)})())
     recovered = holder[0].board_controller
     try:
         assert len(recovered.moves) == plies and recovered.ply == plies // 3
         assert recovered.illegal_at(plies // 2) is not None
         assert "Restored unsaved work" in holder[0].status_text()
-        print(plies, {k: (round(c * 1000), round(w * 1000)) for k, (c, w) in probe.worst.items()})
-        assert probe.over(STALL_MS) == {}, probe.worst
+        print(plies, probe.figures())
+        assert probe.over(STALL_MS, wall=True) == {}, probe.figures()
     finally:
         recovered.shutdown()
 
