@@ -340,3 +340,27 @@ def test_save_case_in_the_worker_writes_the_bytes_of_the_synchronous_save(ws, qt
                                 bc.counts.edition_id or "", previous=bc.replay), old)
     assert ours.read_bytes() == old.read_bytes()
     assert b"a comment" in ours.read_bytes() and b"9-13" in ours.read_bytes()
+
+
+def test_a_case_saved_off_the_gui_thread_is_the_board_as_it_was_asked(ws, qtbot, tmp_path,
+                                                                       monkeypatch):
+    """A move typed while the case is worked out off the GUI thread is not in the
+    file and is still unsaved work; a save under way when the window closes is
+    written before it closes."""
+    from ui.board import files
+
+    monkeypatch.setattr(files, "SAVE_IN_WORKER_PLIES", 0)
+    bc = ws.board_controller
+    assert ws.import_text("11-15 23-19 8-11 22-17", source="short")
+    first, second = tmp_path / "first.yaml", tmp_path / "second.yaml"
+    assert ws.save_case_soon(first)
+    bc.go(4)
+    bc.editing.type_moves("9-13")  # before the worker's result is shown
+    qtbot.waitUntil(lambda: bc.files.saving is None, timeout=30000)
+    assert saved_moves(first) == ["11-15", "23-19", "8-11", "22-17"]
+    assert bc.dirty and "the board was changed since" in ws.status_text()
+    assert ws.save_case_soon(second)
+    bc.shutdown()  # the window closing: the save under way is finished first
+    assert bc.files.saving is None
+    assert saved_moves(second) == ["11-15", "23-19", "8-11", "22-17", "9-13"]
+    assert not bc.dirty and f"Saved the case to {second}" in ws.status_text()
