@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # the names as the checker sees them; at run time __getattr__
     from .case import case_findings as case_findings
     from .case import case_from_session as case_from_session
     from .case import case_to_yaml as case_to_yaml
+    from .case import checked_case_text as checked_case_text
     from .case import load_case as load_case
     from .case import record_tag_fields as record_tag_fields
     from .case import save_case as save_case
@@ -91,6 +92,7 @@ _WHERE: dict[str, str] = {
     "case_findings": "case",
     "case_from_session": "case",
     "case_to_yaml": "case",
+    "checked_case_text": "case",
     "load_case": "case",
     "record_tag_fields": "case",
     "save_case": "case",
@@ -135,7 +137,7 @@ _WHERE: dict[str, str] = {
 __all__ = [
     "BoardError", "ClockAdvice", "ClockMoves", "check_board", "moves_taken_back",
     "prorate_clocks",
-    "CaseFileError", "DisputeCase", "case_to_yaml", "load_case", "save_case",
+    "CaseFileError", "DisputeCase", "case_to_yaml", "checked_case_text", "load_case", "save_case",
     "case_findings", "case_from_session", "session_from_case", "record_tag_fields", "RecordTags",
     "GameChunk", "ImportedRecord", "import_record", "node_line_text", "split_games", "typed_moves",
     "BoardSession", "GameRecord", "RecordMove", "SessionError", "move_number",

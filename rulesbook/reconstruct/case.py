@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from rulesbook.reconstruct.replay import Replay
 
 __all__ = ["DisputeCase", "CaseFileError", "load_case", "save_case", "case_to_yaml",
+           "checked_case_text",
            "case_findings", "case_from_session", "session_from_case", "record_tag_fields",
            "RecordTags"]
 
@@ -152,13 +153,21 @@ def load_case(path: str | Path) -> DisputeCase:
     return DisputeCase.from_dict(_read(Path(path)).data)
 
 
-def save_case(case: DisputeCase, path: str | Path, backup: bool = False) -> Path:
-    """Write ``case`` atomically.  The text is checked first: a case that
-    would not load back raises :class:`CaseFileError` and the file on disk
-    (even a damaged one) is left as it is."""
+def checked_case_text(case: DisputeCase, path: str | Path) -> str:
+    """The text :func:`save_case` writes for ``case`` to ``path``, checked: a case
+    that would not load back raises :class:`CaseFileError` (``path`` names the file
+    in its problems). Pure work, no file touched: the Board works it out off the GUI
+    thread for a long record, then writes it with :func:`atomic_write_text`."""
     text = case_to_yaml(case)
     _read(path, text)
-    return atomic_write_text(path, text, backup=backup)
+    return text
+
+
+def save_case(case: DisputeCase, path: str | Path, backup: bool = False) -> Path:
+    """Write ``case`` atomically.  The text is checked first
+    (:func:`checked_case_text`): a case that would not load back raises
+    :class:`CaseFileError` and the file on disk (even a damaged one) is left as it is."""
+    return atomic_write_text(path, checked_case_text(case, path), backup=backup)
 
 
 def case_findings(checked: Replay | None, gap: GapResult | None) -> dict[str, Any]:

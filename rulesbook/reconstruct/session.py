@@ -53,7 +53,14 @@ class RecordMove:
 
     @property
     def written(self) -> WrittenMove:
-        return WrittenMove(self.text, self.line, self.col)
+        """The move as :func:`~rulesbook.reconstruct.replay` reads it (made once: the
+        replay after each edit of a record of 60,000 plies asks every move for it)."""
+        try:
+            return self.__dict__["_written"]  # type: ignore[no-any-return]
+        except KeyError:
+            made = WrittenMove(self.text, self.line, self.col)
+            object.__setattr__(self, "_written", made)  # a cache, not a field
+            return made
 
     @property
     def annotated(self) -> bool:
@@ -69,6 +76,18 @@ class RecordMove:
         if self.variations:
             out["variations"] = list(self.variations)
         return out
+
+    @property
+    def _saved(self) -> dict[str, Any]:
+        """:meth:`to_dict`, made once and shared: what :meth:`GameRecord.to_dict`
+        lists (the autosave's JSON, written at every edit: 60,000 new dicts per
+        typed move made it slow); read by the JSON writer, never changed."""
+        try:
+            return self.__dict__["_saved_dict"]  # type: ignore[no-any-return]
+        except KeyError:
+            made = self.to_dict()
+            object.__setattr__(self, "_saved_dict", made)  # a cache, not a field
+            return made
 
     @classmethod
     def from_dict(cls, data: object) -> RecordMove:
@@ -184,8 +203,10 @@ class GameRecord:
 
     # -- the autosave's JSON ---------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        """The record as JSON data (its moves' dicts are shared between calls: to be
+        written out, not changed)."""
         return {"variant": self.variant.name, "start": self.start.fen(),
-                "moves": [m.to_dict() for m in self.moves], "tags": dict(self.tags),
+                "moves": [m._saved for m in self.moves], "tags": dict(self.tags),
                 "result": self.result, "comment": self.comment}
 
     @classmethod

@@ -23,15 +23,15 @@ from rulesbook.reconstruct import (
     Replay,
     case_findings,
     case_from_session,
+    checked_case_text,
     import_record,
     load_case,
-    save_case,
     session_from_case,
     split_games,
 )
 from rulesbook.reconstruct.record import looks_like_pdn
 from rulesbook.rulesfolder import recorded_change
-from rulesbook.storage import durability_notes
+from rulesbook.storage import atomic_write_text, durability_notes
 from rulesbook.textio import shorten, visible_controls
 
 from ..autosave import AutosaveSlot, in_use_notice
@@ -60,6 +60,11 @@ CASE_IN_WORKER_BYTES = 12_000
 #: what makes an autosave or a case file unreadable (said as the error says it)
 _BAD_AUTOSAVE = (DraughtsError, KeyError, TypeError, ValueError)
 _BAD_CASE = (RulesbookError, DraughtsError, OSError, ValueError)
+#: what makes a case unsavable (a check that fails, a folder that refuses the file)
+_BAD_SAVE = (RulesbookError, DraughtsError, OSError)
+#: records of more plies than this are saved by Save Case off the GUI thread (the
+#: case file's text of 60,000 plies took 0.4 s to write out and check)
+SAVE_IN_WORKER_PLIES = LONG_PLIES
 
 
 def _game_size(text: str, index: int) -> int:
@@ -100,6 +105,11 @@ class SessionFiles(QObject):
         self.last_import: ImportedRecord | None = None
         #: the reader of a long record until it is shown (:meth:`load_text`)
         self.reading: RecordReader | None = None
+        #: the worker of a long record's Save Case until the file is written
+        #: (:meth:`save_case_soon`), and the text it worked out
+        self.saving: RecordReader | None = None
+        self._save_outcome: list[tuple[bool, str]] = []
+        self._save_finish: Callable[[object, bool], None] = lambda _result, _ok: None
 
     @property
     def autosave_path(self) -> Path:
@@ -300,7 +310,8 @@ class SessionFiles(QObject):
         counts.seed(prepared.replay, prepared.states, claims, rules)
 
     def shutdown(self) -> None:
-        """The window is closing: wait for the readers still running."""
+        """The window is closing: finish a save under way, wait for the readers."""
+        self._finish_saving()
         self.reading = None
         for reader in self.findChildren(RecordReader):
             reader.wait(10000)
@@ -341,23 +352,110 @@ class SessionFiles(QObject):
 
     def save_case(self, path: str | Path) -> Path | None:
         """Save the case file (the core's dispute case format) atomically; the core
-        checks the document before it writes; in a rules folder the save is one commit."""
+        checks the document before it writes; in a rules folder the save is one commit.
+        Done before it returns (closing or replacing the record waits for it); the
+        Save Case action saves a long record with :meth:`save_case_soon`."""
+        if self.saving is not None:
+            self._finish_saving()  # the save under way first, then this one
+        text = self._case_text(Path(path))
+        try:
+            checked = text()
+        except _BAD_SAVE as exc:
+            self._cannot_save(exc)
+            return None
+        return self._write_case(Path(path), checked, self._board.session)
+
+    def save_case_soon(self, path: str | Path) -> bool:
+        """Save the case file as :meth:`save_case` does, a long record's text worked
+        out and checked off the GUI thread (:attr:`saving` until written: the file
+        is then written on the GUI thread, the same bytes). True when it was saved,
+        or for a long record when the save began; a save asked for while one is under
+        way waits for it."""
         board = self._board
-        # the board's replay of the record is taken over: a long record is not replayed
-        case = case_from_session(board.session, case_findings(board.check.result, board.gap.result),
-                                 board.counts.edition_id or "", previous=board.replay)
+        if len(board.moves) <= SAVE_IN_WORKER_PLIES:
+            return self.save_case(path) is not None
+        if self.saving is not None:
+            self._finish_saving()
+        target, session = Path(path), board.session
+        text = self._case_text(target)
+        #: what the worker ended with (ok, the text or why not): for a save finished
+        #: before its signal arrives (:meth:`_finish_saving`)
+        outcome: list[tuple[bool, str]] = []
+
+        def job(say: Say) -> str:
+            say("writing the case file")
+            try:
+                outcome.append((True, text()))
+            except _BAD_SAVE as exc:
+                outcome.append((False, str(exc)))
+                raise
+            return outcome[0][1]
+
+        saver = RecordReader(job, self, _BAD_SAVE)
+        saver.what_failed = "the case could not be saved"
+
+        def finish(result: object, ok: bool) -> None:
+            if saver is not self.saving:
+                return  # written already (:meth:`_finish_saving`)
+            self.saving = None
+            if ok:
+                self._write_case(target, str(result), session)
+            else:
+                self.statusMessage.emit(f"Cannot save the case: {result}")
+
+        saver.stage.connect(lambda step: self.statusMessage.emit(
+            f"Saving the case {target.name}: {step}…") if saver is self.saving else None)
+        saver.failed.connect(lambda why: finish(why, False))
+        saver.done.connect(lambda result: finish(result, True))
+        saver.finished.connect(saver.deleteLater)
+        self.saving, self._save_finish = saver, finish
+        self._save_outcome = outcome
+        saver.start()
+        return True
+
+    def _finish_saving(self) -> None:
+        """Wait for the save under way and write its file now (a later save, or the
+        window closing, must not overtake it nor lose it)."""
+        saver = self.saving
+        if saver is None:
+            return
+        saver.wait()
+        ok, result = (self._save_outcome or [(False, "the case could not be saved")])[0]
+        self._save_finish(result, ok)
+
+    def _case_text(self, path: Path) -> Callable[[], str]:
+        """The work of a save of the board as it is now: the checked text of its case
+        file (the board's replay taken over: a long record is not replayed again)."""
+        board = self._board
+        session, previous = board.session, board.replay
+        findings = case_findings(board.check.result, board.gap.result)
+        edition = board.counts.edition_id or ""
+        return lambda: checked_case_text(
+            case_from_session(session, findings, edition, previous=previous), path)
+
+    def _cannot_save(self, exc: BaseException) -> None:
+        self.statusMessage.emit(f"Cannot save the case: {exc}")
+
+    def _write_case(self, path: Path, text: str, session: BoardSession) -> Path | None:
+        """Write the checked ``text`` of ``session``'s case file (one commit in a rules
+        folder); the board is saved unless it was changed since ``session``."""
+        board = self._board
         try:
             with durability_notes() as notes, \
-                    recorded_change(path, f"Case file: {Path(path).name}"):
-                written = Path(save_case(case, Path(path), backup=True))
-        except (RulesbookError, DraughtsError, OSError) as exc:
-            self.statusMessage.emit(f"Cannot save the case: {exc}")
+                    recorded_change(path, f"Case file: {path.name}"):
+                written = Path(atomic_write_text(path, text, backup=True))
+        except _BAD_SAVE as exc:
+            self._cannot_save(exc)
             return None
-        board.case_path = written
-        board.mark_saved()
+        since = ""
+        if board.session is session:
+            board.case_path = written
+            board.mark_saved()
+        else:  # edited (or replaced) while a long record's case was worked out
+            since = " (the board was changed since: its changes are not saved)"
         self.autosave()
         # written, but the folder could not be flushed: the note says the data is saved
-        self.statusMessage.emit(notes[0] if notes else f"Saved the case to {written}")
+        self.statusMessage.emit(notes[0] if notes else f"Saved the case to {written}{since}")
         return written
 
     def open_case(self, path: str | Path) -> bool:
@@ -408,9 +506,13 @@ class SessionFiles(QObject):
             return False
         board = self._board
         board.case_path = Path(path)  # before the autosave of the new record
-        board.commit(board.session.replace(record=session.record, target=session.target,
-                                           notes=session.notes, let_stand=False),
-                     0, to_play=True, origin="opened", prepared=prepared)
+        enabled, self.enabled = self.enabled, False  # one autosave, once it is saved
+        try:
+            board.commit(board.session.replace(record=session.record, target=session.target,
+                                               notes=session.notes, let_stand=False),
+                         0, to_play=True, origin="opened", prepared=prepared)
+        finally:
+            self.enabled = enabled
         board.mark_saved()
         self.autosave()
         self.statusMessage.emit(f"Opened the case {path}: {len(board.moves)} plies")

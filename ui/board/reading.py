@@ -6,6 +6,7 @@ the autosave), replays it and works out its counts and draw claims in a
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,6 +62,9 @@ def prepare(record: GameRecord, rules: CountRules, library: Library | None,
     under ``rules`` and ``edition_id``."""
     say(f"replaying {len(record.moves)} plies")
     replayed = board_replay(record)
+    # the moves' autosave dicts (made once, :meth:`GameRecord.to_dict`) made here,
+    # not by the first autosave on the GUI thread
+    record.to_dict()
     say("counting")
     states = tuple(count_states(record.start, replayed, rules))
     say("finding the draw claims")
@@ -99,14 +103,25 @@ def read_record(text: str, index: int, variant: Variant | None, rules: CountRule
 _readers = 0  # readers running (the collector is paused while any runs)
 _readers_lock = threading.Lock()
 _collecting = True
+_switching = 0.005
+
+#: how long the GUI thread waits at most for the interpreter lock while a reader
+#: runs (Python's default is 5 ms): the GUI thread takes the lock again at every
+#: call from Qt into Python (each cell the move list paints, each event filter),
+#: and with a reader busy each of those waited up to 5 ms: building and painting
+#: the window while the autosave of 60,000 plies was read took 350 ms where its
+#: own work was 60 ms
+READER_SWITCH_INTERVAL = 0.0005
 
 
 def _pause_collection() -> None:
-    global _readers, _collecting
+    global _readers, _collecting, _switching
     with _readers_lock:
         if _readers == 0:
             _collecting = gc.isenabled()
             gc.disable()
+            _switching = sys.getswitchinterval()
+            sys.setswitchinterval(min(_switching, READER_SWITCH_INTERVAL))
         _readers += 1
 
 
@@ -115,6 +130,7 @@ def _resume_collection() -> None:
     with _readers_lock:
         _readers -= 1
         if _readers == 0:
+            sys.setswitchinterval(_switching)
             gc.freeze()
             if _collecting:
                 gc.enable()

@@ -536,7 +536,15 @@ class BoardWorkspace(Workspace):
         except SaveError as exc:
             warn(self, "Export failed", str(exc))
 
-    def save_case(self, path: str | Path | None = None) -> bool:
+    def save_case_soon(self, path: str | Path | None = None) -> bool:
+        """Save Case: as :meth:`save_case`, a long record's case worked out off the
+        GUI thread (written when ready; True once it began)."""
+        return self.save_case(path, soon=True)
+
+    def save_case(self, path: str | Path | None = None, soon: bool = False) -> bool:
+        """Save the case file (asking where when it has no file yet), done when it
+        returns (closing or replacing the record waits for it); ``soon``: see
+        :meth:`save_case_soon`."""
         bc = self.board_controller
         if path is None:
             path = bc.case_path
@@ -548,6 +556,8 @@ class BoardWorkspace(Workspace):
             if Path(chosen).suffix.lower() not in (".yaml", ".yml"):
                 chosen += ".yaml"  # a case file is YAML, whatever name was typed
             path = chosen
+        if soon:
+            return bc.files.save_case_soon(path)
         return bc.files.save_case(path) is not None
 
     def open_case_dialog(self) -> None:

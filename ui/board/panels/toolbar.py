@@ -25,7 +25,7 @@ class ToolbarHost(Protocol):
     def export_pdn_dialog(self) -> None: ...
     def copy_fen(self) -> None: ...
     def open_case_dialog(self) -> None: ...
-    def save_case(self) -> bool: ...
+    def save_case_soon(self) -> bool: ...
 
 
 def make_action(owner: QWidget, text: str, slot: Callable[[], object],
@@ -69,7 +69,7 @@ class BoardToolbar(QToolBar):
                                    "Import PDN or a plain move list from the clipboard")
         self.open_case_action = action("Open Case…", host.open_case_dialog, "Ctrl+Shift+D",
                                        "Open a dispute case file")
-        self.save_case_action = action("Save Case", host.save_case, "Ctrl+S",
+        self.save_case_action = action("Save Case", host.save_case_soon, "Ctrl+S",
                                        "Save the dispute case file")
         self.undo_action = action("Undo", bc.undo, "Ctrl+Z")
         # Read left to right: the record (New, Open ▾, Save Case, Undo), the rules it
