@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEventLoop, Qt, SignalInstance
 from PySide6.QtWidgets import (
     QAbstractButton,
     QDialogButtonBox,
     QInputDialog,
     QLineEdit,
     QMessageBox,
+    QProgressDialog,
     QWidget,
 )
 
@@ -155,3 +156,30 @@ def dialog_buttons(widget: QWidget) -> list[QAbstractButton]:
     for box in widget.findChildren(QDialogButtonBox):
         out += box.buttons()
     return out
+
+
+def wait_for(parent: QWidget, title: str, text: str, finished: SignalInstance) -> object:
+    """Wait until ``finished`` is emitted, the window still painted: a modal note
+    (``text``, no Cancel: the work must end) keeps the user's input away from the
+    window meanwhile. Returns the signal's first argument (None without one)."""
+    note = QProgressDialog(text, "", 0, 0, parent)
+    note.setWindowTitle(title)
+    note.setCancelButton(None)
+    note.setWindowModality(Qt.WindowModality.WindowModal)
+    note.setMinimumDuration(0)
+    loop = QEventLoop()
+    outcome: list[object] = []
+
+    def done(*args: object) -> None:
+        outcome.append(args[0] if args else None)
+        loop.quit()
+
+    finished.connect(done)
+    note.show()
+    try:
+        loop.exec()
+    finally:
+        finished.disconnect(done)
+        note.close()
+        note.deleteLater()
+    return outcome[0] if outcome else None

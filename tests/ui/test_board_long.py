@@ -175,7 +175,8 @@ def test_the_gui_thread_never_stalls_on_a_long_record(ws, qtbot, tmp_path, contr
     recovering from the autosave a record of 8,000 (and 60,000) plies with an
     illegal move never stalls the GUI thread more than 100 ms at a time, in its
     own work or waiting (replayed, counted, its claims found and its case file
-    worked out off the GUI thread, or only from the move that changed)."""
+    worked out off the GUI thread, or only from the move that changed), nor does
+    Save before another record replaces it."""
     from tests.ui.board_helpers import make_workspace
     from ui.workspaces.board import BoardWorkspace
 
@@ -235,6 +236,18 @@ def test_the_gui_thread_never_stalls_on_a_long_record(ws, qtbot, tmp_path, contr
     assert saved_moves(case) == list(record.moves)
     step("open the case", lambda: bc.files.open_case(case))
     assert len(bc.moves) == plies and "Opened the case" in ws.status_text()
+    # a move typed, then another record asked for and Save answered: the case is
+    # worked out off the GUI thread while a note is shown, and only then replaced
+    type_again(plies)
+    ws.confirm_replace = lambda _what: "save"
+    answers: list[bool] = []
+    step("save before replacing", lambda: answers.append(ws.may_replace("a new record")),
+         lambda: (bc.undo(), type_again(plies)))
+    assert answers and all(answers) and not bc.dirty
+    assert saved_moves(case) == [*record.moves, "3-8"]
+    ws.confirm_replace = lambda _what: "discard"
+    bc.undo()
+    assert len(bc.moves) == plies
     bc.go(plies)
     bc.files.enabled = False  # the autosave left as the run that "crashed" wrote it
     saved = json.loads(bc.files.autosave_path.read_text(encoding="utf-8"))

@@ -84,11 +84,14 @@ class SessionFiles(QObject):
                            was imported (what, from which text, how its variant was read)
       readFinished(bool)   a record read off the GUI thread is shown (True) or was
                            refused or not read (False)
+      saveFinished(bool)   a Save Case worked out off the GUI thread is written (True)
+                           or could not be (False)
     """
 
     statusMessage = Signal(str)
     imported = Signal(object)
     readFinished = Signal(bool)
+    saveFinished = Signal(bool)
 
     def __init__(self, board: BoardController, autosave_path: Path):
         super().__init__(board)
@@ -398,10 +401,10 @@ class SessionFiles(QObject):
             if saver is not self.saving:
                 return  # written already (:meth:`_finish_saving`)
             self.saving = None
-            if ok:
-                self._write_case(target, str(result), session)
-            else:
+            written = ok and self._write_case(target, str(result), session) is not None
+            if not ok:
                 self.statusMessage.emit(f"Cannot save the case: {result}")
+            self.saveFinished.emit(written)
 
         saver.stage.connect(lambda step: self.statusMessage.emit(
             f"Saving the case {target.name}: {step}…") if saver is self.saving else None)

@@ -42,7 +42,7 @@ from ..board.panels.record import RecordPanel
 from ..board.panels.splice import ask_splice
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
-from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, warn
+from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, wait_for, warn
 from ..widgets import breakable, plain_tip
 from . import Workspace
 
@@ -558,7 +558,13 @@ class BoardWorkspace(Workspace):
             path = chosen
         if soon:
             return bc.files.save_case_soon(path)
-        return bc.files.save_case(path) is not None
+        if not bc.files.save_case_soon(path):
+            return False
+        if bc.files.saving is None:  # a short record: saved already
+            return True
+        # a long record, before closing or replacing it: worked out off the GUI thread
+        return wait_for(self, "Save Case", f"Saving the case {Path(path).name}…",
+                        bc.files.saveFinished) is True
 
     def open_case_dialog(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open a case", str(Path.home()),
