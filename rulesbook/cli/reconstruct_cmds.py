@@ -29,10 +29,11 @@ Contracts (stable, scripts rely on them):
   ``"count_at_least"``: the sequences counted so far, a proven lower bound),
   stderr says it was interrupted, and the process ends at once (within half a
   second of the Ctrl+C: the compiled kernel's teardown at exit, a quarter of a
-  second, is skipped once the answer is written).  A search that runs long prints a progress line on stderr
-  every few seconds (at once when stderr is a terminal, else after 2 s):
-  positions searched, how much is done, and that Ctrl+C stops it and lists
-  what was found; stdout gets only the answer.
+  second, is skipped once the answer is written).  A search that runs long
+  prints a progress line on stderr every few seconds (at once when stderr is
+  a terminal, else after 2 s): positions searched, the sequences counted so
+  far, how much is done, and that Ctrl+C stops it and lists what was found;
+  stdout gets only the answer.
 
 Errors: a message on stderr, exit 2, no traceback.
 """
@@ -261,10 +262,11 @@ def cmd_reconstruct(args: argparse.Namespace) -> int:
             return _error("reconstruct", "--limit must be 1 or more")
         gap = (f"the {args.plies}-ply gap" if args.plies is not None
                else f"gaps of up to {plies_text(args.max_plies)}")
+        progress = GapProgress(gap)
         with _ctrl_c_cancels() as (token, interrupted):
             result = fill_gap(start, target, plies=args.plies, max_plies=args.max_plies,
                               known=known, limit=args.limit, cancel=token,
-                              progress=GapProgress(gap))
+                              progress=progress, counted=progress.counted)
     except (DraughtsError, ValueError) as exc:
         return _error("reconstruct", str(exc))
     if args.json:
