@@ -201,7 +201,7 @@ class GapController(QObject):
         self._cancelling = True
         last = self._shown
         # the worker's count may be newer than the last report delivered here
-        found = max(worker.found, last.found if last is not None else 0)
+        found = max(worker.counted, last.found if last is not None else 0)
         shown = SearchProgress(last.nodes if last is not None else 0,
                                last.seconds if last is not None else 0.0, None, found)
         self.statusMessage.emit("Cancelling the search…")

@@ -40,17 +40,17 @@ class GapWorker(BoardWorker):
         self.began = 0.0
         #: the sequences counted so far (set on the worker thread, read by the
         #: GUI thread when Cancel is pressed: an int, replaced whole)
-        self.found = 0
+        self.counted = 0
 
     def cancel(self) -> None:
         self.token.cancel()
 
     def _counted(self, found: int) -> None:
-        self.found = max(self.found, int(found))
+        self.counted = max(self.counted, int(found))
 
     def _progress(self, fraction: float, nodes: int) -> bool:
         self.progressed.emit(float(fraction), int(nodes), self.clock() - self.began,
-                             self.found)
+                             self.counted)
         return not self.token.is_set()
 
     def work(self) -> object:
