@@ -104,3 +104,15 @@ def test_ctrl_c_ends_at_once_with_the_count_so_far_in_words():
     assert int(found.group(1).replace(",", "")) >= said >= 1
     assert listed and listed[0].startswith("1. ")
     assert replays(gap, listed[0].split(" ", 1)[1].split())
+
+
+def test_ctrl_c_ends_within_half_a_second_while_three_programs_spin():
+    from tests.busy_load import busy_loops
+
+    gap = case()
+    with busy_loops():
+        code, out, err, said, took = interrupted(gap, "--json")
+    assert code == 130, (out, err)
+    assert took <= PROMPT, f"the process ended {took:.2f} s after Ctrl+C under load"
+    answer = json.loads(out)
+    assert answer["count"] is None and answer["count_at_least"] >= said >= 1
