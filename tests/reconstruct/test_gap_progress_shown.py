@@ -119,3 +119,10 @@ def test_the_sequences_counted_so_far_are_shown_as_a_lower_bound():
     assert "at least 1 sequence leads" in SearchProgress(5, 1.0, found=1).cancelled_text()
     nothing = SearchProgress(5, 1.0).cancelled_text()
     assert "no sequence found yet" in nothing and "at least" not in nothing
+
+
+def test_a_search_that_has_counted_all_still_is_not_shown_100_percent_done():
+    # the count is done (fraction 1) but the sequences are still read off its
+    # table: the answer, not the progress, says it is done
+    shown = feed(ProgressEstimate(), [(k / 2, k / 40, 1000 * k) for k in range(1, 41)])
+    assert shown[-1].percent == 99 and shown[-2].percent == 97

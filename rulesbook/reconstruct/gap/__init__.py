@@ -48,6 +48,7 @@ from rulesbook.reconstruct.gap.compiled import (
 )
 from rulesbook.reconstruct.gap.known import check_known
 from rulesbook.reconstruct.gap.paths import Branch, Certain, Option, Question
+from rulesbook.reconstruct.gap.progress import reporting
 from rulesbook.reconstruct.gap.retro import Key, RawMove
 from rulesbook.reconstruct.gap.search import (
     COUNT_CAP,
@@ -394,87 +395,91 @@ def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
             break
         nodes += search.searched
         tried.append(n)
-        found.extend(search.sequences(key, limit - len(found)))
+        with reporting(report, search.fraction, search.searched):  # (it reports nothing)
+            found.extend(search.sequences(key, limit - len(found)))
         total += count
         if graph is not None:
             graphs.append(graph)
-    truncated = total > limit
-    listed = found[:limit]
-    sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in listed)
-    texts = _texts(start, sequences)
-    analysis = paths.analyse(graphs, start.turn) if not cancelled else None
-    if analysis is not None:
-        assert analysis.count == total, (analysis.count, total)  # two sums of the same counts
-        diverge = analysis.diverge_at
-    else:
-        diverge = diverge_points(sequences)
-    # whether ``diverge`` holds for every sequence, not only for the ones listed
-    diverge_known = analysis is not None or not truncated
-    span = plies_text(plies) if plies is not None else f"at most {plies_text(max_plies or 0)}"
-    unaccounted: tuple[str, ...] = ()
-    advice = parting = ""
-    if cancelled:
-        status = Status.CANCELLED
-        explanation = _cancelled_explanation(sequences, nodes, done, tried, stopped_at,
-                                             plies is None, at_least)
-    elif not total:
-        status = Status.IMPOSSIBLE
-        problems = _describe_counts(start, target)
-        if not lengths:
-            problems.append(
-                f"{target.turn.title} is to move on the board but {start.turn.title} was to "
-                f"move in the earlier position: the number of missing plies must be "
-                f"{'odd' if parity else 'even'}")
-        unaccounted = tuple(problems)
-        detail = "; ".join(problems) if problems else (
-            f"no legal sequence of {span} leads from the earlier position to the board"
-            + (f" with the known moves ({', '.join(str(k) for ks in constraints.values() for k in ks)})"
-               if constraints else ""))
-        explanation = f"impossible: the record or the board is wrong: {detail}"
-    elif total == 1:
-        status = Status.UNIQUE
-        explanation = (f"reconstructed: exactly one sequence of {plies_text(len(sequences[0]))}: "
-                       + " ".join(texts[0]) if sequences[0] else
-                       "reconstructed: no move is missing: the board is the earlier position")
-    else:
-        status = Status.SEVERAL
-        if truncated:
-            head = ("more than one sequence leads to the board (the first is listed)"
-                    if limit == 1 else
-                    f"more than {count_text(limit, 'sequence')} lead to the board (the first "
-                    f"{limit:,} are listed)")
+    # the answer put together (the listing, the texts, what is certain, the
+    # tree): a part of a second in which the search reports nothing itself
+    with reporting(None if cancelled else progress, 1.0, nodes):
+        truncated = total > limit
+        listed = found[:limit]
+        sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in listed)
+        texts = _texts(start, sequences)
+        analysis = paths.analyse(graphs, start.turn) if not cancelled else None
+        if analysis is not None:
+            assert analysis.count == total, (analysis.count, total)  # two sums of the same counts
+            diverge = analysis.diverge_at
         else:
-            head = f"{count_text(len(sequences), 'sequence')} lead to the board"
-        if truncated and total < COUNT_CAP:
-            head = (f"{count_text(total, 'sequence')} lead to the board (the first one is "
-                    f"listed)" if limit == 1 else
-                    f"{count_text(total, 'sequence')} lead to the board (the first "
-                    f"{limit:,} are listed)")
-        if not diverge:
-            where = ""
-        elif diverge_known:
-            where = f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
+            diverge = diverge_points(sequences)
+        # whether ``diverge`` holds for every sequence, not only for the ones listed
+        diverge_known = analysis is not None or not truncated
+        span = plies_text(plies) if plies is not None else f"at most {plies_text(max_plies or 0)}"
+        unaccounted: tuple[str, ...] = ()
+        advice = parting = ""
+        if cancelled:
+            status = Status.CANCELLED
+            explanation = _cancelled_explanation(sequences, nodes, done, tried, stopped_at,
+                                                 plies is None, at_least)
+        elif not total:
+            status = Status.IMPOSSIBLE
+            problems = _describe_counts(start, target)
+            if not lengths:
+                problems.append(
+                    f"{target.turn.title} is to move on the board but {start.turn.title} was to "
+                    f"move in the earlier position: the number of missing plies must be "
+                    f"{'odd' if parity else 'even'}")
+            unaccounted = tuple(problems)
+            detail = "; ".join(problems) if problems else (
+                f"no legal sequence of {span} leads from the earlier position to the board"
+                + (f" with the known moves ({', '.join(str(k) for ks in constraints.values() for k in ks)})"
+                   if constraints else ""))
+            explanation = f"impossible: the record or the board is wrong: {detail}"
+        elif total == 1:
+            status = Status.UNIQUE
+            explanation = (f"reconstructed: exactly one sequence of {plies_text(len(sequences[0]))}: "
+                           + " ".join(texts[0]) if sequences[0] else
+                           "reconstructed: no move is missing: the board is the earlier position")
         else:
-            where = (f"; the listed ones first differ at ply "
-                     f"{', '.join(str(d) for d in diverge)} (those not listed may differ "
-                     f"earlier)")
-        # what the referee could add to narrow the answer down
-        question = analysis.questions[0] if analysis and analysis.questions else None
-        hint = ("; to narrow them down, add a move the players agree on"
-                + (f" (e.g. the one at ply {question.ply})" if question else
-                   f" (e.g. the one at ply {diverge[0]})" if diverge else "")
-                if truncated else "")
-        explanation = head + where + hint
-        advice, parting = hint, where
-    exact = all_counted and total < COUNT_CAP
-    return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
-                     nodes, time.perf_counter() - t0, truncated, cancelled, done,
-                     count=total if exact else None,
-                     count_at_least=total if not cancelled else at_least,
-                     certain=analysis.certain if analysis else (),
-                     questions=analysis.questions if analysis else (),
-                     tree=paths.tree(graphs) if analysis else None, advice=advice,
-                     parting=parting)
+            status = Status.SEVERAL
+            if truncated:
+                head = ("more than one sequence leads to the board (the first is listed)"
+                        if limit == 1 else
+                        f"more than {count_text(limit, 'sequence')} lead to the board (the first "
+                        f"{limit:,} are listed)")
+            else:
+                head = f"{count_text(len(sequences), 'sequence')} lead to the board"
+            if truncated and total < COUNT_CAP:
+                head = (f"{count_text(total, 'sequence')} lead to the board (the first one is "
+                        f"listed)" if limit == 1 else
+                        f"{count_text(total, 'sequence')} lead to the board (the first "
+                        f"{limit:,} are listed)")
+            if not diverge:
+                where = ""
+            elif diverge_known:
+                where = f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
+            else:
+                where = (f"; the listed ones first differ at ply "
+                         f"{', '.join(str(d) for d in diverge)} (those not listed may differ "
+                         f"earlier)")
+            # what the referee could add to narrow the answer down
+            question = analysis.questions[0] if analysis and analysis.questions else None
+            hint = ("; to narrow them down, add a move the players agree on"
+                    + (f" (e.g. the one at ply {question.ply})" if question else
+                       f" (e.g. the one at ply {diverge[0]})" if diverge else "")
+                    if truncated else "")
+            explanation = head + where + hint
+            advice, parting = hint, where
+        exact = all_counted and total < COUNT_CAP
+        return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
+                         nodes, time.perf_counter() - t0, truncated, cancelled, done,
+                         count=total if exact else None,
+                         count_at_least=total if not cancelled else at_least,
+                         certain=analysis.certain if analysis else (),
+                         questions=analysis.questions if analysis else (),
+                         tree=paths.tree(graphs) if analysis else None, advice=advice,
+                         parting=parting)
 
 
 def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done: float,

@@ -40,12 +40,15 @@ before the search has returned its answer.
 from __future__ import annotations
 
 import bisect
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from rulesbook.draughts.notation import count_text
 
-__all__ = ["MIN_FRACTION", "MIN_SECONDS", "STEADY", "STILL_STEADY", "ProgressEstimate", "SearchProgress",
-           "duration_text"]
+__all__ = ["BEAT", "MIN_FRACTION", "MIN_SECONDS", "STEADY", "STILL_STEADY", "ProgressEstimate",
+           "SearchProgress", "duration_text", "reporting"]
 
 #: Seconds a search runs before its fraction may be shown (before, there is no
 #: history to tell a steady fraction from a jump).
@@ -60,6 +63,9 @@ STEADY = (0.8, 1.25)
 STILL_STEADY = (0.6, 1.6)
 #: Samples kept (every other one is dropped past this: the history thins out).
 _MOST_SAMPLES = 4096
+#: Seconds between the reports made while a search's answer is put together
+#: (:func:`reporting`), as the search reports while it runs.
+BEAT = 0.05
 
 
 def duration_text(seconds: float, tenths: bool = False) -> str:
@@ -131,8 +137,10 @@ class ProgressEstimate:
                 del self._times[1::2], self._fractions[1::2]
         band = STILL_STEADY if self._trusted else STEADY
         self._trusted = self._steady(fraction, seconds, band)
-        # the whole percent reached (0.175 is 17%, read as the 0.17499… it is stored as)
-        percent = int(fraction * 100 + 1e-9) if self._trusted else None
+        # the whole percent reached (0.175 is 17%, read as the 0.17499… it is stored as);
+        # never 100 while it runs: the count done, the sequences are still read
+        # off its table (the answer says "done")
+        percent = min(int(fraction * 100 + 1e-9), 99) if self._trusted else None
         return SearchProgress(nodes, seconds, percent, found)
 
     def _at(self, seconds: float) -> float:
@@ -154,3 +162,30 @@ class ProgressEstimate:
             if not low <= ratio <= high:
                 return False
         return True
+
+
+@contextlib.contextmanager
+def reporting(progress: Callable[[float, int], object] | None, fraction: float,
+              nodes: int) -> Iterator[None]:
+    """While the block runs, call ``progress(fraction, nodes)`` every
+    :data:`BEAT` seconds from a thread of its own: the search has counted,
+    and its answer is being put together (the sequences read off its table,
+    their texts, what is certain, the tree), a part of a second that would
+    otherwise report nothing (half a second on a loaded machine).  What
+    ``progress`` returns is not looked at: this part is not cancelled."""
+    if progress is None:
+        yield
+        return
+    done = threading.Event()
+
+    def beat() -> None:
+        while not done.wait(BEAT):
+            progress(fraction, nodes)
+
+    thread = threading.Thread(target=beat, name="gap-answer-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
