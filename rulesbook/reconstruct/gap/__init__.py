@@ -36,7 +36,13 @@ from rulesbook.draughts import (
     Variant,
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
-from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
+from rulesbook.draughts.notation import (
+    NotationError,
+    count_text,
+    plies_text,
+    read_move_pattern,
+    write_squares,
+)
 from rulesbook.gcpause import cycles_paused
 from rulesbook.reconstruct.gap import paths
 from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
@@ -555,7 +561,13 @@ def _texts(start: Position, sequences: Sequence[Sequence[Move]]
         for move in moves:
             entry = node.get(move)
             if entry is None:
-                entry = node[move] = (position.move_text(move), position.play(move), {})
+                # a legal quiet move is the only one between its squares (a
+                # capture there would be compulsory): written without asking
+                # the position for its moves (half the time of the texts,
+                # which are written between a cancel and its answer)
+                text = (position.move_text(move) if move.is_capture else
+                        write_squares((move.start, move.end), False))
+                entry = node[move] = (text, position.play(move), {})
             texts.append(entry[0])
             position, node = entry[1], entry[2]
         out.append(tuple(texts))
