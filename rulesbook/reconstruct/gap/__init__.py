@@ -49,6 +49,7 @@ from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, Target, Var
 from rulesbook.reconstruct.gap.compiled import (
     CompiledGapSearch,
     KernelFailed,
+    load_for,
     supports,
     worth_it,
 )
@@ -307,6 +308,9 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     collection walks for a tenth of a second or more (finding nothing), in
     the search and in the moment between a cancel and its answer.
     """
+    longest = plies if plies is not None else max_plies
+    if compiled and isinstance(longest, int):
+        load_for(longest)  # (outside the pause: see load_for)
     with cycles_paused():
         return _fill_gap(start, target, plies, max_plies, known, variant, limit, progress,
                          cancel, min_plies, use_frontier, compiled, counted)
