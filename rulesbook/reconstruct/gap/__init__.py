@@ -49,8 +49,8 @@ from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, Target, Var
 from rulesbook.reconstruct.gap.compiled import (
     CompiledGapSearch,
     KernelFailed,
-    load_for,
     supports,
+    warm_up,
     worth_it,
 )
 from rulesbook.reconstruct.gap.known import check_known
@@ -309,8 +309,12 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     the search and in the moment between a cancel and its answer.
     """
     longest = plies if plies is not None else max_plies
-    if compiled and isinstance(longest, int):
-        load_for(longest)  # (outside the pause: see load_for)
+    if compiled and isinstance(longest, int) and worth_it(longest):
+        # the kernel loaded before the pause, not in it: numba's import and the
+        # kernel's loading make some 150,000 objects, which the first collection
+        # after the pause walks (0.05 s between a cancel and its answer, 0.2 s
+        # on a loaded machine); never a compilation (worth_it)
+        warm_up()
     with cycles_paused():
         return _fill_gap(start, target, plies, max_plies, known, variant, limit, progress,
                          cancel, min_plies, use_frontier, compiled, counted)

@@ -41,8 +41,7 @@ from rulesbook.reconstruct.gap.retro import CaptureCounts, Key, can_unmove
 from rulesbook.reconstruct.gap.search import GapSearch, SearchCancelled
 
 __all__ = ["AOT_MODULE", "AVAILABLE", "KIND", "CompiledGapSearch", "KernelFailed",
-           "digest_stamp", "kernel_digest", "load_for", "supports", "warm_up", "why_unavailable",
-           "worth_it"]
+           "digest_stamp", "kernel_digest", "supports", "warm_up", "why_unavailable", "worth_it"]
 
 
 _log = logging.getLogger(__name__)
@@ -566,26 +565,10 @@ def worth_it(plies: int) -> bool:
         return True
     if plies < WORTH_LOADING or not _load():  # a short gap never waits for numba's import
         return False
-    if _on_disk():
+    if KIND == "aot" or any(CACHE_FOLDER.rglob("kernel.count-*.nbi")):
         return True
     threading.Thread(target=warm_up, name="gap-compile", daemon=True).start()
     return False
-
-
-def _on_disk() -> bool:
-    """Whether the kernel can be loaded without compiling it (after :func:`_load`)."""
-    return KIND == "aot" or any(CACHE_FOLDER.rglob("kernel.count-*.nbi"))
-
-
-def load_for(plies: int) -> None:
-    """Load the kernel now if a search of ``plies`` would run compiled and it
-    is on disk (:func:`worth_it`; never compiles it).  ``fill_gap`` calls it
-    before it pauses the cycle collector: numba's import and the kernel's
-    loading make some 150,000 objects, which the first collection after the
-    pause walks, a twentieth of a second between a cancel and its answer
-    (a fifth on a loaded machine)."""
-    if not _READY.is_set() and plies >= WORTH_LOADING and _load() and _on_disk():
-        warm_up()
 
 
 def _warm_up() -> float:
