@@ -24,7 +24,9 @@ class GapProgress:
     :func:`rulesbook.reconstruct.gap.fill_gap` that prints one line to
     ``stream`` (stderr) every :data:`EVERY_SECONDS`, from the first report
     when ``stream`` is a terminal, otherwise once the search has run
-    :data:`QUIET_SECONDS`.  It never cancels the search."""
+    :data:`QUIET_SECONDS`.  It never cancels the search.  :meth:`counted` is
+    ``fill_gap``'s ``counted``: the line says the sequences counted so far (a
+    lower bound of the count) once there are some."""
 
     def __init__(self, gap: str, stream: TextIO | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -33,6 +35,7 @@ class GapProgress:
         self.clock = clock
         self.started = clock()
         self.lines = 0
+        self.found = 0  # the sequences counted so far
         try:
             tty = self.stream.isatty()
         except (AttributeError, ValueError):  # a closed or unusual stream
@@ -41,10 +44,15 @@ class GapProgress:
 
     def line(self, fraction: float, nodes: int) -> str:
         """The progress line for ``fraction`` of the search done after ``nodes``."""
-        return (f"searching {self.gap}: {count_text(nodes, 'position')} searched, "
+        found = (f"at least {count_text(self.found, 'sequence')} so far, "
+                 if self.found else "")
+        return (f"searching {self.gap}: {count_text(nodes, 'position')} searched, {found}"
                 f"{min(max(fraction, 0.0), 1.0):.0%} done, "
                 f"{self.clock() - self.started:.0f} s; "
                 "Ctrl+C stops and lists what was found")
+
+    def counted(self, found: int) -> None:
+        self.found = max(self.found, found)
 
     def __call__(self, fraction: float, nodes: int) -> bool:
         now = self.clock()

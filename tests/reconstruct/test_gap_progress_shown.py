@@ -41,7 +41,7 @@ def test_the_bands_are_as_documented():
 def test_the_measured_pool_search_never_shows_a_percentage():
     shown = feed(ProgressEstimate(), [(0.0, 0.0, 0), *POOL_16])
     assert [s.percent for s in shown] == [None] * (len(POOL_16) + 1)
-    assert shown[-1].text() == "5,136,384 positions searched in 40 s"
+    assert shown[-1].text() == "5,136,384 positions searched in 39.8 s"
 
 
 def test_a_steady_search_shows_its_percentage_from_min_seconds_on():
@@ -51,7 +51,7 @@ def test_a_steady_search_shows_its_percentage_from_min_seconds_on():
     shown = feed(ProgressEstimate(), reports)
     for (t, _, _), s, k in zip(reports, shown, range(13), strict=True):
         assert s.percent == ((100 * k) // 40 if t >= MIN_SECONDS else None), t
-    assert shown[-1].text() == "12,000 positions searched in 6 s, about 30% done"
+    assert shown[-1].text() == "12,000 positions searched in 6.0 s, about 30% done"
 
 
 def test_a_stall_withdraws_the_percentage():
@@ -99,4 +99,30 @@ def test_duration_text(seconds, text):
 
 
 def test_one_position_is_one():
-    assert SearchProgress(1, 0.0).text() == "1 position searched in 0 s"
+    assert SearchProgress(1, 0.0).text() == "1 position searched in 0.0 s"
+
+
+@pytest.mark.parametrize("seconds, text", [(0.04, "0.0 s"), (7.44, "7.4 s"), (59.96, "1 min 00.0 s"),
+                                           (125.26, "2 min 05.3 s")])
+def test_duration_text_in_tenths_changes_with_every_report(seconds, text):
+    # (reports come every 50 ms: the running text changes even while the
+    # positions stand still)
+    assert duration_text(seconds, tenths=True) == text
+
+
+def test_the_sequences_counted_so_far_are_shown_as_a_lower_bound():
+    shown = SearchProgress(1_234, 2.5, found=17)
+    assert shown.text() == "1,234 positions searched in 2.5 s, at least 17 sequences so far"
+    assert shown.cancelled_text().startswith("Search cancelled after 1,234 positions in 2.5 s: "
+                                             "at least 17 sequences lead to the board")
+    assert "more may exist" in shown.cancelled_text()
+    assert "at least 1 sequence leads" in SearchProgress(5, 1.0, found=1).cancelled_text()
+    nothing = SearchProgress(5, 1.0).cancelled_text()
+    assert "no sequence found yet" in nothing and "at least" not in nothing
+
+
+def test_a_search_that_has_counted_all_still_is_not_shown_100_percent_done():
+    # the count is done (fraction 1) but the sequences are still read off its
+    # table: the answer, not the progress, says it is done
+    shown = feed(ProgressEstimate(), [(k / 2, k / 40, 1000 * k) for k in range(1, 41)])
+    assert shown[-1].percent == 99 and shown[-2].percent == 97

@@ -97,3 +97,25 @@ def test_the_help_names_every_json_key(capsys):
     text = " ".join(capsys.readouterr().out.split())
     for key in ("status", "sequences", "diverge_at", "explanation", "more_exist", "complete"):
         assert f'"{key}"' in text
+
+
+def test_the_texts_of_the_sequences_are_the_positions_own_move_texts():
+    # fill_gap writes quiet moves without asking the position for its moves
+    # (the texts are written between a cancel and its answer): the same texts
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from gap_cases import english_cases, pool_cases, russian_cases
+
+    written = 0
+    for case in english_cases(12, 6) + pool_cases(10, 3) + russian_cases(10, 3):
+        result = fill_gap(case.earlier, case.board, plies=len(case.truth))
+        assert result.sequences
+        for moves, texts in zip(result.sequences, result.texts, strict=True):
+            position = case.earlier
+            for move, text in zip(moves, texts, strict=True):
+                assert text == position.move_text(move), (case.name, move)
+                position = position.play(move)
+                written += 1
+    assert written > 1000

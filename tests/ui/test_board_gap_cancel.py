@@ -86,3 +86,50 @@ def test_cancel_shows_the_partial_answer_within_half_a_second(qtbot, ws, monkeyp
     assert ws.gap_list.count() == len(result.sequences)
     assert ws.gap_list.item(0).text().startswith("1. ")
     qtbot.waitUntil(lambda: not bc.gap.running, timeout=5000)
+
+
+def test_cancel_says_cancelled_and_the_count_so_far_at_once_then_the_answer(qtbot, ws):
+    from tests.ui.gap_runs import cancel_when_counted, counted_at_least, start, tinsley
+
+    bc = ws.board_controller
+    run = start(qtbot, ws, tinsley("tinsley game 15"))
+    shown, answered, said = cancel_when_counted(qtbot, ws, run)
+    # the moment Cancel is pressed (before the search has stopped): cancelled,
+    # with the count so far as a lower bound, at least what was shown before
+    assert shown <= PROMPT, f"\"cancelled\" was shown {shown:.2f} s after the click"
+    reported = [r for r in run.reports if r[0] <= run.finished_at]
+    before = max(r[1].found for r in reported)
+    assert said >= before >= 1
+    # the search's answer: what it found, a lower bound consistent with the one shown
+    assert answered <= PROMPT, f"the answer came {answered:.2f} s after the click"
+    result = run.finished[0]
+    assert result.cancelled and result.count is None
+    assert result.count_at_least >= said and result.sequences
+    text = ws.gap_explanation.text()
+    assert "cancelled" in text and counted_at_least(text) == result.count_at_least
+    assert ws.gap_progress.format() == "cancelled"
+    assert ws.gap_list.count() == len(result.sequences)
+    qtbot.waitUntil(lambda: not bc.gap.running, timeout=5000)
+    assert ws.gap_search_button.isEnabled() and not ws.gap_cancel_button.isEnabled()
+
+
+def test_progress_reported_after_the_cancel_is_not_shown(qtbot, ws):
+    from tests.ui.gap_runs import start, tinsley
+
+    bc = ws.board_controller
+    run = start(qtbot, ws, tinsley("tinsley game 15"))
+    qtbot.waitUntil(lambda: bool(run.reports) and run.reports[-1][1].found >= 1,
+                    timeout=120_000)
+    worker = bc.gap._worker
+    qtbot.mouseClick(ws.gap_cancel_button, Qt.MouseButton.LeftButton)
+    said = ws.gap_explanation.text()
+    assert said.startswith("Search cancelled after ") and bc.gap.is_cancelling
+    assert not ws.gap_cancel_button.isEnabled()
+    count = len(run.reports)
+    # a report the search made before it saw the cancel arrives now
+    worker.progressed.emit(0.99, 10**9, 99.0, 10**9)
+    QApplication.processEvents()
+    assert len(run.reports) == count and ws.gap_explanation.text() == said
+    assert ws.gap_progress.format() == "cancelled"
+    qtbot.waitUntil(lambda: bool(run.finished), timeout=30_000)
+    assert run.finished[0].cancelled

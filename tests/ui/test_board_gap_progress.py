@@ -92,7 +92,7 @@ def test_an_uneven_search_shows_positions_and_time_not_a_percentage(qtbot, ws, m
         assert bar.minimum() == bar.maximum() == 0
         seconds, _, nodes = POOL_16[-1]
         assert ws.gap_explanation.text() == (f"Searching… {nodes:,} positions searched in "
-                                             f"{round(seconds)} s")
+                                             f"{seconds:.1f} s")
     finally:
         finish(qtbot, ws, script)
 
@@ -111,6 +111,6 @@ def test_a_steady_search_shows_its_percentage(qtbot, ws, monkeypatch):
         bar = ws.gap_progress
         assert bar.maximum() == 100 and bar.value() == 50 and bar.text() == "50%"
         assert ws.gap_explanation.text() == ("Searching… 1,000,000 positions searched in "
-                                             "10 s, about 50% done")
+                                             "10.0 s, about 50% done")
     finally:
         finish(qtbot, ws, script)

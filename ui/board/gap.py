@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from rulesbook.draughts import Move, Position
 from rulesbook.draughts.notation import count_text, plies_text
 from rulesbook.reconstruct import RecordMove
-from rulesbook.reconstruct.gap.progress import ProgressEstimate
+from rulesbook.reconstruct.gap.progress import ProgressEstimate, SearchProgress
 
 from .gapworker import GapWorker
 from .setup import board_check_message
@@ -30,8 +30,14 @@ class GapController(QObject):
 
     Signals:
       started() / progress(float fraction, int nodes)   as the search reports it
-      progressShown(object SearchProgress)  what to show of it: positions, time, and
-                                           the percentage only when it can be trusted
+      progressShown(object SearchProgress)  what to show of it: positions, time, the
+                                           sequences counted so far, and the
+                                           percentage only when it can be trusted
+      cancelling(object SearchProgress)    Cancel was pressed: how far the search got
+                                           and the sequences counted so far (a lower
+                                           bound), shown at once; the search's own
+                                           answer follows through ``finished``, and
+                                           progress reported meanwhile is ignored
       finished(object GapResult) / failed(str message)
       previewChanged(int index, int ply)   the sequence previewed on the board
                                            (index -1: no preview, the board shows the record)
@@ -44,6 +50,7 @@ class GapController(QObject):
     started = Signal()
     progress = Signal(float, int)
     progressShown = Signal(object)
+    cancelling = Signal(object)
     finished = Signal(object)
     failed = Signal(str)
     previewChanged = Signal(int, int)
@@ -62,6 +69,10 @@ class GapController(QObject):
         #: the clock the worker reads the search's time with (tests replace it)
         self.clock: Callable[[], float] = time.monotonic
         self._estimate = ProgressEstimate()
+        #: what was shown of the running search last (None: nothing yet)
+        self._shown: SearchProgress | None = None
+        #: Cancel was pressed and the search has not answered yet
+        self._cancelling = False
         #: the plies of the gap the players could not remember (the interview
         #: asks the next best question instead); cleared by a new search
         #: that is not an answer
@@ -136,6 +147,11 @@ class GapController(QObject):
     def running(self) -> bool:
         return self._worker is not None and self._worker.isRunning()
 
+    @property
+    def is_cancelling(self) -> bool:
+        """Cancel was pressed; the search has not answered yet."""
+        return self._cancelling and self.running
+
     def start_position(self) -> Position:
         """The known position the gap starts from: the end of the replayed record."""
         return self._board.positions[self._board.available_plies]
@@ -158,6 +174,8 @@ class GapController(QObject):
                       limit=limit)
         worker = GapWorker(kwargs, self, self.clock)
         self._estimate = ProgressEstimate()
+        self._shown = None
+        self._cancelling = False
         worker.progressed.connect(self._progressed)
         worker.found.connect(self._found)
         worker.failed.connect(self._failed)
@@ -173,9 +191,21 @@ class GapController(QObject):
         return True
 
     def cancel(self) -> None:
-        if self._worker is not None:
-            self._worker.cancel()
-            self.statusMessage.emit("Cancelling the search…")
+        """Stop the search: says at once how far it got and the sequences
+        counted so far (``cancelling``); its answer, with those it found
+        listed, follows (``finished``)."""
+        worker = self._worker
+        if worker is None or self._cancelling:
+            return
+        worker.cancel()
+        self._cancelling = True
+        last = self._shown
+        # the worker's count may be newer than the last report delivered here
+        found = max(worker.counted, last.found if last is not None else 0)
+        shown = SearchProgress(last.nodes if last is not None else 0,
+                               last.seconds if last is not None else 0.0, None, found)
+        self.statusMessage.emit("Cancelling the search…")
+        self.cancelling.emit(shown)
 
     def wait(self, ms: int = 30000) -> bool:
         return self._worker.wait(ms) if self._worker is not None else True
@@ -191,11 +221,16 @@ class GapController(QObject):
         self.result = None
         self.end_preview()
 
-    def _progressed(self, fraction: float, nodes: int, seconds: float) -> None:
+    def _progressed(self, fraction: float, nodes: int, seconds: float, found: int = 0
+                    ) -> None:
+        if self._cancelling:
+            return  # reported before the search saw the cancel: "cancelled" stays shown
         self.progress.emit(fraction, nodes)
-        self.progressShown.emit(self._estimate.update(fraction, nodes, seconds))
+        self._shown = self._estimate.update(fraction, nodes, seconds, int(found))
+        self.progressShown.emit(self._shown)
 
     def _found(self, result: Any) -> None:
+        self._cancelling = False
         self.result = result
         self.end_preview()
         self.statusMessage.emit(result.explanation)
@@ -204,6 +239,7 @@ class GapController(QObject):
         self.changed.emit()
 
     def _failed(self, message: str) -> None:
+        self._cancelling = False
         self.result = None
         self.end_preview()
         self.statusMessage.emit(f"Cannot search: {message}")
@@ -212,6 +248,7 @@ class GapController(QObject):
     def _thread_done(self) -> None:
         worker = self._worker
         if worker is not None and not worker.isRunning():
+            self._cancelling = False
             worker.wait()
             self._worker = None
             worker.deleteLater()

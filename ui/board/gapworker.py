@@ -15,14 +15,17 @@ class GapWorker(BoardWorker):
     """Runs ``fill_gap(**kwargs)`` on a worker thread.
 
     Signals (delivered on the GUI thread through queued connections):
-      progressed(float fraction, int nodes, float seconds)   seconds since the start,
-                                           read by ``clock`` when the search reported
+      progressed(float fraction, int nodes, float seconds, object found)
+                               seconds since the start, read by ``clock`` when the
+                               search reported; ``found``: the sequences counted so
+                               far (``fill_gap(counted=...)``, a proven lower bound
+                               of the count, never going back)
       found(object GapResult)
       failed(str message)      a readable error (bad input), never a traceback
                                (:class:`~ui.board.worker.BoardWorker`)
     """
 
-    progressed = Signal(float, int, float)
+    progressed = Signal(float, int, float, object)  # (found: a count may pass 2**31)
     found = Signal(object)
     what_failed = "the search failed"
 
@@ -35,19 +38,27 @@ class GapWorker(BoardWorker):
         self.token = CancelToken()
         self.clock = clock
         self.began = 0.0
+        #: the sequences counted so far (set on the worker thread, read by the
+        #: GUI thread when Cancel is pressed: an int, replaced whole)
+        self.counted = 0
 
     def cancel(self) -> None:
         self.token.cancel()
 
+    def _counted(self, found: int) -> None:
+        self.counted = max(self.counted, int(found))
+
     def _progress(self, fraction: float, nodes: int) -> bool:
-        self.progressed.emit(float(fraction), int(nodes), self.clock() - self.began)
+        self.progressed.emit(float(fraction), int(nodes), self.clock() - self.began,
+                             self.counted)
         return not self.token.is_set()
 
     def work(self) -> object:
         from rulesbook.reconstruct.gap import fill_gap
 
         self.began = self.clock()
-        return fill_gap(progress=self._progress, cancel=self.token, **self.kwargs)
+        return fill_gap(progress=self._progress, cancel=self.token, counted=self._counted,
+                        **self.kwargs)
 
     def deliver(self, result: object) -> None:
         self.found.emit(result)

@@ -36,7 +36,13 @@ from rulesbook.draughts import (
     Variant,
 )
 from rulesbook.draughts.movegen import compile_rules, raw_to_move
-from rulesbook.draughts.notation import NotationError, count_text, plies_text, read_move_pattern
+from rulesbook.draughts.notation import (
+    NotationError,
+    count_text,
+    plies_text,
+    read_move_pattern,
+    write_squares,
+)
 from rulesbook.gcpause import cycles_paused
 from rulesbook.reconstruct.gap import paths
 from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, Target, VariantFlags
@@ -44,10 +50,12 @@ from rulesbook.reconstruct.gap.compiled import (
     CompiledGapSearch,
     KernelFailed,
     supports,
+    warm_up,
     worth_it,
 )
 from rulesbook.reconstruct.gap.known import check_known
 from rulesbook.reconstruct.gap.paths import Branch, Certain, Option, Question
+from rulesbook.reconstruct.gap.progress import reporting
 from rulesbook.reconstruct.gap.retro import Key, RawMove
 from rulesbook.reconstruct.gap.search import (
     COUNT_CAP,
@@ -300,6 +308,13 @@ def fill_gap(start: Position | str, target: Position | str, plies: int | None = 
     collection walks for a tenth of a second or more (finding nothing), in
     the search and in the moment between a cancel and its answer.
     """
+    longest = plies if plies is not None else max_plies
+    if compiled and isinstance(longest, int) and worth_it(longest):
+        # the kernel loaded before the pause, not in it: numba's import and the
+        # kernel's loading make some 150,000 objects, which the first collection
+        # after the pause walks (0.05 s between a cancel and its answer, 0.2 s
+        # on a loaded machine); never a compilation (worth_it)
+        warm_up()
     with cycles_paused():
         return _fill_gap(start, target, plies, max_plies, known, variant, limit, progress,
                          cancel, min_plies, use_frontier, compiled, counted)
@@ -394,87 +409,91 @@ def _fill_gap(start: Position | str, target: Position | str, plies: int | None,
             break
         nodes += search.searched
         tried.append(n)
-        found.extend(search.sequences(key, limit - len(found)))
+        with reporting(report, search.fraction, search.searched):  # (it reports nothing)
+            found.extend(search.sequences(key, limit - len(found)))
         total += count
         if graph is not None:
             graphs.append(graph)
-    truncated = total > limit
-    listed = found[:limit]
-    sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in listed)
-    texts = _texts(start, sequences)
-    analysis = paths.analyse(graphs, start.turn) if not cancelled else None
-    if analysis is not None:
-        assert analysis.count == total, (analysis.count, total)  # two sums of the same counts
-        diverge = analysis.diverge_at
-    else:
-        diverge = diverge_points(sequences)
-    # whether ``diverge`` holds for every sequence, not only for the ones listed
-    diverge_known = analysis is not None or not truncated
-    span = plies_text(plies) if plies is not None else f"at most {plies_text(max_plies or 0)}"
-    unaccounted: tuple[str, ...] = ()
-    advice = parting = ""
-    if cancelled:
-        status = Status.CANCELLED
-        explanation = _cancelled_explanation(sequences, nodes, done, tried, stopped_at,
-                                             plies is None, at_least)
-    elif not total:
-        status = Status.IMPOSSIBLE
-        problems = _describe_counts(start, target)
-        if not lengths:
-            problems.append(
-                f"{target.turn.title} is to move on the board but {start.turn.title} was to "
-                f"move in the earlier position: the number of missing plies must be "
-                f"{'odd' if parity else 'even'}")
-        unaccounted = tuple(problems)
-        detail = "; ".join(problems) if problems else (
-            f"no legal sequence of {span} leads from the earlier position to the board"
-            + (f" with the known moves ({', '.join(str(k) for ks in constraints.values() for k in ks)})"
-               if constraints else ""))
-        explanation = f"impossible: the record or the board is wrong: {detail}"
-    elif total == 1:
-        status = Status.UNIQUE
-        explanation = (f"reconstructed: exactly one sequence of {plies_text(len(sequences[0]))}: "
-                       + " ".join(texts[0]) if sequences[0] else
-                       "reconstructed: no move is missing: the board is the earlier position")
-    else:
-        status = Status.SEVERAL
-        if truncated:
-            head = ("more than one sequence leads to the board (the first is listed)"
-                    if limit == 1 else
-                    f"more than {count_text(limit, 'sequence')} lead to the board (the first "
-                    f"{limit:,} are listed)")
+    # the answer put together (the listing, the texts, what is certain, the
+    # tree): a part of a second in which the search reports nothing itself
+    with reporting(None if cancelled else progress, 1.0, nodes):
+        truncated = total > limit
+        listed = found[:limit]
+        sequences = tuple(tuple(raw_to_move(r) for r in seq) for seq in listed)
+        texts = _texts(start, sequences)
+        analysis = paths.analyse(graphs, start.turn) if not cancelled else None
+        if analysis is not None:
+            assert analysis.count == total, (analysis.count, total)  # two sums of the same counts
+            diverge = analysis.diverge_at
         else:
-            head = f"{count_text(len(sequences), 'sequence')} lead to the board"
-        if truncated and total < COUNT_CAP:
-            head = (f"{count_text(total, 'sequence')} lead to the board (the first one is "
-                    f"listed)" if limit == 1 else
-                    f"{count_text(total, 'sequence')} lead to the board (the first "
-                    f"{limit:,} are listed)")
-        if not diverge:
-            where = ""
-        elif diverge_known:
-            where = f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
+            diverge = diverge_points(sequences)
+        # whether ``diverge`` holds for every sequence, not only for the ones listed
+        diverge_known = analysis is not None or not truncated
+        span = plies_text(plies) if plies is not None else f"at most {plies_text(max_plies or 0)}"
+        unaccounted: tuple[str, ...] = ()
+        advice = parting = ""
+        if cancelled:
+            status = Status.CANCELLED
+            explanation = _cancelled_explanation(sequences, nodes, done, tried, stopped_at,
+                                                 plies is None, at_least)
+        elif not total:
+            status = Status.IMPOSSIBLE
+            problems = _describe_counts(start, target)
+            if not lengths:
+                problems.append(
+                    f"{target.turn.title} is to move on the board but {start.turn.title} was to "
+                    f"move in the earlier position: the number of missing plies must be "
+                    f"{'odd' if parity else 'even'}")
+            unaccounted = tuple(problems)
+            detail = "; ".join(problems) if problems else (
+                f"no legal sequence of {span} leads from the earlier position to the board"
+                + (f" with the known moves ({', '.join(str(k) for ks in constraints.values() for k in ks)})"
+                   if constraints else ""))
+            explanation = f"impossible: the record or the board is wrong: {detail}"
+        elif total == 1:
+            status = Status.UNIQUE
+            explanation = (f"reconstructed: exactly one sequence of {plies_text(len(sequences[0]))}: "
+                           + " ".join(texts[0]) if sequences[0] else
+                           "reconstructed: no move is missing: the board is the earlier position")
         else:
-            where = (f"; the listed ones first differ at ply "
-                     f"{', '.join(str(d) for d in diverge)} (those not listed may differ "
-                     f"earlier)")
-        # what the referee could add to narrow the answer down
-        question = analysis.questions[0] if analysis and analysis.questions else None
-        hint = ("; to narrow them down, add a move the players agree on"
-                + (f" (e.g. the one at ply {question.ply})" if question else
-                   f" (e.g. the one at ply {diverge[0]})" if diverge else "")
-                if truncated else "")
-        explanation = head + where + hint
-        advice, parting = hint, where
-    exact = all_counted and total < COUNT_CAP
-    return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
-                     nodes, time.perf_counter() - t0, truncated, cancelled, done,
-                     count=total if exact else None,
-                     count_at_least=total if not cancelled else at_least,
-                     certain=analysis.certain if analysis else (),
-                     questions=analysis.questions if analysis else (),
-                     tree=paths.tree(graphs) if analysis else None, advice=advice,
-                     parting=parting)
+            status = Status.SEVERAL
+            if truncated:
+                head = ("more than one sequence leads to the board (the first is listed)"
+                        if limit == 1 else
+                        f"more than {count_text(limit, 'sequence')} lead to the board (the first "
+                        f"{limit:,} are listed)")
+            else:
+                head = f"{count_text(len(sequences), 'sequence')} lead to the board"
+            if truncated and total < COUNT_CAP:
+                head = (f"{count_text(total, 'sequence')} lead to the board (the first one is "
+                        f"listed)" if limit == 1 else
+                        f"{count_text(total, 'sequence')} lead to the board (the first "
+                        f"{limit:,} are listed)")
+            if not diverge:
+                where = ""
+            elif diverge_known:
+                where = f"; they first differ at ply {', '.join(str(d) for d in diverge)}"
+            else:
+                where = (f"; the listed ones first differ at ply "
+                         f"{', '.join(str(d) for d in diverge)} (those not listed may differ "
+                         f"earlier)")
+            # what the referee could add to narrow the answer down
+            question = analysis.questions[0] if analysis and analysis.questions else None
+            hint = ("; to narrow them down, add a move the players agree on"
+                    + (f" (e.g. the one at ply {question.ply})" if question else
+                       f" (e.g. the one at ply {diverge[0]})" if diverge else "")
+                    if truncated else "")
+            explanation = head + where + hint
+            advice, parting = hint, where
+        exact = all_counted and total < COUNT_CAP
+        return GapResult(status, sequences, texts, diverge, explanation, tuple(tried), unaccounted,
+                         nodes, time.perf_counter() - t0, truncated, cancelled, done,
+                         count=total if exact else None,
+                         count_at_least=total if not cancelled else at_least,
+                         certain=analysis.certain if analysis else (),
+                         questions=analysis.questions if analysis else (),
+                         tree=paths.tree(graphs) if analysis else None, advice=advice,
+                         parting=parting)
 
 
 def _cancelled_explanation(sequences: Sequence[Sequence[Move]], nodes: int, done: float,
@@ -550,7 +569,13 @@ def _texts(start: Position, sequences: Sequence[Sequence[Move]]
         for move in moves:
             entry = node.get(move)
             if entry is None:
-                entry = node[move] = (position.move_text(move), position.play(move), {})
+                # a legal quiet move is the only one between its squares (a
+                # capture there would be compulsory): written without asking
+                # the position for its moves (half the time of the texts,
+                # which are written between a cancel and its answer)
+                text = (position.move_text(move) if move.is_capture else
+                        write_squares((move.start, move.end), False))
+                entry = node[move] = (text, position.play(move), {})
             texts.append(entry[0])
             position, node = entry[1], entry[2]
         out.append(tuple(texts))

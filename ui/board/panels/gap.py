@@ -146,6 +146,7 @@ class GapPanel(QWidget):
         lay.addWidget(self.adopt_button)
         gap.started.connect(self._started)
         gap.progressShown.connect(self._progress)
+        gap.cancelling.connect(self._cancelling)
         gap.finished.connect(self._finished)
         gap.failed.connect(self._failed)
         bc.changed.connect(self.show_target)
@@ -201,6 +202,16 @@ class GapPanel(QWidget):
         self.explanation.setText(f"Searching… {shown.text()}")
         self._fit_explanation()
         self.progress.setToolTip(shown.text())
+
+    def _cancelling(self, shown: SearchProgress) -> None:
+        """Cancel pressed: "cancelled" and the sequences counted so far at once
+        (the search's answer, with those found listed, follows)."""
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(0)
+        self.progress.setFormat("cancelled")
+        self.progress.setToolTip(shown.text())
+        self._explain(shown.cancelled_text())
+        self.show_target()
 
     def _finished(self, result: Any) -> None:
         self.progress.setRange(0, 1000)
@@ -323,6 +334,6 @@ class GapPanel(QWidget):
                 f"From {record_ply(bc, base)}{stops} to the board now: "
                 f"{breakable(bc.gap_target.fen())}")
         self.search_button.setEnabled(bc.gap_target is not None and not running)
-        self.cancel_button.setEnabled(running)
+        self.cancel_button.setEnabled(running and not bc.gap.is_cancelling)
         self.adopt_button.setEnabled(
             not running and bc.gap.result is not None and self.list.currentRow() >= 0)
