@@ -9,7 +9,10 @@ other side); when a side has no capture left to make its men only step
 forward, so a target man needs a man behind it in its cone; and for a side
 whose men only go forward (it takes nothing more, or its men never capture
 backward) the rows its men still advance must fit the moves and captures it
-has left (:func:`_row_balance`, exact when it has no king and none to come).
+has left (:func:`_row_balance`, exact when it has no king and none to come);
+where men capture backward, a side with pieces left to take still needs
+its men's quiet steps, with a jump for each piece, to fit its moves
+(:mod:`.bounds_jumps`).
 What one side's bounds find depends only on its own pieces, its moves left
 and the opposing pieces left: :class:`Target` remembers it for the search.
 """

@@ -11,9 +11,9 @@ since the earlier position and never more men than it has lost men; a man
 that does not capture backward un-jumps only backward), and each candidate
 is played forward to check it.  :func:`unmoves` is both, and never misses a
 predecessor; :func:`frontier` keeps the checked ones with the moves that lead
-from them to the board.  Variants whose men are crowned in the middle of a
-capture and capture on as kings (Russian) are not un-moved: the search goes
-forward all the way there.
+from them to the board.  Where a man crowned in the middle of a capture
+captures on as a king (Russian), a king's capture is also un-made back to
+a square of its crowning row and on from there as a man's.
 """
 from __future__ import annotations
 
