@@ -13,13 +13,16 @@ against ceil(log2(count)) + 2).  "Today" is the gap filler of commit
 loaded from git as the package ``gap_today`` on today's engine, its kernel
 compiled for this run), which lists at most 200 sequences and says "more
 than 200" past that.  A search not finished after ``--budget`` seconds is
-stopped ("> budget").
+stopped ("> budget"): CPU seconds of this process (``--wall``: of the wall
+clock; on a shared machine the wall clock stops searches early).
 
 The goal column (issue 30, Must 6) is read off the CPU times (the process's,
 the compiled count's thread included: the machine may be shared).
 
 Run: ``.venv/bin/python bench/bench_gap.py [--count 20] [--budget 60] [--plies 8 12 16 20]
-[--no-today] [--no-interview] [--pool] [--counts]``.
+[--no-today] [--no-interview] [--pool] [--counts] [--russian] [--no-english] [--before REV]``
+(``--russian``: the Abatsiev games too; ``--before REV``: this tree's gap
+package at REV timed case by case beside now, the same counts asserted).
 """
 from __future__ import annotations
 
@@ -39,7 +42,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-from gap_cases import GapCase, english_cases, pool_cases  # noqa: E402
+from gap_cases import GapCase, english_cases, pool_cases, russian_cases  # noqa: E402
 
 from rulesbook.reconstruct.gap import CancelToken, fill_gap, parse_known  # noqa: E402
 from rulesbook.reconstruct.gap import compiled as gap_compiled  # noqa: E402
@@ -78,12 +81,55 @@ def load_baseline():
     return module, compiled
 
 
+def load_before(rev: str):
+    """This tree's gap package as it was at ``rev`` (``rulesbook/reconstruct/gap/``),
+    as the package ``gap_before``: to time a change against the tree before
+    it, case by case in one run (the machine's load the same for both)."""
+    names = subprocess.run(["git", "-C", str(HERE.parent), "ls-tree", "--name-only", rev,
+                            "rulesbook/reconstruct/gap/"], check=True, capture_output=True,
+                           text=True).stdout.split()
+    folder = Path(tempfile.mkdtemp()) / "gap_before"
+    folder.mkdir()
+    for name in names:
+        text = subprocess.run(["git", "-C", str(HERE.parent), "show", f"{rev}:{name}"],
+                              check=True, capture_output=True, text=True).stdout
+        text = text.replace("rulesbook.reconstruct.gap", "gap_before")
+        (folder / Path(name).name).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(folder.parent))
+    module = importlib.import_module("gap_before")
+    compiled = importlib.import_module("gap_before.compiled")
+    return module, compiled
+
+
+class _Budget:
+    """Calls ``stop()`` once the process has used ``seconds`` of CPU since it
+    was made (or, with ``--wall``, of the wall clock): on a shared machine the
+    wall clock cuts searches the CPU budget would let finish."""
+
+    wall = False
+
+    def __init__(self, seconds: float, stop) -> None:
+        self._done = threading.Event()
+        clock = time.perf_counter if self.wall else time.process_time
+        until = clock() + seconds
+
+        def watch() -> None:
+            while not self._done.wait(0.05):
+                if clock() >= until:
+                    stop()
+                    return
+
+        threading.Thread(target=watch, daemon=True).start()
+
+    def cancel(self) -> None:
+        self._done.set()
+
+
 def timed(fill, case: GapCase, plies: int, budget: float, token_class, cpu=None, **extra):
     """(seconds, result); seconds is inf when the budget ran out.  The CPU
     seconds are appended to ``cpu`` (inf when the budget ran out)."""
     token = token_class()
-    timer = threading.Timer(budget, token.cancel)
-    timer.start()
+    timer = _Budget(budget, token.cancel)
     start, used = time.perf_counter(), time.process_time()
     try:
         result = fill(case.earlier, case.board, plies=plies, known=list(case.known),
@@ -116,8 +162,7 @@ def interview(case: GapCase, plies: int, first, budget: float) -> int | None:
 
 def _with_known(case: GapCase, plies: int, known: list[str], budget: float):
     token = CancelToken()
-    timer = threading.Timer(budget, token.cancel)
-    timer.start()
+    timer = _Budget(budget, token.cancel)
     try:
         result = fill_gap(case.earlier, case.board, plies=plies, known=known, limit=LIMIT,
                           cancel=token)
@@ -138,15 +183,24 @@ def span(times: list[float]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=20, help="cases of each length")
-    parser.add_argument("--budget", type=float, default=60.0, help="seconds per search")
+    parser.add_argument("--budget", type=float, default=60.0,
+                        help="CPU seconds per search (of this process)")
+    parser.add_argument("--wall", action="store_true",
+                        help="the budget in seconds of the wall clock, not of CPU")
     parser.add_argument("--plies", type=int, nargs="+", default=[8, 12, 16, 20])
     parser.add_argument("--no-today", action="store_true", help="skip today's search")
     parser.add_argument("--no-interview", action="store_true",
                         help="skip the interview (the count and first question only)")
     parser.add_argument("--pool", action="store_true", help="seeded random pool games too")
+    parser.add_argument("--russian", action="store_true",
+                        help="real Russian games too (the Abatsiev collection)")
+    parser.add_argument("--no-english", action="store_true", help="skip the English games")
+    parser.add_argument("--before", metavar="REV",
+                        help="also time this tree's gap package at REV, case by case")
     parser.add_argument("--counts", action="store_true",
                         help="print each case's count and times (to compare two trees)")
     args = parser.parse_args(argv)
+    _Budget.wall = args.wall
     baseline = None if args.no_today else load_baseline()
     if gap_compiled.AVAILABLE:
         print(f"now: the compiled search (ready in {gap_compiled.warm_up():.1f} s)", flush=True)
@@ -154,8 +208,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"now: the Python search ({gap_compiled.why_unavailable()})", flush=True)
     if baseline is not None:
         print(f"today ({BASELINE}): kernel ready in {baseline[1].warm_up():.1f} s", flush=True)
+    before = load_before(args.before) if args.before else None
+    if before is not None:
+        print(f"before ({args.before}): kernel ready in {before[1].warm_up():.1f} s", flush=True)
+    before_lines: list[str] = []
     rows: list[tuple[str, int, list[GapCase]]] = [
-        ("english", k, english_cases(k, args.count)) for k in args.plies]
+        ("english", k, english_cases(k, args.count)) for k in args.plies
+        if not args.no_english]
+    if args.russian:
+        rows += [("russian", k, russian_cases(k, args.count)) for k in args.plies]
     if args.pool:
         rows += [("pool", k, pool_cases(k, args.count)) for k in args.plies]
     table = ["| games | k | cases | count complete | median count | interview reached the "
@@ -166,11 +227,20 @@ def main(argv: list[str] | None = None) -> int:
     for kind, plies, cases in rows:
         now, counts, answers, reached, complete = [], [], [], 0, 0
         cpu: list[float] = []
+        before_cpu: list[float] = []
         for case in cases:
             seconds, result = timed(fill_gap, case, plies, args.budget, CancelToken, cpu)
             if args.counts:
                 print(f"  {case.name}: count {result.count}, {seconds:.2f} s, "
                       f"CPU {cpu[-1]:.2f} s", flush=True)
+            if before is not None:
+                _, old = timed(before[0].fill_gap, case, plies, args.budget,
+                               before[0].CancelToken, before_cpu)
+                assert old.count is None or result.count is None or old.count == result.count, (
+                    case.name, old.count, result.count)
+                if args.counts:
+                    print(f"    before: count {old.count}, CPU {before_cpu[-1]:.2f} s",
+                          flush=True)
             now.append(seconds)
             if result.count is not None:
                 complete += 1
@@ -193,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
             m_now, m_today = statistics.median(now), statistics.median(today)
             ratio = ("n/a" if math.isinf(m_now) or math.isinf(m_today)
                      else f"{m_today / m_now:.2f} x")
-        goal = GOALS.get(plies) if kind == "english" else None
+        goal = GOALS.get(plies) if kind in ("english", "russian") else None
         goal_text = ""
         if goal:
             med, worst = goal
@@ -209,8 +279,19 @@ def main(argv: list[str] | None = None) -> int:
                 f"{today_complete} | {ratio} | {goal_text} |")
         table.append(line)
         print(line, flush=True)
-    print(f"\nbudget {args.budget:g} s per search; today lists at most {LIMIT}\n")
+        if before is not None:
+            m_b, m_n = statistics.median(before_cpu), statistics.median(cpu)
+            ratio_b = ("n/a" if math.isinf(m_b) or math.isinf(m_n) or not m_n
+                       else f"{m_b / m_n:.2f} x")
+            before_lines.append(f"| {kind} | {plies} | {span(before_cpu)} | {span(cpu)} | "
+                                f"{ratio_b} |")
+            print(before_lines[-1], flush=True)
+    print(f"\nbudget {args.budget:g} {'wall' if args.wall else 'CPU'} s per search; today lists at most {LIMIT}\n")
     print("\n".join(table))
+    if before_lines:
+        print(f"\n| games | k | before ({args.before}): CPU, median / worst | now: CPU, "
+              "median / worst | before / now (medians) |\n|---|---|---|---|---|")
+        print("\n".join(before_lines))
     return 0
 
 

@@ -10,6 +10,7 @@ build a deeper backward layer and when it is cancelled.
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 
 import pytest
@@ -21,8 +22,12 @@ from rulesbook.draughts.movegen import compile_rules, legal_raw_moves
 from rulesbook.reconstruct.gap import Status, fill_gap
 from rulesbook.reconstruct.gap import compiled as gap_compiled
 from rulesbook.reconstruct.gap import search as gap_search
+from tests.datapaths import REPO
 from tests.long_gap import LONG_GAP
 from tests.reconstruct.test_gap_bounds import VARIANTS, king_position, play
+
+sys.path.insert(0, str(REPO / "bench"))
+from gap_cases import english_cases, russian_cases  # noqa: E402 - the bench's corpus cases
 
 pytestmark = pytest.mark.skipif(not gap_compiled.AVAILABLE,
                                 reason=f"numba: {gap_compiled.why_unavailable()}")
@@ -279,3 +284,48 @@ def test_the_kernels_moves_give_the_published_perft(variant):
     start = Position.start(variant)
     assert [kernel_perft(start.bitboards(), start.variant, d) for d in range(1, 6)] == \
         PUBLISHED[variant][:5]
+
+
+def _kernel_feasible(variant: Variant, path) -> list[int]:
+    """The plies left at which the kernel's bounds (``kernel.feasible``, the
+    sides searched on their own by ``kernel_bounds.side_live`` too) reject a
+    position of ``path`` (a real line: none should be)."""
+    from rulesbook.reconstruct.gap.bounds import Target, VariantFlags
+
+    board = path[-1][0]
+    plies = len(path) - 1
+    search = gap_compiled.CompiledGapSearch(Target(*board, *VariantFlags.of(variant)),
+                                            compile_rules(variant), {}, plies, 2)
+    search._setup()
+    side_ok = search._tables[kernel.M_SIDE_OK]
+    return [plies - ply for ply, (key, _move) in enumerate(path)
+            if not kernel.feasible(*key, plies - ply, search._t, side_ok, search._metas)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(VARIANTS), st.integers(0, 2**32), st.integers(1, 20))
+def test_the_kernels_bounds_never_reject_a_position_on_a_random_line(name, seed, plies):
+    rng = random.Random(seed)
+    start = Position.start(name)
+    lead = play(start.bitboards(), start.variant, rng, rng.randrange(0, 50))
+    if lead is None:
+        return
+    path = play(lead[-1][0], start.variant, rng, plies)
+    if path is None:
+        return
+    assert _kernel_feasible(start.variant, path) == []
+
+
+def test_the_kernels_bounds_never_reject_a_position_of_a_real_game():
+    """Russian and English games of the corpus (Abatsiev, Tinsley), 20 plies
+    from ply 20: men capture backward and exchange, where the sides searched
+    on their own rule out most positions."""
+    for case in [*russian_cases(20, 20), *english_cases(20, 10)]:
+        path = []
+        position = case.earlier
+        for move in case.truth:
+            path.append((position.bitboards(), move))
+            position = position.play(move)
+        path.append((position.bitboards(), None))
+        assert position.bitboards() == case.board.bitboards()
+        assert _kernel_feasible(case.earlier.variant, path) == [], case.name

@@ -38,8 +38,11 @@ from rulesbook.reconstruct.gap.retro import (
     unmoves,
 )
 
-UNMOVED = ["pool", "english", "brazilian"]  # the variants the backward layers serve
-ALL = [*UNMOVED, "russian"]
+# the variants the backward layers serve: every one (Russian's men crowned in
+# the middle of a capture capture on as kings: un-moved as a king back to the
+# crowning row and a man before it)
+UNMOVED = ["pool", "english", "brazilian", "russian"]
+ALL = UNMOVED
 
 
 def key_of(position: Position) -> Key:
@@ -237,6 +240,56 @@ def test_the_capture_over_the_square_it_ends_on_is_un_made() -> None:
     after = before.play(moves[0])
     bm, bk, wm, wk, black = key_of(after)
     assert key_of(before)[:4] in capture_unmoves(bm, bk, wm, wk, black, variant, 4, 3)
+
+
+def _mid_capture_crownings(count: int) -> list[tuple[Position, Position]]:
+    """(before, after) of Russian captures by a man crowned in the middle of
+    the capture that captures on as a king, from seeded random games."""
+    rng = random.Random("crowned on the way")
+    out: list[tuple[Position, Position]] = []
+    while len(out) < count:
+        position = Position.start("russian")
+        for _ in range(rng.randrange(10, 60)):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            position = position.play(rng.choice(moves))
+        black = position.turn is Color.BLACK
+        crown_row = range(29, 33) if black else range(1, 5)
+        for mv in position.legal_moves():
+            piece = position.piece_at(mv.start)
+            if (mv.captures and not piece.king
+                    and any(s in crown_row for s in mv.path[1:-1])
+                    and position.play(mv).piece_at(mv.end).king):
+                out.append((position, position.play(mv)))
+                break
+    return out
+
+
+def test_a_man_crowned_in_the_middle_of_a_capture_is_un_captured() -> None:
+    """Russian: a man reaching its crowning row in the middle of a capture is
+    crowned and captures on as a king (off the crowning row, or back to it).
+    Its predecessor is a capture candidate (a king's un-jumps back to the
+    crowning row, a man's before), and a backward layer from the board after
+    it counts what forward play counts (the move's line checked ply by ply)."""
+    variant = Variant.named("russian")
+    rules = compile_rules(variant)
+    cases = _mid_capture_crownings(12)
+    off_row = 0
+    for before, after in cases:
+        bm, bk, wm, wk, black = key_of(after)
+        lost = max(len(mv.captures) for mv in before.legal_moves())
+        cands = capture_unmoves(bm, bk, wm, wk, black, variant, lost)
+        assert key_of(before)[:4] in cands, before.fen()
+        # and the layers from the board: the capture is the last ply
+        target = key_of(after)
+        layer = next_layer({target: 1}, 1, variant, rules, key_of(before), 1, {})
+        assert layer.get(key_of(before), 0) == sequences(key_of(before), target, 1, rules, {})
+        assert layer.get(key_of(before), 0) >= 1
+        moved = [mv for mv in before.legal_moves() if before.play(mv) == after]
+        crown_row = range(1, 5) if black else range(29, 33)
+        off_row += any(mv.end not in crown_row for mv in moved)
+    assert off_row, "some of the captures end off the crowning row"
 
 
 def test_reach_is_the_forward_cone() -> None:

@@ -9,7 +9,10 @@ other side); when a side has no capture left to make its men only step
 forward, so a target man needs a man behind it in its cone; and for a side
 whose men only go forward (it takes nothing more, or its men never capture
 backward) the rows its men still advance must fit the moves and captures it
-has left (:func:`_row_balance`, exact when it has no king and none to come).
+has left (:func:`_row_balance`, exact when it has no king and none to come);
+where men capture backward, a side with pieces left to take still needs
+its men's quiet steps, with a jump for each piece, to fit its moves
+(:mod:`.bounds_jumps`).
 What one side's bounds find depends only on its own pieces, its moves left
 and the opposing pieces left: :class:`Target` remembers it for the search.
 """
@@ -20,6 +23,7 @@ from typing import NamedTuple
 from rulesbook.draughts.geometry import coords
 from rulesbook.draughts.movegen import BIT, CROWN_BLACK, CROWN_WHITE, RawMove
 from rulesbook.draughts.variant import MidCaptureCrowning, Variant
+from rulesbook.reconstruct.gap.bounds_jumps import bits, men_back_ok
 
 __all__ = ["Target", "Reachable", "VariantFlags", "EDGE", "AHEAD_BLACK", "AHEAD_WHITE", "BEHIND_BLACK",
            "BEHIND_WHITE", "KING_RINGS", "ROWSUM_LO", "ROWSUM_HI", "ROWS_BLACK", "ROWS_WHITE", "feasible", "move_slack", "useful_moves", "bits", "CONE_BLACK", "CONE_WHITE", "CROWN_ROW_BLACK",
@@ -37,15 +41,6 @@ class VariantFlags(NamedTuple):
     def of(cls, variant: Variant) -> VariantFlags:
         return cls(variant.men_capture_backward, variant.flying_kings,
                    variant.mid_capture_crowning is not MidCaptureCrowning.CONTINUES)
-
-
-def bits(x: int) -> list[int]:
-    out = []
-    while x:
-        b = x & -x
-        out.append(b.bit_length() - 1)
-        x ^= b
-    return out
 
 
 #: ``cone[c][t]``: quiet steps from bit c to bit t; ``rings[a]``: (steps, mask) pairs
@@ -352,8 +347,10 @@ def _side_ok(men: int, kings: int, moves: int, lost_left: int, takes_left: int,
             need += best
         if need - 2 * takes_left > moves:
             return False
-    if takes_left and (men_back or moves < 1):
-        return moves >= 1
+    if takes_left and moves < 1:
+        return False
+    if takes_left and men_back:
+        return men_back_ok(men, tmen, goals, moves, lost_left, takes_left, black)
     # men only go forward (a capture by a man that never jumps backward too),
     # a quiet move one row, a jump two: so every target man not there yet needs
     # a man behind it, as many rows away as moves (less two per jump left) ...

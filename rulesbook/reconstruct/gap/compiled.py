@@ -49,7 +49,8 @@ _log = logging.getLogger(__name__)
 #: the modules compiled by numba: its cache knows when one of them changed,
 #: not when a module whose functions it inlines did, so the cache folder is
 #: named by all of them together
-KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel.py", "kernel_retro.py")
+KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel_bounds.py", "kernel.py",
+                  "kernel_retro.py")
 
 
 def kernel_digest() -> str:

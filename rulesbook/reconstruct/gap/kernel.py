@@ -19,19 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
-from rulesbook.reconstruct.gap.bounds import (
-    AHEAD_BLACK,
-    AHEAD_WHITE,
-    BEHIND_BLACK,
-    BEHIND_WHITE,
-    EDGE,
-    KING_RINGS,
-    ROWS_BLACK,
-    ROWS_WHITE,
-    ROWSUM_HI,
-    ROWSUM_LO,
-)
+from rulesbook.reconstruct.gap.kernel_bounds import side_live, side_within_bounds
 from rulesbook.reconstruct.gap.kernel_njit import njit
 
 __all__ = ["MAX_MOVES", "S_CANCEL", "S_CANCELLED", "S_CAP", "S_DEPTH", "S_FOUND", "S_NODES",
@@ -75,7 +63,6 @@ from rulesbook.reconstruct.gap.kernel_moves import (  # noqa: F401 - re-exported
 )
 from rulesbook.reconstruct.gap.kernel_table import contains, get, put
 
-NEVER = 1 << 30
 #: where the known moves start in the target array (see _enter)
 T_KNOWN = len(T_FIELDS)
 
@@ -84,174 +71,6 @@ M_MEMO, M_PARTIAL, M_BACK, M_SIDES, M_SIDE_OK = range(5)
 #: the kinds of keys of the ``sides`` table (``c``): the deepest layer's sides
 #: (GapSearch._top_black ...), less one piece for ``near``
 SIDE_TOP_B, SIDE_TOP_W, SIDE_NEAR_B, SIDE_NEAR_W = range(4)
-
-def _ring_arrays(rings: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Rings (see :mod:`.bounds`) as ``(steps, masks)`` arrays [32, 16]
-    (steps -1 past the last ring)."""
-    steps = np.full((32, 16), -1, dtype=np.int64)
-    masks = np.zeros((32, 16), dtype=np.int64)
-    for a, ring in enumerate(rings):
-        for n, (d, mask) in enumerate(ring):
-            steps[a, n] = d
-            masks[a, n] = mask
-    return steps, masks
-
-
-_AHEAD_B = _ring_arrays(AHEAD_BLACK)
-_AHEAD_W = _ring_arrays(AHEAD_WHITE)
-_BEHIND_B = _ring_arrays(BEHIND_BLACK)
-_BEHIND_W = _ring_arrays(BEHIND_WHITE)
-# [black, flying, kind (0 from kings, 1 from men)]
-_KING_STEPS = np.full((2, 2, 2, 32, 16), -1, dtype=np.int64)
-_KING_MASKS = np.zeros((2, 2, 2, 32, 16), dtype=np.int64)
-for (_black, _flying), _pair in KING_RINGS.items():
-    for _kind, _rings in enumerate(_pair):
-        _s, _m = _ring_arrays(_rings)
-        _KING_STEPS[int(_black), int(_flying), _kind] = _s
-        _KING_MASKS[int(_black), int(_flying), _kind] = _m
-_ROWSUM_LO = np.array(ROWSUM_LO, dtype=np.int64)
-_ROWSUM_HI = np.array(ROWSUM_HI, dtype=np.int64)
-_ROWS_B = np.array(ROWS_BLACK, dtype=np.int64)
-_ROWS_W = np.array(ROWS_WHITE, dtype=np.int64)
-
-# ----------------------------------------------------------------- bounds (gap_bounds)
-@njit(cache=True)
-def _steps_needed(steps: np.ndarray, masks: np.ndarray, froms: int, tos: int) -> int:
-    need = 0
-    while froms:
-        a = lsb(froms)
-        froms &= froms - 1
-        k = 0
-        while True:
-            d = steps[a, k]
-            if d < 0:
-                return NEVER
-            if masks[a, k] & tos:
-                need += d
-                break
-            k += 1
-    return need
-
-
-@njit(cache=True, inline="always")
-def men_advance(men: int, black: bool) -> int:
-    rows = _ROWSUM_LO[men & 0xFFFF] + _ROWSUM_HI[men >> 16]
-    return rows if black else 7 * popcount(men) - rows
-
-
-@njit(cache=True)
-def _rearmost(men: int, black: bool, n: int) -> int:
-    total = 0
-    rows = _ROWS_B if black else _ROWS_W
-    for ahead in range(8):
-        if n <= 0:
-            break
-        k = min(popcount(men & rows[ahead]), n)
-        total += k * ahead
-        n -= k
-    return total
-
-
-@njit(cache=True, inline="always")
-def _foremost(men: int, black: bool) -> int:
-    if not men:
-        return -1
-    if black:
-        return msb(men) >> 2
-    return 7 - (lsb(men) >> 2)
-
-
-@njit(cache=True)
-def _row_balance(men: int, kings: int, tmen: int, tkings: int, t_ahead: int, moves: int,
-                 takes_left: int, black: bool, back_jumps: bool = False) -> bool:
-    gone = popcount(men) - popcount(tmen)
-    base = t_ahead - men_advance(men, black)
-    extra = 2 * takes_left - 1 if takes_left else 0
-    if base + _rearmost(men, black, gone) > moves + extra:
-        return False
-    if back_jumps:
-        return True
-    if kings or tkings or (gone and _foremost(men, black) + moves + extra >= 7):
-        return True
-    least = moves + 2 * takes_left - min(takes_left, moves) if takes_left else moves
-    return base + 6 * gone >= least
-
-
-@njit(cache=True)
-def side_within_bounds(men: int, kings: int, moves: int, lost_left: int, takes_left: int, black: bool,
-             t: np.ndarray) -> bool:
-    if black:
-        tmen, tkings, goals, t_ahead = t[T_BM], t[T_BK], t[T_BGOALS], t[T_BAHEAD]
-        ahead, behind = _AHEAD_B, _BEHIND_B
-        crown_row = CROWN_BLACK
-    else:
-        tmen, tkings, goals, t_ahead = t[T_WM], t[T_WK], t[T_WGOALS], t[T_WAHEAD]
-        ahead, behind = _AHEAD_W, _BEHIND_W
-        crown_row = CROWN_WHITE
-    men_back = t[T_MENBACK] != 0
-    flying = t[T_FLYING] != 0
-    nm = popcount(men)
-    if nm < popcount(tmen):
-        return False
-    if popcount(tkings) > popcount(kings) + nm - popcount(tmen):
-        return False
-    if takes_left and not moves:
-        return False
-    if not _row_balance(men, kings, tmen, tkings, t_ahead, moves, takes_left, black,
-                        takes_left > 0 and men_back):
-        return False
-    fill = popcount((tmen & ~men) | (tkings & ~kings))
-    if fill > moves:
-        return False
-    if t[T_CROWNENDS]:
-        crowns = popcount(tkings) - popcount(kings)
-        if crowns > 0:
-            on_row = popcount(tkings & ~kings & crown_row)
-            if crowns > on_row and fill + crowns - on_row > moves:
-                return False
-    vacating = (men & ~tmen) | (kings & ~tkings)
-    if popcount(vacating & EDGE) + max(popcount(vacating & ~EDGE) - lost_left, 0) > moves:
-        return False
-    crowned = tkings & ~kings
-    if crowned and (not takes_left or not (men_back or flying)):
-        ks = _KING_STEPS[int(black), int(flying), 0]
-        km = _KING_MASKS[int(black), int(flying), 0]
-        ms = _KING_STEPS[int(black), int(flying), 1]
-        mm = _KING_MASKS[int(black), int(flying), 1]
-        need = 0
-        while crowned:
-            sq = lsb(crowned)
-            crowned &= crowned - 1
-            best = NEVER
-            k = 0
-            while ks[sq, k] >= 0:
-                if km[sq, k] & kings:
-                    best = ks[sq, k]
-                    break
-                k += 1
-            k = 0
-            while ms[sq, k] >= 0:
-                d = ms[sq, k]
-                if d >= best:
-                    break
-                if mm[sq, k] & men:
-                    best = d
-                    break
-                k += 1
-            need += best
-        if need - 2 * takes_left > moves:
-            return False
-    if takes_left and (men_back or moves < 1):
-        return moves >= 1
-    spare = 2 * takes_left
-    missing = tmen & ~men
-    if missing and _steps_needed(behind[0], behind[1], missing, men) - spare > moves:
-        return False
-    leaving = men & ~tmen
-    if lost_left or not leaving:
-        return True
-    return _steps_needed(ahead[0], ahead[1], leaving, goals) - spare <= moves
-
 
 @njit(cache=True)
 def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, t: np.ndarray,
@@ -269,7 +88,9 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, t:
     kb = black_moves | (nw << 8) | (1 << 16)
     ok = get(side_ok, ka, kb, 0, -1)
     if ok < 0:
-        ok = 1 if side_within_bounds(bm, bk, black_moves, nb - t[T_NB], nw - t[T_NW], True, t) else 0
+        ok = 1 if (side_within_bounds(bm, bk, black_moves, nb - t[T_NB], nw - t[T_NW], True, t)
+                   and side_live(bm, bk, black_moves, nw - t[T_NW], True, t, side_ok,
+                                 metas[M_SIDE_OK])) else 0
         put(side_ok, metas[M_SIDE_OK], ka, kb, 0, ok)
     if not ok:
         return False
@@ -277,7 +98,9 @@ def feasible(bm: int, bk: int, wm: int, wk: int, black: bool, remaining: int, t:
     kb = white_moves | (nb << 8)
     ok = get(side_ok, ka, kb, 0, -1)
     if ok < 0:
-        ok = 1 if side_within_bounds(wm, wk, white_moves, nw - t[T_NW], nb - t[T_NB], False, t) else 0
+        ok = 1 if (side_within_bounds(wm, wk, white_moves, nw - t[T_NW], nb - t[T_NB], False, t)
+                   and side_live(wm, wk, white_moves, nb - t[T_NB], False, t, side_ok,
+                                 metas[M_SIDE_OK])) else 0
         put(side_ok, metas[M_SIDE_OK], ka, kb, 0, ok)
     return ok == 1
 

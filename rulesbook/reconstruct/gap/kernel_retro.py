@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
-from rulesbook.reconstruct.gap.kernel import men_advance, side_within_bounds
+from rulesbook.reconstruct.gap.kernel_bounds import men_advance, side_within_bounds
 from rulesbook.reconstruct.gap.kernel_moves import (
     T_BAHEAD,
     T_BGOALS,

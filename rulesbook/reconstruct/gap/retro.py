@@ -11,9 +11,9 @@ since the earlier position and never more men than it has lost men; a man
 that does not capture backward un-jumps only backward), and each candidate
 is played forward to check it.  :func:`unmoves` is both, and never misses a
 predecessor; :func:`frontier` keeps the checked ones with the moves that lead
-from them to the board.  Variants whose men are crowned in the middle of a
-capture and capture on as kings (Russian) are not un-moved: the search goes
-forward all the way there.
+from them to the board.  Where a man crowned in the middle of a capture
+captures on as a king (Russian), a king's capture is also un-made back to
+a square of its crowning row and on from there as a man's.
 """
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from rulesbook.draughts.movegen import (
     has_capture,
     legal_raw_moves,
 )
+from rulesbook.draughts.variant import MidCaptureCrowning
 from rulesbook.reconstruct.gap.bounds import (
     CONE_BLACK,
     CONE_WHITE,
@@ -211,6 +212,8 @@ def capture_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Va
     opp_crown = _CROWN_MASK_WHITE if mover_black else _CROWN_MASK_BLACK
     own_crown = _CROWN_MASK_BLACK if mover_black else _CROWN_MASK_WHITE
     flying = variant.flying_kings
+    # a man crowned in the middle of a capture captures on as a king (Russian)
+    continues = variant.mid_capture_crowning is MidCaptureCrowning.CONTINUES
     man_dirs = _ALL_DIRS if variant.men_capture_backward else (
         _BACK_BLACK if mover_black else _BACK_WHITE)
 
@@ -247,11 +250,28 @@ def capture_unmoves(bm: int, bk: int, wm: int, wk: int, black: bool, variant: Va
                     elif mover_men is None or mover_men[restored.bit_count()] >> sq & 1:
                         emit(base_men | BIT[sq], base_kings, restored)
 
+                if was_king and continues:
+                    # or a man crowned where the king segment began (a square of
+                    # its crowning row it jumped onto): a man's un-jumps before it
+                    def crowned_at(sq: int, restored: int, start_at: Callable[[int, int], None]
+                                   = start_at, base_men: int = base_men,
+                                   base_kings: int = base_kings,
+                                   path_free: int = path_free) -> None:
+                        start_at(sq, restored)
+                        if own_crown & BIT[sq] and restored.bit_count() < room:
+                            def as_man(at: int, rest: int) -> None:
+                                if mover_men is None or mover_men[rest.bit_count()] >> at & 1:
+                                    emit(base_men | BIT[at], base_kings, rest)
+                            _retro_short(sq, _JUMP_BACK[man_dirs], empty, path_free, restored,
+                                         room, as_man)
+                    king_start: Callable[[int, int], None] = crowned_at
+                else:
+                    king_start = start_at
                 if was_king and flying:
-                    _retro_flying(end, empty, path_free, 0, room, start_at)
+                    _retro_flying(end, empty, path_free, 0, room, king_start)
                 else:
                     _retro_short(end, _JUMP_BACK[_ALL_DIRS if was_king else man_dirs], empty,
-                                 path_free, 0, room, start_at)
+                                 path_free, 0, room, king_start)
     return out
 
 
@@ -322,9 +342,10 @@ def frontier(t: Target, variant: Variant, rules: Rules, room: int
 
 
 def can_unmove(variant: Variant) -> bool:
-    """Whether :func:`unmoves` knows the variant (not Russian: its men crowned
-    in the middle of a capture capture on as kings)."""
-    return variant.mid_capture_crowning in ("no", "ends")
+    """Whether :func:`unmoves` knows the variant (every variant: a man crowned
+    in the middle of a capture that captures on as a king, Russian, is
+    un-moved as a king back to a square of its crowning row and a man before)."""
+    return variant.mid_capture_crowning in ("no", "ends", "continues")
 
 
 def _must_capture(key: Key, rules: Rules) -> bool:
