@@ -11,6 +11,8 @@ what                       limit           past it
 game file (PDN or moves)   256 MiB         stops: "may be at most … bytes"
 from a pipe or a device    16 MiB          stops (read whole: no second pass)
 FIFO with no writer        10 s wait       refused: "no program wrote to it"
+pipe kept open, no data    10 s wait       refused: "nothing more came within"
+reading a pipe in all      60 s            refused: "it was not done within"
 games in one file          200,000         stops at the next game
 line of a PDN file         1,000,000 chars rest of the line skipped, one error
 tag value                  10,000 chars    cut, one error

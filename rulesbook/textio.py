@@ -53,6 +53,7 @@ __all__ = [
     "TextDecodeError",
     "decode_bytes",
     "open_text",
+    "read_bytes",
     "read_text",
     "visible_controls",
 ]
@@ -164,6 +165,9 @@ def _too_large(name: str, max_bytes: int, what: str) -> InputLimitError:
 #: Seconds a named pipe (FIFO) is waited on for a program to write to it: with
 #: no writer, opening one would wait for ever (issue 34: `pdn check FIFO` hung).
 PIPE_WAIT_SECONDS = 10.0
+#: Seconds a pipe or a device is read for in all: a program that writes a little
+#: now and then, never closing the pipe, does not hold a command for ever.
+PIPE_READ_SECONDS = 60.0
 
 
 def _open_fifo(path: Path, name: str) -> BinaryIO:
@@ -200,6 +204,62 @@ def _open_binary(path: Path, name: str) -> BinaryIO:
         raise RulesbookError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
+def _read_stream(handle: BinaryIO, limit: int, name: str) -> bytes:
+    """At most ``limit`` + 1 bytes of a pipe or a device, refused (RulesbookError)
+    when nothing comes for PIPE_WAIT_SECONDS while it stays open, or when it is not
+    done within PIPE_READ_SECONDS: a FIFO whose writer keeps it open blocked
+    `pdn check` for as long as the writer lived (issue 34)."""
+    import select
+    import time
+
+    if not hasattr(select, "poll"):  # no poll (Windows): a plain bounded read
+        return handle.read(limit + 1)
+    fd = handle.fileno()
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+    end = time.monotonic() + PIPE_READ_SECONDS
+    parts: list[bytes] = []
+    total = 0
+    while total <= limit:
+        left = end - time.monotonic()
+        if left <= 0 or not poller.poll(int(min(left, PIPE_WAIT_SECONDS) * 1000) + 1):
+            waited = (f"nothing more came within {PIPE_WAIT_SECONDS:g} s" if left > 0
+                      else f"it was not done within {PIPE_READ_SECONDS:g} s")
+            raise RulesbookError(
+                f"cannot read {name}: it is a pipe or a device that was not closed, and "
+                f"{waited} (after {total:,} bytes); give a file, or close the pipe "
+                f"when all is written")
+        chunk = os.read(fd, min(_CHUNK, limit + 1 - total))
+        if not chunk:
+            break
+        parts.append(chunk)
+        total += len(chunk)
+    return b"".join(parts)
+
+
+def read_bytes(path: str | os.PathLike[str], *, max_bytes: int, what: str = "the file",
+               name: str | None = None) -> bytes:
+    """The bytes of ``path``, at most ``max_bytes``: the one way a file named by a
+    user is read (a FIFO or a device bounded in size and in time).
+
+    Raises :class:`InputLimitError` for a larger input (a device or a FIFO
+    that never ends included), or :class:`~rulesbook.errors.RulesbookError` when
+    it cannot be read (a pipe that stays open without more to read included)."""
+    path = Path(path)
+    name = name or str(path)
+    with _open_binary(path, name) as handle:
+        try:
+            if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raw = handle.read(max_bytes + 1)
+            else:
+                raw = _read_stream(handle, max_bytes, name)
+        except OSError as exc:
+            raise RulesbookError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if len(raw) > max_bytes:
+        raise _too_large(name, max_bytes, what)
+    return raw
+
+
 def read_text(path: str | os.PathLike[str], *, max_bytes: int, what: str = "the file",
               fallback: bool = True, name: str | None = None) -> DecodedText:
     """The decoded text of ``path``, reading at most ``max_bytes`` bytes.
@@ -207,15 +267,8 @@ def read_text(path: str | os.PathLike[str], *, max_bytes: int, what: str = "the 
     Raises :class:`InputLimitError` for a larger input (a device or a FIFO
     that never ends included), :class:`TextDecodeError`, or
     :class:`~rulesbook.errors.RulesbookError` when it cannot be read."""
-    path = Path(path)
     name = name or str(path)
-    with _open_binary(path, name) as handle:
-        try:
-            raw = handle.read(max_bytes + 1)
-        except OSError as exc:
-            raise RulesbookError(f"cannot read {name}: {exc.strerror or exc}") from None
-    if len(raw) > max_bytes:
-        raise _too_large(name, max_bytes, what)
+    raw = read_bytes(path, max_bytes=max_bytes, what=what, name=name)
     return decode_bytes(raw, name, fallback=fallback)
 
 
@@ -333,7 +386,7 @@ def _decoding_stream(handle: BinaryIO, name: str, max_bytes: int, what: str, fal
     if not stat.S_ISREG(mode):
         # a pipe or a device cannot be scanned twice: read it whole, bounded
         cap = min(max_bytes, MAX_STREAM_BYTES)
-        raw = handle.read(cap + 1)
+        raw = _read_stream(handle, cap, name)
         if len(raw) > cap:
             raise InputLimitError(
                 f"{name}: input that is not a regular file (a pipe or a device) may be "

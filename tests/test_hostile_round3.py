@@ -95,3 +95,28 @@ def test_pdn_check_of_a_fifo_with_a_writer_reads_it(place):
     writer.join(timeout=60)
     assert result.returncode == 0, result.stderr
     assert "1 games, 0 with errors" in result.stdout
+
+
+def test_pdn_check_of_a_fifo_whose_writer_keeps_it_open_is_stopped(place):
+    """`(cat some.pdn; sleep 95) > f & rulesbook pdn check f` blocked for as long as
+    the writer lived: a pipe that stays open with nothing more is refused, naming it."""
+    from rulesbook.textio import PIPE_WAIT_SECONDS
+
+    done = threading.Event()
+
+    def write() -> None:
+        with open(place / "fifo", "w", encoding="utf-8") as pipe:
+            pipe.write('[Event "piped"]\n\n1. 11-15 23-19 *\n')
+            pipe.flush()
+            done.wait(PIPE_WAIT_SECONDS + 200)  # open, silent, until the command is over
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        result = rulesbook(place, "pdn", "check", place / "fifo",
+                           timeout=PIPE_WAIT_SECONDS + 120)  # a hang fails here
+    finally:
+        done.set()
+        writer.join(timeout=60)
+    one_error(result, "fifo", "pipe or a device that was not closed",
+              f"nothing more came within {PIPE_WAIT_SECONDS:g} s")

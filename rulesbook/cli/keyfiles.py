@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import getpass
 import sys
-from pathlib import Path
 
 from ..ballots import BallotError, Registry, SigningKey, load_signing_key
 from ..ballots.keys import needs_passphrase
+from ..textio import read_text
+
+#: Most bytes of a key or passphrase file (a PEM key is under 1 KB).
+KEY_FILE_BYTES = 64 * 1024
 
 __all__ = ["open_key", "read_passphrase"]
 
@@ -16,10 +19,9 @@ def read_passphrase(path: str | None) -> bytes | None:
     """The passphrase in ``path`` (its first line), or None."""
     if not path:
         return None
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BallotError(f"cannot read the passphrase file {path}: {exc.strerror}") from None
+    # the one reader of files named by a user: a FIFO is bounded in size and time
+    text = read_text(path, max_bytes=KEY_FILE_BYTES, what="a passphrase file",
+                     fallback=False, name=f"the passphrase file {path}").text
     line = text.splitlines()[0] if text.splitlines() else ""
     if not line:
         raise BallotError(f"the passphrase file {path} is empty")

@@ -24,10 +24,10 @@ from ..ballots.keys import fingerprint
 from ..ballots.registry import import_member_key, now_utc, register_key
 from ..datafolder import resolve_data_dir
 from ..errors import RulesbookError
-from ..textio import visible_controls
+from ..textio import read_bytes, visible_controls
 from .common import Handler, Subparsers, fail, help_of, member_ids, member_names, print_json
+from .keyfiles import KEY_FILE_BYTES, read_passphrase
 from .keyfiles import open_key as open_key  # re-exported: ballot_cmds imports it from here
-from .keyfiles import read_passphrase
 
 
 def _root(args: argparse.Namespace) -> Path:
@@ -61,10 +61,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 def cmd_import_key(args: argparse.Namespace) -> int:
     root = _root(args)
     _known_member(root, args.member)
-    try:
-        pem = Path(args.key_file).read_bytes()
-    except OSError as exc:
-        raise BallotError(f"cannot read {args.key_file}: {exc.strerror}") from None
+    pem = read_bytes(args.key_file, max_bytes=KEY_FILE_BYTES, what="a key file")
     passphrase = read_passphrase(args.passphrase_file)
     signer, path = import_member_key(root, args.member, pem, passphrase)
     if load_registry(root).key_problem(args.member, signer.public) is None:
