@@ -8,7 +8,7 @@ spaces (spacing is not read as part of a name), as read on screen when a bidi ov
 (``U+202E ecilA`` shows as ``Alice``), then case-folded and mapped to Unicode's
 confusable skeleton (UTS #39: Greek ``Α`` and Cyrillic ``А`` are Latin ``A``), with
 the data of Unicode's confusables.txt as the ``confusable-homoglyphs`` package
-ships it.
+ships it (its table mapped back to one direction: :func:`_table`).
 """
 from __future__ import annotations
 
@@ -21,26 +21,46 @@ _RLO, _LRO, _PDF = "\u202e", "\u202d", "\u202c"
 _ISOLATES_END = "\u2069"
 
 
+_MARKS = str.maketrans("", "", "\u200e\u200f")
+
+
 @functools.lru_cache(maxsize=1)
-def _confusables() -> dict[str, list[dict[str, str]]]:
+def _table() -> dict[str, str]:
+    """UTS #39's table (confusables.txt) as character -> prototype, rebuilt from the
+    ``confusable-homoglyphs`` package, whose data lists each line of the file both
+    ways (the source under its prototype, the prototype under its source) with
+    the left-to-right marks of the file's comments around right-to-left letters.
+
+    A source is in one line of the file only and a prototype is never a source,
+    so a character listing exactly one other is a source, unless the two list
+    only each other (a prototype with one source: 1,440 pairs); then the lower
+    code point stands for both. Multi-character prototypes are kept whole:
+    ``m`` -> ``rn`` (so "Alice Srnith" is "Alice Smith")."""
     from confusable_homoglyphs import confusables
 
     data: dict[str, list[dict[str, str]]] = confusables.confusables_data
-    return data
+    table: dict[str, str] = {}
+    for key, entries in data.items():
+        ch = key.translate(_MARKS)
+        if len(ch) == 1 and len(entries) == 1:
+            table[ch] = entries[0]["c"].translate(_MARKS)
+    for ch, target in list(table.items()):
+        if table.get(target) == ch:  # a pair: the lower one is the prototype
+            table[max(ch, target)] = min(ch, target)
+            table.pop(min(ch, target), None)
+    return table
 
 
 @functools.lru_cache(maxsize=4096)
-def _prototype(ch: str) -> str:
-    """The character ``ch`` is confused with (UTS #39's prototype: Greek ``Α`` ->
-    ``A``, ``I`` -> ``l``), or ``ch`` itself. In the package's table a character
-    that has a prototype lists that one only; a prototype lists its look-alikes."""
-    seen = {ch}
-    while True:
-        entries = _confusables().get(ch, ())
-        if len(entries) != 1 or len(entries[0].get("c", "")) != 1 or entries[0]["c"] in seen:
-            return ch
-        ch = entries[0]["c"]
-        seen.add(ch)
+def _prototype(ch: str, _seen: frozenset[str] = frozenset()) -> str:
+    """What ``ch`` is confused with (UTS #39's prototype: Greek ``Α`` -> ``A``,
+    ``I`` -> ``l``, ``m`` -> ``rn``), each of its characters mapped in turn
+    (a pair's lower code point stands for both), or ``ch`` itself."""
+    target = _table().get(ch)
+    if target is None or ch in _seen:
+        return ch
+    seen = _seen | {ch}
+    return "".join(_prototype(c, seen) for c in target)
 
 
 def _as_shown(text: str) -> str:
@@ -68,8 +88,12 @@ def _invisible(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cf", "Cc") or ch in "\u115f\u1160\u3164\uffa0"
 
 
-def _visible_form(name: str) -> str:
-    text = _as_shown(unicodedata.normalize("NFKC", name))
+def _visible_form(name: str, *, shown: bool = True) -> str:
+    """``name`` NFKC-normalised without its invisible characters and spaces, in
+    the order it is shown (``shown``) or typed."""
+    text = unicodedata.normalize("NFKC", name)
+    if shown:
+        text = _as_shown(text)
     # spacing is not read: "Alice Smith", "Alice  Smith" and "Alice<ZWSP>Smith" are one
     return "".join(ch for ch in text if not (_invisible(ch) or ch.isspace()))
 
@@ -77,10 +101,14 @@ def _visible_form(name: str) -> str:
 def comparison_keys(name: str) -> frozenset[str]:
     """What ``name`` is compared by (see the module's description): two names are
     the same when they share a key: the case-folded form, the skeleton (as UTS #39,
-    case kept: ``I`` and ``l`` are one), or the skeleton of the case-folded form."""
-    text = _visible_form(name)
-    folded = text.casefold()
-    return frozenset((folded, _skeleton(text), _skeleton(folded)))
+    case kept: ``I`` and ``l`` are one), or the skeleton of the case-folded form,
+    each as the name is shown and as it is typed (``U+202E Alice Smith`` is
+    "Alice Smith" stripped of its control, whatever a screen makes of it)."""
+    keys: set[str] = set()
+    for text in {_visible_form(name), _visible_form(name, shown=False)}:
+        folded = text.casefold()
+        keys.update((folded, _skeleton(text), _skeleton(folded)))
+    return frozenset(keys)
 
 
 def comparison_key(name: str) -> str:

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from ..datafolder import resolve_data_dir
 from ..errors import DataFileError, RulesbookError
 from ..loading import load_library
+from ..textio import visible_controls
 from ..yamlio import load_file
 from .common import folder_of, member_ids
 
@@ -198,4 +199,9 @@ def describe(args: argparse.Namespace) -> Described | None:
         return None
     sub = getattr(args, f"{command}_command", None)
     handler = WRITING_COMMANDS.get((command, sub if isinstance(sub, str) else None))
-    return handler(args) if handler else None
+    if handler is None:
+        return None
+    described = handler(args)
+    # a name or a title in a commit message shows its controls as codes (<U+202E>),
+    # as everywhere a name is shown: `git log` never reorders or hides it
+    return described._replace(message=visible_controls(described.message))
