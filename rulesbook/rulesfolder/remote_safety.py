@@ -70,13 +70,32 @@ def name_problem(raw: bytes) -> str | None:
     return None
 
 
-def check_name(raw: bytes, prefix: str) -> str:
-    """``raw`` decoded, or :class:`UnsafePath` naming it and why."""
-    problem = name_problem(raw)
-    if problem:
-        raise UnsafePath(f"a commit names the file {prefix}{shown_name(raw)}, which {problem}; "
+#: Most refused names one message lists (the rest are counted).
+MAX_NAMES_SHOWN = 20
+
+
+def check_names(named: Iterable[tuple[bytes, str]]) -> None:
+    """Refuse every ``(raw name, folder prefix)`` :func:`name_problem` refuses, all in
+    one :class:`UnsafePath` (a tree with ``a\\xff.txt`` and ``a\\xfe.txt`` names both)."""
+    refused = [(prefix + shown_name(raw), problem) for raw, prefix in named
+               if (problem := name_problem(raw))]
+    if len(refused) == 1:
+        raise UnsafePath(f"a commit names the file {refused[0][0]}, which {refused[0][1]}; "
                          f"it was not taken")
-    return raw.decode("utf-8")
+    if refused:
+        by_problem: dict[str, list[str]] = {}
+        for name, problem in refused[:MAX_NAMES_SHOWN]:
+            by_problem.setdefault(problem, []).append(name)
+        shown = "; ".join(f"{_listed(names)}, {'each of which' if len(names) > 1 else 'which'} "
+                          f"{problem}" for problem, names in by_problem.items())
+        more = len(refused) - MAX_NAMES_SHOWN
+        rest = f"; and {more:,} more" if more > 0 else ""
+        raise UnsafePath(f"a commit names {len(refused):,} files that are refused: "
+                         f"{shown}{rest}; it was not taken")
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def folded(path: str) -> str:
@@ -94,6 +113,23 @@ def check_collisions(paths: Iterable[str]) -> None:
             key = folded(prefix)
             other = seen.setdefault(key, prefix)
             if other != prefix:
-                raise UnsafePath(f"a commit holds both {other!r} and {prefix!r}, which are one "
-                                 f"file where names ignore letter case or Unicode "
+                raise UnsafePath(f"a commit holds both {_told_apart(other, prefix)}, which "
+                                 f"are one file where names ignore letter case or Unicode "
                                  f"normalisation (macOS, Windows); it was not taken")
+
+
+def _told_apart(a: str, b: str) -> str:
+    """``'a' and 'b'``, each with its code points when the two look the same
+    (``é`` composed and ``e`` + U+0301 print alike)."""
+    nfc = unicodedata.normalize
+    if nfc("NFC", a) != nfc("NFC", b):
+        return f"{a!r} and {b!r}"
+    return f"{a!r} ({_spelled(a)}) and {b!r} ({_spelled(b)})"
+
+
+def _spelled(name: str) -> str:
+    """``caf<U+00E9>.txt, composed``: the name's code points past ASCII as codes."""
+    codes = "".join(c if c.isascii() else f"<U+{ord(c):04X}>" for c in name)
+    form = ("composed" if name == unicodedata.normalize("NFC", name) else
+            "decomposed" if name == unicodedata.normalize("NFD", name) else "mixed")
+    return f"{codes}, {form}"

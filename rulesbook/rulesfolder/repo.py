@@ -24,7 +24,7 @@ from dulwich.repo import Repo
 
 from ..storage import atomic_write_bytes
 from .errors import NotARulesFolder, RulesFolderError
-from .remote_safety import UnsafePath, check_collisions, check_name, shown_name
+from .remote_safety import UnsafePath, check_collisions, check_names, shown_name
 from .trailer import with_version_trailer
 from .where import MARKER as MARKER
 from .where import StrPath as StrPath
@@ -130,16 +130,28 @@ def read_object(repo: Repo, object_id: ObjectID, kind: type[_Object]) -> _Object
 
 
 def tree_files(repo: Repo, tree_id: ObjectID | None, prefix: str = "") -> dict[str, ObjectID]:
-    """``{path: blob id}`` of every file of a tree (paths with ``/``)."""
+    """``{path: blob id}`` of every file of a tree (paths with ``/``), refused
+    (:class:`UnsafePath`) when a name is, every such name of the tree named."""
+    names: list[tuple[bytes, str]] = []
+    out = _tree_files(repo, tree_id, prefix, names)
+    check_names(names)
+    return out
+
+
+def _tree_files(repo: Repo, tree_id: ObjectID | None, prefix: str,
+                names: list[tuple[bytes, str]]) -> dict[str, ObjectID]:
+    """:func:`tree_files` with every name seen appended to ``names`` (checked there)."""
     out: dict[str, ObjectID] = {}
     if tree_id is None:
         return out
     tree = read_object(repo, tree_id, Tree)
     _refuse_a_name_twice(tree, prefix)
     for entry in tree.items():
-        name = check_name(entry.path, prefix)
+        names.append((entry.path, prefix))
+        # the name itself when it is UTF-8; else escaped, and the tree refused
+        name = entry.path.decode("utf-8", "backslashreplace")
         if stat.S_ISDIR(entry.mode):
-            out.update(tree_files(repo, entry.sha, f"{prefix}{name}/"))
+            out.update(_tree_files(repo, entry.sha, f"{prefix}{name}/", names))
         elif stat.S_ISREG(entry.mode):
             out[prefix + name] = entry.sha
         else:
