@@ -8,9 +8,14 @@ from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, 
 from PySide6.QtGui import (
     QAbstractTextDocumentLayout,
     QBrush,
+    QClipboard,
     QColor,
+    QContextMenuEvent,
     QDesktopServices,
+    QGuiApplication,
     QKeyEvent,
+    QKeySequence,
+    QMouseEvent,
     QPainter,
     QPalette,
     Qt,  # QtGui's Qt: it has convertFromPlainText
@@ -25,6 +30,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHeaderView,
     QLabel,
+    QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -326,6 +332,8 @@ class FittedColumns(QObject):
 
 #: a word at least this long may break after its punctuation (shorter ones stay whole)
 BREAKABLE_WORD = 16
+#: where :func:`breakable` lets a line break (shown only: never copied, BreakableLabel)
+ZERO_WIDTH_BREAK = "\u200b"
 
 
 def breakable(text: str) -> str:
@@ -336,6 +344,46 @@ def breakable(text: str) -> str:
     def broken(word: str) -> str:
         if len(word) < BREAKABLE_WORD:
             return word
-        return re.sub(r"([,:/\\\-._])(?=.)", "\\1\u200b", word)
+        return re.sub(r"([,:/\\\-._])(?=.)", "\\1" + ZERO_WIDTH_BREAK, word)
 
     return re.sub(r"\S+", lambda m: broken(m.group(0)), text)
+
+
+class BreakableLabel(QLabel):
+    """A word-wrapped, selectable plain-text label for text given :func:`breakable`
+    break opportunities (zero-width spaces, for display only): what is copied from
+    it (Ctrl+C, its menu's Copy, the selection on X11) is the text without them, so
+    a copied path is the path (issue 34)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setWordWrap(True)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+    def copied_text(self) -> str:
+        """The selection as it is copied: without the inserted break opportunities."""
+        return self.selectedText().replace(ZERO_WIDTH_BREAK, "")
+
+    def copy(self, mode: QClipboard.Mode = QClipboard.Mode.Clipboard) -> None:
+        if self.hasSelectedText():
+            QGuiApplication.clipboard().setText(self.copied_text(), mode)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt API
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy()
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt API
+        super().mouseReleaseEvent(event)  # Qt sets the X11 selection: set it again, clean
+        if QGuiApplication.clipboard().supportsSelection():
+            self.copy(QClipboard.Mode.Selection)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 - Qt API
+        menu = QMenu(self)
+        copy = menu.addAction("Copy", self.copy)
+        copy.setEnabled(self.hasSelectedText())
+        menu.addAction("Select All", lambda: self.setSelection(0, len(self.text())))
+        menu.exec(event.globalPos())

@@ -32,7 +32,7 @@ from ..ballots.tally_panel import TallyPanel
 from ..ballots.views import question_html, result_html, seal_warnings, settings_text
 from ..ballots.votes_panel import VotesPanel
 from ..dialogs import SAVE_DISCARD_CANCEL, YES_NO, Choice, Icon, Role, ask, ask_text, message_box
-from ..widgets import DocBrowser, breakable, plain_tip
+from ..widgets import BreakableLabel, DocBrowser, breakable, plain_tip
 from . import Workspace
 
 QID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -76,10 +76,7 @@ class BallotsWorkspace(Workspace):
         self.receipt_edit = row.receipt_edit
         self.receipt_button = row.receipt_button
         self.key_panel = KeyPanel(bc.keys)
-        self.info = QLabel("No ballot open.")
-        self.info.setWordWrap(True)
-        self.info.setTextFormat(Qt.TextFormat.PlainText)
-        self.info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.info = BreakableLabel("No ballot open.")  # a path copied without the breaks
         self.banner = QLabel()
         self.banner.setWordWrap(True)
         self.banner.setTextFormat(Qt.TextFormat.PlainText)

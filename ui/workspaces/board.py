@@ -43,7 +43,7 @@ from ..board.panels.splice import ask_splice
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
 from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, wait_for, warn
-from ..widgets import breakable, plain_tip
+from ..widgets import BreakableLabel, breakable, plain_tip
 from . import Workspace
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
@@ -164,12 +164,9 @@ class BoardWorkspace(Workspace):
         self.banner.hide()
         #: the variant a PDN record without GameType was read in, and "Read as"
         self.variant_notice = VariantNotice(bc)
-        self.status = QLabel()
+        self.status = BreakableLabel()  # wraps a path; copied without the breaks
         self.status.setObjectName("board-status")
         self.status.setAccessibleName("Board status")
-        self.status.setTextFormat(Qt.TextFormat.PlainText)
-        self.status.setWordWrap(True)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status.setMinimumHeight(self.status.fontMetrics().height() + 4)
         self.status.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.claim_bar = DrawClaimBar(bc, self)
