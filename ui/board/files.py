@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.draughts import CountRules, DraughtsError, Variant
+from rulesbook.draughts import DraughtsError, Variant
 from rulesbook.draughts.pdn_variant import VariantGuess, variant_title
 from rulesbook.errors import RulesbookError
 from rulesbook.reconstruct import (
@@ -113,6 +113,9 @@ class SessionFiles(QObject):
         self.saving: RecordReader | None = None
         self._save_outcome: list[tuple[bool, str]] = []
         self._save_finish: Callable[[object, bool], None] = lambda _result, _ok: None
+        #: the reading of a long autosave held until the count limits are known
+        #: (:meth:`hold_recovery`), None when not held
+        self._held: list[Callable[[], None]] | None = None
 
     @property
     def autosave_path(self) -> Path:
@@ -181,6 +184,19 @@ class SessionFiles(QObject):
         self._recovered(data)
         return True
 
+    def hold_recovery(self) -> None:
+        """A long autosave recovered from now on is read when :meth:`release_recovery`
+        is called: the app starts before its library is loaded, and the record read
+        under the limits of no library was counted again on the GUI thread when the
+        library came (a second for 60,000 plies)."""
+        self._held = []
+
+    def release_recovery(self) -> None:
+        """Read the autosave held by :meth:`hold_recovery` (if any) now."""
+        held, self._held = self._held or [], None
+        for start in held:
+            start()
+
     def _not_recovered(self, why: str) -> None:
         self.statusMessage.emit(f"The autosave could not be restored: {why}")
 
@@ -192,12 +208,18 @@ class SessionFiles(QObject):
         self.statusMessage.emit(f"Restored unsaved work from {self.recovered_at or 'the last run'}")
 
     def _recovering(self, data: Mapping[str, Any]) -> None:
-        counts = self._board.counts
-        rules, library, edition = counts.rules, counts.library, counts.edition_id
         saved = data.get("saved_at")
         # said at once (the banner), as when restored on the GUI thread
         self.recovered_at = (visible_controls(shorten(saved, 30))
                              if isinstance(saved, str) else "")
+        if self._held is not None:
+            self._held.append(lambda: self._read_autosave(data))
+        else:
+            self._read_autosave(data)
+
+    def _read_autosave(self, data: Mapping[str, Any]) -> None:
+        counts = self._board.counts
+        rules, library, edition = counts.rules_of(), counts.library, counts.edition_id
 
         def job(say: Say) -> tuple[BoardSession, Prepared]:
             say("reading the autosave")
@@ -206,7 +228,7 @@ class SessionFiles(QObject):
 
         def done(read: tuple[BoardSession, Prepared]) -> None:
             session, prepared = read
-            self._seed(prepared, rules, edition)
+            self._seed(prepared, edition)
             tool = data.get("tool")
             if tool in TOOLS:
                 self._board.setup.set_tool(str(tool))
@@ -266,11 +288,12 @@ class SessionFiles(QObject):
     def _read_in_worker(self, text: str, index: int, chosen: Variant | None, source: str,
                         note: str) -> bool:
         counts = self._board.counts
-        rules, edition = counts.rules, counts.edition_id
-        reader = RecordReader.of_text(text, index, chosen, rules, counts.library, edition, self)
+        edition = counts.edition_id
+        reader = RecordReader.of_text(text, index, chosen, counts.rules_of(), counts.library,
+                                      edition, self)
 
         def done(read: ReadRecord) -> None:
-            self._seed(read.prepared, rules, edition)
+            self._seed(read.prepared, edition)
             self.readFinished.emit(self._show(text, index, source, note, read.imported,
                                               read.replay))
 
@@ -305,12 +328,12 @@ class SessionFiles(QObject):
         self.reading = reader
         reader.start()
 
-    def _seed(self, prepared: Prepared, rules: CountRules, edition: str | None) -> None:
-        """The counts (with ``rules``) and the claims worked out by a reader (the
+    def _seed(self, prepared: Prepared, edition: str | None) -> None:
+        """The counts (under their limits) and the claims worked out by a reader (the
         claims when the edition is still the one in force)."""
         counts = self._board.counts
         claims = prepared.announcements if counts.edition_id == edition else None
-        counts.seed(prepared.replay, prepared.states, claims, rules)
+        counts.seed(prepared.replay, prepared.states, claims, prepared.rules)
 
     def shutdown(self) -> None:
         """The window is closing: finish a save under way, wait for the readers."""
@@ -324,7 +347,7 @@ class SessionFiles(QObject):
         from .variantnote import ImportedGame
 
         if not self.may_replace(source or "the imported record"):
-            self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
+            self._kept()
             return False
         board = self._board
         board.case_path = None
@@ -464,24 +487,33 @@ class SessionFiles(QObject):
     def open_case(self, path: str | Path) -> bool:
         """Open a dispute case file (the current record can be had back with Undo).
         A large one is read, replayed and counted off the GUI thread: True then says
-        the reading began, :attr:`reading` is the reader until the case is shown."""
+        the reading began, :attr:`reading` is the reader until the case is shown.
+        Unsaved work is asked about before the file is read (:attr:`may_replace`):
+        saved first, into this very file perhaps, the case shown is the one saved."""
         self.reading = None
+        if not self.may_replace(f"the case {Path(path).name}"):
+            self._kept()
+            return False
+        asked = self._board.session
         try:
             large = Path(path).stat().st_size > CASE_IN_WORKER_BYTES
         except OSError:
             large = False  # said by load_case
         if large:
-            return self._read_case(Path(path))
+            return self._read_case(Path(path), asked)
         try:
             session = session_from_case(load_case(Path(path)))
         except (RulesbookError, DraughtsError, OSError, ValueError) as exc:
             self.statusMessage.emit(f"Cannot open the case: {exc}")
             return False
-        return self._show_case(path, session)
+        return self._show_case(path, session, asked)
 
-    def _read_case(self, path: Path) -> bool:
+    def _kept(self) -> None:
+        self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
+
+    def _read_case(self, path: Path, asked: BoardSession) -> bool:
         counts = self._board.counts
-        rules, library, edition = counts.rules, counts.library, counts.edition_id
+        rules, library, edition = counts.rules_of(), counts.library, counts.edition_id
 
         def job(say: Say) -> tuple[BoardSession, Prepared]:
             say("reading the case file")
@@ -492,8 +524,8 @@ class SessionFiles(QObject):
 
         def done(read: tuple[BoardSession, Prepared]) -> None:
             session, prepared = read
-            self._seed(prepared, rules, edition)
-            self.readFinished.emit(self._show_case(path, session, prepared.replay))
+            self._seed(prepared, edition)
+            self.readFinished.emit(self._show_case(path, session, asked, prepared.replay))
 
         def failed(why: str) -> None:
             self.statusMessage.emit(f"Cannot open the case: {why}")
@@ -502,12 +534,14 @@ class SessionFiles(QObject):
         self._start_reader(RecordReader(job, self, _BAD_CASE), f"the case {path.name}", done, failed)
         return True
 
-    def _show_case(self, path: str | Path, session: BoardSession,
+    def _show_case(self, path: str | Path, session: BoardSession, asked: BoardSession,
                    prepared: Replay | None = None) -> bool:
-        if not self.may_replace(f"the case {Path(path).name}"):
-            self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
-            return False
+        """Show the case read; ``asked``: the board's session when unsaved work was
+        asked about (edited since, while a long case was read: asked again)."""
         board = self._board
+        if board.session is not asked and not self.may_replace(f"the case {Path(path).name}"):
+            self._kept()
+            return False
         board.case_path = Path(path)  # before the autosave of the new record
         enabled, self.enabled = self.enabled, False  # one autosave, once it is saved
         try:

@@ -54,22 +54,29 @@ class Prepared:
     replay: Replay
     states: tuple[CountState, ...]
     announcements: tuple[DrawAnnouncement, ...] | None
+    #: the limits the counts are worked out under
+    rules: CountRules
 
 
-def prepare(record: GameRecord, rules: CountRules, library: Library | None,
+#: the count limits of a record of a variant (:meth:`CountsController.rules_of`)
+RulesFor = Callable[[Variant], CountRules]
+
+
+def prepare(record: GameRecord, rules_for: RulesFor, library: Library | None,
             edition_id: str | None, say: Say = lambda _what: None) -> Prepared:
     """Replay ``record`` as the board does and work out its counts and draw claims
-    under ``rules`` and ``edition_id``."""
+    under its variant's limits (``rules_for``) and ``edition_id``."""
     say(f"replaying {len(record.moves)} plies")
     replayed = board_replay(record)
     # the moves' autosave dicts (made once, :meth:`GameRecord.to_dict`) made here,
     # not by the first autosave on the GUI thread
     record.to_dict()
     say("counting")
+    rules = rules_for(record.variant)
     states = tuple(count_states(record.start, replayed, rules))
     say("finding the draw claims")
     claims = announcements_for(library, record.start, replayed, edition_id)
-    return Prepared(replayed, states, claims)
+    return Prepared(replayed, states, claims, rules)
 
 
 @dataclass(frozen=True)
@@ -80,24 +87,25 @@ class ReadRecord:
     replay: Replay
     states: tuple[CountState, ...]
     announcements: tuple[DrawAnnouncement, ...] | None
+    rules: CountRules
 
     @property
     def prepared(self) -> Prepared:
-        return Prepared(self.replay, self.states, self.announcements)
+        return Prepared(self.replay, self.states, self.announcements, self.rules)
 
 
-def read_record(text: str, index: int, variant: Variant | None, rules: CountRules,
+def read_record(text: str, index: int, variant: Variant | None, rules: RulesFor,
                 library: Library | None, edition_id: str | None,
                 stage: Say | None = None) -> ReadRecord:
     """Import game ``index`` of ``text`` (the core's :func:`import_record`; raises
     DraughtsError), replay it as the board does and work out its counts and draw
-    claims under ``rules`` and ``edition_id``. ``stage``: called with the name of
-    each step (the reader's progress)."""
+    claims under its variant's limits (``rules``) and ``edition_id``. ``stage``:
+    called with the name of each step (the reader's progress)."""
     say: Say = stage if stage is not None else (lambda _what: None)
     say("reading")
     imported = import_record(text, index, variant)
     done = prepare(imported.record, rules, library, edition_id, say)
-    return ReadRecord(imported, done.replay, done.states, done.announcements)
+    return ReadRecord(imported, done.replay, done.states, done.announcements, done.rules)
 
 
 _readers = 0  # readers running (the collector is paused while any runs)
@@ -156,7 +164,7 @@ class RecordReader(BoardWorker):
         self._job = job
 
     @classmethod
-    def of_text(cls, text: str, index: int, variant: Variant | None, rules: CountRules,
+    def of_text(cls, text: str, index: int, variant: Variant | None, rules: RulesFor,
                 library: Library | None, edition_id: str | None,
                 parent: QObject | None = None) -> RecordReader:
         """The reader of game ``index`` of ``text`` (:func:`read_record`)."""
