@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from rulesbook.library import Library
     from rulesbook.rulings import DrawAnnouncement
 
-__all__ = ["Prepared", "ReadRecord", "RecordReader", "board_replay", "prepare",
-           "read_record", "READ_IN_WORKER_CHARS", "LONG_PLIES"]
+__all__ = ["Prepared", "ReadRecord", "RecordReader", "board_replay", "enable_collection",
+           "prepare", "read_record", "READ_IN_WORKER_CHARS", "LONG_PLIES"]
 
 #: texts longer than this are read off the GUI thread (a record of about 300
 #: plies: read, replayed and counted in well under 100 ms); shorter ones at once
@@ -142,6 +142,19 @@ def _resume_collection() -> None:
             gc.freeze()
             if _collecting:
                 gc.enable()
+
+
+def enable_collection() -> None:
+    """Turn the cyclic collector on (the app has started), or while a reader runs
+    once the last one ends: the autosave of a crashed run is read as the library
+    comes, and a collection turned on in the middle of its read held the GUI
+    thread for a second (60,000 plies)."""
+    global _collecting
+    with _readers_lock:
+        if _readers:
+            _collecting = True
+        else:
+            gc.enable()
 
 
 class RecordReader(BoardWorker):

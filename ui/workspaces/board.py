@@ -578,7 +578,9 @@ class BoardWorkspace(Workspace):
     # ------------------------------------------------------------------ workspace hooks
     def on_library(self, library) -> None:
         self.on_edition(self.controller.edition_id or "")
-        self.board_controller.files.release_recovery()
+        # a long autosave held (:meth:`SessionFiles.hold_recovery`) read once the
+        # window is shown: its first showing does not wait for the reader
+        QTimer.singleShot(0, self.board_controller.files.release_recovery)
 
     def on_edition(self, edition_id: str) -> None:
         library = self.controller.library
