@@ -201,3 +201,42 @@ def test_the_app_started_after_a_crash_recovers_a_long_autosave_without_stalling
         launcher.window.deleteLater()
         QApplication.processEvents()
         gc.enable()
+
+
+def test_a_long_record_read_says_how_far_it_is(ws, qtbot, tmp_path):
+    """While a long record is read, the title over the move list (readable at
+    1024x700, wrapped: not cut off) says how many plies of how many are replayed,
+    then counted, and is said again at least every 0.5 s; the status line says
+    each step (not each figure: the status log keeps them)."""
+    import time
+
+    bc = ws.board_controller
+    ws.resize(1024 - 140, 700 - 80)  # the Board's part of a window of 1024x700
+    path = tmp_path / "pool.pdn"
+    path.write_text(shuffle_pdn(20000, POOL), encoding="utf-8")
+    title = ws.record_title
+    shown: list[tuple[float, str, str]] = []
+    statuses: list[str] = []
+    bc.files.progressChanged.connect(
+        lambda text: shown.append((time.monotonic(), text, title.text())))
+    bc.files.statusMessage.connect(statuses.append)
+    assert ws.open_pdn(path)
+    wait_idle(qtbot, bc)
+    texts = [text for _at, text, _title in shown]
+    assert all(text == in_title for _at, text, in_title in shown)
+    assert any(t.startswith("Reading pool.pdn: replayed ") and "of 20,000 plies (" in t
+               for t in texts), texts
+    assert any("counted " in t and " of 10,000 plies (" in t for t in texts), texts
+    assert not any(" of 20,000 plies" in s for s in statuses), statuses
+    assert "Reading pool.pdn: finding the draw claims…" in statuses
+    times = [at for at, _text, _title in shown]
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    print(f"said again every {max(gaps):.2f} s at most, {len(shown)} times:", texts)
+    assert max(gaps) < 0.5 * 2, gaps  # 0.5 s, with a margin for a loaded machine
+    # the title wraps in its column: the longest of them not cut off
+    title.setText(max(texts, key=len))
+    QApplication.processEvents()
+    assert title.wordWrap() and title.heightForWidth(title.width()) <= title.height()
+    bc.files.progressChanged.emit("")  # the title of the record shown, once read
+    assert title.text().startswith("Imported record") or "pool checkers" in title.text()
+    assert "Imported pool.pdn" in ws.status_text()

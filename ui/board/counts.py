@@ -80,11 +80,14 @@ def _resumed(replayed: Replay, legal: Sequence[Move], states: Sequence[CountStat
 
 
 def count_states(start: Position, replayed: Replay, rules: CountRules,
-                 earlier: Counted | None = None) -> list[CountState]:
+                 earlier: Counted | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> list[CountState]:
     """The counts at each ply of ``replayed``'s legal play (index 0: the start).
     ``earlier``: another record's legal play and its counts under ``rules`` (the
     record before an edit): the plies they share are taken over, the counts go on
-    from there (an edit near the end of a long record counts only what changed)."""
+    from there (an edit near the end of a long record counts only what changed).
+    ``progress``: called with the plies counted so far and the plies to count,
+    every 1,000 plies (a reader's progress)."""
     legal = legal_prefix(replayed)
     shared = 0 if earlier is None else min(shared_plies(earlier[0], legal),
                                            len(earlier[1]) - 1)
@@ -94,7 +97,9 @@ def count_states(start: Position, replayed: Replay, rules: CountRules,
     else:
         shared, game = 0, Game(start, counts=rules)
         states = [game.count_state()]
-    for move in legal[shared:]:
+    for done, move in enumerate(legal[shared:], shared):
+        if progress is not None and done % 1000 == 0:
+            progress(done, len(legal))
         game.push(move)
         states.append(game.count_state())
     return states

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from rulesbook.draughts import DraughtsError, Variant
 from rulesbook.draughts.pdn_variant import VariantGuess, variant_title
@@ -40,6 +40,7 @@ from .reading import (
     LONG_PLIES,
     READ_IN_WORKER_CHARS,
     Prepared,
+    Progress,
     ReadRecord,
     RecordReader,
     Say,
@@ -62,6 +63,9 @@ _BAD_AUTOSAVE = (DraughtsError, KeyError, TypeError, ValueError)
 _BAD_CASE = (RulesbookError, DraughtsError, OSError, ValueError)
 #: what makes a case unsavable (a check that fails, a folder that refuses the file)
 _BAD_SAVE = (RulesbookError, DraughtsError, OSError)
+#: how often the progress over the move list is said again while a step of a
+#: reader that does not say how far it is takes long (its time so far), in ms
+PROGRESS_BEAT_MS = 400
 #: records of more plies than this are saved by Save Case off the GUI thread (the
 #: case file's text of 60,000 plies took 0.4 s to write out and check)
 SAVE_IN_WORKER_PLIES = LONG_PLIES
@@ -86,12 +90,14 @@ class SessionFiles(QObject):
                            refused or not read (False)
       saveFinished(bool)   a Save Case worked out off the GUI thread is written (True)
                            or could not be (False)
+      progressChanged(str) how far the reader of a long record is (:attr:`progress`)
     """
 
     statusMessage = Signal(str)
     imported = Signal(object)
     readFinished = Signal(bool)
     saveFinished = Signal(bool)
+    progressChanged = Signal(str)
 
     def __init__(self, board: BoardController, autosave_path: Path):
         super().__init__(board)
@@ -108,6 +114,9 @@ class SessionFiles(QObject):
         self.last_import: ImportedRecord | None = None
         #: the reader of a long record until it is shown (:meth:`load_text`)
         self.reading: RecordReader | None = None
+        #: what the reader last said ("Reading x.pdn: replayed 12,000 of 60,000 plies
+        #: (20%)…", shown over the move list too), "" when none reads
+        self.progress = ""
         #: the worker of a long record's Save Case until the file is written
         #: (:meth:`save_case_soon`), and the text it worked out
         self.saving: RecordReader | None = None
@@ -308,14 +317,36 @@ class SessionFiles(QObject):
                       failed: Callable[[str], None]) -> None:
         """Start ``reader``, its steps on the status line; ``done`` or ``failed`` is
         called on the GUI thread unless another record was asked for since."""
+        started, said = time.monotonic(), [""]
+
+        def show(text: str) -> None:
+            self.progress = f"Reading {what}: {text}…"
+            self.progressChanged.emit(self.progress)
+
         def stage(step: str) -> None:
-            if reader is self.reading:
+            if reader is not self.reading:
+                return
+            if not isinstance(step, Progress):  # a step: said on the status line too
                 self.statusMessage.emit(f"Reading {what}: {step}…")
+            said[0] = step
+            show(step)
+
+        def beat() -> None:
+            """Every PROGRESS_BEAT_MS, what was said last and the time so far (a
+            step that does not say how far it is: the claims of 60,000 plies)."""
+            if reader is self.reading and said[0]:
+                show(f"{said[0]}, {time.monotonic() - started:.1f} s")
+
+        beats = QTimer(self)
+        beats.setInterval(PROGRESS_BEAT_MS)
+        beats.timeout.connect(beat)
+        reader.finished.connect(beats.deleteLater)
 
         def finish(result: object, ok: bool) -> None:
+            beats.stop()
             if reader is not self.reading:
                 return  # another record was asked for since
-            self.reading = None
+            self.reading, self.progress = None, ""
             if ok:
                 done(result)
             else:
@@ -327,6 +358,7 @@ class SessionFiles(QObject):
         reader.finished.connect(reader.deleteLater)
         self.reading = reader
         reader.start()
+        beats.start()
 
     def _seed(self, prepared: Prepared, edition: str | None) -> None:
         """The counts (under their limits) and the claims worked out by a reader (the

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from rulesbook.library import Library
     from rulesbook.rulings import DrawAnnouncement
 
-__all__ = ["Prepared", "ReadRecord", "RecordReader", "board_replay", "enable_collection",
+__all__ = ["Prepared", "Progress", "ReadRecord", "RecordReader", "board_replay", "enable_collection",
            "prepare", "read_record", "READ_IN_WORKER_CHARS", "LONG_PLIES"]
 
 #: texts longer than this are read off the GUI thread (a record of about 300
@@ -38,12 +39,42 @@ LONG_PLIES = 300
 Say = Callable[[str], None]
 
 
-def board_replay(record: GameRecord, previous: Replay | None = None) -> Replay:
+def board_replay(record: GameRecord, previous: Replay | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Replay:
     """The replay the board shows: the whole record, illegal moves standing as
     played (``previous``: a replay of a record with the same start, whose plies
-    before the first changed move are taken over, not replayed again)."""
+    before the first changed move are taken over, not replayed again; ``progress``:
+    the core's, plies replayed and plies)."""
     return replay(record.written, start=record.start, variant=record.variant,
-                  let_stand=True, result=record.result, previous=previous)
+                  let_stand=True, result=record.result, previous=previous,
+                  progress=progress)
+
+
+#: a reader says how far it is at most this often, in seconds (and at least every
+#: 0.5 s while it replays or counts a long record)
+PROGRESS_SECONDS = 0.2
+
+
+class Progress(str):
+    """What a reader says of how far it is in a step ("replayed 12,000 of 60,000
+    plies (20%)"), not a step of its own: shown over the move list, not logged."""
+
+    __slots__ = ()
+
+
+def progress_of(say: Say, step: str) -> Callable[[int, int], None]:
+    """A progress callback (done, total) that says (a :class:`Progress`) ``step``,
+    how many plies of how many and the share done, at most every
+    :data:`PROGRESS_SECONDS`."""
+    said = [0.0]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - said[0] >= PROGRESS_SECONDS:
+            said[0] = now
+            share = 100 * done // total if total else 100
+            say(Progress(f"{step} {done:,} of {total:,} plies ({share}%)"))
+    return report
 
 
 @dataclass(frozen=True)
@@ -67,13 +98,14 @@ def prepare(record: GameRecord, rules_for: RulesFor, library: Library | None,
     """Replay ``record`` as the board does and work out its counts and draw claims
     under its variant's limits (``rules_for``) and ``edition_id``."""
     say(f"replaying {len(record.moves)} plies")
-    replayed = board_replay(record)
+    replayed = board_replay(record, progress=progress_of(say, "replayed"))
     # the moves' autosave dicts (made once, :meth:`GameRecord.to_dict`) made here,
     # not by the first autosave on the GUI thread
     record.to_dict()
     say("counting")
     rules = rules_for(record.variant)
-    states = tuple(count_states(record.start, replayed, rules))
+    states = tuple(count_states(record.start, replayed, rules,
+                                progress=progress_of(say, "counted")))
     say("finding the draw claims")
     claims = announcements_for(library, record.start, replayed, edition_id)
     return Prepared(replayed, states, claims, rules)
@@ -162,12 +194,13 @@ class RecordReader(BoardWorker):
     case file or autosave loaded and :func:`prepare`\\ d; ``say`` reports its steps.
 
     Signals (queued to the GUI thread):
-      stage(str)          the step it is at ("replaying 60000 plies")
+      stage(str)          the step it is at ("replaying 60000 plies"), or how far
+                          in it (a :class:`Progress`)
       done(object)        what the job returned (a :class:`ReadRecord`, ...)
       failed(str)         a readable error (the core's message), never a traceback
     """
 
-    stage = Signal(str)
+    stage = Signal(object)  # str, Progress (kept as such: not Signal(str))
     done = Signal(object)
     what_failed = "the record could not be read"
 
