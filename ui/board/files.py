@@ -164,7 +164,9 @@ class SessionFiles(QObject):
         """Write the session to the autosave file at once (atomic); never raises."""
         if not self.enabled:
             return False
-        error = self._slot.write(self.to_session())
+        data = self.to_session()
+        del data["moves"]  # encoded once per move (a long record's autosave, every edit)
+        error = self._slot.write(data, {"moves": self._board.record.moves_json()})
         if error:
             self.statusMessage.emit(f"Autosave failed: {error}")
         return not self._slot.last_error

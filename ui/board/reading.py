@@ -99,9 +99,9 @@ def prepare(record: GameRecord, rules_for: RulesFor, library: Library | None,
     under its variant's limits (``rules_for``) and ``edition_id``."""
     say(f"replaying {len(record.moves)} plies")
     replayed = board_replay(record, progress=progress_of(say, "replayed"))
-    # the moves' autosave dicts (made once, :meth:`GameRecord.to_dict`) made here,
-    # not by the first autosave on the GUI thread
-    record.to_dict()
+    # the moves' autosave texts (made once, :meth:`GameRecord.moves_json`) made
+    # here, not by the first autosave on the GUI thread
+    record.moves_json()
     say("counting")
     rules = rules_for(record.variant)
     states = tuple(count_states(record.start, replayed, rules,
