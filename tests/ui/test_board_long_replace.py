@@ -96,7 +96,11 @@ def test_open_another_long_pdn_over_unsaved_work_answering_save(ws, qtbot, tmp_p
     bc.editing.type_moves(typed)
     assert bc.unsaved_work
     kept = [m.text for m in bc.moves]
-    ws.confirm_replace = lambda _what: "save"
+    statuses: list[str] = []
+    bc.files.statusMessage.connect(statuses.append)
+    read_when_asked: list[list[str]] = []
+    ws.confirm_replace = lambda _what: (
+        read_when_asked.append([s for s in statuses if "english.pdn" in s]), "save")[1]
     scratch = FromScratch(monkeypatch)
     probe = GuiThreadProbe()
     probe.begin("open another PDN, Save answered")
@@ -104,6 +108,7 @@ def test_open_another_long_pdn_over_unsaved_work_answering_save(ws, qtbot, tmp_p
     probe.tick()
     wait_idle(qtbot, bc)
     probe.end()
+    assert read_when_asked == [[]], read_when_asked  # asked once, before it was read
     assert saved_moves(case) == kept  # saved first
     assert bc.variant.name == "english" and len(bc.moves) == plies and not bc.unsaved_work
     assert "Imported english.pdn" in ws.status_text()

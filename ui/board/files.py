@@ -44,6 +44,7 @@ from .reading import (
     ReadRecord,
     RecordReader,
     Say,
+    game_size,
     prepare,
 )
 from .setup import TOOLS
@@ -69,14 +70,6 @@ PROGRESS_BEAT_MS = 400
 #: records of more plies than this are saved by Save Case off the GUI thread (the
 #: case file's text of 60,000 plies took 0.4 s to write out and check)
 SAVE_IN_WORKER_PLIES = LONG_PLIES
-
-
-def _game_size(text: str, index: int) -> int:
-    """How long the text of game ``index`` is (the whole text for a move list)."""
-    if len(text) <= READ_IN_WORKER_CHARS or not looks_like_pdn(text):
-        return len(text)
-    chunks = split_games(text)
-    return len(chunks[index].text) if 0 <= index < len(chunks) else len(text)
 
 
 class SessionFiles(QObject):
@@ -281,23 +274,29 @@ class SessionFiles(QObject):
             else board.variant
         if guess and looks_like_pdn(text):
             chosen = None  # the core reads an untyped PDN game in the variant that fits
+        # unsaved work asked about first (not after a read of seconds); Cancel leaves
+        # everything as it was, a record being read too
+        if not self.may_replace(source or "the imported record"):
+            self._kept()
+            return False
+        asked = board.session
         # a record still being read is not shown: its reader (a child of this object)
         # ends on its own, its result ignored
         self.reading = None
-        if _game_size(text, index) > READ_IN_WORKER_CHARS:
-            return self._read_in_worker(text, index, chosen, source, note)
+        if game_size(text, index) > READ_IN_WORKER_CHARS:
+            return self._read_in_worker(text, index, chosen, source, note, asked)
         try:
             imported = import_record(text, index, chosen)
         except DraughtsError as exc:
             self._cannot_import(source, str(exc))
             return False
-        return self._show(text, index, source, note, imported, None)
+        return self._show(text, index, source, note, imported, None, asked)
 
     def _cannot_import(self, source: str, why: str) -> None:
         self.statusMessage.emit(f"Cannot import{' ' + source if source else ''}: {why}")
 
     def _read_in_worker(self, text: str, index: int, chosen: Variant | None, source: str,
-                        note: str) -> bool:
+                        note: str, asked: BoardSession) -> bool:
         counts = self._board.counts
         edition = counts.edition_id
         reader = RecordReader.of_text(text, index, chosen, counts.rules_of(), counts.library,
@@ -306,7 +305,7 @@ class SessionFiles(QObject):
         def done(read: ReadRecord) -> None:
             self._seed(read.prepared, edition)
             self.readFinished.emit(self._show(text, index, source, note, read.imported,
-                                              read.replay))
+                                              read.replay, asked))
 
         def failed(why: str) -> None:
             self._cannot_import(source, why)
@@ -333,9 +332,7 @@ class SessionFiles(QObject):
             said[0] = step
             show(step)
 
-        def beat() -> None:
-            """Every PROGRESS_BEAT_MS, what was said last and the time so far (a
-            step that does not say how far it is: the claims of 60,000 plies)."""
+        def beat() -> None:  # what was said last, and the time so far (the claims' step)
             if reader is self.reading and said[0]:
                 show(f"{said[0]}, {time.monotonic() - started:.1f} s")
 
@@ -377,13 +374,15 @@ class SessionFiles(QObject):
             reader.wait(10000)
 
     def _show(self, text: str, index: int, source: str, note: str, imported: ImportedRecord,
-              prepared: Replay | None) -> bool:
+              prepared: Replay | None, asked: BoardSession) -> bool:
+        """Show the record read; ``asked``: the board's session when unsaved work was
+        asked about (edited since, while a long record was read: asked again)."""
         from .variantnote import ImportedGame
 
-        if not self.may_replace(source or "the imported record"):
+        board = self._board
+        if board.session is not asked and not self.may_replace(source or "the imported record"):
             self._kept()
             return False
-        board = self._board
         board.case_path = None
         board.editing.new_record(imported.record, fresh=True, prepared=prepared, origin="opened")
         problems = "; ".join(imported.problems)
@@ -524,11 +523,11 @@ class SessionFiles(QObject):
         the reading began, :attr:`reading` is the reader until the case is shown.
         Unsaved work is asked about before the file is read (:attr:`may_replace`):
         saved first, into this very file perhaps, the case shown is the one saved."""
-        self.reading = None
         if not self.may_replace(f"the case {Path(path).name}"):
             self._kept()
             return False
         asked = self._board.session
+        self.reading = None
         try:
             large = Path(path).stat().st_size > CASE_IN_WORKER_BYTES
         except OSError:

@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import CountRules, CountState, DraughtsError, Variant
-from rulesbook.reconstruct import GameRecord, ImportedRecord, Replay, import_record, replay
+from rulesbook.reconstruct import (
+    GameRecord,
+    ImportedRecord,
+    Replay,
+    import_record,
+    replay,
+    split_games,
+)
+from rulesbook.reconstruct.record import looks_like_pdn
 
 from .counts import announcements_for, count_states
 from .worker import BoardWorker
@@ -25,8 +33,9 @@ if TYPE_CHECKING:
     from rulesbook.library import Library
     from rulesbook.rulings import DrawAnnouncement
 
-__all__ = ["Prepared", "Progress", "ReadRecord", "RecordReader", "board_replay", "enable_collection",
-           "prepare", "read_record", "READ_IN_WORKER_CHARS", "LONG_PLIES"]
+__all__ = ["Prepared", "Progress", "ReadRecord", "RecordReader", "board_replay",
+           "enable_collection", "game_size", "prepare", "read_record",
+           "READ_IN_WORKER_CHARS", "LONG_PLIES"]
 
 #: texts longer than this are read off the GUI thread (a record of about 300
 #: plies: read, replayed and counted in well under 100 ms); shorter ones at once
@@ -37,6 +46,14 @@ LONG_PLIES = 300
 
 #: called with the name of each step of a read (the reader's progress)
 Say = Callable[[str], None]
+
+
+def game_size(text: str, index: int) -> int:
+    """How long the text of game ``index`` is (the whole text for a move list)."""
+    if len(text) <= READ_IN_WORKER_CHARS or not looks_like_pdn(text):
+        return len(text)
+    chunks = split_games(text)
+    return len(chunks[index].text) if 0 <= index < len(chunks) else len(text)
 
 
 def board_replay(record: GameRecord, previous: Replay | None = None,
