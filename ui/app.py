@@ -168,8 +168,10 @@ def _resume_gc_when_started(launcher: Launcher) -> None:
     def started(*_args: object) -> None:
         launcher.controller.libraryLoaded.disconnect(started)
         launcher.controller.loadFailed.disconnect(started)
+        from .board.reading import enable_collection
+
         gc.freeze()
-        gc.enable()
+        enable_collection()  # a reader started by the load (the autosave) ends first
 
     # after the Launcher's own slots: the window is shown by then
     launcher.controller.libraryLoaded.connect(started)

@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
@@ -135,14 +135,22 @@ def bytes_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def write_json(path: Path, data: object) -> None:
-    """Write ``data`` as JSON atomically (the folder is made if needed).
-    Raises :class:`~rulesbook.storage.SaveError` or OSError."""
+def write_json(path: Path, data: object, encoded: Mapping[str, str] | None = None) -> None:
+    """Write ``data`` as JSON atomically (the folder is made if needed); ``encoded``:
+    more keys of the object ``data``, their values JSON texts already (a long
+    record's moves, encoded once each). Raises :class:`~rulesbook.storage.SaveError`
+    or OSError."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    # compact: json's C encoder (indented output is Python's, 10 times slower: a
+    # record of 60,000 plies took 0.8 s on the GUI thread at every change)
+    text = json.dumps(data, ensure_ascii=False)
+    if encoded:
+        if not isinstance(data, dict) or not data or set(encoded) & set(data):
+            raise ValueError("encoded keys go into a non-empty object, not twice")
+        text = text[:-1] + "".join(f", {json.dumps(key, ensure_ascii=False)}: {value}"
+                                   for key, value in encoded.items()) + "}"
     with durability_notes():  # an autosave is best effort: the next one follows
-        # compact: json's C encoder (indented output is Python's, 10 times slower: a
-        # record of 60,000 plies took 0.8 s on the GUI thread at every change)
-        atomic_write_text(path, json.dumps(data, ensure_ascii=False), private=True)
+        atomic_write_text(path, text, private=True)
 
 
 def read_json(path: Path) -> dict | None:
@@ -193,15 +201,17 @@ class AutosaveSlot:
         data = read_json(self.path if path is None else path)
         return data if data is not None and data.get("version") == self.version else None
 
-    def write(self, data: dict) -> str:
-        """Write ``data`` (with the version and this app's pid) at once, atomically;
-        never raises.  The error, or "" when written; a failure already reported
-        (the same error again) is returned as ""."""
+    def write(self, data: dict, encoded: Mapping[str, str] | None = None) -> str:
+        """Write ``data`` (with the version and this app's pid; ``encoded``: see
+        :func:`write_json`) at once, atomically; never raises.  The error, or ""
+        when written; a failure already reported (the same error again) is
+        returned as ""."""
         if not self.owned and not claim(self.path):
             self.path = self.path.with_name(f"{self.path.stem}-{os.getpid()}{self.path.suffix}")
             claim(self.path)
         try:
-            write_json(self.path, {**data, "version": self.version, "pid": os.getpid()})
+            write_json(self.path, {**data, "version": self.version, "pid": os.getpid()},
+                       encoded)
         except (OSError, SaveError) as exc:
             new = str(exc) != self.last_error
             self.last_error = str(exc)

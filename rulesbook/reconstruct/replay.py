@@ -25,7 +25,7 @@ Two modes (real rules differ):
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from rulesbook.draughts import (
@@ -58,6 +58,8 @@ __all__ = ["Reason", "INCIDENTS", "IllegalMove", "Replay", "replay", "analyse_mo
            "Analysis", "move_number", "DECISIVE_RESULTS"]
 
 DECISIVE_RESULTS = ("1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0")
+#: how often :func:`replay` reports its progress, in plies
+PROGRESS_PLIES = 500
 
 
 class Reason(str, enum.Enum):
@@ -489,7 +491,8 @@ def _kept(previous: Replay | None, start: Position, texts: Sequence[str],
 
 def replay(record: Record | str | Sequence[str | WrittenMove], start: Position | str | None = None,
            variant: str | Variant | None = None, let_stand: bool = False,
-           result: str | None = None, previous: Replay | None = None) -> Replay:
+           result: str | None = None, previous: Replay | None = None,
+           progress: Callable[[int, int], None] | None = None) -> Replay:
     """Replay a record: a :class:`Record`, a move text (``"11-15 23-19 ..."``)
     or a list of move texts, from ``start`` (a Position, a FEN, or the start
     position of ``variant``, pool by default).
@@ -501,6 +504,9 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
     start and ``let_stand``): the plies before the first move that differs are
     taken from it, not analysed again (the same result; an edit at the end of a
     long record replays only what changed).
+
+    ``progress``: called with the plies replayed so far and the record's plies,
+    every :data:`PROGRESS_PLIES` plies (a reader's progress on a long record).
     """
     if isinstance(record, Record):
         written = list(record.moves)
@@ -535,6 +541,8 @@ def replay(record: Record | str | Sequence[str | WrittenMove], start: Position |
     position = positions[-1]
     for index in range(keep, len(written)):
         item = written[index]
+        if progress is not None and index % PROGRESS_PLIES == 0:
+            progress(index, len(written))
         # only the next LOOKAHEAD texts can settle an ambiguity: a slice of the
         # whole rest would make a long record quadratic
         analysis = analyse_move(position, item, texts[index + 1:index + 1 + LOOKAHEAD])

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -87,6 +88,16 @@ class RecordMove:
         except KeyError:
             made = self.to_dict()
             object.__setattr__(self, "_saved_dict", made)  # a cache, not a field
+            return made
+
+    @property
+    def _saved_json(self) -> str:
+        """:meth:`to_dict` as JSON text, made once (:meth:`GameRecord.moves_json`)."""
+        try:
+            return self.__dict__["_saved_text"]  # type: ignore[no-any-return]
+        except KeyError:
+            made = json.dumps(self._saved, ensure_ascii=False)
+            object.__setattr__(self, "_saved_text", made)  # a cache, not a field
             return made
 
     @classmethod
@@ -208,6 +219,13 @@ class GameRecord:
         return {"variant": self.variant.name, "start": self.start.fen(),
                 "moves": [m._saved for m in self.moves], "tags": dict(self.tags),
                 "result": self.result, "comment": self.comment}
+
+    def moves_json(self) -> str:
+        """The ``moves`` of :meth:`to_dict` as JSON text (compact, not ASCII-only),
+        each move's text made once: the autosave of a record of 60,000 plies,
+        written at every edit, encoded only the moves that changed (json.dumps of
+        the whole list took 20-45 ms on the GUI thread each time)."""
+        return "[" + ", ".join(m._saved_json for m in self.moves) + "]"
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameRecord:

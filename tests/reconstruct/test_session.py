@@ -230,3 +230,14 @@ def test_attack_the_record_is_saved_with_the_gametype_it_had_verbatim():
     for text in (record_pdn(imported.record), record_pdn(imported.record, as_written=True),
                  record_case_text(imported.record)):
         assert '[GameType "21"]' in text and "21,B" not in text, text
+
+
+def test_moves_json_is_the_json_of_the_moves_of_to_dict():
+    import json
+
+    record = GameRecord.empty("pool").with_moves(
+        [RecordMove("11-15", comment='"quoted", ünïcode \u202e'), RecordMove("23-19"),
+         RecordMove("8-11", variations=("9-13 {a line}",))])
+    assert json.loads(record.moves_json()) == record.to_dict()["moves"]
+    assert record.moves_json() == json.dumps(record.to_dict()["moves"], ensure_ascii=False)
+    assert GameRecord.empty("pool").moves_json() == "[]"

@@ -5,12 +5,12 @@ draw claims announced where the game reaches them (the core's
 record and edition)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeVar, cast
 
 from PySide6.QtCore import QObject, Signal
 
-from rulesbook.draughts import CountRules, CountState, Game, Move, Position
+from rulesbook.draughts import CountRules, CountState, Game, Move, Position, Variant
 from rulesbook.reconstruct.display import counts_lines
 from rulesbook.rulings import (
     DrawAnnouncement,
@@ -80,11 +80,14 @@ def _resumed(replayed: Replay, legal: Sequence[Move], states: Sequence[CountStat
 
 
 def count_states(start: Position, replayed: Replay, rules: CountRules,
-                 earlier: Counted | None = None) -> list[CountState]:
+                 earlier: Counted | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> list[CountState]:
     """The counts at each ply of ``replayed``'s legal play (index 0: the start).
     ``earlier``: another record's legal play and its counts under ``rules`` (the
     record before an edit): the plies they share are taken over, the counts go on
-    from there (an edit near the end of a long record counts only what changed)."""
+    from there (an edit near the end of a long record counts only what changed).
+    ``progress``: called with the plies counted so far and the plies to count,
+    every 1,000 plies (a reader's progress)."""
     legal = legal_prefix(replayed)
     shared = 0 if earlier is None else min(shared_plies(earlier[0], legal),
                                            len(earlier[1]) - 1)
@@ -94,7 +97,9 @@ def count_states(start: Position, replayed: Replay, rules: CountRules,
     else:
         shared, game = 0, Game(start, counts=rules)
         states = [game.count_state()]
-    for move in legal[shared:]:
+    for done, move in enumerate(legal[shared:], shared):
+        if progress is not None and done % 1000 == 0:
+            progress(done, len(legal))
         game.push(move)
         states.append(game.count_state())
     return states
@@ -167,7 +172,13 @@ class CountsController(QObject):
     def set_rules(self, rules: CountRules, label: str = "",
                   edition_id: str | None = None, library: Library | None = None) -> None:
         """The count limits of the edition in force (``label``: its title); with the
-        ``library``, the draw claims are announced as the record reaches them."""
+        ``library``, the draw claims are announced as the record reaches them. The
+        same limits given again (the window gives them once the library is loaded
+        and again for its edition) keep the counts worked out."""
+        if (rules, label, edition_id) == (self.edition_rules, self.label, self.edition_id) \
+                and (library is None or library is self.library) \
+                and self.library is not None:
+            return
         self.edition_rules = rules
         self.label = label
         self.edition_id = edition_id
@@ -183,10 +194,13 @@ class CountsController(QObject):
         """The limits of the rules that govern the record's variant and which rules
         they are (an English game: the Standard Laws' forty moves, not the APCA counts);
         without a library, the limits given by :meth:`set_rules`."""
+        return self._in_force_for(self._board.variant)
+
+    def _in_force_for(self, variant: Variant) -> tuple[CountRules, str]:
+        """:meth:`_in_force` for a record of ``variant`` (kept per variant)."""
         library = self.library
         if library is None:
             return self.edition_rules, ""
-        variant = self._board.variant
         found = self._by_variant.get(variant.name)
         if found is None:
             from rulesbook.rulings import count_rules_for, counts_source
@@ -199,6 +213,21 @@ class CountsController(QObject):
                                              f"of this variant: {exc})")
             self._by_variant[variant.name] = found
         return found
+
+    def rules_of(self) -> Callable[[Variant], CountRules]:
+        """The limits a record of a given variant will be counted with once shown,
+        for a reader on a worker thread: a record read in another variant than the
+        board's (an English file opened over a pool record) is counted under its
+        own variant's rules, not counted again on the GUI thread (a second for
+        60,000 plies). With the limits changed since (another edition), the board's
+        limits of then: the board counts again under the new ones."""
+        fallback, by_variant = self.edition_rules, self._by_variant
+
+        def rules_for(variant: Variant) -> CountRules:
+            if self._by_variant is not by_variant:
+                return fallback
+            return self._in_force_for(variant)[0]
+        return rules_for
 
     @property
     def rules(self) -> CountRules:

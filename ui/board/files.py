@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
-from rulesbook.draughts import CountRules, DraughtsError, Variant
+from rulesbook.draughts import DraughtsError, Variant
 from rulesbook.draughts.pdn_variant import VariantGuess, variant_title
 from rulesbook.errors import RulesbookError
 from rulesbook.reconstruct import (
@@ -40,9 +40,11 @@ from .reading import (
     LONG_PLIES,
     READ_IN_WORKER_CHARS,
     Prepared,
+    Progress,
     ReadRecord,
     RecordReader,
     Say,
+    game_size,
     prepare,
 )
 from .setup import TOOLS
@@ -62,17 +64,12 @@ _BAD_AUTOSAVE = (DraughtsError, KeyError, TypeError, ValueError)
 _BAD_CASE = (RulesbookError, DraughtsError, OSError, ValueError)
 #: what makes a case unsavable (a check that fails, a folder that refuses the file)
 _BAD_SAVE = (RulesbookError, DraughtsError, OSError)
+#: how often the progress over the move list is said again while a step of a
+#: reader that does not say how far it is takes long (its time so far), in ms
+PROGRESS_BEAT_MS = 400
 #: records of more plies than this are saved by Save Case off the GUI thread (the
 #: case file's text of 60,000 plies took 0.4 s to write out and check)
 SAVE_IN_WORKER_PLIES = LONG_PLIES
-
-
-def _game_size(text: str, index: int) -> int:
-    """How long the text of game ``index`` is (the whole text for a move list)."""
-    if len(text) <= READ_IN_WORKER_CHARS or not looks_like_pdn(text):
-        return len(text)
-    chunks = split_games(text)
-    return len(chunks[index].text) if 0 <= index < len(chunks) else len(text)
 
 
 class SessionFiles(QObject):
@@ -86,12 +83,14 @@ class SessionFiles(QObject):
                            refused or not read (False)
       saveFinished(bool)   a Save Case worked out off the GUI thread is written (True)
                            or could not be (False)
+      progressChanged(str) how far the reader of a long record is (:attr:`progress`)
     """
 
     statusMessage = Signal(str)
     imported = Signal(object)
     readFinished = Signal(bool)
     saveFinished = Signal(bool)
+    progressChanged = Signal(str)
 
     def __init__(self, board: BoardController, autosave_path: Path):
         super().__init__(board)
@@ -108,11 +107,17 @@ class SessionFiles(QObject):
         self.last_import: ImportedRecord | None = None
         #: the reader of a long record until it is shown (:meth:`load_text`)
         self.reading: RecordReader | None = None
+        #: what the reader last said ("Reading x.pdn: replayed 12,000 of 60,000 plies
+        #: (20%)…", shown over the move list too), "" when none reads
+        self.progress = ""
         #: the worker of a long record's Save Case until the file is written
         #: (:meth:`save_case_soon`), and the text it worked out
         self.saving: RecordReader | None = None
         self._save_outcome: list[tuple[bool, str]] = []
         self._save_finish: Callable[[object, bool], None] = lambda _result, _ok: None
+        #: the reading of a long autosave held until the count limits are known
+        #: (:meth:`hold_recovery`), None when not held
+        self._held: list[Callable[[], None]] | None = None
 
     @property
     def autosave_path(self) -> Path:
@@ -152,7 +157,9 @@ class SessionFiles(QObject):
         """Write the session to the autosave file at once (atomic); never raises."""
         if not self.enabled:
             return False
-        error = self._slot.write(self.to_session())
+        data = self.to_session()
+        del data["moves"]  # encoded once per move (a long record's autosave, every edit)
+        error = self._slot.write(data, {"moves": self._board.record.moves_json()})
         if error:
             self.statusMessage.emit(f"Autosave failed: {error}")
         return not self._slot.last_error
@@ -181,6 +188,19 @@ class SessionFiles(QObject):
         self._recovered(data)
         return True
 
+    def hold_recovery(self) -> None:
+        """A long autosave recovered from now on is read when :meth:`release_recovery`
+        is called: the app starts before its library is loaded, and the record read
+        under the limits of no library was counted again on the GUI thread when the
+        library came (a second for 60,000 plies)."""
+        self._held = []
+
+    def release_recovery(self) -> None:
+        """Read the autosave held by :meth:`hold_recovery` (if any) now."""
+        held, self._held = self._held or [], None
+        for start in held:
+            start()
+
     def _not_recovered(self, why: str) -> None:
         self.statusMessage.emit(f"The autosave could not be restored: {why}")
 
@@ -192,12 +212,18 @@ class SessionFiles(QObject):
         self.statusMessage.emit(f"Restored unsaved work from {self.recovered_at or 'the last run'}")
 
     def _recovering(self, data: Mapping[str, Any]) -> None:
-        counts = self._board.counts
-        rules, library, edition = counts.rules, counts.library, counts.edition_id
         saved = data.get("saved_at")
         # said at once (the banner), as when restored on the GUI thread
         self.recovered_at = (visible_controls(shorten(saved, 30))
                              if isinstance(saved, str) else "")
+        if self._held is not None:
+            self._held.append(lambda: self._read_autosave(data))
+        else:
+            self._read_autosave(data)
+
+    def _read_autosave(self, data: Mapping[str, Any]) -> None:
+        counts = self._board.counts
+        rules, library, edition = counts.rules_of(), counts.library, counts.edition_id
 
         def job(say: Say) -> tuple[BoardSession, Prepared]:
             say("reading the autosave")
@@ -206,7 +232,7 @@ class SessionFiles(QObject):
 
         def done(read: tuple[BoardSession, Prepared]) -> None:
             session, prepared = read
-            self._seed(prepared, rules, edition)
+            self._seed(prepared, edition)
             tool = data.get("tool")
             if tool in TOOLS:
                 self._board.setup.set_tool(str(tool))
@@ -248,31 +274,38 @@ class SessionFiles(QObject):
             else board.variant
         if guess and looks_like_pdn(text):
             chosen = None  # the core reads an untyped PDN game in the variant that fits
+        # unsaved work asked about first (not after a read of seconds); Cancel leaves
+        # everything as it was, a record being read too
+        if not self.may_replace(source or "the imported record"):
+            self._kept()
+            return False
+        asked = board.session
         # a record still being read is not shown: its reader (a child of this object)
         # ends on its own, its result ignored
         self.reading = None
-        if _game_size(text, index) > READ_IN_WORKER_CHARS:
-            return self._read_in_worker(text, index, chosen, source, note)
+        if game_size(text, index) > READ_IN_WORKER_CHARS:
+            return self._read_in_worker(text, index, chosen, source, note, asked)
         try:
             imported = import_record(text, index, chosen)
         except DraughtsError as exc:
             self._cannot_import(source, str(exc))
             return False
-        return self._show(text, index, source, note, imported, None)
+        return self._show(text, index, source, note, imported, None, asked)
 
     def _cannot_import(self, source: str, why: str) -> None:
         self.statusMessage.emit(f"Cannot import{' ' + source if source else ''}: {why}")
 
     def _read_in_worker(self, text: str, index: int, chosen: Variant | None, source: str,
-                        note: str) -> bool:
+                        note: str, asked: BoardSession) -> bool:
         counts = self._board.counts
-        rules, edition = counts.rules, counts.edition_id
-        reader = RecordReader.of_text(text, index, chosen, rules, counts.library, edition, self)
+        edition = counts.edition_id
+        reader = RecordReader.of_text(text, index, chosen, counts.rules_of(), counts.library,
+                                      edition, self)
 
         def done(read: ReadRecord) -> None:
-            self._seed(read.prepared, rules, edition)
+            self._seed(read.prepared, edition)
             self.readFinished.emit(self._show(text, index, source, note, read.imported,
-                                              read.replay))
+                                              read.replay, asked))
 
         def failed(why: str) -> None:
             self._cannot_import(source, why)
@@ -285,14 +318,34 @@ class SessionFiles(QObject):
                       failed: Callable[[str], None]) -> None:
         """Start ``reader``, its steps on the status line; ``done`` or ``failed`` is
         called on the GUI thread unless another record was asked for since."""
+        started, said = time.monotonic(), [""]
+
+        def show(text: str) -> None:
+            self.progress = f"Reading {what}: {text}…"
+            self.progressChanged.emit(self.progress)
+
         def stage(step: str) -> None:
-            if reader is self.reading:
+            if reader is not self.reading:
+                return
+            if not isinstance(step, Progress):  # a step: said on the status line too
                 self.statusMessage.emit(f"Reading {what}: {step}…")
+            said[0] = step
+            show(step)
+
+        def beat() -> None:  # what was said last, and the time so far (the claims' step)
+            if reader is self.reading and said[0]:
+                show(f"{said[0]}, {time.monotonic() - started:.1f} s")
+
+        beats = QTimer(self)
+        beats.setInterval(PROGRESS_BEAT_MS)
+        beats.timeout.connect(beat)
+        reader.finished.connect(beats.deleteLater)
 
         def finish(result: object, ok: bool) -> None:
+            beats.stop()
             if reader is not self.reading:
                 return  # another record was asked for since
-            self.reading = None
+            self.reading, self.progress = None, ""
             if ok:
                 done(result)
             else:
@@ -304,13 +357,14 @@ class SessionFiles(QObject):
         reader.finished.connect(reader.deleteLater)
         self.reading = reader
         reader.start()
+        beats.start()
 
-    def _seed(self, prepared: Prepared, rules: CountRules, edition: str | None) -> None:
-        """The counts (with ``rules``) and the claims worked out by a reader (the
+    def _seed(self, prepared: Prepared, edition: str | None) -> None:
+        """The counts (under their limits) and the claims worked out by a reader (the
         claims when the edition is still the one in force)."""
         counts = self._board.counts
         claims = prepared.announcements if counts.edition_id == edition else None
-        counts.seed(prepared.replay, prepared.states, claims, rules)
+        counts.seed(prepared.replay, prepared.states, claims, prepared.rules)
 
     def shutdown(self) -> None:
         """The window is closing: finish a save under way, wait for the readers."""
@@ -320,13 +374,15 @@ class SessionFiles(QObject):
             reader.wait(10000)
 
     def _show(self, text: str, index: int, source: str, note: str, imported: ImportedRecord,
-              prepared: Replay | None) -> bool:
+              prepared: Replay | None, asked: BoardSession) -> bool:
+        """Show the record read; ``asked``: the board's session when unsaved work was
+        asked about (edited since, while a long record was read: asked again)."""
         from .variantnote import ImportedGame
 
-        if not self.may_replace(source or "the imported record"):
-            self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
-            return False
         board = self._board
+        if board.session is not asked and not self.may_replace(source or "the imported record"):
+            self._kept()
+            return False
         board.case_path = None
         board.editing.new_record(imported.record, fresh=True, prepared=prepared, origin="opened")
         problems = "; ".join(imported.problems)
@@ -464,24 +520,33 @@ class SessionFiles(QObject):
     def open_case(self, path: str | Path) -> bool:
         """Open a dispute case file (the current record can be had back with Undo).
         A large one is read, replayed and counted off the GUI thread: True then says
-        the reading began, :attr:`reading` is the reader until the case is shown."""
+        the reading began, :attr:`reading` is the reader until the case is shown.
+        Unsaved work is asked about before the file is read (:attr:`may_replace`):
+        saved first, into this very file perhaps, the case shown is the one saved."""
+        if not self.may_replace(f"the case {Path(path).name}"):
+            self._kept()
+            return False
+        asked = self._board.session
         self.reading = None
         try:
             large = Path(path).stat().st_size > CASE_IN_WORKER_BYTES
         except OSError:
             large = False  # said by load_case
         if large:
-            return self._read_case(Path(path))
+            return self._read_case(Path(path), asked)
         try:
             session = session_from_case(load_case(Path(path)))
         except (RulesbookError, DraughtsError, OSError, ValueError) as exc:
             self.statusMessage.emit(f"Cannot open the case: {exc}")
             return False
-        return self._show_case(path, session)
+        return self._show_case(path, session, asked)
 
-    def _read_case(self, path: Path) -> bool:
+    def _kept(self) -> None:
+        self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
+
+    def _read_case(self, path: Path, asked: BoardSession) -> bool:
         counts = self._board.counts
-        rules, library, edition = counts.rules, counts.library, counts.edition_id
+        rules, library, edition = counts.rules_of(), counts.library, counts.edition_id
 
         def job(say: Say) -> tuple[BoardSession, Prepared]:
             say("reading the case file")
@@ -492,8 +557,8 @@ class SessionFiles(QObject):
 
         def done(read: tuple[BoardSession, Prepared]) -> None:
             session, prepared = read
-            self._seed(prepared, rules, edition)
-            self.readFinished.emit(self._show_case(path, session, prepared.replay))
+            self._seed(prepared, edition)
+            self.readFinished.emit(self._show_case(path, session, asked, prepared.replay))
 
         def failed(why: str) -> None:
             self.statusMessage.emit(f"Cannot open the case: {why}")
@@ -502,12 +567,14 @@ class SessionFiles(QObject):
         self._start_reader(RecordReader(job, self, _BAD_CASE), f"the case {path.name}", done, failed)
         return True
 
-    def _show_case(self, path: str | Path, session: BoardSession,
+    def _show_case(self, path: str | Path, session: BoardSession, asked: BoardSession,
                    prepared: Replay | None = None) -> bool:
-        if not self.may_replace(f"the case {Path(path).name}"):
-            self.statusMessage.emit("Nothing was replaced: the board keeps its unsaved work")
-            return False
+        """Show the case read; ``asked``: the board's session when unsaved work was
+        asked about (edited since, while a long case was read: asked again)."""
         board = self._board
+        if board.session is not asked and not self.may_replace(f"the case {Path(path).name}"):
+            self._kept()
+            return False
         board.case_path = Path(path)  # before the autosave of the new record
         enabled, self.enabled = self.enabled, False  # one autosave, once it is saved
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -15,7 +16,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from rulesbook.draughts import CountRules, CountState, DraughtsError, Variant
-from rulesbook.reconstruct import GameRecord, ImportedRecord, Replay, import_record, replay
+from rulesbook.reconstruct import (
+    GameRecord,
+    ImportedRecord,
+    Replay,
+    import_record,
+    replay,
+    split_games,
+)
+from rulesbook.reconstruct.record import looks_like_pdn
 
 from .counts import announcements_for, count_states
 from .worker import BoardWorker
@@ -24,8 +33,9 @@ if TYPE_CHECKING:
     from rulesbook.library import Library
     from rulesbook.rulings import DrawAnnouncement
 
-__all__ = ["Prepared", "ReadRecord", "RecordReader", "board_replay", "prepare",
-           "read_record", "READ_IN_WORKER_CHARS", "LONG_PLIES"]
+__all__ = ["Prepared", "Progress", "ReadRecord", "RecordReader", "board_replay",
+           "enable_collection", "game_size", "prepare", "read_record",
+           "READ_IN_WORKER_CHARS", "LONG_PLIES"]
 
 #: texts longer than this are read off the GUI thread (a record of about 300
 #: plies: read, replayed and counted in well under 100 ms); shorter ones at once
@@ -38,12 +48,50 @@ LONG_PLIES = 300
 Say = Callable[[str], None]
 
 
-def board_replay(record: GameRecord, previous: Replay | None = None) -> Replay:
+def game_size(text: str, index: int) -> int:
+    """How long the text of game ``index`` is (the whole text for a move list)."""
+    if len(text) <= READ_IN_WORKER_CHARS or not looks_like_pdn(text):
+        return len(text)
+    chunks = split_games(text)
+    return len(chunks[index].text) if 0 <= index < len(chunks) else len(text)
+
+
+def board_replay(record: GameRecord, previous: Replay | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> Replay:
     """The replay the board shows: the whole record, illegal moves standing as
     played (``previous``: a replay of a record with the same start, whose plies
-    before the first changed move are taken over, not replayed again)."""
+    before the first changed move are taken over, not replayed again; ``progress``:
+    the core's, plies replayed and plies)."""
     return replay(record.written, start=record.start, variant=record.variant,
-                  let_stand=True, result=record.result, previous=previous)
+                  let_stand=True, result=record.result, previous=previous,
+                  progress=progress)
+
+
+#: a reader says how far it is at most this often, in seconds (and at least every
+#: 0.5 s while it replays or counts a long record)
+PROGRESS_SECONDS = 0.2
+
+
+class Progress(str):
+    """What a reader says of how far it is in a step ("replayed 12,000 of 60,000
+    plies (20%)"), not a step of its own: shown over the move list, not logged."""
+
+    __slots__ = ()
+
+
+def progress_of(say: Say, step: str) -> Callable[[int, int], None]:
+    """A progress callback (done, total) that says (a :class:`Progress`) ``step``,
+    how many plies of how many and the share done, at most every
+    :data:`PROGRESS_SECONDS`."""
+    said = [0.0]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - said[0] >= PROGRESS_SECONDS:
+            said[0] = now
+            share = 100 * done // total if total else 100
+            say(Progress(f"{step} {done:,} of {total:,} plies ({share}%)"))
+    return report
 
 
 @dataclass(frozen=True)
@@ -54,22 +102,30 @@ class Prepared:
     replay: Replay
     states: tuple[CountState, ...]
     announcements: tuple[DrawAnnouncement, ...] | None
+    #: the limits the counts are worked out under
+    rules: CountRules
 
 
-def prepare(record: GameRecord, rules: CountRules, library: Library | None,
+#: the count limits of a record of a variant (:meth:`CountsController.rules_of`)
+RulesFor = Callable[[Variant], CountRules]
+
+
+def prepare(record: GameRecord, rules_for: RulesFor, library: Library | None,
             edition_id: str | None, say: Say = lambda _what: None) -> Prepared:
     """Replay ``record`` as the board does and work out its counts and draw claims
-    under ``rules`` and ``edition_id``."""
+    under its variant's limits (``rules_for``) and ``edition_id``."""
     say(f"replaying {len(record.moves)} plies")
-    replayed = board_replay(record)
-    # the moves' autosave dicts (made once, :meth:`GameRecord.to_dict`) made here,
-    # not by the first autosave on the GUI thread
-    record.to_dict()
+    replayed = board_replay(record, progress=progress_of(say, "replayed"))
+    # the moves' autosave texts (made once, :meth:`GameRecord.moves_json`) made
+    # here, not by the first autosave on the GUI thread
+    record.moves_json()
     say("counting")
-    states = tuple(count_states(record.start, replayed, rules))
+    rules = rules_for(record.variant)
+    states = tuple(count_states(record.start, replayed, rules,
+                                progress=progress_of(say, "counted")))
     say("finding the draw claims")
     claims = announcements_for(library, record.start, replayed, edition_id)
-    return Prepared(replayed, states, claims)
+    return Prepared(replayed, states, claims, rules)
 
 
 @dataclass(frozen=True)
@@ -80,24 +136,25 @@ class ReadRecord:
     replay: Replay
     states: tuple[CountState, ...]
     announcements: tuple[DrawAnnouncement, ...] | None
+    rules: CountRules
 
     @property
     def prepared(self) -> Prepared:
-        return Prepared(self.replay, self.states, self.announcements)
+        return Prepared(self.replay, self.states, self.announcements, self.rules)
 
 
-def read_record(text: str, index: int, variant: Variant | None, rules: CountRules,
+def read_record(text: str, index: int, variant: Variant | None, rules: RulesFor,
                 library: Library | None, edition_id: str | None,
                 stage: Say | None = None) -> ReadRecord:
     """Import game ``index`` of ``text`` (the core's :func:`import_record`; raises
     DraughtsError), replay it as the board does and work out its counts and draw
-    claims under ``rules`` and ``edition_id``. ``stage``: called with the name of
-    each step (the reader's progress)."""
+    claims under its variant's limits (``rules``) and ``edition_id``. ``stage``:
+    called with the name of each step (the reader's progress)."""
     say: Say = stage if stage is not None else (lambda _what: None)
     say("reading")
     imported = import_record(text, index, variant)
     done = prepare(imported.record, rules, library, edition_id, say)
-    return ReadRecord(imported, done.replay, done.states, done.announcements)
+    return ReadRecord(imported, done.replay, done.states, done.announcements, done.rules)
 
 
 _readers = 0  # readers running (the collector is paused while any runs)
@@ -136,17 +193,31 @@ def _resume_collection() -> None:
                 gc.enable()
 
 
+def enable_collection() -> None:
+    """Turn the cyclic collector on (the app has started), or while a reader runs
+    once the last one ends: the autosave of a crashed run is read as the library
+    comes, and a collection turned on in the middle of its read held the GUI
+    thread for a second (60,000 plies)."""
+    global _collecting
+    with _readers_lock:
+        if _readers:
+            _collecting = True
+        else:
+            gc.enable()
+
+
 class RecordReader(BoardWorker):
     """Runs ``job(say)`` on a worker thread: :func:`read_record` of a text, or a
     case file or autosave loaded and :func:`prepare`\\ d; ``say`` reports its steps.
 
     Signals (queued to the GUI thread):
-      stage(str)          the step it is at ("replaying 60000 plies")
+      stage(str)          the step it is at ("replaying 60000 plies"), or how far
+                          in it (a :class:`Progress`)
       done(object)        what the job returned (a :class:`ReadRecord`, ...)
       failed(str)         a readable error (the core's message), never a traceback
     """
 
-    stage = Signal(str)
+    stage = Signal(object)  # str, Progress (kept as such: not Signal(str))
     done = Signal(object)
     what_failed = "the record could not be read"
 
@@ -156,7 +227,7 @@ class RecordReader(BoardWorker):
         self._job = job
 
     @classmethod
-    def of_text(cls, text: str, index: int, variant: Variant | None, rules: CountRules,
+    def of_text(cls, text: str, index: int, variant: Variant | None, rules: RulesFor,
                 library: Library | None, edition_id: str | None,
                 parent: QObject | None = None) -> RecordReader:
         """The reader of game ``index`` of ``text`` (:func:`read_record`)."""

@@ -203,6 +203,9 @@ class BoardWorkspace(Workspace):
             changed.connect(self.inForceChanged)
         if controller.library is not None:  # before the recovery: counted under these rules
             self.on_edition(controller.edition_id or "")
+        else:  # a long autosave read once they are known (loaded or failed), counted once
+            bc.files.hold_recovery()
+            controller.loadFailed.connect(lambda _problems: bc.files.release_recovery())
         if bc.files.recover():
             saved = bc.files.recovered_at  # the autosave's time, not this session's
             when = f" (autosaved {saved})" if saved else ""
@@ -572,6 +575,9 @@ class BoardWorkspace(Workspace):
     # ------------------------------------------------------------------ workspace hooks
     def on_library(self, library) -> None:
         self.on_edition(self.controller.edition_id or "")
+        # a long autosave held (:meth:`SessionFiles.hold_recovery`) read once the
+        # window is shown: its first showing does not wait for the reader
+        QTimer.singleShot(0, self.board_controller.files.release_recovery)
 
     def on_edition(self, edition_id: str) -> None:
         library = self.controller.library

@@ -22,7 +22,11 @@ ORIGIN_TITLES = {"opened": "Imported record", "setup": "Record from a set-up pos
 
 def record_title(bc: BoardController) -> str:
     """``Black – White · event · variant · case file · unsaved changes``; without
-    players what the record is: imported, started from a set-up position, new."""
+    players what the record is: imported, started from a set-up position, new.
+    While a long record is read, how far its reader is."""
+    files = bc.files
+    if files.reading is not None and files.progress:
+        return files.progress
     tags = bc.record.tags
     names = [visible_controls(tags.get(k, "?")) for k in ("Black", "White")]
     players = " – ".join(names) if any(n not in ("", "?") for n in names) else ""
@@ -104,6 +108,8 @@ class RecordPanel(QWidget):
         bc.plyChanged.connect(self.move_list.set_current)
         bc.changed.connect(self.update_title)
         bc.dirtyChanged.connect(lambda _dirty: self.update_title())
+        bc.files.progressChanged.connect(lambda _text: self.update_title())
+        bc.files.readFinished.connect(lambda _ok: self.update_title())
         self.rebuild()
 
     def rebuild(self) -> None:
