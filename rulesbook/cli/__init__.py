@@ -228,6 +228,21 @@ def _last_resort(message: str) -> int:
     return fail(message)
 
 
+def _done_by_the_killed_run(code: int) -> int:
+    """0 when this command line failed (exit ``code``) because its own killed run
+    had made the change (a retry after kill -9: the journal's change was completed
+    by this process), said in a note; else ``code``."""
+    from ..rulesfolder.journal import completed_here, current_command
+
+    killed = completed_here(current_command())
+    if killed is None:
+        return code
+    made = (killed.message or "").splitlines()[0] if killed.message else "its commit"
+    print(f"note: the stopped run of this same command had made its change ({made}) "
+          "before it was stopped, so there was nothing left to do", file=sys.stderr)
+    return 0
+
+
 def _run(args: argparse.Namespace) -> int:
     """Run the command; a writing command (listed in :mod:`rulesbook.cli.changes`) runs
     inside one recorded change of the rules folder: one commit when it succeeds, no
@@ -251,7 +266,10 @@ def _run(args: argparse.Namespace) -> int:
             if code != 0:
                 change.abort()
     except (RulesbookError, OSError) as exc:
-        return fail(_path_error(exc) or str(exc))
+        code = fail(_path_error(exc) or str(exc))
+        return _done_by_the_killed_run(code)
+    if code != 0:
+        return _done_by_the_killed_run(code)
     if code == 0 and change.root is None:
         folder = where if where.is_dir() else where.parent
         print(f"note: {folder} is not versioned (not a rules folder), so no commit was "

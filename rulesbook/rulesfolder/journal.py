@@ -49,6 +49,11 @@ STALE_SECONDS = 600.0
 _CLOCK_SLACK = 2.0  # file times and time.time() may differ by this much
 
 
+#: what :func:`~rulesbook.rulesfolder.repo.finish_change` says of a change whose
+#: commit had been made: the killed command's change is done
+COMPLETED = "its change was completed (the commit was made)"
+
+
 class FolderRecovered(UserWarning):
     """The previous command in this rules folder was killed; its change was
     completed or rolled back, and what it left behind was cleared."""
@@ -151,6 +156,15 @@ def folder_lock(root: str | os.PathLike[str], finish: Finish) -> Iterator[Journa
 
 
 _HELD: set[Path] = set()  # the folders this process holds the lock of
+#: the killed writers whose change this process completed (:func:`recover`)
+_COMPLETED: list[JournalEntry] = []
+
+
+def completed_here(command: str) -> JournalEntry | None:
+    """The killed run of ``command`` (the same command line) whose change this
+    process completed, if there was one: running that command again had nothing
+    left to do."""
+    return next((e for e in _COMPLETED if e.command == command), None)
 
 
 def needs_recovery(root: Path) -> bool:
@@ -171,6 +185,8 @@ def recover(root: Path, finish: Finish) -> str | None:
     cleared = _clear_leftovers(root, entry.started if entry else 0.0)
     outcome = finish(root, entry) if entry else "its journal did not read; nothing was undone"
     path.unlink()
+    if entry is not None and outcome == COMPLETED:
+        _COMPLETED.append(entry)
     who = f"`{entry.command}` (process {entry.pid})" if entry else "a command"
     what = f" ({entry.message.splitlines()[0]})" if entry and entry.message else ""
     notice = f"the previous command in {root}, {who}{what}, was stopped before it " \

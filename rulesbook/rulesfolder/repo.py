@@ -427,7 +427,9 @@ def finish_change(root: Path, entry: JournalEntry) -> str:
                 here = moved.decode() if moved else None
             if here == entry.commit:
                 stage(repo, list(entry.files))
-                return "its change was completed (the commit was made)"
+                from .journal import COMPLETED
+
+                return COMPLETED
         if entry.before is None:
             return "it had changed nothing"
         if here != entry.head:

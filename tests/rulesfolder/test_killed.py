@@ -116,3 +116,23 @@ def test_a_change_killed_while_committing_is_completed(folder, tmp_path, point):
                             capture_output=True, text=True).stdout
     assert status == ""
     fsck(folder)
+
+
+@pytest.mark.parametrize("point", ["set-head", "ref-lock"])
+def test_the_same_command_run_again_after_its_change_was_made_succeeds(folder, tmp_path, point):
+    """Issue #34, Must 1: a command killed after its commit was made, run again as
+    it was (the retry a user makes), succeeds: the change is completed once, and
+    the retry says the stopped run had made it (exit 0, no second member, one
+    commit). Another command that fails the same way still fails."""
+    killed = rulesbook(tmp_path, "--data", folder, "member", "add", "Late Kill", point=point)
+    assert killed.code == -9
+    again = rulesbook(tmp_path, "--data", folder, "member", "add", "Late Kill")
+    assert again.code == 0, again.err
+    assert "completed" in again.err and "had made its change" in again.err
+    assert names(folder).count("Late Kill") == 1
+    history = log(folder)
+    assert len(history) == 2 and "Late Kill" in history[0].message
+    # the name given again later, by a command that was never stopped: refused
+    twice = rulesbook(tmp_path, "--data", folder, "member", "add", "Late Kill")
+    assert twice.code == 2 and "had made its change" not in twice.err
+    fsck(folder)
