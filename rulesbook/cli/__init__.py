@@ -228,18 +228,29 @@ def _last_resort(message: str) -> int:
     return fail(message)
 
 
-def _done_by_the_killed_run(code: int) -> int:
+def _done_by_the_killed_run(code: int, where: os.PathLike[str]) -> int:
     """0 when this command line failed (exit ``code``) because its own killed run
-    had made the change (a retry after kill -9: the journal's change was completed
-    by this process), said in a note; else ``code``."""
+    had made the change, said in a note; else ``code``. Either this process
+    completed the killed run's change from its journal, or the folder's last
+    change made whole is this same command line's and nothing came since (the
+    kill came after its commit, before it could say so)."""
+    from ..rulesfolder.change import made_by_the_same_command
     from ..rulesfolder.journal import completed_here, current_command
 
-    killed = completed_here(current_command())
-    if killed is None:
+    command = current_command()
+    killed = completed_here(command)
+    try:
+        last = None if killed is not None else made_by_the_same_command(where, command)
+    except (OSError, ValueError):
+        last = None
+    done = killed or last
+    if done is None:
         return code
-    made = (killed.message or "").splitlines()[0] if killed.message else "its commit"
-    print(f"note: the stopped run of this same command had made its change ({made}) "
-          "before it was stopped, so there was nothing left to do", file=sys.stderr)
+    made = (done.message or "").splitlines()[0] if done.message else "its commit"
+    when = "before it was stopped" if killed is not None else \
+        "when it was last run here (nothing was changed since)"
+    print(f"note: this same command had already made its change ({made}) {when}, "
+          "so there was nothing left to do", file=sys.stderr)
     return 0
 
 
@@ -257,19 +268,28 @@ def _run(args: argparse.Namespace) -> int:
         return fail(str(exc))
     if described is None:
         return int(args.func(args) or 0)
+    import contextlib
+    import io
+
     from ..rulesfolder import recorded_change
 
+    # what the command says is said once its change is committed (a kill before the
+    # commit, or a commit that fails, never leaves "member F: …" said of a change
+    # that is rolled back)
+    said = io.StringIO()
     try:
         where, message, member = described
         with recorded_change(where, message, member=member) as change:
-            code = int(args.func(args) or 0)
+            with contextlib.redirect_stdout(said):
+                code = int(args.func(args) or 0)
             if code != 0:
                 change.abort()
+        sys.stdout.write(said.getvalue())  # not said of a change that failed
     except (RulesbookError, OSError) as exc:
         code = fail(_path_error(exc) or str(exc))
-        return _done_by_the_killed_run(code)
+        return _done_by_the_killed_run(code, where)
     if code != 0:
-        return _done_by_the_killed_run(code)
+        return _done_by_the_killed_run(code, where)
     if code == 0 and change.root is None:
         folder = where if where.is_dir() else where.parent
         print(f"note: {folder} is not versioned (not a rules folder), so no commit was "

@@ -27,7 +27,7 @@ from ..errors import DataFileError
 from ..storage import atomic_write_bytes
 from ..yamlio import load_file
 from .errors import SeedReadOnlyError
-from .journal import Journal
+from .journal import Journal, JournalEntry
 from .repo import (
     Identity,
     StrPath,
@@ -150,6 +150,7 @@ def recorded_change(where: StrPath, message: str, *,
                 _restore(root, before)
                 raise
             stage(repo, changed)
+            journal.done()
             change.commit = commit.decode()
             change.files = tuple(changed)
             change.author = who
@@ -169,6 +170,27 @@ def _journal_before(repo: Repo, journal: Journal, message: str, head: ObjectID |
             repo.object_store.add_object(blob)
         ids[rel] = blob.id.decode()
     journal.began(message, head.decode() if head else None, ids)
+
+
+def made_by_the_same_command(where: StrPath, command: str) -> JournalEntry | None:
+    """The last change made whole in the rules folder of ``where``, when it was made
+    by ``command`` (the same command line) and nothing was committed since: that
+    command, run again, has nothing left to do (a retry after a kill that came once
+    its change was made)."""
+    root = find_rules_folder(where)
+    if root is None:
+        return None
+    from .journal import last_done
+
+    entry = last_done(root)
+    if entry is None or entry.command != command or entry.commit is None:
+        return None
+    repo = open_repo(root)
+    try:
+        head = head_id(repo)
+    finally:
+        repo.close()
+    return entry if head is not None and head.decode() == entry.commit else None
 
 
 def active_change() -> Change | None:

@@ -42,6 +42,9 @@ from pathlib import Path
 from ..storage import atomic_write_bytes, file_lock
 
 CHANGE_JOURNAL = "rulesbook-change"  # in .git
+#: in .git: the last change made whole (its command, its commit), for the retry of a
+#: command killed after its journal was closed (:func:`last_done`)
+LAST_DONE = "rulesbook-last"
 LOCK_NAME = "rulesbook"  # .git/.rulesbook.lock (storage.file_lock's naming)
 #: A git lock or temporary file this old is stale whoever left it: no write of a rules
 #: folder holds one for more than a few seconds, even on a slow computer.
@@ -60,11 +63,15 @@ class FolderRecovered(UserWarning):
 
 
 _COMMAND: list[str] = []
+#: the killed writers whose change this command completed (:func:`recover`)
+_COMPLETED: list[JournalEntry] = []
 
 
 def set_command(text: str) -> None:
-    """Name the running command in the journal (the command line sets ``rulesbook …``)."""
+    """Name the running command in the journal (the command line sets ``rulesbook …``
+    as each command starts: what an earlier one completed is forgotten)."""
     _COMMAND[:] = [text]
+    _COMPLETED.clear()
 
 
 def current_command() -> str:
@@ -129,9 +136,22 @@ class Journal:
                                   commit, files)
         self.write()
 
+    def done(self) -> None:
+        """The change is committed and the branch moved: kept as the folder's last
+        change made whole (:func:`last_done`)."""
+        atomic_write_bytes(self.path.with_name(LAST_DONE), self.entry.to_bytes())
+
     def close(self) -> None:
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
+
+
+def last_done(root: Path) -> JournalEntry | None:
+    """The last change made whole in the rules folder ``root`` (None: not known)."""
+    try:
+        return JournalEntry.from_bytes((root / ".git" / LAST_DONE).read_bytes())
+    except OSError:
+        return None
 
 
 #: completes or rolls back a killed writer's change, saying which
@@ -156,10 +176,6 @@ def folder_lock(root: str | os.PathLike[str], finish: Finish) -> Iterator[Journa
 
 
 _HELD: set[Path] = set()  # the folders this process holds the lock of
-#: the killed writers whose change this process completed (:func:`recover`)
-_COMPLETED: list[JournalEntry] = []
-
-
 def completed_here(command: str) -> JournalEntry | None:
     """The killed run of ``command`` (the same command line) whose change this
     process completed, if there was one: running that command again had nothing

@@ -4,6 +4,7 @@ temporary files it left, and every change is one commit named for its own comman
 from __future__ import annotations
 
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -128,11 +129,44 @@ def test_the_same_command_run_again_after_its_change_was_made_succeeds(folder, t
     assert killed.code == -9
     again = rulesbook(tmp_path, "--data", folder, "member", "add", "Late Kill")
     assert again.code == 0, again.err
-    assert "completed" in again.err and "had made its change" in again.err
+    assert "completed" in again.err and "already made its change" in again.err
     assert names(folder).count("Late Kill") == 1
     history = log(folder)
     assert len(history) == 2 and "Late Kill" in history[0].message
     # the name given again later, by a command that was never stopped: refused
     twice = rulesbook(tmp_path, "--data", folder, "member", "add", "Late Kill")
-    assert twice.code == 2 and "had made its change" not in twice.err
+    assert twice.code == 2 and "already made its change" not in twice.err
     fsck(folder)
+
+
+def test_a_command_killed_once_its_change_was_made_whole_succeeds_when_run_again(folder,
+                                                                              tmp_path):
+    """Issue #34, Must 1 (re-test): a kill that comes after the change was committed
+    and its journal closed, before the process ends: the same command line run again
+    exits 0 saying its change was made; once another change came since, the same
+    command is refused as usual."""
+    import signal
+
+    from .killing import CHILD, environment
+
+    script = CHILD.replace('from rulesbook.cli import main\n',
+                           'from rulesbook.cli import main\n'
+                           'import rulesbook.rulesfolder.journal as j\n'
+                           'real_close = j.Journal.close\n'
+                           'def close(self):\n'
+                           '    real_close(self)\n'
+                           '    os.kill(os.getpid(), signal.SIGKILL)\n'
+                           'j.Journal.close = close\n')
+    argv = ["--data", str(folder), "member", "add", "Very Late"]
+    killed = subprocess.run([sys.executable, "-c", script, "none", *argv],
+                            capture_output=True, text=True, env=environment(tmp_path))
+    assert killed.returncode == -signal.SIGKILL
+    assert "Very Late" not in killed.stdout  # said only once the command is done
+    assert names(folder).count("Very Late") == 1
+    again = rulesbook(tmp_path, *argv)
+    assert again.code == 0, again.err
+    assert "already made its change" in again.err and "Very Late" in again.err
+    assert len(log(folder)) == 2
+    assert rulesbook(tmp_path, "--data", folder, "member", "add", "Someone Else").code == 0
+    refused = rulesbook(tmp_path, *argv)
+    assert refused.code == 2 and "already made its change" not in refused.err
