@@ -27,7 +27,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -42,7 +42,6 @@ from rulesbook.reconstruct.gap.search import GapSearch, SearchCancelled
 
 __all__ = ["AOT_MODULE", "AVAILABLE", "KIND", "CompiledGapSearch", "KernelFailed",
            "digest_stamp", "kernel_digest", "supports", "warm_up", "why_unavailable", "worth_it"]
-
 
 _log = logging.getLogger(__name__)
 
@@ -84,12 +83,10 @@ if TYPE_CHECKING:  # bound by _load() at run time, on the first search that may 
 
     #: whether numba can be used (read it to find out: it is imported then; see _load)
     AVAILABLE: bool
-
 CACHE_FOLDER = _cache_folder()
 #: why numba cannot be used ("" when it can; None until the first search asks)
 _WHY: str | None = None
 _LOADING = threading.Lock()
-
 
 #: the module the bundle ships instead of numba: the kernel's entry points
 #: compiled ahead of time (``bundle/aot.py`` builds it from the same modules)
@@ -185,6 +182,11 @@ _CHUNK = 1 << 14
 def _joined(men: Any, kings: Any) -> Any:
     """``men | kings << 32`` of uint64 arrays."""
     return men | kings << np.uint64(32)
+
+
+def _rows(keys: Sequence[Key], dtype: Any) -> Any:
+    """Positions' keys as array rows (a third quicker than ``np.array``)."""
+    return np.fromiter(chain.from_iterable(keys), dtype, 5 * len(keys)).reshape(-1, 5)
 
 
 def _less_one(keys: Any) -> Any:
@@ -296,7 +298,7 @@ class CompiledGapSearch(GapSearch):
         """A backward layer's quiet candidates checked by the kernel
         (:func:`.kernel_retro.quiet_ok`: no capture, reachable)."""
         assert self._reachable is not None  # (made by _grow for the start)
-        rows = np.array(keys, dtype=np.int64).reshape(len(keys), 5)
+        rows = _rows(keys, np.int64)
         ok = np.empty(len(keys), dtype=np.int64)
         fast.quiet_ok(rows, np.array(self._reachable.start, dtype=np.int64), self.plies - k,
                       self.plies - k, self._t, self._move_rows, self._state, ok)
@@ -309,7 +311,7 @@ class CompiledGapSearch(GapSearch):
         (:func:`.kernel_retro.capture_counts`) against layer ``k - 1``."""
         self._load_layers()  # (layer k - 1 is the deepest)
         assert self._reachable is not None  # (made by _grow for the start)
-        rows = np.array(keys, dtype=np.int64).reshape(len(keys), 5)
+        rows = _rows(keys, np.int64)
         out = np.empty(len(keys), dtype=np.int64)
         fast.capture_counts(rows, k - 1, self.plies - k, self._t, self._tables[kernel.M_BACK],
                             self._move_rows, self._state, out)
@@ -328,7 +330,7 @@ class CompiledGapSearch(GapSearch):
             part = list(islice(items, _CHUNK))
             if not part:
                 return
-            yield np.array(part, dtype=np.uint64)
+            yield _rows(part, np.uint64)
             self.tick()
 
     def _put_rows(self, which: int, keys: Any, values: Any) -> None:
