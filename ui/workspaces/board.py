@@ -42,9 +42,9 @@ from ..board.panels.record import RecordPanel
 from ..board.panels.splice import ask_splice
 from ..board.panels.toolbar import BoardToolbar
 from ..board.variantnote import VariantNotice
-from ..dialogs import SAVE_DISCARD_CANCEL, Icon, ask, wait_for, warn
+from ..dialogs import wait_for, warn
 from ..widgets import BreakableLabel, breakable, plain_tip
-from . import Workspace
+from . import Workspace, board_questions
 
 NAV_KEYS = {Qt.Key.Key_Left: "previous", Qt.Key.Key_Right: "next",
             Qt.Key.Key_Up: "previous", Qt.Key.Key_Down: "next",
@@ -452,31 +452,14 @@ class BoardWorkspace(Workspace):
             self.board_controller.editing.new_game()
 
     def _ask_replace(self, what: str) -> str:
-        from rulesbook.textio import shorten, visible_controls
-
-        what = shorten(visible_controls(what), 80)  # a file name as typed, never too long
-        return ask(self, "Unsaved work",
-                   f"The board has work that is not saved in a case file; {what} "
-                   "would replace it.", SAVE_DISCARD_CANCEL, icon=Icon.Warning,
-                   informative="Save it first?", default="save")
+        return board_questions.ask_replace(self, what)
 
     def _ask_close(self) -> str:
-        return ask(self, "Unsaved case",
-                   "The board has changes that are not saved in a case file.",
-                   SAVE_DISCARD_CANCEL, icon=Icon.Warning, informative="Save them before closing?",
-                   default="save")
+        return board_questions.ask_close(self)
 
     # ------------------------------------------------------------------ files
     def _ask_game(self, chunks: list) -> int | None:
-        from ..board.gamelist import GameListDialog
-
-        dialog = GameListDialog(chunks, self._importing, self)
-        try:
-            return dialog.chosen if dialog.exec() == GameListDialog.DialogCode.Accepted \
-                else None
-        finally:
-            dialog.stop_scan()
-            dialog.deleteLater()
+        return board_questions.ask_game(self, chunks, self._importing)
 
     def open_pdn(self, path: str | Path, index: int | None = None) -> bool:
         from rulesbook.limits import GAME_FILE, MAX_GAME_FILE_BYTES
@@ -549,13 +532,9 @@ class BoardWorkspace(Workspace):
         if path is None:
             path = bc.case_path
         if path is None:
-            chosen, _ = QFileDialog.getSaveFileName(self, "Save the case",
-                                                    str(Path.home() / "case.yaml"), CASE_FILTER)
-            if not chosen:
+            path = board_questions.ask_case_path(self, CASE_FILTER)
+            if path is None:
                 return False
-            if Path(chosen).suffix.lower() not in (".yaml", ".yml"):
-                chosen += ".yaml"  # a case file is YAML, whatever name was typed
-            path = chosen
         if soon:
             return bc.files.save_case_soon(path)
         if not bc.files.save_case_soon(path):
