@@ -94,16 +94,33 @@ def _ssh_command() -> str | None:
     return os.environ.get("GIT_SSH_COMMAND") or os.environ.get("GIT_SSH") or None
 
 
+#: what a host name (or an IP address, ``[::1]`` included) may be made of: never a
+#: leading ``-``, which ssh or a proxy command would read as an option
+#: (``ssh://-oProxyCommand=...``)
+_HOST = re.compile(r"[A-Za-z0-9_:\[][A-Za-z0-9._:%\[\]-]*")
+
+
+def _check_host(client: GitClient, url: str) -> None:
+    """Refuse a network address whose host is not a host name, before any program
+    (ssh, a proxy) is started with it."""
+    host = getattr(client, "host", getattr(client, "_host", None))  # ssh, git://
+    if isinstance(host, str) and not _HOST.fullmatch(host):
+        raise RulesFolderError(f"cannot reach {shown(url)}: {host!r} is not a host name; "
+                               f"nothing was run")
+
+
 def transport(url: str, login: Login | None = None) -> tuple[GitClient, str]:
     bare, _user, _password = split_login(url)
     target = bare if login is not None else url
     try:
-        return get_transport_and_path(
+        client, path = get_transport_and_path(
             target, config=_client_config(), ssh_command=_ssh_command(),
             username=login.username if login else None,
             password=login.password if login else None)
     except (ValueError, NotGitRepository) as exc:
         raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
+    _check_host(client, url)
+    return client, path
 
 
 def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> ObjectID | None:
