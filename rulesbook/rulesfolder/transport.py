@@ -24,6 +24,7 @@ from .errors import RulesFolderError
 from .object_sizes import DAMAGED, check_source, kinds_in
 from .pack_guard import PackGuard, PackRefused
 from .pack_send import deltified, local_fetch_pack, missing_objects
+from .ref_bound import bound_advertisement
 from .repo import HEAD_REF
 from .tree_bounds import MAX_TREE_BYTES, MAX_TREE_FILES
 
@@ -134,11 +135,13 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         head = client.get_refs(path).refs.get(HEAD_REF)
         if head is None or head in repo.object_store:
             return head
+    advertisement = bound_advertisement(client, where)
     guard = PackGuard(where, sha_length=repo.object_format.oid_length,
                       kind_of=kinds_in(repo.object_store), per_commit=MAX_TREE_BYTES,
                       files_per_commit=MAX_TREE_FILES)
 
     def wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
+        advertisement.read_all()
         sha = refs.get(HEAD_REF)
         return [sha] if sha is not None and sha not in repo.object_store else []
 
@@ -191,11 +194,6 @@ def push_main(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
     class Moved(Exception):
         pass
 
-    def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
-        if refs.get(HEAD_REF) != expected:
-            raise Moved()
-        return {**refs, HEAD_REF: new}
-
     def pack_data(have: Set[ObjectID], want: Set[ObjectID], *, ofs_delta: bool = False,
                   progress: Callable[..., None] | None = None
                   ) -> tuple[int, Iterator[UnpackedObject]]:
@@ -205,6 +203,14 @@ def push_main(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
 
     def attempt(login: Login | None) -> dict[bytes, str | None]:
         client, path = transport(url, login)
+        advertisement = bound_advertisement(client, shown(url))
+
+        def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
+            advertisement.read_all()
+            if refs.get(HEAD_REF) != expected:
+                raise Moved()
+            return {**refs, HEAD_REF: new}
+
         result = client.send_pack(path.encode(), update_refs, pack_data)
         return dict(result.ref_status or {})
 
