@@ -320,6 +320,8 @@ def test_a_failed_push_is_one_readable_line_and_the_next_sync_sends_it(rb, tmp_p
     ok(rb("--data", folder, "sync", "--remote", url, "--quiet"))
     _big_edit(folder)
     monkeypatch.setattr(serve_module, "MAX_PUSH_BYTES", 1024 * 1024)  # a stricter server
+    monkeypatch.setattr(importlib.import_module("rulesbook.rulesfolder.serve_bodies"),
+                        "MAX_PUSH_BYTES", 1024 * 1024)
     monkeypatch.setattr(importlib.import_module("rulesbook.rulesfolder.transport"),
                         "HTTP_POST_BUFFER", 1024 * 1024)
     failed = rb("--data", folder, "sync", "--quiet")
