@@ -18,6 +18,8 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from dulwich.errors import GitProtocolError
+
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
@@ -217,24 +219,49 @@ def bounded_bodies(app: WSGIApplication) -> WSGIApplication:
                 push or path.endswith("/git-upload-pack")):
             yield from app(environ, start_response)
             return
+        what = "push" if push else "fetch"
         try:
             body = _read_body(environ, push)
         except BodyRefused as refused:
-            environ["wsgi.errors"].write(
-                f"rulesbook serve: refused a {'push' if push else 'fetch'} from "
-                f"{environ.get('REMOTE_ADDR', '?')}: {refused.why}\n")
-            environ["wsgi.errors"].flush()
-            text = f"the request was refused: {refused.why}\n".encode()
-            start_response(refused.status, [("Content-Type", "text/plain; charset=utf-8"),
-                                            ("Content-Length", str(len(text)))])
-            yield text
+            yield _refusal(environ, start_response, what, refused)
             _drain(environ["wsgi.input"])
             return
+        started = False
+
+        def starting(*args: Any) -> Any:
+            nonlocal started
+            started = True
+            return start_response(*args)
         with body:
             environ["CONTENT_LENGTH"] = str(body.seek(0, 2))
             body.seek(0)
             environ["wsgi.input"] = body
             environ.pop("HTTP_TRANSFER_ENCODING", None)
             environ.pop("HTTP_CONTENT_ENCODING", None)
-            yield from app(environ, start_response)
+            try:
+                yield from app(environ, starting)
+            except GitProtocolError as exc:  # a request git would never send
+                # dulwich answers 200 before it reads the request: then the answer
+                # ends there (empty), and the log says why
+                bad = _malformed(f"the request does not follow git's protocol ({exc})")
+                if not started:
+                    yield _refusal(environ, start_response, what, bad)
+                else:
+                    _log(environ, what, bad.why)
     return wrapped
+
+
+def _log(environ: WSGIEnvironment, what: str, why: str) -> None:
+    """One line on the server's log (its stderr)."""
+    environ["wsgi.errors"].write(f"rulesbook serve: refused a {what} from "
+                                 f"{environ.get('REMOTE_ADDR', '?')}: {why}\n")
+    environ["wsgi.errors"].flush()
+
+
+def _refusal(environ: WSGIEnvironment, start_response: StartResponse, what: str,
+             refused: BodyRefused) -> bytes:
+    _log(environ, what, refused.why)
+    text = f"the request was refused: {refused.why}\n".encode()
+    start_response(refused.status, [("Content-Type", "text/plain; charset=utf-8"),
+                                    ("Content-Length", str(len(text)))])
+    return text
