@@ -41,11 +41,13 @@ SPOOL_BYTES = 32 * 1024 * 1024
 TRANSPORT_ERRORS = (OSError, HangupException, GitProtocolError, NotGitRepository)
 
 
-#: what a member reads when the server turned the request away for the moment (the
-#: HTTP status, as dulwich reports it, and the sentence said instead)
+#: what a member reads when the server turned the request away, for the moment or as
+#: too large (the HTTP status, as dulwich reports it, and the sentence said instead)
 BUSY = {
     "503": "the server is busy with other requests just now (it answered 503, service "
            "unavailable); nothing was sent or changed: try again in a minute",
+    "413": "the server refused the request as too large (it answered 413, request "
+           "entity too large; its log says which bound)",
     "429": "the server already has as many connections from this computer as it takes "
            "(it answered 429, too many requests); nothing was sent or changed: let the "
            "other syncs or clones finish, then try again",

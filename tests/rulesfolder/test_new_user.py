@@ -329,6 +329,7 @@ def test_a_failed_push_is_one_readable_line_and_the_next_sync_sends_it(rb, tmp_p
     mine = [line for line in failed.err.splitlines() if line.startswith("rulesbook sync")]
     assert failed.code == 2 and len(mine) == 1, failed.err
     assert "cannot push" in mine[0] and "next sync sends them" in mine[0], mine
+    assert "refused the request as too large" in mine[0], mine
     assert log(bare)[0].id != log(folder)[0].id  # nothing arrived
     monkeypatch.undo()
     again = rb("--data", folder, "sync", "--quiet")
