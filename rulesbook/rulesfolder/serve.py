@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import ssl
-import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -24,12 +23,13 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
 from dulwich.errors import NotGitRepository
 from dulwich.repo import Repo
 from dulwich.server import BackendRepo, DictBackend
-from dulwich.web import ChunkedEncodingError, _chunk_iter, make_wsgi_chain
+from dulwich.web import make_wsgi_chain
 
 from .errors import RulesFolderError
 from .pack_send import DeltaUploadPack
 from .repo import BRANCH, StrPath
 from .serve_auth import AccessList, require_token
+from .serve_bodies import MAX_PUSH_BYTES, bounded_bodies
 from .serve_limits import BodyReader, Connection, Connections
 from .serve_policy import GuardedReceivePack
 
@@ -40,40 +40,6 @@ if TYPE_CHECKING:  # the standard library's WSGI types (wsgiref.types from Pytho
 class _Quiet(WSGIRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
         pass
-
-
-#: the largest request body taken (a push): several data files at their 20 MiB limit
-MAX_PUSH_BYTES = 256 * 1024 * 1024
-#: the largest chunk of a chunked request: dulwich's server takes 1 MiB at most, and
-#: dulwich's client (before Rulesbook sent pushes whole) sends a pack's objects as
-#: chunks of any size; so the body is read here, whole, and handed on with a length
-MAX_CHUNK_BYTES = MAX_PUSH_BYTES
-
-
-def _whole_body(app: WSGIApplication) -> WSGIApplication:
-    """WSGI middleware: a ``Transfer-Encoding: chunked`` request body (a push) is read
-    with dulwich's own de-chunker, under larger bounds, and passed on with a
-    ``Content-Length``."""
-    def wrapped(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        if environ.get("HTTP_TRANSFER_ENCODING", "").lower() != "chunked":
-            yield from app(environ, start_response)
-            return
-        with tempfile.SpooledTemporaryFile(max_size=16 * 1024 * 1024) as body:
-            try:
-                for chunk in _chunk_iter(environ["wsgi.input"], MAX_CHUNK_BYTES,
-                                         MAX_PUSH_BYTES):
-                    body.write(chunk)
-            except ChunkedEncodingError as exc:
-                start_response("413 Request Entity Too Large",
-                               [("Content-Type", "text/plain")])
-                yield f"the push was refused: {exc}\n".encode()
-                return
-            environ["CONTENT_LENGTH"] = str(body.tell())
-            body.seek(0)
-            environ["wsgi.input"] = body
-            del environ["HTTP_TRANSFER_ENCODING"]
-            yield from app(environ, start_response)
-    return wrapped
 
 
 #: at most this many connections are served at once (see :mod:`.serve_limits`)
@@ -264,7 +230,7 @@ def make_http_server(bare: StrPath, host: str = "127.0.0.1", port: int = 0,
     app: WSGIApplication = make_wsgi_chain(
         DictBackend(repos), handlers={b"git-receive-pack": GuardedReceivePack,
                                        b"git-upload-pack": DeltaUploadPack})
-    app = _limited_body(_whole_body(app))
+    app = _limited_body(bounded_bodies(app))
     if not open_access:
         app = require_token(app, AccessList(Path(bare)), options.public_read)
     try:

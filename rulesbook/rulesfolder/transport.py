@@ -24,6 +24,7 @@ from .errors import RulesFolderError
 from .object_sizes import DAMAGED, check_source, kinds_in
 from .pack_guard import PackGuard, PackRefused
 from .pack_send import deltified, local_fetch_pack, missing_objects
+from .ref_bound import bound_advertisement
 from .repo import HEAD_REF
 from .tree_bounds import MAX_TREE_BYTES, MAX_TREE_FILES
 
@@ -40,11 +41,13 @@ SPOOL_BYTES = 32 * 1024 * 1024
 TRANSPORT_ERRORS = (OSError, HangupException, GitProtocolError, NotGitRepository)
 
 
-#: what a member reads when the server turned the request away for the moment (the
-#: HTTP status, as dulwich reports it, and the sentence said instead)
+#: what a member reads when the server turned the request away, for the moment or as
+#: too large (the HTTP status, as dulwich reports it, and the sentence said instead)
 BUSY = {
     "503": "the server is busy with other requests just now (it answered 503, service "
            "unavailable); nothing was sent or changed: try again in a minute",
+    "413": "the server refused the request as too large (it answered 413, request "
+           "entity too large; its log says which bound)",
     "429": "the server already has as many connections from this computer as it takes "
            "(it answered 429, too many requests); nothing was sent or changed: let the "
            "other syncs or clones finish, then try again",
@@ -94,16 +97,33 @@ def _ssh_command() -> str | None:
     return os.environ.get("GIT_SSH_COMMAND") or os.environ.get("GIT_SSH") or None
 
 
+#: what a host name (or an IP address, ``[::1]`` included) may be made of: never a
+#: leading ``-``, which ssh or a proxy command would read as an option
+#: (``ssh://-oProxyCommand=...``)
+_HOST = re.compile(r"[A-Za-z0-9_:\[][A-Za-z0-9._:%\[\]-]*")
+
+
+def _check_host(client: GitClient, url: str) -> None:
+    """Refuse a network address whose host is not a host name, before any program
+    (ssh, a proxy) is started with it."""
+    host = getattr(client, "host", getattr(client, "_host", None))  # ssh, git://
+    if isinstance(host, str) and not _HOST.fullmatch(host):
+        raise RulesFolderError(f"cannot reach {shown(url)}: {host!r} is not a host name; "
+                               f"nothing was run")
+
+
 def transport(url: str, login: Login | None = None) -> tuple[GitClient, str]:
     bare, _user, _password = split_login(url)
     target = bare if login is not None else url
     try:
-        return get_transport_and_path(
+        client, path = get_transport_and_path(
             target, config=_client_config(), ssh_command=_ssh_command(),
             username=login.username if login else None,
             password=login.password if login else None)
     except (ValueError, NotGitRepository) as exc:
         raise RulesFolderError(f"cannot reach {shown(url)}: {exc}") from None
+    _check_host(client, url)
+    return client, path
 
 
 def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> ObjectID | None:
@@ -117,11 +137,13 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         head = client.get_refs(path).refs.get(HEAD_REF)
         if head is None or head in repo.object_store:
             return head
+    advertisement = bound_advertisement(client, where)
     guard = PackGuard(where, sha_length=repo.object_format.oid_length,
                       kind_of=kinds_in(repo.object_store), per_commit=MAX_TREE_BYTES,
                       files_per_commit=MAX_TREE_FILES)
 
     def wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
+        advertisement.read_all()
         sha = refs.get(HEAD_REF)
         return [sha] if sha is not None and sha not in repo.object_store else []
 
@@ -174,11 +196,6 @@ def push_main(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
     class Moved(Exception):
         pass
 
-    def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
-        if refs.get(HEAD_REF) != expected:
-            raise Moved()
-        return {**refs, HEAD_REF: new}
-
     def pack_data(have: Set[ObjectID], want: Set[ObjectID], *, ofs_delta: bool = False,
                   progress: Callable[..., None] | None = None
                   ) -> tuple[int, Iterator[UnpackedObject]]:
@@ -188,6 +205,14 @@ def push_main(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
 
     def attempt(login: Login | None) -> dict[bytes, str | None]:
         client, path = transport(url, login)
+        advertisement = bound_advertisement(client, shown(url))
+
+        def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
+            advertisement.read_all()
+            if refs.get(HEAD_REF) != expected:
+                raise Moved()
+            return {**refs, HEAD_REF: new}
+
         result = client.send_pack(path.encode(), update_refs, pack_data)
         return dict(result.ref_status or {})
 

@@ -320,12 +320,16 @@ def test_a_failed_push_is_one_readable_line_and_the_next_sync_sends_it(rb, tmp_p
     ok(rb("--data", folder, "sync", "--remote", url, "--quiet"))
     _big_edit(folder)
     monkeypatch.setattr(serve_module, "MAX_PUSH_BYTES", 1024 * 1024)  # a stricter server
+    monkeypatch.setattr(importlib.import_module("rulesbook.rulesfolder.serve_bodies"),
+                        "MAX_PUSH_BYTES", 1024 * 1024)
     monkeypatch.setattr(importlib.import_module("rulesbook.rulesfolder.transport"),
                         "HTTP_POST_BUFFER", 1024 * 1024)
     failed = rb("--data", folder, "sync", "--quiet")
-    mine = [line for line in failed.err.splitlines() if line.startswith("rulesbook")]
+    # (the server, in this process, logs its refusal on the same stderr: "rulesbook serve:")
+    mine = [line for line in failed.err.splitlines() if line.startswith("rulesbook sync")]
     assert failed.code == 2 and len(mine) == 1, failed.err
     assert "cannot push" in mine[0] and "next sync sends them" in mine[0], mine
+    assert "refused the request as too large" in mine[0], mine
     assert log(bare)[0].id != log(folder)[0].id  # nothing arrived
     monkeypatch.undo()
     again = rb("--data", folder, "sync", "--quiet")
