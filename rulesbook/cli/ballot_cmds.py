@@ -21,6 +21,7 @@ from ..ballots import (
     THRESHOLDS,
     BallotError,
     SignatureError,
+    SigningKey,
     UnsealedError,
     adopt_ballot,
     build_ballot,
@@ -150,9 +151,14 @@ def cmd_sign(args: argparse.Namespace) -> int:
 
 
 def cmd_vote(args: argparse.Namespace) -> int:
-    load_ballot(args.file).find_question(args.question)  # a clear message before the key
+    before = load_ballot(args.file)
+    question = before.find_question(args.question)  # a clear message before the key
     registry = _registry(args)
     signer = open_key(registry, args.proxy_by or args.member, args.passphrase_file)
+    recorded = _recorded_already(before, args, question.id, signer, registry)
+    if recorded is not None:
+        print(recorded)
+        return 0
     ballot = vote_file(args.file, args.member, args.question, args.ranking, signer=signer,
                        proxy_by=args.proxy_by, registry=registry)
     vote = next(v for v in reversed(ballot.votes) if v.member == args.member
@@ -162,6 +168,32 @@ def cmd_vote(args: argparse.Namespace) -> int:
     receipt = receipt_code(vote.signature)
     print(f"{args.member} on {vote.question}: {what}{proxy}; receipt {receipt}")
     return 0
+
+
+def _recorded_already(ballot: Ballot, args: argparse.Namespace, question: str,
+                      signer: SigningKey,
+                      registry: Registry) -> str | None:
+    """What to say when this very vote is the member's vote already: the same ranking
+    signed by the same key (a retry of a vote that was made, e.g. after a kill), so
+    that casting it again would only change its time: the ballot is left as it is.
+    None: the vote is new, or changes something (a ranking, a key, a proxy)."""
+    from ..ballots import cast_vote
+
+    old = next((v for v in ballot.votes if v.member == args.member and v.question == question
+                and v.signature and v.at), None)
+    if old is None:
+        return None
+    try:  # the same vote at the old vote's time: Ed25519 signs deterministically
+        again = cast_vote(ballot, args.member, args.question, args.ranking, at=old.at,
+                          signer=signer, proxy_by=args.proxy_by,
+                          registry=registry)
+    except RulesbookError:
+        return None
+    if again.votes != ballot.votes or again.history != ballot.history:
+        return None
+    what = ", ".join(old.ranking) if old.ranking else "abstains"
+    return (f"{args.member} on {question}: {what}; this vote is recorded already "
+            f"(receipt {receipt_code(old.signature)}), nothing changed")
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -210,3 +210,28 @@ def test_history_lists_a_text_change_and_shows_the_older_text(rb, tmp_path):
 def test_history_needs_a_versioned_folder(rb, data_copy):
     result = rb("--data", data_copy, "history", "apca:28")
     assert result.code == 2 and "not versioned" in result.err
+
+
+def test_the_same_vote_cast_again_changes_nothing(rb, tmp_path):
+    """A vote cast again as it was (the same ranking, the same key: a retry after a
+    kill that came once it was committed) is the member's vote already: no new
+    commit, the receipt unchanged; a changed ranking is a new vote and a commit."""
+    import time
+
+    folder = Path(rb("where").out.strip())
+    assert rb("member", "keygen", "--member", "A").code == 0
+    assert rb("member", "role", "A", "chair").code == 0
+    assert rb("ballot", "sign", folder / BALLOT, "--as", "A").code == 0
+    vote = ("ballot", "vote", folder / BALLOT, "--member", "A", "--question", "10",
+            "--ranking", "10B,10A")
+    first = rb(*vote)
+    assert first.code == 0, first.err
+    commits, receipt = len(log(folder)), first.out.split("receipt ")[1].split()[0]
+    time.sleep(1.1)  # a vote's time is to the second: a second later, the same vote
+    again = rb(*vote)
+    assert again.code == 0, again.err
+    assert "recorded already" in again.out and receipt in again.out
+    assert len(log(folder)) == commits
+    changed = rb(*vote[:-1], "10A")
+    assert changed.code == 0 and "recorded already" not in changed.out
+    assert len(log(folder)) == commits + 1
