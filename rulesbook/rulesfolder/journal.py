@@ -137,9 +137,10 @@ class Journal:
         self.write()
 
     def done(self) -> None:
-        """The change is committed and the branch moved: kept as the folder's last
-        change made whole (:func:`last_done`)."""
-        atomic_write_bytes(self.path.with_name(LAST_DONE), self.entry.to_bytes())
+        """The change is committed and the branch moved: the journal, which names its
+        commit since :meth:`committing`, becomes the folder's last change made whole
+        (:func:`last_done`) by one rename, which also ends it."""
+        os.replace(self.path, self.path.with_name(LAST_DONE))
 
     def close(self) -> None:
         with contextlib.suppress(FileNotFoundError):
