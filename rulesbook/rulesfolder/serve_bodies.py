@@ -70,12 +70,7 @@ def _pieces(raw: Any, environ: WSGIEnvironment) -> Iterator[bytes]:
                 raise _malformed("the chunked request body is malformed")
             if length == 0:
                 return
-            while length:
-                data = raw.read(min(length, _PIECE))
-                if not data:
-                    raise _malformed("the chunked request body is cut short")
-                length -= len(data)
-                yield data
+            yield from _exactly(raw, length, "the chunked request body is cut short")
             raw.read(2)  # the chunk's CRLF
     try:
         left = int(environ.get("CONTENT_LENGTH") or 0)
@@ -83,11 +78,17 @@ def _pieces(raw: Any, environ: WSGIEnvironment) -> Iterator[bytes]:
         raise _malformed("the request's Content-Length is not a number") from None
     if left < 0:
         raise _malformed("the request's Content-Length is negative")
-    while left:
-        data = raw.read(min(left, _PIECE))
+    yield from _exactly(raw, left, "the request body is shorter than its Content-Length")
+
+
+def _exactly(raw: Any, length: int, short: str) -> Iterator[bytes]:
+    """``length`` bytes of ``raw``, a piece at a time; refused (``short``) when it
+    ends before."""
+    while length:
+        data = raw.read(min(length, _PIECE))
         if not data:
-            raise _malformed("the request body is shorter than its Content-Length")
-        left -= len(data)
+            raise _malformed(short)
+        length -= len(data)
         yield data
 
 
