@@ -263,7 +263,7 @@ def test_the_gui_thread_never_stalls_on_a_long_record(ws, qtbot, tmp_path, contr
     crashed()
     step("recover the autosave", lambda: holder.append(make_workspace(qtbot, controller)),
          crashed, files=type("Reading", (), {"reading": property(
-             lambda _self: holder[0].board_controller.files.reading if holder else 1)})())
+             lambda _self: holder[0].board_controller.files.reading if holder else None)})())
     recovered = holder[0].board_controller
     try:
         assert len(recovered.moves) == plies and recovered.ply == plies // 3
