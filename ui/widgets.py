@@ -11,17 +11,22 @@ from PySide6.QtGui import (
     QClipboard,
     QColor,
     QContextMenuEvent,
+    QFont,
+    QFontMetrics,
     QDesktopServices,
     QGuiApplication,
     QKeyEvent,
     QKeySequence,
     QMouseEvent,
+    QResizeEvent,
     QPainter,
     QPalette,
     Qt,  # QtGui's Qt: it has convertFromPlainText
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
+    QTextLayout,
+    QTextOption,
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
@@ -349,21 +354,77 @@ def breakable(text: str) -> str:
     return re.sub(r"\S+", lambda m: broken(m.group(0)), text)
 
 
+def elided_lines(text: str, font: QFont, width: int, lines: int) -> str:
+    """``text`` as a word-wrapped label ``width`` pixels wide shows it in at most
+    ``lines`` lines: whole when it fits, else cut in its last line with "…"."""
+    if width <= 0 or lines < 1 or not text:
+        return text
+    layout = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
+    layout.setTextOption(option)
+    starts: list[int] = []
+    layout.beginLayout()
+    while len(starts) <= lines:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(width)
+        starts.append(line.textStart())
+    layout.endLayout()
+    if len(starts) <= lines:
+        return text
+    last = starts[lines - 1]
+    rest = QFontMetrics(font).elidedText(text[last:], Qt.TextElideMode.ElideRight, width)
+    return text[:last] + rest
+
+
 class BreakableLabel(QLabel):
     """A word-wrapped, selectable plain-text label for text given :func:`breakable`
     break opportunities (zero-width spaces, for display only): what is copied from
     it (Ctrl+C, its menu's Copy, the selection on X11) is the text without them, so
     a copied path is the path (issue 34)."""
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
-        super().__init__(text, parent)
+    def __init__(self, text: str = "", parent: QWidget | None = None,
+                 max_lines: int | None = None) -> None:
+        super().__init__(parent)
+        #: at most this many lines shown, the last cut with "…" (None: all of it)
+        self.max_lines = max_lines
+        self._given = text
         self.setWordWrap(True)
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt API
+        self._given = text
+        self._fit()
+
+    def given_text(self) -> str:
+        """The text as it was given (shown whole unless cut at ``max_lines``)."""
+        return self._given
+
+    def _fit(self) -> None:
+        if self.max_lines is None:
+            super().setText(self._given)
+            return
+        width = self.contentsRect().width() - 2 * self.margin()
+        shown = elided_lines(self._given, self.font(), width, self.max_lines)
+        if shown != self.text():
+            super().setText(shown)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt API
+        super().resizeEvent(event)
+        if self.max_lines is not None:
+            self._fit()
 
     def copied_text(self) -> str:
-        """The selection as it is copied: without the inserted break opportunities."""
-        return self.selectedText().replace(ZERO_WIDTH_BREAK, "")
+        """The selection as it is copied: without the inserted break opportunities,
+        and all that was given when all that is shown is selected (cut or not)."""
+        selected = self.selectedText()
+        if selected and selected == self.text():
+            selected = self._given
+        return selected.replace(ZERO_WIDTH_BREAK, "")
 
     def copy(self, mode: QClipboard.Mode = QClipboard.Mode.Clipboard) -> None:
         if self.hasSelectedText():

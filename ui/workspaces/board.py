@@ -164,7 +164,7 @@ class BoardWorkspace(Workspace):
         self.banner.hide()
         #: the variant a PDN record without GameType was read in, and "Read as"
         self.variant_notice = VariantNotice(bc)
-        self.status = BreakableLabel()  # wraps a path; copied without the breaks
+        self.status = BreakableLabel(max_lines=2)  # wraps a path; cut at 2 lines (all in its tip)
         self.status.setObjectName("board-status")
         self.status.setAccessibleName("Board status")
         self.status.setMinimumHeight(self.status.fontMetrics().height() + 4)
