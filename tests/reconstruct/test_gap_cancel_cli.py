@@ -13,17 +13,13 @@ from __future__ import annotations
 
 import json
 import re
-import selectors
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from rulesbook.draughts import Position
-from tests.datapaths import REPO
+from tests.interrupted import interrupt_when
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from gap_cases import GapCase, english_cases  # noqa: E402 - the bench's corpus cases
@@ -44,30 +40,11 @@ def interrupted(gap: GapCase, *options: str) -> tuple[int, str, str, int, float]
     Ctrl+C to the end of the process)."""
     cmd = [sys.executable, "-m", "rulesbook", "reconstruct", "--variant", "english",
            "--from", gap.earlier.fen(), "--to", gap.board.fen(), "--plies", "20", *options]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    seen: list[str] = []
-    try:
-        assert proc.stderr is not None
-        selector = selectors.DefaultSelector()
-        selector.register(proc.stderr, selectors.EVENT_READ)
-        deadline = time.monotonic() + 120  # ends a hang only: no timing assertion
-        while not (seen and COUNTED.search(seen[-1])):
-            assert proc.poll() is None, ("the search ended before it was stopped", seen)
-            assert time.monotonic() < deadline, f"no count on stderr: {seen}"
-            if selector.select(timeout=0.5):
-                seen.append(proc.stderr.readline())
-        said = COUNTED.search(seen[-1])
-        assert said is not None
-        sent = time.monotonic()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-        took = time.monotonic() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    return proc.returncode, out, "".join(seen) + err, int(said.group(1).replace(",", "")), took
+    got = interrupt_when(cmd, lambda seen: bool(seen) and COUNTED.search(seen[-1]) is not None)
+    said = COUNTED.search(got.seen[-1])
+    assert said is not None
+    return (got.returncode, got.out, "".join(got.seen) + got.err,
+            int(said.group(1).replace(",", "")), got.took)
 
 
 def replays(gap: GapCase, texts: list[str]) -> bool:

@@ -3,16 +3,12 @@ from __future__ import annotations
 
 import io
 import json
-import selectors
-import signal
-import subprocess
 import sys
-import time
 
 import pytest
 
 from rulesbook.cli.progress import EVERY_SECONDS, QUIET_SECONDS, GapProgress
-from tests.datapaths import REPO
+from tests.interrupted import interrupt_when
 from tests.long_gap import LONG_GAP
 
 STOP_HINT = "Ctrl+C stops and lists what was found"
@@ -72,28 +68,10 @@ def test_a_long_search_prints_progress_on_stderr_and_ctrl_c_lists_what_was_found
     cmd = [sys.executable, "-m", "rulesbook", "reconstruct", "--variant", LONG_GAP.variant,
            "--from", LONG_GAP.earlier, "--to", LONG_GAP.board, "--plies", str(LONG_GAP.plies),
            "--json"]
-    proc = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-    seen: list[str] = []
-    try:
-        assert proc.stderr is not None
-        selector = selectors.DefaultSelector()
-        selector.register(proc.stderr, selectors.EVENT_READ)
-        # the first line is due after 2 s of search; the limit only ends a hang
-        # on a loaded machine, it is no timing assertion
-        deadline = time.monotonic() + 90
-        while not any(STOP_HINT in line for line in seen):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, f"no progress line on stderr: {seen}"
-            if selector.select(timeout=0.5):
-                seen.append(proc.stderr.readline())
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-    assert proc.returncode == 130, (out, err)
+    # the first line is due after 2 s of search
+    got = interrupt_when(cmd, lambda seen: any(STOP_HINT in line for line in seen), hang=90)
+    seen, out, err = got.seen, got.out, got.err
+    assert got.returncode == 130, (out, err)
     line = next(line for line in seen if STOP_HINT in line)
     assert f"{LONG_GAP.plies}-ply gap" in line and "positions searched" in line and "% done" in line
     result = json.loads(out)  # stdout is the JSON answer alone, no progress in it
