@@ -318,3 +318,59 @@ def test_a_tree_listing_one_name_twice_is_refused_by_sync_and_clone(rb, tmp_path
     cloned = rb("clone", bare, tmp_path / "new")
     assert cloned.code == 2 and "twice" in cloned.err, cloned.err
     assert not (tmp_path / "new").exists()
+
+
+def _unrelated(rb, tmp_path: Path) -> Path:
+    """A shared repository holding a history of its own that is not a rules folder."""
+    from .servers import git
+
+    work, other = tmp_path / "elsewhere", bare_repo(tmp_path / "other.git")
+    git("init", "-q", "-b", "main", work)
+    (work / "README").write_text("another project\n")
+    git("add", ".", cwd=work)
+    git("commit", "-q", "-m", "another project", cwd=work)
+    git("push", "-q", other, "main", cwd=work)
+    return other
+
+
+def _invalid(rb, tmp_path: Path, bare: Path) -> Path:
+    """A copy of the shared repository whose newest commit does not validate."""
+    import shutil
+
+    other = tmp_path / "other.git"
+    shutil.copytree(bare, other)
+    commit_on_main(other, lambda repo, tree: replace_file(
+        repo, tree, b"editions.yaml",
+        lambda old: old.replace(b"schema_version: 1", b"schema_version: 99")))
+    return other
+
+
+@pytest.mark.parametrize("holds", ["an invalid commit", "an unrelated history"])
+def test_a_refused_sync_with_another_remote_leaves_the_folder_as_it_was(rb, tmp_path, holds):
+    """Found by the #28 tester: after a refused `sync --remote OTHER`, origin/main was
+    OTHER's commit and OTHER's objects stayed in the folder. The origin, its
+    remote-tracking branch and the folder's objects are as they were."""
+    bare, _secretary, member = shared(rb, tmp_path)
+    other = _invalid(rb, tmp_path, bare) if holds == "an invalid commit" else \
+        _unrelated(rb, tmp_path)
+    with Repo(str(other)) as repo:
+        foreign = repo.refs[MAIN]
+    objects = member / ".git" / "objects"
+
+    def state() -> tuple[object, ...]:
+        with Repo(str(member)) as repo:
+            tracking = repo.refs[b"refs/remotes/origin/main"]
+            url = repo.get_config().get((b"remote", b"origin"), b"url")
+        stored = sorted(p.relative_to(objects).as_posix() for p in objects.rglob("*"))
+        return tracking, url, stored, file_bytes(member)
+
+    before = state()
+    result = rb("--data", member, "sync", "--remote", other)
+    assert result.code == 2, result.err
+    assert "internal error" not in result.err, result.err
+    assert state() == before
+    with Repo(str(member)) as repo:
+        assert foreign not in repo.object_store
+    where = rb("--data", member, "where")
+    assert f"origin: {bare}" in where.err, where.err
+    assert rb("--data", member, "sync", "--quiet").code == 0  # the origin still works

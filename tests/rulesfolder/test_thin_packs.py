@@ -13,9 +13,6 @@ import struct
 import zlib
 
 import pytest
-from dulwich.client import get_transport_and_path
-from dulwich.objects import Blob
-from dulwich.pack import UnpackedObject
 from dulwich.repo import Repo
 
 from .conftest import file_bytes
