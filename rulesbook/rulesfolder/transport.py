@@ -19,7 +19,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from .chain_bound import add_bounded_thin_pack
-from .credentials import Ask, Login, logged_in, split_login
+from .credentials import Ask, Login, is_http, logged_in, split_login
 from .errors import RulesFolderError
 from .object_sizes import DAMAGED, check_source, kinds_in
 from .pack_guard import PackGuard, PackRefused
@@ -60,8 +60,18 @@ class RemoteMoved(Exception):
 
 def shown(url: str) -> str:
     """A remote's address as it may be printed or written into a commit message: a
-    password in it (``https://user:secret@host/``) is never shown."""
-    return re.sub(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", r"\1", url, flags=re.IGNORECASE)
+    password in it (``https://user:secret@host/``) is never shown. Of an ssh address
+    the user name is kept (``ssh://git@host:2222/path``: the host needs it); of an
+    http(s) one the whole login goes, as a token may be given alone
+    (``https://TOKEN@host/``)."""
+    login = re.match(r"^([a-z][a-z0-9+.-]*://)([^/@]*)@", url, flags=re.IGNORECASE)
+    if login is None:
+        return url
+    scheme, rest = login.group(1), url[login.end():]
+    user = login.group(2).split(":", 1)[0]
+    if is_http(scheme) or not user:
+        return scheme + rest
+    return f"{scheme}{user}@{rest}"
 
 
 def reason(exc: BaseException) -> str:
