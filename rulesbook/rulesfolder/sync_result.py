@@ -60,7 +60,11 @@ class SyncResult:
 
     @property
     def up_to_date(self) -> bool:
-        return not (self.fetched or self.merged or self.pushed or self.committed_edits)
+        """The sync changed nothing, here or on the remote (they already agreed): a
+        restore that replaced the remote's commits changed the remote, even when it
+        sent none (the remote held this folder's)."""
+        return not (self.fetched or self.merged or self.pushed or self.committed_edits
+                    or self.replaced)
 
     def to_dict(self) -> SyncJson:
         return {"remote": self.remote, "fetched": self.fetched, "merged": self.merged,

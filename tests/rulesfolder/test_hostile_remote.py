@@ -233,7 +233,11 @@ def test_an_invalid_remote_commit_is_named_and_the_remote_restored(rb, tmp_path)
     assert took.code == 2
     restored = rb("--data", member, "sync", "--restore-remote", "--json")
     assert restored.code == 0, restored.err
-    assert json.loads(restored.out)["replaced"] == 2
+    said = json.loads(restored.out)
+    # the remote changed (its two commits replaced, none sent: it held this folder's):
+    # not "up to date", which said nothing had changed (the #28 tester)
+    assert said["replaced"] == 2 and said["pushed"] == 0, said
+    assert said["up_to_date"] is False, said
     with Repo(str(bare)) as repo:
         assert repo.refs[MAIN].decode() == good
     other = tmp_path / "other"
