@@ -378,3 +378,38 @@ def test_a_refused_sync_with_another_remote_leaves_the_folder_as_it_was(rb, tmp_
     where = rb("--data", member, "where")
     assert f"origin: {bare}" in where.err, where.err
     assert rb("--data", member, "sync", "--quiet").code == 0  # the origin still works
+
+
+def test_a_data_file_of_comments_only_is_said_to_hold_no_data(rb, tmp_path):
+    """Found by the #28 tester: a 19 MiB data file made only of `#` (a YAML comment:
+    it reads as nothing) was reported as "the file is empty"."""
+    bare, _secretary, member = shared(rb, tmp_path)
+    with Repo(str(member)) as repo:
+        tree = repo[repo[repo.head()].tree]
+        case = next(name for name, _mode, _sha in repo[tree[b"cases"][1]].iteritems()
+                    if name.endswith(b".yaml")).decode()
+    hashes = b"#" * (19 * 1024 * 1024)
+
+    def comments_only(repo, tree) -> None:
+        sub = repo[tree[b"cases"][1]]
+        replace_file(repo, sub, case.encode(), lambda _old: hashes)
+        repo.object_store.add_object(sub)
+        tree[b"cases"] = (0o040000, sub.id)
+
+    commit_on_main(bare, comments_only, "a case of comments")
+    before = file_bytes(member)
+    result = rb("--data", member, "sync")
+    assert result.code == 2, result.err
+    assert f"cases/{case}" in result.err, result.err
+    assert "is empty" not in result.err, result.err
+    assert "holds no data" in result.err and "comments" in result.err, result.err
+    assert file_bytes(member) == before
+    # a file with nothing in it at all is still said to be empty
+    local = member / "cases" / case
+    local.write_text("")
+    checked = rb("--data", member, "validate")
+    assert checked.code != 0 and f"{case}" in checked.out + checked.err
+    assert "the file is empty" in checked.out + checked.err, checked.out + checked.err
+    local.write_text("# a note\n\n   # another\n")
+    checked = rb("--data", member, "validate")
+    assert "holds no data" in checked.out + checked.err, checked.out + checked.err
