@@ -34,7 +34,7 @@ from .errors import (
     SyncInvalid,
 )
 from .merge import merge_trees
-from .quarantine import Quarantine
+from .quarantine import Quarantine, drop_stale
 from .remote_history import refuse_invalid, refuse_rewritten
 from .repo import (
     BRANCH,
@@ -244,6 +244,7 @@ def sync(root: StrPath, remote: str | None = None,
     repo = open_repo(root)
     try:
         with folder_lock(root):
+            drop_stale(repo)  # what a killed sync had fetched and not settled
             name, url = _remote_url(repo, remote)
             _refuse_working_folder(url)
             edits = commit_hand_edits(repo, progress)

@@ -413,3 +413,16 @@ def test_a_clone_of_a_remote_holding_a_huge_number_is_refused_at_its_line(rb, tm
     assert "topics.yaml:" in cloned.err and "Traceback" not in cloned.err
     assert "internal error" not in cloned.err
     assert len(cloned.err.splitlines()) <= 5
+
+
+def test_what_a_killed_sync_had_fetched_is_removed_by_the_next(rb, tmp_path):
+    """A sync keeps what it fetches apart (a quarantine in the folder's objects) until
+    it is settled; one killed meanwhile leaves it, and the next sync removes it."""
+    folder, remote = tmp_path / "folder", bare_repo(tmp_path / "shared.git")
+    ok(rb("init", folder))
+    ok(sync(rb, folder, "--remote", remote))
+    left = folder / ".git" / "objects" / "rulesbook-incoming-killed"
+    (left / "pack").mkdir(parents=True)
+    (left / "pack" / "tmp_pack_x").write_bytes(b"PACK" + b"\0" * 1000)
+    ok(sync(rb, folder))
+    assert not left.exists()
