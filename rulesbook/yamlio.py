@@ -275,7 +275,7 @@ class _Builder:
         parser = _PARSER(text)
         try:
             with cycles_paused():  # plain data: no cycle to find (:mod:`.gcpause`)
-                return self._document(parser)
+                return self._document(parser, text)
         except yaml.MarkedYAMLError as exc:
             mark = exc.problem_mark or exc.context_mark
             what = exc.problem or exc.context or "not valid YAML"
@@ -285,11 +285,14 @@ class _Builder:
         finally:
             parser.dispose()
 
-    def _document(self, parser: Any) -> Any:
+    def _document(self, parser: Any, text: str) -> Any:
         get = parser.get_event
         get()  # the stream's start
         event = get()
         if isinstance(event, yaml.StreamEndEvent):
+            if text.strip():  # comments (a line of `#`: 19 MiB of them read as nothing)
+                raise self.fail(None, "the file holds no data: it has only comments "
+                                      "(text after #) and blank lines")
             raise self.fail(None, "the file is empty")
         event = get()
         mark = event.start_mark

@@ -30,12 +30,12 @@ if TYPE_CHECKING:  # the names as the checker sees them; at run time __getattr__
     from .repo import Identity as Identity
     from .repo import init_folder as init_folder
     from .repo import open_repo as open_repo
-    from .sync import FolderStatus as FolderStatus
-    from .sync import SyncResult as SyncResult
     from .sync import clone as clone
     from .sync import fetch_status as fetch_status
     from .sync import folder_status as folder_status
     from .sync import sync as sync
+    from .sync_result import FolderStatus as FolderStatus
+    from .sync_result import SyncResult as SyncResult
     from .where import find_rules_folder as find_rules_folder
     from .where import is_rules_folder as is_rules_folder
 

@@ -3,7 +3,8 @@
 :class:`.pack_guard.PackGuard` follows a chain as the pack streams only through OFS
 deltas (a base named by its offset). A REF delta names its base by id: when the
 receiver has that object, the guard counts the chain from it (the base and the file
-the delta makes), yet dulwich resolves a base the pack itself holds from the pack,
+the delta makes); when it does not, the base may be an object of the same pack (or
+nowhere: the pack is refused here, naming it). dulwich resolves a base the pack itself holds from the pack,
 going on down a chain the pack re-sends as deltas, every base of it held while a
 delta made from it waits (pack_guard.MAX_CHAIN_BYTES). :class:`ChainBoundIndexer`
 is dulwich's indexer adding up the bytes of each chain as it resolves it (the
@@ -26,6 +27,7 @@ from dulwich.pack import (
     PackIndexEntry,
     PackIndexer,
     PackStreamCopier,
+    UnresolvedDeltas,
     chunks_length,
 )
 
@@ -94,7 +96,13 @@ def add_bounded_thin_pack(store: DiskObjectStore, read_all: Callable[[int], byte
             f.seek(0)
             with PackData(path, file=f, object_format=store.object_format) as data:
                 indexer.set_pack_data(data)
-                entries, ext_refs = store._index_pack(indexer, len(copier))
+                try:
+                    entries, ext_refs = store._index_pack(indexer, len(copier))
+                except UnresolvedDeltas as exc:  # a REF delta's base is nowhere
+                    missing = ", ".join(sha.decode("ascii", "replace") for sha in exc.shas[:3])
+                    raise PackRefused(
+                        f"{where} sent a delta against {missing}, an object this folder "
+                        f"does not have and the pack does not hold; nothing was taken") from None
             return store._complete_pack(f, path, entries, ext_refs)
     finally:
         if os.path.exists(path):  # refused or broken off: the temporary pack goes

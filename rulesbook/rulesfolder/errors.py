@@ -118,16 +118,21 @@ class DroppedRecord:
 class SyncConflict(RulesFolderError):
     """Two changes to the same record: the sync stopped, both sides are kept."""
 
-    def __init__(self, records: list[ConflictedRecord], remote_ref: str) -> None:
+    def __init__(self, records: list[ConflictedRecord], remote_ref: str,
+                 kept_as: str | None = "") -> None:
+        """``kept_as``: where the remote's version is kept ("": ``remote_ref``; None:
+        nowhere, the remote being another than the folder's own)."""
         self.records = tuple(records)
         self.remote_ref = remote_ref
         names = "; ".join(str(r) for r in records[:5])
         more = f" and {len(records) - 5} more" if len(records) > 5 else ""
         example = records[0].record if records else "RECORD"
+        kept = (f"the remote's is kept as {kept_as or remote_ref}" if kept_as is not None
+                else "the remote's is not kept here (it is not this folder's remote)")
         super().__init__(
             f"sync stopped: {len(records)} record(s) were changed both here and on the remote: "
-            f"{names}{more}. Nothing was merged or pushed; your version is unchanged and the "
-            f"remote's is kept as {remote_ref}. Agree on one version and keep it with "
+            f"{names}{more}. Nothing was merged or pushed; your version is unchanged and "
+            f"{kept}. Agree on one version and keep it with "
             f"`rulesbook sync --take theirs '{example}'` (the remote's) or `--take mine "
             f"'{example}'` (yours); `--take theirs` alone keeps the remote's for every one")
 

@@ -72,9 +72,12 @@ MAX_CHAIN_BYTES = (50 + 1) * MAX_OBJECT_BYTES
 #: asks: transport.guarded_fetch; a push from git is offered it); git sends REF
 #: deltas only in a thin pack, against a version the receiver has: one per file
 #: changed since the last sync, at most 20 MiB each; 1 GiB is 1,000 ballots of ~1 MB
-#: changed at once. Given ``kind_of``, the guard refuses a REF delta against an object
-#: the receiver does not have, and counts its chain from the base's size its delta
-#: gives (the base, read from the receiver's store, is held too).
+#: changed at once. A REF delta's chain is counted from the base's size its delta
+#: gives (the base, read from the receiver's store, is held too); given ``kind_of``,
+#: its base's type is known when the receiver has it. A base the receiver lacks may
+#: be an object of the same pack (a sender not asked for OFS deltas, e.g. ``git
+#: pack-objects`` without ``--delta-base-offset``): the indexing resolves it, or
+#: refuses the pack when it is not there (chain_bound.add_bounded_thin_pack).
 MAX_REF_TARGET_BYTES = 1024 * 1024 * 1024
 #: the most objects one pack may hold
 MAX_OBJECTS = 5_000_000
@@ -328,10 +331,11 @@ class PackGuard:
             if self._left() < self.sha_length:
                 return False
             base = buf[pos:pos + self.sha_length]
+            # None: the receiver lacks it, yet it may be an object of this pack (a
+            # sender not asked for OFS deltas names those by id too): its type is not
+            # known, and the indexing refuses the pack when its base is nowhere
+            # (chain_bound.add_bounded_thin_pack)
             kind = self.kind_of(base) if self.kind_of is not None else 0
-            if kind is None:
-                self._refuse(f"a delta against {base.hex()}, an object this folder does "
-                             f"not have (one of the same pack is named by offset)")
             self._base_kind = kind or 0
             self._pos += self.sha_length
             self._base_chain = -1  # the base's size, read with the target's

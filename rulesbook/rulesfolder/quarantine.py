@@ -68,3 +68,12 @@ class Quarantine:
                  tb: TracebackType | None) -> None:
         with contextlib.suppress(OSError):
             self.close()
+
+
+def drop_stale(repo: Repo) -> None:
+    """Remove the quarantines a killed command left in ``repo``'s objects; only while
+    no other command can be using one (a sync holds the folder's lock)."""
+    objects = Path(repo.object_store.path)
+    for folder in objects.glob(PREFIX + "*"):
+        if folder.is_dir():
+            shutil.rmtree(folder, ignore_errors=True)

@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple, TypedDict
+from typing import NamedTuple
 
 from dulwich.objects import Blob, ObjectID
 from dulwich.refs import Ref
@@ -26,7 +26,6 @@ from .ancestry import merge_bases
 from .commit_check import commit_problems, tree_bound_problem, tree_problems
 from .credentials import Ask, without_password
 from .errors import (
-    DroppedJson,
     DroppedRecord,
     Resolution,
     RulesFolderError,
@@ -35,6 +34,7 @@ from .errors import (
     SyncInvalid,
 )
 from .merge import merge_trees
+from .quarantine import Quarantine, drop_stale
 from .remote_history import refuse_invalid, refuse_rewritten
 from .repo import (
     BRANCH,
@@ -56,87 +56,11 @@ from .repo import (
     user_identity,
     worktree_state,
 )
+from .sync_result import FolderStatus, SyncResult
 from .transport import RemoteMoved, fetch_main, push_main, shown
 
 Progress = Callable[[str], None]
 DEFAULT_REMOTE = "origin"
-
-
-class SyncJson(TypedDict):
-    """``rulesbook sync --json``."""
-
-    remote: str
-    fetched: int
-    merged: bool
-    fast_forward: bool
-    pushed: int
-    committed_edits: list[str]
-    head: str
-    up_to_date: bool
-    not_shared: list[str]
-    dropped: list[DroppedJson]
-    relettered: list[str]
-    previous_origin: str | None
-    origin_set: bool
-    replaced: int
-
-
-class StatusJson(TypedDict):
-    """:meth:`FolderStatus.to_dict`: where the folder stands against its remote."""
-
-    remote: str | None
-    ahead: int
-    behind: int
-    pending: list[str]
-
-
-@dataclass(frozen=True)
-class SyncResult:
-    """What a sync did."""
-
-    remote: str  # the URL
-    fetched: int  # commits received
-    merged: bool  # a merge commit was made
-    fast_forward: bool
-    pushed: int  # commits sent
-    committed_edits: tuple[str, ...]  # data files edited by hand, committed first
-    head: str
-    not_shared: tuple[str, ...] = ()  # other files changed in the folder, left alone
-    dropped: tuple[DroppedRecord, ...] = ()  # conflicting records settled by --take
-    #: members added here given another letter by the merge (the remote had theirs)
-    relettered: tuple[str, ...] = ()
-    previous_origin: str | None = None  # the origin a URL given with --remote replaced
-    #: the URL given with --remote became the folder's origin (it had none, or another)
-    origin_set: bool = False
-    replaced: int = 0  # --restore-remote: the remote's commits replaced by this folder's
-
-    @property
-    def up_to_date(self) -> bool:
-        return not (self.fetched or self.merged or self.pushed or self.committed_edits)
-
-    def to_dict(self) -> SyncJson:
-        return {"remote": self.remote, "fetched": self.fetched, "merged": self.merged,
-                "fast_forward": self.fast_forward, "pushed": self.pushed,
-                "committed_edits": list(self.committed_edits), "head": self.head,
-                "up_to_date": self.up_to_date, "not_shared": list(self.not_shared),
-                "dropped": [d.to_dict() for d in self.dropped],
-                "relettered": list(self.relettered),
-                "previous_origin": self.previous_origin, "origin_set": self.origin_set,
-                "replaced": self.replaced}
-
-
-@dataclass(frozen=True)
-class FolderStatus:
-    """Where the folder stands against its remote as last fetched (no network)."""
-
-    remote: str | None
-    ahead: int
-    behind: int
-    pending: tuple[str, ...]  # data files edited by hand, not committed (a sync commits them)
-
-    def to_dict(self) -> StatusJson:
-        return {"remote": self.remote, "ahead": self.ahead, "behind": self.behind,
-                "pending": list(self.pending)}
 
 
 def _configured_url(repo: Repo, name: str) -> str | None:
@@ -320,6 +244,7 @@ def sync(root: StrPath, remote: str | None = None,
     repo = open_repo(root)
     try:
         with folder_lock(root):
+            drop_stale(repo)  # what a killed sync had fetched and not settled
             name, url = _remote_url(repo, remote)
             _refuse_working_folder(url)
             edits = commit_hand_edits(repo, progress)
@@ -362,27 +287,45 @@ def _restore(repo: Repo, name: str, url: str, edits: PendingEdits, progress: Pro
     if local is None:
         raise RulesFolderError("this rules folder has no commit yet, so there is nothing to "
                                "send")
-    theirs = _fetch(repo, url, progress, ask)
-    if theirs == local:
-        raise RulesFolderError(f"{shown(url)} already holds this folder's history; nothing "
-                               f"to restore")
-    problems = commit_problems(repo, local)
-    if problems:  # a folder changed by hand with git: never sent over the remote's
-        raise RulesFolderError("this folder's own history does not validate, so it was not "
-                               "sent:\n" + "\n".join(problems.lines()))
-    dropped = _count(repo, theirs, local)
-    progress(f"Restoring {shown(url)} to this folder's history"
-             + (f" ({dropped} commit(s) of the remote's are replaced)" if dropped else ""))
-    try:
-        _push(repo, url, theirs, local, progress, ask)
-    except RemoteMoved:
-        raise RulesFolderError(f"{shown(url)} changed during the restore; run `rulesbook "
-                               f"sync` to see what it holds now") from None
+    # the remote's history is only looked at: it is replaced, so never kept here
+    with Quarantine(repo) as incoming:
+        theirs = _fetch(incoming.repo, url, progress, ask)
+        if theirs == local:
+            raise RulesFolderError(f"{shown(url)} already holds this folder's history; "
+                                   f"nothing to restore")
+        problems = commit_problems(repo, local)
+        if problems:  # a folder changed by hand with git: never sent over the remote's
+            raise RulesFolderError("this folder's own history does not validate, so it was "
+                                   "not sent:\n" + "\n".join(problems.lines()))
+        dropped = _count(incoming.repo, theirs, local)
+        pushed = _count(incoming.repo, local, theirs)
+        progress(f"Restoring {shown(url)} to this folder's history"
+                 + (f" ({dropped} commit(s) of the remote's are replaced)" if dropped else ""))
+        try:
+            _push(repo, url, theirs, local, progress, ask)
+        except RemoteMoved:
+            raise RulesFolderError(f"{shown(url)} changed during the restore; run `rulesbook "
+                                   f"sync` to see what it holds now") from None
     repo.refs[_tracking_ref(name)] = local
     origin = _remember_origin(repo, url) if name == DEFAULT_REMOTE else _UNCHANGED
-    return SyncResult(shown(url), 0, False, False, _count(repo, local, theirs), edits.committed,
+    return SyncResult(shown(url), 0, False, False, pushed, edits.committed,
                       local.decode(), edits.not_shared, previous_origin=origin.previous,
                       origin_set=origin.set, replaced=dropped)
+
+
+class _Settled(NamedTuple):
+    """What a sync settled on before anything in the folder moves."""
+
+    new: ObjectID  # the folder's main from now on
+    received: int
+    merged: bool
+    fast_forward: bool
+    dropped: tuple[DroppedRecord, ...]
+    relettered: tuple[str, ...]
+
+
+def _is_its_remote(repo: Repo, name: str, url: str) -> bool:
+    return _configured_url(repo, name) in (url, without_password(url))
 
 
 def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
@@ -393,13 +336,55 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
         raise RulesFolderError("this rules folder has no commit yet, so there is nothing to "
                                "sync; create rules folders with `rulesbook init DIR`")
     previous = _previous(repo, name, url)
-    theirs = _fetch(repo, url, progress, ask)
-    if theirs is not None and previous is not None:
-        refuse_rewritten(repo, previous, local, theirs, shown(url))
     tracking = _tracking_ref(name)
+    # what is fetched (and merged) stays apart until the sync is settled: a refused
+    # sync keeps neither the remote's objects nor its remote-tracking branch
+    with Quarantine(repo) as incoming:
+        theirs = _fetch(incoming.repo, url, progress, ask)
+        try:
+            settled = _settle(incoming.repo, name, url, local, previous, theirs, progress,
+                              take)
+        except SyncConflict as exc:
+            if not _is_its_remote(repo, name, url):  # another remote: nothing kept
+                raise SyncConflict(list(exc.records), exc.remote_ref,
+                                   kept_as=None) from None
+            incoming.admit()  # the folder's own remote's version, kept to look at
+            assert theirs is not None
+            repo.refs[tracking] = theirs
+            raise
+        incoming.admit()
+    new = settled.new
     if theirs is not None:
         repo.refs[tracking] = theirs
-    fetched = merged = fast_forward = False
+    if new != local:
+        checkout(repo, local, new)
+    pushed = 0
+    if new != theirs:
+        pushed = _count(repo, new, theirs)
+        _push(repo, url, theirs, new, progress, ask)
+        repo.refs[tracking] = new
+    # said once, by whoever shows the result (the CLI: "origin is now URL (it was OLD)")
+    origin = _remember_origin(repo, url) if name == DEFAULT_REMOTE else _UNCHANGED
+    fetched = settled.merged or settled.fast_forward
+    progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
+    return SyncResult(shown(url), settled.received if fetched else 0, settled.merged,
+                      settled.fast_forward, pushed, edits.committed, new.decode(),
+                      edits.not_shared, settled.dropped, relettered=settled.relettered,
+                      previous_origin=origin.previous, origin_set=origin.set)
+
+
+def _settle(repo: Repo, name: str, url: str, local: ObjectID, previous: ObjectID | None,
+            theirs: ObjectID | None, progress: Progress, take: Resolution | None
+            ) -> _Settled:
+    """Check what was fetched and make the merge (nothing in the folder moves yet):
+    raises what refuses the sync."""
+    if theirs is not None and previous is not None:
+        refuse_rewritten(repo, previous, local, theirs, shown(url))
+    if theirs is not None and theirs != local and MARKER not in commit_files(repo, theirs):
+        raise RulesFolderError(f"sync stopped: {shown(url)} is a git repository but not a "
+                               f"rules folder (its main has no {MARKER} at its top); nothing "
+                               f"was merged or pushed")
+    merged = fast_forward = False
     received = 0
     dropped: tuple[DroppedRecord, ...] = ()
     relettered: tuple[str, ...] = ()
@@ -414,8 +399,7 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
             received = _count(repo, theirs, local)
             _validate_theirs(repo, commit_files(repo, theirs), local, theirs, url)
             _refuse_lost_records(repo, local, commit_files(repo, theirs), [theirs])
-            checkout(repo, local, theirs)
-            new, fast_forward, fetched = theirs, True, True
+            new, fast_forward = theirs, True
         else:
             progress("Merging")
             received = _count(repo, theirs, local)
@@ -436,24 +420,13 @@ def _sync_once(repo: Repo, name: str, url: str, edits: PendingEdits,
                 message += "\n\nMembers given another letter:\n" + "\n".join(
                     f"- {note}" for note in relettered)
             new = make_commit(repo, build_tree(repo, files), [local, theirs], message, user)
-            checkout(repo, local, new)
-            merged = fetched = True
-    pushed = 0
-    if new != theirs:
-        if not (merged or fast_forward):  # what is pushed is validated like what is merged
-            _validate_tree(repo, commit_files(repo, new), _UNPUSHED)
-            if theirs is not None:
-                _refuse_lost_records(repo, theirs, commit_files(repo, new), [new], _UNPUSHED)
-        pushed = _count(repo, new, theirs)
-        _push(repo, url, theirs, new, progress, ask)
-        repo.refs[tracking] = new
-    # said once, by whoever shows the result (the CLI: "origin is now URL (it was OLD)")
-    origin = _remember_origin(repo, url) if name == DEFAULT_REMOTE else _UNCHANGED
-    progress("Up to date" if not (fetched or pushed or edits.committed) else "Synced")
-    return SyncResult(shown(url), received if fetched else 0, merged, fast_forward, pushed,
-                      edits.committed, new.decode(), edits.not_shared, dropped,
-                      relettered=relettered, previous_origin=origin.previous,
-                      origin_set=origin.set)
+            merged = True
+    if new != theirs and not (merged or fast_forward):
+        # what is pushed is validated like what is merged
+        _validate_tree(repo, commit_files(repo, new), _UNPUSHED)
+        if theirs is not None:
+            _refuse_lost_records(repo, theirs, commit_files(repo, new), [new], _UNPUSHED)
+    return _Settled(new, received, merged, fast_forward, dropped, relettered)
 
 
 def _validate_theirs(repo: Repo, files: Mapping[str, ObjectID], local: ObjectID,

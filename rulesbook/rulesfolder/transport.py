@@ -19,7 +19,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from .chain_bound import add_bounded_thin_pack
-from .credentials import Ask, Login, logged_in, split_login
+from .credentials import Ask, Login, is_http, logged_in, split_login
 from .errors import RulesFolderError
 from .object_sizes import DAMAGED, check_source, kinds_in
 from .pack_guard import PackGuard, PackRefused
@@ -27,6 +27,7 @@ from .pack_send import deltified, local_fetch_pack, missing_objects
 from .ref_bound import bound_advertisement
 from .repo import HEAD_REF
 from .tree_bounds import MAX_TREE_BYTES, MAX_TREE_FILES
+from .unreachable import unreachable, unsupported_scheme
 
 if TYPE_CHECKING:
     from dulwich.pack import UnpackedObject
@@ -60,12 +61,24 @@ class RemoteMoved(Exception):
 
 def shown(url: str) -> str:
     """A remote's address as it may be printed or written into a commit message: a
-    password in it (``https://user:secret@host/``) is never shown."""
-    return re.sub(r"^([a-z][a-z0-9+.-]*://)[^/@]*@", r"\1", url, flags=re.IGNORECASE)
+    password in it (``https://user:secret@host/``) is never shown. Of an ssh address
+    the user name is kept (``ssh://git@host:2222/path``: the host needs it); of an
+    http(s) one the whole login goes, as a token may be given alone
+    (``https://TOKEN@host/``)."""
+    login = re.match(r"^([a-z][a-z0-9+.-]*://)([^/@]*)@", url, flags=re.IGNORECASE)
+    if login is None:
+        return url
+    scheme, rest = login.group(1), url[login.end():]
+    user = login.group(2).split(":", 1)[0]
+    if is_http(scheme) or not user:
+        return scheme + rest
+    return f"{scheme}{user}@{rest}"
 
 
-def reason(exc: BaseException) -> str:
-    """The readable part of a transport error (urllib3's are paragraphs)."""
+def reason(exc: BaseException, url: str | None = None) -> str:
+    """The readable part of a transport error (urllib3's are paragraphs); given the
+    remote's ``url``, a server that cannot be reached is named (``cannot reach
+    HOST:PORT (connection refused)``)."""
     if isinstance(exc, NotGitRepository) and not str(exc):
         return "no git repository was found at this address"
     text = str(exc) or exc.__class__.__name__
@@ -77,6 +90,9 @@ def reason(exc: BaseException) -> str:
         detail = f" ({found.group(1).strip()})" if found else ""
         return (f"the server's certificate is not trusted{detail}; a committee's own "
                 f"server's certificate is trusted with GIT_SSL_CAINFO=FILE, as git does")
+    cannot = unreachable(exc, url) if url is not None else None
+    if cannot is not None:
+        return cannot
     if len(text) > 160:
         found = re.search(r"\[Errno -?\d+\] [^\"')(]+", text)
         text = found.group(0).strip() if found else text[:157] + "..."
@@ -113,6 +129,9 @@ def _check_host(client: GitClient, url: str) -> None:
 
 
 def transport(url: str, login: Login | None = None) -> tuple[GitClient, str]:
+    unsupported = unsupported_scheme(url)
+    if unsupported is not None:  # dulwich would take ``ftp://host`` for an ssh host
+        raise RulesFolderError(f"cannot use {shown(url)}: {unsupported}")
     bare, _user, _password = split_login(url)
     target = bare if login is not None else url
     try:
@@ -186,7 +205,7 @@ def fetch_main(repo: Repo, url: str, ask: Ask | None = None) -> ObjectID | None:
     try:
         return logged_in(url, attempt, ask)
     except TRANSPORT_ERRORS as exc:
-        raise RulesFolderError(f"cannot fetch from {shown(url)}: {reason(exc)}") from None
+        raise RulesFolderError(f"cannot fetch from {shown(url)}: {reason(exc, url)}") from None
 
 
 def push_main(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
@@ -221,7 +240,7 @@ def push_main(repo: Repo, url: str, expected: ObjectID | None, new: ObjectID,
     except Moved:
         raise RemoteMoved() from None
     except TRANSPORT_ERRORS as exc:
-        raise RulesFolderError(f"cannot push to {shown(url)}: {reason(exc)}; your changes "
+        raise RulesFolderError(f"cannot push to {shown(url)}: {reason(exc, url)}; your changes "
                                f"are kept here and the next sync sends them") from None
     if status:
         raise RulesFolderError(f"{shown(url)} refused the push: {status}")

@@ -202,15 +202,25 @@ def test_git_daemon_sends_offset_deltas_that_pass(tmp_path, monkeypatch):
     member.close()
 
 
-def test_a_ref_delta_against_an_object_the_receiver_lacks_is_refused():
-    """Asked for OFS deltas, a sender names by id only a base the receiver has."""
+def test_a_ref_delta_against_an_object_the_receiver_lacks_is_refused(tmp_path):
+    """A base the receiver lacks may be an object of the same pack (a sender not
+    asked for OFS deltas names those by id): the guard lets it stream, and storing
+    the pack refuses it when the base is nowhere, naming the base."""
+    import io
+
+    from rulesbook.rulesfolder.chain_bound import add_bounded_thin_pack
+
     have = b"h" * 20
     pack, _ = write([UnpackedObject(Blob.type_num, sha=b"r" * 20, delta_base=have,
                                     decomp_chunks=[copy_delta(1000, b"tag")])])
     PackGuard("test", kind_of=lambda sha: 3 if sha == have else None).feed(pack)
-    with pytest.raises(PackRefused, match=f"a delta against {have.hex()}, an object this "
-                                          f"folder does not have"):
-        PackGuard("test", kind_of=lambda sha: None).feed(pack)
+    PackGuard("test", kind_of=lambda sha: None).feed(pack)
+    repo = Repo.init(str(tmp_path / "r"), mkdir=True)
+    with pytest.raises(PackRefused, match=f"test sent a delta against {have.hex()}, an "
+                                          f"object this folder does not have"):
+        add_bounded_thin_pack(repo.object_store, io.BytesIO(pack).read, None, "test")
+    assert not list((tmp_path / "r" / ".git" / "objects" / "pack").iterdir())
+    repo.close()
 
 
 def test_a_thin_push_from_git_passes(tmp_path, monkeypatch):

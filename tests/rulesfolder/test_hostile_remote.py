@@ -233,7 +233,11 @@ def test_an_invalid_remote_commit_is_named_and_the_remote_restored(rb, tmp_path)
     assert took.code == 2
     restored = rb("--data", member, "sync", "--restore-remote", "--json")
     assert restored.code == 0, restored.err
-    assert json.loads(restored.out)["replaced"] == 2
+    said = json.loads(restored.out)
+    # the remote changed (its two commits replaced, none sent: it held this folder's):
+    # not "up to date", which said nothing had changed (the #28 tester)
+    assert said["replaced"] == 2 and said["pushed"] == 0, said
+    assert said["up_to_date"] is False, said
     with Repo(str(bare)) as repo:
         assert repo.refs[MAIN].decode() == good
     other = tmp_path / "other"
@@ -318,3 +322,94 @@ def test_a_tree_listing_one_name_twice_is_refused_by_sync_and_clone(rb, tmp_path
     cloned = rb("clone", bare, tmp_path / "new")
     assert cloned.code == 2 and "twice" in cloned.err, cloned.err
     assert not (tmp_path / "new").exists()
+
+
+def _unrelated(rb, tmp_path: Path) -> Path:
+    """A shared repository holding a history of its own that is not a rules folder."""
+    from .servers import git
+
+    work, other = tmp_path / "elsewhere", bare_repo(tmp_path / "other.git")
+    git("init", "-q", "-b", "main", work)
+    (work / "README").write_text("another project\n")
+    git("add", ".", cwd=work)
+    git("commit", "-q", "-m", "another project", cwd=work)
+    git("push", "-q", other, "main", cwd=work)
+    return other
+
+
+def _invalid(rb, tmp_path: Path, bare: Path) -> Path:
+    """A copy of the shared repository whose newest commit does not validate."""
+    import shutil
+
+    other = tmp_path / "other.git"
+    shutil.copytree(bare, other)
+    commit_on_main(other, lambda repo, tree: replace_file(
+        repo, tree, b"editions.yaml",
+        lambda old: old.replace(b"schema_version: 1", b"schema_version: 99")))
+    return other
+
+
+@pytest.mark.parametrize("holds", ["an invalid commit", "an unrelated history"])
+def test_a_refused_sync_with_another_remote_leaves_the_folder_as_it_was(rb, tmp_path, holds):
+    """Found by the #28 tester: after a refused `sync --remote OTHER`, origin/main was
+    OTHER's commit and OTHER's objects stayed in the folder. The origin, its
+    remote-tracking branch and the folder's objects are as they were."""
+    bare, _secretary, member = shared(rb, tmp_path)
+    other = _invalid(rb, tmp_path, bare) if holds == "an invalid commit" else \
+        _unrelated(rb, tmp_path)
+    with Repo(str(other)) as repo:
+        foreign = repo.refs[MAIN]
+    objects = member / ".git" / "objects"
+
+    def state() -> tuple[object, ...]:
+        with Repo(str(member)) as repo:
+            tracking = repo.refs[b"refs/remotes/origin/main"]
+            url = repo.get_config().get((b"remote", b"origin"), b"url")
+        stored = sorted(p.relative_to(objects).as_posix() for p in objects.rglob("*"))
+        return tracking, url, stored, file_bytes(member)
+
+    before = state()
+    result = rb("--data", member, "sync", "--remote", other)
+    assert result.code == 2, result.err
+    assert "internal error" not in result.err, result.err
+    assert state() == before
+    with Repo(str(member)) as repo:
+        assert foreign not in repo.object_store
+    where = rb("--data", member, "where")
+    assert f"origin: {bare}" in where.err, where.err
+    assert rb("--data", member, "sync", "--quiet").code == 0  # the origin still works
+
+
+def test_a_data_file_of_comments_only_is_said_to_hold_no_data(rb, tmp_path):
+    """Found by the #28 tester: a 19 MiB data file made only of `#` (a YAML comment:
+    it reads as nothing) was reported as "the file is empty"."""
+    bare, _secretary, member = shared(rb, tmp_path)
+    with Repo(str(member)) as repo:
+        tree = repo[repo[repo.head()].tree]
+        case = next(name for name, _mode, _sha in repo[tree[b"cases"][1]].iteritems()
+                    if name.endswith(b".yaml")).decode()
+    hashes = b"#" * (19 * 1024 * 1024)
+
+    def comments_only(repo, tree) -> None:
+        sub = repo[tree[b"cases"][1]]
+        replace_file(repo, sub, case.encode(), lambda _old: hashes)
+        repo.object_store.add_object(sub)
+        tree[b"cases"] = (0o040000, sub.id)
+
+    commit_on_main(bare, comments_only, "a case of comments")
+    before = file_bytes(member)
+    result = rb("--data", member, "sync")
+    assert result.code == 2, result.err
+    assert f"cases/{case}" in result.err, result.err
+    assert "is empty" not in result.err, result.err
+    assert "holds no data" in result.err and "comments" in result.err, result.err
+    assert file_bytes(member) == before
+    # a file with nothing in it at all is still said to be empty
+    local = member / "cases" / case
+    local.write_text("")
+    checked = rb("--data", member, "validate")
+    assert checked.code != 0 and f"{case}" in checked.out + checked.err
+    assert "the file is empty" in checked.out + checked.err, checked.out + checked.err
+    local.write_text("# a note\n\n   # another\n")
+    checked = rb("--data", member, "validate")
+    assert "holds no data" in checked.out + checked.err, checked.out + checked.err

@@ -80,3 +80,46 @@ def test_an_endless_list_of_refs_is_refused_at_once_by_clone_and_sync(rb, tmp_pa
     assert code == 2, err
     assert "list of branches and tags of more than" in err, err
     assert "internal error" not in err and rss < MAX_RSS_MB, (rss, err)
+
+
+#: (an address, what the message must say of it); {port}: a port no one listens on
+UNREACHABLE = (
+    ("http://127.0.0.1:{port}/shared.git", "cannot reach 127.0.0.1:{port} (connection refused"),
+    ("https://127.0.0.1:{port}/shared.git", "cannot reach 127.0.0.1:{port} (connection refused"),
+    ("git://127.0.0.1:{port}/shared.git", "cannot reach 127.0.0.1:{port} (connection refused"),
+    ("http://no-such-host.invalid/shared.git", "cannot reach no-such-host.invalid:80 (no "
+                                               "computer of that name was found"),
+)
+
+
+@pytest.mark.parametrize("url, said", UNREACHABLE)
+def test_a_server_that_cannot_be_reached_is_named_plainly(rb, tmp_path, url, said):
+    """Found by the #28 tester: a refused connection or an unknown host over http
+    printed urllib3's "Max retries exceeded with url ..."."""
+    port = free_port()
+    url, said = url.format(port=port), said.format(port=port)
+    folder = tmp_path / "folder"
+    assert rb("init", folder).code == 0
+    for run in (rb("clone", url, tmp_path / "new"), rb("--data", folder, "sync", "--remote", url)):
+        assert run.code == 2, run.err
+        assert said in run.err, run.err
+        for raw in ("Max retries", "Errno", "Connection(", "Pool(", "internal error"):
+            assert raw not in run.err, run.err
+    assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1/shared.git", "svn://host/repo",
+                                 "gopher://host:70/x"])
+def test_an_address_of_an_unsupported_kind_is_said_to_be_one(rb, tmp_path, url):
+    """Found by the #28 tester: an ftp:// address was reported as an ssh host ("ssh:
+    Could not resolve hostname ftp")."""
+    folder = tmp_path / "folder"
+    assert rb("init", folder).code == 0
+    scheme = url.split("://")[0]
+    for run in (rb("clone", url, tmp_path / "new"), rb("--data", folder, "sync", "--remote", url)):
+        assert run.code == 2, run.err
+        assert f"{scheme}://" in run.err and "not supported" in run.err, run.err
+        for kind in ("http://", "https://", "git://", "ssh://", "user@host:path", "path"):
+            assert kind in run.err, run.err
+        assert "ssh:" not in run.err.replace("ssh://", ""), run.err
+    assert not (tmp_path / "new").exists()

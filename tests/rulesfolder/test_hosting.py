@@ -294,3 +294,32 @@ def test_ssh_remotes_with_the_system_ssh(tmp_path):
 
 def stderr_of(run) -> str:
     return run.stderr
+
+
+def test_where_keeps_the_user_name_of_an_ssh_remote(tmp_path):
+    """Found by the #28 tester: `where` printed ssh://git@host:2222/path without
+    `git@`, the user the ssh host needs. Only a password is left out of an ssh address
+    (of an http one the whole login, which may be a token alone)."""
+    from rulesbook.rulesfolder.transport import shown
+
+    from .servers import ssh_server
+
+    (tmp_path / "base").mkdir()
+    bare_repo(tmp_path / "base" / "shared.git")
+    keys = tmp_path / "ssh"
+    keys.mkdir()
+    with ssh_server(tmp_path / "base", keys) as server:
+        url = server.url + "shared.git"
+        assert url.startswith("ssh://git@127.0.0.1:")
+        secretary = tmp_path / "secretary"
+        ok(rulesbook("init", secretary))
+        synced = ok(rulesbook("--data", secretary, "sync", "--remote", url,
+                              GIT_SSH_COMMAND=server.ssh_command))
+        assert f"synced with {url}" in synced.stdout, synced.stdout
+    where = ok(rulesbook("--data", secretary, "where"))
+    assert f"origin: {url}" in where.stderr, where.stderr
+    assert json.loads(ok(rulesbook("--data", secretary, "where", "--json")).stdout)[
+        "origin"] == url
+    assert shown("ssh://git:secret@host:2222/path") == "ssh://git@host:2222/path"
+    assert shown("https://alice:token@host/x.git") == "https://host/x.git"
+    assert shown("https://ghp_token@host/x.git") == "https://host/x.git"

@@ -185,6 +185,35 @@ def test_a_real_conflict_stops_the_sync_and_keeps_both_sides(rb, tmp_path):
     assert log(secretary)[0].id == log(tmp_path / "shared.git")[0].id  # nothing pushed by A
 
 
+def test_a_conflict_with_another_remote_keeps_nothing_of_it(rb, tmp_path):
+    """A conflict is kept as origin/main only for the folder's own remote: a conflict
+    with `--remote OTHER` leaves origin/main, the origin and the objects as they were,
+    and says the remote's version is not kept."""
+    import shutil
+
+    _remote, secretary, a, _b = committee(rb, tmp_path)
+    vote(rb, secretary, "D", "10", "10C")
+    vote(rb, a, "D", "10", "10A")
+    assert sync(rb, secretary).code == 0
+    other = tmp_path / "other.git"
+    shutil.copytree(tmp_path / "shared.git", other)
+    objects = a / ".git" / "objects"
+
+    def state():
+        with open_repo(a) as repo:
+            tracking = repo.refs[b"refs/remotes/origin/main"]
+            url = repo.get_config().get((b"remote", b"origin"), b"url")
+        return (tracking, url, sorted(p.relative_to(objects).as_posix()
+                                      for p in objects.rglob("*")), file_bytes(a))
+
+    before = state()
+    result = sync(rb, a, "--remote", other)
+    assert result.code == 2, result.err
+    assert "member=D, question=10" in result.err and "not kept here" in result.err, result.err
+    assert "origin/main" not in result.err, result.err
+    assert state() == before
+
+
 def test_an_invalid_merge_is_not_pushed(rb, tmp_path):
     remote, secretary, a, b = committee(rb, tmp_path)
     vote(rb, b, "B", "10", "10A")
@@ -384,3 +413,16 @@ def test_a_clone_of_a_remote_holding_a_huge_number_is_refused_at_its_line(rb, tm
     assert "topics.yaml:" in cloned.err and "Traceback" not in cloned.err
     assert "internal error" not in cloned.err
     assert len(cloned.err.splitlines()) <= 5
+
+
+def test_what_a_killed_sync_had_fetched_is_removed_by_the_next(rb, tmp_path):
+    """A sync keeps what it fetches apart (a quarantine in the folder's objects) until
+    it is settled; one killed meanwhile leaves it, and the next sync removes it."""
+    folder, remote = tmp_path / "folder", bare_repo(tmp_path / "shared.git")
+    ok(rb("init", folder))
+    ok(sync(rb, folder, "--remote", remote))
+    left = folder / ".git" / "objects" / "rulesbook-incoming-killed"
+    (left / "pack").mkdir(parents=True)
+    (left / "pack" / "tmp_pack_x").write_bytes(b"PACK" + b"\0" * 1000)
+    ok(sync(rb, folder))
+    assert not left.exists()
