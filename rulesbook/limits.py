@@ -30,6 +30,11 @@ values in one YAML file    2,000,000       refused with file:line:col
 digits of a YAML integer   100             refused with file:line:col
 autosave read back         64 MiB          not offered (unreadable)
 files of one shared commit 64 MiB, 10,000  refused before any is written out
+new files of a push/fetch  64 MiB, 10,000  refused as the pack streams, nothing
+                           + 8 MiB, 100    taken ("more than its commits may
+                           a commit more   hold/bring")
+one request to ``serve``   15 min in all   answered 408 with the reason, closed
+request body to ``serve``  4 KiB/s (10 s)  answered 408 with the reason, closed
 =========================  ==============  =====================================
 
 A shared commit (clone, sync, ``serve``) is checked from its objects' headers
@@ -39,6 +44,24 @@ a rules folder is a few MB of YAML (a 1,000-member x 60-question signed ballot i
 and member list is hundreds of files in decades of use, far from 10,000). A delta
 bomb of 100 deltas of 27 bytes each, each making a 20 MiB file, is a 27 KB pack
 that wrote 2 GB into a member's folder before the bound.
+
+A push or fetch brings the new files of its commits: the first may bring a whole
+folder (64 MiB, 10,000 files), each other one 8 MiB and 100 new files on average
+(a vote rewrites one ballot, at most ~5 MB; the 100-member ballot of
+``bench/bench_sync.py`` grows to 295 KB, 169 KB of new files a commit). The sizes
+are read from the objects' headers (a delta: the file it makes) as the pack
+arrives, before anything is inflated whole, and no more commits bring files than
+the pack holds blobs: 30 commits each bringing three 19 MiB files (a 1.7 GB delta
+bomb, each commit within its 64 MiB) kept a sync 56 s and a push to ``serve`` 143
+s, and 200,000 files over 20 commits a push 73 s, before a commit's own check
+refused them; each is now refused as it streams (a sync or clone: under a second;
+200,000 files: 3-4 s, what streaming 14 MB of objects costs).
+
+``rulesbook serve`` answers a request that takes more than 15 minutes, or whose
+body comes slower than 4 KiB/s once 10 s have passed, with 408 and the reason,
+and closes it: a member's sync sends a few KB and a folder's whole history tens
+of MB, and 64 MiB (a commit's files at their limit) takes 15 minutes at 75 KB/s
+(0.6 Mbit/s); a slow client holds one of the 32 slots for 15 minutes at most.
 
 A YAML value costs about 100 bytes once read (a 1,000-member x 60-question
 signed ballot holds ~430,000 values in 5 MB and reads in ~120 MB for the whole
@@ -65,6 +88,10 @@ from .draughts.pdn_model import (
     MAX_VARIATION_DEPTH,
 )
 from .reconstruct.record import MAX_MOVES_TEXT_CHARS
+from .rulesfolder.serve_limits import MAX_CONNECTION_SECONDS as MAX_SERVE_REQUEST_SECONDS
+from .rulesfolder.serve_limits import MIN_BODY_RATE as MIN_SERVE_BODY_RATE
+from .rulesfolder.tree_bounds import MAX_CHANGE_BYTES as MAX_NEW_BYTES_PER_COMMIT
+from .rulesfolder.tree_bounds import MAX_CHANGE_FILES as MAX_NEW_FILES_PER_COMMIT
 from .rulesfolder.tree_bounds import MAX_TREE_BYTES as MAX_SHARED_COMMIT_BYTES
 from .rulesfolder.tree_bounds import MAX_TREE_FILES as MAX_SHARED_COMMIT_FILES
 from .textio import MAX_STREAM_BYTES
@@ -76,7 +103,9 @@ from .yamlio import MAX_VALUES as MAX_YAML_VALUES
 __all__ = [
     "MAX_COMMENT_CHARS", "MAX_ERRORS", "MAX_FEN_CHARS", "MAX_FEN_FILE_BYTES", "MAX_GAMES",
     "MAX_GAME_FILE_BYTES", "MAX_LINE_CHARS", "MAX_MOVE_CHARS", "MAX_MOVES_TEXT_CHARS",
-    "MAX_PLIES", "MAX_SHARED_COMMIT_BYTES", "MAX_SHARED_COMMIT_FILES",
+    "MAX_NEW_BYTES_PER_COMMIT", "MAX_NEW_FILES_PER_COMMIT", "MAX_PLIES",
+    "MAX_SERVE_REQUEST_SECONDS", "MIN_SERVE_BODY_RATE",
+    "MAX_SHARED_COMMIT_BYTES", "MAX_SHARED_COMMIT_FILES",
     "MAX_TAGS", "MAX_TAG_CHARS", "MAX_VARIATION_DEPTH", "MAX_YAML_BYTES", "MAX_YAML_DEPTH",
     "MAX_YAML_INT_DIGITS", "MAX_YAML_VALUES",
     "GAME_FILE", "MAX_STREAM_BYTES",

@@ -12,8 +12,9 @@ the files its deltas make add up to more than :data:`MAX_TARGET_BYTES`, when the
 pack itself is over :data:`MAX_PACK_BYTES`, when one chain of deltas makes more than
 :data:`MAX_CHAIN_BYTES` of files (dulwich holds them all at once), when the files its
 REF deltas make add up to more than :data:`MAX_REF_TARGET_BYTES`, when an object
-inflates to more than its header said, or (given the bounds of one commit) when its
-files, its objects or its trees' entries are more than its commits may hold: a commit
+inflates to more than its header said, or (given the bounds of one commit, and what
+each commit after the first brings on average) when its files, its objects or its
+trees' entries are more than its commits may hold: a commit
 of 200,000 files (14 MB packed) was refused only once dulwich had indexed it (26 s,
 314 MB) and is now as it streams (about 2 s). It inflates at most 64 KiB at a time and
 keeps none of it (of a tree: its entries counted; of a commit: its tree's id); of each
@@ -104,7 +105,8 @@ class PackGuard:
                  max_targets: int = MAX_TARGET_BYTES, max_chain: int = MAX_CHAIN_BYTES,
                  max_ref_targets: int = MAX_REF_TARGET_BYTES, sha_length: int = 20,
                  kind_of: Callable[[bytes], int | None] | None = None,
-                 per_commit: int | None = None, files_per_commit: int | None = None) -> None:
+                 per_commit: int | None = None, files_per_commit: int | None = None,
+                 per_change: int | None = None, files_per_change: int | None = None) -> None:
         self.where = where
         # the type of an object the receiver has (its binary id; None: it lacks it)
         self.kind_of = kind_of
@@ -115,6 +117,11 @@ class PackGuard:
         # the most files one commit may hold (None: not bounded): the pack's trees'
         # entries and its objects must fit in its commits too
         self.files_per_commit = files_per_commit
+        # what each commit after the first brings on average (None: as much as a whole
+        # commit may hold): new files' bytes and new files (tree_bounds.MAX_CHANGE_*)
+        self.per_change = per_commit if per_change is None else per_change
+        self.files_per_change = files_per_commit if files_per_change is None \
+            else files_per_change
         self.max_object, self.max_pack, self.max_inflated = max_object, max_pack, max_inflated
         self.max_targets, self.max_chain = max_targets, max_chain
         self.max_ref_targets = max_ref_targets
@@ -131,6 +138,7 @@ class PackGuard:
         self.others = 0  # objects neither commits nor tags (trees, blobs, their deltas)
         self.entries = 0  # the entries of the pack's whole trees
         self.files = 0  # the sum of the blobs the objects make (a delta: its target)
+        self.blobs = 0  # blobs (whole, or deltas of a blob or of an unknown base)
         # each object's offset in the pack (ascending) and the bytes of files of the
         # chain it ends (itself, its base, its base's base...): 16 bytes an object
         self._offsets = array("Q")
@@ -285,6 +293,7 @@ class PackGuard:
             self.tree_objects += 1
         if self._base_kind in (_BLOB, 0):  # 0: a delta against an unknown base
             self.files += size
+            self.blobs += 1
         self._fits()
 
     def _fits(self) -> None:
@@ -294,20 +303,40 @@ class PackGuard:
         empty commit (its parent's tree) adds nothing, nor does one naming a tree the
         pack does not hold: a commit adding files adds a tree, so there are never more
         commits of files than trees in the pack (a commit sent as a delta, whose tree
-        cannot be read, is counted among them). The objects still to come may all be
-        such commits."""
+        cannot be read, is counted among them). Of these commits the first may bring
+        a whole folder, each other ``per_change`` bytes and ``files_per_change`` new
+        files on average (:mod:`.tree_bounds`), and no more of them bring files than
+        the pack holds blobs (a commit that renames or removes files brings none).
+        The objects still to come may all be such commits."""
         may_come = (self._count or 0) - self.objects
-        room = min(self.trees, self.tree_objects)
+        trees = min(self.trees, self.tree_objects)
+        # a commit brings new files only with a blob of its own: no more commits
+        # bring files than the pack has blobs (those to come counted among may_come)
+        room = min(trees, self.blobs)
         commits = room + may_come
-        if self.per_commit is not None and self.files > commits * self.per_commit:
+        if self.per_commit is not None and self.per_change is not None and \
+                self.files > _first_then(commits, self.per_commit, self.per_change):
             self._refuse(f"a pack whose files add up to more than its commits may hold "
-                         f"({mib(self.files)} so far, with "
+                         f"({mib(self.files)} of new files so far, with "
                          f"room for the files of {counted(room, 'commit')} and "
                          f"{counted(may_come, 'object')} still to come)",
-                         f"a commit's files add up to at most {mib(self.per_commit)}")
+                         f"a commit's files add up to at most {mib(self.per_commit)}, and "
+                         f"each commit after the first brings at most "
+                         f"{mib(self.per_change)} of new files on average")
         most = self.files_per_commit
         if most is None:
             return
+        change = self.files_per_change
+        if change is not None and self.blobs > _first_then(commits, most, change):
+            self._refuse(f"a pack of more new files than its commits may bring "
+                         f"({self.blobs:,} new files so far, with room for the files of "
+                         f"{counted(room, 'commit')} and {counted(may_come, 'object')} "
+                         f"still to come)",
+                         f"a commit of a rules folder holds at most {most:,} files, and "
+                         f"each commit after the first brings at most {change:,} new "
+                         f"files on average")
+        # a commit that renames or removes files brings folders (trees) but no blob
+        room, commits = trees, trees + may_come
         if self.others > commits * (2 * most + 1) or self.entries > commits * 2 * most:
             self._refuse(f"a pack of more files and folders than its commits may hold "
                          f"({self.others:,} objects and {self.entries:,} folder entries so "
@@ -381,6 +410,8 @@ class PackGuard:
                 if self._kind == _COMMIT:
                     self._commit_tree()
                 self._state = "object" if self.objects < (self._count or 0) else "trailer"
+                if self._state == "trailer":  # every object counted: none still to come
+                    self._fits()
                 return True
 
     def _inflated(self, out: bytes) -> None:
@@ -444,6 +475,14 @@ class PackGuard:
         if tree not in self._roots:
             self._roots.add(tree)
             self.trees += 1
+
+
+def _first_then(commits: int, first: int, then: int) -> int:
+    """What ``commits`` commits may bring: ``first`` for one, ``then`` for each other
+    (never more than ``first`` each)."""
+    if commits <= 0:
+        return 0
+    return min(commits * first, first + (commits - 1) * then)
 
 
 def delta_sizes(head: bytes) -> tuple[int, int] | None:

@@ -30,8 +30,21 @@ from .pack_send import DeltaUploadPack
 from .repo import BRANCH, StrPath
 from .serve_auth import AccessList, require_token
 from .serve_bodies import MAX_PUSH_BYTES, bounded_bodies
-from .serve_limits import BodyReader, Connection, Connections
+from .serve_limits import (
+    BODY_GRACE_SECONDS,
+    HEADER_SECONDS,
+    IDLE_SECONDS,
+    MAX_CONNECTION_SECONDS,
+    MIN_BODY_RATE,
+    BodyReader,
+    Connection,
+    Connections,
+)
 from .serve_policy import GuardedReceivePack
+
+__all__ = ["BODY_GRACE_SECONDS", "HEADER_SECONDS", "IDLE_SECONDS", "MAX_CONNECTIONS",
+           "MAX_CONNECTION_SECONDS", "MAX_PER_ADDRESS", "MAX_PUSH_BYTES", "MIN_BODY_RATE",
+           "ServeOptions", "init_bare", "make_http_server", "open_served", "server_url", "serving"]
 
 if TYPE_CHECKING:  # the standard library's WSGI types (wsgiref.types from Python 3.11)
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -46,17 +59,6 @@ class _Quiet(WSGIRequestHandler):
 MAX_CONNECTIONS = 32
 #: at most this many from one address (an IPv6 client: from one /64)
 MAX_PER_ADDRESS = 8
-#: a connection's request line and headers (and TLS handshake) must arrive within this
-HEADER_SECONDS = 5.0
-#: a read or write that waits this long fails (idle, or a request half sent)
-IDLE_SECONDS = 30.0
-#: a request body must arrive at this many bytes a second on average...
-MIN_BODY_RATE = 4096
-#: ...once this long has been spent waiting for it
-BODY_GRACE_SECONDS = 10.0
-#: a connection is closed after this long, whatever it is doing (a request sent one
-#: byte at a time never holds its thread for good)
-MAX_CONNECTION_SECONDS = 900.0
 
 
 @dataclass(frozen=True)

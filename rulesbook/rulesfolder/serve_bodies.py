@@ -12,6 +12,7 @@ whole with a ``Content-Length``, so dulwich's handlers never inflate it themselv
 """
 from __future__ import annotations
 
+import contextlib
 import tempfile
 import time
 import zlib
@@ -19,6 +20,8 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from dulwich.errors import GitProtocolError
+
+from .serve_limits import Overdue
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -84,8 +87,9 @@ def _pieces(raw: Any, environ: WSGIEnvironment) -> Iterator[bytes]:
 def _exactly(raw: Any, length: int, short: str) -> Iterator[bytes]:
     """``length`` bytes of ``raw``, a piece at a time; refused (``short``) when it
     ends before."""
+    read = getattr(raw, "read1", raw.read)  # what has arrived: a slow body counted as it comes
     while length:
-        data = raw.read(min(length, _PIECE))
+        data = read(min(length, _PIECE))
         if not data:
             raise _malformed(short)
         length -= len(data)
@@ -221,8 +225,16 @@ def bounded_bodies(app: WSGIApplication) -> WSGIApplication:
             yield from app(environ, start_response)
             return
         what = "push" if push else "fetch"
+        raw = environ["wsgi.input"]
+        reading = getattr(raw, "reading_body", None)  # serve's: its deadlines answered
         try:
-            body = _read_body(environ, push)
+            with reading() if reading is not None else contextlib.nullcontext():
+                body = _read_body(environ, push)
+        except Overdue as late:
+            yield _refusal(environ, start_response, what, BodyRefused(
+                "408 Request Timeout", f"{late}; nothing was taken (a slow link: send "
+                                       f"fewer changes at a time, or try again)"))
+            return
         except BodyRefused as refused:
             yield _refusal(environ, start_response, what, refused)
             _drain(environ["wsgi.input"])

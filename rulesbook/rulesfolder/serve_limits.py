@@ -27,11 +27,29 @@ import socket
 import ssl
 import threading
 import time
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .serve import ServeOptions
 
+#: a connection's request line and headers (and TLS handshake) must arrive within this
+HEADER_SECONDS = 5.0
+#: a read or write that waits this long fails (idle, or a request half sent)
+IDLE_SECONDS = 30.0
+#: a request body must arrive at this many bytes a second on average...
+MIN_BODY_RATE = 4096
+#: ...once this long has been spent waiting for it
+BODY_GRACE_SECONDS = 10.0
+#: the most one request (one a connection) may take, whatever it is doing: a body
+#: sent a few bytes at a time, fast enough for MIN_BODY_RATE, or an answer read as
+#: slowly, never holds a slot for longer; a request still sending its body is
+#: answered 408 with the reason. A member's sync sends and receives a few KB; a
+#: folder's whole history, sent with deltas, is tens of MB (pack_guard); 64 MiB, a
+#: commit's files at their limit, takes 15 minutes at 75 KB/s (0.6 Mbit/s, slower
+#: than a poor mobile link). So a slow client holds one of the 32 slots (8 of its
+#: address's) for 15 minutes at most, and no honest transfer is cut.
+MAX_CONNECTION_SECONDS = 900.0
 #: the most refusals (503/429) being sent at once, each on a short thread of its own;
 #: more are answered at once without waiting (plain HTTP: the sentence is written
 #: into the socket's buffer, which always has room for it) and closed; an HTTPS one
@@ -69,19 +87,24 @@ class Connection:
         self.body_bytes = 0
         self.body_seconds = 0.0  # spent waiting in reads of the body, finished reads
         self.reading_since: float | None = None
+        self.in_body = False  # serve_bodies is reading the request body
         self.cut_because: str | None = None
 
     def cut(self, because: str) -> None:
-        """Close the connection under its handler's feet (its blocked read returns)."""
+        """Close the connection under its handler's feet (its blocked read returns).
+        While the request body is being read, only its reading side: the handler then
+        answers why (:class:`Overdue`, a 408) before it closes."""
         self.cut_because = because
+        how = socket.SHUT_RD if self.in_body else socket.SHUT_RDWR
         with contextlib.suppress(OSError):  # the plain socket's: not an SSL shutdown
-            socket.socket.shutdown(self.sock, socket.SHUT_RDWR)
+            socket.socket.shutdown(self.sock, how)
 
     def overdue(self, now: float, options: ServeOptions) -> str | None:
         """Why the connection is past one of its deadlines (None: it is not)."""
         age = now - self.opened
         if age > options.max_connection_seconds:
-            return f"open longer than {options.max_connection_seconds:g} s"
+            return (f"it was not done within {options.max_connection_seconds:g} s, the "
+                    f"most one request may take")
         if not self.headers_done:
             if age > options.header_seconds:
                 return f"no request headers within {options.header_seconds:g} s"
@@ -95,6 +118,10 @@ class Connection:
         return None
 
 
+class Overdue(Exception):
+    """The request passed one of its deadlines while its body was read: why."""
+
+
 class BodyReader:
     """The request body (``wsgi.input``), counting what arrives and how long the
     server waited for it (:meth:`Connection.overdue`)."""
@@ -103,20 +130,45 @@ class BodyReader:
         self._raw = raw
         self._connection = connection
 
+    @contextlib.contextmanager
+    def reading_body(self) -> Iterator[None]:
+        """While the body is read (:mod:`.serve_bodies`), a connection past a deadline
+        is cut on its reading side only, and :class:`Overdue` raised, so that the
+        client is answered why (also when the cut came as the body's last bytes did)."""
+        connection = self._connection
+        connection.in_body = True
+        try:
+            yield
+        finally:
+            connection.in_body = False
+        if connection.cut_because is not None:
+            raise Overdue(connection.cut_because)
+
     def _timed(self, read: Any, size: int) -> bytes:
         connection = self._connection
         started = time.monotonic()
         connection.reading_since = started
         try:
             data: bytes = read(size)
+        except OSError:
+            if connection.in_body and connection.cut_because is not None:
+                raise Overdue(connection.cut_because) from None
+            raise
         finally:
             connection.body_seconds += time.monotonic() - started
             connection.reading_since = None
+        if connection.in_body and connection.cut_because is not None:
+            raise Overdue(connection.cut_because)
         connection.body_bytes += len(data)
         return data
 
     def read(self, size: int = -1) -> bytes:
         return self._timed(self._raw.read, size)
+
+    def read1(self, size: int = -1) -> bytes:
+        """What has arrived (at most ``size``): a slow body is counted as it comes,
+        not only once a whole piece of it did."""
+        return self._timed(self._raw.read1, size)
 
     def readline(self, size: int = -1) -> bytes:
         return self._timed(self._raw.readline, size)

@@ -26,7 +26,7 @@ from .object_sizes import kinds_in
 from .pack_guard import PackGuard
 from .quarantine import Quarantine
 from .repo import HEAD_REF, commit_files, read_object
-from .tree_bounds import MAX_TREE_BYTES, MAX_TREE_FILES
+from .tree_bounds import MAX_CHANGE_BYTES, MAX_CHANGE_FILES, MAX_TREE_BYTES, MAX_TREE_FILES
 
 #: the longest reason sent back in a refusal (one pkt-line)
 MAX_REASON = 900
@@ -80,7 +80,8 @@ class GuardedReceivePack(ReceivePackHandler):
         shared = self.repo.object_store
         guard = PackGuard("the push", sha_length=self.repo.object_format.oid_length,
                           kind_of=kinds_in(shared), per_commit=MAX_TREE_BYTES,
-                          files_per_commit=MAX_TREE_FILES)
+                          files_per_commit=MAX_TREE_FILES,
+                          per_change=MAX_CHANGE_BYTES, files_per_change=MAX_CHANGE_FILES)
         proto = self.proto
         original = proto.read, getattr(proto, "recv", None)
         proto.read = _guarded(proto.read, guard)

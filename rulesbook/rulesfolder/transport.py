@@ -26,7 +26,7 @@ from .pack_guard import PackGuard, PackRefused
 from .pack_send import deltified, local_fetch_pack, missing_objects
 from .ref_bound import bound_advertisement
 from .repo import HEAD_REF
-from .tree_bounds import MAX_TREE_BYTES, MAX_TREE_FILES
+from .tree_bounds import MAX_CHANGE_BYTES, MAX_CHANGE_FILES, MAX_TREE_BYTES, MAX_TREE_FILES
 from .unreachable import unreachable, unsupported_scheme
 
 if TYPE_CHECKING:
@@ -159,7 +159,8 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
     advertisement = bound_advertisement(client, where)
     guard = PackGuard(where, sha_length=repo.object_format.oid_length,
                       kind_of=kinds_in(repo.object_store), per_commit=MAX_TREE_BYTES,
-                      files_per_commit=MAX_TREE_FILES)
+                      files_per_commit=MAX_TREE_FILES,
+                      per_change=MAX_CHANGE_BYTES, files_per_change=MAX_CHANGE_FILES)
 
     def wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
         advertisement.read_all()

@@ -122,12 +122,13 @@ def commit_a_name_twice(bare: Path, name: bytes = b"apca") -> bytes:
 
 
 def commit_many_files(bare: Path, count: int, per_folder: int | None = None,
-                      same: bool = False) -> bytes:
+                      same: bool = False, salt: bytes = b"") -> bytes:
     """Commit on the bare repository's main ``count`` more files under ``notes/``,
     ``per_folder`` to a folder (None: all in one), each its own blob (``same``: all
-    one blob), stored in one pack: 200,000 notes are about 14 MB packed. The new
+    one blob), stored in one pack: 200,000 notes are about 14 MB packed. ``salt``
+    makes a call's blobs its own (another commit's are other files). The new
     commit's id."""
-    blobs = [Blob.from_string(b"note\n" if same else b"n: %d\n" % i)
+    blobs = [Blob.from_string(b"note\n" if same else b"n: %d%s\n" % (i, salt))
              for i in range(1 if same else count)]
     folders: dict[bytes, Tree] = {}
     for i in range(count):

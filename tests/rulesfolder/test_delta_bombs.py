@@ -9,14 +9,15 @@ its memory measured)."""
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from .conftest import bare_repo, file_bytes
-from .hostile import commit_on_main
-from .servers import git_daemon, git_http_backend, rulesbook_serve
+from .hostile import add_file, commit_on_main
+from .servers import git, git_daemon, git_http_backend, rulesbook_serve
 from .test_hostile_local import (
     MIB,
     _blob_sha,
@@ -27,6 +28,8 @@ from .test_hostile_local import (
     commit_files_of,
 )
 from .test_hostile_remote import MAX_RSS_MB, measured, shared
+from .test_many_files import _peak_mb
+from .test_serve import head, shared_folder
 
 SECRET = "hunter2-secret"
 
@@ -112,3 +115,85 @@ def test_empty_commits_do_not_widen_the_bound_of_a_delta_bomb(rb, tmp_path):
         code, seconds, rss, err = measured("clone", member_url, tmp_path / "new")
         assert code == 2 and "more than its commits may hold" in err, err
         assert not (tmp_path / "new").exists()
+
+
+def _spread_bomb(bare: Path, commits: int, per_commit: int, size: int) -> None:
+    """``commits`` commits on main, each whose junk/ holds ``per_commit`` files of
+    ``size`` bytes of its own (each commit within the 64 MiB a commit may hold), all
+    but the first a delta of a few bytes against the first (in one pack)."""
+    data = b"#" * size
+    entries = [(_blob_sha(data), 3, None, data)]
+    for i in range(commits * per_commit - 1):
+        tail = b"%08d" % i
+        delta = _varint(size) + _varint(size) + _copy(size - 8) + bytes([8]) + tail
+        entries.append((_blob_sha(data[:-8] + tail), 6, 0, delta))
+    ids = _write_pack(bare, entries)
+    for c in range(commits):
+        def change(repo, tree, mine=ids[c * per_commit:(c + 1) * per_commit]):
+            if b"junk" in tree:
+                del tree[b"junk"]
+            for i, blob in enumerate(mine):
+                add_file(repo, tree, [b"junk", b"f%d.txt" % i], blob_id=blob)
+        commit_on_main(bare, change, f"notes {c}")
+
+
+def _own_trees_bomb(bare: Path) -> None:
+    """100 deltas of 20 MiB each from one base (2 GB) under 1,000 commits, each with
+    a tree of its own (a file renamed: no new file)."""
+    commit_files_of(bare, BOMBS["100 deltas from one base"](bare))
+    for c in range(1000):
+        def change(repo, tree, c=c):
+            for name in [n for n in tree if n.startswith(b"empty")]:
+                del tree[name]
+            tree.add(b"empty%04d.txt" % c, 0o100644, tree[b"editions.yaml"][1])
+        commit_on_main(bare, change, f"empty {c}")
+
+
+#: the tester's bombs under many commits (#28): sync 56 s, a push to
+#: serve 143 s; and 11-35 s
+SPREAD_BOMBS: dict[str, Callable[[Path], None]] = {
+    "30 commits of 3 files of 19 MiB": lambda bare: _spread_bomb(bare, 30, 3, 19 * MIB),
+    "1,000 commits with trees of their own": _own_trees_bomb,
+}
+
+
+@pytest.mark.parametrize("bomb", SPREAD_BOMBS)
+def test_a_delta_bomb_under_many_commits_is_refused_as_it_streams(rb, tmp_path, bomb):
+    """Each commit makes room for a whole folder's files (64 MiB): many commits made
+    room for gigabytes, resolved before a commit's check refused them. A pack's first
+    commit brings at most a folder, each other 8 MiB of new files on average; and no
+    more commits bring files than the pack has blobs. Refused by the pack's bound,
+    as it streams: sync and clone from git daemon, a push to serve."""
+    (tmp_path / "base").mkdir()
+    with server("git daemon", tmp_path / "base") as (secretary_url, member_url, bare):
+        _bare, _secretary, member = shared(rb, tmp_path, secretary_url)
+        SPREAD_BOMBS[bomb](bare)
+        before = file_bytes(member)
+        code, seconds, rss, err = measured("--data", member, "sync")
+        print(f"sync: {seconds:.1f} s, {rss} MB: {err.strip()[-400:]}")
+        assert code == 2, err
+        assert "a pack whose files add up to more than its commits may hold" in err, err
+        assert "nothing was taken" in err and "8 MiB of new files" in err, err
+        assert rss < MAX_RSS_MB, (rss, seconds)
+        assert file_bytes(member) == before
+        code, seconds, rss, err = measured("clone", member_url, tmp_path / "new")
+        print(f"clone: {seconds:.1f} s, {rss} MB: {err.strip()[-400:]}")
+        assert code == 2 and "more than its commits may hold" in err, err
+        assert rss < MAX_RSS_MB, (rss, seconds)
+        assert not (tmp_path / "new").exists()
+    with rulesbook_serve(tmp_path / "srv.git") as served:
+        shared_folder(tmp_path / "s", served)
+        main = head(served.bare)
+        local = tmp_path / "local.git"
+        git("clone", "-q", "--bare", served.bare, local)
+        SPREAD_BOMBS[bomb](local)
+        started = time.monotonic()
+        pushed = git("push", served.with_token("bob"), "main", cwd=local, check=False,
+                     timeout=300)
+        seconds = time.monotonic() - started
+        print(f"push: {seconds:.1f} s, server peak {_peak_mb(served.proc.pid)} MB: "
+              f"{pushed.stderr.strip()[-400:]}")
+        assert pushed.returncode != 0
+        assert "more than its commits may hold" in pushed.stderr, pushed.stderr
+        assert "nothing was taken" in pushed.stderr, pushed.stderr
+        assert head(served.bare) == main

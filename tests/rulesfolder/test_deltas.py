@@ -203,3 +203,47 @@ def test_any_edit_of_any_file_is_rebuilt_exactly(base, edits):
     repeated = bytes(target) * 3  # long equal runs at shifted places
     for old, new in ((base, bytes(target)), (bytes(target), base), (base, repeated)):
         assert b"".join(apply_delta(old, create_delta(old, new))) == new
+
+
+def test_an_honest_history_is_taken_by_the_bounds_of_what_commits_bring(tmp_path):
+    """A pack of a committee's history (git's own): a first commit of 60 files,
+    votes each rewriting a ~1 MB ballot, a commit renaming a file and one removing
+    one (folders, no new file): taken with the real bounds of a fetch or push (a
+    first commit's folder, then 8 MiB and 100 files a commit on average). A guard
+    allowing a first commit 2 MiB and each other 512 KiB of new files refuses it,
+    naming the bound."""
+    from rulesbook.rulesfolder.tree_bounds import (
+        MAX_CHANGE_BYTES,
+        MAX_CHANGE_FILES,
+        MAX_TREE_BYTES,
+        MAX_TREE_FILES,
+    )
+
+    repo = tmp_path / "r"
+    git("init", "-q", repo)
+    (repo / "cases").mkdir()
+    for i in range(60):
+        (repo / "cases" / f"c{i}.yaml").write_text(f"case: {i}\n")
+    for data in versions(12, 10_000, seed=4):  # ~1 MB each
+        (repo / "ballot.yaml").write_bytes(data)
+        git("add", ".", cwd=repo)
+        git("commit", "-q", "-m", "vote", cwd=repo)
+    git("mv", "cases/c1.yaml", "cases/one.yaml", cwd=repo)
+    git("commit", "-q", "-m", "rename", cwd=repo)
+    git("rm", "-q", "cases/c2.yaml", cwd=repo)
+    git("commit", "-q", "-m", "remove", cwd=repo)
+    pack = subprocess.run([git_program(), "pack-objects", "--stdout", "--revs"],
+                          input=b"HEAD\n", cwd=repo, capture_output=True, check=True).stdout
+
+    def guard(per_commit: int, per_change: int) -> PackGuard:
+        return PackGuard("test", per_commit=per_commit, files_per_commit=MAX_TREE_FILES,
+                         per_change=per_change, files_per_change=MAX_CHANGE_FILES)
+    taken = guard(MAX_TREE_BYTES, MAX_CHANGE_BYTES)
+    taken.feed(pack)
+    taken.finish()
+    assert taken.files > 12 * MiB and taken.blobs >= 60 + 12
+    with pytest.raises(PackRefused, match=r"more than its commits may hold \(\d+ MiB of new "
+                                          r"files.*at most 524,288 bytes of new files"):
+        refusing = guard(2 * MiB, MiB // 2)  # 2 MiB a commit (14 of them) would take it
+        refusing.feed(pack)
+        refusing.finish()

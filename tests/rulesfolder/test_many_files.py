@@ -5,6 +5,7 @@ the refusal came from the tree's bound after the whole pack was indexed: clone
 25.5-26.9 s at 314 MB, sync 31 s, a push to ``serve`` 8.9 s."""
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -74,3 +75,50 @@ def test_a_push_of_many_files_is_refused_as_it_arrives(tmp_path, layout):
         peak = _peak_mb(served.proc.pid)
         assert peak is None or peak < MAX_RSS_MB, (peak, pushed.stderr)
         assert head(served.bare) == before
+
+
+#: the tester's histories (#28): 200,000 files over many commits, each
+#: commit within the 10,000 files one may hold (here with the seed's 51), clone 28 s
+#: and a push to serve 73-264 s before the per-commit bounds refused them
+SPREAD = {"20 commits of 9,900 files": (20, 9_900), "100 commits of 2,000": (100, 2_000)}
+
+
+def _spread(bare: Path, commits: int, files: int) -> None:
+    for i in range(commits):
+        commit_many_files(bare, files, per_folder=500, salt=b" c%d" % i)
+
+
+@pytest.mark.parametrize("history", SPREAD)
+def test_many_files_over_many_commits_are_refused_as_the_pack_streams(tmp_path, history):
+    """Refused by the pack guard (its message: nothing was taken, the bound and the
+    number found), not by a commit's check after the pack was indexed: a push to
+    serve and a clone from git daemon."""
+    commits, files = SPREAD[history]
+    with rulesbook_serve(tmp_path / "srv.git") as served:
+        shared_folder(tmp_path, served)
+        before = head(served.bare)
+        local = tmp_path / "local.git"
+        git("clone", "-q", "--bare", served.bare, local)
+        _spread(local, commits, files)
+        started = time.monotonic()
+        pushed = git("push", served.with_token("bob"), "main", cwd=local, check=False,
+                     timeout=300)
+        seconds = time.monotonic() - started
+        print(f"push: {seconds:.1f} s, server peak {_peak_mb(served.proc.pid)} MB: "
+              f"{pushed.stderr.strip()[-400:]}")
+        assert pushed.returncode != 0
+        assert "nothing was taken" in pushed.stderr, pushed.stderr
+        # the bound and the number found
+        assert "more new files than its commits may bring" in pushed.stderr, pushed.stderr
+        assert re.search(r"\(\d[\d,]* new files so far", pushed.stderr), pushed.stderr
+        assert "at most 10,000 files" in pushed.stderr, pushed.stderr
+        assert head(served.bare) == before
+    (tmp_path / "base").mkdir()
+    with git_daemon(tmp_path / "base") as daemon:
+        url = daemon + "shared.git"
+        git("clone", "-q", "--bare", local, tmp_path / "base" / "shared.git")
+        code, seconds, rss, err = measured("clone", url, tmp_path / "new")
+        print(f"clone: {seconds:.1f} s, {rss} MB: {err.strip()[-400:]}")
+        assert code == 2 and "nothing was taken" in err and "new files" in err, err
+        assert rss < MAX_RSS_MB, (rss, seconds)
+        assert not (tmp_path / "new").exists()

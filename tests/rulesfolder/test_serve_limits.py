@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import contextlib
 import http.client
+import select
 import selectors
 import socket
 import threading
@@ -311,3 +312,84 @@ def test_a_refusal_beyond_the_refusing_threads_still_reads_a_sentence(tmp_path, 
         finally:
             held.close()
 
+
+
+def test_a_push_sent_steadily_but_slowly_is_answered_at_the_request_bound(tmp_path, monkeypatch):
+    """Found by the #28 tester: a push whose body comes a few bytes
+    at a time, fast enough for the body rate, was cut only at the connection's bound
+    and then without a word. At the request's bound (MAX_CONNECTION_SECONDS, made
+    3 s as the idle tests make theirs small) the server answers 408 with a sentence
+    naming the bound and closes; the push never reached receive-pack."""
+    from rulesbook.rulesfolder import serve_policy
+    from rulesbook.rulesfolder.serve import ServeOptions, serving
+    from rulesbook.rulesfolder.serve_auth import AccessList
+
+    from .conftest import bare_repo
+
+    started_packs: list[object] = []
+    original = serve_policy.GuardedReceivePack._apply_pack
+
+    def counted(self, refs):
+        started_packs.append(refs)
+        return original(self, refs)
+    monkeypatch.setattr(serve_policy.GuardedReceivePack, "_apply_pack", counted)
+    bare = bare_repo(tmp_path / "srv.git")
+    token = AccessList(bare).add("alice").token
+    options = ServeOptions(idle_seconds=5.0, min_body_rate=1, body_grace_seconds=0.5,
+                           max_connection_seconds=3.0)
+    with serving(bare, options=options) as url:
+        sock = stalled_push(port_of(url), "alice", token, length=10_000)
+        answer = b""
+        try:
+            began = time.monotonic()
+            while time.monotonic() - began < 30:  # 5 bytes a second: over the body rate
+                readable, _, _ = select.select([sock], [], [], 0.2)
+                if readable:
+                    sock.settimeout(10)
+                    with contextlib.suppress(OSError):
+                        while chunk := sock.recv(4096):
+                            answer += chunk
+                    break
+                with contextlib.suppress(OSError):
+                    sock.sendall(b"0")
+        finally:
+            sock.close()
+        assert answer.startswith((b"HTTP/1.0 408", b"HTTP/1.1 408")), answer
+        assert b"3 s" in answer and b"the request was refused" in answer, answer
+        assert started_packs == []  # refused while the body came, before any check
+        conn = http.client.HTTPConnection("127.0.0.1", port_of(url), timeout=30)
+        auth = base64.b64encode(f"alice:{token}".encode()).decode()
+        conn.request("GET", "/info/refs?service=git-upload-pack",
+                     headers={"Authorization": f"Basic {auth}"})
+        assert conn.getresponse().status == 200  # still serving
+        conn.close()
+
+
+def test_a_slow_push_above_the_body_rate_is_not_cut(tmp_path):
+    """A body was counted only once a whole 64 KiB read of it returned, so a push
+    over a slow link, above MIN_BODY_RATE, read as "0 bytes in 10 s" and was cut.
+    Here (the rate made 50 bytes a second, the grace 1 s) 1,000 bytes at 250 bytes a
+    second reach receive-pack: the answer is its, not a 408."""
+    from rulesbook.rulesfolder.serve import ServeOptions, serving
+    from rulesbook.rulesfolder.serve_auth import AccessList
+
+    from .conftest import bare_repo
+
+    bare = bare_repo(tmp_path / "srv.git")
+    token = AccessList(bare).add("alice").token
+    options = ServeOptions(min_body_rate=50, body_grace_seconds=1.0)
+    with serving(bare, options=options) as url:
+        sock = stalled_push(port_of(url), "alice", token, length=1_004)
+        answer = b""
+        try:
+            for _ in range(20):  # 50 bytes every 0.2 s
+                sock.sendall(b"0" * 50)
+                time.sleep(0.2)
+            sock.settimeout(20)
+            with contextlib.suppress(OSError):
+                while chunk := sock.recv(4096):
+                    answer += chunk
+        finally:
+            sock.close()
+        assert answer.startswith(b"HTTP/1.0 "), answer
+        assert b" 408 " not in answer.split(b"\r\n", 1)[0], answer
