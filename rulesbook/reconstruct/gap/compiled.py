@@ -49,7 +49,7 @@ _log = logging.getLogger(__name__)
 #: not when a module whose functions it inlines did, so the cache folder is
 #: named by all of them together
 KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel_bounds.py", "kernel.py",
-                  "kernel_retro.py")
+                  "kernel_retro.py", "kernel_unmove.py")
 
 
 def kernel_digest() -> str:
@@ -77,6 +77,11 @@ def _cache_folder() -> Path:
 
 if TYPE_CHECKING:  # bound by _load() at run time, on the first search that may use them
     import numpy as np
+
+    from rulesbook.reconstruct.gap.compiled_layers import ArrayLayer
+    from rulesbook.reconstruct.gap.compiled_layers import joined as _joined
+    from rulesbook.reconstruct.gap.compiled_layers import less_one as _less_one
+    from rulesbook.reconstruct.gap.compiled_layers import rows_of as _rows
 
     from rulesbook.reconstruct.gap import kernel
     from rulesbook.reconstruct.gap import kernel_table as table
@@ -124,6 +129,7 @@ def _import() -> str:
         from rulesbook.reconstruct.gap import kernel as gap_kernel
         from rulesbook.reconstruct.gap import kernel_retro as gap_kernel_retro
         from rulesbook.reconstruct.gap import kernel_table as gap_kernel_table
+        from rulesbook.reconstruct.gap import kernel_unmove as gap_kernel_unmove
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
         why = f"{type(exc).__name__}: {exc}"
     else:
@@ -131,8 +137,11 @@ def _import() -> str:
                                 grown=gap_kernel_table.grown, get=gap_kernel_table.get,
                                 capture_counts=gap_kernel_retro.capture_counts,
                                 reachable=gap_kernel_retro.reachable,
-                                quiet_ok=gap_kernel_retro.quiet_ok)
+                                quiet_ok=gap_kernel_retro.quiet_ok,
+                                quiet_layer=gap_kernel_unmove.quiet_layer,
+                                capture_layer=gap_kernel_unmove.capture_layer)
         globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=entry)
+        _bind_layers()
         KIND = "jit"
         return ""
     try:  # the bundle: the same functions compiled ahead of time, numpy beside them
@@ -148,8 +157,15 @@ def _import() -> str:
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
         return f"{why} (and no kernel compiled ahead of time: {type(exc).__name__}: {exc})"
     globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=aot)
+    _bind_layers()
     KIND = "aot"
     return ""
+
+
+def _bind_layers() -> None:
+    from rulesbook.reconstruct.gap import compiled_layers as layers
+    globals().update(ArrayLayer=layers.ArrayLayer, _joined=layers.joined,
+                     _less_one=layers.less_one, _rows=layers.rows_of)
 
 
 def __getattr__(name: str) -> Any:
@@ -177,28 +193,6 @@ def why_unavailable() -> str:
 #: the rows of a layer put into the kernel's tables at a time (a cancel is
 #: looked for between them)
 _CHUNK = 1 << 14
-
-
-def _joined(men: Any, kings: Any) -> Any:
-    """``men | kings << 32`` of uint64 arrays."""
-    return men | kings << np.uint64(32)
-
-
-def _rows(keys: Sequence[Key], dtype: Any) -> Any:
-    """Positions' keys as array rows (a third quicker than ``np.array``)."""
-    return np.fromiter(chain.from_iterable(keys), dtype, 5 * len(keys)).reshape(-1, 5)
-
-
-def _less_one(keys: Any) -> Any:
-    """Every side's pieces of ``keys`` (uint64 ``men | kings << 32``, unique)
-    with one piece taken off (GapSearch's ``_less_one``), unique."""
-    out = []
-    for bit in range(64):
-        b = np.uint64(1 << bit)
-        have = keys[(keys & b) != 0]
-        if len(have):
-            out.append(have ^ b)
-    return np.unique(np.concatenate(out)) if out else keys[:0]
 
 
 class CompiledGapSearch(GapSearch):
@@ -290,6 +284,16 @@ class CompiledGapSearch(GapSearch):
                 self._put_rows(kernel.M_SIDES, rows, np.ones(len(part), dtype=np.int64))
                 self.tick()
 
+    def _next_layer(self, k: int, variant: Variant, key: Key) -> Mapping[Key, int]:
+        """Layer ``k`` built compiled (:func:`.compiled_layers.build_layer`), or
+        in Python where it cannot be (the same layer)."""
+        if hasattr(self, "_tables"):
+            from rulesbook.reconstruct.gap.compiled_layers import build_layer
+            layer = build_layer(self, fast, k, variant, key, self._layer_tick)
+            if layer is not None:
+                return layer
+        return super()._next_layer(k, variant, key)
+
     def _capture_counts(self) -> CaptureCounts | None:
         # (the kernel compiled ahead of time has no layer checks: bundle/aot.py)
         return self if hasattr(self, "_tables") and hasattr(fast, "capture_counts") else None
@@ -325,6 +329,11 @@ class CompiledGapSearch(GapSearch):
     def _chunks(self, layer: dict[Key, int]) -> Iterator[Any]:
         """The layer's keys as uint64 rows ``(bm, bk, wm, wk, black)``, a
         chunk at a time (looking for a cancel after each)."""
+        if isinstance(layer, ArrayLayer):
+            for at in range(0, len(layer), _CHUNK):
+                yield layer.rows[at:at + _CHUNK].view(np.uint64)
+                self.tick()
+            return
         items = iter(layer)
         while True:
             part = list(islice(items, _CHUNK))
@@ -346,7 +355,8 @@ class CompiledGapSearch(GapSearch):
         while self._loaded < self.depth:
             k = self._loaded + 1
             layer = self.back[k]
-            values = iter(layer.values())
+            values = iter(layer.counts.tolist() if isinstance(layer, ArrayLayer)
+                          else layer.values())
             for rows in self._chunks(layer):
                 keys = np.empty((len(rows), 3), dtype=np.int64)
                 keys[:, 0] = _joined(rows[:, 0], rows[:, 1]).view(np.int64)
@@ -593,7 +603,8 @@ def _compile() -> None:
     search = CompiledGapSearch(Target(*board.bitboards(), *VariantFlags.of(variant)),
                                compile_rules(variant), {}, 1, 2)
     search.count(start.bitboards(), None)
-    if search._capture_counts() is not None:  # and what the backward layers call
+    search._grow(variant, start.bitboards())  # and what the backward layers call
+    if search._capture_counts() is not None:
         search._reachable = Reachable(start.bitboards(), *VariantFlags.of(variant))
         search.captures([(*board.bitboards(),)], 1)
         search.quiet([(*board.bitboards(),)], 1)
