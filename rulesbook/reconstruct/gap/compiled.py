@@ -78,9 +78,7 @@ def _cache_folder() -> Path:
 if TYPE_CHECKING:  # bound by _load() at run time, on the first search that may use them
     import numpy as np
 
-    from rulesbook.reconstruct.gap.compiled_layers import ArrayLayer
-    from rulesbook.reconstruct.gap.compiled_layers import joined as _joined
-    from rulesbook.reconstruct.gap.compiled_layers import less_one as _less_one
+    from rulesbook.reconstruct.gap import compiled_layers as layers
     from rulesbook.reconstruct.gap.compiled_layers import rows_of as _rows
 
     from rulesbook.reconstruct.gap import kernel
@@ -163,9 +161,8 @@ def _import() -> str:
 
 
 def _bind_layers() -> None:
-    from rulesbook.reconstruct.gap import compiled_layers as layers
-    globals().update(ArrayLayer=layers.ArrayLayer, _joined=layers.joined,
-                     _less_one=layers.less_one, _rows=layers.rows_of)
+    from rulesbook.reconstruct.gap import compiled_layers
+    globals().update(layers=compiled_layers, _rows=compiled_layers.rows_of)
 
 
 def __getattr__(name: str) -> Any:
@@ -264,15 +261,7 @@ class CompiledGapSearch(GapSearch):
         if not hasattr(self, "_tables"):
             super()._layers_added()
             return
-        none = np.zeros(0, dtype=np.uint64)
-        black, white = [none], [none]
-        for rows in self._chunks(self.back[self.depth]):
-            black.append(np.unique(_joined(rows[:, 0], rows[:, 1])))
-            white.append(np.unique(_joined(rows[:, 2], rows[:, 3])))
-        tops = (np.unique(np.concatenate(black)), np.unique(np.concatenate(white)))
-        self.tick()
-        kinds = ((kernel.SIDE_TOP_B, tops[0]), (kernel.SIDE_TOP_W, tops[1]),
-                 (kernel.SIDE_NEAR_B, _less_one(tops[0])), (kernel.SIDE_NEAR_W, _less_one(tops[1])))
+        kinds = layers.sides(self.back[self.depth], self.tick)
         size = sum(len(keys) for _, keys in kinds)
         self._tables[kernel.M_SIDES], self._metas[kernel.M_SIDES] = table.new_table(size)
         for which, keys in kinds:
@@ -288,8 +277,7 @@ class CompiledGapSearch(GapSearch):
         """Layer ``k`` built compiled (:func:`.compiled_layers.build_layer`), or
         in Python where it cannot be (the same layer)."""
         if hasattr(self, "_tables"):
-            from rulesbook.reconstruct.gap.compiled_layers import build_layer
-            layer = build_layer(self, fast, k, variant, key, self._layer_tick)
+            layer = layers.build_layer(self, fast, k, variant, key, self._layer_tick)
             if layer is not None:
                 return layer
         return super()._next_layer(k, variant, key)
@@ -326,21 +314,9 @@ class CompiledGapSearch(GapSearch):
                        self._t, ok)
         return np.where((out > 0) & (ok == 0), 0, out).tolist()  # type: ignore[no-any-return]
 
-    def _chunks(self, layer: dict[Key, int]) -> Iterator[Any]:
-        """The layer's keys as uint64 rows ``(bm, bk, wm, wk, black)``, a
-        chunk at a time (looking for a cancel after each)."""
-        if isinstance(layer, ArrayLayer):
-            for at in range(0, len(layer), _CHUNK):
-                yield layer.rows[at:at + _CHUNK].view(np.uint64)
-                self.tick()
-            return
-        items = iter(layer)
-        while True:
-            part = list(islice(items, _CHUNK))
-            if not part:
-                return
-            yield _rows(part, np.uint64)
-            self.tick()
+    def _chunks(self, layer: Mapping[Key, int]) -> Iterator[Any]:
+        """The layer's keys as uint64 rows, a chunk at a time (:func:`.compiled_layers.chunks`)."""
+        return layers.chunks(layer, self.tick)
 
     def _put_rows(self, which: int, keys: Any, values: Any) -> None:
         """Put rows (int64 arrays) into a kernel table, growing it until they fit."""
@@ -351,18 +327,15 @@ class CompiledGapSearch(GapSearch):
                 return
             self._tables[which], self._metas[which] = fast.grown(tab, np.zeros(1, dtype=np.int64))
 
-    def _load_layers(self) -> None:
+    def _load_layers(self, ticking: bool = True) -> None:
+        """Copy the backward layers not yet there into the kernel's table
+        (``ticking``: looking for a cancel between chunks of them)."""
         while self._loaded < self.depth:
             k = self._loaded + 1
             layer = self.back[k]
-            values = iter(layer.counts.tolist() if isinstance(layer, ArrayLayer)
-                          else layer.values())
-            for rows in self._chunks(layer):
-                keys = np.empty((len(rows), 3), dtype=np.int64)
-                keys[:, 0] = _joined(rows[:, 0], rows[:, 1]).view(np.int64)
-                keys[:, 1] = _joined(rows[:, 2], rows[:, 3]).view(np.int64)
-                keys[:, 2] = (rows[:, 4] | np.uint64(k << 1)).view(np.int64)
-                self._put_rows(kernel.M_BACK, keys,
+            values = layers.values_of(layer)
+            for rows in layers.chunks(layer, self.tick if ticking else None):
+                self._put_rows(kernel.M_BACK, layers.back_keys(rows, k),
                                np.fromiter(islice(values, len(rows)), dtype=np.int64,
                                            count=len(rows)))
             self._loaded = k

@@ -15,14 +15,22 @@ compiled ahead of time for the bundle), and the caller builds it in Python.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from itertools import chain
+from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from rulesbook.draughts import Variant
 from rulesbook.draughts.variant import MidCaptureCrowning
-from rulesbook.reconstruct.gap.kernel import M_BACK, S_OVERFLOW, T_KNOWN
+from rulesbook.reconstruct.gap.kernel import (
+    M_BACK,
+    S_OVERFLOW,
+    SIDE_NEAR_B,
+    SIDE_NEAR_W,
+    SIDE_TOP_B,
+    SIDE_TOP_W,
+    T_KNOWN,
+)
 from rulesbook.reconstruct.gap.kernel_keys import pos_key
 from rulesbook.reconstruct.gap.kernel_moves import MAX_MOVES
 from rulesbook.reconstruct.gap.kernel_table import EMPTY, new_table
@@ -32,7 +40,8 @@ from rulesbook.reconstruct.gap.retro import Key
 if TYPE_CHECKING:
     from rulesbook.reconstruct.gap.compiled import CompiledGapSearch
 
-__all__ = ["ArrayLayer", "FUNCTIONS", "build_layer", "joined", "less_one", "rows_of"]
+__all__ = ["ArrayLayer", "FUNCTIONS", "back_keys", "build_layer", "chunks", "joined", "less_one",
+           "rows_of", "sides", "values_of"]
 
 #: the kernel functions :func:`build_layer` calls (the bundle's has none of
 #: them: bundle/aot.py)
@@ -97,7 +106,51 @@ class ArrayLayer(Mapping[Key, int]):
         return n if n > 0 else default
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and len(key) == 5 and self._lookup(key) > 0  # type: ignore[arg-type]
+        return isinstance(key, tuple) and len(key) == 5 and self._lookup(key) > 0
+
+
+def chunks(layer: Mapping[Key, int], tick: Callable[[], None] | None) -> Iterator[Any]:
+    """The layer's keys as uint64 rows ``(bm, bk, wm, wk, black)``, a chunk
+    at a time, calling ``tick`` after each (it may raise to cancel)."""
+    if isinstance(layer, ArrayLayer):
+        for at in range(0, len(layer), CHUNK):
+            yield layer.rows[at:at + CHUNK].view(np.uint64)
+            if tick is not None:
+                tick()
+        return
+    items = iter(layer)
+    while part := list(islice(items, CHUNK)):
+        yield rows_of(part, np.uint64)
+        if tick is not None:
+            tick()
+
+
+def values_of(layer: Mapping[Key, int]) -> Iterator[int]:
+    """The layer's counts, in the order of :func:`chunks`."""
+    return iter(layer.counts.tolist() if isinstance(layer, ArrayLayer) else layer.values())
+
+
+def back_keys(rows: Any, k: int) -> Any:
+    """The kernel's keys (int64 rows of three) of positions of layer ``k`` (uint64 rows)."""
+    keys = np.empty((len(rows), 3), dtype=np.int64)
+    keys[:, 0] = joined(rows[:, 0], rows[:, 1]).view(np.int64)
+    keys[:, 1] = joined(rows[:, 2], rows[:, 3]).view(np.int64)
+    keys[:, 2] = (rows[:, 4] | np.uint64(k << 1)).view(np.int64)
+    return keys
+
+
+def sides(layer: Mapping[Key, int], tick: Callable[[], None]) -> list[tuple[int, Any]]:
+    """The sides of a layer's positions as the kernel files them (its
+    ``SIDE_*`` kinds: each side's pieces, and those less any one), uint64."""
+    none = np.zeros(0, dtype=np.uint64)
+    black, white = [none], [none]
+    for rows in chunks(layer, tick):
+        black.append(np.unique(joined(rows[:, 0], rows[:, 1])))
+        white.append(np.unique(joined(rows[:, 2], rows[:, 3])))
+    tops = (np.unique(np.concatenate(black)), np.unique(np.concatenate(white)))
+    tick()
+    return [(SIDE_TOP_B, tops[0]), (SIDE_TOP_W, tops[1]),
+            (SIDE_NEAR_B, less_one(tops[0])), (SIDE_NEAR_W, less_one(tops[1]))]
 
 
 def arrays(layer: Mapping[Key, int]) -> tuple[Any, Any] | None:
@@ -203,6 +256,11 @@ def build_layer(search: CompiledGapSearch, fast: Any, k: int, variant: Variant, 
     keep = (out > 0) & (reach != 0)
     layer_rows = np.concatenate((qrows, crows[keep]))
     layer_counts = np.concatenate((qcounts, out[keep]))
+    # into the kernel's table now (a look-up never waits for it, nor is cancelled)
+    for at in range(0, len(layer_rows), CHUNK):
+        part = layer_rows[at:at + CHUNK].view(np.uint64)
+        search._put_rows(M_BACK, back_keys(part, k), layer_counts[at:at + CHUNK])
+    search._loaded = k
     return ArrayLayer(layer_rows, layer_counts, _lookup(search, fast, k))
 
 
@@ -210,7 +268,8 @@ def _lookup(search: CompiledGapSearch, fast: Any, k: int) -> Callable[[Key], int
     """``key -> count`` of layer ``k``, read from the search's kernel table of
     the layers (loaded into it first when it is not yet)."""
     def look(key: Key) -> int:
-        search._load_layers()
+        if search._loaded < k:  # (the tables made again for another count)
+            search._load_layers(ticking=False)
         a, b, c = pos_key(*key, k)
         return int(fast.get(search._tables[M_BACK], a, b, c, 0))
     return look

@@ -158,7 +158,7 @@ def quiet_layer(rows: np.ndarray, counts: np.ndarray, p: np.ndarray, tab: np.nda
                         sq = _RAYS[end, d, 0]
                         if need_start == -1 or sq == need_start:
                             _put_quiet(tab, meta, black, men | (1 << sq), rest, om, ok, n)
-    return rows.shape[0]
+    return int(rows.shape[0])
 
 
 @njit(cache=True, inline="always")
@@ -323,4 +323,4 @@ def capture_layer(rows: np.ndarray, p: np.ndarray, tab: np.ndarray, meta: np.nda
                                 sp += 1
         if state[0] or meta[1] == 2:
             return i
-    return rows.shape[0]
+    return int(rows.shape[0])
