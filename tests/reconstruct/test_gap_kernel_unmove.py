@@ -124,3 +124,27 @@ def test_a_wrong_kernel_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     got[3][key] += 1
     with pytest.raises(AssertionError):
         same(expected, got)
+
+
+def test_without_the_layer_kernels_the_layers_are_built_in_python(monkeypatch) -> None:
+    """The kernel compiled ahead of time for the bundle has no ``quiet_layer``
+    nor ``capture_layer`` (bundle/aot.py): the layers are then the Python
+    ones (with the candidates checked by the kernel), the same layers."""
+    from types import SimpleNamespace
+
+    real = gap_compiled.fast
+    names = ("count", "put_many", "grown", "get", "capture_counts", "reachable", "quiet_ok")
+    monkeypatch.setattr(gap_compiled, "fast",
+                        SimpleNamespace(**{name: getattr(real, name) for name in names}))
+    case = CASES[-1]
+    variant = case.earlier.variant
+    target = Target(*case.board.bitboards(), *VariantFlags.of(variant))
+    fast = gap_compiled.CompiledGapSearch(target, compile_rules(variant), {}, len(case.truth),
+                                          COUNT_CAP)
+    fast._setup()
+    for _ in range(3):
+        fast._grow(variant, case.earlier.bitboards())
+    assert not any(isinstance(layer, ArrayLayer) for layer in fast.back)
+    monkeypatch.undo()
+    expected, got = both(case.earlier, case.board, len(case.truth), 3)
+    assert [dict(layer) for layer in fast.back] == got == expected

@@ -65,6 +65,18 @@ def rows_of(keys: Any, dtype: Any) -> Any:
     return np.fromiter(chain.from_iterable(keys), dtype, 5 * len(keys)).reshape(-1, 5)
 
 
+def unique(keys: Any) -> Any:
+    """The keys (a 1-d array) sorted, each once: ``np.unique`` by a sort
+    (numpy 2's ``np.unique`` hashes, some ten times slower on millions)."""
+    if len(keys) == 0:
+        return keys
+    s = np.sort(keys)
+    first = np.empty(len(s), dtype=bool)
+    first[0] = True
+    np.not_equal(s[1:], s[:-1], out=first[1:])
+    return s[first]
+
+
 def less_one(keys: Any) -> Any:
     """Every side's pieces of ``keys`` (uint64 ``men | kings << 32``, unique)
     with one piece taken off (GapSearch's ``_less_one``), unique."""
@@ -74,7 +86,7 @@ def less_one(keys: Any) -> Any:
         have = keys[(keys & b) != 0]
         if len(have):
             out.append(have ^ b)
-    return np.unique(np.concatenate(out)) if out else keys[:0]
+    return unique(np.concatenate(out)) if out else keys[:0]
 
 
 class ArrayLayer(Mapping[Key, int]):
@@ -145,9 +157,9 @@ def sides(layer: Mapping[Key, int], tick: Callable[[], None]) -> list[tuple[int,
     none = np.zeros(0, dtype=np.uint64)
     black, white = [none], [none]
     for rows in chunks(layer, tick):
-        black.append(np.unique(joined(rows[:, 0], rows[:, 1])))
-        white.append(np.unique(joined(rows[:, 2], rows[:, 3])))
-    tops = (np.unique(np.concatenate(black)), np.unique(np.concatenate(white)))
+        black.append(joined(rows[:, 0], rows[:, 1]))
+        white.append(joined(rows[:, 2], rows[:, 3]))
+    tops = (unique(np.concatenate(black)), unique(np.concatenate(white)))
     tick()
     return [(SIDE_TOP_B, tops[0]), (SIDE_TOP_W, tops[1]),
             (SIDE_NEAR_B, less_one(tops[0])), (SIDE_NEAR_W, less_one(tops[1]))]
@@ -232,28 +244,44 @@ def build_layer(search: CompiledGapSearch, fast: Any, k: int, variant: Variant, 
     assert search._reachable is not None  # (made by _grow for the start)
     first = np.array(search._reachable.start, dtype=np.int64)
     left = search.plies - k
-    total = len(qrows) + len(crows)
+    # the second half of the layer's progress: the candidates checked (a
+    # capture candidate's reach a quarter of the work of its captures)
+    total = max(len(qrows) + 2 * len(crows), 1)
+    done = 0
+
+    def ticked(positions: int, work: int) -> None:
+        nonlocal done
+        done += work
+        tick(0.5 + 0.5 * min(done / total, 1.0), positions)
+
     ok = np.empty(len(qrows), dtype=np.int64)
     for at in range(0, len(qrows), CHUNK):
         fast.quiet_ok(qrows[at:at + CHUNK], first, left, left, search._t, search._move_rows,
                       search._state, ok[at:at + CHUNK])
         if search._state[S_OVERFLOW]:
             return None  # (the count then fails too, and the Python search answers)
-        tick(0.5 + 0.5 * (at + CHUNK) / max(total, 1), CHUNK)
+        ticked(len(ok[at:at + CHUNK]), len(ok[at:at + CHUNK]))
     keep = ok != 0
     qrows, qcounts = qrows[keep], qcounts[keep]
     search._load_layers()  # (layer k - 1 is the deepest)
-    out = np.empty(len(crows), dtype=np.int64)
+    # the ones the start can reach first (quicker than playing their captures)
     reach = np.empty(len(crows), dtype=np.int64)
     for at in range(0, len(crows), CHUNK):
-        part = crows[at:at + CHUNK]
-        fast.capture_counts(part, k - 1, left, search._t, search._tables[M_BACK],
+        fast.reachable(crows[at:at + CHUNK], first, left, search._t, reach[at:at + CHUNK])
+        ticked(0, len(reach[at:at + CHUNK]) // 2)
+    unreached = len(crows)
+    crows = crows[reach != 0]
+    unreached -= len(crows)
+    out = np.empty(len(crows), dtype=np.int64)
+    for at in range(0, len(crows), CHUNK):
+        fast.capture_counts(crows[at:at + CHUNK], k - 1, left, search._t, search._tables[M_BACK],
                             search._move_rows, search._state, out[at:at + CHUNK])
         if search._state[S_OVERFLOW]:
             return None
-        fast.reachable(part, first, left, search._t, reach[at:at + CHUNK])
-        tick(0.5 + 0.5 * (len(qrows) + at + CHUNK) / max(total, 1), CHUNK)
-    keep = (out > 0) & (reach != 0)
+        m = len(out[at:at + CHUNK])
+        ticked(m, m * 3 // 2 + (unreached * m * 3 // 2) // max(len(crows), 1))
+    ticked(unreached, 0)
+    keep = out > 0
     layer_rows = np.concatenate((qrows, crows[keep]))
     layer_counts = np.concatenate((qcounts, out[keep]))
     # into the kernel's table now (a look-up never waits for it, nor is cancelled)
