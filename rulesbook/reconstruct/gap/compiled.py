@@ -137,7 +137,8 @@ def _import() -> str:
                                 reachable=gap_kernel_retro.reachable,
                                 quiet_ok=gap_kernel_retro.quiet_ok,
                                 quiet_layer=gap_kernel_unmove.quiet_layer,
-                                capture_layer=gap_kernel_unmove.capture_layer)
+                                capture_layer=gap_kernel_unmove.capture_layer,
+                                quiet_check=gap_kernel_unmove.quiet_check)
         globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=entry)
         _bind_layers()
         KIND = "jit"

@@ -45,7 +45,7 @@ __all__ = ["ArrayLayer", "FUNCTIONS", "back_keys", "build_layer", "chunks", "joi
 
 #: the kernel functions :func:`build_layer` calls (the bundle's has none of
 #: them: bundle/aot.py)
-FUNCTIONS = ("quiet_layer", "capture_layer", "quiet_ok", "capture_counts", "reachable")
+FUNCTIONS = ("quiet_layer", "capture_layer", "quiet_check", "capture_counts", "reachable")
 #: the rows of the layer below un-moved, or candidates checked, at a time
 #: (progress reported and a cancel looked for between them)
 CHUNK = 1 << 14
@@ -256,10 +256,7 @@ def build_layer(search: CompiledGapSearch, fast: Any, k: int, variant: Variant, 
 
     ok = np.empty(len(qrows), dtype=np.int64)
     for at in range(0, len(qrows), CHUNK):
-        fast.quiet_ok(qrows[at:at + CHUNK], first, left, left, search._t, search._move_rows,
-                      search._state, ok[at:at + CHUNK])
-        if search._state[S_OVERFLOW]:
-            return None  # (the count then fails too, and the Python search answers)
+        fast.quiet_check(qrows[at:at + CHUNK], first, left, search._t, ok[at:at + CHUNK])
         ticked(len(ok[at:at + CHUNK]), len(ok[at:at + CHUNK]))
     keep = ok != 0
     qrows, qcounts = qrows[keep], qcounts[keep]

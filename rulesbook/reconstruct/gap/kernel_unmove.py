@@ -26,11 +26,19 @@ from __future__ import annotations
 import numpy as np
 
 from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, CROWN_ROW_BLACK, CROWN_ROW_WHITE
-from rulesbook.reconstruct.gap.kernel_moves import _RAYLEN, _RAYS, popcount
+from rulesbook.reconstruct.gap.kernel_moves import (
+    _RAYLEN,
+    _RAYS,
+    T_FLYING,
+    T_MENBACK,
+    _can_jump,
+    popcount,
+)
 from rulesbook.reconstruct.gap.kernel_njit import njit
+from rulesbook.reconstruct.gap.kernel_retro import reachable
 from rulesbook.reconstruct.gap.kernel_table import EMPTY, _find
 
-__all__ = ["P_FIELDS", "STACK", "capture_layer", "quiet_layer"]
+__all__ = ["P_FIELDS", "STACK", "capture_layer", "has_capture", "quiet_check", "quiet_layer"]
 
 #: the fields of ``p``, in order
 P_FIELDS = ("flying", "men_back", "continues", "nb", "nw", "nbmen", "nwmen", "sbm", "swm",
@@ -324,3 +332,37 @@ def capture_layer(rows: np.ndarray, p: np.ndarray, tab: np.ndarray, meta: np.nda
         if state[0] or meta[1] == 2:
             return i
     return int(rows.shape[0])
+
+
+@njit(cache=True, inline="always")
+def has_capture(bm: int, bk: int, wm: int, wk: int, black: bool, t: np.ndarray) -> bool:
+    """Whether the side to move has a capture (what ``legal_moves`` finds
+    first, without generating the moves)."""
+    if black:
+        own, kings, opp = bm | bk, bk, wm | wk
+    else:
+        own, kings, opp = wm | wk, wk, bm | bk
+    free = _FULL ^ (bm | bk | wm | wk)
+    flying = t[T_FLYING] != 0
+    back = t[T_MENBACK] != 0
+    x = own
+    while x:
+        low = x & -x
+        x ^= low
+        i = popcount(low - 1)
+        if _can_jump(i, 0, opp, free | low, kings & low != 0, flying, black, back):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def quiet_check(keys: np.ndarray, start: np.ndarray, remaining: int, t: np.ndarray,
+                out: np.ndarray) -> None:
+    """:func:`.kernel_retro.quiet_ok` without generating the moves: ``out[i]``
+    1 when ``start`` may reach ``keys[i]`` in ``remaining`` plies and its side
+    to move has no capture, else 0."""
+    reachable(keys, start, remaining, t, out)
+    for i in range(keys.shape[0]):
+        if out[i] and has_capture(keys[i, 0], keys[i, 1], keys[i, 2], keys[i, 3],
+                                  keys[i, 4] != 0, t):
+            out[i] = 0
