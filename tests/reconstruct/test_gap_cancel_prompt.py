@@ -84,19 +84,37 @@ def layers(monkeypatch):
     build = gap_search.next_layer
     runs: list[Run] = []
 
-    def spy(below, *args, **kwargs):
+    def inside(below, work):
         big = len(below) >= BIG_LAYER
         for run in runs:
             run.in_layer = big
         if big:
             started.set()
         try:
-            return build(below, *args, **kwargs)
+            return work(big)
         finally:
             for run in runs:
                 run.in_layer = False
 
+    def spy(below, *args, **kwargs):
+        return inside(below, lambda big: build(below, *args, **kwargs))
+
     monkeypatch.setattr(gap_search, "next_layer", spy)
+    if gap_compiled.AVAILABLE:
+        # the compiled search builds its layers in the kernel, a chunk of
+        # positions at a time (tens of milliseconds each): a big layer is made
+        # to take seconds, as on a slow machine, by a pause at each chunk
+        from rulesbook.reconstruct.gap import compiled_layers
+        build_compiled = compiled_layers.build_layer
+
+        def spy_compiled(search, fast, k, variant, start, tick):
+            def slow(share: float, positions: int) -> None:
+                time.sleep(0.1)
+                tick(share, positions)
+            return inside(search.back[k - 1], lambda big: build_compiled(
+                search, fast, k, variant, start, slow if big else tick))
+
+        monkeypatch.setattr(compiled_layers, "build_layer", spy_compiled)
     return started, runs
 
 

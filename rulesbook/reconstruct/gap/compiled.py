@@ -49,7 +49,7 @@ _log = logging.getLogger(__name__)
 #: not when a module whose functions it inlines did, so the cache folder is
 #: named by all of them together
 KERNEL_MODULES = ("kernel_moves.py", "kernel_table.py", "kernel_bounds.py", "kernel.py",
-                  "kernel_retro.py")
+                  "kernel_retro.py", "kernel_unmove.py")
 
 
 def kernel_digest() -> str:
@@ -77,6 +77,9 @@ def _cache_folder() -> Path:
 
 if TYPE_CHECKING:  # bound by _load() at run time, on the first search that may use them
     import numpy as np
+
+    from rulesbook.reconstruct.gap import compiled_layers as layers
+    from rulesbook.reconstruct.gap.compiled_layers import rows_of as _rows
 
     from rulesbook.reconstruct.gap import kernel
     from rulesbook.reconstruct.gap import kernel_table as table
@@ -124,6 +127,7 @@ def _import() -> str:
         from rulesbook.reconstruct.gap import kernel as gap_kernel
         from rulesbook.reconstruct.gap import kernel_retro as gap_kernel_retro
         from rulesbook.reconstruct.gap import kernel_table as gap_kernel_table
+        from rulesbook.reconstruct.gap import kernel_unmove as gap_kernel_unmove
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
         why = f"{type(exc).__name__}: {exc}"
     else:
@@ -131,8 +135,12 @@ def _import() -> str:
                                 grown=gap_kernel_table.grown, get=gap_kernel_table.get,
                                 capture_counts=gap_kernel_retro.capture_counts,
                                 reachable=gap_kernel_retro.reachable,
-                                quiet_ok=gap_kernel_retro.quiet_ok)
+                                quiet_ok=gap_kernel_retro.quiet_ok,
+                                quiet_layer=gap_kernel_unmove.quiet_layer,
+                                capture_layer=gap_kernel_unmove.capture_layer,
+                                quiet_check=gap_kernel_unmove.quiet_check)
         globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=entry)
+        _bind_layers()
         KIND = "jit"
         return ""
     try:  # the bundle: the same functions compiled ahead of time, numpy beside them
@@ -148,8 +156,14 @@ def _import() -> str:
     except Exception as exc:  # noqa: BLE001 - any import failure means "not available"
         return f"{why} (and no kernel compiled ahead of time: {type(exc).__name__}: {exc})"
     globals().update(np=numpy, kernel=gap_kernel, table=gap_kernel_table, fast=aot)
+    _bind_layers()
     KIND = "aot"
     return ""
+
+
+def _bind_layers() -> None:
+    from rulesbook.reconstruct.gap import compiled_layers
+    globals().update(layers=compiled_layers, _rows=compiled_layers.rows_of)
 
 
 def __getattr__(name: str) -> Any:
@@ -177,28 +191,6 @@ def why_unavailable() -> str:
 #: the rows of a layer put into the kernel's tables at a time (a cancel is
 #: looked for between them)
 _CHUNK = 1 << 14
-
-
-def _joined(men: Any, kings: Any) -> Any:
-    """``men | kings << 32`` of uint64 arrays."""
-    return men | kings << np.uint64(32)
-
-
-def _rows(keys: Sequence[Key], dtype: Any) -> Any:
-    """Positions' keys as array rows (a third quicker than ``np.array``)."""
-    return np.fromiter(chain.from_iterable(keys), dtype, 5 * len(keys)).reshape(-1, 5)
-
-
-def _less_one(keys: Any) -> Any:
-    """Every side's pieces of ``keys`` (uint64 ``men | kings << 32``, unique)
-    with one piece taken off (GapSearch's ``_less_one``), unique."""
-    out = []
-    for bit in range(64):
-        b = np.uint64(1 << bit)
-        have = keys[(keys & b) != 0]
-        if len(have):
-            out.append(have ^ b)
-    return np.unique(np.concatenate(out)) if out else keys[:0]
 
 
 class CompiledGapSearch(GapSearch):
@@ -270,15 +262,7 @@ class CompiledGapSearch(GapSearch):
         if not hasattr(self, "_tables"):
             super()._layers_added()
             return
-        none = np.zeros(0, dtype=np.uint64)
-        black, white = [none], [none]
-        for rows in self._chunks(self.back[self.depth]):
-            black.append(np.unique(_joined(rows[:, 0], rows[:, 1])))
-            white.append(np.unique(_joined(rows[:, 2], rows[:, 3])))
-        tops = (np.unique(np.concatenate(black)), np.unique(np.concatenate(white)))
-        self.tick()
-        kinds = ((kernel.SIDE_TOP_B, tops[0]), (kernel.SIDE_TOP_W, tops[1]),
-                 (kernel.SIDE_NEAR_B, _less_one(tops[0])), (kernel.SIDE_NEAR_W, _less_one(tops[1])))
+        kinds = layers.sides(self.back[self.depth], self.tick)
         size = sum(len(keys) for _, keys in kinds)
         self._tables[kernel.M_SIDES], self._metas[kernel.M_SIDES] = table.new_table(size)
         for which, keys in kinds:
@@ -289,6 +273,15 @@ class CompiledGapSearch(GapSearch):
                 rows[:, 2] = which
                 self._put_rows(kernel.M_SIDES, rows, np.ones(len(part), dtype=np.int64))
                 self.tick()
+
+    def _next_layer(self, k: int, variant: Variant, key: Key) -> Mapping[Key, int]:
+        """Layer ``k`` built compiled (:func:`.compiled_layers.build_layer`), or
+        in Python where it cannot be (the same layer)."""
+        if hasattr(self, "_tables"):
+            layer = layers.build_layer(self, fast, k, variant, key, self._layer_tick)
+            if layer is not None:
+                return layer
+        return super()._next_layer(k, variant, key)
 
     def _capture_counts(self) -> CaptureCounts | None:
         # (the kernel compiled ahead of time has no layer checks: bundle/aot.py)
@@ -322,16 +315,9 @@ class CompiledGapSearch(GapSearch):
                        self._t, ok)
         return np.where((out > 0) & (ok == 0), 0, out).tolist()  # type: ignore[no-any-return]
 
-    def _chunks(self, layer: dict[Key, int]) -> Iterator[Any]:
-        """The layer's keys as uint64 rows ``(bm, bk, wm, wk, black)``, a
-        chunk at a time (looking for a cancel after each)."""
-        items = iter(layer)
-        while True:
-            part = list(islice(items, _CHUNK))
-            if not part:
-                return
-            yield _rows(part, np.uint64)
-            self.tick()
+    def _chunks(self, layer: Mapping[Key, int]) -> Iterator[Any]:
+        """The layer's keys as uint64 rows, a chunk at a time (:func:`.compiled_layers.chunks`)."""
+        return layers.chunks(layer, self.tick)
 
     def _put_rows(self, which: int, keys: Any, values: Any) -> None:
         """Put rows (int64 arrays) into a kernel table, growing it until they fit."""
@@ -342,17 +328,15 @@ class CompiledGapSearch(GapSearch):
                 return
             self._tables[which], self._metas[which] = fast.grown(tab, np.zeros(1, dtype=np.int64))
 
-    def _load_layers(self) -> None:
+    def _load_layers(self, ticking: bool = True) -> None:
+        """Copy the backward layers not yet there into the kernel's table
+        (``ticking``: looking for a cancel between chunks of them)."""
         while self._loaded < self.depth:
             k = self._loaded + 1
             layer = self.back[k]
-            values = iter(layer.values())
-            for rows in self._chunks(layer):
-                keys = np.empty((len(rows), 3), dtype=np.int64)
-                keys[:, 0] = _joined(rows[:, 0], rows[:, 1]).view(np.int64)
-                keys[:, 1] = _joined(rows[:, 2], rows[:, 3]).view(np.int64)
-                keys[:, 2] = (rows[:, 4] | np.uint64(k << 1)).view(np.int64)
-                self._put_rows(kernel.M_BACK, keys,
+            values = layers.values_of(layer)
+            for rows in layers.chunks(layer, self.tick if ticking else None):
+                self._put_rows(kernel.M_BACK, layers.back_keys(rows, k),
                                np.fromiter(islice(values, len(rows)), dtype=np.int64,
                                            count=len(rows)))
             self._loaded = k
@@ -593,7 +577,8 @@ def _compile() -> None:
     search = CompiledGapSearch(Target(*board.bitboards(), *VariantFlags.of(variant)),
                                compile_rules(variant), {}, 1, 2)
     search.count(start.bitboards(), None)
-    if search._capture_counts() is not None:  # and what the backward layers call
+    search._grow(variant, start.bitboards())  # and what the backward layers call
+    if search._capture_counts() is not None:
         search._reachable = Reachable(start.bitboards(), *VariantFlags.of(variant))
         search.captures([(*board.bitboards(),)], 1)
         search.quiet([(*board.bitboards(),)], 1)

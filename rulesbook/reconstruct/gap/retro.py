@@ -398,7 +398,7 @@ def _ticking(items: Sequence[_T] | Mapping[Key, int] | set[Key],
         tick(last, (i + 1) % TICK_EVERY)
 
 
-def next_layer(below: dict[Key, int], k: int, variant: Variant, rules: Rules, start: Key,
+def next_layer(below: Mapping[Key, int], k: int, variant: Variant, rules: Rules, start: Key,
                plies: int, known: Mapping[int, Sequence[MoveConstraint]],
                tick: Callable[[float, int], None] | None = None,
                reachable: Reachable | None = None,

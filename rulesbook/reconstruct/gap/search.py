@@ -165,7 +165,7 @@ class GapSearch:
         self.rules = rules
         self.known = known
         # back[k]: {position: sequences to the target in exactly k plies}, k <= depth
-        self.back: list[dict[Key, int]] = [{target.key: 1}]
+        self.back: list[Mapping[Key, int]] = [{target.key: 1}]
         self._reachable: Reachable | None = None
         self.depth = 0
         # the men and kings of each side in the deepest backward layer: see _layers_added
@@ -279,8 +279,7 @@ class GapSearch:
             # what the bounds say of positions reached from ``key``, for every layer
             self._reachable = Reachable(key, *VariantFlags.of(variant))
         self._layer_span = self._span(began)
-        layer = next_layer(self.back[-1], k, variant, self.rules, key, self.plies, self.known,
-                           self._layer_tick, self._reachable, self._capture_counts())
+        layer = self._next_layer(k, variant, key)
         self.tick()  # cancelled as it ended: the layer is dropped
         now = time.perf_counter()
         self.back.append(layer)
@@ -293,6 +292,11 @@ class GapSearch:
             self._grow_at = now + GROW * self._expect
         else:
             self._grow_at = -1.0  # no deeper layer
+
+    def _next_layer(self, k: int, variant: Variant, key: Key) -> Mapping[Key, int]:
+        """The backward layer ``k`` from the deepest (``next_layer``)."""
+        return next_layer(self.back[-1], k, variant, self.rules, key, self.plies, self.known,
+                          self._layer_tick, self._reachable, self._capture_counts())
 
     def _capture_counts(self) -> CaptureCounts | None:
         """How the layers check their capture candidates: None, in Python
