@@ -42,7 +42,7 @@ def _games() -> tuple[str, list[str]]:
     text = (CORPUS / "english-oca-2.0.pdn").read_text(encoding="utf-8")
     games = read_games(text)
     both, english = None, []
-    for raw, game in zip(_raws(text), games):
+    for raw, game in zip(_raws(text), games, strict=True):
         names = [v.name for v in guess_variant(raw).fitting]
         if both is None and {"pool", "english"} <= set(names):
             both = game.to_pdn()
@@ -129,7 +129,7 @@ def test_each_game_is_played_once_however_long_the_file(monkeypatch):
     games = list(pdn_variant.settled(_raws(text)))
     assert len(games) == 7 and len(calls) == 7 and len(set(calls)) == 7
     # 3 English, 1 pool of the 4 that tell: each ambiguous game reads "3 of the 4"
-    for raw, guess in games:
+    for _raw, guess in games:
         if len(guess.fitting) > 1:
             assert guess.chosen.name == "english"
             assert "(3 of the 4 games that tell" in guess.sentence()

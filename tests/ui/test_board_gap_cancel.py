@@ -19,6 +19,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from rulesbook.reconstruct.gap import compiled as gap_compiled
 from rulesbook.reconstruct.gap import search as gap_search
 from tests.ui.board_helpers import (  # noqa: F401 - fixtures ws, autosave_dir
     board_workspace,
@@ -44,6 +45,25 @@ def test_cancel_shows_the_partial_answer_within_half_a_second(qtbot, ws, monkeyp
         return build(below, *args, **kwargs)
 
     monkeypatch.setattr(gap_search, "next_layer", spy)
+    if gap_compiled.AVAILABLE:
+        # the compiled search builds its layers in the kernel, a chunk at a time
+        # (tens of milliseconds each): a big layer is made to take seconds, as on
+        # a slow machine, by a pause at each chunk (as test_gap_cancel_prompt does)
+        from rulesbook.reconstruct.gap import compiled_layers
+
+        build_compiled = compiled_layers.build_layer
+
+        def spy_compiled(search, fast, k, variant, start, tick):
+            big = len(search.back[k - 1]) >= BIG_LAYER
+
+            def slow(share: float, positions: int) -> None:
+                big_layer.set()
+                time.sleep(0.1)
+                tick(share, positions)
+
+            return build_compiled(search, fast, k, variant, start, slow if big else tick)
+
+        monkeypatch.setattr(compiled_layers, "build_layer", spy_compiled)
     case = next(c for c in english_cases(20, 13) if c.name == "tinsley game 15")
     bc = ws.board_controller
     bc.editing.new_game("english", case.earlier)

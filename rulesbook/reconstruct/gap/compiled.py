@@ -27,7 +27,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from itertools import chain, islice
+from itertools import islice
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -79,10 +79,9 @@ if TYPE_CHECKING:  # bound by _load() at run time, on the first search that may 
     import numpy as np
 
     from rulesbook.reconstruct.gap import compiled_layers as layers
-    from rulesbook.reconstruct.gap.compiled_layers import rows_of as _rows
-
     from rulesbook.reconstruct.gap import kernel
     from rulesbook.reconstruct.gap import kernel_table as table
+    from rulesbook.reconstruct.gap.compiled_layers import rows_of as _rows
 
     #: whether numba can be used (read it to find out: it is imported then; see _load)
     AVAILABLE: bool

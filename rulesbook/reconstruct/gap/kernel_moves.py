@@ -12,7 +12,8 @@ from rulesbook.draughts.geometry import NB, RAYS_BY_DIR
 from rulesbook.draughts.movegen import CROWN_BLACK, CROWN_WHITE
 from rulesbook.reconstruct.gap.kernel_njit import njit
 
-__all__ = ["MAX_MOVES", "FULL", "T_FIELDS", "apply_move", "legal_moves", "lsb", "msb", "popcount"]
+__all__ = ["FULL", "MAX_MOVES", "RAYLEN", "RAYS", "T_FIELDS", "apply_move", "can_jump", "legal_moves",
+           "lsb", "msb", "popcount"]
 
 #: room for the moves of one position (more is reported, never overrun)
 MAX_MOVES = 512
@@ -21,17 +22,17 @@ MODE_NO, MODE_ENDS, MODE_CONTINUES = 0, 1, 2
 
 # ----------------------------------------------------------------- geometry tables
 _NB = np.array(NB, dtype=np.int64)
-_RAYS = np.full((32, 4, 8), -1, dtype=np.int64)
-_RAYLEN = np.zeros((32, 4), dtype=np.int64)
+RAYS = np.full((32, 4, 8), -1, dtype=np.int64)
+RAYLEN = np.zeros((32, 4), dtype=np.int64)
 _RAYMASK = np.zeros((32, 4), dtype=np.int64)
 _RAYIDX = np.full((32, 4, 32), -1, dtype=np.int64)
 for _i in range(32):
     for _d in range(4):
         for _n, _j in enumerate(RAYS_BY_DIR[_i][_d]):
-            _RAYS[_i, _d, _n] = _j
+            RAYS[_i, _d, _n] = _j
             _RAYIDX[_i, _d, _j] = _n
             _RAYMASK[_i, _d] |= 1 << _j
-        _RAYLEN[_i, _d] = len(RAYS_BY_DIR[_i][_d])
+        RAYLEN[_i, _d] = len(RAYS_BY_DIR[_i][_d])
 
 
 #: the target as the kernel reads it (an int64 array, by these indices)
@@ -156,7 +157,7 @@ def _short_landing(i: int, d: int, capmask: int, opp: int, empty: int, king: boo
 
 
 @njit(cache=True)
-def _can_jump(i: int, capmask: int, opp: int, empty: int, king: bool, flying: bool,
+def can_jump(i: int, capmask: int, opp: int, empty: int, king: bool, flying: bool,
               black: bool, back: bool) -> bool:
     """Whether the piece on ``i`` (a king or a man) can take one more piece."""
     for d in range(4):
@@ -164,7 +165,7 @@ def _can_jump(i: int, capmask: int, opp: int, empty: int, king: bool, flying: bo
             near = _ray_victim(i, d, capmask, opp, empty)
             if near >= 0:
                 after = _RAYIDX[i, d, near] + 1
-                if after < _RAYLEN[i, d] and empty & (1 << _RAYS[i, d, after]):
+                if after < RAYLEN[i, d] and empty & (1 << RAYS[i, d, after]):
                     return True
         elif _short_landing(i, d, capmask, opp, empty, king, black, back) >= 0:
             return True
@@ -211,20 +212,20 @@ def _captures(start: int, king: bool, opp: int, empty: int, black: bool, back: b
                 if near < 0:
                     continue
                 first = _RAYIDX[i, d, near] + 1
-                length = _RAYLEN[i, d]
+                length = RAYLEN[i, d]
                 nm = capmask | (1 << near)
                 norder = order | (near << (5 * ncaps))
                 # the landing squares: empty ones behind the piece taken
                 going_on = False
                 k = first
-                while k < length and empty & (1 << _RAYS[i, d, k]):
-                    if _can_jump(_RAYS[i, d, k], nm, opp, empty, True, True, black, back):
+                while k < length and empty & (1 << RAYS[i, d, k]):
+                    if can_jump(RAYS[i, d, k], nm, opp, empty, True, True, black, back):
                         going_on = True
                     k += 1
                 for m in range(first, k):
-                    land = _RAYS[i, d, m]
+                    land = RAYS[i, d, m]
                     if going_on:
-                        if _can_jump(land, nm, opp, empty, True, True, black, back):
+                        if can_jump(land, nm, opp, empty, True, True, black, back):
                             sp = _push_frame(stack, sp, land, nm, ncaps + 1, norder, True,
                                              crowned, state)
                             if sp < 0:
@@ -253,7 +254,7 @@ def _captures(start: int, king: bool, opp: int, empty: int, black: bool, back: b
                         continue
                     if mode == MODE_CONTINUES:
                         next_king = True
-            if _can_jump(land, nm, opp, empty, next_king, flying, black, back):
+            if can_jump(land, nm, opp, empty, next_king, flying, black, back):
                 sp = _push_frame(stack, sp, land, nm, ncaps + 1, norder, next_king,
                                  next_crowned, state)
                 if sp < 0:
@@ -288,7 +289,7 @@ def legal_moves(bm: int, bk: int, wm: int, wk: int, black: bool, t: np.ndarray,
         x &= x - 1
         king = (kings >> i) & 1 == 1
         empty = free | (1 << i)
-        if _can_jump(i, 0, opp, empty, king, flying, black, back):
+        if can_jump(i, 0, opp, empty, king, flying, black, back):
             count = _captures(i, king, opp, empty, black, back, flying, mode, crown, moves, slot,
                               count, stack, state)
     if count:
@@ -322,8 +323,8 @@ def legal_moves(bm: int, bk: int, wm: int, wk: int, black: bool, t: np.ndarray,
         x &= x - 1
         for d in range(4):
             if flying:
-                for k in range(_RAYLEN[i, d]):
-                    j = _RAYS[i, d, k]
+                for k in range(RAYLEN[i, d]):
+                    j = RAYS[i, d, k]
                     if not free & (1 << j):
                         break
                     count = _push(moves, slot, count, i, j, 0, 0, 0, 0, state)

@@ -15,7 +15,7 @@ import numpy as np
 
 from rulesbook.reconstruct.gap.kernel_njit import njit
 
-__all__ = ["EMPTY", "contains", "get", "grown", "new_table", "put", "put_many"]
+__all__ = ["EMPTY", "contains", "find", "get", "grown", "new_table", "put", "put_many"]
 
 EMPTY = -1
 
@@ -32,7 +32,7 @@ def new_table(rows: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, inline="always")
-def _find(table: np.ndarray, a: int, b: int, c: int) -> int:
+def find(table: np.ndarray, a: int, b: int, c: int) -> int:
     """The row of the key, or the free row where it would go."""
     mask = table.shape[0] - 1
     # mixed, then the middle bits of a product (the low bits of a product see
@@ -50,18 +50,18 @@ def _find(table: np.ndarray, a: int, b: int, c: int) -> int:
 
 @njit(cache=True)
 def get(table: np.ndarray, a: int, b: int, c: int, default: int) -> int:
-    i = _find(table, a, b, c)
+    i = find(table, a, b, c)
     return default if table[i, 2] == EMPTY else table[i, 3]
 
 
 @njit(cache=True)
 def contains(table: np.ndarray, a: int, b: int, c: int) -> bool:
-    return table[_find(table, a, b, c), 2] != EMPTY
+    return table[find(table, a, b, c), 2] != EMPTY
 
 
 @njit(cache=True)
 def put(table: np.ndarray, meta: np.ndarray, a: int, b: int, c: int, value: int) -> None:
-    i = _find(table, a, b, c)
+    i = find(table, a, b, c)
     if table[i, 2] == EMPTY:
         table[i, 0] = a
         table[i, 1] = b

@@ -25,18 +25,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from rulesbook.reconstruct.gap.bounds import CONE_BLACK, CONE_WHITE, CROWN_ROW_BLACK, CROWN_ROW_WHITE
+from rulesbook.reconstruct.gap.bounds import (
+    CONE_BLACK,
+    CONE_WHITE,
+    CROWN_ROW_BLACK,
+    CROWN_ROW_WHITE,
+)
 from rulesbook.reconstruct.gap.kernel_moves import (
-    _RAYLEN,
-    _RAYS,
+    RAYLEN,
+    RAYS,
     T_FLYING,
     T_MENBACK,
-    _can_jump,
+    can_jump,
     popcount,
 )
 from rulesbook.reconstruct.gap.kernel_njit import njit
 from rulesbook.reconstruct.gap.kernel_retro import reachable
-from rulesbook.reconstruct.gap.kernel_table import EMPTY, _find
+from rulesbook.reconstruct.gap.kernel_table import EMPTY, find
 
 __all__ = ["P_FIELDS", "STACK", "capture_layer", "has_capture", "quiet_check", "quiet_layer"]
 
@@ -79,7 +84,7 @@ def _add(tab: np.ndarray, meta: np.ndarray, a: int, b: int, c: int, n: int) -> N
     """Add ``n`` to the key's value (a new key starts at 0); asks to grow at
     half full (``meta[1]`` 1), and past three quarters puts no new key
     (``meta[1]`` 2: the position is not done)."""
-    i = _find(tab, a, b, c)
+    i = find(tab, a, b, c)
     if tab[i, 2] == EMPTY:
         if meta[0] * 4 >= tab.shape[0] * 3:
             meta[1] = 2
@@ -141,8 +146,8 @@ def quiet_layer(rows: np.ndarray, counts: np.ndarray, p: np.ndarray, tab: np.nda
             if need_end != -1 and end != need_end:
                 continue
             for d in range(lo, lo + 2):
-                if _RAYLEN[end, d] and men_free >> _RAYS[end, d, 0] & 1:
-                    sq = _RAYS[end, d, 0]
+                if RAYLEN[end, d] and men_free >> RAYS[end, d, 0] & 1:
+                    sq = RAYS[end, d, 0]
                     if need_start == -1 or sq == need_start:
                         _put_quiet(tab, meta, black, (men ^ low) | (1 << sq), kings, om, ok, n)
         x = kings
@@ -154,16 +159,16 @@ def quiet_layer(rows: np.ndarray, counts: np.ndarray, p: np.ndarray, tab: np.nda
                 continue
             rest = kings ^ low
             for d in range(4):
-                for j in range(_RAYLEN[end, d] if flying else min(_RAYLEN[end, d], 1)):
-                    sq = _RAYS[end, d, j]
+                for j in range(RAYLEN[end, d] if flying else min(RAYLEN[end, d], 1)):
+                    sq = RAYS[end, d, j]
                     if not free >> sq & 1:
                         break
                     if need_start == -1 or sq == need_start:
                         _put_quiet(tab, meta, black, men, rest | (1 << sq), om, ok, n)
             if crown & low:  # a man stepped onto its crowning row and was crowned
                 for d in range(lo, lo + 2):
-                    if _RAYLEN[end, d] and men_free >> _RAYS[end, d, 0] & 1:
-                        sq = _RAYS[end, d, 0]
+                    if RAYLEN[end, d] and men_free >> RAYS[end, d, 0] & 1:
+                        sq = RAYS[end, d, 0]
                         if need_start == -1 or sq == need_start:
                             _put_quiet(tab, meta, black, men | (1 << sq), rest, om, ok, n)
     return int(rows.shape[0])
@@ -207,9 +212,9 @@ def _men_walk(start: int, restored: int, lo: int, hi: int, empty: int, path_free
         sp -= 1
         here, rest = stack[sp, 0], stack[sp, 1]
         for d in range(lo, hi):
-            if _RAYLEN[here, d] < 2:
+            if RAYLEN[here, d] < 2:
                 continue
-            cap, prev = _RAYS[here, d, 0], _RAYS[here, d, 1]
+            cap, prev = RAYS[here, d, 0], RAYS[here, d, 1]
             if (empty >> cap & 1 and not rest >> cap & 1 and path_free >> prev & 1
                     and not rest >> prev & 1):
                 nrest = rest | (1 << cap)
@@ -303,9 +308,9 @@ def capture_layer(rows: np.ndarray, p: np.ndarray, tab: np.ndarray, meta: np.nda
                 sp -= 1
                 here, rest = stack[sp, 0], stack[sp, 1]
                 for d in range(4):
-                    length = _RAYLEN[here, d]
+                    length = RAYLEN[here, d]
                     for a in range(length if flying else min(length, 1)):
-                        cap = _RAYS[here, d, a]
+                        cap = RAYS[here, d, a]
                         if rest >> cap & 1 or not path_free >> cap & 1:
                             break
                         if not empty >> cap & 1:
@@ -313,7 +318,7 @@ def capture_layer(rows: np.ndarray, p: np.ndarray, tab: np.ndarray, meta: np.nda
                         nrest = rest | (1 << cap)
                         taken = popcount(nrest)
                         for b in range(a + 1, length if flying else min(length, 2)):
-                            prev = _RAYS[here, d, b]
+                            prev = RAYS[here, d, b]
                             if rest >> prev & 1 or not path_free >> prev & 1:
                                 break
                             _emit(tab, meta, mover_black, men, bkings | (1 << prev), nrest,
@@ -350,7 +355,7 @@ def has_capture(bm: int, bk: int, wm: int, wk: int, black: bool, t: np.ndarray) 
         low = x & -x
         x ^= low
         i = popcount(low - 1)
-        if _can_jump(i, 0, opp, free | low, kings & low != 0, flying, black, back):
+        if can_jump(i, 0, opp, free | low, kings & low != 0, flying, black, back):
             return True
     return False
 
