@@ -167,8 +167,10 @@ _switching = 0.005
 #: call from Qt into Python (each cell the move list paints, each event filter),
 #: and with a reader busy each of those waited up to 5 ms: building and painting
 #: the window while the autosave of 60,000 plies was read took 350 ms where its
-#: own work was 60 ms
-READER_SWITCH_INTERVAL = 0.0005
+#: own work was 60 ms. At 0.5 ms the window built while an autosave of 8,000 plies
+#: was read still waited 110 ms of a 150 ms stall on 2 cores (about 200 calls into
+#: Python, each waiting for the reader to let go); at 0.1 ms it waits about 30 ms
+READER_SWITCH_INTERVAL = 0.0001
 
 
 def _pause_collection() -> None:
