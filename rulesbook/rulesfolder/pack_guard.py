@@ -331,10 +331,7 @@ class PackGuard:
             self._refuse(f"a pack of more new files than its commits may bring "
                          f"({self.blobs:,} new files so far, with room for the files of "
                          f"{counted(room, 'commit')} and {counted(may_come, 'object')} "
-                         f"still to come)",
-                         f"a commit of a rules folder holds at most {most:,} files, and "
-                         f"each commit after the first brings at most {change:,} new "
-                         f"files on average")
+                         f"still to come)", _files_bound(most, change))
         # a commit that renames or removes files brings folders (trees) but no blob
         room, commits = trees, trees + may_come
         if self.others > commits * (2 * most + 1) or self.entries > commits * 2 * most:
@@ -475,6 +472,28 @@ class PackGuard:
         if tree not in self._roots:
             self._roots.add(tree)
             self.trees += 1
+
+
+def check_counts(where: str, commits: int, trees: int, blobs: int, most: int,
+                 change: int) -> None:
+    """Refuse (naming ``where``) a pack to be made of ``commits`` commits, ``trees``
+    trees and ``blobs`` blobs, all new, before it is made, when its blobs are more new
+    files than its commits may bring (as :meth:`PackGuard._fits` counts them: the
+    first commit at most ``most``, each other ``change`` on average, and no more
+    commits bring files than there are trees or blobs). A folder on this computer
+    names every object it would send, and their types, before one is read: 60
+    commits of 10,000 new files each were refused only as the last of them streamed
+    (clone 49 s, 538 MB)."""
+    room = min(commits, trees, blobs)
+    if blobs > _first_then(room, most, change):
+        raise PackRefused(f"{where} would send a pack of more new files than its commits "
+                          f"may bring ({blobs:,} new files in {counted(commits, 'commit')}); "
+                          f"nothing was taken ({_files_bound(most, change)})")
+
+
+def _files_bound(most: int, change: int) -> str:
+    return (f"a commit of a rules folder holds at most {most:,} files, and each commit "
+            f"after the first brings at most {change:,} new files on average")
 
 
 def _first_then(commits: int, first: int, then: int) -> int:

@@ -207,12 +207,13 @@ def _chain(store: BaseObjectStore, chain: list[ObjectID], sent: set[bytes],
 
 def local_fetch_pack(path: str, determine_wants: Callable[..., list[ObjectID]],
                      graph_walker: object, write: Callable[[bytes], object],
-                     check: Callable[[BaseObjectStore, list[ObjectID]], None] | None = None,
+                     check: Callable[[BaseObjectStore, list[tuple[ObjectID, PackHint]]],
+                                     None] | None = None,
                      where: str = "the source folder") -> Mapping[Ref, ObjectID | None]:
     """dulwich's ``LocalGitClient.fetch_pack`` (a fetch from a folder on this
     computer), the pack made by :func:`deltified`; the source's refs. ``check`` sees
-    the source's store and the objects to send before any is read
-    (:func:`.object_sizes.check_source`)."""
+    the source's store and the objects to send, each with its type, before any is
+    read (:func:`.object_sizes.check_source`, :func:`.pack_guard.check_counts`)."""
     with Repo(path) as source:
         missing = source.find_missing_objects(determine_wants, graph_walker,  # type: ignore[arg-type]
                                               None)
@@ -220,7 +221,7 @@ def local_fetch_pack(path: str, determine_wants: Callable[..., list[ObjectID]],
         damaged = None
         try:
             if check is not None:
-                check(source.object_store, [oid for oid, _hint in ids])
+                check(source.object_store, ids)
             count, records = deltified(source.object_store, ids)
             write_pack_data(write, records, num_records=count,  # type: ignore[arg-type]
                             object_format=source.object_format)

@@ -7,14 +7,15 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Set
 from typing import TYPE_CHECKING
 
 from dulwich.client import GitClient, LocalGitClient, get_transport_and_path
 from dulwich.config import ConfigDict
 from dulwich.errors import GitProtocolError, HangupException, NotGitRepository
-from dulwich.object_store import DiskObjectStore
-from dulwich.objects import ObjectID
+from dulwich.object_store import BaseObjectStore, DiskObjectStore
+from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -22,8 +23,8 @@ from .chain_bound import add_bounded_thin_pack
 from .credentials import Ask, Login, is_http, logged_in, split_login
 from .errors import RulesFolderError
 from .object_sizes import DAMAGED, check_source, kinds_in
-from .pack_guard import PackGuard, PackRefused
-from .pack_send import deltified, local_fetch_pack, missing_objects
+from .pack_guard import PackGuard, PackRefused, check_counts
+from .pack_send import PackHint, deltified, local_fetch_pack, missing_objects
 from .ref_bound import bound_advertisement
 from .repo import HEAD_REF
 from .tree_bounds import MAX_CHANGE_BYTES, MAX_CHANGE_FILES, MAX_TREE_BYTES, MAX_TREE_FILES
@@ -176,7 +177,7 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
         refs: Mapping[Ref, ObjectID | None]
         if isinstance(client, LocalGitClient):  # the pack with deltas (dulwich: whole)
             refs = local_fetch_pack(path, wants, repo.get_graph_walker(), write,
-                                    lambda store, ids: check_source(store, ids, where), where)
+                                    lambda store, ids: _check_local(store, ids, where), where)
         else:
             # protocol v0: dulwich asks for "ofs-delta" only there (in v2 it does not,
             # and git then names every delta's base by id: pack_guard.MAX_REF_TARGET_BYTES)
@@ -195,6 +196,17 @@ def guarded_fetch(client: GitClient, path: str, repo: Repo, where: str) -> Objec
                 raise PackRefused(f"{where} sent a damaged pack ({reason(exc)}); nothing "
                                   f"was taken") from None
     return refs.get(HEAD_REF)
+
+
+def _check_local(store: BaseObjectStore, ids: list[tuple[ObjectID, PackHint]],
+                 where: str) -> None:
+    """What a folder on this computer would send, checked before a byte is read: its
+    commits, trees and blobs counted (:func:`.pack_guard.check_counts`), then the
+    objects as stored (:func:`.object_sizes.check_source`)."""
+    kinds = Counter(hint[0] if hint else None for _oid, hint in ids)
+    check_counts(where, kinds[Commit.type_num], kinds[Tree.type_num],
+                 kinds[Blob.type_num], MAX_TREE_FILES, MAX_CHANGE_FILES)
+    check_source(store, [oid for oid, _hint in ids], where)
 
 
 def fetch_main(repo: Repo, url: str, ask: Ask | None = None) -> ObjectID | None:

@@ -152,3 +152,34 @@ def commit_many_files(bare: Path, count: int, per_folder: int | None = None,
         commit = make_commit(repo, tree.id, [head], "many files", MALLORY)
         repo.refs[MAIN] = commit
         return commit
+
+
+def commit_new_files_each_time(bare: Path, commits: int, files: int) -> None:
+    """Commit on the bare repository's main ``commits`` commits, each replacing
+    ``notes/`` with ``files`` one-line files of its own (new blobs every time: each
+    commit within a commit's bound of files, together far over what so many commits
+    may bring), made by ``git fast-import`` (60 x 10,000 files: a few seconds)."""
+    import subprocess
+
+    from .servers import env, git_program
+
+    head = subprocess.run([git_program(), "rev-parse", "refs/heads/main"], cwd=bare,
+                          env=env(), capture_output=True, text=True, check=True).stdout.strip()
+    with Repo(str(bare)) as repo:
+        tree = repo[repo[head.encode()].tree]
+        kept = [(name, mode, sha) for name, mode, sha in tree.iteritems() if name != b"notes"]
+    stream = bytearray()
+    for c in range(commits):
+        stream += b"commit refs/heads/main\n"
+        stream += b"committer Mallory Outsider <mallory@example.org> 1700000000 +0000\n"
+        stream += b"data 4\nmany"
+        stream += b"\nfrom %s\n" % head.encode() if c == 0 else b"\n"
+        stream += b"deleteall\n"
+        for name, mode, sha in kept:
+            stream += b"M %o %s %s\n" % (mode, sha.decode().encode(), name)
+        for i in range(files):
+            line = b"n: %d %d\n" % (c, i)
+            stream += b"M 100644 inline notes/n%06d.yaml\ndata %d\n%s" % (i, len(line), line)
+        stream += b"\n"
+    subprocess.run([git_program(), "fast-import", "--quiet", "--force"], cwd=bare,
+                   env=env(), input=bytes(stream), capture_output=True, check=True)

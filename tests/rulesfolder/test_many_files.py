@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import file_bytes
-from .hostile import commit_many_files
+from .hostile import commit_many_files, commit_new_files_each_time
 from .servers import git, git_daemon, rulesbook_serve
 from .test_hostile_remote import MAX_RSS_MB, measured, shared
 from .test_serve import head, shared_folder
@@ -122,3 +122,34 @@ def test_many_files_over_many_commits_are_refused_as_the_pack_streams(tmp_path, 
         assert code == 2 and "nothing was taken" in err and "new files" in err, err
         assert rss < MAX_RSS_MB, (rss, seconds)
         assert not (tmp_path / "new").exists()
+
+
+def test_new_files_in_every_commit_are_refused_by_a_clone_from_a_folder_at_once(rb, tmp_path):
+    """#28 re-test: commits each replacing its 10,000 files with new ones (each commit
+    within a commit's bound, together far over what 20 commits may bring). A folder
+    on this computer names every object and its type before one is read, so ``clone``
+    and ``sync`` from it refuse before making a pack (60 commits: 49 s and 538 MB, as
+    the last objects streamed); over git daemon the pack guard refuses as it streams."""
+    (tmp_path / "base").mkdir()
+    with git_daemon(tmp_path / "base") as daemon:
+        url = daemon + "shared.git"
+        bare, _secretary, member = shared(rb, tmp_path, url)
+        commit_new_files_each_time(bare, 20, 10_000)
+        for argv in (("clone", bare, tmp_path / "new"),
+                     ("--data", member, "sync", "--remote", bare)):
+            before = file_bytes(member)
+            code, seconds, rss, err = measured(*argv)
+            print(argv[-2], f"{seconds:.1f} s, {rss} MB: {err.strip()[-300:]}")
+            assert code == 2 and str(bare) in err, err
+            found = re.search(r"would send a pack of more new files than its commits may "
+                              r"bring \(([\d,]+) new files in (\d+) commits\); nothing was "
+                              r"taken", err)
+            assert found and int(found[1].replace(",", "")) >= 200_000, err
+            assert int(found[2]) in (20, 21), err  # the clone: the seed's commit too
+            assert "at most 100 new files on average" in err, err
+            assert seconds < MAX_SECONDS and rss < MAX_RSS_MB, (seconds, rss, err)
+            assert not (tmp_path / "new").exists() and file_bytes(member) == before
+        code, seconds, rss, err = measured("clone", url, tmp_path / "new")
+        print(f"daemon: {seconds:.1f} s, {rss} MB: {err.strip()[-300:]}")
+        assert code == 2 and "more new files than its commits may bring" in err, err
+        assert rss < MAX_RSS_MB, (rss, seconds, err)
