@@ -139,6 +139,8 @@ class PackGuard:
         self.entries = 0  # the entries of the pack's whole trees
         self.files = 0  # the sum of the blobs the objects make (a delta: its target)
         self.blobs = 0  # blobs (whole, or deltas of a blob or of an unknown base)
+        self.unknown_bases = 0  # REF deltas whose base the receiver lacks
+        self.first_unknown = b""  # the first such base's id
         # each object's offset in the pack (ascending) and the bytes of files of the
         # chain it ends (itself, its base, its base's base...): 16 bytes an object
         self._offsets = array("Q")
@@ -319,7 +321,7 @@ class PackGuard:
             self._refuse(f"a pack whose files add up to more than its commits may hold "
                          f"({mib(self.files)} of new files so far, with "
                          f"room for the files of {counted(room, 'commit')} and "
-                         f"{counted(may_come, 'object')} still to come)",
+                         f"{counted(may_come, 'object')} still to come{self._unknown()})",
                          f"a commit's files add up to at most {mib(self.per_commit)}, and "
                          f"each commit after the first brings at most "
                          f"{mib(self.per_change)} of new files on average")
@@ -331,7 +333,7 @@ class PackGuard:
             self._refuse(f"a pack of more new files than its commits may bring "
                          f"({self.blobs:,} new files so far, with room for the files of "
                          f"{counted(room, 'commit')} and {counted(may_come, 'object')} "
-                         f"still to come)", _files_bound(most, change))
+                         f"still to come{self._unknown()})", _files_bound(most, change))
         # a commit that renames or removes files brings folders (trees) but no blob
         room, commits = trees, trees + may_come
         if self.others > commits * (2 * most + 1) or self.entries > commits * 2 * most:
@@ -340,6 +342,15 @@ class PackGuard:
                          f"far, with room for the files of {counted(room, 'commit')} "
                          f"and {counted(may_come, 'object')} still to come)",
                          f"a commit of a rules folder holds at most {most:,} files")
+
+    def _unknown(self) -> str:
+        """What a refusal of the files' bounds adds when deltas name bases the receiver
+        lacks (counted as new files: a thin pack sent against objects it does not have
+        is refused for that when stored, had the files fitted)."""
+        if not self.unknown_bases:
+            return ""
+        return (f"; {counted(self.unknown_bases, 'delta')} against an object this folder "
+                f"does not have, the first {self.first_unknown.hex()}")
 
     def _chain(self, chain: int) -> None:
         """The current object ends a chain making ``chain`` bytes of files."""
@@ -363,6 +374,9 @@ class PackGuard:
             # (chain_bound.add_bounded_thin_pack)
             kind = self.kind_of(base) if self.kind_of is not None else 0
             self._base_kind = kind or 0
+            if self.kind_of is not None and kind is None:
+                self.unknown_bases += 1
+                self.first_unknown = self.first_unknown or base
             self._pos += self.sha_length
             self._base_chain = -1  # the base's size, read with the target's
         else:

@@ -194,3 +194,19 @@ def test_a_push_of_ref_deltas_against_its_own_objects_is_taken_by_serve(tmp_path
         report = raw_push(served, "bob", before, commit.id, data + hashlib.sha1(data).digest())
         assert "unpack ok" in report and "ok refs/heads/main" in report, report
         assert head(served.bare) == commit.id
+
+
+def test_a_lone_delta_against_a_missing_base_is_refused_naming_the_base(rb, tmp_path):
+    """#28 re-test B: a pack of one REF delta whose base is nowhere was refused as "a
+    pack whose files add up to more than its commits may hold (... room for the files
+    of 0 commits ...)", a size bound, not naming the delta's missing base."""
+    bare, _secretary, member = shared(rb, tmp_path)
+    commit_on_main(bare, lambda repo, tree: add_file(repo, tree, [b"note.txt"]))  # wanted
+    before = file_bytes(member)
+    with hostile_git_server(bare, thin_pack(MISSING, copy_delta(100, b"x", source=100))) \
+            as url:
+        run = rb("--data", member, "sync", "--remote", url)
+        assert run.code == 2 and url in run.err, run.err
+        assert f"1 delta against an object this folder does not have, the first " \
+               f"{MISSING.hex()}" in run.err, run.err
+        assert file_bytes(member) == before
