@@ -391,7 +391,13 @@ def _settle(repo: Repo, name: str, url: str, local: ObjectID, previous: ObjectID
     new = local
     if theirs is not None and theirs != local:
         bases = merge_bases(repo, local, theirs)
-        base = bases[0] if bases else None
+        if not bases:
+            raise RulesFolderError(
+                f"sync stopped: {shown(url)} holds a rules folder with no commit in common "
+                f"with this one (another folder made by 'rulesbook init', not a copy of "
+                f"this one); nothing was merged or pushed. To work on it, get it with "
+                f"'rulesbook clone {shown(url)} FOLDER'")
+        base = bases[0]
         if base == theirs:
             pass  # we are ahead
         elif base == local:

@@ -214,6 +214,35 @@ def test_a_conflict_with_another_remote_keeps_nothing_of_it(rb, tmp_path):
     assert state() == before
 
 
+def test_another_committees_folder_is_refused_as_unrelated(rb, tmp_path):
+    """#28 re-test C: ``sync --remote OTHER`` where OTHER is a rules folder made by
+    another ``init`` (no commit in common) was reported as a conflict over the whole
+    of members.yaml with a ``--take theirs`` hint. It is refused as another folder,
+    saying how to get it (clone), and this folder, its origin and objects are kept."""
+    _remote, _secretary, a, _b = committee(rb, tmp_path)
+    strangers = tmp_path / "strangers"
+    assert rb("init", strangers).code == 0
+    other = bare_repo(tmp_path / "other.git")
+    assert sync(rb, strangers, "--remote", other).code == 0
+    objects = a / ".git" / "objects"
+
+    def state():
+        with open_repo(a) as repo:
+            url = repo.get_config().get((b"remote", b"origin"), b"url")
+            main = repo.refs[b"refs/heads/main"]
+        return main, url, sorted(p.name for p in objects.rglob("*")), file_bytes(a)
+
+    before = state()
+    result = sync(rb, a, "--remote", other)
+    assert result.code == 2, result.err
+    assert f"{other} holds a rules folder with no commit in common with this one" \
+        in result.err, result.err
+    assert "rulesbook clone" in result.err and "nothing was merged or pushed" in result.err
+    assert "--take" not in result.err and "members.yaml" not in result.err, result.err
+    assert state() == before
+    assert sync(rb, a).code == 0  # its own remote as before
+
+
 def test_an_invalid_merge_is_not_pushed(rb, tmp_path):
     remote, secretary, a, b = committee(rb, tmp_path)
     vote(rb, b, "B", "10", "10A")
