@@ -78,6 +78,36 @@ class Served:
         scheme, rest = self.url.split("://", 1)
         return f"{scheme}://{member}:{self.tokens[member]}@{rest}"
 
+    def peak_mb(self) -> int | None:
+        """The most memory the server has held so far, in MB (None: it has ended)."""
+        status = Path(f"/proc/{self.proc.pid}/status")
+        if not status.exists():
+            return None
+        line = next(x for x in status.read_text().splitlines() if x.startswith("VmHWM:"))
+        return int(line.split()[1]) // 1024
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """What ``git push`` of a bare repository's main to ``rulesbook serve`` did."""
+
+    code: int
+    stderr: str
+    seconds: float
+    server_peak_mb: int | None
+
+
+def push_to_serve(served: Served, local: Path, member: str = "bob",
+                  timeout: float = 300) -> Pushed:
+    """``git push`` of ``local``'s main to ``served`` as ``member``, timed; printed."""
+    started = time.monotonic()
+    pushed = git("push", served.with_token(member), "main", cwd=local, check=False,
+                 timeout=timeout)
+    seconds = time.monotonic() - started
+    peak = served.peak_mb()
+    print(f"push: {seconds:.1f} s, server peak {peak} MB: {pushed.stderr.strip()[-400:]}")
+    return Pushed(pushed.returncode, pushed.stderr, seconds, peak)
+
 
 @contextlib.contextmanager
 def rulesbook_serve(bare: Path, members: tuple[str, ...] = ("alice", "bob"), *extra: str,

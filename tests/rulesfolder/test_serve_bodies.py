@@ -12,7 +12,6 @@ import threading
 import time
 import zlib
 from collections.abc import Iterator
-from pathlib import Path
 
 from rulesbook.rulesfolder.serve_bodies import MAX_COMMANDS
 
@@ -27,12 +26,6 @@ MAX_SERVE_MB = 150
 def pkt(text: str) -> bytes:
     data = text.encode()
     return b"%04x" % (len(data) + 4) + data
-
-
-def peak_mb(served: Served) -> int:
-    status = Path(f"/proc/{served.proc.pid}/status").read_text()
-    line = next(x for x in status.splitlines() if x.startswith("VmHWM:"))
-    return int(line.split()[1]) // 1024
 
 
 def post(served: Served, service: str, body: Iterator[bytes] | bytes,
@@ -89,7 +82,7 @@ def test_a_push_of_a_million_ref_commands_is_refused_at_once(tmp_path):
         status, text = post(served, "git-receive-pack", chunked(commands()),
                             {"Transfer-Encoding": "chunked"})
         seconds = time.monotonic() - started
-        peak = peak_mb(served)
+        peak = served.peak_mb()
         err = stderr_of(served)
     assert status == 413, (status, text)
     assert f"at most {MAX_COMMANDS} refs".encode() in text, text
@@ -128,7 +121,7 @@ def test_gzip_negotiations_that_inflate_to_gigabytes_do_not_keep_members_out(tmp
         clone = rulesbook("clone", served.with_token("bob"), tmp_path / "bob", "--quiet",
                           timeout=120)
         served_after = time.monotonic() - started - attacked
-        peak = peak_mb(served)
+        peak = served.peak_mb()
         err = stderr_of(served)
     assert statuses == [413] * 8, statuses
     assert clone.returncode == 0, clone.stderr
