@@ -33,7 +33,7 @@ files of one shared commit 64 MiB, 10,000  refused before any is written out
 new files of a push/fetch  64 MiB, 10,000  refused as the pack streams, nothing
                            + 8 MiB, 100    taken ("more than its commits may
                            a commit more   hold/bring")
-one request to ``serve``   15 min in all   answered 408 with the reason, closed
+one request to ``serve``   15 min waiting  answered 408 with the reason, closed
 request body to ``serve``  4 KiB/s (10 s)  answered 408 with the reason, closed
 =========================  ==============  =====================================
 
@@ -57,11 +57,13 @@ s, and 200,000 files over 20 commits a push 73 s, before a commit's own check
 refused them; each is now refused as it streams (a sync or clone: under a second;
 200,000 files: 3-4 s, what streaming 14 MB of objects costs).
 
-``rulesbook serve`` answers a request that takes more than 15 minutes, or whose
-body comes slower than 4 KiB/s once 10 s have passed, with 408 and the reason,
-and closes it: a member's sync sends a few KB and a folder's whole history tens
-of MB, and 64 MiB (a commit's files at their limit) takes 15 minutes at 75 KB/s
-(0.6 Mbit/s); a slow client holds one of the 32 slots for 15 minutes at most.
+``rulesbook serve`` answers a request that waits on its client for more than 15
+minutes, or whose body comes slower than 4 KiB/s once 10 s have passed, with 408
+and the reason, and closes it: a member's sync sends a few KB and a folder's whole
+history tens of MB, and 64 MiB (a commit's files at their limit) takes 15 minutes
+at 75 KB/s (0.6 Mbit/s); a slow client holds one of the 32 slots for 15 minutes at
+most. The server's own work (checking a push, making a fetch's pack) is not
+counted: a push of thousands of commits checked for longer is answered.
 
 A YAML value costs about 100 bytes once read (a 1,000-member x 60-question
 signed ballot holds ~430,000 values in 5 MB and reads in ~120 MB for the whole

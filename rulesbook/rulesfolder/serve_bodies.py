@@ -240,11 +240,19 @@ def bounded_bodies(app: WSGIApplication) -> WSGIApplication:
             _drain(environ["wsgi.input"])
             return
         started = False
+        # serve's connection: its own work is not the client's time (serve_limits)
+        working = getattr(raw, "server_working", None)
+        on_client = getattr(raw, "waiting_on_client", contextlib.nullcontext)
 
         def starting(*args: Any) -> Any:
             nonlocal started
             started = True
-            return start_response(*args)
+            write = start_response(*args)
+
+            def written(data: bytes) -> None:
+                with on_client():
+                    write(data)
+            return written
         with body:
             environ["CONTENT_LENGTH"] = str(body.seek(0, 2))
             body.seek(0)
@@ -252,16 +260,37 @@ def bounded_bodies(app: WSGIApplication) -> WSGIApplication:
             environ.pop("HTTP_TRANSFER_ENCODING", None)
             environ.pop("HTTP_CONTENT_ENCODING", None)
             try:
-                yield from app(environ, starting)
-            except GitProtocolError as exc:  # a request git would never send
-                # dulwich answers 200 before it reads the request: then the answer
-                # ends there (empty), and the log says why
+                yield from _at_work(app(environ, starting), working)
+            except GitProtocolError as exc:
+                if isinstance(exc.__cause__, OSError):  # a write failed: the client left
+                    _log(environ, what, f"the client was gone before it was answered "
+                                        f"({exc.__cause__})")
+                    return
+                # a request git would never send. dulwich answers 200 before it reads
+                # the request: then the answer ends there (empty), and the log says why
                 bad = _malformed(f"the request does not follow git's protocol ({exc})")
                 if not started:
                     yield _refusal(environ, start_response, what, bad)
                 else:
                     _log(environ, what, bad.why)
     return wrapped
+
+
+def _at_work(answer: Iterable[bytes], working: Any) -> Iterator[bytes]:
+    """The app's answer, each piece made under ``working`` (the server's own work)
+    and handed on outside it (written to the client: its time)."""
+    pieces = iter(answer)
+    try:
+        while True:
+            with working() if working is not None else contextlib.nullcontext():
+                piece = next(pieces, None)
+            if piece is None:
+                return
+            yield piece
+    finally:
+        close = getattr(answer, "close", None)
+        if close is not None:
+            close()
 
 
 def _log(environ: WSGIEnvironment, what: str, why: str) -> None:

@@ -13,8 +13,11 @@ member or not, can shut the others out by holding connections open.
   average once ``body_grace_seconds`` of reading have passed (only the time spent
   waiting for the body counts, not the time the server spends checking it), so a
   stalled push, even with a valid token, never holds a slot for long.
-- Any connection is closed after ``max_connection_seconds``, and a read or write
-  that waits ``idle_seconds`` fails (the socket's timeout, set by the handler).
+- Any connection is closed after ``max_connection_seconds`` spent waiting on its
+  client (the time the server spends on its own work, checking a push or making a
+  fetch's pack, does not count: a push checked for longer is answered, not cut), and
+  a read or write that waits ``idle_seconds`` fails (the socket's timeout, set by the
+  handler).
 
 :meth:`Connections.sweep` applies the deadlines; the server calls it between
 accepts (``service_actions``, at least twice a second).
@@ -41,10 +44,12 @@ IDLE_SECONDS = 30.0
 MIN_BODY_RATE = 4096
 #: ...once this long has been spent waiting for it
 BODY_GRACE_SECONDS = 10.0
-#: the most one request (one a connection) may take, whatever it is doing: a body
-#: sent a few bytes at a time, fast enough for MIN_BODY_RATE, or an answer read as
-#: slowly, never holds a slot for longer; a request still sending its body is
-#: answered 408 with the reason. A member's sync sends and receives a few KB; a
+#: the most one request (one a connection) may spend waiting on its client, whatever
+#: it is doing: a body sent a few bytes at a time, fast enough for MIN_BODY_RATE, or
+#: an answer read as slowly, never holds a slot for longer; a request still sending
+#: its body is answered 408 with the reason. (The server's own work is not counted:
+#: the check of a push of thousands of commits may take minutes, and the member must
+#: read whether main moved.) A member's sync sends and receives a few KB; a
 #: folder's whole history, sent with deltas, is tens of MB (pack_guard); 64 MiB, a
 #: commit's files at their limit, takes 15 minutes at 75 KB/s (0.6 Mbit/s, slower
 #: than a poor mobile link). So a slow client holds one of the 32 slots (8 of its
@@ -89,6 +94,35 @@ class Connection:
         self.reading_since: float | None = None
         self.in_body = False  # serve_bodies is reading the request body
         self.cut_because: str | None = None
+        self.working_since: float | None = None  # the server is at its own work
+        self.worked = 0.0  # the seconds it spent at it, finished spells
+
+    @contextlib.contextmanager
+    def working(self) -> Iterator[None]:
+        """The server works on the request (not waiting on the client): the time is
+        not counted against ``max_connection_seconds``, and no deadline cuts it."""
+        self.working_since = time.monotonic()
+        try:
+            yield
+        finally:
+            self._stop_working()
+
+    def _stop_working(self) -> None:
+        since, self.working_since = self.working_since, None
+        if since is not None:
+            self.worked += time.monotonic() - since
+
+    @contextlib.contextmanager
+    def waiting_on_client(self) -> Iterator[None]:
+        """Within :meth:`working`: the server writes to the client (which may read
+        slowly), so the time counts again."""
+        was_working = self.working_since is not None
+        self._stop_working()
+        try:
+            yield
+        finally:
+            if was_working:
+                self.working_since = time.monotonic()
 
     def cut(self, because: str) -> None:
         """Close the connection under its handler's feet (its blocked read returns).
@@ -101,10 +135,12 @@ class Connection:
 
     def overdue(self, now: float, options: ServeOptions) -> str | None:
         """Why the connection is past one of its deadlines (None: it is not)."""
-        age = now - self.opened
+        if self.working_since is not None:
+            return None  # the server's own work: the client waits on it
+        age = now - self.opened - self.worked
         if age > options.max_connection_seconds:
             return (f"it was not done within {options.max_connection_seconds:g} s, the "
-                    f"most one request may take")
+                    f"most one request may spend waiting on its client")
         if not self.headers_done:
             if age > options.header_seconds:
                 return f"no request headers within {options.header_seconds:g} s"
@@ -172,6 +208,13 @@ class BodyReader:
 
     def readline(self, size: int = -1) -> bytes:
         return self._timed(self._raw.readline, size)
+
+    def server_working(self) -> contextlib.AbstractContextManager[None]:
+        """The server's own work on the request (:meth:`Connection.working`)."""
+        return self._connection.working()
+
+    def waiting_on_client(self) -> contextlib.AbstractContextManager[None]:
+        return self._connection.waiting_on_client()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._raw, name)
