@@ -9,10 +9,15 @@ proposals in ordinary case, and line breaks of the source are not meaningful);
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import NamedTuple
 
 _SPACE = re.compile(r"\s+")
+#: the ASCII characters ``str.isspace`` counts as whitespace (``\s`` under re.ASCII
+#: leaves out the separators 0x1C-0x1F)
+_ASCII_SPACE = "".join(ch for ch in map(chr, range(128)) if ch.isspace())
 
 
 class QuoteSpan(NamedTuple):
@@ -28,10 +33,13 @@ def normalise(text: str) -> str:
     return _SPACE.sub(" ", text).strip().casefold()
 
 
-def _folded(text: str) -> tuple[str, list[int]]:
-    """The normalised text and, for each of its characters, its index in ``text``."""
+@lru_cache(maxsize=1024)
+def _folded(text: str) -> tuple[str, array[int]]:
+    """The normalised text and, for each of its characters, its index in ``text``
+    (kept for the last texts searched: the rules' texts, each searched for each of
+    its quotes, in each commit a sync or a push checks)."""
     out: list[str] = []
-    where: list[int] = []
+    where = array("l")
     pending_space = False
     for i, ch in enumerate(text):
         if ch.isspace():
@@ -42,9 +50,20 @@ def _folded(text: str) -> tuple[str, list[int]]:
             where.append(i - 1)
             pending_space = False
         folded = ch.casefold()
-        out.extend(folded)
-        where.extend([i] * len(folded))
+        out.append(folded)
+        if len(folded) == 1:
+            where.append(i)
+        else:
+            where.extend([i] * len(folded))
     return "".join(out), where
+
+
+@lru_cache(maxsize=4096)
+def _ascii_pattern(wanted: str) -> re.Pattern[str]:
+    """``wanted`` (normalised, ASCII) as a pattern matching it in an ASCII text: its
+    words with any run of whitespace between them, letters in either case."""
+    gap = "[" + re.escape(_ASCII_SPACE) + "]+"
+    return re.compile(gap.join(map(re.escape, wanted.split(" "))), re.IGNORECASE | re.ASCII)
 
 
 def find_quote(text: str, quote: str) -> QuoteSpan | None:
@@ -52,6 +71,9 @@ def find_quote(text: str, quote: str) -> QuoteSpan | None:
     wanted = normalise(quote)
     if not wanted:
         return None
+    if text.isascii() and wanted.isascii():  # case folding is lower-casing: a search
+        found = _ascii_pattern(wanted).search(text)
+        return None if found is None else QuoteSpan(found.start(), found.end(), quote)
     folded, where = _folded(text)
     at = folded.find(wanted)
     if at < 0:

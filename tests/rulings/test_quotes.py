@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import shutil
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from rulesbook.datapath import bundled_data_dir
 from rulesbook.loading import validate_folder
 from rulesbook.rulings import load_cases
 from rulesbook.rulings.catalogue import catalogue_of
-from rulesbook.rulings.quotes import find_quote, merged_spans, normalise, quote_spans
+from rulesbook.rulings.quotes import _folded, find_quote, merged_spans, normalise, quote_spans
 
 
 def all_specs(library):
@@ -144,3 +147,25 @@ def test_a_case_expectation_without_its_quote_is_refused(tmp_path):
     messages = [str(p) for p in validate_folder(data)]
     assert any("both-flags-down.yaml" in m and "acf-guide:15: draw has no quote" in m
                for m in messages)
+
+
+_TEXTS = st.lists(st.sampled_from(list("abAB .,\n\t\x1c-") + ["\u00df", "SS", "ss"]),
+                  max_size=30).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_TEXTS, quote=_TEXTS)
+def test_a_quote_is_found_where_the_folded_text_holds_it(text, quote):
+    """The search of an ASCII text (a pattern) finds what the folded text holds, at
+    the same place: the normalised text, each of its characters traced back."""
+    wanted = normalise(quote)
+    span = find_quote(text, quote)
+    if not wanted:
+        assert span is None
+        return
+    folded, where = _folded(text)
+    at = folded.find(wanted)
+    if at < 0:
+        assert span is None, (text, quote)
+    else:
+        assert span == (where[at], where[at + len(wanted) - 1] + 1, quote), (text, quote)
