@@ -108,6 +108,8 @@ def build_history(folder: Path, commits: int, members: int = 5) -> None:
             head = make_commit(repo, build_tree(repo, files), [head],
                                f"Vote: member {member} on question {question.id}",
                                Identity(f"member {member}", "m@apca.invalid"))
+            if (i + 1) % 1000 == 0:
+                print(f"  {i + 1:,} of {commits:,} commits built", flush=True)
         repo.refs[b"refs/heads/main"] = head
         repo.get_worktree().reset_index()
     (folder / BALLOT).write_bytes(dump_ballot(ballot).encode())
