@@ -23,14 +23,12 @@ from dulwich.objects import Blob
 from dulwich.repo import Repo
 
 from rulesbook.ballots import (
-    Vote,
     append_statement,
     dump_ballot,
     generate_key,
     load_ballot,
 )
 from rulesbook.ballots.registry import now_utc
-from rulesbook.ballots.signing import sign_vote
 from rulesbook.rulesfolder import clone, init_folder, sync
 from rulesbook.rulesfolder.repo import Identity, build_tree, commit_files, make_commit
 from rulesbook.rulesfolder.serve import serving
@@ -76,43 +74,50 @@ def member_keys(folder: Path, members: int = 5) -> dict:
 
 
 def build_history(folder: Path, commits: int, members: int = 5) -> None:
-    """``commits`` signed votes, each its own commit (as ``rulesbook ballot vote`` makes
-    them; written directly, as a thousand CLI runs would take minutes)."""
-    from rulesbook.ballots import open_ballot
-    from rulesbook.ballots.signing import ballot_texts
+    """``commits`` signed votes, each its own commit, as ``rulesbook ballot vote`` makes
+    them (written directly: ten thousand CLI runs would take hours). A committee votes
+    once per question of a ballot: ballot after ballot (copies of the seed's ballot,
+    each opened by the chair, on every member's roll), each member votes on each of
+    its first ten questions with a rule; a ballot of 100 members holds 1,000 votes."""
+    from rulesbook.ballots import cast_vote, open_ballot
     from rulesbook.loading import load_library
 
     keys = member_keys(folder, members)
     ids = member_ids(members)
-    # the chair opens the seed's ballot (`ballot sign`): it takes votes
-    # on the ballot's roll: every member (the seed's lists A-E)
-    ballot = dataclasses.replace(load_ballot(folder / BALLOT), roll=tuple(ids))
-    ballot = open_ballot(load_library(folder), ballot, keys["A"])
-    texts = ballot_texts(ballot)
-    questions = [q.id for q in ballot.questions if q.rule][:10]
+    library = load_library(folder)
+    seed = dataclasses.replace(load_ballot(folder / BALLOT), roll=tuple(ids))
+    questions = [q.id for q in seed.questions if q.rule][:10]
+    per_ballot = len(ids) * len(questions)
     with Repo(str(folder)) as repo:
         head = repo.refs[b"HEAD"]
         files = commit_files(repo, head)
+        ballot = seed
+        path = BALLOT
         for i in range(commits):
-            member = ids[i % len(ids)]
-            question = ballot.find_question(questions[(i // len(ids)) % len(questions)])
+            number, turn = divmod(i, per_ballot)
+            if turn == 0:  # the chair opens the next ballot (the seed's, then copies)
+                ballot = seed if number == 0 else dataclasses.replace(
+                    seed, id=f"{seed.id}-{number + 1}", title=f"{seed.title} ({number + 1})")
+                ballot = open_ballot(library, ballot, keys["A"])
+                path = BALLOT if number == 0 else BALLOT.replace(
+                    ".yaml", f"-{number + 1}.yaml")
+            member = ids[turn % len(ids)]
+            question = ballot.find_question(questions[turn // len(ids)])
             option = question.options[i % len(question.options)]
-            votes = {(v.member, v.question): v for v in ballot.votes}
-            votes[(member, question.id)] = sign_vote(
-                ballot.id, Vote(member, question.id, (option,), now_utc()), keys[member],
-                texts)
-            ballot = dataclasses.replace(ballot, votes=tuple(votes.values()))
+            ballot = cast_vote(ballot, member, question.id, [option], signer=keys[member])
             blob = Blob.from_string(dump_ballot(ballot).encode())
             repo.object_store.add_object(blob)
-            files[BALLOT] = blob.id
+            files[path] = blob.id
             head = make_commit(repo, build_tree(repo, files), [head],
-                               f"Vote: member {member} on question {question.id}",
-                               Identity(f"member {member}", "m@apca.invalid"))
+                               f"Vote: member {member} on question {question.id} of "
+                               f"{ballot.id}", Identity(f"member {member}", "m@apca.invalid"))
             if (i + 1) % 1000 == 0:
                 print(f"  {i + 1:,} of {commits:,} commits built", flush=True)
         repo.refs[b"refs/heads/main"] = head
         repo.get_worktree().reset_index()
-    (folder / BALLOT).write_bytes(dump_ballot(ballot).encode())
+        for name, sha in files.items():  # the last ballots' files as committed
+            if name.startswith("apca/ballots/"):
+                (folder / name).write_bytes(repo[sha].as_raw_string())
 
 
 def disk_mb(path: Path) -> float:
