@@ -85,7 +85,27 @@ def fingerprint(public: str) -> str:
 
 
 def verify_signature(public: str, message: bytes, signature: str) -> bool:
-    """True when ``signature`` (base64) is ``public``'s signature of ``message``."""
+    """True when ``signature`` (base64) is ``public``'s signature of ``message``.
+
+    The answers are kept for the last signatures checked (a pure function of its
+    arguments): a sync or a push to ``serve`` checks each commit it brings, and each
+    commit's ballots carry the same votes as the one before it and one more."""
+    key = (public, hashlib.sha256(message).digest(), signature)
+    known = _VERIFIED.get(key)
+    if known is None:
+        known = _verify(public, message, signature)
+        if len(_VERIFIED) >= _MOST_VERIFIED:
+            _VERIFIED.clear()  # begun again (each entry ~200 bytes: at most ~13 MB)
+        _VERIFIED[key] = known
+    return known
+
+
+#: the answers of :func:`verify_signature`, by (key, the message's SHA-256, signature)
+_VERIFIED: dict[tuple[str, bytes, str], bool] = {}
+_MOST_VERIFIED = 1 << 16
+
+
+def _verify(public: str, message: bytes, signature: str) -> bool:
     from cryptography.exceptions import InvalidSignature
 
     try:

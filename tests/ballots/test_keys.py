@@ -82,3 +82,25 @@ def test_a_key_slipped_in_for_a_member_does_not_count(keys, data_copy):
         append_statement(data_copy,
             {"op": "role", "member": "E", "role": "member", "key": mallory.public,
              "at": "2025-01-01T00:00:00Z"}, keys["A"])
+
+
+def test_a_kept_answer_never_vouches_for_another_message_key_or_signature(tmp_path, monkeypatch):
+    """verify_signature keeps its answers: a message, key or signature changed after
+    the right one was checked is still refused, and the kept answer is the one the
+    cryptography gave (counted: checked once)."""
+    from rulesbook.ballots import keys
+
+    monkeypatch.setenv("RULESBOOK_CONFIG", str(tmp_path / "config"))
+    alice, _ = generate_key("A")
+    bob, _ = generate_key("B")
+    signature = alice.sign(b"vote: 28A")
+    calls = []
+    original = keys._verify
+    monkeypatch.setattr(keys, "_verify", lambda *a: calls.append(a) or original(*a))
+    assert verify_signature(alice.public, b"vote: 28A", signature)
+    assert verify_signature(alice.public, b"vote: 28A", signature)
+    assert len(calls) == 1  # the second answer was the kept one
+    assert not verify_signature(alice.public, b"vote: 28B", signature)
+    assert not verify_signature(bob.public, b"vote: 28A", signature)
+    assert not verify_signature(alice.public, b"vote: 28A", bob.sign(b"vote: 28A"))
+    assert not verify_signature(alice.public, b"vote: 28A", signature[:-4] + "AAA=")
