@@ -9,17 +9,40 @@ read their files through it; each turns a :class:`DocumentError` into its own
 error (with its own headline) where its callers expect one."""
 from __future__ import annotations
 
+import contextlib
 import difflib
+import hashlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
 
 from . import schema
 from .errors import DataFileError, Problem
-from .yamlio import LoadedYaml, load_file, loads
+from .yamlio import MAX_FILE_BYTES, LoadedYaml, load_file, loads
 
-__all__ = ["Check", "DocumentError", "DocumentStage", "load_document"]
+__all__ = ["Check", "DocumentError", "DocumentStage", "load_document", "next_folder",
+           "reusing_documents"]
+
+_Key = tuple[str, "str | None", bytes]  # (name shown, kind, SHA-256 of the file's bytes)
+
+
+class _Reused:
+    """The documents of the folder being read and of the one read before it."""
+
+    def __init__(self) -> None:
+        self.current: dict[_Key, LoadedYaml] = {}
+        self.previous: dict[_Key, LoadedYaml] = {}
+
+    def get(self, key: _Key) -> LoadedYaml | None:
+        found = self.current.get(key) or self.previous.get(key)
+        if found is not None:
+            self.current[key] = found
+        return found
+
+
+_REUSED: ContextVar[_Reused | None] = ContextVar("rulesbook_reused_documents", default=None)
 
 #: An extra check of a schema-valid document: the problems it finds (none: clean).
 Check = Callable[[LoadedYaml], Sequence[Problem]]
@@ -67,6 +90,52 @@ def load_document(path: str | os.PathLike[str], kind: str | None,
 
     Raises :class:`DocumentError`."""
     name = display or str(path)
+    reused = _REUSED.get()
+    if reused is not None and text is None and not checks:
+        key = _content_key(Path(path), name, kind)
+        if key is not None:
+            found = reused.get(key)
+            if found is None:  # an error is not kept: it is raised again next time
+                found = reused.current[key] = _read(path, kind, (), name, None)
+            return found
+    return _read(path, kind, checks, name, text)
+
+
+@contextlib.contextmanager
+def reusing_documents() -> Iterator[None]:
+    """Within it, a file read again holding the same bytes under the same name as in
+    this folder or the one read before (:func:`next_folder`) is the document read
+    then, not parsed again (a document is never changed once read): for checking
+    commit after commit of one history (a push to ``serve``, a sync naming a
+    remote's first invalid commit), each the one before it with a file changed."""
+    token = _REUSED.set(_Reused())
+    try:
+        yield
+    finally:
+        _REUSED.reset(token)
+
+
+def next_folder() -> None:
+    """Within :func:`reusing_documents`: another folder is read; the documents of the
+    one before the last are let go (at most two folders' documents are kept)."""
+    reused = _REUSED.get()
+    if reused is not None:
+        reused.previous, reused.current = reused.current, {}
+
+
+def _content_key(path: Path, name: str, kind: str | None) -> _Key | None:
+    """(name, kind, SHA-256 of the bytes) of a file within the data-file limit (None:
+    too large or unreadable, read the usual way: its error says why)."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return None
+        return name, kind, hashlib.sha256(path.read_bytes()).digest()
+    except OSError:
+        return None
+
+
+def _read(path: str | os.PathLike[str], kind: str | None, checks: Iterable[Check],
+          name: str, text: str | None) -> LoadedYaml:
     try:
         doc = loads(text, name) if text is not None else load_file(Path(path), name)
     except DataFileError as exc:

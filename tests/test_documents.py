@@ -76,3 +76,29 @@ def test_text_is_checked_instead_of_the_file(tmp_path):
     assert not path.exists()
     err = stage_of(path, "topics", text="kind: [")
     assert err.stage is DocumentStage.UNREADABLE and str(path) in str(err)
+
+
+def test_reusing_documents_reads_a_changed_file_again_and_keeps_two_folders(tmp_path):
+    """Within reusing_documents the same bytes under the same name are the document
+    read before (no parse); changed bytes, another name or a file that no longer
+    reads are read again; a document unused for two folders is let go."""
+    from rulesbook.documents import next_folder, reusing_documents
+
+    first, second = tmp_path / "a" / "topics.yaml", tmp_path / "b" / "topics.yaml"
+    for path in (first, second):
+        path.parent.mkdir()
+        path.write_text(TOPICS, encoding="utf-8")
+    assert load_document(first, "topics") is not load_document(first, "topics")  # outside
+    with reusing_documents():
+        doc = load_document(first, "topics", display="topics.yaml")
+        next_folder()
+        assert load_document(second, "topics", display="topics.yaml") is doc  # same bytes
+        assert load_document(second, "topics", display="other.yaml") is not doc
+        second.write_text(TOPICS.replace("title: X", "title: Y"), encoding="utf-8")
+        changed = load_document(second, "topics", display="topics.yaml")
+        assert changed is not doc and changed.data["topics"][0]["title"] == "Y"
+        second.write_text("kind: [", encoding="utf-8")
+        assert stage_of(second, "topics", display="topics.yaml").stage is DocumentStage.UNREADABLE
+        next_folder()
+        next_folder()  # two folders without it: let go
+        assert load_document(first, "topics", display="topics.yaml") is not doc

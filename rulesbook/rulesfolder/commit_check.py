@@ -66,8 +66,10 @@ def tree_bound_problem(repo: Repo, files: Mapping[str, ObjectID], *,
 def tree_problems(repo: Repo, files: Mapping[str, ObjectID]) -> TreeProblems:
     """Load the folder ``files`` describes with every check (first: that its files are
     not too many or too large to be written out, :func:`tree_bound_problem`)."""
+    from ..documents import next_folder
     from ..loading import load_library, record_problems
 
+    next_folder()  # within reusing_documents: the files unchanged since the last tree
     bound = tree_bound_problem(repo, files)
     if bound is not None:
         return TreeProblems(folder=(bound,))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
+from ..documents import reusing_documents
 from .ancestry import is_ancestor
 from .commit_check import commit_problems, describe_commit
 from .errors import RulesFolderError, SyncInvalid
@@ -52,9 +53,10 @@ def first_invalid(repo: Repo, local: ObjectID, theirs: ObjectID) -> ObjectID | N
         return None
     new = [entry.commit.id for entry in repo.get_walker(include=[theirs], exclude=[local],
                                                        reverse=True)]
-    for commit in new[-MAX_COMMITS_SEARCHED:]:
-        if commit_problems(repo, commit):
-            return commit
+    with reusing_documents():  # each commit read with what changed since the one before
+        for commit in new[-MAX_COMMITS_SEARCHED:]:
+            if commit_problems(repo, commit):
+                return commit
     return theirs
 
 

@@ -20,6 +20,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 from dulwich.server import ReceivePackHandler
 
+from ..documents import reusing_documents
 from .commit_check import commit_problems
 from .errors import RulesFolderError
 from .object_sizes import kinds_in
@@ -148,17 +149,19 @@ def refusal(repo: Repo, ref: Ref, old: ObjectID, new: ObjectID) -> str | None:
         # older history may predate today's checks.)
         trees: set[ObjectID] = set()
         named, lines = new, commit_problems(repo, new).lines()
-        for entry in repo.get_walker(include=[new], exclude=None if _is_zero(old) else [old]):
-            checking = entry.commit.id
-            if entry.commit.tree in trees:
-                continue
-            trees.add(entry.commit.tree)
-            commit_files(repo, entry.commit.id)
-            if _is_zero(old) or entry.commit.id == new:
-                continue
-            found = commit_problems(repo, entry.commit.id).lines()
-            if found:  # the walk goes back in time: the oldest invalid commit is named
-                named, lines = entry.commit.id, found
+        walk = repo.get_walker(include=[new], exclude=None if _is_zero(old) else [old])
+        with reusing_documents():  # each commit read with what changed since the last
+            for entry in walk:
+                checking = entry.commit.id
+                if entry.commit.tree in trees:
+                    continue
+                trees.add(entry.commit.tree)
+                commit_files(repo, entry.commit.id)
+                if _is_zero(old) or entry.commit.id == new:
+                    continue
+                found = commit_problems(repo, entry.commit.id).lines()
+                if found:  # the walk goes back in time: the oldest invalid one is named
+                    named, lines = entry.commit.id, found
     except (RulesFolderError, KeyError) as exc:
         shown = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         return (f"the pushed {_commit_named(repo, checking)} was refused, so main was not "
