@@ -55,7 +55,14 @@ the pack holds blobs: 30 commits each bringing three 19 MiB files (a 1.7 GB delt
 bomb, each commit within its 64 MiB) kept a sync 56 s and a push to ``serve`` 143
 s, and 200,000 files over 20 commits a push 73 s, before a commit's own check
 refused them; each is now refused as it streams (a sync or clone: under a second;
-200,000 files: 3-4 s, what streaming 14 MB of objects costs).
+200,000 files: 3-4 s, what streaming 14 MB of objects costs). The room grows with
+the commits sent, so a sender can still make a member resolve 8 MiB of files for
+each commit it sends with a file of its own, however small: 200 commits each adding
+a file of a few bytes, and 75 deltas making 20 MiB files (1.5 GB) from one base,
+kept a sync 14 s and 130 MB (the files resolved in about 3 s, the 200 commits then
+checked one by one to name the first invalid) and a clone 3.6 s before the commit
+holding the files was refused by its own bound (64 MiB). Whatever the commits, a
+pack's files add up to at most 32 GiB, about a minute of resolving.
 
 ``rulesbook serve`` answers a request that waits on its client for more than 15
 minutes, or whose body comes slower than 4 KiB/s once 10 s have passed, with 408
