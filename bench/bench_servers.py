@@ -1,8 +1,9 @@
 """``rulesbook clone`` and ``rulesbook sync`` against each kind of git server a
 committee may share its folder on, all started here on 127.0.0.1: ``git daemon``
 (git://), ``git http-backend`` behind HTTP basic auth (smart HTTP asking for a user
-name and a password, as GitHub, GitLab and Gitea do) and ``rulesbook serve`` with a
-token per member. Each figure is a whole ``rulesbook`` process (wall seconds, CPU
+name and a password, as GitHub, GitLab and Gitea do), ``rulesbook serve`` with a
+token per member, and SSH (an asyncssh server running git's own upload-pack and
+receive-pack, the clients using the system's ssh and a key, as a git host's SSH). Each figure is a whole ``rulesbook`` process (wall seconds, CPU
 seconds, peak memory), the median of three runs: the clone of the whole history,
 a sync when nothing changed, and a sync receiving one vote (the secretary votes and
 syncs first). The peer measured against the same server in the same run is the
@@ -30,7 +31,12 @@ sys.path.insert(0, str(ROOT))
 from bench_sync import BALLOT, build_history  # noqa: E402 - this script's folder
 
 from rulesbook.rulesfolder import init_folder  # noqa: E402
-from tests.rulesfolder.servers import git_daemon, git_http_backend, rulesbook_serve  # noqa: E402
+from tests.rulesfolder.servers import (  # noqa: E402
+    git_daemon,
+    git_http_backend,
+    rulesbook_serve,
+    ssh_server,
+)
 
 PASSWORD = "bench-password"
 
@@ -65,9 +71,20 @@ def shown(run: Run) -> str:
 
 
 @contextlib.contextmanager
-def server(kind: str, base: Path) -> Iterator[tuple[str, str]]:
-    """(the URL the secretary pushes to, the URL a member clones) of ``kind``."""
-    if kind == "git daemon":
+def server(kind: str, base: Path, env: dict[str, str]) -> Iterator[tuple[str, str]]:
+    """(the URL the secretary pushes to, the URL a member clones) of ``kind``; ``env``
+    gets what the clients need (SSH: the command with the server's key)."""
+    if kind == "SSH":
+        subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(base / "shared.git")],
+                       check=True)
+        (base / "ssh").mkdir()
+        with ssh_server(base, base / "ssh") as ssh:
+            env["GIT_SSH_COMMAND"] = ssh.ssh_command
+            try:
+                yield ssh.url + "shared.git", f"{ssh.alias}:shared.git"
+            finally:
+                env.pop("GIT_SSH_COMMAND", None)
+    elif kind == "git daemon":
         subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(base / "shared.git")],
                        check=True)
         with git_daemon(base) as url:
@@ -89,7 +106,7 @@ def measure(kind: str, secretary_made: Path, work: Path, env: dict[str, str]) ->
     base.mkdir()
     secretary = base / "secretary"
     shutil.copytree(secretary_made, secretary, symlinks=True)
-    with server(kind, base) as (push_url, member_url):
+    with server(kind, base, env) as (push_url, member_url):
         whole_process([*rulesbook, "--data", str(secretary), "sync", "--quiet", "--remote",
                        push_url], env)
         clones = []
@@ -144,7 +161,7 @@ def main(argv: list[str]) -> int:
         build_history(secretary, commits, members)
         print(f"built {commits:,} commits by {members} members in "
               f"{time.perf_counter() - started:.1f} s")
-        for kind in ("git daemon", "git http-backend, basic auth", "rulesbook serve"):
+        for kind in ("git daemon", "git http-backend, basic auth", "rulesbook serve", "SSH"):
             measure(kind, secretary, work, env)
         return 0
     finally:
