@@ -31,8 +31,11 @@ statement already shared, unless the history shows the fork: the commit that fir
 holds it has a parent whose registry ends with the statement it names (two clones
 at once). A new statement signed with a key whose revocation was shared is refused
 whatever its history. Migration: a registry written before the chain began (no ``prev`` on any
-statement) is read as it is; the first statement of a registry has no ``prev``;
-from the first chained statement on, every statement must carry one.
+statement) is read as it is. A statement without ``prev`` was appended to an empty
+registry: the first one, or the first made on a clone before any statement was
+shared (members who each made their key at once), kept in time order when merged,
+below chained ones too; a sync and ``serve`` refuse one whose history does not show
+it so (the commit that first holds it has a parent whose registry is empty).
 
 **Times.** A key signs nothing valid dated before its registration (its ``key``
 statement) or at or after its revocation (:meth:`Registry.key_problem`).
@@ -278,11 +281,12 @@ def build_registry(statements: list[Any],
 def _chain_problem(i: int, prev: object, seen: set[str], chained: bool) -> str | None:
     """Why statement ``i`` breaks the hash chain (None: it does not)."""
     if prev is None:
-        if chained:
-            return ("this statement does not name the statement before it (`prev:`), "
-                    "though the ones above do: it was written by hand or slipped in "
-                    "between them")
-        return None  # the first statement, or one written before the chain began
+        # the first statement, one written before the chain began, or one appended to
+        # an empty registry on a clone made before any statement was shared, merged in
+        # time order below chained ones: a file cannot tell it from one written in by
+        # hand, its history can (a sync and serve refuse one that it does not show
+        # appended so: rulesfolder.record_checks)
+        return None
     if i == 0:
         return ("the first statement names a statement before it (`prev:`) that is not "
                 "in the file: statements above it were removed")

@@ -154,3 +154,48 @@ def test_a_revoked_key_signs_nothing_new_even_on_a_forked_branch(rb, tmp_path, m
                 assert "revoked" in refused.err and "role statement for member B" in refused.err
                 assert statements(folder) == shared_statements
                 assert load_registry(folder).role_at("B") == "member"
+
+
+@pytest.mark.parametrize("via", ["bare", "serve"])
+def test_keys_made_on_clones_of_an_empty_registry_merge_below_a_chained_statement(
+        rb, tmp_path, via, monkeypatch):
+    """The re-test's order: E, A and B hold clones of a folder with no statement; E's
+    key reaches the shared folder after A and B cloned; A makes his key and names
+    himself chair (chained to his key); B makes a newer key and syncs first. A's sync
+    merges B's key (no ``prev``: appended to an empty registry) below A's chained
+    role statement, and was refused for good ("does not name the statement before
+    it"), with --take mine and theirs too. Each statement without ``prev`` is shown
+    by the history as appended to an empty registry: every clone syncs, validates and
+    reads the three keys and the chair."""
+    with shared_remote(via, tmp_path) as (url, bare):
+        secretary = tmp_path / "secretary"
+        ok(rb("init", secretary))
+        ok(sync(rb, secretary, "--remote", url))
+        folders = {m: tmp_path / f"member-{m.lower()}" for m in "AB"}
+        for folder in folders.values():
+            ok(rb("clone", url, folder, "--quiet"))
+        set_clock(monkeypatch, later(1))
+        ok(as_owner(rb, secretary, "member", "keygen", "--member", "E"))
+        ok(sync(rb, secretary))
+        set_clock(monkeypatch, later(2))
+        ok(as_owner(rb, folders["A"], "member", "keygen", "--member", "A"))
+        set_clock(monkeypatch, later(3))
+        ok(as_owner(rb, folders["A"], "member", "role", "A", "chair"))
+        set_clock(monkeypatch, later(5))
+        ok(as_owner(rb, folders["B"], "member", "keygen", "--member", "B"))
+        monkeypatch.undo()
+        ok(sync(rb, folders["B"]))
+        ok(sync(rb, folders["A"]))
+        everyone = (secretary, folders["A"], folders["B"])
+        for folder in everyone:
+            ok(sync(rb, folder))
+        assert len(heads(bare, *everyone)) == 1
+        for folder in everyone:
+            assert rb("--data", folder, "validate").code == 0
+            registry = load_registry(folder)
+            assert {k.member for k in registry.keys} == {"A", "B", "E"}
+            assert registry.chair == "A"
+        merged = statements(secretary)
+        assert [s["at"] for s in merged] == sorted(s["at"] for s in merged)
+        assert [s["member"] for s in merged] == ["E", "A", "A", "B"]
+        assert "prev" not in merged[3] and merged[2]["prev"]  # B's below A's chained role
