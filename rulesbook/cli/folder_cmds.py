@@ -146,9 +146,13 @@ def cmd_sync(args: argparse.Namespace) -> int:
         print(f"not shared (only the rules data files are synced; these stay on this "
               f"computer): {', '.join(result.not_shared)}", file=sys.stderr)
     if result.origin_set and not args.json:
-        print(f"origin is now {result.remote}" + (f" (it was {result.previous_origin})"
-                                                   if result.previous_origin else ""),
-              file=sys.stderr)
+        if result.previous_origin == result.remote:  # shown without their user names
+            print(f"origin is still {result.remote}, with another user name",
+                  file=sys.stderr)
+        else:
+            print(f"origin is now {result.remote}" + (f" (it was {result.previous_origin})"
+                                                       if result.previous_origin else ""),
+                  file=sys.stderr)
     if args.json:
         print_json(result.to_dict())
     elif args.restore_remote:

@@ -94,6 +94,12 @@ def without_password(url: str) -> str:
     return f"{scheme}://{quote(user, safe='')}@{rest}"
 
 
+def _user_of(url: str) -> str | None:
+    """The user name a URL gives, as the user typed it (``me%40example.org`` in the
+    URL is ``me@example.org``)."""
+    return split_login(url)[1]
+
+
 def host_of(url: str) -> str:
     parts = urlsplit(url) if "://" in url else None
     if parts is None:
@@ -121,7 +127,7 @@ def _credential_text(url: str, login: Login | None = None) -> str:
     path = parts.path.strip("/")
     if path:
         lines.append(f"path={path}")
-    user = login.username if login else parts.username
+    user = login.username if login else _user_of(url)
     if user:
         lines.append(f"username={user}")
     if login:
@@ -186,7 +192,7 @@ def stored_login(url: str) -> Login | None:
                 return Login(found["username"], found["password"])
         return None
     keyring = _keyring()
-    user = urlsplit(url).username
+    user = _user_of(url)
     if keyring is not None and user:
         password = keyring.get_password(_keyring_service(url), user)  # type: ignore[attr-defined]
         if password is not None:

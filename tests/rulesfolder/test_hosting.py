@@ -132,6 +132,39 @@ def test_a_host_that_asks_for_a_password(tmp_path, configs):
         assert log(member)[0].id == log(secretary)[0].id
 
 
+@pytest.mark.parametrize("user", ["me@example.org", "al ice"])
+def test_a_user_name_written_with_percent_escapes_logs_in_again(tmp_path, configs, user):
+    """A user name that a URL must escape (an e-mail address: me%40example.org):
+    `clone` worked and the helper kept the login, but every later sync asked the
+    helper for the escaped name, found nothing and was refused (the #28 re-test)."""
+    from urllib.parse import quote
+
+    (tmp_path / "base").mkdir()
+    bare_repo(tmp_path / "base" / "shared.git")
+    gitconfig = str(configs.store)
+    with git_http_backend(tmp_path / "base", user, SECRET) as host:
+        url = host + "shared.git"
+        login_url = url.replace("http://", f"http://{quote(user, safe='')}:{SECRET}@")
+        secretary, member = tmp_path / "secretary", tmp_path / "member"
+        ok(rulesbook("init", secretary))
+        ok(rulesbook("--data", secretary, "sync", "--quiet", "--remote", login_url,
+                     GIT_CONFIG_GLOBAL=gitconfig))
+        ok(rulesbook("clone", login_url, member, "--quiet", GIT_CONFIG_GLOBAL=gitconfig))
+        ok(rulesbook("--data", secretary, "member", "add", "Pat Percent"))
+        ok(rulesbook("--data", secretary, "sync", "--quiet", GIT_CONFIG_GLOBAL=gitconfig))
+        synced = ok(rulesbook("--data", member, "sync", "--json", GIT_CONFIG_GLOBAL=gitconfig))
+        assert json.loads(synced.stdout)["fetched"] == 1
+        no_secret_anywhere(member, SECRET)
+        # the same address with another user name: said so, not "now X (it was X)"
+        renamed = ok(rulesbook("--data", member, "sync", "--remote",
+                               url.replace("http://", f"http://{quote(user, safe='')}@"),
+                               GIT_CONFIG_GLOBAL=gitconfig))
+        assert "origin is now" not in renamed.stderr, renamed.stderr
+        moved = ok(rulesbook("--data", member, "sync", "--remote", url,
+                             GIT_CONFIG_GLOBAL=gitconfig))
+        assert f"origin is still {url}, with another user name" in moved.stderr, moved.stderr
+
+
 def _on_terminal(argv: list[str], answers: list[tuple[bytes, bytes]], extra: dict[str, str],
                  timeout: float = 120) -> tuple[int, bytes]:
     """Run ``argv`` on a pseudo-terminal, answering each prompt; (exit code, output)."""
