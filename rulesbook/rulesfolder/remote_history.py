@@ -14,7 +14,8 @@ from .ancestry import is_ancestor
 from .commit_check import commit_problems, describe_commit
 from .errors import RulesFolderError, SyncInvalid
 
-#: the most new commits a sync validates one by one to find the first invalid one
+#: the most new commits a sync validates one by one (the oldest) to find the first
+#: invalid one; beyond them it bisects
 MAX_COMMITS_SEARCHED = 200
 RESTORE = "rulesbook sync --restore-remote"
 
@@ -48,16 +49,25 @@ def _contains(repo: Repo, head: ObjectID, commit: ObjectID) -> bool:
 
 def first_invalid(repo: Repo, local: ObjectID, theirs: ObjectID) -> ObjectID | None:
     """The oldest commit of the remote's (not in this folder) that does not validate,
-    when the remote's own head does not; None when the remote's head validates."""
+    when the remote's own head does not; None when the remote's head validates. The
+    oldest :data:`MAX_COMMITS_SEARCHED` are checked one by one; when all of them
+    validate, the rest is bisected (the first invalid one after a valid one)."""
     if not commit_problems(repo, theirs):
         return None
     new = [entry.commit.id for entry in repo.get_walker(include=[theirs], exclude=[local],
                                                        reverse=True)]
     with reusing_documents():  # each commit read with what changed since the one before
-        for commit in new[-MAX_COMMITS_SEARCHED:]:
+        for commit in new[:MAX_COMMITS_SEARCHED]:
             if commit_problems(repo, commit):
                 return commit
-    return theirs
+        valid, invalid = MAX_COMMITS_SEARCHED - 1, len(new) - 1  # new[-1] is theirs
+        while invalid - valid > 1:
+            middle = (valid + invalid) // 2
+            if commit_problems(repo, new[middle]):
+                invalid = middle
+            else:
+                valid = middle
+    return new[invalid] if len(new) > MAX_COMMITS_SEARCHED else theirs
 
 
 def refuse_invalid(repo: Repo, local: ObjectID, theirs: ObjectID, where: str) -> None:

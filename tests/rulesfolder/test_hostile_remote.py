@@ -245,6 +245,29 @@ def test_an_invalid_remote_commit_is_named_and_the_remote_restored(rb, tmp_path)
     assert rb("--data", secretary, "sync").code == 0
 
 
+@pytest.mark.parametrize(("valid", "total"), [(30, 250), (230, 260)])
+def test_the_first_invalid_of_many_new_commits_is_named(rb, tmp_path, valid, total):
+    """Of 500 new commits, the sync named the first invalid one among the newest 200
+    (the 301st, while the 100th was the first: the #28 re-test). The oldest 200 are
+    checked one by one, the rest bisected: ``valid`` good commits, then one that
+    breaks editions.yaml, then commits that leave it broken, ``total`` in all."""
+    bare, _secretary, member = shared(rb, tmp_path)
+    for i in range(valid):
+        commit_on_main(bare, lambda repo, tree, i=i: add_file(
+            repo, tree, [b"notes.txt"], b"note %d\n" % i), f"note {i}")
+    bad = commit_on_main(bare, lambda repo, tree: replace_file(
+        repo, tree, b"editions.yaml",
+        lambda old: old.replace(b"schema_version: 1", b"schema_version: 99")),
+        "Edit the editions")
+    for i in range(total - valid - 1):
+        commit_on_main(bare, lambda repo, tree, i=i: add_file(
+            repo, tree, [b"notes.txt"], b"later %d\n" % i), f"later {i}")
+    result = rb("--data", member, "sync", "--quiet")
+    assert result.code == 2, result.err
+    assert f"is {bad.decode()[:10]} by Mallory Outsider" in result.err, result.err
+    assert f"({total - valid - 1} later commit(s)" in result.err, result.err
+
+
 def test_the_guard_reads_a_real_pack_whole(tmp_path):
     """The pack guard passes every object of a real git pack (deltas included) and
     counts them as git does."""
