@@ -206,6 +206,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 print(f"{new.member}: access token {new.token}\n(shown once: give it to "
                       f"{new.member}, who uses it as the password; a new --add-member "
                       f"replaces it)")
+            if new.replaced:
+                print(f"the token {new.member} had before no longer works", file=sys.stderr)
         return 0
     options = ServeOptions(args.host, args.port, args.public_read, args.cert, args.key)
     server, repo = make_http_server(args.dir, options=options)

@@ -42,9 +42,10 @@ def _digest(token: str) -> str:
 class NewToken:
     member: str
     token: str
+    replaced: bool = False  # the member had a token: it no longer works
 
-    def to_dict(self) -> dict[str, str]:
-        return {"member": self.member, "token": self.token}
+    def to_dict(self) -> dict[str, str | bool]:
+        return {"member": self.member, "token": self.token, "replaced": self.replaced}
 
 
 class AccessList:
@@ -78,11 +79,12 @@ class AccessList:
             raise RulesFolderError(f"a member's login is letters, digits, '.', '-' or '_' "
                                    f"(at most 64), not {member!r}")
         members = self._load()
+        replaced = member in members
         token = secrets.token_urlsafe(32)
         members[member] = {"sha256": _digest(token),
                            "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
         self._save(members)
-        return NewToken(member, token)
+        return NewToken(member, token, replaced)
 
     def revoke(self, member: str) -> None:
         members = self._load()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import base64
 import http.client
+import json
 import select
 import socket
 import time
@@ -66,6 +67,16 @@ def test_every_request_without_a_valid_token_is_refused(tmp_path):
         ok(rulesbook("serve", served.bare, "--revoke-member", "bob"))
         assert get(served.url, ("bob", served.tokens["bob"])) == 401  # without a restart
         assert get(served.url, ("alice", served.tokens["alice"])) == 200
+        # a new token for alice: the old one stops working, and she is told so
+        again = ok(rulesbook("serve", served.bare, "--add-member", "alice", "--json"))
+        new = json.loads(again.stdout)
+        assert new["member"] == "alice" and new["replaced"] is True
+        assert "the token alice had before no longer works" in again.stderr
+        assert get(served.url, ("alice", served.tokens["alice"])) == 401
+        assert get(served.url, ("alice", new["token"])) == 200
+        fresh = json.loads(ok(rulesbook("serve", served.bare, "--add-member", "carol",
+                                        "--json")).stdout)
+        assert fresh["replaced"] is False
 
 
 def test_a_push_without_a_token_is_refused_even_with_public_read(tmp_path):
