@@ -37,6 +37,14 @@ shared (members who each made their key at once), kept in time order when merged
 below chained ones too; a sync and ``serve`` refuse one whose history does not show
 it so (the commit that first holds it has a parent whose registry is empty).
 
+**Before the first chair.** A key made while there is no chair counts at once, and
+a member may name their own role; the statement that names the first chair lists
+the statements the chair had (``seen:``, the digest of each, under its signature):
+from it on, a key or role made before it counts only if it is among them (a key
+made meanwhile on another clone, or dated back on a clone rewound to an empty
+registry, waits for the chair's confirmation; such a role is not held). A registry
+whose first chair statement has no ``seen:`` (written before) is read as it was.
+
 **Times.** A key signs nothing valid dated before its registration (its ``key``
 statement) or at or after its revocation (:meth:`Registry.key_problem`).
 """
@@ -195,6 +203,9 @@ def build_registry(statements: list[Any],
             problems.append(Problem("members.yaml", 0, 0, f"statement {i + 1}: {message}"))
 
     first: dict[tuple[object, object], int] = {}  # (member, key) -> its record in keys
+    # the keys and roles that counted before there was a chair: index -> statement digest
+    early_keys: dict[int, str] = {}
+    early_roles: dict[int, str] = {}
 
     def find(member: str, key: str) -> int | None:
         try:  # one look-up, not a search of every key: 1,000 members stay linear
@@ -248,6 +259,8 @@ def build_registry(statements: list[Any],
             owners[key] = member
             first.setdefault((member, key), len(keys))
             keys.append(KeyRecord(member, key, at, endorsed_at=at if chair is None else None))
+            if chair is None:
+                early_keys[len(keys) - 1] = digest
         elif op == "role":
             if n is None:
                 bad(i, "key", f"member {member} has not registered this key (an `op: key` "
@@ -257,9 +270,14 @@ def build_registry(statements: list[Any],
                 bad(i, "role", "the chair hands over by naming another chair, not by "
                                "stepping down")
                 continue
+            if chair is None and st.get("role") == "chair" and isinstance(st.get("seen"), list):
+                roles = _seen_by_the_first_chair(keys, roles, early_keys, early_roles,
+                                                 {*map(str, st["seen"]), digest})
             old = keys[n]
             if not old.endorsed_at:
                 keys[n] = KeyRecord(old.member, old.key, old.registered_at, at, old.revoked_at)
+            if chair is None:
+                early_roles[len(roles)] = digest
             if st.get("role") == "chair":
                 if chair is not None and chair[0] != member:
                     roles.append(RoleRecord(chair[0], "member", at))
@@ -276,6 +294,25 @@ def build_registry(statements: list[Any],
         last_at = at
     return Registry(tuple(keys), tuple(roles), tuple(problems),
                     chair[0] if chair else None, tuple(statements))
+
+
+def _seen_by_the_first_chair(keys: list[KeyRecord], roles: list[RoleRecord],
+                             early_keys: dict[int, str], early_roles: dict[int, str],
+                             seen: set[str]) -> list[RoleRecord]:
+    """The first chair's statement lists the statements the chair had (``seen``): a
+    key or role that counted before there was a chair counts only if it is among
+    them. A key made on another clone (or dated back on a clone rewound to an empty
+    registry) then waits for the chair's confirmation; such a role is not held.
+    Changes ``keys``; returns the roles kept."""
+    for index, made_by in early_keys.items():
+        old = keys[index]
+        if made_by not in seen and old.endorsed_at == old.registered_at:
+            keys[index] = KeyRecord(old.member, old.key, old.registered_at, None,
+                                    old.revoked_at)
+    kept = [r for j, r in enumerate(roles) if j not in early_roles or early_roles[j] in seen]
+    early_keys.clear()
+    early_roles.clear()
+    return kept
 
 
 def _chain_problem(i: int, prev: object, seen: set[str], chained: bool) -> str | None:
@@ -364,6 +401,10 @@ def append_statement(root: str | Path, statement: dict[str, Any],
         doc = loads(text, "members.yaml")
         before = registry_from_doc(doc)
         if signer is not None:
+            if statement.get("op") == "role" and statement.get("role") == "chair" \
+                    and before.chair is None:  # the first chair: what counts without one
+                statement = {**statement, "seen": [statement_digest(s)
+                                                   for s in before.statements]}
             statement = sign_statement(statement, signer, last_digest(list(before.statements)))
         if not text.endswith("\n"):
             text += "\n"

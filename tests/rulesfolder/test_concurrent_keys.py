@@ -199,3 +199,56 @@ def test_keys_made_on_clones_of_an_empty_registry_merge_below_a_chained_statemen
         assert [s["at"] for s in merged] == sorted(s["at"] for s in merged)
         assert [s["member"] for s in merged] == ["E", "A", "A", "B"]
         assert "prev" not in merged[3] and merged[2]["prev"]  # B's below A's chained role
+
+
+def earlier(seconds: int) -> str:
+    return later(-seconds)
+
+
+@pytest.mark.parametrize("via", ["bare", "serve"])
+@pytest.mark.parametrize("role", [None, "secretary"])
+def test_a_key_dated_back_on_a_clone_rewound_to_an_empty_registry_waits_for_the_chair(
+        rb, tmp_path, monkeypatch, via, role):
+    """The third #28 re-test: a member who may push clones the folder, sets it back to
+    its first commit (no statement yet), makes a key for D (who has none) dated a day
+    before the chair was named, and syncs. The history shows a clone made before any
+    key (the fork is real), the time order put the key above the chair's statement,
+    and it counted as confirmed without the chair; a role D named himself so, too.
+    The first chair's statement lists the statements the chair had: D's key waits
+    for the chair on every clone, and the role is not held."""
+    import subprocess
+
+    with shared_remote(via, tmp_path) as (url, bare):
+        secretary = tmp_path / "secretary"
+        ok(rb("init", secretary))
+        ok(as_owner(rb, secretary, "member", "keygen", "--member", "E"))
+        ok(sync(rb, secretary, "--remote", url))
+        chair = tmp_path / "member-a"
+        ok(rb("clone", url, chair, "--quiet"))
+        ok(as_owner(rb, chair, "member", "keygen", "--member", "A"))
+        ok(as_owner(rb, chair, "member", "role", "A", "chair"))
+        ok(sync(rb, chair))
+        ok(sync(rb, secretary))
+        mallory = tmp_path / "mallory"
+        ok(rb("clone", url, mallory, "--quiet"))
+        root = subprocess.run(["git", "-C", mallory, "rev-list", "--max-parents=0", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run(["git", "-C", mallory, "reset", "-q", "--hard", root], check=True)
+        set_clock(monkeypatch, earlier(86_400))
+        ok(as_owner(rb, mallory, "member", "keygen", "--member", "D"))
+        if role:
+            ok(as_owner(rb, mallory, "member", "role", "D", role))
+        monkeypatch.undo()
+        ok(sync(rb, mallory))  # a fork the history shows: taken, but it counts for nothing
+        for folder in (chair, secretary):
+            ok(sync(rb, folder))
+        for folder in (chair, secretary, mallory):
+            assert rb("--data", folder, "validate").code == 0
+            registry = load_registry(folder)
+            dated = [s for s in statements(folder) if s["member"] == "D"][0]["at"]
+            assert dated < [s for s in statements(folder) if s.get("role") == "chair"][0]["at"]
+            problem = registry.key_problem("D", registry.registered_key("D"))
+            assert problem and "never confirmed by the chair" in problem, problem
+            assert registry.role_at("D") != role
+            assert registry.key_problem("E", registry.key_of("E")) is None  # the chair saw it
+            assert registry.chair == "A"
