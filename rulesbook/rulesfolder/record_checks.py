@@ -161,6 +161,7 @@ def registry_problems(old: Any, new: Any, forked: Forked = _none,
         else:
             last = i
     shared = {statement_digest(s) for s in before}
+    problems.extend(_roles_dated_back(before, after, digests, shared))
     allowed = {last_digest(before)} | (set(digests) - shared)
     revoked = revoked_keys(old) if revoked is None else revoked
     found: frozenset[str] | None = None
@@ -184,6 +185,34 @@ def registry_problems(old: Any, new: Any, forked: Forked = _none,
                     f"revocation was shared before this statement was): a revoked key "
                     f"signs nothing new, whatever date it says")
                 break
+    return problems
+
+
+def _roles_dated_back(before: list[dict[str, Any]], after: list[dict[str, Any]],
+                      digests: list[str], shared: set[str]) -> list[str]:
+    """New role and revocation statements that the time order puts above a role
+    statement already shared: they would change who held which role before it (a
+    chair named first, handing over to the shared chair, on a clone rewound to an
+    empty registry, the fork real and its dates set back). A new key above one is
+    kept (it waits for the chair: the first chair's ``seen:``)."""
+    roles_shared = [i for i, (st, d) in enumerate(zip(after, digests, strict=True))
+                    if d in shared and st.get("op") == "role"]
+    if not roles_shared:
+        return []
+    last_role = roles_shared[-1]
+    problems = []
+    for i, (st, digest) in enumerate(zip(after, digests, strict=True)):
+        if i >= last_role:
+            break
+        if digest in shared or st.get("op") == "key":
+            continue
+        above = after[next(j for j in roles_shared if j > i)]
+        problems.append(
+            f"{MEMBERS}: the new {st.get('op')} statement for member {st.get('member')} "
+            f"(dated {st.get('at')}, signed by {st.get('by')}) comes before the role "
+            f"statement for member {above.get('member')} already shared (dated "
+            f"{above.get('at')}): roles and revocations are made after those already "
+            f"shared, never dated before them")
     return problems
 
 
@@ -245,6 +274,40 @@ def forked_statements(repo: BaseRepo, heads: list[ObjectID],
                               (entry.commit.id for entry in walker))
 
 
+def roles_dated_back_in(repo: BaseRepo, heads: list[ObjectID],
+                        shared: ObjectID | None) -> list[str]:
+    """:func:`_roles_dated_back` between each commit of ``heads`` that ``shared`` does
+    not hold (None: every commit) and each of its parents whose members.yaml differs:
+    a merge written by hand that puts roles before a role statement its own parent
+    already held is refused by a member who never saw that parent, and by a clone."""
+    parsed: dict[ObjectID | None, list[dict[str, Any]]] = {None: []}
+
+    def statements_of(commit: ObjectID) -> tuple[ObjectID | None, list[dict[str, Any]]]:
+        try:
+            tree = repo[repo[commit].tree]  # type: ignore[attr-defined]
+            blob: ObjectID | None = tree[MEMBERS.encode()][1]  # type: ignore[index]
+        except KeyError:
+            blob = None
+        if blob is not None and blob not in parsed:
+            parsed[blob] = _statements(_data({MEMBERS: blob}, MEMBERS,
+                                             lambda sha: repo[sha].as_raw_string()))
+        return blob, parsed[blob]
+
+    problems: list[str] = []
+    walker = repo.get_walker(include=heads, exclude=[shared] if shared else None)
+    for entry in walker:
+        blob, after = statements_of(entry.commit.id)
+        for parent in entry.commit.parents:
+            before_blob, before = statements_of(parent)
+            if before_blob == blob or not before:
+                continue
+            digests = [statement_digest(st) for st in after]
+            found = _roles_dated_back(before, after, digests,
+                                      {statement_digest(st) for st in before})
+            problems.extend(p for p in found if p not in problems)
+    return problems
+
+
 def revoked_keys(data: Any) -> dict[str, str]:
     """Key -> revocation time, from a members.yaml's data (the statements that verify)."""
     registry = build_registry(_statements(data))
@@ -256,15 +319,21 @@ def shared_record_problems(old: Mapping[str, ObjectID], new: Mapping[str, Object
                            forked: Forked = _none) -> list[str]:
     """Every signed record of ``old`` (what was shared) that ``new`` (what the sync would
     make the shared folder) lost, moved or contradicts (see the module). ``votes_only``:
-    only the signed votes of ``old`` that ``new`` lost (``old`` the remote's side of a
-    merge: its registry statements and revocations are merged with this folder's new
-    ones, which follow the merge base, not the remote's head). ``forked``: the new
+    only the signed votes of ``old`` that ``new`` lost, and the new roles dated before
+    its role statements (``old`` the remote's side of a merge: its registry statements
+    and revocations are merged with this folder's new ones, which follow the merge
+    base, not the remote's head). ``forked``: the new
     statements that :func:`chained_in_history` found chained where they were
     written (called only when a new statement does not follow the last one shared)."""
     old_members = _data(old, MEMBERS, read)
     revoked = {} if votes_only else revoked_keys(old_members)
-    problems = [] if votes_only else registry_problems(old_members, _data(new, MEMBERS, read),
-                                                       forked, revoked)
+    new_members = _data(new, MEMBERS, read)
+    if votes_only:  # the remote's roles stand: no new role or revocation dated before them
+        before, after = _statements(old_members), _statements(new_members)
+        problems = _roles_dated_back(before, after, [statement_digest(st) for st in after],
+                                     {statement_digest(st) for st in before})
+    else:
+        problems = registry_problems(old_members, new_members, forked, revoked)
     for path in sorted(set(old) | set(new)):
         if not path.endswith((".yaml", ".yml")) or path == MEMBERS:
             continue

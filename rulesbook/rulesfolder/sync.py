@@ -152,15 +152,27 @@ def _refuse_lost_records(repo: Repo, shared: ObjectID | None,
     """SyncInvalid when ``new`` (the files of ``heads``, or of their merge) loses or
     contradicts a signed record of commit ``shared`` (:mod:`.record_checks`;
     ``votes_only``: see there)."""
-    from .record_checks import forked_statements, shared_record_problems
+    from .record_checks import forked_statements, roles_dated_back_in, shared_record_problems
 
     problems = shared_record_problems(
         commit_files(repo, shared), new,
         lambda sha: read_object(repo, sha, Blob).as_raw_string(), votes_only=votes_only,
         forked=lambda: forked_statements(repo, heads, shared))
+    problems += [p for p in roles_dated_back_in(repo, heads, shared) if p not in problems]
     if problems:
         raise SyncInvalid(f"{stopped}:\n" + "\n".join(problems))
 
+
+
+def _refuse_dated_back_roles(repo: Repo, theirs: ObjectID, url: str) -> None:
+    """A clone takes no history in which a commit put roles before a role statement
+    its parent already held (:func:`.record_checks.roles_dated_back_in`)."""
+    from .record_checks import roles_dated_back_in
+
+    problems = roles_dated_back_in(repo, [theirs], None)
+    if problems:
+        raise SyncInvalid(f"{shown(url)} holds a history in which the members' roles "
+                          f"were rewritten, so nothing was cloned:\n" + "\n".join(problems))
 
 
 @dataclass(frozen=True)
@@ -535,6 +547,7 @@ def clone(url: str, target: StrPath, progress: Progress | None = None,
                     f"{MARKER} at its top); nothing was cloned")
             _validate_tree(repo, files, f"{shown(url)} holds a rules folder that does not "
                                         f"validate, so nothing was cloned")
+            _refuse_dated_back_roles(repo, theirs, url)
             repo.refs[_tracking_ref(DEFAULT_REMOTE)] = theirs
             checkout(repo, None, theirs)
             _remember_origin(repo, url)

@@ -215,7 +215,8 @@ def test_a_key_dated_back_on_a_clone_rewound_to_an_empty_registry_waits_for_the_
     key (the fork is real), the time order put the key above the chair's statement,
     and it counted as confirmed without the chair; a role D named himself so, too.
     The first chair's statement lists the statements the chair had: D's key waits
-    for the chair on every clone, and the role is not held."""
+    for the chair on every clone; the role, dated before the chair's role statement
+    already shared, is refused."""
     import subprocess
 
     with shared_remote(via, tmp_path) as (url, bare):
@@ -239,6 +240,11 @@ def test_a_key_dated_back_on_a_clone_rewound_to_an_empty_registry_waits_for_the_
         if role:
             ok(as_owner(rb, mallory, "member", "role", "D", role))
         monkeypatch.undo()
+        if role:  # a role dated before the chair's, already shared: refused
+            refused = sync(rb, mallory)
+            assert refused.code == 2 and "never dated before them" in refused.err, refused.err
+            subprocess.run(["git", "-C", mallory, "reset", "-q", "--hard", "HEAD~1"],
+                           check=True)  # the key alone, then
         ok(sync(rb, mallory))  # a fork the history shows: taken, but it counts for nothing
         for folder in (chair, secretary):
             ok(sync(rb, folder))
@@ -252,3 +258,76 @@ def test_a_key_dated_back_on_a_clone_rewound_to_an_empty_registry_waits_for_the_
             assert registry.role_at("D") != role
             assert registry.key_problem("E", registry.key_of("E")) is None  # the chair saw it
             assert registry.chair == "A"
+
+
+@pytest.mark.parametrize("via", ["bare", "serve"])
+def test_a_chair_named_first_by_dating_back_and_handing_over_is_refused(
+        rb, tmp_path, monkeypatch, via):
+    """The fourth #28 re-test: on a clone rewound to the empty registry, D makes a key
+    and names himself chair a month back, names a sock C secretary, then writes the
+    merge by hand: D hands the chair to A just after A's key, so that A's own chair
+    statement (its ``seen:``) is no longer the first, and D's key and C's role count.
+    Every statement chains and the fork is real; but D's roles come before A's role
+    statement already shared: refused by serve at the push, by every member's sync
+    from a plain git host, nothing merged."""
+    import subprocess
+
+    with shared_remote(via, tmp_path) as (url, bare):
+        secretary = tmp_path / "secretary"
+        ok(rb("init", secretary))
+        ok(as_owner(rb, secretary, "member", "keygen", "--member", "E"))
+        ok(sync(rb, secretary, "--remote", url))
+        chair = tmp_path / "member-a"
+        ok(rb("clone", url, chair, "--quiet"))
+        ok(as_owner(rb, chair, "member", "keygen", "--member", "A"))
+        ok(as_owner(rb, chair, "member", "role", "A", "chair"))
+        ok(sync(rb, chair))
+        shared = statements(chair)
+        mallory = tmp_path / "mallory"
+        ok(rb("clone", url, mallory, "--quiet"))
+        git = ["git", "-C", str(mallory), "-c", "user.name=Mallory", "-c", "user.email=m@x"]
+        tip = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        root = subprocess.run([*git, "rev-list", "--max-parents=0", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        subprocess.run([*git, "reset", "-q", "--hard", root], check=True)
+        set_clock(monkeypatch, earlier(30 * 86_400))
+        ok(as_owner(rb, mallory, "member", "keygen", "--member", "D"))
+        ok(as_owner(rb, mallory, "member", "role", "D", "chair"))
+        ok(as_owner(rb, mallory, "member", "keygen", "--member", "C"))
+        ok(as_owner(rb, mallory, "member", "role", "C", "secretary"))
+        monkeypatch.undo()
+        subprocess.run([*git, "commit", "-qam", "ghost"], check=False)
+        ghost = statements(mallory)
+        d = signer_of(mallory, "D")
+        merged = list(ghost)
+        for st in shared:  # the hand-written merge: D hands the chair to A first
+            merged.append(st)
+            if st["op"] == "key" and st["member"] == "A":
+                merged.append(sign_statement({"op": "role", "member": "A", "role": "chair",
+                                              "key": st["key"], "at": st["at"]}, d,
+                                             last_digest(merged)))
+        subprocess.run([*git, "merge", "-q", "-s", "ours", "--no-commit", tip], check=True)
+        _write_statements(mallory, merged)
+        subprocess.run([*git, "commit", "-qam", "Merge"], check=True)
+        registry = load_registry(mallory)
+        assert not registry.problems and registry.chair == "A"  # the file alone holds
+        assert registry.role_at("C") == "secretary"
+        before = heads(bare)
+        pushed = subprocess.run([*git, "push", url, "HEAD:main"], capture_output=True,
+                                text=True)
+        if via == "serve":
+            assert pushed.returncode != 0 and "never dated before them" in pushed.stderr, \
+                pushed.stderr
+            assert heads(bare) == before
+        else:
+            assert pushed.returncode == 0, pushed.stderr  # a plain host takes anything
+        for folder in (chair, secretary):
+            result = sync(rb, folder)
+            if via == "bare":
+                assert result.code == 2 and "never dated before them" in result.err, result.err
+            assert load_registry(folder).role_at("C") != "secretary"
+            assert all(s["member"] not in "CD" for s in statements(folder))
+        if via == "bare":  # a member who never held the chair's commit refuses it too
+            fresh = rb("clone", url, tmp_path / "fresh", "--quiet")
+            assert fresh.code == 2 and "never dated before them" in fresh.err, fresh.err
