@@ -205,6 +205,21 @@ def earlier(seconds: int) -> str:
     return later(-seconds)
 
 
+def secretary_and_chair(rb, tmp_path: Path, url: str) -> tuple[Path, Path]:
+    """E makes the folder and her key and shares it; A clones it, makes his key,
+    names himself chair (the first: his statement lists E's key) and syncs."""
+    secretary = tmp_path / "secretary"
+    ok(rb("init", secretary))
+    ok(as_owner(rb, secretary, "member", "keygen", "--member", "E"))
+    ok(sync(rb, secretary, "--remote", url))
+    chair = tmp_path / "member-a"
+    ok(rb("clone", url, chair, "--quiet"))
+    ok(as_owner(rb, chair, "member", "keygen", "--member", "A"))
+    ok(as_owner(rb, chair, "member", "role", "A", "chair"))
+    ok(sync(rb, chair))
+    return secretary, chair
+
+
 @pytest.mark.parametrize("via", ["bare", "serve"])
 @pytest.mark.parametrize("role", [None, "secretary"])
 def test_a_key_dated_back_on_a_clone_rewound_to_an_empty_registry_waits_for_the_chair(
@@ -220,15 +235,7 @@ def test_a_key_dated_back_on_a_clone_rewound_to_an_empty_registry_waits_for_the_
     import subprocess
 
     with shared_remote(via, tmp_path) as (url, bare):
-        secretary = tmp_path / "secretary"
-        ok(rb("init", secretary))
-        ok(as_owner(rb, secretary, "member", "keygen", "--member", "E"))
-        ok(sync(rb, secretary, "--remote", url))
-        chair = tmp_path / "member-a"
-        ok(rb("clone", url, chair, "--quiet"))
-        ok(as_owner(rb, chair, "member", "keygen", "--member", "A"))
-        ok(as_owner(rb, chair, "member", "role", "A", "chair"))
-        ok(sync(rb, chair))
+        secretary, chair = secretary_and_chair(rb, tmp_path, url)
         ok(sync(rb, secretary))
         mallory = tmp_path / "mallory"
         ok(rb("clone", url, mallory, "--quiet"))
@@ -273,15 +280,7 @@ def test_a_chair_named_first_by_dating_back_and_handing_over_is_refused(
     import subprocess
 
     with shared_remote(via, tmp_path) as (url, bare):
-        secretary = tmp_path / "secretary"
-        ok(rb("init", secretary))
-        ok(as_owner(rb, secretary, "member", "keygen", "--member", "E"))
-        ok(sync(rb, secretary, "--remote", url))
-        chair = tmp_path / "member-a"
-        ok(rb("clone", url, chair, "--quiet"))
-        ok(as_owner(rb, chair, "member", "keygen", "--member", "A"))
-        ok(as_owner(rb, chair, "member", "role", "A", "chair"))
-        ok(sync(rb, chair))
+        secretary, chair = secretary_and_chair(rb, tmp_path, url)
         shared = statements(chair)
         mallory = tmp_path / "mallory"
         ok(rb("clone", url, mallory, "--quiet"))
