@@ -194,17 +194,21 @@ def _roles_dated_back(before: list[dict[str, Any]], after: list[dict[str, Any]],
     statement already shared: they would change who held which role before it (a
     chair named first, handing over to the shared chair, on a clone rewound to an
     empty registry, the fork real and its dates set back). A new key above one is
-    kept (it waits for the chair: the first chair's ``seen:``)."""
+    kept (it waits for the chair: the first chair's ``seen:``), and so is what the
+    shared registry's chair signed (on another computer of theirs)."""
     roles_shared = [i for i, (st, d) in enumerate(zip(after, digests, strict=True))
                     if d in shared and st.get("op") == "role"]
     if not roles_shared:
         return []
     last_role = roles_shared[-1]
+    # the chair of the shared registry may have signed on two computers at once (a
+    # member confirmed on each): their order is the chair's own
+    chair = build_registry(before).chair
     problems = []
     for i, (st, digest) in enumerate(zip(after, digests, strict=True)):
         if i >= last_role:
             break
-        if digest in shared or st.get("op") == "key":
+        if digest in shared or st.get("op") == "key" or (chair and st.get("by") == chair):
             continue
         above = after[next(j for j in roles_shared if j > i)]
         problems.append(

@@ -330,3 +330,38 @@ def test_a_chair_named_first_by_dating_back_and_handing_over_is_refused(
         if via == "bare":  # a member who never held the chair's commit refuses it too
             fresh = rb("clone", url, tmp_path / "fresh", "--quiet")
             assert fresh.code == 2 and "never dated before them" in fresh.err, fresh.err
+
+
+def test_the_chair_confirming_members_on_two_computers_still_syncs(rb, tmp_path, monkeypatch):
+    """Roles may not be dated before a role statement already shared, except the
+    shared chair's own: A confirms B on his laptop (not synced), then C on his
+    desktop, which syncs first; the laptop's sync merges B's confirmation, dated
+    before C's, and everyone reads both confirmed."""
+    import shutil
+
+    from .computers import config_of
+
+    url = str(bare_repo(tmp_path / "shared.git"))
+    secretary, laptop = secretary_and_chair(rb, tmp_path, url)
+    members = {m: tmp_path / f"member-{m.lower()}" for m in "BC"}
+    for member, folder in members.items():
+        ok(rb("clone", url, folder, "--quiet"))
+        ok(as_owner(rb, folder, "member", "keygen", "--member", member))
+        ok(sync(rb, folder))
+    ok(sync(rb, laptop))
+    desktop = tmp_path / "desktop"
+    ok(rb("clone", url, desktop, "--quiet"))
+    shutil.copytree(config_of(laptop), config_of(desktop), dirs_exist_ok=True)  # A's key
+    set_clock(monkeypatch, later(5))
+    ok(as_owner(rb, laptop, "member", "role", "B", "member"))
+    set_clock(monkeypatch, later(10))
+    ok(as_owner(rb, desktop, "member", "role", "C", "member"))
+    monkeypatch.undo()
+    ok(sync(rb, desktop))
+    ok(sync(rb, laptop))
+    for folder in (secretary, members["B"], members["C"], desktop):
+        ok(sync(rb, folder))
+    for folder in (secretary, laptop, desktop, *members.values()):
+        registry = load_registry(folder)
+        assert all(registry.key_problem(m, registry.registered_key(m)) is None
+                   for m in "ABCE"), folder
