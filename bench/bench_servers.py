@@ -20,7 +20,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -28,9 +27,8 @@ from typing import NamedTuple
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_sync import BALLOT, build_history  # noqa: E402 - this script's folder
+from bench_sync import BALLOT, made_with_history  # noqa: E402 - this script's folder
 
-from rulesbook.rulesfolder import init_folder  # noqa: E402
 from tests.rulesfolder.servers import (  # noqa: E402
     git_daemon,
     git_http_backend,
@@ -155,12 +153,7 @@ def main(argv: list[str]) -> int:
                                     f"[credential]\n\thelper = store --file={work}/credentials\n")
     os.environ.update({k: env[k] for k in ("RULESBOOK_CONFIG", "RULESBOOK_AUTHOR")})
     try:
-        secretary = work / "made"
-        init_folder(secretary)
-        started = time.perf_counter()
-        build_history(secretary, commits, members)
-        print(f"built {commits:,} commits by {members} members in "
-              f"{time.perf_counter() - started:.1f} s")
+        secretary = made_with_history(work / "made", commits, members)
         for kind in ("git daemon", "git http-backend, basic auth", "rulesbook serve", "SSH"):
             measure(kind, secretary, work, env)
         return 0

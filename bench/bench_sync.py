@@ -120,6 +120,16 @@ def build_history(folder: Path, commits: int, members: int = 5) -> None:
                 (folder / name).write_bytes(repo[sha].as_raw_string())
 
 
+def made_with_history(folder: Path, commits: int, members: int) -> Path:
+    """A new rules folder at ``folder`` with :func:`build_history`, its time printed."""
+    init_folder(folder)
+    start = time.perf_counter()
+    build_history(folder, commits, members)
+    print(f"built {commits:,} commits by {members} members in "
+          f"{time.perf_counter() - start:.1f} s")
+    return folder
+
+
 def disk_mb(path: Path) -> float:
     """What ``du`` counts under ``path``, in MB (files' blocks)."""
     return sum(p.stat().st_blocks * 512 for p in path.rglob("*") if p.is_file()) / 1e6
@@ -142,12 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("RULESBOOK_AUTHOR", "Bench <bench@apca.invalid>")
     os.environ["RULESBOOK_CONFIG"] = str(work / "config")  # the members' private keys
     try:
-        secretary = work / "secretary"
-        init_folder(secretary)
-        start = time.perf_counter()
-        build_history(secretary, commits, members)
-        print(f"built {commits} commits by {members} members in "
-              f"{time.perf_counter() - start:.1f} s")
+        secretary = made_with_history(work / "secretary", commits, members)
         bare = work / "shared.git"
         Repo.init_bare(str(bare), mkdir=True, default_branch=b"main").close()
         sync(secretary, str(bare))
