@@ -13,6 +13,7 @@ import contextlib
 import difflib
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextvars import ContextVar
 from enum import Enum
@@ -124,11 +125,12 @@ def next_folder() -> None:
 
 
 def _content_key(path: Path, name: str, kind: str | None) -> _Key | None:
-    """(name, kind, SHA-256 of the bytes) of a file within the data-file limit (None:
-    too large or unreadable, read the usual way: its error says why)."""
+    """(name, kind, SHA-256 of the bytes) of a plain file within the data-file limit
+    (None: anything else, read the usual way: its error says why)."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return None
+        found = path.stat()
+        if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_FILE_BYTES:
+            return None  # a pipe would block the read: load_file refuses it
         return name, kind, hashlib.sha256(path.read_bytes()).digest()
     except OSError:
         return None
