@@ -201,14 +201,19 @@ def _roles_dated_back(before: list[dict[str, Any]], after: list[dict[str, Any]],
     if not roles_shared:
         return []
     last_role = roles_shared[-1]
-    # the chair of the shared registry may have signed on two computers at once (a
-    # member confirmed on each): their order is the chair's own
-    chair = build_registry(before).chair
+    chair: str | None = None  # the shared registry's, built when first needed
+    chair_read = False
     problems = []
     for i, (st, digest) in enumerate(zip(after, digests, strict=True)):
         if i >= last_role:
             break
-        if digest in shared or st.get("op") == "key" or (chair and st.get("by") == chair):
+        if digest in shared or st.get("op") == "key":
+            continue
+        if not chair_read:
+            chair, chair_read = build_registry(before).chair, True
+        if chair and st.get("by") == chair:
+            # the shared chair signed on two computers at once (a member confirmed
+            # on each): their order is the chair's own
             continue
         above = after[next(j for j in roles_shared if j > i)]
         problems.append(
@@ -251,11 +256,10 @@ def chained_in_history(parents_of: Callable[[ObjectID], list[ObjectID]],
     return frozenset(found)
 
 
-def forked_statements(repo: BaseRepo, heads: list[ObjectID],
-                      shared: ObjectID | None) -> frozenset[str]:
-    """:func:`chained_in_history` over the commits of ``heads`` that ``shared`` (the
-    commit both sides last shared; None: every commit) does not hold."""
-    blobs: dict[ObjectID, ObjectID | None] = {}  # a commit is read once, as a child's parent
+def _members_blobs(repo: BaseRepo) -> Callable[[ObjectID], ObjectID | None]:
+    """The blob of a commit's members.yaml (None: it has none), each commit read once
+    (a commit is read again as a child's parent)."""
+    blobs: dict[ObjectID, ObjectID | None] = {}
 
     def members_of(commit: ObjectID) -> ObjectID | None:
         if commit not in blobs:
@@ -265,7 +269,13 @@ def forked_statements(repo: BaseRepo, heads: list[ObjectID],
             except KeyError:
                 blobs[commit] = None
         return blobs[commit]
+    return members_of
 
+
+def forked_statements(repo: BaseRepo, heads: list[ObjectID],
+                      shared: ObjectID | None) -> frozenset[str]:
+    """:func:`chained_in_history` over the commits of ``heads`` that ``shared`` (the
+    commit both sides last shared; None: every commit) does not hold."""
     def parents_of(commit: ObjectID) -> list[ObjectID]:
         try:
             return list(repo[commit].parents)  # type: ignore[attr-defined]
@@ -273,7 +283,7 @@ def forked_statements(repo: BaseRepo, heads: list[ObjectID],
             return []
 
     walker = repo.get_walker(include=heads, exclude=[shared] if shared else None)
-    return chained_in_history(parents_of, members_of,
+    return chained_in_history(parents_of, _members_blobs(repo),
                               lambda sha: repo[sha].as_raw_string(),
                               (entry.commit.id for entry in walker))
 
@@ -284,28 +294,27 @@ def roles_dated_back_in(repo: BaseRepo, heads: list[ObjectID],
     not hold (None: every commit) and each of its parents whose members.yaml differs:
     a merge written by hand that puts roles before a role statement its own parent
     already held is refused by a member who never saw that parent, and by a clone."""
-    parsed: dict[ObjectID | None, list[dict[str, Any]]] = {None: []}
+    members_of = _members_blobs(repo)
+    parsed: dict[ObjectID, list[dict[str, Any]]] = {}
 
-    def statements_of(commit: ObjectID) -> tuple[ObjectID | None, list[dict[str, Any]]]:
-        try:
-            tree = repo[repo[commit].tree]  # type: ignore[attr-defined]
-            blob: ObjectID | None = tree[MEMBERS.encode()][1]  # type: ignore[index]
-        except KeyError:
-            blob = None
-        if blob is not None and blob not in parsed:
+    def statements(blob: ObjectID | None) -> list[dict[str, Any]]:
+        if blob is None:
+            return []
+        if blob not in parsed:
             parsed[blob] = _statements(_data({MEMBERS: blob}, MEMBERS,
                                              lambda sha: repo[sha].as_raw_string()))
-        return blob, parsed[blob]
+        return parsed[blob]
 
     problems: list[str] = []
     walker = repo.get_walker(include=heads, exclude=[shared] if shared else None)
     for entry in walker:
-        blob, after = statements_of(entry.commit.id)
+        blob = members_of(entry.commit.id)
+        after = statements(blob)
+        digests = [statement_digest(st) for st in after]
         for parent in entry.commit.parents:
-            before_blob, before = statements_of(parent)
-            if before_blob == blob or not before:
+            before = statements(members_of(parent))
+            if members_of(parent) == blob or not before:
                 continue
-            digests = [statement_digest(st) for st in after]
             found = _roles_dated_back(before, after, digests,
                                       {statement_digest(st) for st in before})
             problems.extend(p for p in found if p not in problems)
