@@ -20,7 +20,7 @@ from dulwich.repo import Repo
 import rulesbook.ballots.registry as registry_module
 import rulesbook.cli.member_cmds as member_cmds
 from rulesbook.ballots import load_registry
-from rulesbook.ballots.registry import last_digest, sign_statement
+from rulesbook.ballots.registry import last_digest, sign_statement, statement_digest
 
 from .conftest import bare_repo
 from .servers import rulesbook_serve
@@ -365,3 +365,30 @@ def test_the_chair_confirming_members_on_two_computers_still_syncs(rb, tmp_path,
         registry = load_registry(folder)
         assert all(registry.key_problem(m, registry.registered_key(m)) is None
                    for m in "ABCE"), folder
+
+
+@pytest.mark.parametrize("edit", ["add D's key", "drop the list"])
+def test_the_first_chairs_seen_list_edited_by_hand_is_refused(rb, tmp_path, monkeypatch,
+                                                             edit):
+    """``seen:`` is under the chair's signature: a member who adds a key to it (so that
+    the key counts without the chair) or removes it (so that the older rule, time
+    order alone, applies) breaks that signature; validate and sync refuse it."""
+    url = str(bare_repo(tmp_path / "shared.git"))
+    _secretary, chair = secretary_and_chair(rb, tmp_path, url)
+    mallory = tmp_path / "mallory"
+    ok(rb("clone", url, mallory, "--quiet"))
+    ok(as_owner(rb, mallory, "member", "keygen", "--member", "D"))
+    listed = statements(mallory)
+    first_chair = next(s for s in listed if s.get("role") == "chair")
+    assert first_chair["seen"]  # E's key and A's, as A had them
+    if edit == "add D's key":
+        d_key = next(s for s in listed if s["member"] == "D")
+        first_chair["seen"] = [*first_chair["seen"], statement_digest(d_key)]
+    else:
+        del first_chair["seen"]
+    _write_statements(mallory, listed)
+    checked = rb("--data", mallory, "validate")
+    assert checked.code == 1 and "does not verify" in checked.out, checked.out
+    synced = sync(rb, mallory)
+    assert synced.code == 2, synced.err
+    assert heads(tmp_path / "shared.git") == heads(chair)  # nothing was pushed
